@@ -1,0 +1,29 @@
+"""The rulesdsl runtime: game state, turn loop, triggers, decisions, legal actions, scoring."""
+
+from __future__ import annotations
+
+import functools
+
+from .actions import Action, IllegalAction
+from .game import Game
+from .ruleset import Ruleset
+from .state import DRAW, State
+
+
+@functools.lru_cache(maxsize=16)
+def _ruleset(expansions: tuple[str, ...], base: str) -> Ruleset:
+    return Ruleset.load(expansions, base)
+
+
+def load_ruleset(expansions: list[str] | tuple[str, ...] = (), base: str = "duel") -> Ruleset:
+    """The compiled rules for a base game and expansions (compiled once per process)."""
+    return _ruleset(tuple(expansions), str(base))
+
+
+def new_game(expansions: list[str] | tuple[str, ...] = (), seed: int = 0, options: list[str] | tuple[str, ...] = (),
+             script: dict[str, list[str]] | None = None, base: str = "duel") -> Game:
+    """Start a game: bundled base game `duel` plus expansions (e.g. ["pantheon"])."""
+    return load_ruleset(expansions, base).new_game(seed=seed, options=options, script=script)
+
+
+__all__ = ["Action", "DRAW", "Game", "IllegalAction", "Ruleset", "State", "load_ruleset", "new_game"]

@@ -1,0 +1,75 @@
+"""What a player's items give them (production, prices, discounts, symbols), and the cheapest
+way to pay a cost.  Both are derived from the state and cached until a city changes."""
+
+from __future__ import annotations
+
+from itertools import product
+
+import attrs
+
+from rulesdsl.model import Content
+
+
+@attrs.define
+class Stats:
+    produce: list[int]
+    by_color: dict[str | None, list[int]]
+    one_of: list[tuple[int, ...]]
+    fixed: list[int | None]
+    discounts: list[tuple[int, str | None, str | None]]
+    science: dict[str, int]
+    chains: set[str]
+
+
+def compute_stats(content: Content, items: list[int]) -> Stats:
+    n = len(content.resources)
+    s = Stats([0] * n, {}, [], [None] * n, [], {}, set())
+    defs = content.items
+    for i in items:
+        it = defs[i]
+        if not it.has_statics:
+            continue
+        if any(it.produce):
+            row = s.by_color.setdefault(it.color, [0] * n)
+            for r, q in enumerate(it.produce):
+                if q:
+                    s.produce[r] += q
+                    row[r] += q
+        s.one_of.extend(it.produce_one_of)
+        for r, price in it.trade_fixed:
+            s.fixed[r] = price if s.fixed[r] is None else min(s.fixed[r], price)
+        s.discounts.extend(it.discounts)
+        for sym in it.science:
+            s.science[sym] = s.science.get(sym, 0) + 1
+        s.chains.update(it.chain_gives)
+    return s
+
+
+def cheapest_trade(need: list[int], prices: list[int], one_of: list[tuple[int, ...]], discount: int) -> int:
+    """Fewest coins to buy the missing resources: each one-of producer covers one unit of its
+    choice, then `discount` units are free (the dearest), the rest are bought at `prices`."""
+    if not one_of:
+        return _buy(need, prices, discount)
+    useful = [tuple(r for r in opts if need[r]) for opts in one_of]
+    useful = [u for u in useful if u]
+    if not useful:
+        return _buy(need, prices, discount)
+    best = None
+    for pick in product(*useful):
+        left = list(need)
+        for r in pick:
+            if left[r]:
+                left[r] -= 1
+        cost = _buy(left, prices, discount)
+        if best is None or cost < best:
+            best = cost
+            if best == 0:
+                break
+    return best
+
+
+def _buy(need: list[int], prices: list[int], discount: int) -> int:
+    if discount <= 0:
+        return sum(q * p for q, p in zip(need, prices) if q)
+    units = sorted((p for q, p in zip(need, prices) for _ in range(q)), reverse=True)
+    return sum(units[discount:])

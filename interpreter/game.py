@@ -1,0 +1,662 @@
+"""The turn/trigger interpreter.  It runs compiled blocks and offers the generic verbs the
+compiled closures call (`gain_coins`, `build`, `choose`, `shields`, `deal`, ...).  It knows no
+card, wonder or token by name: everything specific comes from `Content`.
+"""
+
+from __future__ import annotations
+
+import random
+from itertools import product
+from typing import Any, Iterable
+
+from rulesdsl.model import STRUCTURE, Content, Selector
+
+from .actions import CHOOSE, CHOOSE_PLAYER, Action, IllegalAction, player_label
+from .costs import Stats, cheapest_trade, compute_stats
+from .state import DRAW, NOWHERE, Decision, Frame, State
+
+
+class Game:
+    """One game: the compiled content (shared, read-only) and a state (owned, mutable)."""
+
+    def __init__(self, content: Content, state: State):
+        self.content = content
+        self.state = state
+        self._slots(content)
+        self._stats: list[Stats | None] = [None] * content.players
+        self._prices: list[list[int] | None] = [None] * content.players
+        self._price_cache: list[dict[int, tuple[int, int, bool]]] = [{} for _ in range(content.players)]
+        self._rng = random.Random()
+        if state.rng:
+            self._rng.setstate((state.rng[0], tuple(state.rng[1:-1]), None if state.rng[-1] < 0 else state.rng[-1]))
+
+    # -- creation ---------------------------------------------------------------------------------
+    @classmethod
+    def create(cls, content: Content, seed: int = 0, options: Iterable[str] = (),
+               script: dict[str, list[str]] | None = None) -> "Game":
+        players = content.players
+        game = cls.__new__(cls)
+        game.content = content
+        game._slots(content)
+        zones: list[list[int]] = [[] for _ in range(game.n_slots)]
+        loc = [NOWHERE] * len(content.items)
+        for it in content.items:
+            if it.deck >= 0:
+                slot = game.zone_base[it.deck]
+                zones[slot].append(it.id)
+                loc[it.id] = slot
+            elif it.kind == "military_token":
+                zones[game.track_slot].append(it.id)
+                loc[it.id] = game.track_slot
+        state = State(layers=list(content.layers), options=sorted(options), seed=seed, players=players, loc=loc,
+                      zones=zones, coins=[0] * players, script={k: list(v) for k, v in (script or {}).items()})
+        game.state = state
+        game._stats = [None] * players
+        game._prices = [None] * players
+        game._price_cache = [{} for _ in range(players)]
+        game._rng = random.Random(seed)
+        game._start()
+        return game
+
+    def _slots(self, content: Content) -> None:
+        self.zone_base: list[int] = []
+        self.slot_zone: list[int] = []
+        self.slot_owner: list[int] = []
+        for z in content.zones:
+            self.zone_base.append(len(self.slot_zone))
+            for p in range(content.players if z.per_player else 1):
+                self.slot_zone.append(z.id)
+                self.slot_owner.append(p if z.per_player else -1)
+        self.structure_slot = len(self.slot_zone)
+        self.track_slot = self.structure_slot + 1
+        self.slot_zone += [-1, -1]
+        self.slot_owner += [-1, -1]
+        self.n_slots = len(self.slot_zone)
+        self.slot_active = [z >= 0 and content.zones[z].active for z in self.slot_zone]
+        self.active_slots = [[self.zone_base[z.id] + p for z in content.zones if z.active and z.per_player]
+                             for p in range(content.players)]
+
+    def _start(self) -> None:
+        st = self.state
+        st.flow = "setup"
+        self.push(self.content.setup, 0, {})
+        self.advance()
+
+    # -- public queries ---------------------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        return self.state.flow == "over"
+
+    def to_move(self) -> int:
+        """The player whose decision it is."""
+        st = self.state
+        return st.pending.player if st.pending is not None else st.current
+
+    def opponent(self, p: int) -> int:
+        return (p + 1) % self.content.players
+
+    def name(self, item: int) -> str:
+        return self.content.items[item].name
+
+    def slot(self, zone: int, owner: int) -> int:
+        return self.zone_base[zone] + (owner if self.content.zones[zone].per_player else 0)
+
+    def items_in(self, zone: str, owner: int = 0) -> list[str]:
+        """Names of the items in a zone (`structure` for the cards still laid out)."""
+        if zone == "structure":
+            return [self.name(i) for i in self.state.structure if i >= 0]
+        return [self.name(i) for i in self.state.zones[self.slot(self.content.zone_index[zone], owner)]]
+
+    # -- the run loop -----------------------------------------------------------------------------
+    def push(self, block: int, me: int, env: dict[str, Any]) -> None:
+        self.state.frames.append(Frame(block, 0, len(self.content.blocks[block].steps), me, env))
+
+    def schedule(self, frames: list[Frame]) -> None:
+        """Run these frames next, in list order."""
+        self.state.frames.extend(reversed(frames))
+
+    def run(self) -> None:
+        st = self.state
+        blocks = self.content.blocks
+        frames = st.frames
+        while frames and st.pending is None and st.flow != "over":
+            f = frames[-1]
+            if f.pc >= f.stop:
+                frames.pop()
+                continue
+            step = blocks[f.block].steps[f.pc]
+            f.pc += 1
+            step(self, f)
+
+    def advance(self) -> None:
+        """Run until a player must decide something or the game ends."""
+        st = self.state
+        while True:
+            self.run()
+            if st.pending is not None or st.flow == "over":
+                return
+            flow = st.flow
+            if flow == "setup":
+                self._begin_age(0)
+            elif flow == "between":
+                self._begin_age(st.age + 1)
+            elif flow == "age_setup":
+                st.flow = "turn"
+                st.current = st.next_starter
+                st.play_again = False
+                return
+            elif flow == "action":
+                self._end_turn()
+                if st.flow == "turn":
+                    return
+            else:
+                return
+
+    def _begin_age(self, age: int) -> None:
+        st = self.state
+        st.age = age
+        st.flow = "age_setup"
+        self.push(self.content.ages[age], st.next_starter, {})
+
+    def _end_turn(self) -> None:
+        st = self.state
+        self._reveal()
+        if st.structure and all(i < 0 for i in st.structure):
+            st.play_again = False  # an extra turn is lost when the age ends
+            if st.age + 1 >= len(self.content.ages):
+                self._finish()
+                return
+            st.flow = "between"
+            st.next_starter = st.last_actor
+            if self.content.between_ages >= 0:
+                self.push(self.content.between_ages, st.last_actor, {})
+            return
+        if not st.play_again:
+            st.current = self.opponent(st.current)
+        st.play_again = False
+        st.flow = "turn"
+
+    def _reveal(self) -> None:
+        st = self.state
+        lay = self.content.layouts.get(st.layout)
+        if lay is None:
+            return
+        structure, face_up = st.structure, st.face_up
+        for slot, item in enumerate(structure):
+            if item >= 0 and not face_up[slot] and all(structure[c] < 0 for c in lay.covered_by[slot]):
+                face_up[slot] = True
+
+    def _finish(self) -> None:
+        st = self.state
+        st.flow = "over"
+        st.frames.clear()
+        st.pending = None
+        totals = [sum(self.score(p).values()) for p in range(st.players)]
+        best = max(totals)
+        leaders = [p for p, t in enumerate(totals) if t == best]
+        if len(leaders) > 1 and self.content.tiebreak:
+            tb = [self.score(p).get(self.content.tiebreak, 0) for p in leaders]
+            top = max(tb)
+            leaders = [p for p, t in zip(leaders, tb) if t == top]
+        st.winner = leaders[0] if len(leaders) == 1 else DRAW
+        st.victory = "civilian"
+
+    # -- actions ----------------------------------------------------------------------------------
+    def legal_actions(self) -> list[Action]:
+        st = self.state
+        if st.flow == "over":
+            return []
+        if st.pending is not None:
+            d = st.pending
+            if d.kind == "player":
+                return [Action(CHOOSE_PLAYER, (player_label(o),)) for o in d.options]
+            return [Action(CHOOSE, (self.name(o),)) for o in d.options]
+        out = []
+        for act, binding in self._bindings():
+            out.append(Action(act.name, tuple(self.name(i) for i in binding)))
+        return out
+
+    def _bindings(self):
+        st = self.state
+        me = st.current
+        coins = st.coins[me]
+        for act in self.content.actions:
+            pools = [self.candidates(p.selector, me) for p in act.params]
+            for binding in product(*pools):
+                if len(set(binding)) != len(binding):
+                    continue
+                if act.requires or act.paid:
+                    if not self._allowed(act, binding, me, coins):
+                        continue
+                yield act, binding
+
+    def _allowed(self, act, binding, me: int, coins: int) -> bool:
+        if act.requires:
+            f = Frame(act.block, 0, 0, me, {p.name: i for p, i in zip(act.params, binding)})
+            for req in act.requires:
+                if not req(self, f):
+                    return False
+        if act.paid:
+            total = 0
+            for idx in act.paid:
+                total += self.price(me, binding[idx])[0]
+            if total > coins:
+                return False
+        return True
+
+    def explain_illegal(self, action: Action) -> str | None:
+        """Why an action is not legal now, or None when it is."""
+        st = self.state
+        if st.flow == "over":
+            return "the game is over"
+        if not isinstance(action, Action):
+            return "not an Action"
+        if st.pending is not None:
+            d = st.pending
+            if action.name not in (CHOOSE, CHOOSE_PLAYER):
+                return f"player {d.player} must first answer a choice ({d.prompt or 'choose'})"
+            if action in self.legal_actions():
+                return None
+            options = ", ".join(str(a.args[0]) for a in self.legal_actions())
+            return f"not one of the options: {options}"
+        act = next((a for a in self.content.actions if a.name == action.name), None)
+        if act is None:
+            names = ", ".join(a.name for a in self.content.actions)
+            return f"unknown action `{action.name}` (actions: {names})"
+        if len(action.args) != len(act.params):
+            return f"`{act.name}` takes {len(act.params)} argument(s): {', '.join(p.name for p in act.params)}"
+        binding = []
+        for p, arg in zip(act.params, action.args):
+            item = self.content.item_index.get(arg)
+            if item is None:
+                return f"there is no item named {arg!r}"
+            if item not in self.candidates(p.selector, st.current):
+                where = "accessible in the structure" if p.selector.zone == STRUCTURE else f"in {p.selector.text}"
+                return f"{arg} is not {where}"
+            binding.append(item)
+        if len(set(binding)) != len(binding):
+            return "the same item twice"
+        me = st.current
+        f = Frame(act.block, 0, 0, me, {p.name: i for p, i in zip(act.params, binding)})
+        for req, text in zip(act.requires, act.texts):
+            if not req(self, f):
+                return "a requirement does not hold"
+        if act.paid:
+            total = sum(self.price(me, binding[i])[0] for i in act.paid)
+            if total > st.coins[me]:
+                return f"it costs {total} coins and player {me} has {st.coins[me]}"
+        return None
+
+    def apply(self, action: Action) -> None:
+        """Apply a legal action; an illegal one raises IllegalAction and changes nothing."""
+        reason = self.explain_illegal(action)
+        if reason is not None:
+            raise IllegalAction(action, reason)
+        self._apply(action)
+
+    def _apply(self, action: Action) -> None:
+        st = self.state
+        st.history.append([action.name, *action.args])
+        if st.pending is not None:
+            d = st.pending
+            st.pending = None
+            if d.kind == "player":
+                chosen = int(action.args[0][1:])
+            else:
+                chosen = self.content.item_index[action.args[0]]
+            if d.remaining > 1:
+                env = dict(d.env)
+                env["_remaining"] = d.remaining - 1
+                st.frames.append(Frame(d.again_block, d.again_pc, d.again_pc + 1, d.again_me, env))
+            env = dict(d.env)
+            env["chosen"] = chosen
+            self.push(d.body, d.player, env)
+            self.advance()
+            return
+        act = next(a for a in self.content.actions if a.name == action.name)
+        binding = [self.content.item_index[a] for a in action.args]
+        self._start_action(act, binding)
+
+    def _start_action(self, act, binding: list[int]) -> None:
+        st = self.state
+        st.turn += 1
+        st.last_actor = st.current
+        st.flow = "action"
+        self.push(act.block, st.current, {p.name: i for p, i in zip(act.params, binding)})
+        self.advance()
+
+    # -- selection --------------------------------------------------------------------------------
+    def accessible(self) -> list[int]:
+        st = self.state
+        lay = self.content.layouts.get(st.layout)
+        if lay is None:
+            return []
+        structure = st.structure
+        return [item for slot, item in enumerate(structure)
+                if item >= 0 and all(structure[c] < 0 for c in lay.covered_by[slot])]
+
+    def owners(self, owner, me: int) -> list[int]:
+        if owner == "me":
+            return [me]
+        if owner == "opponent":
+            return [self.opponent(me)]
+        if owner in ("all", "most", "any"):
+            return list(range(self.content.players))
+        return [owner(self, Frame(0, 0, 0, me, {}))] if callable(owner) else [int(owner)]
+
+    def candidates(self, sel: Selector, me: int) -> list[int]:
+        items = self.content.items
+        if sel.zone == STRUCTURE:
+            pool = self.accessible()
+        elif self.content.zones[sel.zone].per_player:
+            pool = [i for o in self.owners(sel.owner, me) for i in self.state.zones[self.zone_base[sel.zone] + o]]
+        else:
+            pool = self.state.zones[self.zone_base[sel.zone]]
+        if sel.colors is None and sel.kind is None and sel.age is None and sel.deck is None:
+            return list(pool)
+        return [i for i in pool if sel.matches(items[i])]
+
+    def count(self, sel: Selector, me: int) -> int:
+        if sel.owner == "most" and sel.zone >= 0 and self.content.zones[sel.zone].per_player:
+            items = self.content.items
+            zones = self.state.zones
+            base = self.zone_base[sel.zone]
+            return max(sum(1 for i in zones[base + p] if sel.matches(items[i]))
+                       for p in range(self.content.players))
+        return len(self.candidates(sel, me))
+
+    # -- moving items -----------------------------------------------------------------------------
+    def relocate(self, item: int, slot: int) -> None:
+        st = self.state
+        old = st.loc[item]
+        if old >= 0:
+            st.zones[old].remove(item)
+            if old == self.structure_slot:
+                st.structure[st.structure.index(item)] = -1
+            if self.slot_active[old]:
+                self._dirty(self.slot_owner[old])
+        st.attached.pop(item, None)
+        st.loc[item] = slot
+        if slot >= 0:
+            st.zones[slot].append(item)
+            if self.slot_active[slot]:
+                self._dirty(self.slot_owner[slot])
+
+    def _dirty(self, p: int) -> None:
+        # Prices depend on both players' cities, so any change clears every price cache.
+        self._stats[p] = None
+        for q in range(self.content.players):
+            self._prices[q] = None
+            self._price_cache[q].clear()
+
+    def move(self, item: int, zone: int, owner: int, onto: int | None = None) -> None:
+        self.relocate(item, self.slot(zone, owner))
+        if onto is not None:
+            self.state.attached[item] = onto
+
+    def move_all(self, src: int, dst: int, owner, me: int) -> None:
+        zones = self.content.zones
+        owners = self.owners(owner, me) if (zones[src].per_player or zones[dst].per_player) else [0]
+        for o in owners:
+            for item in list(self.state.zones[self.slot(src, o)]):
+                self.relocate(item, self.slot(dst, o))
+
+    def discard(self, me: int, item: int) -> None:
+        self.relocate(item, self.zone_base[self.content.discard_zone])
+
+    def draw(self, slot: int, count: int, label: str) -> list[int]:
+        """A chance step: `count` items at random from a slot (or as the script dictates)."""
+        st = self.state
+        pool = st.zones[slot]
+        count = min(count, len(pool))
+        scripted = st.script.get(label)
+        out = []
+        for _ in range(count):
+            if scripted:
+                name = scripted.pop(0)
+                item = self.content.item_index.get(name)
+                if item is None or item not in pool or item in out:
+                    raise ValueError(f"scripted draw from {label}: {name!r} is not there")
+            else:
+                rest = [i for i in pool if i not in out]
+                item = rest[self._rng.randrange(len(rest))]
+            out.append(item)
+        st.chance.append([label, *(self.name(i) for i in out)])
+        return out
+
+    def deal(self, count: int, src: int, dst: int, owner: int) -> None:
+        for item in self.draw(self.slot(src, owner), count, self.content.zones[src].name):
+            self.relocate(item, self.slot(dst, owner))
+
+    def deal_structure(self, src: int, layout: str) -> None:
+        st = self.state
+        lay = self.content.layouts[layout]
+        items = self.draw(self.slot(src, 0), len(lay.face_up), self.content.zones[src].name)
+        st.layout = layout
+        st.structure = [-1] * len(lay.face_up)
+        st.face_up = list(lay.face_up)
+        for slot, item in enumerate(items):
+            self.relocate(item, self.structure_slot)
+            st.structure[slot] = item
+
+    # -- coins, pawn, turns -----------------------------------------------------------------------
+    def gain_coins(self, p: int, n: int) -> None:
+        if n > 0:
+            self.state.coins[p] += n
+
+    def lose_coins(self, p: int, n: int) -> None:
+        if n > 0:
+            self.state.coins[p] = max(0, self.state.coins[p] - n)
+
+    def grant_play_again(self, p: int) -> None:
+        if p == self.state.current:
+            self.state.play_again = True
+
+    def set_next_starter(self, p: int) -> None:
+        self.state.next_starter = p
+
+    def win(self, p: int, victory: str) -> None:
+        st = self.state
+        st.flow = "over"
+        st.winner = p
+        st.victory = victory
+        st.frames.clear()
+        st.pending = None
+
+    def pawn_distance(self, p: int) -> int:
+        return self.state.pawn if p == 0 else -self.state.pawn
+
+    def track_points(self, p: int) -> int:
+        d = self.pawn_distance(p)
+        pts = self.content.track.points
+        if d <= 0 or not pts:
+            return 0
+        return pts[min(d, len(pts) - 1)]
+
+    def shields(self, p: int, n: int) -> None:
+        """Move the pawn n spaces towards p's opponent, one at a time; tokens reached apply."""
+        st = self.state
+        capital = self.content.track.capital
+        direction = 1 if p == 0 else -1
+        side = self.opponent(p)
+        frames: list[Frame] = []
+        moved = 0
+        items = self.content.items
+        for _ in range(max(0, n)):
+            if st.pawn * direction >= capital:
+                break
+            st.pawn += direction
+            moved += 1
+            dist = st.pawn * direction
+            if dist > 0:
+                for tok in list(st.zones[self.track_slot]):
+                    it = items[tok]
+                    if it.side == side and it.space == dist:
+                        self.relocate(tok, NOWHERE)
+                        if it.effect >= 0:
+                            frames.append(Frame(it.effect, 0, len(self.content.blocks[it.effect].steps), p, {}))
+        if moved:
+            frames += self.event_frames("pawn_moved", p, amount=moved)
+        self.schedule(frames)
+
+    # -- building ---------------------------------------------------------------------------------
+    def stats(self, p: int) -> Stats:
+        s = self._stats[p]
+        if s is None:
+            zones = self.state.zones
+            s = self._stats[p] = compute_stats(self.content, [i for slot in self.active_slots[p] for i in zones[slot]])
+        return s
+
+    def production(self, p: int, resource, colors) -> int:
+        r = self.content.resources.index(resource) if isinstance(resource, str) else resource
+        s = self.stats(p)
+        if colors is None:
+            return s.produce[r]
+        return sum(row[r] for color, row in s.by_color.items() if color in colors)
+
+    def trade_prices(self, p: int) -> list[int]:
+        prices = self._prices[p]
+        if prices is None:
+            s = self.stats(p)
+            fn = self.content.trade_price
+            prices = []
+            for r, name in enumerate(self.content.resources):
+                base = fn(self, Frame(0, 0, 0, p, {"resource": name})) if fn else 2
+                fixed = s.fixed[r]
+                prices.append(base if fixed is None else min(base, fixed))
+            self._prices[p] = prices
+        return prices
+
+    def price(self, p: int, item: int) -> tuple[int, int, bool]:
+        """(coins to pay in all, of which for trading, whether free by chain)."""
+        cache = self._price_cache[p]
+        hit = cache.get(item)
+        if hit is not None:
+            return hit
+        it = self.content.items[item]
+        s = self.stats(p)
+        if it.chain_from and any(sym in s.chains for sym in it.chain_from):
+            result = (0, 0, True)
+        elif it.cost is None:
+            result = (0, 0, False)
+        else:
+            cost = it.cost
+            need = [max(0, c - q) for c, q in zip(cost.resources, s.produce)]
+            if any(need):
+                discount = sum(n for n, kind, color in s.discounts
+                               if (kind is None or kind == it.kind) and (color is None or color == it.color))
+                trade = cheapest_trade(need, self.trade_prices(p), s.one_of, discount)
+            else:
+                trade = 0
+            result = (cost.coins + trade, trade, False)
+        cache[item] = result
+        return result
+
+    def build(self, p: int, item: int, free: bool = False) -> None:
+        via = "free"
+        frames: list[Frame] = []
+        if not free:
+            total, trade, chain = self.price(p, item)
+            via = "chain" if chain else "paid"
+            self.state.coins[p] -= total
+            if trade:
+                frames += self.event_frames("traded", p, amount=trade)
+        self._into_play(p, item, "built", via, frames)
+
+    def acquire(self, p: int, item: int) -> None:
+        self._into_play(p, item, "acquired", None, [])
+
+    def _into_play(self, p: int, item: int, event: str, via: str | None, frames: list[Frame]) -> None:
+        it = self.content.items[item]
+        self.relocate(item, self.slot(self.content.build_zone[it.kind], p))
+        if it.effect >= 0:
+            frames.append(Frame(it.effect, 0, len(self.content.blocks[it.effect].steps), p, {}))
+        frames += self.event_frames(event, p, item, via=via)
+        for sym in it.science:
+            frames += self.event_frames("gained_science", p, symbol=sym)
+        self.schedule(frames)
+
+    # -- events -----------------------------------------------------------------------------------
+    def event_frames(self, name: str, actor: int, item: int = -1, **fields) -> list[Frame]:
+        triggers = self.content.triggers_by_event.get(name)
+        if not triggers:
+            return []
+        st = self.state
+        items = self.content.items
+        it = items[item] if item >= 0 else None
+        event = {"name": name, "by": actor, "item": item, **fields}
+        out = []
+        for t in triggers:
+            if t.item >= 0:
+                slot = st.loc[t.item]
+                if slot < 0 or not self.slot_active[slot]:
+                    continue
+                me = self.slot_owner[slot]
+            else:
+                me = actor
+            if t.by == "me" and actor != me or t.by == "opponent" and actor == me:
+                continue
+            if t.colors is not None and (it is None or it.color not in t.colors):
+                continue
+            if t.kind is not None and (it is None or it.kind != t.kind):
+                continue
+            if t.via is not None and fields.get("via") != t.via:
+                continue
+            out.append(Frame(t.block, 0, len(self.content.blocks[t.block].steps), me, {"event": event}))
+        return out
+
+    def event_field(self, event: dict, name: str):
+        return event.get(name)
+
+    def item_attr(self, item: int, name: str):
+        it = self.content.items[item]
+        return getattr(it, name, None)
+
+    # -- decisions --------------------------------------------------------------------------------
+    def choose(self, by: int, count: int, sel: Selector, body: int, f: Frame) -> None:
+        count = f.env.get("_remaining", count)
+        options = self.candidates(sel, f.me)
+        if count <= 0 or not options:
+            return
+        self.state.pending = Decision(by, "item", options, body, {k: v for k, v in f.env.items() if k != "_remaining"},
+                                      f.block, f.pc - 1, f.me, count, f"choose from {sel.text}")
+
+    def choose_player(self, by: int, body: int, f: Frame) -> None:
+        self.state.pending = Decision(by, "player", list(range(self.content.players)), body, dict(f.env),
+                                      prompt="choose a player")
+
+    # -- science and scoring ----------------------------------------------------------------------
+    def science_count(self, p: int, symbol: str) -> int:
+        return self.stats(p).science.get(symbol, 0)
+
+    def distinct_science(self, p: int) -> int:
+        return sum(1 for n in self.stats(p).science.values() if n > 0)
+
+    def has_option(self, name: str) -> bool:
+        return name in self.state.options
+
+    def score(self, p: int) -> dict[str, int]:
+        """VP by category: card colours, `wonder`, `token`, and the game's own categories."""
+        out: dict[str, int] = {}
+        items = self.content.items
+        zones = self.state.zones
+        frame = Frame(0, 0, 0, p, {})
+        for slot in self.active_slots[p]:
+            for i in zones[slot]:
+                it = items[i]
+                if it.points:
+                    cat = it.color if it.kind == "card" and it.color else it.kind
+                    out[cat] = out.get(cat, 0) + sum(fn(self, frame) for fn, _ in it.points)
+        for cat, fn in self.content.scores:
+            out[cat] = out.get(cat, 0) + fn(self, frame)
+        return out
+
+    # -- copies -----------------------------------------------------------------------------------
+    def sync_rng(self) -> None:
+        version, internal, gauss = self._rng.getstate()
+        self.state.rng = [version, *internal, -1 if gauss is None else gauss]
+
+    def clone(self) -> "Game":
+        from .persistence import copy_state
+        self.sync_rng()
+        return Game(self.content, copy_state(self.state))

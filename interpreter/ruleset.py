@@ -1,0 +1,37 @@
+"""Loading content for play: the compiled rules of a base game plus expansions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import attrs
+
+from rulesdsl.checker import check
+from rulesdsl.compiler import compile_content
+from rulesdsl.diagnostics import RulesError
+from rulesdsl.loader import BASE_GAME, load_paths, resolve_layers
+from rulesdsl.model import Content
+
+from .game import Game
+
+
+@attrs.define
+class Ruleset:
+    """Compiled content; create any number of games from it."""
+
+    content: Content
+
+    @classmethod
+    def load(cls, expansions: list[str] | tuple[str, ...] = (), base: str | Path = BASE_GAME) -> "Ruleset":
+        """Load and compile; content with errors raises RulesError with every diagnostic."""
+        paths = resolve_layers(list(expansions), base)
+        merged = load_paths(paths)
+        diagnostics = merged.diagnostics + (check(merged) if not merged.diagnostics else [])
+        errors = [d for d in diagnostics if d.severity == "error"]
+        if errors:
+            raise RulesError(diagnostics, merged.sources)
+        return cls(compile_content(merged, [str(base), *expansions]))
+
+    def new_game(self, seed: int = 0, options: list[str] | tuple[str, ...] = (),
+                 script: dict[str, list[str]] | None = None) -> Game:
+        return Game.create(self.content, seed=seed, options=options, script=script)

@@ -1,0 +1,77 @@
+"""The game state: plain attrs data, fully serialisable (see `persistence`).
+
+Items are integers (indexes into `Content.items`); where an item is is `loc[item]`, a zone
+slot.  A zone that exists once per player has one slot per player.  Two slots the interpreter
+always adds: the structure (the cards laid out this age) and the track (tokens on it).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+NOWHERE = -1
+DRAW = -1  # winner value of a shared victory
+
+
+@attrs.define(slots=True)
+class Frame:
+    """A block being run: which block, the next step, where to stop, whose it is, its names."""
+
+    block: int
+    pc: int
+    stop: int
+    me: int
+    env: dict[str, Any]
+
+
+@attrs.define
+class Decision:
+    """A choice a player must make before the game goes on; the next action answers it."""
+
+    player: int
+    kind: str                 # "item" or "player"
+    options: list[int]
+    body: int                 # block to run with `chosen`
+    env: dict[str, Any]
+    again_block: int = -1     # where the `choose` step stands, to ask again for the next pick
+    again_pc: int = -1
+    again_me: int = 0
+    remaining: int = 0
+    prompt: str = ""
+
+
+@attrs.define
+class State:
+    layers: list[str]
+    options: list[str]
+    seed: int
+    players: int
+    loc: list[int]
+    zones: list[list[int]]
+    coins: list[int]
+    pawn: int = 0                       # > 0: towards player 1's capital
+    structure: list[int] = attrs.Factory(list)
+    face_up: list[bool] = attrs.Factory(list)
+    layout: str = ""
+    age: int = -1
+    flow: str = "start"                 # start, setup, age_setup, turn, action, between, over
+    current: int = 0
+    next_starter: int = 0
+    last_actor: int = 0
+    play_again: bool = False
+    frames: list[Frame] = attrs.Factory(list)
+    pending: Decision | None = None
+    winner: int | None = None
+    victory: str | None = None
+    attached: dict[int, int] = attrs.Factory(dict)
+    rng: list[int] = attrs.Factory(list)          # random.Random state, as a list
+    script: dict[str, list[str]] = attrs.Factory(dict)
+    turn: int = 0
+    history: list[list[str]] = attrs.Factory(list)     # actions applied: [name, *args]
+    chance: list[list[str]] = attrs.Factory(list)      # chance outcomes: [zone, *items]
+
+    @property
+    def over(self) -> bool:
+        return self.flow == "over"

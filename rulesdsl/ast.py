@@ -1,0 +1,114 @@
+"""The syntax tree: every node carries the span of source it came from."""
+
+from __future__ import annotations
+
+import attrs
+
+from .diagnostics import Span
+
+
+@attrs.frozen
+class Int:
+    value: int
+    span: Span
+
+
+@attrs.frozen
+class Str:
+    value: str
+    span: Span
+
+
+@attrs.frozen
+class Name:
+    name: str
+    span: Span
+
+
+@attrs.frozen
+class Attribute:
+    obj: "Expr"
+    name: str
+    span: Span
+
+
+@attrs.frozen
+class Alternatives:
+    """`wood|clay|stone`: one of several words."""
+
+    names: tuple[str, ...]
+    span: Span
+
+
+@attrs.frozen
+class ListExpr:
+    items: tuple["Expr", ...]
+    span: Span
+
+
+@attrs.frozen
+class NamedArg:
+    name: str
+    value: "Expr"
+    span: Span
+
+
+@attrs.frozen
+class Call:
+    func: str
+    args: tuple["Expr", ...]
+    kwargs: tuple[NamedArg, ...]
+    span: Span
+
+
+@attrs.frozen
+class BinOp:
+    op: str  # + - * // % == != < <= > >= and or
+    left: "Expr"
+    right: "Expr"
+    span: Span
+
+
+@attrs.frozen
+class Not:
+    operand: "Expr"
+    span: Span
+
+
+Expr = Int | Str | Name | Attribute | Alternatives | ListExpr | Call | BinOp | Not
+
+
+@attrs.frozen
+class Statement:
+    verb: str
+    verb_span: Span
+    args: tuple[Expr, ...]
+    kwargs: tuple[NamedArg, ...]
+    block: "Block | None"
+    span: Span
+
+
+@attrs.frozen
+class Block:
+    statements: tuple[Statement, ...]
+    span: Span
+
+
+@attrs.frozen
+class Definition:
+    """`[modifier] kind name { ... }`; modifier is None, "replace", "extend" or "remove"."""
+
+    modifier: str | None
+    kind: str
+    kind_span: Span
+    name: str
+    name_span: Span
+    block: Block | None
+    span: Span
+
+
+@attrs.frozen
+class SourceFile:
+    path: str
+    text: str
+    definitions: tuple[Definition, ...]

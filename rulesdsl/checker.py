@@ -1,0 +1,528 @@
+"""Checks beyond syntax, against the registry and the vocabulary the game declares.
+
+Every problem found is reported; checking never stops at the first one.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import attrs
+
+from . import ast
+from . import registry as R
+from .diagnostics import Diagnostic, Span, did_you_mean
+from .loader import Merged
+
+VOCAB_VERBS = {"resources": R.RESOURCE, "colors": R.COLOR, "science": R.SCIENCE, "chains": R.CHAIN}
+VOCAB_LABEL = {R.RESOURCE: ("E301", "resource"), R.COLOR: ("E302", "colour"), R.SCIENCE: ("E303", "scientific symbol"),
+               R.CHAIN: ("E304", "chain symbol"), R.ZONE: ("E305", "zone"), R.LAYOUT: ("E311", "layout"),
+               R.KIND: ("E313", "kind")}
+
+
+@attrs.define
+class Vocabulary:
+    words: dict[str, set[str]] = attrs.Factory(lambda: {t: set() for t in VOCAB_LABEL})
+    zone_flags: dict[str, set[str]] = attrs.Factory(dict)
+    items: dict[str, str] = attrs.Factory(dict)  # item name -> kind
+
+    def known(self, type_: str) -> set[str]:
+        return self.words.get(type_, set())
+
+
+def vocabulary(merged: Merged) -> Vocabulary:
+    voc = Vocabulary()
+    voc.words[R.KIND] = set(R.ITEM_KINDS)
+    for d in merged.definitions:
+        if d.kind in R.ITEM_KINDS:
+            voc.items[d.name] = d.kind
+        if d.kind == "layout":
+            voc.words[R.LAYOUT].add(d.name)
+        if d.kind in ("game", "expansion") and d.block:
+            for s in d.block.statements:
+                if s.verb in VOCAB_VERBS:
+                    voc.words[VOCAB_VERBS[s.verb]].update(a.name for a in s.args if isinstance(a, ast.Name))
+                if s.verb == "zone" and s.args and isinstance(s.args[0], ast.Name):
+                    voc.words[R.ZONE].add(s.args[0].name)
+                    voc.zone_flags[s.args[0].name] = {a.name for a in s.args[1:] if isinstance(a, ast.Name)}
+    return voc
+
+
+@attrs.define
+class Scope:
+    """Names an expression may use at one place, with their types."""
+
+    names: dict[str, str]
+    kind: str
+
+    def with_(self, **more: str) -> "Scope":
+        return Scope({**self.names, **more}, self.kind)
+
+
+class Checker:
+    def __init__(self, merged: Merged):
+        self.merged = merged
+        self.voc = vocabulary(merged)
+        self.diags: list[Diagnostic] = []
+        self.chain_given: dict[str, Span] = {}
+        self.chain_used: dict[str, Span] = {}
+
+    def error(self, code: str, message: str, span: Span, help: str | None = None) -> None:
+        self.diags.append(Diagnostic("error", code, message, span, help))
+
+    def warning(self, code: str, message: str, span: Span, help: str | None = None) -> None:
+        self.diags.append(Diagnostic("warning", code, message, span, help))
+
+    # -- definitions -----------------------------------------------------------------------------
+    def run(self) -> list[Diagnostic]:
+        games = self.merged.by_kind("game")
+        if not games and self.merged.definitions:
+            first = self.merged.definitions[0]
+            self.error("E403", "no `game` definition: a base game folder must define its game",
+                       first.kind_span, "start from cards/duel/game.rules, or check an expansion together "
+                                        "with its base game: rulesdsl check cards/duel cards/EXPANSION")
+        for extra in games[1:]:
+            self.error("E403", f"a second `game` definition (`{extra.name}`)", extra.name_span,
+                       "a content set has exactly one game; expansions use `expansion NAME { }`")
+        for d in self.merged.definitions:
+            self.definition(d)
+        self.chains()
+        self.deck_counts()
+        return self.diags
+
+    def definition(self, d: ast.Definition) -> None:
+        kind = R.KINDS.get(d.kind)
+        if kind is None:
+            self.error("E101", f"unknown kind of definition `{d.kind}`", d.kind_span,
+                       did_you_mean(d.kind, R.KINDS) or f"known kinds: {', '.join(R.KINDS)}")
+            return
+        if not d.name and kind.named:
+            self.error("E103", f"this {d.kind} has no name", d.kind_span, f'write {d.kind} "Name" {{ ... }}')
+        if d.block is None:
+            self.error("E106", f"{d.kind} `{d.name}` has no body", d.name_span, "add `{ ... }` after the name")
+            return
+        scope = Scope(dict(R.NAMES), d.kind)
+        if d.kind == "action":
+            scope = self.action_scope(d, scope)
+        seen: Counter[str] = Counter()
+        self.block(d.block, d, scope, top=True, seen=seen)
+        for req in kind.required:
+            if not seen[req]:
+                self.error("E104", f"{d.kind} `{d.name}` needs `{req}`", d.name_span,
+                           f"add a line: {R.VERBS[req].example}")
+
+    def action_scope(self, d: ast.Definition, scope: Scope) -> Scope:
+        params = {}
+        for s in d.block.statements:
+            if s.verb == "param" and s.args and isinstance(s.args[0], ast.Name):
+                params[s.args[0].name] = R.ITEM
+        return scope.with_(**params)
+
+    # -- statements ------------------------------------------------------------------------------
+    def block(self, block: ast.Block, d: ast.Definition, scope: Scope, top: bool,
+              seen: Counter[str] | None = None) -> None:
+        previous: ast.Statement | None = None
+        for s in block.statements:
+            self.statement(s, d, scope, top, seen, previous)
+            previous = s
+
+    def statement(self, s: ast.Statement, d: ast.Definition, scope: Scope, top: bool,
+                  seen: Counter[str] | None, previous: ast.Statement | None) -> None:
+        verb = R.verb_for(d.kind, s.verb)
+        if verb is None:
+            self.error("E201", f"unknown statement `{s.verb}`", s.verb_span,
+                       did_you_mean(s.verb, R.VERBS) or "see docs/language.md for the statements")
+            return
+        if not self.allowed(verb, d.kind, top):
+            where = f"in a {d.kind}" if top else "inside an effect block"
+            self.error("E202", f"`{s.verb}` cannot be used {where}", s.verb_span, self.placement_hint(verb))
+            return
+        if seen is not None:
+            seen[s.verb] += 1
+            if seen[s.verb] == 2 and not verb.repeatable:
+                self.error("E206", f"`{s.verb}` is given twice in {d.kind} `{d.name}`", s.verb_span,
+                           "keep one of them")
+        if s.verb == "else" and (previous is None or previous.verb != "if"):
+            self.error("E312", "`else` must follow an `if` block", s.verb_span, "put it right after the `if { }`")
+        self.arguments(s, verb, d, scope)
+        if verb.block == "required" and s.block is None:
+            self.error("E205", f"`{s.verb}` needs a block `{{ ... }}`", s.span, f"e.g. {verb.example}")
+        elif verb.block == "none" and s.block is not None:
+            self.error("E205", f"`{s.verb}` takes no block", s.block.span, "remove the `{ ... }`")
+        if s.block is not None and verb.block != "none":
+            inner = scope
+            if s.verb in ("choose", "choose_player"):
+                inner = scope.with_(chosen=R.ITEM if s.verb == "choose" else R.PLAYER)
+            elif s.verb == "when":
+                inner = scope.with_(event="event")
+            self.block(s.block, d, inner, top=False)
+
+    def allowed(self, verb: R.Verb, kind: str, top: bool) -> bool:
+        if not top:
+            return verb.role == R.EFFECT
+        if verb.role == R.EFFECT:
+            return kind in R.ITEM_KINDS or kind in ("age", "action")
+        if verb.role == R.TRIGGER:
+            return kind in R.ITEM_KINDS or kind == "rule"
+        if verb.role == R.ACTION_PART:
+            return kind == "action"
+        if verb.role == R.LAYOUT_PART:
+            return kind == "layout"
+        if verb.role == R.GAME:
+            return kind in verb.kinds
+        if verb.role == R.PROPERTY:
+            return kind in (verb.kinds or R.ITEM_KINDS)
+        return False
+
+    @staticmethod
+    def placement_hint(verb: R.Verb) -> str:
+        if verb.role == R.PROPERTY:
+            return f"`{verb.name}` describes a definition ({', '.join(verb.kinds or R.ITEM_KINDS)}); put it at its top level"
+        if verb.role == R.GAME:
+            return f"`{verb.name}` belongs in a {' or '.join(verb.kinds)} definition"
+        if verb.role == R.ACTION_PART:
+            return f"`{verb.name}` belongs at the top of an `action`"
+        if verb.role == R.TRIGGER:
+            return "`when` stands at the top level of an item or a rule"
+        return "effects stand in items, ages, actions and blocks"
+
+    def arguments(self, s: ast.Statement, verb: R.Verb, d: ast.Definition, scope: Scope) -> None:
+        args = list(s.args)
+        params = list(verb.params)
+        i = 0
+        for p in params:
+            if p.type in (R.AMOUNTS, R.WORDS, R.INTS):
+                rest, args[i:] = args[i:], []
+                self.variadic(p, rest, s, d, scope)
+                break
+            if p.type == R.PRODUCTS:
+                rest, args[i:] = args[i:], []
+                self.products(rest, s)
+                break
+            if i >= len(args):
+                if not p.optional:
+                    self.error("E203", f"`{s.verb}` needs {self.describe(p)}", s.span, f"e.g. {verb.example}")
+                break
+            arg = args[i]
+            if p.literal:
+                if isinstance(arg, ast.Name) and arg.name in p.literal:
+                    i += 1
+                    continue
+                if p.optional:
+                    continue
+                self.error("E203", f"`{s.verb}` expects `{p.literal[0]}` here", arg.span, f"e.g. {verb.example}")
+                i += 1
+                continue
+            self.typed(arg, p.type, scope, s)
+            i += 1
+        if i < len(args) and args[i:]:
+            extra = args[i]
+            self.error("E203", f"`{s.verb}` takes {self.arity(verb)}; this is one too many", extra.span,
+                       f"e.g. {verb.example}")
+        kwtypes = verb.kwarg_types
+        for kw in s.kwargs:
+            if kw.name not in kwtypes:
+                self.error("E204", f"`{s.verb}` has no option `{kw.name}`", kw.span,
+                           did_you_mean(kw.name, kwtypes) or (f"options: {', '.join(kwtypes)}" if kwtypes else
+                                                              f"`{s.verb}` takes no options"))
+                continue
+            self.typed(kw.value, kwtypes[kw.name], scope, s)
+        if s.verb == "when" and s.args and isinstance(s.args[0], ast.Name):
+            event = s.args[0].name
+            fields = R.EVENTS.get(event, ())
+            for kw in s.kwargs:
+                if kw.name in ("color", "kind", "via") and kw.name not in fields and event in R.EVENTS:
+                    self.error("E204", f"event `{event}` has no `{kw.name}` to filter on", kw.span,
+                               f"`{event}` carries: {', '.join(fields) or 'nothing'}")
+        if s.verb in ("param", "choose") and len(s.args) >= 3:
+            zone = s.args[-1]
+            if isinstance(zone, ast.Name) and zone.name == "structure" and any(k.name == "owner" for k in s.kwargs):
+                self.error("E204", "the structure has no owner", zone.span, "remove `owner=`")
+
+    @staticmethod
+    def describe(p: R.Param) -> str:
+        return f"`{p.literal[0]}`" if p.literal else f"a {p.type} ({p.name})"
+
+    @staticmethod
+    def arity(verb: R.Verb) -> str:
+        n = len(verb.params)
+        return "no arguments" if n == 0 else f"{n} argument{'s' if n > 1 else ''}"
+
+    def variadic(self, p: R.Param, args: list[ast.Expr], s: ast.Statement, d: ast.Definition, scope: Scope) -> None:
+        if p.type == R.INTS:
+            for a in args:
+                if not isinstance(a, ast.Int):
+                    self.error("E309", f"`{s.verb}` expects numbers here", a.span, f"e.g. {R.VERBS.get(s.verb, p).example if s.verb in R.VERBS else ''}")
+            if not args:
+                self.error("E203", f"`{s.verb}` needs at least one number", s.span)
+            if s.verb == "row":
+                cols = [a.value for a in args if isinstance(a, ast.Int)]
+                if cols != sorted(set(cols)) or any(b - a < 2 for a, b in zip(cols, cols[1:])):
+                    self.error("E402", "the columns of a row must increase by 2 or more (cards may not overlap)",
+                               s.span, "e.g. row up 3 5 7 9")
+            return
+        if p.type == R.WORDS:
+            for a in args:
+                if not isinstance(a, ast.Name):
+                    self.error("E309", f"`{s.verb}` expects plain words here", a.span)
+                elif s.verb == "zone" and a is not args[0] and a.name not in ("player", "active", "public"):
+                    self.error("E204", f"unknown zone flag `{a.name}`", a.span,
+                               did_you_mean(a.name, ["player", "active", "public"]) or "flags: player, active, public")
+                elif s.verb == "trade_price":
+                    self.vocab(a, R.RESOURCE)
+            if not args and s.verb != "zone":
+                self.error("E203", f"`{s.verb}` needs at least one word", s.span)
+            return
+        # amounts: [count] word ...
+        expect_word = False
+        for a in args:
+            if isinstance(a, ast.Int):
+                if expect_word:
+                    self.error("E309", "a count must be followed by what it counts", a.span, "e.g. cost 2 wood")
+                expect_word = True
+            elif isinstance(a, ast.Name):
+                expect_word = False
+                if a.name in ("coin", "coins"):
+                    continue
+                self.vocab(a, R.RESOURCE, extra=("coins",))
+            else:
+                self.error("E309", "a cost lists counts and resources, e.g. `cost 2 coins wood 2 stone`", a.span)
+        if expect_word and args:
+            self.error("E203", "a count at the end of a cost counts nothing", args[-1].span, "e.g. cost 2 wood")
+
+    def products(self, args: list[ast.Expr], s: ast.Statement) -> None:
+        if not args:
+            self.error("E203", "`produce` needs a resource", s.span, "e.g. produce wood")
+            return
+        if len(args) == 1 and isinstance(args[0], ast.Alternatives):
+            for name in args[0].names:
+                self.vocab(ast.Name(name, args[0].span), R.RESOURCE)
+            return
+        self.variadic(R.Param("amounts", R.AMOUNTS), args, s, None, None)
+
+    # -- expressions -------------------------------------------------------------------------------
+    def vocab(self, node: ast.Expr, type_: str, extra: tuple[str, ...] = ()) -> None:
+        code, label = VOCAB_LABEL[type_]
+        if isinstance(node, ast.Name):
+            known = self.voc.known(type_)
+            if type_ == R.ZONE and node.name == "structure":
+                return
+            if node.name not in known:
+                self.error(code, f"unknown {label} `{node.name}`", node.span,
+                           did_you_mean(node.name, set(known) | set(extra))
+                           or (f"known: {', '.join(sorted(known))}" if known else f"declare it in the game definition"))
+        elif isinstance(node, ast.ListExpr) and type_ == R.COLOR:
+            for item in node.items:
+                self.vocab(item, type_)
+        else:
+            self.error("E309", f"expected a {label} here", node.span)
+
+    def typed(self, e: ast.Expr, type_: str, scope: Scope, s: ast.Statement) -> None:
+        if type_ in (R.RESOURCE, R.COLOR, R.SCIENCE, R.CHAIN, R.ZONE, R.LAYOUT, R.KIND):
+            if type_ in (R.RESOURCE, R.SCIENCE) and not isinstance(e, ast.Name):
+                self.expr(e, scope)  # e.g. event.symbol
+                return
+            if type_ == R.RESOURCE and isinstance(e, ast.Name) and e.name == "resource" and scope.kind == "game":
+                return
+            self.vocab(e, type_)
+            if type_ == R.CHAIN and isinstance(e, ast.Name):
+                (self.chain_given if s.verb == "chain_gives" else self.chain_used).setdefault(e.name, e.span)
+            return
+        if type_ == R.COLORS:
+            if isinstance(e, ast.ListExpr):
+                for item in e.items:
+                    self.vocab(item, R.COLOR)
+            else:
+                self.vocab(e, R.COLOR)
+            return
+        if type_ == R.SELECTOR_ZONE:
+            if isinstance(e, ast.Name) and e.name == "structure":
+                return
+            self.vocab(e, R.ZONE)
+            return
+        if type_ == "owner":
+            if isinstance(e, ast.Name) and e.name in R.OWNER_WORDS:
+                return
+            self.expect(e, R.PLAYER, scope)
+            return
+        if type_ == R.EVENT:
+            if not isinstance(e, ast.Name) or e.name not in R.EVENTS:
+                name = e.name if isinstance(e, ast.Name) else "?"
+                self.error("E310", f"unknown event `{name}`", e.span,
+                           did_you_mean(name, R.EVENTS) or f"events: {', '.join(R.EVENTS)}")
+            return
+        if type_ == R.WORD:
+            if not isinstance(e, ast.Name):
+                self.error("E309", "expected a plain word here", e.span)
+            return
+        if type_ == R.TEXT:
+            if not isinstance(e, ast.Str):
+                self.error("E309", 'expected quoted text here, e.g. "7 Wonders Duel"', e.span)
+            return
+        self.expect(e, type_, scope)
+
+    def expect(self, e: ast.Expr, type_: str, scope: Scope) -> None:
+        got = self.expr(e, scope)
+        if got in ("any", None) or type_ == "any" or got == type_:
+            return
+        self.error("E309", f"expected {self.article(type_)}, found {self.article(got)}", e.span,
+                   self.type_hint(type_))
+
+    @staticmethod
+    def article(t: str) -> str:
+        return {R.INT: "a number", R.BOOL: "a condition", R.PLAYER: "a player", R.ITEM: "an item",
+                "word": "a word", "text": "text", "list": "a list"}.get(t, t)
+
+    @staticmethod
+    def type_hint(t: str) -> str | None:
+        return {R.INT: "e.g. 3, or count(city, color=red)", R.PLAYER: "me, opponent, chosen, or player(0)",
+                R.ITEM: 'chosen, an action parameter, or a quoted item name', R.BOOL: "e.g. coins >= 3"}.get(t)
+
+    def expr(self, e: ast.Expr, scope: Scope) -> str | None:
+        if isinstance(e, ast.Int):
+            return R.INT
+        if isinstance(e, ast.Str):
+            if e.value not in self.voc.items:
+                self.error("E306", f"no item is named \"{e.value}\"", e.span, did_you_mean(e.value, self.voc.items))
+            return R.ITEM
+        if isinstance(e, ast.Name):
+            if e.name in scope.names:
+                return scope.names[e.name]
+            if e.name == "resource" and scope.kind == "game":
+                return R.RESOURCE
+            known = set(scope.names) | {n for t in (R.RESOURCE, R.COLOR, R.SCIENCE) for n in self.voc.known(t)}
+            if any(e.name in self.voc.known(t) for t in (R.RESOURCE, R.COLOR, R.SCIENCE, R.CHAIN, R.ZONE)):
+                return "word"
+            self.error("E307", f"unknown name `{e.name}`", e.span,
+                       did_you_mean(e.name, known) or "names here: " + ", ".join(sorted(scope.names)))
+            return None
+        if isinstance(e, ast.Attribute):
+            base = self.expr(e.obj, scope)
+            if base == "event":
+                return "any"
+            if base == R.ITEM:
+                return "any"
+            if base is not None:
+                self.error("E307", f"`.{e.name}` can only follow an item or `event`", e.span)
+            return None
+        if isinstance(e, ast.Alternatives):
+            return "word"
+        if isinstance(e, ast.ListExpr):
+            for item in e.items:
+                self.expr(item, scope)
+            return "list"
+        if isinstance(e, ast.Not):
+            self.expect(e.operand, R.BOOL, scope)
+            return R.BOOL
+        if isinstance(e, ast.BinOp):
+            if e.op in ("and", "or"):
+                self.expect(e.left, R.BOOL, scope)
+                self.expect(e.right, R.BOOL, scope)
+                return R.BOOL
+            if e.op in ("==", "!="):
+                self.expr(e.left, scope)
+                self.expr(e.right, scope)
+                return R.BOOL
+            self.expect(e.left, R.INT, scope)
+            self.expect(e.right, R.INT, scope)
+            return R.BOOL if e.op in ("<", "<=", ">", ">=") else R.INT
+        if isinstance(e, ast.Call):
+            return self.call(e, scope)
+        return None
+
+    def call(self, e: ast.Call, scope: Scope) -> str | None:
+        f = R.FUNCTIONS.get(e.func)
+        if f is None:
+            self.error("E308", f"unknown function `{e.func}`", e.span,
+                       did_you_mean(e.func, R.FUNCTIONS) or f"functions: {', '.join(R.FUNCTIONS)}")
+            return None
+        low = len(f.params) if f.min_args is None else f.min_args
+        if not low <= len(e.args) <= len(f.params):
+            want = f"{len(f.params)}" if low == len(f.params) else f"{low} to {len(f.params)}"
+            self.error("E203", f"`{e.func}` takes {want} argument{'s' if len(f.params) != 1 else ''}, "
+                               f"not {len(e.args)}", e.span, f"e.g. {f.example}")
+        for (pname, ptype), arg in zip(f.params, e.args):
+            if ptype == R.WORD:
+                continue
+            if ptype in (R.INT, R.BOOL, R.PLAYER, "any"):
+                self.expect(arg, ptype, scope)
+            else:
+                self.typed(arg, ptype, scope, None)
+        kw = dict(f.kwargs)
+        for k in e.kwargs:
+            if k.name not in kw:
+                self.error("E204", f"`{e.func}` has no option `{k.name}`", k.span,
+                           did_you_mean(k.name, kw) or (f"options: {', '.join(kw)}" if kw else None))
+                continue
+            self.typed(k.value, kw[k.name], scope, None)
+        if e.func == "either" and len(e.args) == 3:
+            return self.expr(e.args[1], scope)
+        return f.returns
+
+    # -- whole-content checks ------------------------------------------------------------------------
+    def chains(self) -> None:
+        for sym, span in self.chain_given.items():
+            if sym not in self.chain_used:
+                self.warning("W501", f"chain symbol `{sym}` is given but no card is free with it", span,
+                             f"add `chain_from {sym}` to the card it should lead to")
+        for sym, span in self.chain_used.items():
+            if sym not in self.chain_given:
+                self.warning("W502", f"no card gives chain symbol `{sym}`", span,
+                             f"add `chain_gives {sym}` to the card that should lead here")
+
+    def deck_counts(self) -> None:
+        """Each `deal_structure` must find enough cards for its layout."""
+        start: Counter[str] = Counter()
+        start_zone = {}
+        for g in self.merged.by_kind("game") + self.merged.by_kind("expansion"):
+            for s in g.block.statements if g.block else ():
+                if s.verb == "start_zone" and len(s.args) == 2 and all(isinstance(a, ast.Name) for a in s.args):
+                    start_zone[s.args[0].name] = s.args[1].name
+        for d in self.merged.definitions:
+            if d.kind in R.ITEM_KINDS and d.block:
+                zone = item_start_zone(d, start_zone)
+                if zone:
+                    start[zone] += 1
+        slots = {}
+        for lay in self.merged.by_kind("layout"):
+            slots[lay.name] = sum(max(0, len(s.args) - 1) for s in (lay.block.statements if lay.block else ())
+                                  if s.verb == "row")
+        counts = Counter(start)
+        for age in self.merged.by_kind("age"):
+            for s in age.block.statements if age.block else ():
+                if s.verb == "deal" and len(s.args) == 3 and isinstance(s.args[0], ast.Int) \
+                        and all(isinstance(a, ast.Name) for a in s.args[1:]):
+                    n = min(s.args[0].value, counts[s.args[1].name])
+                    counts[s.args[1].name] -= n
+                    counts[s.args[2].name] += n
+                elif s.verb == "move_all" and len(s.args) == 2 and all(isinstance(a, ast.Name) for a in s.args):
+                    counts[s.args[1].name] += counts[s.args[0].name]
+                    counts[s.args[0].name] = 0
+                elif s.verb == "deal_structure" and s.args and isinstance(s.args[0], ast.Name):
+                    layout = next((k.value.name for k in s.kwargs if k.name == "layout"
+                                   and isinstance(k.value, ast.Name)), None)
+                    need = slots.get(layout)
+                    have = counts[s.args[0].name]
+                    if need is not None and have < need:
+                        self.error("E401", f"layout `{layout}` needs {need} cards but zone `{s.args[0].name}` "
+                                           f"holds {have} here", s.span,
+                                   f"add {need - have} card(s) to {s.args[0].name}, or shrink the layout")
+                    counts[s.args[0].name] = max(0, have - (need or 0))
+
+
+def item_start_zone(d: ast.Definition, start_zone: dict[str, str]) -> str | None:
+    deck = age = None
+    for s in d.block.statements if d.block else ():
+        if s.verb == "deck" and s.args and isinstance(s.args[0], ast.Name):
+            deck = s.args[0].name
+        if s.verb == "age" and s.args and isinstance(s.args[0], ast.Int):
+            age = s.args[0].value
+    if deck:
+        return deck
+    if age is not None:
+        return f"age{age}"
+    return start_zone.get(d.kind)
+
+
+def check(merged: Merged) -> list[Diagnostic]:
+    return Checker(merged).run()

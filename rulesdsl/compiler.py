@@ -1,0 +1,554 @@
+"""Checked AST -> `model.Content`: expressions and effects become closures over the game.
+
+The closures call the interpreter's generic verbs (`game.gain_coins`, `game.build`, ...) by
+name; the compiler knows what a verb means only through the registry and this table of
+compile functions, one per registry verb.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Callable
+
+from . import ast
+from . import registry as R
+from .checker import item_start_zone
+from .explain_text import english, unparse
+from .loader import Merged
+from .model import (STRUCTURE, ActionDef, Block, Content, Cost, Fn, ItemDef, Layout, Param, Selector, Step,
+                    Track, Trigger, ZoneDef)
+
+ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv, "%": operator.mod,
+         "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
+         ">=": operator.ge}
+
+
+class Compiler:
+    def __init__(self, merged: Merged, layers: list[str]):
+        self.merged = merged
+        self.layers = layers
+        self.blocks: list[Block] = []
+        self.resources: list[str] = []
+        self.colors: list[str] = []
+        self.science: list[str] = []
+        self.chains: list[str] = []
+        self.zones: list[ZoneDef] = []
+        self.zone_index: dict[str, int] = {}
+        self.item_index: dict[str, int] = {}
+        self.layouts: dict[str, Layout] = {}
+
+    # -- entry ---------------------------------------------------------------------------------
+    def compile(self) -> Content:
+        games = self.merged.by_kind("game")
+        game = games[0]
+        headers = [game] + self.merged.by_kind("expansion")
+        for g in headers:
+            self.vocabulary(g)
+        items = [d for d in self.merged.definitions if d.kind in R.ITEM_KINDS]
+        for i, d in enumerate(items):
+            self.item_index[d.name] = i
+        for d in self.merged.by_kind("layout"):
+            self.layouts[d.name] = self.layout(d)
+        start_zone: dict[str, str] = {}
+        build_zone: dict[str, int] = {}
+        scores: list[tuple[str, Fn]] = []
+        settings: dict[str, object] = {"players": 2, "title": game.name, "tiebreak": None, "discard": -1,
+                                       "trade": None, "setup": [], "between": -1}
+        for g in headers:
+            for s in g.block.statements:
+                self.game_statement(s, settings, start_zone, build_zone, scores)
+        compiled_items = [self.item(d, i, start_zone) for i, d in enumerate(items)]
+        rules = []
+        for d in self.merged.by_kind("rule"):
+            for s in d.block.statements:
+                rules.append(self.trigger(s, -1))
+        triggers_by_event: dict[str, list[Trigger]] = {}
+        for t in rules + [t for it in compiled_items for t in it.triggers]:
+            triggers_by_event.setdefault(t.event, []).append(t)
+        actions = [self.action(d, i) for i, d in enumerate(self.merged.by_kind("action"))]
+        ages = [self.block(d.block.statements) for d in self.merged.by_kind("age")]
+        setup_blocks = settings["setup"]
+        setup = self.new_block(self.sequence_steps(setup_blocks), ["setup"]) if setup_blocks else self.new_block([], [])
+        track_def = next(iter(self.merged.by_kind("track")), None)
+        return Content(
+            name=game.name, title=str(settings["title"]), layers=self.layers, players=int(settings["players"]),
+            resources=self.resources, colors=self.colors, science=self.science, chains=self.chains,
+            zones=self.zones, zone_index=self.zone_index, items=compiled_items, item_index=self.item_index,
+            blocks=self.blocks, actions=actions, rules=rules, triggers_by_event=triggers_by_event,
+            build_zone=build_zone, discard_zone=int(settings["discard"]), trade_price=settings["trade"],
+            scores=scores, tiebreak=settings["tiebreak"], setup=setup, between_ages=int(settings["between"]),
+            ages=ages, age_names=[d.name for d in self.merged.by_kind("age")], layouts=self.layouts,
+            track=self.track(track_def), military_tokens=[it.id for it in compiled_items if it.kind == "military_token"],
+            sources=self.merged.sources)
+
+    def sequence_steps(self, block_ids: list[int]) -> list[Step]:
+        # Each step pushes one block; it runs to completion before the next step starts.
+        def runner(bid: int) -> Step:
+            return lambda g, f: g.push(bid, f.me, f.env)
+        return [runner(b) for b in block_ids]
+
+    # -- game definition -------------------------------------------------------------------------
+    def vocabulary(self, g: ast.Definition) -> None:
+        for s in g.block.statements:
+            words = [a.name for a in s.args if isinstance(a, ast.Name)]
+            target = {"resources": self.resources, "colors": self.colors, "science": self.science,
+                      "chains": self.chains}.get(s.verb)
+            if target is not None:
+                target.extend(w for w in words if w not in target)
+            elif s.verb == "zone" and words:
+                name, flags = words[0], set(words[1:])
+                if name not in self.zone_index:
+                    self.zone_index[name] = len(self.zones)
+                    self.zones.append(ZoneDef(len(self.zones), name, "player" in flags, "active" in flags,
+                                              "public" in flags))
+
+    def game_statement(self, s: ast.Statement, settings: dict, start_zone: dict, build_zone: dict,
+                       scores: list) -> None:
+        a = s.args
+        if s.verb == "title":
+            settings["title"] = a[0].value
+        elif s.verb == "players":
+            settings["players"] = a[0].value
+        elif s.verb == "build_zone":
+            build_zone[a[0].name] = self.zone_index[a[1].name]
+        elif s.verb == "start_zone":
+            start_zone[a[0].name] = a[1].name
+        elif s.verb == "discard_pile":
+            settings["discard"] = self.zone_index[a[0].name]
+        elif s.verb == "trade_price":
+            settings["trade"] = self.expr(a[0])
+        elif s.verb == "score":
+            scores.append((a[0].name, self.expr(a[1])))
+        elif s.verb == "tiebreak":
+            settings["tiebreak"] = a[0].name
+        elif s.verb == "setup":
+            settings["setup"].append(self.block(s.block.statements))
+        elif s.verb == "between_ages":
+            settings["between"] = self.block(s.block.statements)
+
+    def layout(self, d: ast.Definition) -> Layout:
+        rows: list[list[int]] = []
+        face_up: list[bool] = []
+        columns: list[int] = []
+        for s in d.block.statements:
+            up = s.args[0].name == "up"
+            row = []
+            for c in s.args[1:]:
+                row.append(len(columns))
+                columns.append(c.value)
+                face_up.append(up)
+            rows.append(row)
+        covered_by: list[list[int]] = [[] for _ in columns]
+        for r in range(len(rows) - 1):
+            for slot in rows[r]:
+                covered_by[slot] = [b for b in rows[r + 1] if abs(columns[b] - columns[slot]) == 1]
+        covers: list[list[int]] = [[] for _ in columns]
+        for slot, cov in enumerate(covered_by):
+            for c in cov:
+                covers[c].append(slot)
+        return Layout(d.name, face_up, covered_by, rows, columns, covers)
+
+    def track(self, d: ast.Definition | None) -> Track:
+        t = Track()
+        if d is None:
+            return t
+        for s in d.block.statements:
+            if s.verb == "capital":
+                t.capital = s.args[0].value
+            elif s.verb == "points":
+                t.points = [a.value for a in s.args]
+        return t
+
+    # -- items -----------------------------------------------------------------------------------
+    def item(self, d: ast.Definition, index: int, start_zone: dict[str, str]) -> ItemDef:
+        it = ItemDef(index, d.name, d.kind, d.name_span)
+        zone = item_start_zone(d, start_zone)
+        it.deck = self.zone_index.get(zone, -1) if zone else -1
+        effects: list[ast.Statement] = []
+        produce = [0] * len(self.resources)
+        one_of, fixed, discounts, science = [], [], [], []
+        chain_from, chain_gives = [], []
+        for s in d.block.statements:
+            verb = R.verb_for(d.kind, s.verb)
+            text = self.describe(s)
+            if verb.role == R.EFFECT:
+                effects.append(s)
+                continue
+            if verb.role == R.TRIGGER:
+                it.triggers.append(self.trigger(s, index))
+                it.texts.append(it.triggers[-1].text)
+                continue
+            it.texts.append(text)
+            a = s.args
+            if s.verb == "age":
+                it.age = a[0].value
+            elif s.verb == "color":
+                it.color = a[0].name
+            elif s.verb == "cost":
+                it.cost = self.cost(a)
+            elif s.verb == "chain_from":
+                chain_from.append(a[0].name)
+            elif s.verb == "chain_gives":
+                chain_gives.append(a[0].name)
+            elif s.verb == "produce":
+                if len(a) == 1 and isinstance(a[0], ast.Alternatives):
+                    one_of.append(tuple(self.resources.index(n) for n in a[0].names))
+                else:
+                    for r, n in self.counted(a):
+                        produce[self.resources.index(r)] += n
+            elif s.verb == "trade_price":
+                for r in a[1:]:
+                    fixed.append((self.resources.index(r.name), a[0].value))
+            elif s.verb == "discount":
+                kw = {k.name: k.value.name for k in s.kwargs}
+                discounts.append((a[0].value, kw.get("kind"), kw.get("color")))
+            elif s.verb == "science":
+                science.append(a[0].name)
+            elif s.verb == "points":
+                it.points.append((self.expr(a[0]), text))
+            elif s.verb == "side":
+                it.side = a[0].value
+            elif s.verb == "space":
+                it.space = a[0].value
+        it.produce = tuple(produce)
+        it.produce_one_of = tuple(one_of)
+        it.trade_fixed = tuple(fixed)
+        it.discounts = tuple(discounts)
+        it.science = tuple(science)
+        it.chain_from = tuple(chain_from)
+        it.chain_gives = tuple(chain_gives)
+        it.has_statics = bool(any(produce) or one_of or fixed or discounts or science or chain_gives)
+        if effects:
+            it.effect = self.block(effects)
+            it.texts.extend(self.blocks[it.effect].texts)
+        return it
+
+    def counted(self, args) -> list[tuple[str, int]]:
+        out, pending = [], None
+        for a in args:
+            if isinstance(a, ast.Int):
+                pending = a.value
+            else:
+                out.append((a.name, 1 if pending is None else pending))
+                pending = None
+        return out
+
+    def cost(self, args) -> Cost:
+        res = [0] * len(self.resources)
+        coins = 0
+        for word, n in self.counted(args):
+            if word in ("coin", "coins"):
+                coins += n
+            else:
+                res[self.resources.index(word)] += n
+        return Cost(coins, tuple(res))
+
+    def trigger(self, s: ast.Statement, item: int) -> Trigger:
+        kw = {k.name: k.value for k in s.kwargs}
+        by = kw["by"].name if "by" in kw else "any"
+        colors = self.colorset(kw["color"]) if "color" in kw else None
+        kind = kw["kind"].name if "kind" in kw else None
+        via = kw["via"].name if "via" in kw else None
+        block = self.block(s.block.statements)
+        return Trigger(s.args[0].name, by, colors, kind, via, block, item, self.describe(s))
+
+    def colorset(self, e: ast.Expr) -> frozenset[str]:
+        if isinstance(e, ast.ListExpr):
+            return frozenset(i.name for i in e.items)
+        return frozenset([e.name])
+
+    # -- actions ---------------------------------------------------------------------------------
+    def action(self, d: ast.Definition, index: int) -> ActionDef:
+        params: list[Param] = []
+        requires: list[Fn] = []
+        effects: list[ast.Statement] = []
+        texts = []
+        for s in d.block.statements:
+            if s.verb == "param":
+                params.append(Param(s.args[0].name, self.selector(s.args[2], s.kwargs)))
+                texts.append(self.describe(s))
+            elif s.verb == "require":
+                requires.append(self.expr(s.args[0]))
+                texts.append(self.describe(s))
+            else:
+                effects.append(s)
+        names = [p.name for p in params]
+        paid = [names.index(s.args[0].name) for s in effects
+                if s.verb == "build" and isinstance(s.args[0], ast.Name) and s.args[0].name in names
+                and len(s.args) == 1]
+        block = self.block(effects)
+        return ActionDef(index, d.name, params, requires, paid, block, d.name_span,
+                         texts + self.blocks[block].texts)
+
+    def selector(self, zone: ast.Expr, kwargs) -> Selector:
+        kw = {k.name: k.value for k in kwargs}
+        zone_id = STRUCTURE if zone.name == "structure" else self.zone_index[zone.name]
+        owner: str | Fn = "me"
+        if "owner" in kw:
+            o = kw["owner"]
+            owner = o.name if isinstance(o, ast.Name) and o.name in R.OWNER_WORDS else self.expr(o)
+        text = unparse(zone) + "".join(f", {k.name}={unparse(k.value)}" for k in kwargs if k.name != "by")
+        return Selector(zone_id, owner, self.colorset(kw["color"]) if "color" in kw else None,
+                        kw["kind"].name if "kind" in kw else None,
+                        kw["age"].value if "age" in kw and isinstance(kw["age"], ast.Int) else None,
+                        self.zone_index[kw["deck"].name] if "deck" in kw else None, text)
+
+    # -- blocks and effects ----------------------------------------------------------------------
+    def new_block(self, steps: list[Step], texts: list[str]) -> int:
+        self.blocks.append(Block(steps, texts))
+        return len(self.blocks) - 1
+
+    def block(self, statements) -> int:
+        index = self.new_block([], [])
+        steps, texts = [], []
+        stmts = list(statements)
+        i = 0
+        while i < len(stmts):
+            s = stmts[i]
+            if s.verb == "if":
+                otherwise = stmts[i + 1] if i + 1 < len(stmts) and stmts[i + 1].verb == "else" else None
+                steps.append(self.if_step(s, otherwise))
+                texts.append(self.describe(s) + (f"; otherwise: {self.block_text(otherwise.block)}" if otherwise else ""))
+                i += 2 if otherwise else 1
+                continue
+            steps.append(self.effect(s))
+            texts.append(self.describe(s))
+            i += 1
+        self.blocks[index] = Block(steps, texts)
+        return index
+
+    def if_step(self, s: ast.Statement, otherwise: ast.Statement | None) -> Step:
+        cond = self.expr(s.args[0])
+        then = self.block(s.block.statements)
+        other = self.block(otherwise.block.statements) if otherwise else -1
+
+        def step(g, f):
+            if cond(g, f):
+                g.push(then, f.me, f.env)
+            elif other >= 0:
+                g.push(other, f.me, f.env)
+        return step
+
+    def effect(self, s: ast.Statement) -> Step:
+        return getattr(self, f"do_{s.verb}")(s, {k.name: k.value for k in s.kwargs})
+
+    def who(self, kw: dict, name: str = "who") -> Fn:
+        return self.expr(kw[name]) if name in kw else (lambda g, f: f.me)
+
+    def do_gain(self, s, kw) -> Step:
+        amount, who = self.expr(s.args[0]), self.who(kw)
+        return lambda g, f: g.gain_coins(who(g, f), amount(g, f))
+
+    def do_lose(self, s, kw) -> Step:
+        amount, who = self.expr(s.args[0]), self.who(kw)
+        return lambda g, f: g.lose_coins(who(g, f), amount(g, f))
+
+    def do_shields(self, s, kw) -> Step:
+        count = self.expr(s.args[0])
+        return lambda g, f: g.shields(f.me, count(g, f))
+
+    def do_play_again(self, s, kw) -> Step:
+        return lambda g, f: g.grant_play_again(f.me)
+
+    def do_win(self, s, kw) -> Step:
+        victory = s.args[0].name
+        return lambda g, f: g.win(f.me, victory)
+
+    def do_choose(self, s, kw) -> Step:
+        count = self.expr(s.args[0])
+        selector = self.selector(s.args[2], s.kwargs)
+        by = self.who(kw, "by")
+        body = self.block(s.block.statements)
+        return lambda g, f: g.choose(by(g, f), count(g, f), selector, body, f)
+
+    def do_choose_player(self, s, kw) -> Step:
+        by = self.who(kw, "by")
+        body = self.block(s.block.statements)
+        return lambda g, f: g.choose_player(by(g, f), body, f)
+
+    def do_starts_next_age(self, s, kw) -> Step:
+        player = self.expr(s.args[0])
+        return lambda g, f: g.set_next_starter(player(g, f))
+
+    def do_build(self, s, kw) -> Step:
+        item = self.expr(s.args[0])
+        free = len(s.args) > 1
+        return lambda g, f: g.build(f.me, item(g, f), free)
+
+    def do_acquire(self, s, kw) -> Step:
+        item = self.expr(s.args[0])
+        return lambda g, f: g.acquire(f.me, item(g, f))
+
+    def do_discard(self, s, kw) -> Step:
+        item = self.expr(s.args[0])
+        return lambda g, f: g.discard(f.me, item(g, f))
+
+    def do_move(self, s, kw) -> Step:
+        item = self.expr(s.args[0])
+        zone = self.zone_index[s.args[1].name]
+        owner = self.who(kw, "owner")
+        onto = self.expr(kw["onto"]) if "onto" in kw else None
+        if onto is None:
+            return lambda g, f: g.move(item(g, f), zone, owner(g, f))
+        return lambda g, f: g.move(item(g, f), zone, owner(g, f), onto(g, f))
+
+    def do_move_all(self, s, kw) -> Step:
+        src, dst = self.zone_index[s.args[0].name], self.zone_index[s.args[1].name]
+        o = kw.get("owner")
+        if o is None or (isinstance(o, ast.Name) and o.name in R.OWNER_WORDS):
+            mode = o.name if o is not None else "me"
+            return lambda g, f: g.move_all(src, dst, mode, f.me)
+        owner = self.expr(o)
+        return lambda g, f: g.move_all(src, dst, owner(g, f), f.me)
+
+    def do_deal(self, s, kw) -> Step:
+        count = self.expr(s.args[0])
+        src, dst = self.zone_index[s.args[1].name], self.zone_index[s.args[2].name]
+        owner = self.who(kw, "owner")
+        return lambda g, f: g.deal(count(g, f), src, dst, owner(g, f))
+
+    def do_deal_structure(self, s, kw) -> Step:
+        src = self.zone_index[s.args[0].name]
+        layout = kw["layout"].name
+        return lambda g, f: g.deal_structure(src, layout)
+
+    def do_each_player(self, s, kw) -> Step:
+        body = self.block(s.block.statements)
+
+        def step(g, f):
+            for p in reversed(range(g.content.players)):
+                g.push(body, p, f.env)
+        return step
+
+    def do_repeat(self, s, kw) -> Step:
+        count = self.expr(s.args[0])
+        body = self.block(s.block.statements)
+
+        def step(g, f):
+            for _ in range(count(g, f)):
+                g.push(body, f.me, f.env)
+        return step
+
+    def do_if(self, s, kw) -> Step:  # only reached for an `if` compiled alone
+        return self.if_step(s, None)
+
+    def do_else(self, s, kw) -> Step:
+        return lambda g, f: None
+
+    # -- expressions -----------------------------------------------------------------------------
+    def expr(self, e: ast.Expr) -> Fn:
+        if isinstance(e, ast.Int):
+            v = e.value
+            return lambda g, f: v
+        if isinstance(e, ast.Str):
+            idx = self.item_index[e.value]
+            return lambda g, f: idx
+        if isinstance(e, ast.Name):
+            return self.name(e.name)
+        if isinstance(e, ast.Attribute):
+            base, attr = self.expr(e.obj), e.name
+            if isinstance(e.obj, ast.Name) and e.obj.name == "event":
+                return lambda g, f: g.event_field(f.env["event"], attr)
+            return lambda g, f: g.item_attr(base(g, f), attr)
+        if isinstance(e, ast.Not):
+            x = self.expr(e.operand)
+            return lambda g, f: not x(g, f)
+        if isinstance(e, ast.BinOp):
+            left, right = self.expr(e.left), self.expr(e.right)
+            if e.op == "and":
+                return lambda g, f: left(g, f) and right(g, f)
+            if e.op == "or":
+                return lambda g, f: left(g, f) or right(g, f)
+            op = ARITH[e.op]
+            if e.op in ("//", "%"):
+                # A division by zero in a card is worth 0, not a crash in the middle of a game.
+                return lambda g, f: (lambda b: op(left(g, f), b) if b else 0)(right(g, f))
+            return lambda g, f: op(left(g, f), right(g, f))
+        if isinstance(e, ast.ListExpr):
+            parts = [self.expr(i) for i in e.items]
+            return lambda g, f: [p(g, f) for p in parts]
+        if isinstance(e, ast.Alternatives):
+            names = e.names
+            return lambda g, f: names
+        if isinstance(e, ast.Call):
+            return getattr(self, f"call_{e.func}")(e)
+        raise TypeError(f"cannot compile {type(e).__name__}")
+
+    def name(self, n: str) -> Fn:
+        if n == "me":
+            return lambda g, f: f.me
+        if n == "opponent":
+            return lambda g, f: g.opponent(f.me)
+        if n == "coins":
+            return lambda g, f: g.state.coins[f.me]
+        if n == "pawn_distance":
+            return lambda g, f: g.pawn_distance(f.me)
+        if n == "distinct_science":
+            return lambda g, f: g.distinct_science(f.me)
+        if n == "track_points":
+            return lambda g, f: g.track_points(f.me)
+        if n in ("true", "false"):
+            v = n == "true"
+            return lambda g, f: v
+        if n == "resource":
+            return lambda g, f: f.env["resource"]
+        if n in self.resources or n in self.colors or n in self.science or n in self.chains:
+            return lambda g, f: n
+        return lambda g, f: f.env[n]   # chosen, event, action parameters
+
+    def call_count(self, e: ast.Call) -> Fn:
+        sel = self.selector(e.args[0], e.kwargs)
+        return lambda g, f: g.count(sel, f.me)
+
+    def call_coins(self, e: ast.Call) -> Fn:
+        who = self.expr(e.args[0]) if e.args else (lambda g, f: f.me)
+        return lambda g, f: g.state.coins[who(g, f)]
+
+    def call_max(self, e: ast.Call) -> Fn:
+        a, b = self.expr(e.args[0]), self.expr(e.args[1])
+        return lambda g, f: max(a(g, f), b(g, f))
+
+    def call_min(self, e: ast.Call) -> Fn:
+        a, b = self.expr(e.args[0]), self.expr(e.args[1])
+        return lambda g, f: min(a(g, f), b(g, f))
+
+    def call_either(self, e: ast.Call) -> Fn:
+        c, a, b = (self.expr(x) for x in e.args)
+        return lambda g, f: a(g, f) if c(g, f) else b(g, f)
+
+    def call_player(self, e: ast.Call) -> Fn:
+        return self.expr(e.args[0])
+
+    def call_production(self, e: ast.Call) -> Fn:
+        res = self.expr(e.args[0])
+        kw = {k.name: k.value for k in e.kwargs}
+        colors = self.colorset(kw["color"]) if "color" in kw else None
+        o = kw.get("owner")
+        owner = (lambda g, f: f.me) if o is None else self.owner_fn(o)
+        return lambda g, f: g.production(owner(g, f), res(g, f), colors)
+
+    def owner_fn(self, o: ast.Expr) -> Fn:
+        if isinstance(o, ast.Name) and o.name == "opponent":
+            return lambda g, f: g.opponent(f.me)
+        return self.expr(o)
+
+    def call_science_count(self, e: ast.Call) -> Fn:
+        sym = self.expr(e.args[0])
+        return lambda g, f: g.science_count(f.me, sym(g, f))
+
+    def call_option(self, e: ast.Call) -> Fn:
+        name = e.args[0].name
+        return lambda g, f: g.has_option(name)
+
+    # -- text ------------------------------------------------------------------------------------
+    def describe(self, s: ast.Statement) -> str:
+        return english(s, self.block_text)
+
+    def block_text(self, block: ast.Block | None) -> str:
+        if block is None:
+            return ""
+        return "; ".join(english(s, self.block_text) for s in block.statements)
+
+
+def compile_content(merged: Merged, layers: list[str]) -> Content:
+    return Compiler(merged, layers).compile()

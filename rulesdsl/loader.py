@@ -1,0 +1,150 @@
+"""Finding card files and merging a base game with its expansions into one set of definitions.
+
+A game or expansion is a folder of `.rules` files.  Definitions are keyed by (kind, name); an
+expansion may `replace`, `extend` or `remove` what an earlier folder defined.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import attrs
+
+from . import ast
+from .diagnostics import Diagnostic
+from .parser import decode, parse_file
+
+CARDS_ROOT = Path(__file__).resolve().parent.parent / "cards"
+SUFFIX = ".rules"
+BASE_GAME = "duel"
+# Short names users type for bundled folders.
+ALIASES = {"base": "duel", "pantheon": "duel-pantheon", "agora": "duel-agora"}
+
+
+def bundled_folder(name: str) -> Path | None:
+    folder = CARDS_ROOT / ALIASES.get(name, name)
+    return folder if folder.is_dir() else None
+
+
+def bundled_names() -> list[str]:
+    return sorted(p.name for p in CARDS_ROOT.iterdir() if p.is_dir() and any(p.glob(f"*{SUFFIX}")))
+
+
+def files_in(path: Path) -> list[Path]:
+    if path.is_dir():
+        return sorted(p for p in path.rglob(f"*{SUFFIX}") if p.is_file())
+    return [path]
+
+
+@attrs.define
+class Merged:
+    """Every definition in force, in definition order, with the sources they came from."""
+
+    definitions: list[ast.Definition] = attrs.Factory(list)
+    sources: dict[str, str] = attrs.Factory(dict)
+    files: int = 0
+    diagnostics: list[Diagnostic] = attrs.Factory(list)
+
+    def by_kind(self, kind: str) -> list[ast.Definition]:
+        return [d for d in self.definitions if d.kind == kind]
+
+
+def read_files(paths: list[Path], merged: Merged, display_root: Path | None = None) -> list[ast.SourceFile]:
+    parsed = []
+    for path in paths:
+        shown = _display(path, display_root)
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            from .diagnostics import Span
+            merged.diagnostics.append(Diagnostic("error", "E009", f"cannot read file: {exc.strerror or exc}",
+                                                 Span.point(shown, 1, 1)))
+            continue
+        merged.files += 1
+        text, problem = decode(shown, data)
+        if problem:
+            merged.diagnostics.append(problem)
+            continue
+        merged.sources[shown] = text
+        tree, diags = parse_file(shown, text)
+        merged.diagnostics.extend(diags)
+        if tree:
+            parsed.append(tree)
+    return parsed
+
+
+def _display(path: Path, root: Path | None) -> str:
+    try:
+        return str(path.relative_to(root)) if root else str(path)
+    except ValueError:
+        return str(path)
+
+
+def merge(layers: list[list[ast.SourceFile]], merged: Merged) -> Merged:
+    """Apply each layer (a folder) in order; later layers modify earlier ones."""
+    index: dict[tuple[str, str], int] = {}
+    slots: list[ast.Definition | None] = []
+    for layer in layers:
+        for source in layer:
+            for d in source.definitions:
+                key = (d.kind, d.name)
+                if d.modifier is None:
+                    if key in index and slots[index[key]] is not None:
+                        first = slots[index[key]]
+                        merged.diagnostics.append(Diagnostic(
+                            "error", "E102", f"{d.kind} `{d.name}` is defined twice", d.name_span,
+                            f"the first definition is at {first.name_span.file}:{first.name_span.line}; "
+                            f"use `replace {d.kind} \"{d.name}\"` to change it"))
+                        continue
+                    index[key] = len(slots)
+                    slots.append(d)
+                    continue
+                if key not in index or slots[index[key]] is None:
+                    from .diagnostics import did_you_mean
+                    known = [n for (k, n), i in index.items() if k == d.kind and slots[i] is not None]
+                    merged.diagnostics.append(Diagnostic(
+                        "error", "E105", f"cannot {d.modifier} {d.kind} `{d.name}`: it is not defined",
+                        d.name_span, did_you_mean(d.name, known)))
+                    continue
+                i = index[key]
+                if d.modifier == "remove":
+                    slots[i] = None
+                elif d.modifier == "replace":
+                    slots[i] = attrs.evolve(d, modifier=None)
+                elif d.modifier == "extend":
+                    old = slots[i]
+                    extra = d.block.statements if d.block else ()
+                    block = ast.Block(old.block.statements + extra, old.block.span) if old.block else d.block
+                    slots[i] = attrs.evolve(old, block=block)
+    merged.definitions = [d for d in slots if d is not None]
+    return merged
+
+
+def load_paths(paths: list[Path]) -> Merged:
+    """Load folders/files as layers: the first is the base, the others modify it in order."""
+    merged = Merged()
+    layers = []
+    for path in paths:
+        root = CARDS_ROOT.parent if _inside(path, CARDS_ROOT) else None
+        layers.append(read_files(files_in(path), merged, root))
+    return merge(layers, merged)
+
+
+def _inside(path: Path, root: Path) -> bool:
+    try:
+        path.resolve().relative_to(root.resolve())
+        return True
+    except ValueError:
+        return False
+
+
+def resolve_layers(expansions: list[str] | tuple[str, ...] = (), base: str | Path = BASE_GAME) -> list[Path]:
+    """The folders for a base game and its expansions, by bundled name or path."""
+    out = []
+    for name in [base, *expansions]:
+        path = Path(name) if not isinstance(name, str) or "/" in name or Path(name).is_dir() else None
+        folder = path if path is not None else bundled_folder(str(name))
+        if folder is None:
+            raise ValueError(f"unknown game or expansion `{name}`; bundled: {', '.join(bundled_names())}")
+        out.append(folder)
+    return out

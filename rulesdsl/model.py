@@ -1,0 +1,163 @@
+"""The compiled form of a content set: what the interpreter runs.
+
+Expressions and effects are Python closures taking (game, frame); everything else is plain
+data indexed by integers so the interpreter's hot paths do list lookups, not dict lookups.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import attrs
+
+from .diagnostics import Span
+
+Fn = Callable[[Any, Any], Any]      # (game, frame) -> value
+Step = Callable[[Any, Any], None]   # (game, frame) -> None; may push frames or set a decision
+
+STRUCTURE = -2  # pseudo zone id: the accessible cards of the current structure
+
+
+@attrs.define
+class Block:
+    steps: list[Step]
+    texts: list[str]
+
+
+@attrs.frozen
+class Cost:
+    coins: int
+    resources: tuple[int, ...]   # count per resource index
+    coins_fn: Fn | None = None   # a computed coin cost, when the card says so
+
+
+@attrs.frozen
+class Selector:
+    zone: int                # zone id or STRUCTURE
+    owner: str | Fn          # "me", "opponent", "all", "most" or a player expression
+    colors: frozenset[str] | None = None
+    kind: str | None = None
+    age: int | None = None
+    deck: int | None = None
+    text: str = ""
+
+    def matches(self, item: "ItemDef") -> bool:
+        return ((self.colors is None or item.color in self.colors) and (self.kind is None or item.kind == self.kind)
+                and (self.age is None or item.age == self.age) and (self.deck is None or item.deck == self.deck))
+
+
+@attrs.define
+class Trigger:
+    event: str
+    by: str                   # "me", "opponent" or "any"
+    colors: frozenset[str] | None
+    kind: str | None
+    via: str | None
+    block: int
+    item: int                 # -1 for a rule
+    text: str = ""
+
+
+@attrs.define
+class ItemDef:
+    id: int
+    name: str
+    kind: str
+    span: Span
+    color: str | None = None
+    age: int | None = None
+    deck: int = -1                      # starting zone id, -1: none
+    cost: Cost | None = None
+    chain_from: tuple[str, ...] = ()
+    chain_gives: tuple[str, ...] = ()
+    produce: tuple[int, ...] = ()        # fixed production per resource index
+    produce_one_of: tuple[tuple[int, ...], ...] = ()
+    trade_fixed: tuple[tuple[int, int], ...] = ()   # (resource index, price)
+    discounts: tuple[tuple[int, str | None, str | None], ...] = ()  # (count, kind, color)
+    science: tuple[str, ...] = ()
+    effect: int = -1                     # block run when the item takes effect (built, acquired, reached)
+    triggers: list[Trigger] = attrs.Factory(list)
+    points: list[tuple[Fn, str]] = attrs.Factory(list)
+    side: int = -1                       # military tokens
+    space: int = -1
+    has_statics: bool = False
+    texts: list[str] = attrs.Factory(list)   # English for `explain`, in source order
+
+
+@attrs.define
+class Param:
+    name: str
+    selector: Selector
+
+
+@attrs.define
+class ActionDef:
+    id: int
+    name: str
+    params: list[Param]
+    requires: list[Fn]
+    paid: list[int]          # indexes of params the action builds without `free` (their cost must be met)
+    block: int
+    span: Span
+    texts: list[str] = attrs.Factory(list)
+
+
+@attrs.define
+class ZoneDef:
+    id: int
+    name: str
+    per_player: bool
+    active: bool
+    public: bool
+
+
+@attrs.define
+class Layout:
+    name: str
+    face_up: list[bool]
+    covered_by: list[list[int]]
+    rows: list[list[int]]            # slot indexes per row, top row first
+    columns: list[int]
+    covers: list[list[int]] = attrs.Factory(list)   # inverse of covered_by
+
+
+@attrs.define
+class Track:
+    capital: int = 9
+    points: list[int] = attrs.Factory(list)
+
+
+@attrs.define
+class Content:
+    name: str
+    title: str
+    layers: list[str]
+    players: int
+    resources: list[str]
+    colors: list[str]
+    science: list[str]
+    chains: list[str]
+    zones: list[ZoneDef]
+    zone_index: dict[str, int]
+    items: list[ItemDef]
+    item_index: dict[str, int]
+    blocks: list[Block]
+    actions: list[ActionDef]
+    rules: list[Trigger]
+    triggers_by_event: dict[str, list[Trigger]]
+    build_zone: dict[str, int]
+    discard_zone: int
+    trade_price: Fn | None
+    scores: list[tuple[str, Fn]]
+    tiebreak: str | None
+    setup: int
+    between_ages: int
+    ages: list[int]
+    age_names: list[str]
+    layouts: dict[str, Layout]
+    track: Track
+    military_tokens: list[int]
+    sources: dict[str, str] = attrs.Factory(dict)
+
+    def zone(self, name: str) -> ZoneDef:
+        return self.zones[self.zone_index[name]]

@@ -1,0 +1,240 @@
+"""Text -> AST.  Lark does the parsing; this module turns its tree into `rulesdsl.ast` nodes
+and its exceptions into diagnostics.  Nothing here evaluates the text: card files are data."""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+from lark import Lark, Token, Tree
+from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
+
+from . import ast
+from .diagnostics import Diagnostic, Span
+
+GRAMMAR_PATH = Path(__file__).resolve().parent.parent / "grammar" / "rules.lark"
+MAX_INT_DIGITS = 9
+MODIFIERS = ("replace", "extend", "remove")
+
+# Token names Lark uses, in words a designer knows.
+TOKEN_WORDS = {
+    "NAME": "a name", "INT": "a number", "STRING": "a quoted name", "LBRACE": "`{`", "RBRACE": "`}`",
+    "LPAR": "`(`", "RPAR": "`)`", "LSQB": "`[`", "RSQB": "`]`", "COMMA": "`,`", "EQUAL": "`=`",
+    "_NL": "a new line", "SEMICOLON": "`;`", "DOT": "`.`", "VBAR": "`|`", "COMPARE": "a comparison",
+    "ADD_OP": "`+` or `-`", "MUL_OP": "`*`, `//` or `%`", "$END": "the end of the file",
+    "NOT": "`not`", "AND": "`and`", "OR": "`or`",
+}
+
+
+@functools.lru_cache(maxsize=1)
+def _parser() -> Lark:
+    # cache=True stores the built LALR tables on disk, so a new process does not rebuild them.
+    return Lark(GRAMMAR_PATH.read_text(encoding="utf-8"), parser="lalr", propagate_positions=True,
+                maybe_placeholders=False, cache=True)
+
+
+class ParseFailure(Exception):
+    def __init__(self, diagnostic: Diagnostic):
+        super().__init__(diagnostic.message)
+        self.diagnostic = diagnostic
+
+
+def decode(path: str, data: bytes) -> tuple[str | None, Diagnostic | None]:
+    """Card files are UTF-8; anything else is reported at the first bad byte."""
+    try:
+        return data.decode("utf-8"), None
+    except UnicodeDecodeError as exc:
+        before = data[: exc.start]
+        line = before.count(b"\n") + 1
+        column = exc.start - (before.rfind(b"\n") + 1) + 1
+        return None, Diagnostic("error", "E005", f"the file is not valid UTF-8 (byte 0x{data[exc.start]:02x})",
+                                Span.point(path, line, column), "save the file as UTF-8")
+
+
+def parse_file(path: str, text: str) -> tuple[ast.SourceFile | None, list[Diagnostic]]:
+    """Parse one file.  Returns the AST, or None and the diagnostics that stopped it."""
+    try:
+        tree = _parser().parse(text)
+    except UnexpectedCharacters as exc:
+        return None, [_unexpected_character(path, text, exc)]
+    except UnexpectedEOF as exc:
+        return None, [_unexpected_end(path, text, exc)]
+    except UnexpectedToken as exc:
+        if exc.token.type == "$END":
+            return None, [_unexpected_end(path, text, exc)]
+        return None, [_unexpected_token(path, exc)]
+    except (LarkError, RecursionError) as exc:  # any other parser failure is still the file's fault
+        return None, [Diagnostic("error", "E001", f"cannot parse this file: {type(exc).__name__}",
+                                 Span.point(path, 1, 1))]
+    try:
+        builder = _Builder(path)
+        definitions = tuple(builder.definition(d) for d in tree.children if isinstance(d, Tree))
+    except ParseFailure as exc:
+        return None, [exc.diagnostic]
+    except RecursionError:
+        return None, [Diagnostic("error", "E007", "expressions are nested too deeply",
+                                 Span.point(path, 1, 1), "split the expression into simpler parts")]
+    return ast.SourceFile(path, text, definitions), []
+
+
+def _unexpected_character(path: str, text: str, exc: UnexpectedCharacters) -> Diagnostic:
+    span = Span.point(path, exc.line, exc.column)
+    char = text[exc.pos_in_stream] if 0 <= exc.pos_in_stream < len(text) else "?"
+    if char == '"':
+        return Diagnostic("error", "E004", "unterminated string", span,
+                          "close the name with `\"` on the same line")
+    shown = repr(char) if not char.isprintable() or char.isspace() else f"`{char}`"
+    return Diagnostic("error", "E002", f"unexpected character {shown}", span,
+                      "names use letters, digits and `_`; quote names with spaces: \"Lumber Yard\"")
+
+
+def _unclosed_brace(text: str) -> tuple[int, int] | None:
+    """Line and column of the last `{` never closed (strings and comments skipped)."""
+    stack: list[tuple[int, int]] = []
+    line, col, i, n = 1, 1, 0, len(text)
+    in_string = in_comment = False
+    while i < n:
+        ch = text[i]
+        if ch == "\n":
+            line, col, in_string, in_comment = line + 1, 0, False, False
+        elif in_comment:
+            pass
+        elif in_string:
+            in_string = ch != '"'
+        elif ch == '"':
+            in_string = True
+        elif ch == "#":
+            in_comment = True
+        elif ch == "{":
+            stack.append((line, col))
+        elif ch == "}" and stack:
+            stack.pop()
+        i += 1
+        col += 1
+    return stack[-1] if stack else None
+
+
+def _unexpected_end(path: str, text: str, exc: Exception) -> Diagnostic:
+    brace = _unclosed_brace(text)
+    if brace:
+        return Diagnostic("error", "E003", "this `{` is never closed", Span.point(path, *brace),
+                          "add the matching `}`")
+    lines = text.splitlines() or [""]
+    return Diagnostic("error", "E003", "unexpected end of file", Span.point(path, len(lines), len(lines[-1]) + 1),
+                      "the last statement or expression is incomplete")
+
+
+def _unexpected_token(path: str, exc: UnexpectedToken) -> Diagnostic:
+    tok = exc.token
+    length = max(1, len(str(tok.value))) if tok.type != "_NL" else 1
+    span = Span(path, tok.line, tok.column, tok.line, tok.column + length)
+    expected = sorted({TOKEN_WORDS.get(e, e) for e in exc.expected if not e.startswith("__")})
+    what = "end of line" if tok.type == "_NL" else f"`{tok.value}`"
+    hint = ("expected " + ", ".join(expected[:6]) + (" ..." if len(expected) > 6 else "")) if expected else None
+    return Diagnostic("error", "E001", f"unexpected {what}", span, hint)
+
+
+class _Builder:
+    """Lark tree -> AST.  Recursive; very deep nesting raises RecursionError, caught above."""
+
+    def __init__(self, path: str):
+        self.path = path
+
+    def span(self, node) -> Span:
+        if isinstance(node, Token):
+            return Span(self.path, node.line, node.column, node.end_line or node.line,
+                        node.end_column or node.column + len(node))
+        m = node.meta
+        if getattr(m, "empty", True):
+            return Span.point(self.path, 1, 1)
+        return Span(self.path, m.line, m.column, m.end_line, m.end_column)
+
+    def definition(self, tree: Tree) -> ast.Definition:
+        header, *rest = tree.children
+        words = [t for t in header.children if t.type == "NAME"]
+        names = [t for t in header.children if t.type in ("STRING", "INT")]
+        modifier = None
+        if words and str(words[0]) in MODIFIERS and len(words) + len(names) >= 3:
+            modifier = str(words.pop(0))
+        kind_tok = words[0]
+        if names:
+            name_tok = names[0]
+            name = str(name_tok)[1:-1] if name_tok.type == "STRING" else str(name_tok)
+        elif len(words) > 1:
+            name_tok, name = words[1], str(words[1])
+        else:
+            name_tok, name = kind_tok, ""
+        extra = words[2:] if not names else words[1:]
+        if extra:
+            raise ParseFailure(Diagnostic("error", "E008", f"unexpected word `{extra[0]}` in a definition header",
+                                          self.span(extra[0]),
+                                          "a header is `kind name`, e.g. card \"Lumber Yard\"; quote names with spaces"))
+        block = self.block(rest[0]) if rest else None
+        return ast.Definition(modifier, str(kind_tok), self.span(kind_tok), name, self.span(name_tok), block,
+                              self.span(tree))
+
+    def block(self, tree: Tree) -> ast.Block:
+        return ast.Block(tuple(self.statement(s) for s in tree.children if isinstance(s, Tree)), self.span(tree))
+
+    def statement(self, tree: Tree) -> ast.Statement:
+        verb, *rest = tree.children
+        args, kwargs, block = [], [], None
+        for child in rest:
+            if isinstance(child, Tree) and child.data == "block":
+                block = self.block(child)
+            elif isinstance(child, Tree) and child.data == "named_arg":
+                kwargs.append(self.named(child))
+            else:
+                args.append(self.expr(child))
+        return ast.Statement(str(verb), self.span(verb), tuple(args), tuple(kwargs), block, self.span(tree))
+
+    def named(self, tree: Tree) -> ast.NamedArg:
+        name, value = tree.children
+        return ast.NamedArg(str(name), self.expr(value), self.span(tree))
+
+    def expr(self, node) -> ast.Expr:
+        if isinstance(node, Token):  # a bare token can reach here through inlined rules
+            return self._token_expr(node)
+        kind, ch, span = node.data, node.children, self.span(node)
+        if kind == "int_":
+            return self._int(ch[0])
+        if kind == "string":
+            return ast.Str(str(ch[0])[1:-1], span)
+        if kind == "name":
+            return ast.Name(str(ch[0]), span)
+        if kind == "attribute":
+            return ast.Attribute(self.expr(ch[0]), str(ch[1]), span)
+        if kind == "alternatives":
+            return ast.Alternatives(tuple(str(t) for t in ch), span)
+        if kind == "list_":
+            return ast.ListExpr(tuple(self.expr(c) for c in ch), span)
+        if kind == "call":
+            args, kwargs = [], []
+            if len(ch) > 1:
+                for a in ch[1].children:
+                    if isinstance(a, Tree) and a.data == "named_arg":
+                        kwargs.append(self.named(a))
+                    else:
+                        args.append(self.expr(a))
+            return ast.Call(str(ch[0]), tuple(args), tuple(kwargs), span)
+        if kind in ("binop", "compare"):
+            return ast.BinOp(str(ch[1]), self.expr(ch[0]), self.expr(ch[2]), span)
+        if kind in ("and_", "or_"):
+            return ast.BinOp(kind[:-1], self.expr(ch[0]), self.expr(ch[1]), span)
+        if kind == "not_":
+            return ast.Not(self.expr(ch[0]), span)
+        raise ParseFailure(Diagnostic("error", "E001", f"unsupported construct `{kind}`", span))
+
+    def _token_expr(self, tok: Token) -> ast.Expr:
+        if tok.type == "INT":
+            return self._int(tok)
+        if tok.type == "STRING":
+            return ast.Str(str(tok)[1:-1], self.span(tok))
+        return ast.Name(str(tok), self.span(tok))
+
+    def _int(self, tok: Token) -> ast.Int:
+        text = str(tok)
+        if len(text.lstrip("0")) > MAX_INT_DIGITS:
+            raise ParseFailure(Diagnostic("error", "E006", f"number `{text[:20]}{'...' if len(text) > 20 else ''}` is too large",
+                                          self.span(tok), f"numbers in card files have at most {MAX_INT_DIGITS} digits"))
+        return ast.Int(int(text), self.span(tok))

@@ -1,0 +1,333 @@
+"""The one registry of the language: definition kinds, statements (properties, effects,
+triggers, action parts), expression functions and events, with their parameters and types.
+
+The checker validates against it, the compiler looks up the implementation of each name in
+it, `explain` reads its English templates and did-you-mean draws candidates from it.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+# Argument types.  Vocabulary types (resource, color, ...) are checked against the words the
+# game definition declares; `int`/`bool`/`player`/`item` are expressions.
+INT, BOOL, PLAYER, ITEM, TEXT = "int", "bool", "player", "item", "text"
+RESOURCE, COLOR, SCIENCE, CHAIN, ZONE, LAYOUT, KIND, WORD = (
+    "resource", "color", "science", "chain", "zone", "layout", "kind", "word")
+COLORS = "colors"          # a color or a list of colors
+AMOUNTS = "amounts"        # `2 wood clay 3 coins`: [count] word, repeated
+PRODUCTS = "products"      # `2 wood` or `wood|clay|stone`
+WORDS = "words"            # any number of bare words (vocabulary declarations)
+INTS = "ints"              # any number of integers
+EVENT = "event"
+SELECTOR_ZONE = "selector_zone"  # a zone name or `structure`
+
+# Roles: where a statement may stand.
+PROPERTY = "property"   # describes the definition (static)
+EFFECT = "effect"       # does something when run
+TRIGGER = "trigger"     # `when EVENT ... { block }`
+ACTION_PART = "action"  # only inside `action`
+GAME = "game"           # only inside `game`
+LAYOUT_PART = "layout"  # only inside `layout`
+
+
+@attrs.frozen
+class Param:
+    name: str
+    type: str
+    optional: bool = False
+    literal: tuple[str, ...] = ()  # for a fixed word such as `coins`
+
+
+@attrs.frozen
+class Verb:
+    name: str
+    role: str
+    params: tuple[Param, ...] = ()
+    kwargs: tuple[tuple[str, str], ...] = ()
+    block: str = "none"            # "none", "optional" or "required"
+    kinds: tuple[str, ...] = ()    # definition kinds allowed (properties); empty = any
+    repeatable: bool = True        # may appear more than once in one definition
+    doc: str = ""
+    example: str = ""
+    explain: str = ""              # English template; {param} fills in
+
+    @property
+    def kwarg_types(self) -> dict[str, str]:
+        return dict(self.kwargs)
+
+
+FILTER_KWARGS = (("color", COLORS), ("kind", KIND), ("owner", "owner"), ("age", INT), ("deck", ZONE))
+ITEM_KINDS = ("card", "wonder", "token", "military_token")
+
+
+def _verbs() -> dict[str, Verb]:
+    v: list[Verb] = [
+        # -- properties of items -------------------------------------------------------------
+        Verb("age", PROPERTY, (Param("age", INT),), kinds=("card",), repeatable=False,
+             doc="The age of a card; it starts in zone `ageN` unless it names a `deck`.",
+             example="age 1", explain="Age {age} card"),
+        Verb("deck", PROPERTY, (Param("zone", ZONE),), kinds=ITEM_KINDS, repeatable=False,
+             doc="The zone the item starts the game in.", example="deck guilds", explain="starts in {zone}"),
+        Verb("color", PROPERTY, (Param("color", COLOR),), kinds=("card",), repeatable=False,
+             doc="The card's colour.", example="color brown", explain="{color} card"),
+        Verb("cost", PROPERTY, (Param("amounts", AMOUNTS),), kinds=("card", "wonder"), repeatable=False,
+             doc="What building it costs: coins and resources, each with an optional count.",
+             example="cost 2 coins wood 2 stone", explain="costs {amounts}"),
+        Verb("chain_from", PROPERTY, (Param("symbol", CHAIN),), kinds=("card",),
+             doc="Free to build for a player whose city has this chain symbol.",
+             example="chain_from horseshoe", explain="free with the {symbol} chain symbol"),
+        Verb("chain_gives", PROPERTY, (Param("symbol", CHAIN),), kinds=("card",),
+             doc="The chain symbol this card gives its owner.", example="chain_gives horseshoe",
+             explain="gives the {symbol} chain symbol"),
+        Verb("produce", PROPERTY, (Param("products", PRODUCTS),),
+             doc="Produces resources every turn: `produce 2 wood`, or one of several: `produce glass|papyrus`.",
+             example="produce wood|clay|stone", explain="produces {products} each turn"),
+        Verb("trade_price", PROPERTY, (Param("price", INT), Param("resources", WORDS)),
+             doc="Fixes the owner's price for buying these resources from the bank. In `game`, the "
+                 "base price formula, with `resource` the resource bought.",
+             example="trade_price 1 wood", explain="buys {resources} from the bank for {price} coin each"),
+        Verb("discount", PROPERTY, (Param("count", INT),), (("kind", KIND), ("color", COLOR)),
+             doc="Items of that kind or colour cost the owner `count` fewer resources (the dearest ones).",
+             example="discount 2 kind=wonder", explain="{count} fewer resources to pay for {filter}"),
+        Verb("science", PROPERTY, (Param("symbol", SCIENCE),),
+             doc="A scientific symbol for the owner.", example="science quill", explain="scientific symbol {symbol}"),
+        Verb("points", PROPERTY, (Param("points", INT),),
+             doc="Victory points at the end of the game; the expression is evaluated then.",
+             example="points 3 * count(tokens)", explain="worth {points} VP at game end"),
+        Verb("side", PROPERTY, (Param("player", INT),), kinds=("military_token",), repeatable=False,
+             doc="Whose half of the track a military token lies on (0 or 1).", example="side 0",
+             explain="on player {player}'s half"),
+        Verb("space", PROPERTY, (Param("distance", INT),), kinds=("military_token",), repeatable=False,
+             doc="The distance from the centre at which the pawn reaches the token.", example="space 3",
+             explain="reached at distance {distance}"),
+        # -- effects ---------------------------------------------------------------------------
+        Verb("gain", EFFECT, (Param("amount", INT), Param("unit", WORD, literal=("coins", "coin"))),
+             (("who", PLAYER),), doc="Coins from the bank.", example="gain 2 + count(city, color=yellow) coins",
+             explain="{who} gains {amount} coins"),
+        Verb("lose", EFFECT, (Param("amount", INT), Param("unit", WORD, literal=("coins", "coin"))),
+             (("who", PLAYER),), doc="Coins back to the bank, never below 0.", example="lose 3 coins who=opponent",
+             explain="{who} loses {amount} coins"),
+        Verb("shields", EFFECT, (Param("count", INT),),
+             doc="Moves the conflict pawn that many spaces towards the opponent's capital, one space at a time.",
+             example="shields 2", explain="{count} shields (the pawn moves towards the opponent)"),
+        Verb("play_again", EFFECT, doc="The player takes another turn after this one (lost at the end of an age).",
+             example="play_again", explain="play again"),
+        Verb("win", EFFECT, (Param("victory", WORD),),
+             doc="The player wins at once; the word names the kind of victory.", example="win science",
+             explain="{me} wins ({victory} victory)"),
+        Verb("choose", EFFECT, (Param("count", INT), Param("from", WORD, literal=("from",)),
+                                Param("zone", SELECTOR_ZONE)),
+             FILTER_KWARGS + (("by", PLAYER),), block="required",
+             doc="A player picks items one at a time; the block runs for each pick with `chosen`. "
+                 "Nothing happens when there is nothing to pick.",
+             example="choose 1 from discard { build chosen free }",
+             explain="{by} chooses {count} from {zone}{filter}, then: {block}"),
+        Verb("choose_player", EFFECT, (), (("by", PLAYER),), block="required",
+             doc="A player picks a player; the block runs with `chosen` (a player).",
+             example="choose_player by=me { starts_next_age chosen }", explain="{by} chooses a player, then: {block}"),
+        Verb("starts_next_age", EFFECT, (Param("player", PLAYER),),
+             doc="That player takes the first turn of the next age.", example="starts_next_age chosen",
+             explain="{player} starts the next age"),
+        Verb("build", EFFECT, (Param("item", ITEM), Param("free", WORD, optional=True, literal=("free",))),
+             doc="Pay the item's cost (unless `free`) and put it into play for the player; its effects "
+                 "apply and a `built` event follows. Inside an action the cost makes the action legal or not.",
+             example="build chosen free", explain="build {item}{free}"),
+        Verb("acquire", EFFECT, (Param("item", ITEM),),
+             doc="Put the item into play for the player without paying (a token taken, for instance).",
+             example="acquire chosen", explain="take {item}"),
+        Verb("discard", EFFECT, (Param("item", ITEM),),
+             doc="Put the item on the game's discard pile (from the structure or a city).",
+             example="discard chosen", explain="discard {item}"),
+        Verb("move", EFFECT, (Param("item", ITEM), Param("zone", ZONE)), (("owner", PLAYER), ("onto", ITEM)),
+             doc="Move an item to a zone (a player zone of `owner`, default the player); `onto` attaches it to another item.",
+             example="move chosen wonders", explain="move {item} to {zone}"),
+        Verb("move_all", EFFECT, (Param("from", ZONE), Param("to", ZONE)), (("owner", "owner"),),
+             doc="Move every item of a zone to another.", example="move_all draft wonders owner=player(0)",
+             explain="move everything in {from} to {to}"),
+        Verb("deal", EFFECT, (Param("count", INT), Param("from", ZONE), Param("to", ZONE)), (("owner", PLAYER),),
+             doc="Move that many items, drawn at random, from one zone to another (a chance step).",
+             example="deal 5 progress_deck board_tokens", explain="draw {count} at random from {from} into {to}"),
+        Verb("deal_structure", EFFECT, (Param("from", ZONE),), (("layout", LAYOUT),),
+             doc="Lay out a new card structure from random cards of a zone, following a layout.",
+             example="deal_structure age1 layout=age1", explain="lay out the {layout} structure from {from}"),
+        Verb("each_player", EFFECT, block="required",
+             doc="Run the block once for each player, as that player.", example="each_player { gain 7 coins }",
+             explain="each player: {block}"),
+        Verb("if", EFFECT, (Param("condition", BOOL),), block="required",
+             doc="Run the block when the condition holds; an `else { }` may follow.",
+             example="if distinct_science >= 6 { win science }", explain="if {condition}: {block}"),
+        Verb("else", EFFECT, block="required", doc="After an `if`: runs when its condition did not hold.",
+             example="else { gain 1 coin }", explain="otherwise: {block}"),
+        Verb("repeat", EFFECT, (Param("count", INT),), block="required",
+             doc="Run the block that many times.", example="repeat 2 { gain 1 coin }", explain="{count} times: {block}"),
+        # -- triggers --------------------------------------------------------------------------
+        Verb("when", TRIGGER, (Param("event", EVENT),),
+             (("by", "owner"), ("color", COLORS), ("kind", KIND), ("via", WORD)), block="required",
+             doc="Runs the block each time the event happens while the item is in play (a rule: always). "
+                 "`by=me|opponent|any` says whose event; other filters match the event's item.",
+             example="when built by=me color=red { shields 1 }", explain="when {event}{filter}: {block}"),
+        # -- action parts ----------------------------------------------------------------------
+        Verb("param", ACTION_PART, (Param("name", WORD), Param("from", WORD, literal=("from",)),
+                                    Param("zone", SELECTOR_ZONE)), FILTER_KWARGS, kinds=("action",),
+             doc="One choice that makes up the action: an accessible structure card, or an item of a zone.",
+             example="param card from structure", explain="a {name} from {zone}{filter}"),
+        Verb("require", ACTION_PART, (Param("condition", BOOL),), kinds=("action",),
+             doc="The action is legal only while the condition holds.", example="require coins >= 2",
+             explain="only if {condition}"),
+        # -- game definition -------------------------------------------------------------------
+        Verb("title", GAME, (Param("title", TEXT),), kinds=("game", "expansion"), repeatable=False,
+             doc="The game's full title.", example='title "7 Wonders Duel"', explain="{title}"),
+        Verb("players", GAME, (Param("count", INT),), kinds=("game",), repeatable=False,
+             doc="Number of players.", example="players 2", explain="{count} players"),
+        Verb("resources", GAME, (Param("words", WORDS),), kinds=("game", "expansion"),
+             doc="Declares resource names.", example="resources wood clay stone", explain="resources {words}"),
+        Verb("colors", GAME, (Param("words", WORDS),), kinds=("game", "expansion"),
+             doc="Declares card colours.", example="colors brown grey blue", explain="colours {words}"),
+        Verb("science", GAME, (Param("words", WORDS),), kinds=("game", "expansion"),
+             doc="In `game`: declares scientific symbols.", example="science globe wheel", explain="symbols {words}"),
+        Verb("chains", GAME, (Param("words", WORDS),), kinds=("game", "expansion"),
+             doc="Declares chain symbols.", example="chains horseshoe sword", explain="chain symbols {words}"),
+        Verb("zone", GAME, (Param("name", WORD), Param("flags", WORDS)), kinds=("game", "expansion"),
+             doc="Declares a zone; flags: `player` (one per player), `active` (its items work for the "
+                 "owner), `public` (both players see it).", example="zone city player active public",
+             explain="zone {name} {flags}"),
+        Verb("build_zone", GAME, (Param("kind", KIND), Param("zone", ZONE)), kinds=("game", "expansion"),
+             doc="The player zone an item of that kind goes to when built or acquired.",
+             example="build_zone card city", explain="{kind}s go to {zone} when built"),
+        Verb("start_zone", GAME, (Param("kind", KIND), Param("zone", ZONE)), kinds=("game", "expansion"),
+             doc="The zone items of that kind start in when they name no deck.",
+             example="start_zone wonder wonder_deck", explain="{kind}s start in {zone}"),
+        Verb("discard_pile", GAME, (Param("zone", ZONE),), kinds=("game",), repeatable=False,
+             doc="The zone `discard` puts items into.", example="discard_pile discard", explain="discard pile {zone}"),
+        Verb("score", GAME, (Param("category", WORD), Param("points", INT)), kinds=("game", "expansion"),
+             doc="A scoring category counted for each player at the end.", example="score coins coins // 3",
+             explain="{category}: {points} VP"),
+        Verb("tiebreak", GAME, (Param("category", WORD),), kinds=("game",), repeatable=False,
+             doc="The score category that breaks a tie; still tied means a shared victory.",
+             example="tiebreak blue", explain="ties broken by {category} VP"),
+        Verb("setup", GAME, kinds=("game", "expansion"), block="required", repeatable=False,
+             doc="Runs once before the first age.", example="setup { each_player { gain 7 coins } }",
+             explain="setup: {block}"),
+        Verb("between_ages", GAME, kinds=("game",), block="required", repeatable=False,
+             doc="Runs after each age but the last, as the player who took the last card.",
+             example="between_ages { choose_player by=me { starts_next_age chosen } }",
+             explain="between ages: {block}"),
+        # -- track and layout ------------------------------------------------------------------
+        Verb("capital", PROPERTY, (Param("distance", INT),), kinds=("track",), repeatable=False,
+             doc="Distance from the centre to each capital.", example="capital 9", explain="capitals at {distance}"),
+        Verb("points", PROPERTY, (Param("points", INT),), kinds=("track",)),
+        Verb("row", LAYOUT_PART, (Param("face", WORD, literal=("up", "down")), Param("columns", INTS)),
+             kinds=("layout",), doc="One row of a layout: face up or down, then the half-card columns.",
+             example="row up 5 7", explain="a row face {face} at columns {columns}"),
+    ]
+    table: dict[str, Verb] = {}
+    for verb in v:
+        # `points` and `science` have two shapes; the first registered is the item one.
+        table.setdefault(verb.name, verb)
+    return table
+
+
+VERBS: dict[str, Verb] = _verbs()
+
+# Special shapes of a verb inside one definition kind.
+TRACK_POINTS = Verb("points", PROPERTY, (Param("points", INTS),), kinds=("track",), repeatable=False,
+                    doc="VP by distance from the centre, 0 upwards.", example="points 0 2 2 5 5 5 10 10 10",
+                    explain="VP by distance {points}")
+GAME_SCIENCE = Verb("science", GAME, (Param("words", WORDS),), kinds=("game", "expansion"),
+                    doc="Declares scientific symbols.", example="science globe wheel", explain="symbols {words}")
+GAME_TRADE_PRICE = Verb("trade_price", GAME, (Param("price", INT),), kinds=("game",), repeatable=False,
+                        doc="The bank price of one resource; `resource` names the one bought.",
+                        example="trade_price 2 + production(resource, owner=opponent, color=[brown, grey])",
+                        explain="a resource from the bank costs {price}")
+
+
+def verb_for(kind: str, name: str) -> Verb | None:
+    """The verb `name` as it applies inside a definition of `kind`."""
+    if kind == "track" and name == "points":
+        return TRACK_POINTS
+    if kind in ("game", "expansion") and name == "science":
+        return GAME_SCIENCE
+    if kind == "game" and name == "trade_price":
+        return GAME_TRADE_PRICE
+    return VERBS.get(name)
+
+
+@attrs.frozen
+class Kind:
+    name: str
+    required: tuple[str, ...] = ()
+    doc: str = ""
+    named: bool = True
+
+
+KINDS: dict[str, Kind] = {k.name: k for k in [
+    Kind("game", doc="The game: vocabulary, zones, scoring, setup. One per base game."),
+    Kind("expansion", doc="An expansion's header: `expansion pantheon { requires duel }`."),
+    Kind("card", required=("color",), doc="A building card of an age deck (or a guild)."),
+    Kind("wonder", required=("cost",), doc="A wonder."),
+    Kind("token", doc="A progress token."),
+    Kind("military_token", required=("side", "space"), doc="A token on the conflict track."),
+    Kind("track", required=("capital", "points"), doc="The conflict track."),
+    Kind("layout", doc="The shape of an age structure."),
+    Kind("age", doc="How an age is set up; ages run in the order they are defined."),
+    Kind("action", doc="Something a player may do on their turn."),
+    Kind("rule", doc="A trigger that always applies, for every player."),
+]}
+
+# Events the interpreter emits, with the fields a trigger filter or `event.X` may read.
+EVENTS: dict[str, tuple[str, ...]] = {
+    "built": ("item", "kind", "color", "via"),
+    "acquired": ("item", "kind", "color"),
+    "gained_science": ("symbol",),
+    "pawn_moved": ("amount",),
+    "traded": ("amount",),
+    "discarded": ("item", "kind", "color"),
+}
+
+
+@attrs.frozen
+class Function:
+    name: str
+    params: tuple[tuple[str, str], ...]   # positional (name, type)
+    kwargs: tuple[tuple[str, str], ...] = ()
+    returns: str = INT
+    min_args: int | None = None
+    doc: str = ""
+    example: str = ""
+
+
+FUNCTIONS: dict[str, Function] = {f.name: f for f in [
+    Function("count", (("zone", SELECTOR_ZONE),), FILTER_KWARGS,
+             doc="How many items of a zone match. `owner=me` (default), `opponent`, `all`, or `most` "
+                 "(the player with the most).", example="count(city, color=[brown, grey], owner=most)"),
+    Function("coins", (("player", PLAYER),), min_args=0, doc="A player's coins (default: the player).",
+             example="coins(opponent)"),
+    Function("max", (("a", INT), ("b", INT)), doc="The larger of two numbers.", example="max(coins(me), coins(opponent))"),
+    Function("min", (("a", INT), ("b", INT)), doc="The smaller of two numbers.", example="min(3, coins)"),
+    Function("either", (("condition", BOOL), ("then", "any"), ("else", "any")), returns="any",
+             doc="`then` when the condition holds, else `else`.", example="either(pawn_distance > 0, opponent, me)"),
+    Function("player", (("index", INT),), returns=PLAYER, doc="Player by seat, from 0.", example="player(0)"),
+    Function("production", (("resource", RESOURCE),), (("owner", "owner"), ("color", COLORS)),
+             doc="Units of a resource a player's cards make (one-of producers not counted).",
+             example="production(stone, owner=opponent, color=[brown, grey])"),
+    Function("science_count", (("symbol", SCIENCE),), doc="How many of a scientific symbol the player has.",
+             example="science_count(event.symbol)"),
+    Function("option", (("name", WORD),), returns=BOOL, doc="Whether a game option was chosen when the game was created.",
+             example="option(beginner_wonders)"),
+]}
+
+# Bare names an expression may use, with their types.
+NAMES: dict[str, str] = {
+    "me": PLAYER, "opponent": PLAYER, "coins": INT, "pawn_distance": INT, "distinct_science": INT,
+    "track_points": INT, "true": BOOL, "false": BOOL,
+}
+NAME_DOCS: dict[str, str] = {
+    "me": "the player the effect belongs to", "opponent": "the other player",
+    "coins": "the player's coins", "pawn_distance": "how far the conflict pawn stands towards the opponent's capital (negative: towards the player's own)",
+    "distinct_science": "how many different scientific symbols the player has",
+    "track_points": "the VP the conflict track gives the player",
+    "chosen": "inside `choose`: the item (or player) picked", "event": "inside `when`: the event; `event.amount`, `event.symbol`, `event.item`",
+    "resource": "inside the game's `trade_price`: the resource being bought",
+}
+OWNER_WORDS = ("me", "opponent", "all", "most", "any")

@@ -1,0 +1,1 @@
+"""Testing helpers for users: hypothesis strategies, invariants, scenarios."""
