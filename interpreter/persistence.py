@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import json
 
+import attrs
 import cattrs
 
 from .state import Decision, Frame, State
@@ -20,7 +21,25 @@ class SaveFileError(ValueError):
 
 
 def copy_state(state: State) -> State:
-    return copy.deepcopy(state)
+    """An independent copy, cheaper than deepcopy (the greedy agent copies on every look-ahead).
+    Frame and decision environments hold only ints, strings and read-only event dicts."""
+    new = copy.copy(state)
+    new.loc = state.loc[:]
+    new.zones = [z[:] for z in state.zones]
+    new.coins = state.coins[:]
+    new.structure = state.structure[:]
+    new.face_up = state.face_up[:]
+    new.frames = [Frame(f.block, f.pc, f.stop, f.me, dict(f.env)) for f in state.frames]
+    d = state.pending
+    new.pending = None if d is None else attrs.evolve(d, options=d.options[:], env=dict(d.env))
+    new.attached = dict(state.attached)
+    new.rng = state.rng[:]
+    new.script = {k: v[:] for k, v in state.script.items()}
+    new.history = [h[:] for h in state.history]
+    new.chance = [c[:] for c in state.chance]
+    new.options = state.options[:]
+    new.layers = state.layers[:]
+    return new
 
 
 def state_to_dict(state: State) -> dict:

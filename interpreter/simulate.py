@@ -1,0 +1,55 @@
+"""Playing many games between agents and summarising the results."""
+
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+from .agents import make_agent
+from .ruleset import Ruleset
+from .state import DRAW
+
+
+def game_seed(seed: int, index: int) -> int:
+    # Independent, reproducible seeds per game (no shared RNG between games).
+    return (seed * 1_000_003 + index * 7919) % (2**31 - 1)
+
+
+def play_one(rules: Ruleset, seed: int, agent_names: list[str]):
+    game = rules.new_game(seed=seed)
+    agents = [make_agent(name, seed * 31 + i) for i, name in enumerate(agent_names)]
+    while not game.over:
+        game._apply(agents[game.to_move()].act(game))
+    return game
+
+
+def simulate(rules: Ruleset, games: int, seed: int = 0, agents: list[str] | None = None,
+             progress: Callable[[int], None] | None = None) -> dict:
+    agent_names = agents or ["random", "random"]
+    players = rules.content.players
+    wins = {str(p): 0 for p in range(players)}
+    wins["draw"] = 0
+    victories: dict[str, int] = {}
+    totals: dict[str, float] = {}
+    start = time.perf_counter()
+    for i in range(games):
+        g = play_one(rules, game_seed(seed, i), agent_names)
+        st = g.state
+        wins["draw" if st.winner == DRAW else str(st.winner)] += 1
+        victories[st.victory] = victories.get(st.victory, 0) + 1
+        for p in range(players):
+            for cat, pts in g.score(p).items():
+                key = f"{p}.{cat}"
+                totals[key] = totals.get(key, 0) + pts
+        if progress:
+            progress(i + 1)
+    elapsed = time.perf_counter() - start
+    mean: dict[str, dict[str, float]] = {str(p): {} for p in range(players)}
+    for key, total in sorted(totals.items()):
+        p, cat = key.split(".", 1)
+        mean[p][cat] = round(total / games, 3) if games else 0.0
+    for p in mean:
+        mean[p]["total"] = round(sum(mean[p].values()), 3)
+    return {"games": games, "seed": seed, "expansions": rules.content.layers[1:], "agents": agent_names,
+            "wins": wins, "victories": dict(sorted(victories.items())), "mean_score": mean,
+            "seconds": round(elapsed, 3), "games_per_second": round(games / elapsed, 1) if elapsed > 0 else None}

@@ -1,0 +1,108 @@
+"""`rulesdsl check` as a function: load paths, collect every diagnostic, summarise."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import attrs
+
+from . import registry as R
+from .checker import check
+from .diagnostics import Diagnostic, render
+from .loader import BASE_GAME, CARDS_ROOT, Merged, bundled_folder, bundled_names, load_paths
+
+
+@attrs.define
+class Report:
+    diagnostics: list[Diagnostic]
+    sources: dict[str, str]
+    files: int
+    definitions: dict[str, int]
+
+    @property
+    def errors(self) -> int:
+        return sum(1 for d in self.diagnostics if d.severity == "error")
+
+    @property
+    def warnings(self) -> int:
+        return sum(1 for d in self.diagnostics if d.severity == "warning")
+
+    def as_json(self) -> dict:
+        return {"diagnostics": [d.as_json() for d in self.diagnostics],
+                "summary": {"files": self.files, "errors": self.errors, "warnings": self.warnings,
+                            "definitions": dict(self.definitions)}}
+
+    def to_json(self) -> str:
+        return json.dumps(self.as_json(), indent=2, sort_keys=False)
+
+    def human(self) -> str:
+        parts = [render(d, self.sources.get(d.span.file)) for d in self.diagnostics]
+        counts = ", ".join(f"{n} {k}{'s' if n != 1 else ''}" for k, n in self.definitions.items())
+        status = "ok" if not self.errors else "failed"
+        parts.append(f"{status}: {self.files} files, {self.errors} errors, {self.warnings} warnings"
+                     + (f"; {counts}" if counts else ""))
+        return "\n\n".join(parts)
+
+
+def _sort_key(d: Diagnostic):
+    return (d.span.file, d.span.line, d.span.column, d.code)
+
+
+@attrs.define
+class _Checked:
+    diagnostics: list[Diagnostic]
+    sources: dict[str, str]
+    keys: set[tuple[str, str]]
+
+
+def _check_set(paths: list[Path]) -> _Checked:
+    merged = load_paths(paths)
+    diags = list(merged.diagnostics) + check(merged)
+    keys = {(d.kind, d.name) for d in merged.definitions if d.kind in R.KINDS}
+    return _Checked(diags, merged.sources, keys)
+
+
+def check_layers(paths: list[Path]) -> Report:
+    """Check folders as one content set: the first is the base, the rest modify it in order."""
+    return _combine([_check_set(paths)])
+
+
+def _combine(sets: list[_Checked]) -> Report:
+    diags: dict[tuple, Diagnostic] = {}
+    sources: dict[str, str] = {}
+    keys: set[tuple[str, str]] = set()
+    for c in sets:
+        for d in c.diagnostics:
+            diags.setdefault((d.span, d.code, d.message), d)
+        sources.update(c.sources)
+        keys |= c.keys
+    counts = Counter(kind for kind, _ in keys)
+    return Report(sorted(diags.values(), key=_sort_key), sources, len(sources) or sum(1 for _ in sources),
+                  dict(sorted(counts.items())))
+
+
+def layers_for(path: Path) -> list[Path]:
+    """A folder that defines no `game` is checked on top of the bundled base game."""
+    files = list(path.rglob("*.rules")) if path.is_dir() else [path]
+    base = bundled_folder(BASE_GAME)
+    if base is None or any(_mentions_game(f) for f in files) or path.resolve() == base.resolve():
+        return [path]
+    return [base, path]
+
+
+def _mentions_game(f: Path) -> bool:
+    try:
+        text = f.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+    return any(line.lstrip().startswith("game ") for line in text.splitlines())
+
+
+def check_paths(paths: list[Path]) -> Report:
+    """`rulesdsl check PATH...`: each path is checked as its own content set (a folder without
+    a `game` on top of the bundled base game); no path means every bundled folder."""
+    if not paths:
+        paths = [CARDS_ROOT / n for n in bundled_names()]
+    return _combine([_check_set(layers_for(p)) for p in paths])
