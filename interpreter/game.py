@@ -49,7 +49,8 @@ class Game:
                 zones[game.track_slot].append(it.id)
                 loc[it.id] = game.track_slot
         state = State(layers=list(content.layers), options=sorted(options), seed=seed, players=players, loc=loc,
-                      zones=zones, coins=[0] * players, script={k: list(v) for k, v in (script or {}).items()})
+                      zones=zones, coins=[0] * players, script={k: list(v) for k, v in (script or {}).items()},
+                      setup_script={k: list(v) for k, v in (script or {}).items()})
         game.state = state
         game._stats = [None] * players
         game._prices = [None] * players

@@ -35,6 +35,7 @@ def copy_state(state: State) -> State:
     new.attached = dict(state.attached)
     new.rng = state.rng[:]
     new.script = {k: v[:] for k, v in state.script.items()}
+    new.setup_script = state.setup_script
     new.history = [h[:] for h in state.history]
     new.chance = [c[:] for c in state.chance]
     new.options = state.options[:]

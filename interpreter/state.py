@@ -67,7 +67,8 @@ class State:
     victory: str | None = None
     attached: dict[int, int] = attrs.Factory(dict)
     rng: list[int] = attrs.Factory(list)          # random.Random state, as a list
-    script: dict[str, list[str]] = attrs.Factory(dict)
+    script: dict[str, list[str]] = attrs.Factory(dict)           # chance outcomes still dictated
+    setup_script: dict[str, list[str]] = attrs.Factory(dict)     # as given at creation, for traces
     turn: int = 0
     history: list[list[str]] = attrs.Factory(list)     # actions applied: [name, *args]
     chance: list[list[str]] = attrs.Factory(list)      # chance outcomes: [zone, *items]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import attrs
 
-from . import ast
+from . import ast, parse_cache
 from .diagnostics import Diagnostic
 from .parser import decode, parse_file
 
@@ -66,8 +66,12 @@ def read_files(paths: list[Path], merged: Merged, display_root: Path | None = No
             merged.diagnostics.append(problem)
             continue
         merged.sources[shown] = text
-        tree, diags = parse_file(shown, text)
-        merged.diagnostics.extend(diags)
+        tree = parse_cache.load(shown, data, text)
+        if tree is None:
+            tree, diags = parse_file(shown, text)
+            merged.diagnostics.extend(diags)
+            if tree:
+                parse_cache.store(shown, data, tree)
         if tree:
             parsed.append(tree)
     return parsed

@@ -6,8 +6,7 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-from lark import Lark, Token, Tree
-from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
+from typing import TYPE_CHECKING
 
 from . import ast
 from .diagnostics import Diagnostic, Span
@@ -26,9 +25,15 @@ TOKEN_WORDS = {
 }
 
 
+if TYPE_CHECKING:
+    from lark import Lark
+
+
 @functools.lru_cache(maxsize=1)
-def _parser() -> Lark:
-    # cache=True stores the built LALR tables on disk, so a new process does not rebuild them.
+def _parser() -> "Lark":
+    # Lark is imported here, not at module level: a run whose files are all in the parse
+    # cache never needs it.  cache=True keeps the LALR tables on disk between processes.
+    from lark import Lark
     return Lark(GRAMMAR_PATH.read_text(encoding="utf-8"), parser="lalr", propagate_positions=True,
                 maybe_placeholders=False, cache=True)
 
@@ -53,6 +58,7 @@ def decode(path: str, data: bytes) -> tuple[str | None, Diagnostic | None]:
 
 def parse_file(path: str, text: str) -> tuple[ast.SourceFile | None, list[Diagnostic]]:
     """Parse one file.  Returns the AST, or None and the diagnostics that stopped it."""
+    from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
     try:
         tree = _parser().parse(text)
     except UnexpectedCharacters as exc:
@@ -67,6 +73,7 @@ def parse_file(path: str, text: str) -> tuple[ast.SourceFile | None, list[Diagno
         return None, [Diagnostic("error", "E001", f"cannot parse this file: {type(exc).__name__}",
                                  Span.point(path, 1, 1))]
     try:
+        from lark import Tree
         builder = _Builder(path)
         definitions = tuple(builder.definition(d) for d in tree.children if isinstance(d, Tree))
     except ParseFailure as exc:
@@ -77,7 +84,7 @@ def parse_file(path: str, text: str) -> tuple[ast.SourceFile | None, list[Diagno
     return ast.SourceFile(path, text, definitions), []
 
 
-def _unexpected_character(path: str, text: str, exc: UnexpectedCharacters) -> Diagnostic:
+def _unexpected_character(path: str, text: str, exc) -> Diagnostic:
     span = Span.point(path, exc.line, exc.column)
     char = text[exc.pos_in_stream] if 0 <= exc.pos_in_stream < len(text) else "?"
     if char == '"':
@@ -124,7 +131,7 @@ def _unexpected_end(path: str, text: str, exc: Exception) -> Diagnostic:
                       "the last statement or expression is incomplete")
 
 
-def _unexpected_token(path: str, exc: UnexpectedToken) -> Diagnostic:
+def _unexpected_token(path: str, exc) -> Diagnostic:
     tok = exc.token
     length = max(1, len(str(tok.value))) if tok.type != "_NL" else 1
     span = Span(path, tok.line, tok.column, tok.line, tok.column + length)
@@ -141,6 +148,7 @@ class _Builder:
         self.path = path
 
     def span(self, node) -> Span:
+        from lark import Token
         if isinstance(node, Token):
             return Span(self.path, node.line, node.column, node.end_line or node.line,
                         node.end_column or node.column + len(node))
@@ -149,7 +157,7 @@ class _Builder:
             return Span.point(self.path, 1, 1)
         return Span(self.path, m.line, m.column, m.end_line, m.end_column)
 
-    def definition(self, tree: Tree) -> ast.Definition:
+    def definition(self, tree) -> ast.Definition:
         header, *rest = tree.children
         words = [t for t in header.children if t.type == "NAME"]
         names = [t for t in header.children if t.type in ("STRING", "INT")]
@@ -173,10 +181,12 @@ class _Builder:
         return ast.Definition(modifier, str(kind_tok), self.span(kind_tok), name, self.span(name_tok), block,
                               self.span(tree))
 
-    def block(self, tree: Tree) -> ast.Block:
+    def block(self, tree) -> ast.Block:
+        from lark import Tree
         return ast.Block(tuple(self.statement(s) for s in tree.children if isinstance(s, Tree)), self.span(tree))
 
-    def statement(self, tree: Tree) -> ast.Statement:
+    def statement(self, tree) -> ast.Statement:
+        from lark import Tree
         verb, *rest = tree.children
         args, kwargs, block = [], [], None
         for child in rest:
@@ -188,11 +198,12 @@ class _Builder:
                 args.append(self.expr(child))
         return ast.Statement(str(verb), self.span(verb), tuple(args), tuple(kwargs), block, self.span(tree))
 
-    def named(self, tree: Tree) -> ast.NamedArg:
+    def named(self, tree) -> ast.NamedArg:
         name, value = tree.children
         return ast.NamedArg(str(name), self.expr(value), self.span(tree))
 
     def expr(self, node) -> ast.Expr:
+        from lark import Token, Tree
         if isinstance(node, Token):  # a bare token can reach here through inlined rules
             return self._token_expr(node)
         kind, ch, span = node.data, node.children, self.span(node)
@@ -225,14 +236,14 @@ class _Builder:
             return ast.Not(self.expr(ch[0]), span)
         raise ParseFailure(Diagnostic("error", "E001", f"unsupported construct `{kind}`", span))
 
-    def _token_expr(self, tok: Token) -> ast.Expr:
+    def _token_expr(self, tok) -> ast.Expr:
         if tok.type == "INT":
             return self._int(tok)
         if tok.type == "STRING":
             return ast.Str(str(tok)[1:-1], self.span(tok))
         return ast.Name(str(tok), self.span(tok))
 
-    def _int(self, tok: Token) -> ast.Int:
+    def _int(self, tok) -> ast.Int:
         text = str(tok)
         if len(text.lstrip("0")) > MAX_INT_DIGITS:
             raise ParseFailure(Diagnostic("error", "E006", f"number `{text[:20]}{'...' if len(text) > 20 else ''}` is too large",
