@@ -25,8 +25,7 @@ class RandomAgent:
         self.rng = random.Random(seed)
 
     def act(self, game: Game) -> Action:
-        actions = game.legal_actions()
-        return actions[self.rng.randrange(len(actions))]
+        return game.random_action(self.rng)
 
 
 class GreedyAgent:

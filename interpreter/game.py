@@ -27,6 +27,8 @@ class Game:
         self._prices: list[list[int] | None] = [None] * content.players
         self._price_cache: list[dict[int, tuple[int, int, bool]]] = [{} for _ in range(content.players)]
         self._rng = random.Random()
+        self._accessible: list[int] | None = None
+        self._cover_count: list[int] | None = None
         if state.rng:
             self._rng.setstate((state.rng[0], tuple(state.rng[1:-1]), None if state.rng[-1] < 0 else state.rng[-1]))
 
@@ -56,6 +58,8 @@ class Game:
         game._prices = [None] * players
         game._price_cache = [{} for _ in range(players)]
         game._rng = random.Random(seed)
+        game._accessible = None
+        game._cover_count = None
         game._start()
         return game
 
@@ -73,6 +77,7 @@ class Game:
         self.slot_zone += [-1, -1]
         self.slot_owner += [-1, -1]
         self.n_slots = len(self.slot_zone)
+        self._resource_index = {r: i for i, r in enumerate(content.resources)}
         self.slot_active = [z >= 0 and content.zones[z].active for z in self.slot_zone]
         self.active_slots = [[self.zone_base[z.id] + p for z in content.zones if z.active and z.per_player]
                              for p in range(content.players)]
@@ -179,12 +184,12 @@ class Game:
 
     def _reveal(self) -> None:
         st = self.state
-        lay = self.content.layouts.get(st.layout)
-        if lay is None:
+        if not st.layout:
             return
-        structure, face_up = st.structure, st.face_up
-        for slot, item in enumerate(structure):
-            if item >= 0 and not face_up[slot] and all(structure[c] < 0 for c in lay.covered_by[slot]):
+        covering = self._covering()
+        face_up = st.face_up
+        for slot, item in enumerate(st.structure):
+            if item >= 0 and not face_up[slot] and not covering[slot]:
                 face_up[slot] = True
 
     def _finish(self) -> None:
@@ -223,13 +228,56 @@ class Game:
         coins = st.coins[me]
         for act in self.content.actions:
             pools = [self.candidates(p.selector, me) for p in act.params]
-            for binding in product(*pools):
-                if len(set(binding)) != len(binding):
+            combos = ((x,) for x in pools[0]) if len(pools) == 1 else product(*pools)
+            check = bool(act.requires or act.paid)
+            for binding in combos:
+                if act.shared_pools and len(set(binding)) != len(binding):
                     continue
-                if act.requires or act.paid:
-                    if not self._allowed(act, binding, me, coins):
-                        continue
+                if check and not self._allowed(act, binding, me, coins):
+                    continue
                 yield act, binding
+
+    def random_action(self, rng: random.Random) -> Action:
+        """A legal action drawn uniformly at random, without listing them all: candidate
+        bindings are drawn uniformly and the illegal ones rejected (never drawn twice)."""
+        st = self.state
+        if st.pending is not None or st.flow == "over":
+            actions = self.legal_actions()
+            return actions[rng.randrange(len(actions))]
+        me = st.current
+        coins = st.coins[me]
+        spaces = []
+        total = 0
+        for act in self.content.actions:
+            pools = [self.candidates(p.selector, me) for p in act.params]
+            size = 1
+            for pool in pools:
+                size *= len(pool)
+            if size:
+                spaces.append((act, pools, size))
+                total += size
+        tried: set[int] = set()
+        while len(tried) < total:
+            r = rng.randrange(total)
+            if r in tried:
+                continue
+            tried.add(r)
+            k = r
+            for act, pools, size in spaces:
+                if k < size:
+                    break
+                k -= size
+            binding = []
+            for pool in reversed(pools):
+                k, j = divmod(k, len(pool))
+                binding.append(pool[j])
+            binding.reverse()
+            if act.shared_pools and len(set(binding)) != len(binding):
+                continue
+            if (act.requires or act.paid) and not self._allowed(act, binding, me, coins):
+                continue
+            return Action(act.name, tuple(self.name(i) for i in binding))
+        raise RuntimeError("no legal action")
 
     def _allowed(self, act, binding, me: int, coins: int) -> bool:
         if act.requires:
@@ -328,13 +376,22 @@ class Game:
 
     # -- selection --------------------------------------------------------------------------------
     def accessible(self) -> list[int]:
-        st = self.state
-        lay = self.content.layouts.get(st.layout)
-        if lay is None:
-            return []
-        structure = st.structure
-        return [item for slot, item in enumerate(structure)
-                if item >= 0 and all(structure[c] < 0 for c in lay.covered_by[slot])]
+        """Structure cards no other card covers, in slot order (cached until the structure changes)."""
+        cached = self._accessible
+        if cached is not None:
+            return cached
+        covering = self._covering()
+        structure = self.state.structure
+        self._accessible = [item for slot, item in enumerate(structure) if item >= 0 and not covering[slot]]
+        return self._accessible
+
+    def _covering(self) -> list[int]:
+        """For each structure slot, how many cards still lie on it (derived; rebuilt on load)."""
+        if self._cover_count is None:
+            st = self.state
+            lay = self.content.layouts.get(st.layout)
+            self._cover_count = [sum(1 for c in cov if st.structure[c] >= 0) for cov in lay.covered_by] if lay else []
+        return self._cover_count
 
     def owners(self, owner, me: int) -> list[int]:
         if owner == "me":
@@ -373,7 +430,12 @@ class Game:
         if old >= 0:
             st.zones[old].remove(item)
             if old == self.structure_slot:
-                st.structure[st.structure.index(item)] = -1
+                position = st.structure.index(item)
+                st.structure[position] = -1
+                self._accessible = None
+                if self._cover_count is not None:
+                    for under in self.content.layouts[st.layout].covers[position]:
+                        self._cover_count[under] -= 1
             if self.slot_active[old]:
                 self._dirty(self.slot_owner[old])
         st.attached.pop(item, None)
@@ -434,6 +496,8 @@ class Game:
         lay = self.content.layouts[layout]
         items = self.draw(self.slot(src, 0), len(lay.face_up), self.content.zones[src].name)
         st.layout = layout
+        self._accessible = None
+        self._cover_count = None
         st.structure = [-1] * len(lay.face_up)
         st.face_up = list(lay.face_up)
         for slot, item in enumerate(items):
@@ -509,7 +573,7 @@ class Game:
         return s
 
     def production(self, p: int, resource, colors) -> int:
-        r = self.content.resources.index(resource) if isinstance(resource, str) else resource
+        r = self._resource_index[resource] if isinstance(resource, str) else resource
         s = self.stats(p)
         if colors is None:
             return s.produce[r]

@@ -277,8 +277,9 @@ class Compiler:
                 if s.verb == "build" and isinstance(s.args[0], ast.Name) and s.args[0].name in names
                 and len(s.args) == 1]
         block = self.block(effects)
+        zones = [p.selector.zone for p in params]
         return ActionDef(index, d.name, params, requires, paid, block, d.name_span,
-                         texts + self.blocks[block].texts)
+                         texts + self.blocks[block].texts, shared_pools=len(set(zones)) != len(zones))
 
     def selector(self, zone: ast.Expr, kwargs) -> Selector:
         kw = {k.name: k.value for k in kwargs}

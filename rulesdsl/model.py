@@ -100,6 +100,7 @@ class ActionDef:
     block: int
     span: Span
     texts: list[str] = attrs.Factory(list)
+    shared_pools: bool = False   # two params draw from the same zone (a binding may repeat an item)
 
 
 @attrs.define
