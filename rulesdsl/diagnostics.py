@@ -73,9 +73,10 @@ def render(diag: Diagnostic, source: str | None) -> str:
     """`path:line:col: error[CODE]: message`, the source line, a caret under the span, help."""
     s = diag.span
     out = [f"{s.file}:{s.line}:{s.column}: {diag.severity}[{diag.code}]: {diag.message}"]
-    lines = source.splitlines() if source else []
+    # Lines end at "\n" only, as the parser counts them (str.splitlines also splits at \f, ...).
+    lines = source.split("\n") if source else []
     if 1 <= s.line <= len(lines):
-        text = lines[s.line - 1].replace("\t", " ")
+        text = lines[s.line - 1].rstrip("\r").replace("\t", " ")
         gutter = str(s.line)
         pad = " " * len(gutter)
         width = (s.end_column - s.column) if s.end_line == s.line else len(text) - s.column + 1

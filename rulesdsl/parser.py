@@ -13,6 +13,9 @@ from .diagnostics import Diagnostic, Span
 
 GRAMMAR_PATH = Path(__file__).resolve().parent.parent / "grammar" / "rules.lark"
 MAX_INT_DIGITS = 9
+# Blocks and expressions nest at most this deep: the checker, the compiler and the game all
+# walk the tree recursively, and no card needs more than a handful of levels.
+MAX_DEPTH = 100
 MODIFIERS = ("replace", "extend", "remove")
 
 # Token names Lark uses, in words a designer knows.
@@ -51,7 +54,8 @@ def decode(path: str, data: bytes) -> tuple[str | None, Diagnostic | None]:
     except UnicodeDecodeError as exc:
         before = data[: exc.start]
         line = before.count(b"\n") + 1
-        column = exc.start - (before.rfind(b"\n") + 1) + 1
+        # Columns count characters, as everywhere else, not bytes.
+        column = len(before[before.rfind(b"\n") + 1:].decode("utf-8", errors="replace")) + 1
         return None, Diagnostic("error", "E005", f"the file is not valid UTF-8 (byte 0x{data[exc.start]:02x})",
                                 Span.point(path, line, column), "save the file as UTF-8")
 
@@ -78,7 +82,7 @@ def parse_file(path: str, text: str) -> tuple[ast.SourceFile | None, list[Diagno
         definitions = tuple(builder.definition(d) for d in tree.children if isinstance(d, Tree))
     except ParseFailure as exc:
         return None, [exc.diagnostic]
-    except RecursionError:
+    except RecursionError:  # MAX_DEPTH should stop this first; kept as a safety net
         return None, [Diagnostic("error", "E007", "expressions are nested too deeply",
                                  Span.point(path, 1, 1), "split the expression into simpler parts")]
     return ast.SourceFile(path, text, definitions), []
@@ -126,7 +130,10 @@ def _unexpected_end(path: str, text: str, exc: Exception) -> Diagnostic:
     if brace:
         return Diagnostic("error", "E003", "this `{` is never closed", Span.point(path, *brace),
                           "add the matching `}`")
-    lines = text.splitlines() or [""]
+    # Lines end at "\n" only, as Lark counts them (str.splitlines also splits at \f, \x1c, ...).
+    lines = text.split("\n")
+    if len(lines) > 1 and lines[-1] == "":
+        lines.pop()
     return Diagnostic("error", "E003", "unexpected end of file", Span.point(path, len(lines), len(lines[-1]) + 1),
                       "the last statement or expression is incomplete")
 
@@ -142,10 +149,17 @@ def _unexpected_token(path: str, exc) -> Diagnostic:
 
 
 class _Builder:
-    """Lark tree -> AST.  Recursive; very deep nesting raises RecursionError, caught above."""
+    """Lark tree -> AST.  Recursive, so nesting deeper than MAX_DEPTH is reported (E007)."""
 
     def __init__(self, path: str):
         self.path = path
+        self.depth = 0
+
+    def _enter(self, node, what: str) -> None:
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise ParseFailure(Diagnostic("error", "E007", f"{what} nested too deeply (more than {MAX_DEPTH} levels)",
+                                          self.span(node), "split it into simpler parts"))
 
     def span(self, node) -> Span:
         from lark import Token
@@ -183,7 +197,12 @@ class _Builder:
 
     def block(self, tree) -> ast.Block:
         from lark import Tree
-        return ast.Block(tuple(self.statement(s) for s in tree.children if isinstance(s, Tree)), self.span(tree))
+        self._enter(tree, "blocks are")
+        try:
+            return ast.Block(tuple(self.statement(s) for s in tree.children if isinstance(s, Tree)),
+                             self.span(tree))
+        finally:
+            self.depth -= 1
 
     def statement(self, tree) -> ast.Statement:
         from lark import Tree
@@ -203,6 +222,13 @@ class _Builder:
         return ast.NamedArg(str(name), self.expr(value), self.span(tree))
 
     def expr(self, node) -> ast.Expr:
+        self._enter(node, "expressions are")
+        try:
+            return self._expr(node)
+        finally:
+            self.depth -= 1
+
+    def _expr(self, node) -> ast.Expr:
         from lark import Token, Tree
         if isinstance(node, Token):  # a bare token can reach here through inlined rules
             return self._token_expr(node)
