@@ -325,7 +325,8 @@ class Checker:
             if type_ == R.RESOURCE and isinstance(e, ast.Name) and e.name == "resource" and scope.kind == "game":
                 return
             self.vocab(e, type_)
-            if type_ == R.CHAIN and isinstance(e, ast.Name):
+            # An unknown symbol is already an error (E304); do not warn about it as well.
+            if type_ == R.CHAIN and isinstance(e, ast.Name) and s is not None and e.name in self.voc.known(R.CHAIN):
                 (self.chain_given if s.verb == "chain_gives" else self.chain_used).setdefault(e.name, e.span)
             return
         if type_ == R.COLORS:
@@ -471,13 +472,21 @@ class Checker:
                              f"add `chain_gives {sym}` to the card that should lead here")
 
     def deck_counts(self) -> None:
-        """Each `deal_structure` must find enough cards for its layout."""
+        """Follow the cards through the ages: each `deal_structure` must find enough cards for its
+        layout, each `deal` enough cards to draw (E401).  A zone that something outside the ages
+        fills (a setup `move`, an effect's `deal`, a build) is left alone: its count is not known here."""
         start: Counter[str] = Counter()
         start_zone = {}
+        unknown: set[str] = set()
         for g in self.merged.by_kind("game") + self.merged.by_kind("expansion"):
             for s in g.block.statements if g.block else ():
                 if s.verb == "start_zone" and len(s.args) == 2 and all(isinstance(a, ast.Name) for a in s.args):
                     start_zone[s.args[0].name] = s.args[1].name
+                if s.verb in ("build_zone", "discard_pile") and s.args and isinstance(s.args[-1], ast.Name):
+                    unknown.add(s.args[-1].name)
+        for d in self.merged.definitions:
+            if d.kind != "age" and d.block:
+                unknown |= filled_zones(d.block)
         for d in self.merged.definitions:
             if d.kind in R.ITEM_KINDS and d.block:
                 zone = item_start_zone(d, start_zone)
@@ -492,8 +501,13 @@ class Checker:
             for s in age.block.statements if age.block else ():
                 if s.verb == "deal" and len(s.args) == 3 and isinstance(s.args[0], ast.Int) \
                         and all(isinstance(a, ast.Name) for a in s.args[1:]):
-                    n = min(s.args[0].value, counts[s.args[1].name])
-                    counts[s.args[1].name] -= n
+                    source, want = s.args[1].name, s.args[0].value
+                    if source not in unknown and counts[source] < want:
+                        self.error("E401", f"`deal` draws {want} cards from zone `{source}` but it holds "
+                                           f"{counts[source]} here", s.span,
+                                   f"add {want - counts[source]} card(s) to {source}, or deal fewer")
+                    n = min(want, counts[source])
+                    counts[source] -= n
                     counts[s.args[2].name] += n
                 elif s.verb == "move_all" and len(s.args) == 2 and all(isinstance(a, ast.Name) for a in s.args):
                     counts[s.args[1].name] += counts[s.args[0].name]
@@ -503,11 +517,25 @@ class Checker:
                                    and isinstance(k.value, ast.Name)), None)
                     need = slots.get(layout)
                     have = counts[s.args[0].name]
-                    if need is not None and have < need:
+                    if need is not None and have < need and s.args[0].name not in unknown:
                         self.error("E401", f"layout `{layout}` needs {need} cards but zone `{s.args[0].name}` "
                                            f"holds {have} here", s.span,
                                    f"add {need - have} card(s) to {s.args[0].name}, or shrink the layout")
                     counts[s.args[0].name] = max(0, have - (need or 0))
+
+
+def filled_zones(block: ast.Block) -> set[str]:
+    """Zones a block may put items into (`move`, `move_all`, `deal`), at any depth."""
+    out: set[str] = set()
+    stack = [block]
+    while stack:
+        for s in stack.pop().statements:
+            target = {"move": 1, "move_all": 1, "deal": 2}.get(s.verb)
+            if target is not None and len(s.args) > target and isinstance(s.args[target], ast.Name):
+                out.add(s.args[target].name)
+            if s.block is not None:
+                stack.append(s.block)
+    return out
 
 
 def item_start_zone(d: ast.Definition, start_zone: dict[str, str]) -> str | None:

@@ -32,7 +32,8 @@ def bundled_names() -> list[str]:
 
 def files_in(path: Path) -> list[Path]:
     if path.is_dir():
-        return sorted(p for p in path.rglob(f"*{SUFFIX}") if p.is_file())
+        # Not `is_file()`: a card file that cannot be read (a broken link) is reported, not skipped.
+        return sorted(p for p in path.rglob(f"*{SUFFIX}") if not p.is_dir())
     return [path]
 
 
@@ -43,6 +44,7 @@ class Merged:
     definitions: list[ast.Definition] = attrs.Factory(list)
     sources: dict[str, str] = attrs.Factory(dict)
     files: int = 0
+    read: list[str] = attrs.Factory(list)  # the files read, as shown in diagnostics
     diagnostics: list[Diagnostic] = attrs.Factory(list)
 
     def by_kind(self, kind: str) -> list[ast.Definition]:
@@ -61,6 +63,7 @@ def read_files(paths: list[Path], merged: Merged, display_root: Path | None = No
                                                  Span.point(shown, 1, 1)))
             continue
         merged.files += 1
+        merged.read.append(shown)
         text, problem = decode(shown, data)
         if problem:
             merged.diagnostics.append(problem)

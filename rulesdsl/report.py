@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -55,13 +56,14 @@ class _Checked:
     diagnostics: list[Diagnostic]
     sources: dict[str, str]
     keys: set[tuple[str, str]]
+    files: set[str] = attrs.Factory(set)
 
 
 def _check_set(paths: list[Path]) -> _Checked:
     merged = load_paths(paths)
     diags = list(merged.diagnostics) + check(merged)
     keys = {(d.kind, d.name) for d in merged.definitions if d.kind in R.KINDS}
-    return _Checked(diags, merged.sources, keys)
+    return _Checked(diags, merged.sources, keys, set(merged.read))
 
 
 def check_layers(paths: list[Path]) -> Report:
@@ -73,13 +75,16 @@ def _combine(sets: list[_Checked]) -> Report:
     diags: dict[tuple, Diagnostic] = {}
     sources: dict[str, str] = {}
     keys: set[tuple[str, str]] = set()
+    files: set[str] = set()
     for c in sets:
         for d in c.diagnostics:
             diags.setdefault((d.span, d.code, d.message), d)
         sources.update(c.sources)
         keys |= c.keys
+        files |= c.files | set(c.sources)
     counts = Counter(kind for kind, _ in keys)
-    return Report(sorted(diags.values(), key=_sort_key), sources, len(sources) or sum(1 for _ in sources),
+    # Files read count even when they did not decode (E005); each file once, however many sets used it.
+    return Report(sorted(diags.values(), key=_sort_key), sources, len(files),
                   dict(sorted(counts.items())))
 
 
@@ -97,7 +102,10 @@ def _mentions_game(f: Path) -> bool:
         text = f.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return False
-    return any(line.lstrip().startswith("game ") for line in text.splitlines())
+    return any(_GAME_HEADER.match(line) for line in text.split("\n"))
+
+
+_GAME_HEADER = re.compile(r"\s*game(?![A-Za-z0-9_])")
 
 
 def check_paths(paths: list[Path]) -> Report:
