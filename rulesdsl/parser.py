@@ -100,29 +100,43 @@ def _unexpected_character(path: str, text: str, exc) -> Diagnostic:
 
 
 def _unclosed_brace(text: str) -> tuple[int, int] | None:
-    """Line and column of the last `{` never closed (strings and comments skipped)."""
-    stack: list[tuple[int, int]] = []
+    """Line and column of the `{` most likely never closed (strings and comments skipped).
+
+    Indentation decides between candidates: a `}` that starts a line less indented than the
+    line of the innermost open `{` closes an outer one, so the inner `{` is the unclosed one."""
+    stack: list[tuple[int, int, int]] = []  # line, column, indentation of that line
+    suspects: list[tuple[int, int]] = []
     line, col, i, n = 1, 1, 0, len(text)
+    indent, line_start = 0, True  # indentation of the current line; still in its leading blanks?
     in_string = in_comment = False
     while i < n:
         ch = text[i]
         if ch == "\n":
             line, col, in_string, in_comment = line + 1, 0, False, False
-        elif in_comment:
-            pass
-        elif in_string:
-            in_string = ch != '"'
-        elif ch == '"':
-            in_string = True
-        elif ch == "#":
-            in_comment = True
-        elif ch == "{":
-            stack.append((line, col))
-        elif ch == "}" and stack:
-            stack.pop()
+            indent, line_start = 0, True
+        elif line_start and ch in " \t":
+            indent += 1
+        else:
+            at_start, line_start = line_start, False
+            if in_comment:
+                pass
+            elif in_string:
+                in_string = ch != '"'
+            elif ch == '"':
+                in_string = True
+            elif ch == "#":
+                in_comment = True
+            elif ch == "{":
+                stack.append((line, col, indent))
+            elif ch == "}" and stack:
+                while at_start and len(stack) > 1 and stack[-1][2] > indent:
+                    suspects.append(stack.pop()[:2])
+                stack.pop()
         i += 1
         col += 1
-    return stack[-1] if stack else None
+    if suspects:
+        return suspects[0]
+    return stack[-1][:2] if stack else None
 
 
 def _unexpected_end(path: str, text: str, exc: Exception) -> Diagnostic:
@@ -158,7 +172,7 @@ class _Builder:
     def _enter(self, node, what: str) -> None:
         self.depth += 1
         if self.depth > MAX_DEPTH:
-            raise ParseFailure(Diagnostic("error", "E007", f"{what} nested too deeply (more than {MAX_DEPTH} levels)",
+            raise ParseFailure(Diagnostic("error", "E007", f"{what} nested too deeply (more than {MAX_DEPTH} levels of blocks and brackets)",
                                           self.span(node), "split it into simpler parts"))
 
     def span(self, node) -> Span:
