@@ -1,0 +1,253 @@
+"""Every diagnostic code, on a deliberately broken card file each (tests/broken/).
+
+Each file starts with `# expect: CODE LINE COLUMN [SEVERITY]`: the one diagnostic checking it
+must produce.  Files without a `game` are checked on top of the bundled base game."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from rulesdsl import codes
+from rulesdsl.diagnostics import Diagnostic, RulesError, Span, render
+from rulesdsl.report import check_layers, check_paths
+
+ROOT = Path(__file__).resolve().parent.parent
+BROKEN = Path(__file__).resolve().parent / "broken"
+BROKEN_FILES = sorted(BROKEN.glob("*.rules"))
+EXPECT = re.compile(rb"^# expect: ([EW]\d{3}) (\d+) (\d+)(?: (error|warning))?\s*$")
+
+# Codes that no file in tests/broken can show, and the test here that creates the situation.
+CREATED_IN_TESTS = {"E009": "test_unreadable_file_E009"}
+
+
+def expectation(path: Path) -> tuple[str, int, int, str]:
+    first = path.read_bytes().split(b"\n", 1)[0]
+    m = EXPECT.match(first)
+    assert m, f"{path.name}: the first line must be `# expect: CODE LINE COLUMN [SEVERITY]`"
+    code = m.group(1).decode()
+    return code, int(m.group(2)), int(m.group(3)), (m.group(4) or codes.severity(code).encode()).decode()
+
+
+def emitted_codes() -> set[str]:
+    """Every code string literal in the package's sources (codes.py itself excepted)."""
+    found = set()
+    for src in (ROOT / "rulesdsl").rglob("*.py"):
+        if src.name != "codes.py":
+            found |= set(re.findall(r"""["']([EW]\d{3})["']""", src.read_text(encoding="utf-8")))
+    return found
+
+
+# -- one file per code ---------------------------------------------------------------------------
+
+def test_there_are_enough_broken_files():
+    assert len(BROKEN_FILES) >= 25
+
+
+@pytest.mark.parametrize("path", BROKEN_FILES, ids=lambda p: p.stem)
+def test_broken_file(path: Path):
+    code, line, column, severity = expectation(path)
+    assert path.name.startswith(code), "the file name starts with its code"
+    report = check_paths([path])
+    got = [(d.code, d.span.line, d.span.column, d.severity) for d in report.diagnostics]
+    assert got == [(code, line, column, severity)], report.human()
+    d = report.diagnostics[0]
+    assert d.span.file == str(path)
+    assert d.message and code in codes.CODES
+    assert (d.span.end_line, d.span.end_column) >= (d.span.line, d.span.column)
+    assert report.errors == (severity == "error") and report.warnings == (severity == "warning")
+
+
+def test_every_emitted_code_is_listed():
+    missing = emitted_codes() - set(codes.CODES)
+    assert not missing, f"add these codes to rulesdsl/codes.py: {sorted(missing)}"
+
+
+def test_every_listed_code_is_emitted_and_tested():
+    assert set(codes.CODES) <= emitted_codes(), "codes.py lists a code nothing emits"
+    tested = {expectation(p)[0] for p in BROKEN_FILES} | set(CREATED_IN_TESTS)
+    missing = set(codes.CODES) - tested
+    assert not missing, f"add a file to tests/broken for: {sorted(missing)}"
+    for name in CREATED_IN_TESTS.values():
+        assert callable(globals().get(name)), name
+
+
+def test_code_titles():
+    for code, title in codes.CODES.items():
+        assert re.fullmatch(r"[EW]\d{3}", code)
+        assert title and "\n" not in title
+        assert codes.severity(code) == ("warning" if code[0] == "W" else "error")
+
+
+def test_unreadable_file_E009(tmp_path: Path):
+    # A folder's card file that cannot be read (a broken link) is reported, not skipped.
+    folder = tmp_path / "expansion"
+    folder.mkdir()
+    (folder / "cards.rules").write_text('card "Test Card" {\n    age 1\n    color brown\n}\n', encoding="utf-8")
+    (folder / "gone.rules").symlink_to(tmp_path / "nowhere.rules")
+    report = check_paths([folder])
+    assert [(d.code, d.span.file, d.span.line, d.span.column) for d in report.diagnostics] == \
+        [("E009", str(folder / "gone.rules"), 1, 1)]
+    # A file path that does not exist, given directly.
+    report = check_paths([tmp_path / "missing.rules"])
+    assert [d.code for d in report.diagnostics] == ["E009"]
+    assert "cannot read file" in report.diagnostics[0].message
+
+
+# -- rendering -------------------------------------------------------------------------------------
+
+def test_human_output_did_you_mean():
+    path = BROKEN / "E302_unknown_colour.rules"
+    report = check_paths([path])
+    text = report.human()
+    lines = text.splitlines()
+    head = f"{path}:5:11: error[E302]: unknown colour `purpel`"
+    assert head in lines
+    i = lines.index(head)
+    assert lines[i + 1].strip() == "|"
+    assert lines[i + 2] == "5 |     color purpel"
+    assert lines[i + 3] == "  |           ^^^^^^"
+    assert lines[i + 4] == "  = help: did you mean `purple`?"
+    assert lines[-1].startswith("failed: ") and "1 errors, 0 warnings" in lines[-1]
+
+
+def test_render_without_source_and_odd_spans():
+    d = Diagnostic("error", "E001", "boom", Span("x.rules", 3, 1, 3, 2), "help text")
+    assert render(d, None) == "x.rules:3:1: error[E001]: boom\n  = help: help text"
+    # A line past the end of the source, a span running over several lines, form feeds and CRs.
+    assert "|" not in render(d, "one line\n")
+    multi = Diagnostic("warning", "W501", "m", Span("x.rules", 1, 3, 2, 1))
+    out = render(multi, "abcdef\nxyz\n").splitlines()
+    assert out[0] == "x.rules:1:3: warning[W501]: m"
+    assert out[-1] == "  |   ^^^^"
+    ff = Diagnostic("error", "E002", "m", Span.point("x.rules", 2, 1))
+    assert "2 | second" in render(ff, "fi\x0crst\r\nsecond\r\n")
+
+
+def test_json_shape():
+    report = check_paths([BROKEN / "E301_unknown_resource.rules", BROKEN / "W502_chain_never_given.rules"])
+    data = json.loads(report.to_json())
+    assert set(data) == {"diagnostics", "summary"}
+    assert set(data["summary"]) == {"files", "errors", "warnings", "definitions"}
+    assert data["summary"]["errors"] == 1 and data["summary"]["warnings"] == 1
+    assert data["summary"]["files"] == 8 + 2  # the base game once, and the two files
+    assert data["summary"]["definitions"]["card"] == 73 + 1  # "Test Card" in both files: one key
+    keys = {"file", "line", "column", "end_line", "end_column", "severity", "code", "message", "help"}
+    for d in data["diagnostics"]:
+        assert set(d) == keys
+        assert isinstance(d["line"], int) and isinstance(d["column"], int)
+        assert d["severity"] in ("error", "warning") and d["code"] in codes.CODES
+    first = data["diagnostics"][0]
+    assert (first["code"], first["line"], first["column"], first["end_column"]) == ("E301", 6, 13, 16)
+    assert first["help"] == "did you mean `wood`?"
+    assert data["diagnostics"][1]["code"] == "W502"
+
+
+def test_cli_json(tmp_path: Path):
+    from click.testing import CliRunner
+
+    from rulesdsl.cli import cli
+    result = CliRunner().invoke(cli, ["check", "--format", "json", str(BROKEN / "E302_unknown_colour.rules")])
+    assert result.exit_code == 1, result.output
+    data = json.loads(result.output)
+    assert [d["code"] for d in data["diagnostics"]] == ["E302"]
+    result = CliRunner().invoke(cli, ["check", str(BROKEN / "E302_unknown_colour.rules")])
+    assert result.exit_code == 1
+    assert ":5:11: error[E302]: unknown colour `purpel`" in result.output
+    result = CliRunner().invoke(cli, ["check", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["diagnostics"] == []
+
+
+# -- several problems at once ----------------------------------------------------------------------
+
+def test_all_errors_of_a_file_are_reported(tmp_path: Path):
+    path = tmp_path / "many.rules"
+    path.write_text('''card "One" {
+    age 1
+    color purpel
+    produce wod
+    sheilds 1
+}
+
+card "Two" {
+    age 2
+    color red
+    shields opponent
+    gain coinz coins
+}
+
+card "Lumber Yard" {
+    age 1
+    color brown
+}
+''', encoding="utf-8")
+    report = check_paths([path])
+    got = [(d.code, d.span.line) for d in report.diagnostics]
+    assert got == [("E302", 3), ("E301", 4), ("E201", 5), ("E309", 11), ("E307", 12), ("E102", 15)]
+    assert report.errors == 6
+    assert f"{report.errors} errors" in report.human()
+
+
+def test_errors_of_several_files_are_reported():
+    paths = [BROKEN / "E001_unexpected_token.rules", BROKEN / "E004_unterminated_string.rules",
+             BROKEN / "E005_not_utf8.rules", BROKEN / "E301_unknown_resource.rules",
+             BROKEN / "W501_chain_never_used.rules"]
+    report = check_paths(paths)
+    assert [d.code for d in report.diagnostics] == ["E001", "E004", "E005", "E301", "W501"]
+    assert report.files == 8 + len(paths)
+
+
+def test_syntax_errors_in_several_files_of_one_folder(tmp_path: Path):
+    for name in ("E001_unexpected_token", "E002_unexpected_character", "E302_unknown_colour"):
+        (tmp_path / f"{name}.rules").write_bytes((BROKEN / f"{name}.rules").read_bytes())
+    report = check_paths([tmp_path])
+    assert [d.code for d in report.diagnostics] == ["E001", "E002", "E302"]
+
+
+def test_bundled_content_checks_clean():
+    report = check_paths([])
+    assert report.diagnostics == [], report.human()
+    assert report.human().startswith("ok: ")
+    assert report.definitions["card"] == 73
+
+
+def test_check_layers_base_and_expansion():
+    report = check_layers([ROOT / "cards" / "duel", BROKEN / "W502_chain_never_given.rules"])
+    assert [d.code for d in report.diagnostics] == ["W502"]
+    assert report.errors == 0
+
+
+def test_a_folder_with_no_game_alone_is_E403(tmp_path: Path):
+    (tmp_path / "a.rules").write_text('card "Test Card" {\n    age 1\n    color brown\n}\n', encoding="utf-8")
+    report = check_layers([tmp_path])
+    assert "E403" in [d.code for d in report.diagnostics]
+
+
+# -- the play API ------------------------------------------------------------------------------------
+
+def test_play_api_raises_rules_error(tmp_path: Path):
+    from interpreter import Ruleset
+    base = tmp_path / "game"
+    base.mkdir()
+    for f in (ROOT / "cards" / "duel").glob("*.rules"):
+        (base / f.name).write_bytes(f.read_bytes())
+    (base / "age1.rules").write_text((ROOT / "cards" / "duel" / "age1.rules").read_text(encoding="utf-8")
+                                     .replace("color brown", "color browne", 1), encoding="utf-8")
+    with pytest.raises(RulesError) as info:
+        Ruleset.load(base=base)
+    assert [d.code for d in info.value.diagnostics] == ["E302"]
+    assert "error[E302]" in str(info.value) and "did you mean `brown`?" in str(info.value)
+
+
+def test_play_api_syntax_error_and_missing_folder(tmp_path: Path):
+    from interpreter import Ruleset
+    (tmp_path / "game.rules").write_text('game broken {\n    players 2\n', encoding="utf-8")
+    with pytest.raises(RulesError) as info:
+        Ruleset.load(base=tmp_path)
+    assert [d.code for d in info.value.diagnostics] == ["E003"]
+    with pytest.raises(RulesError):
+        Ruleset.load(base=tmp_path / "no-such-folder")
