@@ -6,6 +6,7 @@ from typing import NamedTuple
 
 CHOOSE = "choose"
 CHOOSE_PLAYER = "choose_player"
+CHOOSE_SPACE = "choose_space"
 
 
 class Action(NamedTuple):
@@ -17,7 +18,7 @@ class Action(NamedTuple):
 
     @classmethod
     def parse(cls, text: str) -> "Action":
-        """`build "Lumber Yard"` or `wonder Baths Pyramids` -> Action."""
+        """`build "Town Gate"` or `wonder Card Wonder` -> Action."""
         import shlex
         parts = shlex.split(text)
         if not parts:

@@ -19,9 +19,11 @@ class Stats:
     discounts: list[tuple[int, str | None, str | None]]
     science: dict[str, int]
     chains: set[str]
+    modifiers: dict[str, int] = attrs.Factory(dict)
+    chain_price: int | None = None
 
 
-def compute_stats(content: Content, items: list[int]) -> Stats:
+def compute_stats(content: Content, items: list[int], attached: dict[int, int] | None = None) -> Stats:
     n = len(content.resources)
     s = Stats([0] * n, {}, [], [None] * n, [], {}, set())
     defs = content.items
@@ -29,6 +31,13 @@ def compute_stats(content: Content, items: list[int]) -> Stats:
         it = defs[i]
         if not it.has_statics:
             continue
+        for name, amount in it.modifiers:
+            s.modifiers[name] = s.modifiers.get(name, 0) + amount
+        if it.chain_price is not None:
+            s.chain_price = it.chain_price if s.chain_price is None else min(s.chain_price, it.chain_price)
+        if it.copy_science and attached and attached.get(i, -1) >= 0:
+            for sym in defs[attached[i]].science:
+                s.science[sym] = s.science.get(sym, 0) + 1
         if any(it.produce):
             row = s.by_color.setdefault(it.color, [0] * n)
             for r, q in enumerate(it.produce):

@@ -9,9 +9,10 @@ import random
 from itertools import product
 from typing import Any, Iterable
 
-from rulesdsl.model import STRUCTURE, Content, Selector
+from rulesdsl.model import STRUCTURE, STRUCTURE_ALL, Content, Selector
 
-from .actions import CHOOSE, CHOOSE_PLAYER, Action, IllegalAction, player_label
+from . import chance
+from .actions import CHOOSE, CHOOSE_PLAYER, CHOOSE_SPACE, Action, IllegalAction, player_label
 from .costs import Stats, cheapest_trade, compute_stats
 from .state import DRAW, NOWHERE, Decision, Frame, State
 
@@ -26,11 +27,8 @@ class Game:
         self._stats: list[Stats | None] = [None] * content.players
         self._prices: list[list[int] | None] = [None] * content.players
         self._price_cache: list[dict[int, tuple[int, int, bool]]] = [{} for _ in range(content.players)]
-        self._rng = random.Random()
         self._accessible: list[int] | None = None
         self._cover_count: list[int] | None = None
-        if state.rng:
-            self._rng.setstate((state.rng[0], tuple(state.rng[1:-1]), None if state.rng[-1] < 0 else state.rng[-1]))
 
     # -- creation ---------------------------------------------------------------------------------
     @classmethod
@@ -47,17 +45,13 @@ class Game:
                 slot = game.zone_base[it.deck]
                 zones[slot].append(it.id)
                 loc[it.id] = slot
-            elif it.kind == "military_token":
-                zones[game.track_slot].append(it.id)
-                loc[it.id] = game.track_slot
         state = State(layers=list(content.layers), options=sorted(options), seed=seed, players=players, loc=loc,
-                      zones=zones, coins=[0] * players, script={k: list(v) for k, v in (script or {}).items()},
+                      zones=zones, coins=[0] * players, rng=chance.seed_state(seed), script={k: list(v) for k, v in (script or {}).items()},
                       setup_script={k: list(v) for k, v in (script or {}).items()})
         game.state = state
         game._stats = [None] * players
         game._prices = [None] * players
         game._price_cache = [{} for _ in range(players)]
-        game._rng = random.Random(seed)
         game._accessible = None
         game._cover_count = None
         game._start()
@@ -73,9 +67,10 @@ class Game:
                 self.slot_zone.append(z.id)
                 self.slot_owner.append(p if z.per_player else -1)
         self.structure_slot = len(self.slot_zone)
-        self.track_slot = self.structure_slot + 1
-        self.slot_zone += [-1, -1]
-        self.slot_owner += [-1, -1]
+        self.slot_zone += [-1]
+        self.slot_owner += [-1]
+        tz = content.track.zone
+        self.track_slot = self.zone_base[tz] if tz >= 0 else -1
         self.n_slots = len(self.slot_zone)
         self._resource_index = {r: i for i, r in enumerate(content.resources)}
         self.slot_active = [z >= 0 and content.zones[z].active for z in self.slot_zone]
@@ -166,7 +161,8 @@ class Game:
 
     def _end_turn(self) -> None:
         st = self.state
-        self._reveal()
+        if self._reveal():
+            return  # effects of uncovering run first; the turn ends when they are done
         if st.structure and all(i < 0 for i in st.structure):
             st.play_again = False  # an extra turn is lost when the age ends
             if st.age + 1 >= len(self.content.ages):
@@ -182,15 +178,23 @@ class Game:
         st.play_again = False
         st.flow = "turn"
 
-    def _reveal(self) -> None:
+    def _reveal(self) -> bool:
+        """Turn up the face-down cards nothing covers any more; True if `uncovered` triggers run."""
         st = self.state
         if not st.layout:
-            return
+            return False
         covering = self._covering()
         face_up = st.face_up
+        frames: list[Frame] = []
         for slot, item in enumerate(st.structure):
             if item >= 0 and not face_up[slot] and not covering[slot]:
                 face_up[slot] = True
+                frames += self.event_frames("uncovered", st.current, item)
+        if frames:
+            self.schedule(frames)
+            st.flow = "action"  # run them, then come back here to end the turn
+            return True
+        return False
 
     def _finish(self) -> None:
         st = self.state
@@ -216,6 +220,8 @@ class Game:
             d = st.pending
             if d.kind == "player":
                 return [Action(CHOOSE_PLAYER, (player_label(o),)) for o in d.options]
+            if d.kind == "space":
+                return [Action(CHOOSE_SPACE, (str(o),)) for o in d.options]
             return [Action(CHOOSE, (self.name(o),)) for o in d.options]
         out = []
         for act, binding in self._bindings():
@@ -229,7 +235,7 @@ class Game:
         for act in self.content.actions:
             pools = [self.candidates(p.selector, me) for p in act.params]
             combos = ((x,) for x in pools[0]) if len(pools) == 1 else product(*pools)
-            check = bool(act.requires or act.paid)
+            check = bool(act.requires or act.paid or act.pays)
             for binding in combos:
                 if act.shared_pools and len(set(binding)) != len(binding):
                     continue
@@ -274,7 +280,7 @@ class Game:
             binding.reverse()
             if act.shared_pools and len(set(binding)) != len(binding):
                 continue
-            if (act.requires or act.paid) and not self._allowed(act, binding, me, coins):
+            if (act.requires or act.paid or act.pays) and not self._allowed(act, binding, me, coins):
                 continue
             return Action(act.name, tuple(self.name(i) for i in binding))
         raise RuntimeError("no legal action")
@@ -285,11 +291,14 @@ class Game:
             for req in act.requires:
                 if not req(self, f):
                     return False
-        if act.paid:
+        if act.paid or act.pays:
             total = 0
             for idx in act.paid:
                 total += self.price(me, binding[idx])[0]
-            if total > coins:
+            if act.pays:
+                f = Frame(act.block, 0, 0, me, {p.name: i for p, i in zip(act.params, binding)})
+                total += sum(max(0, fn(self, f)) for fn in act.pays)
+            if total > coins and total > self.available_coins(me):
                 return False
         return True
 
@@ -302,7 +311,7 @@ class Game:
             return "not an Action"
         if st.pending is not None:
             d = st.pending
-            if action.name not in (CHOOSE, CHOOSE_PLAYER):
+            if action.name not in (CHOOSE, CHOOSE_PLAYER, CHOOSE_SPACE):
                 return f"player {d.player} must first answer a choice ({d.prompt or 'choose'})"
             if action in self.legal_actions():
                 return None
@@ -330,10 +339,12 @@ class Game:
         for req, text in zip(act.requires, act.texts):
             if not req(self, f):
                 return "a requirement does not hold"
-        if act.paid:
+        if act.paid or act.pays:
             total = sum(self.price(me, binding[i])[0] for i in act.paid)
-            if total > st.coins[me]:
-                return f"it costs {total} coins and player {me} has {st.coins[me]}"
+            total += sum(max(0, fn(self, f)) for fn in act.pays)
+            have = self.available_coins(me)
+            if total > have:
+                return f"it costs {total} coins and player {me} has {have}"
         return None
 
     def apply(self, action: Action) -> None:
@@ -351,6 +362,8 @@ class Game:
             st.pending = None
             if d.kind == "player":
                 chosen = int(action.args[0][1:])
+            elif d.kind == "space":
+                chosen = int(action.args[0])
             else:
                 chosen = self.content.item_index[action.args[0]]
             if d.remaining > 1:
@@ -359,6 +372,9 @@ class Game:
                 st.frames.append(Frame(d.again_block, d.again_pc, d.again_pc + 1, d.again_me, env))
             env = dict(d.env)
             env["chosen"] = chosen
+            alias = env.pop("_alias", None)
+            if alias:
+                env[alias] = chosen
             self.push(d.body, d.player, env)
             self.advance()
             return
@@ -406,6 +422,8 @@ class Game:
         items = self.content.items
         if sel.zone == STRUCTURE:
             pool = self.accessible()
+        elif sel.zone == STRUCTURE_ALL:
+            pool = [i for i in self.state.structure if i >= 0]
         elif self.content.zones[sel.zone].per_player:
             pool = [i for o in self.owners(sel.owner, me) for i in self.state.zones[self.zone_base[sel.zone] + o]]
         else:
@@ -429,7 +447,7 @@ class Game:
         old = st.loc[item]
         if old >= 0:
             st.zones[old].remove(item)
-            if old == self.structure_slot:
+            if old == self.structure_slot and item in st.structure:
                 position = st.structure.index(item)
                 st.structure[position] = -1
                 self._accessible = None
@@ -439,6 +457,7 @@ class Game:
             if self.slot_active[old]:
                 self._dirty(self.slot_owner[old])
         st.attached.pop(item, None)
+        st.positions.pop(item, None)
         st.loc[item] = slot
         if slot >= 0:
             st.zones[slot].append(item)
@@ -456,6 +475,15 @@ class Game:
         self.relocate(item, self.slot(zone, owner))
         if onto is not None:
             self.state.attached[item] = onto
+            it = self.content.items[item]
+            if it.copy_science and self.slot_active[self.state.loc[item]]:
+                # A copied symbol counts like any other: announce it (pairs, supremacy).
+                holder = self.owner_of(item)
+                self._dirty(holder)
+                frames = []
+                for sym in self.content.items[onto].science:
+                    frames += self.event_frames("gained_science", holder, symbol=sym)
+                self.schedule(frames)
 
     def move_all(self, src: int, dst: int, owner, me: int) -> None:
         zones = self.content.zones
@@ -465,7 +493,12 @@ class Game:
                 self.relocate(item, self.slot(dst, o))
 
     def discard(self, me: int, item: int) -> None:
-        self.relocate(item, self.zone_base[self.content.discard_zone])
+        """To the discard pile, with whatever lies on the item (tokens on a structure card)."""
+        pile = self.zone_base[self.content.discard_zone]
+        riders = [x for x, host in self.state.attached.items() if host == item]
+        self.relocate(item, pile)
+        for x in riders:
+            self.relocate(x, pile)
 
     def draw(self, slot: int, count: int, label: str) -> list[int]:
         """A chance step: `count` items at random from a slot (or as the script dictates)."""
@@ -482,7 +515,8 @@ class Game:
                     raise ValueError(f"scripted draw from {label}: {name!r} is not there")
             else:
                 rest = [i for i in pool if i not in out]
-                item = rest[self._rng.randrange(len(rest))]
+                st.rng, k = chance.below(st.rng, len(rest))
+                item = rest[k]
             out.append(item)
         st.chance.append([label, *(self.name(i) for i in out)])
         return out
@@ -539,7 +573,8 @@ class Game:
         return pts[min(d, len(pts) - 1)]
 
     def shields(self, p: int, n: int) -> None:
-        """Move the pawn n spaces towards p's opponent, one at a time; tokens reached apply."""
+        """Move the pawn n spaces towards p's opponent, one at a time; tokens reached apply; a
+        blocking piece stops the pawn before its space and is removed."""
         st = self.state
         capital = self.content.track.capital
         direction = 1 if p == 0 else -1
@@ -547,14 +582,21 @@ class Game:
         frames: list[Frame] = []
         moved = 0
         items = self.content.items
+        pieces = st.zones[self.track_slot] if self.track_slot >= 0 else []
         for _ in range(max(0, n)):
             if st.pawn * direction >= capital:
                 break
-            st.pawn += direction
+            target = st.pawn + direction
+            blocker = next((b for b in pieces if items[b].blocks_pawn and st.positions.get(b) == target), None)
+            if blocker is not None:
+                self.relocate(blocker, self.zone_base[self.content.zone_index["box"]]
+                              if "box" in self.content.zone_index else NOWHERE)
+                break
+            st.pawn = target
             moved += 1
             dist = st.pawn * direction
             if dist > 0:
-                for tok in list(st.zones[self.track_slot]):
+                for tok in list(pieces):
                     it = items[tok]
                     if it.side == side and it.space == dist:
                         self.relocate(tok, NOWHERE)
@@ -569,7 +611,8 @@ class Game:
         s = self._stats[p]
         if s is None:
             zones = self.state.zones
-            s = self._stats[p] = compute_stats(self.content, [i for slot in self.active_slots[p] for i in zones[slot]])
+            s = self._stats[p] = compute_stats(self.content, [i for slot in self.active_slots[p] for i in zones[slot]],
+                                               self.state.attached)
         return s
 
     def production(self, p: int, resource, colors) -> int:
@@ -602,20 +645,47 @@ class Game:
         s = self.stats(p)
         if it.chain_from and any(sym in s.chains for sym in it.chain_from):
             result = (0, 0, True)
+        elif it.chain_from and s.chain_price is not None and (it.cost is None or self._cost(p, it, s)[0] > s.chain_price):
+            result = (s.chain_price, 0, False)
         elif it.cost is None:
             result = (0, 0, False)
         else:
-            cost = it.cost
-            need = [max(0, c - q) for c, q in zip(cost.resources, s.produce)]
-            if any(need):
-                discount = sum(n for n, kind, color in s.discounts
-                               if (kind is None or kind == it.kind) and (color is None or color == it.color))
-                trade = cheapest_trade(need, self.trade_prices(p), s.one_of, discount)
-            else:
-                trade = 0
-            result = (cost.coins + trade, trade, False)
+            result = self._cost(p, it, s)
         cache[item] = result
         return result
+
+    def _cost(self, p: int, it, s: Stats) -> tuple[int, int, bool]:
+        cost = it.cost
+        need = [max(0, c - q) for c, q in zip(cost.resources, s.produce)]
+        if any(need):
+            discount = sum(n for n, kind, color in s.discounts
+                           if (kind is None or kind == it.kind) and (color is None or color == it.color))
+            trade = cheapest_trade(need, self.trade_prices(p), s.one_of, discount)
+        else:
+            trade = 0
+        return (cost.coins + trade, trade, False)
+
+    def available_coins(self, p: int) -> int:
+        """Treasury plus coins lying on the player's items in play (spendable, not losable)."""
+        st = self.state
+        if not st.item_coins:
+            return st.coins[p]
+        return st.coins[p] + sum(n for i, n in st.item_coins.items() if self.owner_of(i) == p and self.slot_active[st.loc[i]])
+
+    def spend(self, p: int, amount: int) -> None:
+        """Pay the bank: treasury first, then coins lying on the player's items."""
+        st = self.state
+        amount = max(0, amount)
+        from_treasury = min(amount, st.coins[p])
+        st.coins[p] -= from_treasury
+        amount -= from_treasury
+        for i in sorted(st.item_coins):
+            if amount <= 0:
+                break
+            if self.owner_of(i) == p and self.slot_active[st.loc[i]]:
+                take = min(amount, st.item_coins[i])
+                st.item_coins[i] -= take
+                amount -= take
 
     def build(self, p: int, item: int, free: bool = False) -> None:
         via = "free"
@@ -623,7 +693,7 @@ class Game:
         if not free:
             total, trade, chain = self.price(p, item)
             via = "chain" if chain else "paid"
-            self.state.coins[p] -= total
+            self.spend(p, total)
             if trade:
                 frames += self.event_frames("traded", p, amount=trade)
         self._into_play(p, item, "built", via, frames)
@@ -678,17 +748,86 @@ class Game:
         return getattr(it, name, None)
 
     # -- decisions --------------------------------------------------------------------------------
-    def choose(self, by: int, count: int, sel: Selector, body: int, f: Frame) -> None:
+    def choose(self, by: int, count: int, sel: Selector, body: int, f: Frame, alias: str | None = None) -> None:
         count = f.env.get("_remaining", count)
         options = self.candidates(sel, f.me)
         if count <= 0 or not options:
             return
-        self.state.pending = Decision(by, "item", options, body, {k: v for k, v in f.env.items() if k != "_remaining"},
-                                      f.block, f.pc - 1, f.me, count, f"choose from {sel.text}")
+        env = {k: v for k, v in f.env.items() if k != "_remaining"}
+        if alias:
+            env["_alias"] = alias
+        self.state.pending = Decision(by, "item", list(options), body, env, f.block, f.pc - 1, f.me, count,
+                                      f"choose from {sel.text}")
+
+    def choose_space(self, by: int, zone: int, empty: bool, body: int, f: Frame) -> None:
+        st = self.state
+        z = self.content.zones[zone]
+        if zone == self.content.track.zone:
+            cap = self.content.track.capital
+            options = list(range(-cap, cap + 1))
+        else:
+            options = list(range(z.spaces))
+        if empty:
+            taken = {st.positions.get(i) for i in st.zones[self.slot(zone, by)]}
+            options = [o for o in options if o not in taken]
+        if options:
+            st.pending = Decision(by, "space", options, body, dict(f.env), prompt=f"choose a space of {z.name}")
 
     def choose_player(self, by: int, body: int, f: Frame) -> None:
         self.state.pending = Decision(by, "player", list(range(self.content.players)), body, dict(f.env),
                                       prompt="choose a player")
+
+    # -- ordered decks, spaces, things lying on items ----------------------------------------------
+    def owner_of(self, item: int) -> int:
+        slot = self.state.loc[item]
+        return self.slot_owner[slot] if slot >= 0 else -1
+
+    def place(self, item: int, zone: int, owner: int, space: int) -> None:
+        self.relocate(item, self.slot(zone, owner))
+        self.state.positions[item] = space
+
+    def first_empty(self, zone: int) -> int:
+        taken = {self.state.positions.get(i) for i in self.state.zones[self.slot(zone, 0)]}
+        return next((s for s in range(max(self.content.zones[zone].spaces, 1)) if s not in taken), -1)
+
+    def shuffle(self, zone: int) -> None:
+        """A chance step: put a zone in random order (the last item is the top)."""
+        slot = self.slot(zone, 0)
+        order = self.draw(slot, len(self.state.zones[slot]), self.content.zones[zone].name)
+        self.state.zones[slot][:] = list(reversed(order))  # the first drawn is the top
+
+    def take_top(self, count: int, src: int, dst: int, me: int) -> None:
+        pile = self.state.zones[self.slot(src, me)]
+        for _ in range(min(count, len(pile))):
+            self.relocate(pile[-1], self.slot(dst, me))
+
+    def return_to_deck(self, zone: int, me: int) -> None:
+        items = self.content.items
+        for item in reversed(list(self.state.zones[self.slot(zone, me)])):
+            deck = items[item].deck
+            if deck >= 0:
+                self.relocate(item, self.slot(deck, me))
+
+    def deal_onto_structure(self, count: int, src: int, slots: list[int]) -> None:
+        st = self.state
+        spots = [s for s in slots if 0 <= s < len(st.structure) and st.structure[s] >= 0][:count]
+        for item, spot in zip(self.draw(self.slot(src, 0), len(spots), self.content.zones[src].name), spots):
+            self.relocate(item, self.structure_slot)
+            st.attached[item] = st.structure[spot]
+
+    def take_attached(self, me: int, host: int) -> None:
+        riders = [x for x, h in self.state.attached.items() if h == host]
+        for x in reversed(riders):
+            self.acquire(me, x)
+
+    def trigger(self, me: int, item: int) -> None:
+        it = self.content.items[item]
+        if it.effect >= 0:
+            self.push(it.effect, me, {})
+
+    def put_coins(self, amount: int, item: int) -> None:
+        if amount > 0:
+            self.state.item_coins[item] = self.state.item_coins.get(item, 0) + amount
 
     # -- science and scoring ----------------------------------------------------------------------
     def science_count(self, p: int, symbol: str) -> int:
@@ -718,10 +857,8 @@ class Game:
 
     # -- copies -----------------------------------------------------------------------------------
     def sync_rng(self) -> None:
-        version, internal, gauss = self._rng.getstate()
-        self.state.rng = [version, *internal, -1 if gauss is None else gauss]
+        """Nothing to do: the dice live in the state (`state.rng`). Kept for existing callers."""
 
     def clone(self) -> "Game":
         from .persistence import copy_state
-        self.sync_rng()
         return Game(self.content, copy_state(self.state))

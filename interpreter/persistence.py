@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import copy
 import json
+import re
+import typing
 
 import attrs
 import cattrs
+from cattrs.gen import make_dict_structure_fn
 
-from .state import Decision, Frame, State
+from .state import DRAW, NOWHERE, Decision, Frame, State
 
 _converter = cattrs.Converter(forbid_extra_keys=True)
 FORMAT = "rulesdsl-state"
@@ -33,7 +36,8 @@ def copy_state(state: State) -> State:
     d = state.pending
     new.pending = None if d is None else attrs.evolve(d, options=d.options[:], env=dict(d.env))
     new.attached = dict(state.attached)
-    new.rng = state.rng[:]
+    new.positions = dict(state.positions)
+    new.item_coins = dict(state.item_coins)
     new.script = {k: v[:] for k, v in state.script.items()}
     new.setup_script = state.setup_script
     new.history = [h[:] for h in state.history]
@@ -41,6 +45,61 @@ def copy_state(state: State) -> State:
     new.options = state.options[:]
     new.layers = state.layers[:]
     return new
+
+
+# A save file is read strictly: no value is coerced (cattrs would turn "7" or 7.9 into 7 and
+# "77" into [7, 7]) and no field may be missing (cattrs would fill in the default).
+def _exact(kind: type):
+    def structure(value, _type):
+        if type(value) is not kind:  # bool is an int subclass: `type`, not isinstance
+            raise TypeError(f"expected {kind.__name__}, got {type(value).__name__}")
+        return value
+    return structure
+
+
+def _list(value, type_):
+    if type(value) is not list:
+        raise TypeError(f"expected a list, got {type(value).__name__}")
+    (item_type,) = typing.get_args(type_) or (typing.Any,)
+    return [_converter.structure(v, item_type) for v in value]
+
+
+def _dict(value, type_):
+    if type(value) is not dict:
+        raise TypeError(f"expected an object, got {type(value).__name__}")
+    key_type, value_type = typing.get_args(type_) or (typing.Any, typing.Any)
+    out = {}
+    for k, v in value.items():
+        if key_type is int:  # JSON object keys are strings
+            if type(k) is not str or not re.fullmatch(r"-?[0-9]+", k):
+                raise TypeError(f"expected an integer key, got {k!r}")
+            k = int(k)
+        elif key_type is str and type(k) is not str:
+            raise TypeError(f"expected a string key, got {k!r}")
+        out[k] = _converter.structure(v, value_type)
+    return out
+
+
+def _complete(cls: type):
+    names = [a.name for a in attrs.fields(cls)]
+    inner = make_dict_structure_fn(cls, _converter, _cattrs_forbid_extra_keys=True)
+
+    def structure(value, _type):
+        if type(value) is not dict:
+            raise TypeError(f"expected an object ({cls.__name__}), got {type(value).__name__}")
+        missing = [n for n in names if n not in value]
+        if missing:
+            raise ValueError(f"{cls.__name__} is missing {', '.join(missing)}")
+        return inner(value, cls)
+    return structure
+
+
+for _kind in (int, str, bool):
+    _converter.register_structure_hook(_kind, _exact(_kind))
+_converter.register_structure_hook_func(lambda t: typing.get_origin(t) is list, _list)
+_converter.register_structure_hook_func(lambda t: typing.get_origin(t) is dict, _dict)
+for _cls in (State, Frame, Decision):
+    _converter.register_structure_hook(_cls, _complete(_cls))
 
 
 def state_to_dict(state: State) -> dict:
@@ -61,19 +120,62 @@ def state_from_dict(data: object) -> State:
     return state
 
 
+FLOWS = ("start", "setup", "age_setup", "turn", "action", "between", "over")
+
+
 def _validate(state: State) -> None:
+    """What can be checked without the content: every part of the state agrees with the rest."""
+    def bad(what: str) -> SaveFileError:
+        return SaveFileError(f"invalid state: {what}")
+
     n = len(state.loc)
+    players = state.players
+    if players < 1:
+        raise bad(f"players is {players}")
+    if not state.zones:
+        raise bad("no zones")
     seen = set()
     for slot, items in enumerate(state.zones):
         for i in items:
             if not 0 <= i < n or i in seen or state.loc[i] != slot:
-                raise SaveFileError(f"invalid state: item {i} is not where the state says it is")
+                raise bad(f"item {i} is not where the state says it is")
             seen.add(i)
-    if len(state.coins) != state.players or any(c < 0 for c in state.coins):
-        raise SaveFileError("invalid state: coins")
+    for i, slot in enumerate(state.loc):
+        if slot != NOWHERE and (not 0 <= slot < len(state.zones) or i not in seen):
+            raise bad(f"item {i} is not where the state says it is")
+    if len(state.coins) != players or any(c < 0 for c in state.coins):
+        raise bad("coins")
+    laid = [i for i in state.structure if i != NOWHERE]
+    if (len(state.face_up) != len(state.structure) or len(set(laid)) != len(laid)
+            or any(not 0 <= i < n for i in laid) or len({state.loc[i] for i in laid}) > 1
+            or any(state.loc[i] == NOWHERE for i in laid)):
+        raise bad("the structure does not match the cards laid out")
+    for name in ("current", "next_starter", "last_actor"):
+        if not 0 <= getattr(state, name) < players:
+            raise bad(f"{name} is not a player")
+    if state.flow not in FLOWS:
+        raise bad(f"unknown flow {state.flow!r}")
+    if state.age < -1 or state.turn < 0:
+        raise bad("age or turn out of range")
+    if state.winner is not None and state.winner != DRAW and not 0 <= state.winner < players:
+        raise bad("the winner is not a player")
+    if any(not (0 <= k < n and 0 <= v < n) for k, v in state.attached.items()):
+        raise bad("an attached item does not exist")
+    for name in ("positions", "item_coins"):  # item -> number
+        table = getattr(state, name, None) or {}
+        if any(not 0 <= k < n for k in table) or name == "item_coins" and any(v < 0 for v in table.values()):
+            raise bad(f"{name} names an item that does not exist")
+    d = state.pending
+    if d is not None:
+        limit = {"item": n, "player": players}.get(d.kind)  # other kinds: options are not items
+        if not d.kind or not 0 <= d.player < players or not d.options \
+                or limit is not None and any(not 0 <= o < limit for o in d.options):
+            raise bad("the pending decision")
     for f in state.frames:
-        if f.pc < 0 or f.stop < f.pc - 1:
-            raise SaveFileError("invalid state: a frame is out of range")
+        if f.pc < 0 or f.stop < f.pc - 1 or f.block < 0 or not 0 <= f.me < players:
+            raise bad("a frame is out of range")
+    if not 0 <= state.rng < 2**64:
+        raise bad("the random generator state")
 
 
 def dumps(state: State) -> str:

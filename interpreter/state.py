@@ -65,8 +65,10 @@ class State:
     pending: Decision | None = None
     winner: int | None = None
     victory: str | None = None
-    attached: dict[int, int] = attrs.Factory(dict)
-    rng: list[int] = attrs.Factory(list)          # random.Random state, as a list
+    attached: dict[int, int] = attrs.Factory(dict)      # item -> the item it lies on / under
+    positions: dict[int, int] = attrs.Factory(dict)     # item -> its space in a zone with spaces, or on the track
+    item_coins: dict[int, int] = attrs.Factory(dict)    # coins lying on an item
+    rng: int = 0                                  # the dice: see interpreter/chance.py
     script: dict[str, list[str]] = attrs.Factory(dict)           # chance outcomes still dictated
     setup_script: dict[str, list[str]] = attrs.Factory(dict)     # as given at creation, for traces
     turn: int = 0

@@ -27,7 +27,6 @@ def trace_of(game: Game) -> dict:
 
 
 def _comparable(game: Game):
-    game.sync_rng()
     return game.state
 
 

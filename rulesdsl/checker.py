@@ -17,7 +17,7 @@ from .loader import Merged
 VOCAB_VERBS = {"resources": R.RESOURCE, "colors": R.COLOR, "science": R.SCIENCE, "chains": R.CHAIN}
 VOCAB_LABEL = {R.RESOURCE: ("E301", "resource"), R.COLOR: ("E302", "colour"), R.SCIENCE: ("E303", "scientific symbol"),
                R.CHAIN: ("E304", "chain symbol"), R.ZONE: ("E305", "zone"), R.LAYOUT: ("E311", "layout"),
-               R.KIND: ("E313", "kind")}
+               R.KIND: ("E313", "kind"), "table": ("E314", "table")}
 
 
 @attrs.define
@@ -32,9 +32,9 @@ class Vocabulary:
 
 def vocabulary(merged: Merged) -> Vocabulary:
     voc = Vocabulary()
-    voc.words[R.KIND] = set(R.ITEM_KINDS)
+    voc.words[R.KIND] = declared_item_kinds(merged)
     for d in merged.definitions:
-        if d.kind in R.ITEM_KINDS:
+        if d.kind in voc.words[R.KIND]:
             voc.items[d.name] = d.kind
         if d.kind == "layout":
             voc.words[R.LAYOUT].add(d.name)
@@ -42,10 +42,23 @@ def vocabulary(merged: Merged) -> Vocabulary:
             for s in d.block.statements:
                 if s.verb in VOCAB_VERBS:
                     voc.words[VOCAB_VERBS[s.verb]].update(a.name for a in s.args if isinstance(a, ast.Name))
+                if s.verb == "table" and s.args and isinstance(s.args[0], ast.Name):
+                    voc.words["table"].add(s.args[0].name)
                 if s.verb == "zone" and s.args and isinstance(s.args[0], ast.Name):
                     voc.words[R.ZONE].add(s.args[0].name)
                     voc.zone_flags[s.args[0].name] = {a.name for a in s.args[1:] if isinstance(a, ast.Name)}
     return voc
+
+
+def declared_item_kinds(merged: Merged) -> set[str]:
+    """Item kinds come from `item_kinds` lines in the game and expansions (default: the base set)."""
+    kinds: set[str] = set()
+    for d in merged.definitions:
+        if d.kind in ("game", "expansion") and d.block:
+            for s in d.block.statements:
+                if s.verb == "item_kinds":
+                    kinds.update(a.name for a in s.args if isinstance(a, ast.Name))
+    return kinds or set(R.ITEM_KINDS)
 
 
 @attrs.define
@@ -91,10 +104,12 @@ class Checker:
         return self.diags
 
     def definition(self, d: ast.Definition) -> None:
-        kind = R.KINDS.get(d.kind)
-        if kind is None:
+        item_kinds = self.voc.known(R.KIND)
+        kind = R.KINDS.get(d.kind) or (R.Kind(d.kind) if d.kind in item_kinds else None)
+        if kind is None or (d.kind in R.ITEM_KINDS and d.kind not in item_kinds):
+            known = (set(R.KINDS) - set(R.ITEM_KINDS)) | item_kinds
             self.error("E101", f"unknown kind of definition `{d.kind}`", d.kind_span,
-                       did_you_mean(d.kind, R.KINDS) or f"known kinds: {', '.join(R.KINDS)}")
+                       did_you_mean(d.kind, known) or f"known kinds: {', '.join(sorted(known))}")
             return
         if not d.name and kind.named:
             self.error("E103", f"this {d.kind} has no name", d.kind_span, f'write {d.kind} "Name" {{ ... }}')
@@ -151,8 +166,10 @@ class Checker:
             self.error("E205", f"`{s.verb}` takes no block", s.block.span, "remove the `{ ... }`")
         if s.block is not None and verb.block != "none":
             inner = scope
-            if s.verb in ("choose", "choose_player"):
-                inner = scope.with_(chosen=R.ITEM if s.verb == "choose" else R.PLAYER)
+            if s.verb in ("choose", "choose_player", "choose_space"):
+                chosen = {"choose": R.ITEM, "choose_player": R.PLAYER, "choose_space": R.INT}[s.verb]
+                alias = {k.value.name: R.ITEM for k in s.kwargs if k.name == "as" and isinstance(k.value, ast.Name)}
+                inner = scope.with_(chosen=chosen, **alias)
             elif s.verb == "when":
                 inner = scope.with_(event="event")
             self.block(s.block, d, inner, top=False)
@@ -161,9 +178,9 @@ class Checker:
         if not top:
             return verb.role == R.EFFECT
         if verb.role == R.EFFECT:
-            return kind in R.ITEM_KINDS or kind in ("age", "action")
+            return kind in self.voc.known(R.KIND) or kind in ("age", "action")
         if verb.role == R.TRIGGER:
-            return kind in R.ITEM_KINDS or kind == "rule"
+            return kind in self.voc.known(R.KIND) or kind == "rule"
         if verb.role == R.ACTION_PART:
             return kind == "action"
         if verb.role == R.LAYOUT_PART:
@@ -171,7 +188,7 @@ class Checker:
         if verb.role == R.GAME:
             return kind in verb.kinds
         if verb.role == R.PROPERTY:
-            return kind in (verb.kinds or R.ITEM_KINDS)
+            return kind in verb.kinds if verb.kinds else kind in self.voc.known(R.KIND)
         return False
 
     @staticmethod
@@ -337,7 +354,7 @@ class Checker:
                 self.vocab(e, R.COLOR)
             return
         if type_ == R.SELECTOR_ZONE:
-            if isinstance(e, ast.Name) and e.name == "structure":
+            if isinstance(e, ast.Name) and e.name in ("structure", "structure_all"):
                 return
             self.vocab(e, R.ZONE)
             return
@@ -359,6 +376,13 @@ class Checker:
         if type_ == R.TEXT:
             if not isinstance(e, ast.Str):
                 self.error("E309", 'expected quoted text here, e.g. "7 Wonders Duel"', e.span)
+            return
+        if type_ == "table":
+            self.vocab(e, "table")
+            return
+        if type_ == "list":
+            if not isinstance(e, ast.ListExpr) or not all(isinstance(i, ast.Int) for i in e.items):
+                self.error("E309", "expected a list of numbers, e.g. [2, 4, 9]", e.span)
             return
         self.expect(e, type_, scope)
 
@@ -488,7 +512,7 @@ class Checker:
             if d.kind != "age" and d.block:
                 unknown |= filled_zones(d.block)
         for d in self.merged.definitions:
-            if d.kind in R.ITEM_KINDS and d.block:
+            if d.kind in self.voc.known(R.KIND) and d.block:
                 zone = item_start_zone(d, start_zone)
                 if zone:
                     start[zone] += 1

@@ -47,6 +47,7 @@ CODES: dict[str, str] = {
     "E311": "unknown layout",
     "E312": "`else` without `if`",
     "E313": "unknown kind",
+    "E314": "unknown table",
     # -- whole-game consistency ------------------------------------------------------------------
     "E401": "not enough cards for a structure or deal",
     "E402": "overlapping cards in a layout row",

@@ -15,7 +15,7 @@ from . import registry as R
 from .checker import item_start_zone
 from .explain_text import english, unparse
 from .loader import Merged
-from .model import (STRUCTURE, ActionDef, Block, Content, Cost, Fn, ItemDef, Layout, Param, Selector, Step,
+from .model import (STRUCTURE, STRUCTURE_ALL, ActionDef, Block, Content, Cost, Fn, ItemDef, Layout, Param, Selector, Step,
                     Track, Trigger, ZoneDef)
 
 ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv, "%": operator.mod,
@@ -36,6 +36,9 @@ class Compiler:
         self.zone_index: dict[str, int] = {}
         self.item_index: dict[str, int] = {}
         self.layouts: dict[str, Layout] = {}
+        self.item_kinds: list[str] = []
+        self.tables: dict[str, list[int]] = {}
+        self.current_item = -1
 
     # -- entry ---------------------------------------------------------------------------------
     def compile(self) -> Content:
@@ -44,7 +47,7 @@ class Compiler:
         headers = [game] + self.merged.by_kind("expansion")
         for g in headers:
             self.vocabulary(g)
-        items = [d for d in self.merged.definitions if d.kind in R.ITEM_KINDS]
+        items = [d for d in self.merged.definitions if d.kind in self.item_kinds]
         for i, d in enumerate(items):
             self.item_index[d.name] = i
         for d in self.merged.by_kind("layout"):
@@ -79,7 +82,7 @@ class Compiler:
             scores=scores, tiebreak=settings["tiebreak"], setup=setup, between_ages=int(settings["between"]),
             ages=ages, age_names=[d.name for d in self.merged.by_kind("age")], layouts=self.layouts,
             track=self.track(track_def), military_tokens=[it.id for it in compiled_items if it.kind == "military_token"],
-            sources=self.merged.sources)
+            item_kinds=self.item_kinds, tables=self.tables, sources=self.merged.sources)
 
     def sequence_steps(self, block_ids: list[int]) -> list[Step]:
         # Each step pushes one block; it runs to completion before the next step starts.
@@ -92,15 +95,18 @@ class Compiler:
         for s in g.block.statements:
             words = [a.name for a in s.args if isinstance(a, ast.Name)]
             target = {"resources": self.resources, "colors": self.colors, "science": self.science,
-                      "chains": self.chains}.get(s.verb)
+                      "chains": self.chains, "item_kinds": self.item_kinds}.get(s.verb)
             if target is not None:
                 target.extend(w for w in words if w not in target)
+            elif s.verb == "table" and words:
+                self.tables[words[0]] = [a.value for a in s.args[1:]]
             elif s.verb == "zone" and words:
                 name, flags = words[0], set(words[1:])
+                spaces = next((k.value.value for k in s.kwargs if k.name == "spaces"), 0)
                 if name not in self.zone_index:
                     self.zone_index[name] = len(self.zones)
                     self.zones.append(ZoneDef(len(self.zones), name, "player" in flags, "active" in flags,
-                                              "public" in flags))
+                                              "public" in flags, spaces))
 
     def game_statement(self, s: ast.Statement, settings: dict, start_zone: dict, build_zone: dict,
                        scores: list) -> None:
@@ -157,11 +163,14 @@ class Compiler:
                 t.capital = s.args[0].value
             elif s.verb == "points":
                 t.points = [a.value for a in s.args]
+            elif s.verb == "pieces":
+                t.zone = self.zone_index[s.args[0].name]
         return t
 
     # -- items -----------------------------------------------------------------------------------
     def item(self, d: ast.Definition, index: int, start_zone: dict[str, str]) -> ItemDef:
         it = ItemDef(index, d.name, d.kind, d.name_span)
+        self.current_item = index
         zone = item_start_zone(d, start_zone)
         it.deck = self.zone_index.get(zone, -1) if zone else -1
         effects: list[ast.Statement] = []
@@ -210,6 +219,16 @@ class Compiler:
                 it.side = a[0].value
             elif s.verb == "space":
                 it.space = a[0].value
+            elif s.verb == "value":
+                it.value = a[0].value
+            elif s.verb == "modify":
+                it.modifiers += ((a[0].name, a[1].value),)
+            elif s.verb == "copy_science":
+                it.copy_science = True
+            elif s.verb == "blocks_pawn":
+                it.blocks_pawn = True
+            elif s.verb == "chain_price":
+                it.chain_price = a[0].value
         it.produce = tuple(produce)
         it.produce_one_of = tuple(one_of)
         it.trade_fixed = tuple(fixed)
@@ -217,10 +236,12 @@ class Compiler:
         it.science = tuple(science)
         it.chain_from = tuple(chain_from)
         it.chain_gives = tuple(chain_gives)
-        it.has_statics = bool(any(produce) or one_of or fixed or discounts or science or chain_gives)
+        it.has_statics = bool(any(produce) or one_of or fixed or discounts or science or chain_gives
+                              or it.modifiers or it.copy_science or it.chain_price is not None)
         if effects:
             it.effect = self.block(effects)
             it.texts.extend(self.blocks[it.effect].texts)
+        self.current_item = -1
         return it
 
     def counted(self, args) -> list[tuple[str, int]]:
@@ -261,6 +282,7 @@ class Compiler:
     def action(self, d: ast.Definition, index: int) -> ActionDef:
         params: list[Param] = []
         requires: list[Fn] = []
+        pays: list[Fn] = []
         effects: list[ast.Statement] = []
         texts = []
         for s in d.block.statements:
@@ -271,6 +293,8 @@ class Compiler:
                 requires.append(self.expr(s.args[0]))
                 texts.append(self.describe(s))
             else:
+                if s.verb == "pay":
+                    pays.append(self.expr(s.args[0]))
                 effects.append(s)
         names = [p.name for p in params]
         paid = [names.index(s.args[0].name) for s in effects
@@ -278,12 +302,14 @@ class Compiler:
                 and len(s.args) == 1]
         block = self.block(effects)
         zones = [p.selector.zone for p in params]
-        return ActionDef(index, d.name, params, requires, paid, block, d.name_span,
+        return ActionDef(index, d.name, params, requires, paid, pays, block, d.name_span,
                          texts + self.blocks[block].texts, shared_pools=len(set(zones)) != len(zones))
 
     def selector(self, zone: ast.Expr, kwargs) -> Selector:
         kw = {k.name: k.value for k in kwargs}
-        zone_id = STRUCTURE if zone.name == "structure" else self.zone_index[zone.name]
+        zone_id = {"structure": STRUCTURE, "structure_all": STRUCTURE_ALL}.get(zone.name)
+        if zone_id is None:
+            zone_id = self.zone_index[zone.name]
         owner: str | Fn = "me"
         if "owner" in kw:
             o = kw["owner"]
@@ -357,10 +383,58 @@ class Compiler:
 
     def do_choose(self, s, kw) -> Step:
         count = self.expr(s.args[0])
-        selector = self.selector(s.args[2], s.kwargs)
+        selector = self.selector(s.args[2], [k for k in s.kwargs if k.name != "as"])
+        by = self.who(kw, "by")
+        alias = kw["as"].name if "as" in kw else None
+        body = self.block(s.block.statements)
+        return lambda g, f: g.choose(by(g, f), count(g, f), selector, body, f, alias)
+
+    def do_choose_space(self, s, kw) -> Step:
+        zone = self.zone_index[s.args[0].name]
+        empty = len(s.args) > 1
         by = self.who(kw, "by")
         body = self.block(s.block.statements)
-        return lambda g, f: g.choose(by(g, f), count(g, f), selector, body, f)
+        return lambda g, f: g.choose_space(by(g, f), zone, empty, body, f)
+
+    def do_pay(self, s, kw) -> Step:
+        amount = self.expr(s.args[0])
+        return lambda g, f: g.spend(f.me, amount(g, f))
+
+    def do_place(self, s, kw) -> Step:
+        item, zone, space = self.expr(s.args[0]), self.zone_index[s.args[1].name], self.expr(kw["space"])
+        owner = self.who(kw, "owner")
+        return lambda g, f: g.place(item(g, f), zone, owner(g, f), space(g, f))
+
+    def do_shuffle(self, s, kw) -> Step:
+        zone = self.zone_index[s.args[0].name]
+        return lambda g, f: g.shuffle(zone)
+
+    def do_take_top(self, s, kw) -> Step:
+        count = self.expr(s.args[0])
+        src, dst = self.zone_index[s.args[1].name], self.zone_index[s.args[2].name]
+        return lambda g, f: g.take_top(count(g, f), src, dst, f.me)
+
+    def do_return_to_deck(self, s, kw) -> Step:
+        zone = self.zone_index[s.args[0].name]
+        return lambda g, f: g.return_to_deck(zone, f.me)
+
+    def do_deal_onto_structure(self, s, kw) -> Step:
+        count = self.expr(s.args[0])
+        src = self.zone_index[s.args[1].name]
+        slots = [i.value for i in kw["slots"].items]
+        return lambda g, f: g.deal_onto_structure(count(g, f), src, slots)
+
+    def do_take_attached(self, s, kw) -> Step:
+        item = self.expr(s.args[0])
+        return lambda g, f: g.take_attached(f.me, item(g, f))
+
+    def do_trigger(self, s, kw) -> Step:
+        item = self.expr(s.args[0])
+        return lambda g, f: g.trigger(f.me, item(g, f))
+
+    def do_put_coins(self, s, kw) -> Step:
+        amount, item = self.expr(s.args[0]), self.expr(s.args[1])
+        return lambda g, f: g.put_coins(amount(g, f), item(g, f))
 
     def do_choose_player(self, s, kw) -> Step:
         by = self.who(kw, "by")
@@ -493,6 +567,11 @@ class Compiler:
             return lambda g, f: v
         if n == "resource":
             return lambda g, f: f.env["resource"]
+        if n == "age":
+            return lambda g, f: g.state.age + 1
+        if n == "this":
+            item = self.current_item
+            return lambda g, f: item
         if n in self.resources or n in self.colors or n in self.science or n in self.chains:
             return lambda g, f: n
         return lambda g, f: f.env[n]   # chosen, event, action parameters
@@ -536,6 +615,36 @@ class Compiler:
     def call_science_count(self, e: ast.Call) -> Fn:
         sym = self.expr(e.args[0])
         return lambda g, f: g.science_count(f.me, sym(g, f))
+
+    def call_lookup(self, e: ast.Call) -> Fn:
+        table = self.tables[e.args[0].name]
+        index = self.expr(e.args[1])
+        last = len(table) - 1
+        return lambda g, f: table[min(max(index(g, f), 0), last)]
+
+    def call_space(self, e: ast.Call) -> Fn:
+        item = self.expr(e.args[0])
+        return lambda g, f: g.state.positions.get(item(g, f), -1)
+
+    def call_first_empty(self, e: ast.Call) -> Fn:
+        zone = self.zone_index[e.args[0].name]
+        return lambda g, f: g.first_empty(zone)
+
+    def call_modifier(self, e: ast.Call) -> Fn:
+        name = e.args[0].name
+        return lambda g, f: g.stats(f.me).modifiers.get(name, 0)
+
+    def call_host(self, e: ast.Call) -> Fn:
+        item = self.expr(e.args[0])
+        return lambda g, f: g.state.attached.get(item(g, f), -1)
+
+    def call_owner(self, e: ast.Call) -> Fn:
+        item = self.expr(e.args[0])
+        return lambda g, f: g.owner_of(item(g, f))
+
+    def call_coins_on(self, e: ast.Call) -> Fn:
+        item = self.expr(e.args[0])
+        return lambda g, f: g.state.item_coins.get(item(g, f), 0)
 
     def call_option(self, e: ast.Call) -> Fn:
         name = e.args[0].name

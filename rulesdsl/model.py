@@ -15,7 +15,8 @@ from .diagnostics import Span
 Fn = Callable[[Any, Any], Any]      # (game, frame) -> value
 Step = Callable[[Any, Any], None]   # (game, frame) -> None; may push frames or set a decision
 
-STRUCTURE = -2  # pseudo zone id: the accessible cards of the current structure
+STRUCTURE = -2      # pseudo zone id: the accessible cards of the current structure
+STRUCTURE_ALL = -3  # pseudo zone id: every card of the current structure, covered or not
 
 
 @attrs.define
@@ -80,6 +81,11 @@ class ItemDef:
     points: list[tuple[Fn, str]] = attrs.Factory(list)
     side: int = -1                       # military tokens
     space: int = -1
+    value: int = 0                       # a number the rules may read (`item.value`)
+    modifiers: tuple[tuple[str, int], ...] = ()   # named amounts the rules read with modifier(NAME)
+    copy_science: bool = False           # gives the symbols of the item it is attached to
+    blocks_pawn: bool = False            # the conflict pawn cannot enter its space
+    chain_price: int | None = None       # cards with a chain symbol cost this many coins instead
     has_statics: bool = False
     texts: list[str] = attrs.Factory(list)   # English for `explain`, in source order
 
@@ -97,6 +103,7 @@ class ActionDef:
     params: list[Param]
     requires: list[Fn]
     paid: list[int]          # indexes of params the action builds without `free` (their cost must be met)
+    pays: list[Fn]           # coin amounts the action's `pay` statements take
     block: int
     span: Span
     texts: list[str] = attrs.Factory(list)
@@ -110,6 +117,7 @@ class ZoneDef:
     per_player: bool
     active: bool
     public: bool
+    spaces: int = 0      # > 0: items there stand on numbered spaces
 
 
 @attrs.define
@@ -126,6 +134,7 @@ class Layout:
 class Track:
     capital: int = 9
     points: list[int] = attrs.Factory(list)
+    zone: int = -1       # the zone of the pieces lying on the track (military tokens, blockers)
 
 
 @attrs.define
@@ -158,6 +167,8 @@ class Content:
     layouts: dict[str, Layout]
     track: Track
     military_tokens: list[int]
+    item_kinds: list[str] = attrs.Factory(list)
+    tables: dict[str, list[int]] = attrs.Factory(dict)
     sources: dict[str, str] = attrs.Factory(dict)
 
     def zone(self, name: str) -> ZoneDef:

@@ -10,7 +10,7 @@ from pathlib import Path
 import attrs
 
 from . import registry as R
-from .checker import check
+from .checker import check, declared_item_kinds
 from .diagnostics import Diagnostic, render
 from .loader import BASE_GAME, CARDS_ROOT, Merged, bundled_folder, bundled_names, load_paths
 
@@ -62,7 +62,8 @@ class _Checked:
 def _check_set(paths: list[Path]) -> _Checked:
     merged = load_paths(paths)
     diags = list(merged.diagnostics) + check(merged)
-    keys = {(d.kind, d.name) for d in merged.definitions if d.kind in R.KINDS}
+    known = set(R.KINDS) | declared_item_kinds(merged)
+    keys = {(d.kind, d.name) for d in merged.definitions if d.kind in known}
     return _Checked(diags, merged.sources, keys, set(merged.read))
 
 

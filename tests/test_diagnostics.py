@@ -212,7 +212,10 @@ def test_bundled_content_checks_clean():
     report = check_paths([])
     assert report.diagnostics == [], report.human()
     assert report.human().startswith("ok: ")
-    assert report.definitions["card"] == 73
+    base = check_paths([ROOT / "cards" / "duel"])
+    assert base.definitions["card"] == 73 and base.definitions["wonder"] == 12
+    # Every bundled folder together: the base game's cards plus Pantheon's Grand Temples.
+    assert report.definitions["card"] == 73 + 5
 
 
 def test_check_layers_base_and_expansion():
