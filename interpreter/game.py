@@ -232,7 +232,10 @@ class Game:
         st = self.state
         me = st.current
         coins = st.coins[me]
+        guard_frame = Frame(0, 0, 0, me, {})
         for act in self.content.actions:
+            if act.guards and not all(g(self, guard_frame) for g in act.guards):
+                continue
             pools = [self.candidates(p.selector, me) for p in act.params]
             combos = ((x,) for x in pools[0]) if len(pools) == 1 else product(*pools)
             check = bool(act.requires or act.paid or act.pays)
@@ -254,7 +257,10 @@ class Game:
         coins = st.coins[me]
         spaces = []
         total = 0
+        guard_frame = Frame(0, 0, 0, me, {})
         for act in self.content.actions:
+            if act.guards and not all(g(self, guard_frame) for g in act.guards):
+                continue
             pools = [self.candidates(p.selector, me) for p in act.params]
             size = 1
             for pool in pools:
@@ -336,9 +342,9 @@ class Game:
             return "the same item twice"
         me = st.current
         f = Frame(act.block, 0, 0, me, {p.name: i for p, i in zip(act.params, binding)})
-        for req, text in zip(act.requires, act.texts):
+        for req in act.guards + act.requires:
             if not req(self, f):
-                return "a requirement does not hold"
+                return "a requirement of this action does not hold now"
         if act.paid or act.pays:
             total = sum(self.price(me, binding[i])[0] for i in act.paid)
             total += sum(max(0, fn(self, f)) for fn in act.pays)

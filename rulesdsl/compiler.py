@@ -283,6 +283,7 @@ class Compiler:
         params: list[Param] = []
         requires: list[Fn] = []
         pays: list[Fn] = []
+        guards: list[Fn] = []
         effects: list[ast.Statement] = []
         texts = []
         for s in d.block.statements:
@@ -290,7 +291,10 @@ class Compiler:
                 params.append(Param(s.args[0].name, self.selector(s.args[2], s.kwargs)))
                 texts.append(self.describe(s))
             elif s.verb == "require":
-                requires.append(self.expr(s.args[0]))
+                if mentions(s.args[0], {p.name for p in params}):
+                    requires.append(self.expr(s.args[0]))
+                else:
+                    guards.append(self.expr(s.args[0]))
                 texts.append(self.describe(s))
             else:
                 if s.verb == "pay":
@@ -303,7 +307,8 @@ class Compiler:
         block = self.block(effects)
         zones = [p.selector.zone for p in params]
         return ActionDef(index, d.name, params, requires, paid, pays, block, d.name_span,
-                         texts + self.blocks[block].texts, shared_pools=len(set(zones)) != len(zones))
+                         texts + self.blocks[block].texts, shared_pools=len(set(zones)) != len(zones),
+                         guards=guards)
 
     def selector(self, zone: ast.Expr, kwargs) -> Selector:
         kw = {k.name: k.value for k in kwargs}
@@ -658,6 +663,23 @@ class Compiler:
         if block is None:
             return ""
         return "; ".join(english(s, self.block_text) for s in block.statements)
+
+
+def mentions(e: ast.Expr, names: set[str]) -> bool:
+    """Whether an expression reads any of these names."""
+    if isinstance(e, ast.Name):
+        return e.name in names
+    if isinstance(e, ast.Attribute):
+        return mentions(e.obj, names)
+    if isinstance(e, ast.BinOp):
+        return mentions(e.left, names) or mentions(e.right, names)
+    if isinstance(e, ast.Not):
+        return mentions(e.operand, names)
+    if isinstance(e, ast.ListExpr):
+        return any(mentions(i, names) for i in e.items)
+    if isinstance(e, ast.Call):
+        return any(mentions(a, names) for a in e.args) or any(mentions(k.value, names) for k in e.kwargs)
+    return False
 
 
 def compile_content(merged: Merged, layers: list[str]) -> Content:

@@ -108,6 +108,7 @@ class ActionDef:
     span: Span
     texts: list[str] = attrs.Factory(list)
     shared_pools: bool = False   # two params draw from the same zone (a binding may repeat an item)
+    guards: list[Fn] = attrs.Factory(list)   # requirements that read no parameter: checked once per turn
 
 
 @attrs.define
