@@ -7,6 +7,8 @@ from typing import NamedTuple
 CHOOSE = "choose"
 CHOOSE_PLAYER = "choose_player"
 CHOOSE_SPACE = "choose_space"
+CHOOSE_OPTION = "choose_option"
+PASS = "pass"
 
 
 class Action(NamedTuple):

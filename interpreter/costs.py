@@ -21,16 +21,21 @@ class Stats:
     chains: set[str]
     modifiers: dict[str, int] = attrs.Factory(dict)
     chain_price: int | None = None
+    trade_discount: list[int] = attrs.Factory(list)
+    borrow_chains: bool = False
 
 
 def compute_stats(content: Content, items: list[int], attached: dict[int, int] | None = None) -> Stats:
     n = len(content.resources)
-    s = Stats([0] * n, {}, [], [None] * n, [], {}, set())
+    s = Stats([0] * n, {}, [], [None] * n, [], {}, set(), trade_discount=[0] * n)
     defs = content.items
     for i in items:
         it = defs[i]
         if not it.has_statics:
             continue
+        for r, off in it.trade_discounts:
+            s.trade_discount[r] += off
+        s.borrow_chains = s.borrow_chains or it.borrow_chains
         for name, amount in it.modifiers:
             s.modifiers[name] = s.modifiers.get(name, 0) + amount
         if it.chain_price is not None:
@@ -54,7 +59,8 @@ def compute_stats(content: Content, items: list[int], attached: dict[int, int] |
     return s
 
 
-def cheapest_trade(need: list[int], prices: list[int], one_of: list[tuple[int, ...]], discount: int) -> int:
+def cheapest_trade(need: list[int], prices: list[int], one_of: list[tuple[int, ...]], discount: int,
+                   or_coins: int | None = None) -> int:
     """Fewest coins to buy the missing resources: each one-of producer covers one unit of its
     choice, then `discount` units are free (the dearest), the rest are bought at `prices`."""
     if not one_of:

@@ -12,7 +12,7 @@ from typing import Any, Iterable
 from rulesdsl.model import STRUCTURE, STRUCTURE_ALL, Content, Selector
 
 from . import chance
-from .actions import CHOOSE, CHOOSE_PLAYER, CHOOSE_SPACE, Action, IllegalAction, player_label
+from .actions import CHOOSE, CHOOSE_OPTION, CHOOSE_PLAYER, CHOOSE_SPACE, PASS, Action, IllegalAction, player_label
 from .costs import Stats, cheapest_trade, compute_stats
 from .state import DRAW, NOWHERE, Decision, Frame, State
 
@@ -48,6 +48,11 @@ class Game:
         state = State(layers=list(content.layers), options=sorted(options), seed=seed, players=players, loc=loc,
                       zones=zones, coins=[0] * players, rng=chance.seed_state(seed), script={k: list(v) for k, v in (script or {}).items()},
                       setup_script={k: list(v) for k, v in (script or {}).items()})
+        for z in content.zones:
+            if z.counters:
+                state.cubes[z.name] = [[0] * z.spaces for _ in range(players)]
+                state.supply[z.name] = [z.counters] * players
+                state.control[z.name] = [-1] * z.spaces
         game.state = state
         game._stats = [None] * players
         game._prices = [None] * players
@@ -76,6 +81,8 @@ class Game:
         self.slot_active = [z >= 0 and content.zones[z].active for z in self.slot_zone]
         self.active_slots = [[self.zone_base[z.id] + p for z in content.zones if z.active and z.per_player]
                              for p in range(content.players)]
+        # Zones whose items work for whoever controls their space in another zone.
+        self.ruled = {self.zone_base[z.id]: content.zones[z.ruled_by].name for z in content.zones if z.ruled_by >= 0}
 
     def _start(self) -> None:
         st = self.state
@@ -150,6 +157,13 @@ class Game:
                 self._end_turn()
                 if st.flow == "turn":
                     return
+            elif flow == "before_action":
+                st.flow = "turn"
+                st.before_used = True
+                if st.structure and all(i < 0 for i in st.structure):
+                    st.flow = "action"   # nothing left to take: the turn (and the age) ends
+                    continue
+                return
             else:
                 return
 
@@ -176,6 +190,7 @@ class Game:
         if not st.play_again:
             st.current = self.opponent(st.current)
         st.play_again = False
+        st.before_used = False
         st.flow = "turn"
 
     def _reveal(self) -> bool:
@@ -222,7 +237,12 @@ class Game:
                 return [Action(CHOOSE_PLAYER, (player_label(o),)) for o in d.options]
             if d.kind == "space":
                 return [Action(CHOOSE_SPACE, (str(o),)) for o in d.options]
-            return [Action(CHOOSE, (self.name(o),)) for o in d.options]
+            if d.kind == "option":
+                return [Action(CHOOSE_OPTION, (label,)) for label in d.labels]
+            out = [Action(CHOOSE, (self.name(o),)) for o in d.options]
+            if d.optional:
+                out.append(Action(PASS))
+            return out
         out = []
         for act, binding in self._bindings():
             out.append(Action(act.name, tuple(self.name(i) for i in binding)))
@@ -234,6 +254,8 @@ class Game:
         coins = st.coins[me]
         guard_frame = Frame(0, 0, 0, me, {})
         for act in self.content.actions:
+            if act.before_turn and st.before_used:
+                continue
             if act.guards and not all(g(self, guard_frame) for g in act.guards):
                 continue
             pools = [self.candidates(p.selector, me) for p in act.params]
@@ -259,6 +281,8 @@ class Game:
         total = 0
         guard_frame = Frame(0, 0, 0, me, {})
         for act in self.content.actions:
+            if act.before_turn and st.before_used:
+                continue
             if act.guards and not all(g(self, guard_frame) for g in act.guards):
                 continue
             pools = [self.candidates(p.selector, me) for p in act.params]
@@ -317,7 +341,7 @@ class Game:
             return "not an Action"
         if st.pending is not None:
             d = st.pending
-            if action.name not in (CHOOSE, CHOOSE_PLAYER, CHOOSE_SPACE):
+            if action.name not in (CHOOSE, CHOOSE_PLAYER, CHOOSE_SPACE, CHOOSE_OPTION, PASS):
                 return f"player {d.player} must first answer a choice ({d.prompt or 'choose'})"
             if action in self.legal_actions():
                 return None
@@ -327,6 +351,8 @@ class Game:
         if act is None:
             names = ", ".join(a.name for a in self.content.actions)
             return f"unknown action `{action.name}` (actions: {names})"
+        if act.before_turn and st.before_used:
+            return f"`{act.name}` comes only first in a turn, once"
         if len(action.args) != len(act.params):
             return f"`{act.name}` takes {len(act.params)} argument(s): {', '.join(p.name for p in act.params)}"
         binding = []
@@ -366,6 +392,13 @@ class Game:
         if st.pending is not None:
             d = st.pending
             st.pending = None
+            if action.name == PASS:
+                self.advance()
+                return
+            if d.kind == "option":
+                self.push(d.bodies[d.labels.index(action.args[0])], d.player, dict(d.env))
+                self.advance()
+                return
             if d.kind == "player":
                 chosen = int(action.args[0][1:])
             elif d.kind == "space":
@@ -392,7 +425,7 @@ class Game:
         st = self.state
         st.turn += 1
         st.last_actor = st.current
-        st.flow = "action"
+        st.flow = "before_action" if act.before_turn else "action"
         self.push(act.block, st.current, {p.name: i for p, i in zip(act.params, binding)})
         self.advance()
 
@@ -425,15 +458,32 @@ class Game:
         return [owner(self, Frame(0, 0, 0, me, {}))] if callable(owner) else [int(owner)]
 
     def candidates(self, sel: Selector, me: int) -> list[int]:
+        if sel.more_zones or sel.where is not None:
+            return self._candidates_slow(sel, me)
+        return self._pool(sel, sel.zone, me)
+
+    def _candidates_slow(self, sel: Selector, me: int) -> list[int]:
+        pool = [i for z in (sel.zone, *sel.more_zones) for i in self._pool(sel, z, me)]
+        if sel.where is None:
+            return pool
+        f = Frame(0, 0, 0, me, {})
+        out = []
+        for i in pool:
+            f.env["it"] = i
+            if sel.where(self, f):
+                out.append(i)
+        return out
+
+    def _pool(self, sel: Selector, zone: int, me: int) -> list[int]:
         items = self.content.items
-        if sel.zone == STRUCTURE:
+        if zone == STRUCTURE:
             pool = self.accessible()
-        elif sel.zone == STRUCTURE_ALL:
+        elif zone == STRUCTURE_ALL:
             pool = [i for i in self.state.structure if i >= 0]
-        elif self.content.zones[sel.zone].per_player:
-            pool = [i for o in self.owners(sel.owner, me) for i in self.state.zones[self.zone_base[sel.zone] + o]]
+        elif self.content.zones[zone].per_player:
+            pool = [i for o in self.owners(sel.owner, me) for i in self.state.zones[self.zone_base[zone] + o]]
         else:
-            pool = self.state.zones[self.zone_base[sel.zone]]
+            pool = self.state.zones[self.zone_base[zone]]
         if sel.colors is None and sel.kind is None and sel.age is None and sel.deck is None:
             return list(pool)
         return [i for i in pool if sel.matches(items[i])]
@@ -464,6 +514,11 @@ class Game:
                 self._dirty(self.slot_owner[old])
         st.attached.pop(item, None)
         st.positions.pop(item, None)
+        if st.hidden and item in st.hidden:
+            st.hidden.remove(item)
+        if old in self.ruled or slot in self.ruled:
+            for p in range(self.content.players):
+                self._dirty(p)
         st.loc[item] = slot
         if slot >= 0:
             st.zones[slot].append(item)
@@ -477,8 +532,11 @@ class Game:
             self._prices[q] = None
             self._price_cache[q].clear()
 
-    def move(self, item: int, zone: int, owner: int, onto: int | None = None) -> None:
+    def move(self, item: int, zone: int, owner: int, onto: int | None = None, bottom: bool = False) -> None:
         self.relocate(item, self.slot(zone, owner))
+        if bottom:
+            pile = self.state.zones[self.slot(zone, owner)]
+            pile.insert(0, pile.pop())
         if onto is not None:
             self.state.attached[item] = onto
             it = self.content.items[item]
@@ -527,9 +585,14 @@ class Game:
         st.chance.append([label, *(self.name(i) for i in out)])
         return out
 
-    def deal(self, count: int, src: int, dst: int, owner: int) -> None:
+    def deal(self, count: int, src: int, dst: int, owner: int, space: int | None = None,
+             hidden: bool = False) -> None:
         for item in self.draw(self.slot(src, owner), count, self.content.zones[src].name):
             self.relocate(item, self.slot(dst, owner))
+            if space is not None:
+                self.state.positions[item] = space
+            if hidden:
+                self.state.hidden.append(item)
 
     def deal_structure(self, src: int, layout: str) -> None:
         st = self.state
@@ -617,8 +680,10 @@ class Game:
         s = self._stats[p]
         if s is None:
             zones = self.state.zones
-            s = self._stats[p] = compute_stats(self.content, [i for slot in self.active_slots[p] for i in zones[slot]],
-                                               self.state.attached)
+            mine = [i for slot in self.active_slots[p] for i in zones[slot]]
+            for slot in self.ruled:
+                mine += [i for i in zones[slot] if self.ruled_owner(i, slot) == p]
+            s = self._stats[p] = compute_stats(self.content, mine, self.state.attached)
         return s
 
     def production(self, p: int, resource, colors) -> int:
@@ -637,7 +702,10 @@ class Game:
             for r, name in enumerate(self.content.resources):
                 base = fn(self, Frame(0, 0, 0, p, {"resource": name})) if fn else 2
                 fixed = s.fixed[r]
-                prices.append(base if fixed is None else min(base, fixed))
+                price = base if fixed is None else min(base, fixed)
+                if s.trade_discount[r]:
+                    price = max(1, price - s.trade_discount[r])
+                prices.append(price)
             self._prices[p] = prices
         return prices
 
@@ -649,7 +717,8 @@ class Game:
             return hit
         it = self.content.items[item]
         s = self.stats(p)
-        if it.chain_from and any(sym in s.chains for sym in it.chain_from):
+        if it.chain_from and (any(sym in s.chains for sym in it.chain_from) or s.borrow_chains and any(
+                sym in self.stats(self.opponent(p)).chains for sym in it.chain_from)):
             result = (0, 0, True)
         elif it.chain_from and s.chain_price is not None and (it.cost is None or self._cost(p, it, s)[0] > s.chain_price):
             result = (s.chain_price, 0, False)
@@ -662,14 +731,21 @@ class Game:
 
     def _cost(self, p: int, it, s: Stats) -> tuple[int, int, bool]:
         cost = it.cost
+        coins = cost.coins + (max(0, cost.coins_fn(self, Frame(0, 0, 0, p, {}))) if cost.coins_fn else 0)
         need = [max(0, c - q) for c, q in zip(cost.resources, s.produce)]
-        if any(need):
-            discount = sum(n for n, kind, color in s.discounts
-                           if (kind is None or kind == it.kind) and (color is None or color == it.color))
-            trade = cheapest_trade(need, self.trade_prices(p), s.one_of, discount)
-        else:
-            trade = 0
-        return (cost.coins + trade, trade, False)
+        discount = waive = 0
+        for n, kind, color, or_coins in s.discounts:
+            if (kind is None or kind == it.kind) and (color is None or color == it.color):
+                discount += n
+                waive += or_coins
+        trade = cheapest_trade(need, self.trade_prices(p), s.one_of, discount) if any(need) else 0
+        total = coins + trade
+        if waive and coins:
+            # "Ignore one cost symbol": the coin cost instead of a resource, whichever is cheaper.
+            without = cheapest_trade(need, self.trade_prices(p), s.one_of, discount - waive) if any(need) else 0
+            if without < total:
+                return (without, without, False)
+        return (total, trade, False)
 
     def available_coins(self, p: int) -> int:
         """Treasury plus coins lying on the player's items in play (spendable, not losable)."""
@@ -730,9 +806,14 @@ class Game:
         for t in triggers:
             if t.item >= 0:
                 slot = st.loc[t.item]
-                if slot < 0 or not self.slot_active[slot]:
+                if slot in self.ruled:
+                    me = self.ruled_owner(t.item, slot)
+                    if me < 0 or ("space" in fields and st.positions.get(t.item) != fields["space"]):
+                        continue
+                elif slot < 0 or not self.slot_active[slot]:
                     continue
-                me = self.slot_owner[slot]
+                else:
+                    me = self.slot_owner[slot]
             else:
                 me = actor
             if t.by == "me" and actor != me or t.by == "opponent" and actor == me:
@@ -754,7 +835,8 @@ class Game:
         return getattr(it, name, None)
 
     # -- decisions --------------------------------------------------------------------------------
-    def choose(self, by: int, count: int, sel: Selector, body: int, f: Frame, alias: str | None = None) -> None:
+    def choose(self, by: int, count: int, sel: Selector, body: int, f: Frame, alias: str | None = None,
+               optional: bool = False) -> None:
         count = f.env.get("_remaining", count)
         options = self.candidates(sel, f.me)
         if count <= 0 or not options:
@@ -763,9 +845,10 @@ class Game:
         if alias:
             env["_alias"] = alias
         self.state.pending = Decision(by, "item", list(options), body, env, f.block, f.pc - 1, f.me, count,
-                                      f"choose from {sel.text}")
+                                      f"choose from {sel.text}", optional)
 
-    def choose_space(self, by: int, zone: int, empty: bool, body: int, f: Frame) -> None:
+    def choose_space(self, by: int, zone: int, empty: bool, body: int, f: Frame, where=None,
+                     alias: str | None = None) -> None:
         st = self.state
         z = self.content.zones[zone]
         if zone == self.content.track.zone:
@@ -776,8 +859,25 @@ class Game:
         if empty:
             taken = {st.positions.get(i) for i in st.zones[self.slot(zone, by)]}
             options = [o for o in options if o not in taken]
+        if where is not None:
+            probe = Frame(0, 0, 0, f.me, dict(f.env))
+            kept = []
+            for o in options:
+                probe.env["space"] = o
+                if where(self, probe):
+                    kept.append(o)
+            options = kept
+        env = dict(f.env)
+        if alias:
+            env["_alias"] = alias
         if options:
-            st.pending = Decision(by, "space", options, body, dict(f.env), prompt=f"choose a space of {z.name}")
+            st.pending = Decision(by, "space", options, body, env, prompt=f"choose a space of {z.name}")
+
+    def choose_option(self, by: int, options: list[tuple[str, int]], f: Frame) -> None:
+        if options:
+            self.state.pending = Decision(by, "option", list(range(len(options))), -1, dict(f.env),
+                                          prompt="choose one", labels=[o[0] for o in options],
+                                          bodies=[o[1] for o in options])
 
     def choose_player(self, by: int, body: int, f: Frame) -> None:
         self.state.pending = Decision(by, "player", list(range(self.content.players)), body, dict(f.env),
@@ -788,9 +888,118 @@ class Game:
         slot = self.state.loc[item]
         return self.slot_owner[slot] if slot >= 0 else -1
 
-    def place(self, item: int, zone: int, owner: int, space: int) -> None:
+    def place(self, item: int, zone: int, owner: int, space: int, hidden: bool = False) -> None:
         self.relocate(item, self.slot(zone, owner))
         self.state.positions[item] = space
+        if hidden:
+            self.state.hidden.append(item)
+
+    def claim(self, item: int, zone: int, owner: int) -> None:
+        self.relocate(item, self.slot(zone, owner))
+        block = self.content.items[item].claim_block
+        if block >= 0:
+            self.push(block, owner, {})
+
+    def reveal(self, zone: int, space: int | None) -> None:
+        st = self.state
+        if not st.hidden:
+            return
+        here = set(st.zones[self.slot(zone, 0)])
+        st.hidden = [i for i in st.hidden if not (i in here and (space is None or st.positions.get(i) == space))]
+
+    def marked_slots(self, mark: str) -> list[int]:
+        lay = self.content.layouts.get(self.state.layout)
+        return list(lay.marks.get(mark, [])) if lay else []
+
+    def structure_row(self, item: int) -> int:
+        st = self.state
+        lay = self.content.layouts.get(st.layout)
+        if lay is None or item not in st.structure:
+            return -1
+        return lay.row_of[st.structure.index(item)]
+
+    # -- cubes on spaces, and who controls them ---------------------------------------------------
+    def cubes(self, zone: int, player: int, space: int | None = None) -> int:
+        grid = self.state.cubes.get(self.content.zones[zone].name)
+        if grid is None or not 0 <= player < len(grid):
+            return 0
+        row = grid[player]
+        if space is None:
+            return sum(row)
+        return row[space] if 0 <= space < len(row) else 0
+
+    def cube_supply(self, zone: int, player: int) -> int:
+        return self.state.supply.get(self.content.zones[zone].name, [0] * self.content.players)[player]
+
+    def control(self, zone: int) -> list[int]:
+        return self.state.control.get(self.content.zones[zone].name, [])
+
+    def controller(self, zone: int, space: int) -> int:
+        c = self.control(zone)
+        return c[space] if 0 <= space < len(c) else -1
+
+    def add_cube(self, zone: int, player: int, space) -> None:
+        name = self.content.zones[zone].name
+        st = self.state
+        if name not in st.cubes or not isinstance(space, int) or not 0 <= space < len(st.cubes[name][player]) \
+                or st.supply[name][player] <= 0:
+            return
+        st.supply[name][player] -= 1
+        st.cubes[name][player][space] += 1
+        frames = self.event_frames("cube_added", player, space=space)
+        self._update_control(zone, frames)
+
+    def remove_cube(self, zone: int, player: int, space) -> None:
+        name = self.content.zones[zone].name
+        st = self.state
+        if name not in st.cubes or not isinstance(space, int) or not 0 <= space < len(st.cubes[name][player]) \
+                or st.cubes[name][player][space] <= 0:
+            return
+        st.cubes[name][player][space] -= 1
+        st.supply[name][player] += 1
+        self._update_control(zone, [])
+
+    def move_cube(self, zone: int, player: int, src, dst) -> None:
+        name = self.content.zones[zone].name
+        st = self.state
+        row = st.cubes.get(name, [[]])[player] if name in st.cubes else []
+        if not (isinstance(src, int) and isinstance(dst, int) and 0 <= src < len(row) and 0 <= dst < len(row)) \
+                or row[src] <= 0 or src == dst:
+            return
+        row[src] -= 1
+        row[dst] += 1
+        self._update_control(zone, [])
+
+    def _update_control(self, zone: int, frames: list[Frame]) -> None:
+        """Recompute who controls each space; items ruled by those spaces change hands, and the
+        players concerned get `control_lost` (first) and `control_gained` events."""
+        z = self.content.zones[zone]
+        st = self.state
+        grid = st.cubes[z.name]
+        control = st.control[z.name]
+        lost: list[Frame] = []
+        gained: list[Frame] = []
+        for space in range(z.spaces):
+            counts = [grid[p][space] for p in range(st.players)]
+            top = max(counts)
+            new = counts.index(top) if top > 0 and counts.count(top) == 1 else -1
+            old = control[space]
+            if new == old:
+                continue
+            if old >= 0:
+                lost += self.event_frames("control_lost", old, space=space)
+            control[space] = new
+            for p in range(st.players):
+                self._dirty(p)
+            if new >= 0:
+                gained += self.event_frames("control_gained", new, space=space)
+        self.schedule(frames + lost + gained)
+
+    def ruled_owner(self, item: int, slot: int) -> int:
+        """The controller of the space a ruled item stands on (-1: nobody)."""
+        ctrl = self.state.control.get(self.ruled[slot])
+        space = self.state.positions.get(item, -1)
+        return ctrl[space] if ctrl and 0 <= space < len(ctrl) else -1
 
     def first_empty(self, zone: int) -> int:
         taken = {self.state.positions.get(i) for i in self.state.zones[self.slot(zone, 0)]}

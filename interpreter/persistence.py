@@ -34,9 +34,14 @@ def copy_state(state: State) -> State:
     new.face_up = state.face_up[:]
     new.frames = [Frame(f.block, f.pc, f.stop, f.me, dict(f.env)) for f in state.frames]
     d = state.pending
-    new.pending = None if d is None else attrs.evolve(d, options=d.options[:], env=dict(d.env))
+    new.pending = None if d is None else attrs.evolve(d, options=d.options[:], env=dict(d.env),
+                                                      labels=d.labels[:], bodies=d.bodies[:])
     new.attached = dict(state.attached)
     new.positions = dict(state.positions)
+    new.hidden = state.hidden[:]
+    new.cubes = {k: [row[:] for row in v] for k, v in state.cubes.items()}
+    new.supply = {k: v[:] for k, v in state.supply.items()}
+    new.control = {k: v[:] for k, v in state.control.items()}
     new.item_coins = dict(state.item_coins)
     new.script = {k: v[:] for k, v in state.script.items()}
     new.setup_script = state.setup_script

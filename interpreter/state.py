@@ -40,6 +40,9 @@ class Decision:
     again_me: int = 0
     remaining: int = 0
     prompt: str = ""
+    optional: bool = False            # the player may pass
+    labels: list[str] = attrs.Factory(list)   # kind "option": the names of the options
+    bodies: list[int] = attrs.Factory(list)   # kind "option": the block of each option
 
 
 @attrs.define
@@ -68,6 +71,11 @@ class State:
     attached: dict[int, int] = attrs.Factory(dict)      # item -> the item it lies on / under
     positions: dict[int, int] = attrs.Factory(dict)     # item -> its space in a zone with spaces, or on the track
     item_coins: dict[int, int] = attrs.Factory(dict)    # coins lying on an item
+    hidden: list[int] = attrs.Factory(list)             # items lying face down outside the structure
+    cubes: dict[str, list[list[int]]] = attrs.Factory(dict)   # zone -> player -> cubes per space
+    supply: dict[str, list[int]] = attrs.Factory(dict)        # zone -> cubes each player has left
+    control: dict[str, list[int]] = attrs.Factory(dict)       # zone -> controller per space (-1: none)
+    before_used: bool = False                           # this turn's optional first action is done
     rng: int = 0                                  # the dice: see interpreter/chance.py
     script: dict[str, list[str]] = attrs.Factory(dict)           # chance outcomes still dictated
     setup_script: dict[str, list[str]] = attrs.Factory(dict)     # as given at creation, for traces

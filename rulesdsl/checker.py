@@ -168,7 +168,7 @@ class Checker:
             inner = scope
             if s.verb in ("choose", "choose_player", "choose_space"):
                 chosen = {"choose": R.ITEM, "choose_player": R.PLAYER, "choose_space": R.INT}[s.verb]
-                alias = {k.value.name: R.ITEM for k in s.kwargs if k.name == "as" and isinstance(k.value, ast.Name)}
+                alias = {k.value.name: chosen for k in s.kwargs if k.name == "as" and isinstance(k.value, ast.Name)}
                 inner = scope.with_(chosen=chosen, **alias)
             elif s.verb == "when":
                 inner = scope.with_(event="event")
@@ -238,6 +238,13 @@ class Checker:
                        f"e.g. {verb.example}")
         kwtypes = verb.kwarg_types
         for kw in s.kwargs:
+            if kw.name == "where" and kw.name in kwtypes:
+                self.expect(kw.value, R.BOOL, scope.with_(it=R.ITEM, space=R.INT))
+                continue
+            if kw.name in ("as", "at") and kw.name in kwtypes:
+                if not isinstance(kw.value, ast.Name):
+                    self.error("E309", "expected a plain word here", kw.value.span)
+                continue
             if kw.name not in kwtypes:
                 self.error("E204", f"`{s.verb}` has no option `{kw.name}`", kw.span,
                            did_you_mean(kw.name, kwtypes) or (f"options: {', '.join(kwtypes)}" if kwtypes else
@@ -475,6 +482,9 @@ class Checker:
                 self.typed(arg, ptype, scope, None)
         kw = dict(f.kwargs)
         for k in e.kwargs:
+            if k.name == "where" and "where" in kw:
+                self.expect(k.value, R.BOOL, scope.with_(it=R.ITEM))
+                continue
             if k.name not in kw:
                 self.error("E204", f"`{e.func}` has no option `{k.name}`", k.span,
                            did_you_mean(k.name, kw) or (f"options: {', '.join(kw)}" if kw else None))

@@ -38,6 +38,7 @@ class Compiler:
         self.layouts: dict[str, Layout] = {}
         self.item_kinds: list[str] = []
         self.tables: dict[str, list[int]] = {}
+        self.ruled_later: list[tuple[str, str]] = []
         self.current_item = -1
 
     # -- entry ---------------------------------------------------------------------------------
@@ -47,6 +48,8 @@ class Compiler:
         headers = [game] + self.merged.by_kind("expansion")
         for g in headers:
             self.vocabulary(g)
+        for name, ruler in self.ruled_later:
+            self.zones[self.zone_index[name]].ruled_by = self.zone_index[ruler]
         items = [d for d in self.merged.definitions if d.kind in self.item_kinds]
         for i, d in enumerate(items):
             self.item_index[d.name] = i
@@ -102,11 +105,16 @@ class Compiler:
                 self.tables[words[0]] = [a.value for a in s.args[1:]]
             elif s.verb == "zone" and words:
                 name, flags = words[0], set(words[1:])
-                spaces = next((k.value.value for k in s.kwargs if k.name == "spaces"), 0)
+                kw = {k.name: k.value for k in s.kwargs}
+                spaces = kw["spaces"].value if "spaces" in kw else 0
+                counters = kw["counters"].value if "counters" in kw else 0
                 if name not in self.zone_index:
                     self.zone_index[name] = len(self.zones)
                     self.zones.append(ZoneDef(len(self.zones), name, "player" in flags, "active" in flags,
-                                              "public" in flags, spaces))
+                                              "public" in flags, spaces, "private" in flags, counters,
+                                              "majority" in flags))
+                    if "ruled_by" in kw:
+                        self.ruled_later.append((name, kw["ruled_by"].name))
 
     def game_statement(self, s: ast.Statement, settings: dict, start_zone: dict, build_zone: dict,
                        scores: list) -> None:
@@ -136,13 +144,19 @@ class Compiler:
         rows: list[list[int]] = []
         face_up: list[bool] = []
         columns: list[int] = []
+        marks: dict[str, list[int]] = {}
+        row_of: list[int] = []
         for s in d.block.statements:
+            if s.verb == "mark":
+                marks.setdefault(s.args[0].name, []).extend(a.value for a in s.args[1:])
+                continue
             up = s.args[0].name == "up"
             row = []
             for c in s.args[1:]:
                 row.append(len(columns))
                 columns.append(c.value)
                 face_up.append(up)
+                row_of.append(len(rows))
             rows.append(row)
         covered_by: list[list[int]] = [[] for _ in columns]
         for r in range(len(rows) - 1):
@@ -152,7 +166,7 @@ class Compiler:
         for slot, cov in enumerate(covered_by):
             for c in cov:
                 covers[c].append(slot)
-        return Layout(d.name, face_up, covered_by, rows, columns, covers)
+        return Layout(d.name, face_up, covered_by, rows, columns, covers, marks, row_of)
 
     def track(self, d: ast.Definition | None) -> Track:
         t = Track()
@@ -194,7 +208,9 @@ class Compiler:
             elif s.verb == "color":
                 it.color = a[0].name
             elif s.verb == "cost":
-                it.cost = self.cost(a)
+                fn = it.cost.coins_fn if it.cost else None
+                c = self.cost(a)
+                it.cost = Cost(c.coins, c.resources, fn)
             elif s.verb == "chain_from":
                 chain_from.append(a[0].name)
             elif s.verb == "chain_gives":
@@ -210,7 +226,7 @@ class Compiler:
                     fixed.append((self.resources.index(r.name), a[0].value))
             elif s.verb == "discount":
                 kw = {k.name: k.value.name for k in s.kwargs}
-                discounts.append((a[0].value, kw.get("kind"), kw.get("color")))
+                discounts.append((a[0].value, kw.get("kind"), kw.get("color"), kw.get("or_coins") == "true"))
             elif s.verb == "science":
                 science.append(a[0].name)
             elif s.verb == "points":
@@ -229,6 +245,15 @@ class Compiler:
                 it.blocks_pawn = True
             elif s.verb == "chain_price":
                 it.chain_price = a[0].value
+            elif s.verb == "trade_discount":
+                it.trade_discounts += tuple((self.resources.index(r.name), a[0].value) for r in a[1:])
+            elif s.verb == "borrow_chains":
+                it.borrow_chains = True
+            elif s.verb == "cost_coins":
+                base = it.cost or Cost(0, tuple([0] * len(self.resources)))
+                it.cost = Cost(base.coins, base.resources, self.expr(a[0]))
+            elif s.verb == "on_claim":
+                it.claim_block = self.block(s.block.statements)
         it.produce = tuple(produce)
         it.produce_one_of = tuple(one_of)
         it.trade_fixed = tuple(fixed)
@@ -237,7 +262,8 @@ class Compiler:
         it.chain_from = tuple(chain_from)
         it.chain_gives = tuple(chain_gives)
         it.has_statics = bool(any(produce) or one_of or fixed or discounts or science or chain_gives
-                              or it.modifiers or it.copy_science or it.chain_price is not None)
+                              or it.modifiers or it.copy_science or it.chain_price is not None
+                              or it.trade_discounts or it.borrow_chains)
         if effects:
             it.effect = self.block(effects)
             it.texts.extend(self.blocks[it.effect].texts)
@@ -284,12 +310,16 @@ class Compiler:
         requires: list[Fn] = []
         pays: list[Fn] = []
         guards: list[Fn] = []
+        before = False
         effects: list[ast.Statement] = []
         texts = []
         for s in d.block.statements:
             if s.verb == "param":
                 params.append(Param(s.args[0].name, self.selector(s.args[2], s.kwargs)))
                 texts.append(self.describe(s))
+            elif s.verb == "before_turn":
+                before = True
+                texts.append("optional, at the start of the turn")
             elif s.verb == "require":
                 if mentions(s.args[0], {p.name for p in params}):
                     requires.append(self.expr(s.args[0]))
@@ -308,22 +338,31 @@ class Compiler:
         zones = [p.selector.zone for p in params]
         return ActionDef(index, d.name, params, requires, paid, pays, block, d.name_span,
                          texts + self.blocks[block].texts, shared_pools=len(set(zones)) != len(zones),
-                         guards=guards)
+                         guards=guards, before_turn=before)
+
+    def zone_id(self, zone: ast.Expr) -> int:
+        special = {"structure": STRUCTURE, "structure_all": STRUCTURE_ALL}.get(zone.name)
+        return special if special is not None else self.zone_index[zone.name]
 
     def selector(self, zone: ast.Expr, kwargs) -> Selector:
         kw = {k.name: k.value for k in kwargs}
-        zone_id = {"structure": STRUCTURE, "structure_all": STRUCTURE_ALL}.get(zone.name)
-        if zone_id is None:
-            zone_id = self.zone_index[zone.name]
+        more: tuple[int, ...] = ()
+        if isinstance(zone, ast.ListExpr):
+            zone_id = self.zone_id(zone.items[0])
+            more = tuple(self.zone_id(z) for z in zone.items[1:])
+        else:
+            zone_id = self.zone_id(zone)
         owner: str | Fn = "me"
         if "owner" in kw:
             o = kw["owner"]
             owner = o.name if isinstance(o, ast.Name) and o.name in R.OWNER_WORDS else self.expr(o)
-        text = unparse(zone) + "".join(f", {k.name}={unparse(k.value)}" for k in kwargs if k.name != "by")
+        text = unparse(zone) + "".join(f", {k.name}={unparse(k.value)}" for k in kwargs
+                                       if k.name not in ("by", "optional", "as"))
         return Selector(zone_id, owner, self.colorset(kw["color"]) if "color" in kw else None,
                         kw["kind"].name if "kind" in kw else None,
                         kw["age"].value if "age" in kw and isinstance(kw["age"], ast.Int) else None,
-                        self.zone_index[kw["deck"].name] if "deck" in kw else None, text)
+                        self.zone_index[kw["deck"].name] if "deck" in kw else None, text,
+                        self.expr(kw["where"]) if "where" in kw else None, more)
 
     # -- blocks and effects ----------------------------------------------------------------------
     def new_block(self, steps: list[Step], texts: list[str]) -> int:
@@ -377,7 +416,8 @@ class Compiler:
 
     def do_shields(self, s, kw) -> Step:
         count = self.expr(s.args[0])
-        return lambda g, f: g.shields(f.me, count(g, f))
+        by = self.who(kw, "by")
+        return lambda g, f: g.shields(by(g, f), count(g, f))
 
     def do_play_again(self, s, kw) -> Step:
         return lambda g, f: g.grant_play_again(f.me)
@@ -388,18 +428,52 @@ class Compiler:
 
     def do_choose(self, s, kw) -> Step:
         count = self.expr(s.args[0])
-        selector = self.selector(s.args[2], [k for k in s.kwargs if k.name != "as"])
+        selector = self.selector(s.args[2], [k for k in s.kwargs if k.name not in ("as", "optional")])
         by = self.who(kw, "by")
         alias = kw["as"].name if "as" in kw else None
+        optional = "optional" in kw and kw["optional"].name == "true"
         body = self.block(s.block.statements)
-        return lambda g, f: g.choose(by(g, f), count(g, f), selector, body, f, alias)
+        return lambda g, f: g.choose(by(g, f), count(g, f), selector, body, f, alias, optional)
 
     def do_choose_space(self, s, kw) -> Step:
         zone = self.zone_index[s.args[0].name]
         empty = len(s.args) > 1
         by = self.who(kw, "by")
+        where = self.expr(kw["where"]) if "where" in kw else None
+        alias = kw["as"].name if "as" in kw else None
         body = self.block(s.block.statements)
-        return lambda g, f: g.choose_space(by(g, f), zone, empty, body, f)
+        return lambda g, f: g.choose_space(by(g, f), zone, empty, body, f, where, alias)
+
+    def do_choose_one(self, s, kw) -> Step:
+        by = self.who(kw, "by")
+        options = [(o.args[0].name, self.block(o.block.statements)) for o in s.block.statements if o.verb == "option"]
+        return lambda g, f: g.choose_option(by(g, f), options, f)
+
+    def do_option(self, s, kw) -> Step:  # only inside choose_one, which reads it
+        return lambda g, f: None
+
+    def do_claim(self, s, kw) -> Step:
+        item, zone = self.expr(s.args[0]), self.zone_index[s.args[1].name]
+        owner = self.who(kw, "owner")
+        return lambda g, f: g.claim(item(g, f), zone, owner(g, f))
+
+    def do_add_cube(self, s, kw) -> Step:
+        zone, space, who = self.zone_index[s.args[0].name], self.expr(kw["space"]), self.who(kw)
+        return lambda g, f: g.add_cube(zone, who(g, f), space(g, f))
+
+    def do_remove_cube(self, s, kw) -> Step:
+        zone, space, who = self.zone_index[s.args[0].name], self.expr(kw["space"]), self.who(kw)
+        return lambda g, f: g.remove_cube(zone, who(g, f), space(g, f))
+
+    def do_move_cube(self, s, kw) -> Step:
+        zone, who = self.zone_index[s.args[0].name], self.who(kw)
+        src, dst = self.expr(kw["from"]), self.expr(kw["to"])
+        return lambda g, f: g.move_cube(zone, who(g, f), src(g, f), dst(g, f))
+
+    def do_reveal(self, s, kw) -> Step:
+        zone = self.zone_index[s.args[0].name]
+        space = self.expr(kw["space"]) if "space" in kw else None
+        return lambda g, f: g.reveal(zone, None if space is None else space(g, f))
 
     def do_pay(self, s, kw) -> Step:
         amount = self.expr(s.args[0])
@@ -408,7 +482,8 @@ class Compiler:
     def do_place(self, s, kw) -> Step:
         item, zone, space = self.expr(s.args[0]), self.zone_index[s.args[1].name], self.expr(kw["space"])
         owner = self.who(kw, "owner")
-        return lambda g, f: g.place(item(g, f), zone, owner(g, f), space(g, f))
+        hidden = "face_down" in kw and kw["face_down"].name == "true"
+        return lambda g, f: g.place(item(g, f), zone, owner(g, f), space(g, f), hidden)
 
     def do_shuffle(self, s, kw) -> Step:
         zone = self.zone_index[s.args[0].name]
@@ -426,6 +501,9 @@ class Compiler:
     def do_deal_onto_structure(self, s, kw) -> Step:
         count = self.expr(s.args[0])
         src = self.zone_index[s.args[1].name]
+        if "marked" in kw:
+            mark = kw["marked"].name
+            return lambda g, f: g.deal_onto_structure(count(g, f), src, g.marked_slots(mark))
         slots = [i.value for i in kw["slots"].items]
         return lambda g, f: g.deal_onto_structure(count(g, f), src, slots)
 
@@ -468,9 +546,10 @@ class Compiler:
         zone = self.zone_index[s.args[1].name]
         owner = self.who(kw, "owner")
         onto = self.expr(kw["onto"]) if "onto" in kw else None
-        if onto is None:
+        bottom = "at" in kw and kw["at"].name == "bottom"
+        if onto is None and not bottom:
             return lambda g, f: g.move(item(g, f), zone, owner(g, f))
-        return lambda g, f: g.move(item(g, f), zone, owner(g, f), onto(g, f))
+        return lambda g, f: g.move(item(g, f), zone, owner(g, f), None if onto is None else onto(g, f), bottom)
 
     def do_move_all(self, s, kw) -> Step:
         src, dst = self.zone_index[s.args[0].name], self.zone_index[s.args[1].name]
@@ -485,7 +564,12 @@ class Compiler:
         count = self.expr(s.args[0])
         src, dst = self.zone_index[s.args[1].name], self.zone_index[s.args[2].name]
         owner = self.who(kw, "owner")
-        return lambda g, f: g.deal(count(g, f), src, dst, owner(g, f))
+        space = self.expr(kw["space"]) if "space" in kw else None
+        hidden = "face_down" in kw and kw["face_down"].name == "true"
+        if space is None and not hidden:
+            return lambda g, f: g.deal(count(g, f), src, dst, owner(g, f))
+        return lambda g, f: g.deal(count(g, f), src, dst, owner(g, f),
+                                   None if space is None else space(g, f), hidden)
 
     def do_deal_structure(self, s, kw) -> Step:
         src = self.zone_index[s.args[0].name]
@@ -577,6 +661,8 @@ class Compiler:
         if n == "this":
             item = self.current_item
             return lambda g, f: item
+        if n in ("it", "space"):
+            return lambda g, f: f.env[n]
         if n in self.resources or n in self.colors or n in self.science or n in self.chains:
             return lambda g, f: n
         return lambda g, f: f.env[n]   # chosen, event, action parameters
@@ -650,6 +736,45 @@ class Compiler:
     def call_coins_on(self, e: ast.Call) -> Fn:
         item = self.expr(e.args[0])
         return lambda g, f: g.state.item_coins.get(item(g, f), 0)
+
+    def call_cubes(self, e: ast.Call) -> Fn:
+        zone = self.zone_index[e.args[0].name]
+        kw = {k.name: k.value for k in e.kwargs}
+        space = self.expr(kw["space"]) if "space" in kw else None
+        owner = self.owner_fn(kw["owner"]) if "owner" in kw else (lambda g, f: f.me)
+        return lambda g, f: g.cubes(zone, owner(g, f), None if space is None else space(g, f))
+
+    def call_supply(self, e: ast.Call) -> Fn:
+        zone = self.zone_index[e.args[0].name]
+        return lambda g, f: g.cube_supply(zone, f.me)
+
+    def call_controller(self, e: ast.Call) -> Fn:
+        zone, space = self.zone_index[e.args[0].name], self.expr(e.args[1])
+        return lambda g, f: g.controller(zone, space(g, f))
+
+    def call_controlled(self, e: ast.Call) -> Fn:
+        zone = self.zone_index[e.args[0].name]
+        return lambda g, f: sum(1 for c in g.control(zone) if c == f.me)
+
+    def call_controlled_sum(self, e: ast.Call) -> Fn:
+        zone, table = self.zone_index[e.args[0].name], self.tables[e.args[1].name]
+        return lambda g, f: sum(table[k] for k, c in enumerate(g.control(zone)) if c == f.me and k < len(table))
+
+    def call_row(self, e: ast.Call) -> Fn:
+        item = self.expr(e.args[0])
+        return lambda g, f: g.structure_row(item(g, f))
+
+    def call_rider(self, e: ast.Call) -> Fn:
+        item = self.expr(e.args[0])
+        return lambda g, f: next((x for x, h in g.state.attached.items() if h == item(g, f)), -1)
+
+    def call_riders(self, e: ast.Call) -> Fn:
+        item = self.expr(e.args[0])
+        return lambda g, f: (lambda i: sum(1 for h in g.state.attached.values() if h == i))(item(g, f))
+
+    def call_abs(self, e: ast.Call) -> Fn:
+        x = self.expr(e.args[0])
+        return lambda g, f: abs(x(g, f))
 
     def call_option(self, e: ast.Call) -> Fn:
         name = e.args[0].name

@@ -41,6 +41,8 @@ class Selector:
     age: int | None = None
     deck: int | None = None
     text: str = ""
+    where: Fn | None = None            # a condition on `it`, the candidate item
+    more_zones: tuple[int, ...] = ()   # further zones to draw candidates from
 
     def matches(self, item: "ItemDef") -> bool:
         return ((self.colors is None or item.color in self.colors) and (self.kind is None or item.kind == self.kind)
@@ -74,7 +76,7 @@ class ItemDef:
     produce: tuple[int, ...] = ()        # fixed production per resource index
     produce_one_of: tuple[tuple[int, ...], ...] = ()
     trade_fixed: tuple[tuple[int, int], ...] = ()   # (resource index, price)
-    discounts: tuple[tuple[int, str | None, str | None], ...] = ()  # (count, kind, color)
+    discounts: tuple[tuple[int, str | None, str | None, bool], ...] = ()  # (count, kind, color, or the coins)
     science: tuple[str, ...] = ()
     effect: int = -1                     # block run when the item takes effect (built, acquired, reached)
     triggers: list[Trigger] = attrs.Factory(list)
@@ -86,6 +88,9 @@ class ItemDef:
     copy_science: bool = False           # gives the symbols of the item it is attached to
     blocks_pawn: bool = False            # the conflict pawn cannot enter its space
     chain_price: int | None = None       # cards with a chain symbol cost this many coins instead
+    trade_discounts: tuple[tuple[int, int], ...] = ()   # (resource index, coins off, never below 1)
+    borrow_chains: bool = False          # the opponent's chain symbols count as its owner's
+    claim_block: int = -1                # run when the item is claimed (chosen in a draft)
     has_statics: bool = False
     texts: list[str] = attrs.Factory(list)   # English for `explain`, in source order
 
@@ -109,6 +114,7 @@ class ActionDef:
     texts: list[str] = attrs.Factory(list)
     shared_pools: bool = False   # two params draw from the same zone (a binding may repeat an item)
     guards: list[Fn] = attrs.Factory(list)   # requirements that read no parameter: checked once per turn
+    before_turn: bool = False    # optional, at the start of a turn; the player then takes a normal action
 
 
 @attrs.define
@@ -119,6 +125,10 @@ class ZoneDef:
     active: bool
     public: bool
     spaces: int = 0      # > 0: items there stand on numbered spaces
+    private: bool = False        # its owner sees it, the other players do not
+    counters: int = 0            # > 0: each player has this many cubes to put on the spaces
+    majority: bool = False       # a space is controlled by the player with strictly most cubes
+    ruled_by: int = -1           # items here work for the controller of their space in that zone
 
 
 @attrs.define
@@ -129,6 +139,8 @@ class Layout:
     rows: list[list[int]]            # slot indexes per row, top row first
     columns: list[int]
     covers: list[list[int]] = attrs.Factory(list)   # inverse of covered_by
+    marks: dict[str, list[int]] = attrs.Factory(dict)   # named sets of slots (where tokens go)
+    row_of: list[int] = attrs.Factory(list)
 
 
 @attrs.define

@@ -57,7 +57,7 @@ class Verb:
         return dict(self.kwargs)
 
 
-FILTER_KWARGS = (("color", COLORS), ("kind", KIND), ("owner", "owner"), ("age", INT), ("deck", ZONE))
+FILTER_KWARGS = (("color", COLORS), ("kind", KIND), ("owner", "owner"), ("age", INT), ("deck", ZONE), ("where", BOOL))
 ITEM_KINDS = ("card", "wonder", "token", "military_token")
 
 
@@ -87,7 +87,7 @@ def _verbs() -> dict[str, Verb]:
              doc="Fixes the owner's price for buying these resources from the bank. In `game`, the "
                  "base price formula, with `resource` the resource bought.",
              example="trade_price 1 wood", explain="{me:+buy} {resources} from the bank for {price:coins} each"),
-        Verb("discount", PROPERTY, (Param("count", INT),), (("kind", KIND), ("color", COLOR)),
+        Verb("discount", PROPERTY, (Param("count", INT),), (("kind", KIND), ("color", COLOR), ("or_coins", BOOL)),
              doc="Items of that kind or colour cost the owner `count` fewer resources (the dearest ones).",
              example="discount 2 kind=wonder", explain="each {noun} {me:+build} costs {count:fewer resources} (the most expensive ones)"),
         Verb("science", PROPERTY, (Param("symbol", SCIENCE),),
@@ -108,7 +108,7 @@ def _verbs() -> dict[str, Verb]:
         Verb("lose", EFFECT, (Param("amount", INT), Param("unit", WORD, literal=("coins", "coin"))),
              (("who", PLAYER),), doc="Coins back to the bank, never below 0.", example="lose 3 coins who=opponent",
              explain="{who:lose} {amount:coins}"),
-        Verb("shields", EFFECT, (Param("count", INT),),
+        Verb("shields", EFFECT, (Param("count", INT),), (("by", PLAYER),),
              doc="Moves the conflict pawn that many spaces towards the opponent's capital, one space at a time.",
              example="shields 2", explain="{count:shields}"),
         Verb("play_again", EFFECT, doc="The player takes another turn after this one (lost at the end of an age).",
@@ -118,7 +118,7 @@ def _verbs() -> dict[str, Verb]:
              explain="{me:+win} the game ({victory} victory)"),
         Verb("choose", EFFECT, (Param("count", INT), Param("from", WORD, literal=("from",)),
                                 Param("zone", SELECTOR_ZONE)),
-             FILTER_KWARGS + (("by", PLAYER), ("as", WORD)), block="required",
+             FILTER_KWARGS + (("by", PLAYER), ("as", WORD), ("optional", BOOL)), block="required",
              doc="A player picks items one at a time; the block runs for each pick with `chosen`. "
                  "Nothing happens when there is nothing to pick.",
              example="choose 1 from discard { build chosen free }",
@@ -139,13 +139,14 @@ def _verbs() -> dict[str, Verb]:
         Verb("discard", EFFECT, (Param("item", ITEM),),
              doc="Put the item on the game's discard pile (from the structure or a city).",
              example="discard chosen", explain="{me:discard} {item}"),
-        Verb("move", EFFECT, (Param("item", ITEM), Param("zone", ZONE)), (("owner", PLAYER), ("onto", ITEM)),
+        Verb("move", EFFECT, (Param("item", ITEM), Param("zone", ZONE)), (("owner", PLAYER), ("onto", ITEM), ("at", WORD)),
              doc="Move an item to a zone (a player zone of `owner`, default the player); `onto` attaches it to another item.",
              example="move chosen wonders", explain="{me:move} {item} to {zone}{onto:?, attached to %}"),
         Verb("move_all", EFFECT, (Param("from", ZONE), Param("to", ZONE)), (("owner", "owner"),),
              doc="Move every item of a zone to another.", example="move_all draft wonders owner=player(0)",
              explain="{me:move} everything in {from} to {to}"),
-        Verb("deal", EFFECT, (Param("count", INT), Param("from", ZONE), Param("to", ZONE)), (("owner", PLAYER),),
+        Verb("deal", EFFECT, (Param("count", INT), Param("from", ZONE), Param("to", ZONE)),
+             (("owner", PLAYER), ("space", INT), ("face_down", BOOL)),
              doc="Move that many items, drawn at random, from one zone to another (a chance step).",
              example="deal 5 progress_deck board_tokens", explain="{me:draw} {what} at random from {from} into {to}"),
         Verb("deal_structure", EFFECT, (Param("from", ZONE),), (("layout", LAYOUT),),
@@ -188,7 +189,8 @@ def _verbs() -> dict[str, Verb]:
              doc="In `game`: declares scientific symbols.", example="science globe wheel", explain="scientific symbols: {words}"),
         Verb("chains", GAME, (Param("words", WORDS),), kinds=("game", "expansion"),
              doc="Declares chain symbols.", example="chains horseshoe sword", explain="chain symbols: {words}"),
-        Verb("zone", GAME, (Param("name", WORD), Param("flags", WORDS)), (("spaces", INT),), kinds=("game", "expansion"),
+        Verb("zone", GAME, (Param("name", WORD), Param("flags", WORDS)), (("spaces", INT), ("counters", INT), ("ruled_by", ZONE)),
+             kinds=("game", "expansion"),
              doc="Declares a zone; flags: `player` (one per player), `active` (its items work for the "
                  "owner), `public` (both players see it).", example="zone city player active public",
              explain="zone {name}{flags:? (%)}"),
@@ -248,11 +250,11 @@ def _verbs() -> dict[str, Verb]:
         Verb("pay", EFFECT, (Param("amount", INT), Param("unit", WORD, literal=("coins", "coin"))),
              doc="Pay coins to the bank (treasury first, then coins parked on your cards). In an action, "
                  "the action is legal only if the player can pay.", example="pay 3 coins", explain="pay {amount} coins"),
-        Verb("place", EFFECT, (Param("item", ITEM), Param("zone", ZONE)), (("space", INT), ("owner", PLAYER)),
+        Verb("place", EFFECT, (Param("item", ITEM), Param("zone", ZONE)), (("space", INT), ("owner", PLAYER), ("face_down", BOOL)),
              doc="Put an item on a numbered space of a zone (a zone with `spaces=N`, or the track).",
              example='place "Minerva" track space=chosen', explain="put {item} on {zone}"),
         Verb("choose_space", EFFECT, (Param("zone", ZONE), Param("empty", WORD, optional=True, literal=("empty",))),
-             (("by", PLAYER),), block="required",
+             (("by", PLAYER), ("where", BOOL), ("as", WORD)), block="required",
              doc="A player picks a space of a zone (`empty`: only free ones; the track: any position); the block runs with `chosen`.",
              example="choose_space pantheon empty { place chosen_god pantheon space=chosen }",
              explain="choose a space of {zone}, then: {block}"),
@@ -265,7 +267,7 @@ def _verbs() -> dict[str, Verb]:
         Verb("return_to_deck", EFFECT, (Param("zone", ZONE),),
              doc="Put every item of a zone back on top of the zone it started in.", example="return_to_deck revealed",
              explain="put everything in {zone} back on its own deck"),
-        Verb("deal_onto_structure", EFFECT, (Param("count", INT), Param("from", ZONE)), (("slots", "list"),),
+        Verb("deal_onto_structure", EFFECT, (Param("count", INT), Param("from", ZONE)), (("slots", "list"), ("marked", WORD)),
              doc="Lay items drawn at random from a zone onto the structure cards at these slot numbers "
                  "(slots count from 0, top row first). The `uncovered` event tells when such a card is turned up.",
              example="deal_onto_structure 3 offering_tokens slots=[6, 8, 10]",
@@ -279,6 +281,45 @@ def _verbs() -> dict[str, Verb]:
         Verb("put_coins", EFFECT, (Param("amount", INT), Param("item", ITEM)),
              doc="Coins from the bank onto an item: its owner may spend them, losses cannot take them.",
              example="put_coins 7 this", explain="put {amount} coins on {item}"),
+        Verb("trade_discount", PROPERTY, (Param("coins", INT), Param("resources", WORDS)),
+             doc="Its owner pays this many coins less per unit of these resources bought from the bank, never less than 1.",
+             example="trade_discount 1 wood clay stone", explain="{coins} coin less per {resources} bought (at least 1)"),
+        Verb("borrow_chains", PROPERTY, repeatable=False,
+             doc="Chain symbols on the opponent's cards count as its owner's when building.",
+             example="borrow_chains", explain="may use the opponent's chain symbols"),
+        Verb("cost_coins", PROPERTY, (Param("coins", INT),), repeatable=False,
+             doc="A coin cost computed when the item is built (with the player as `me`).",
+             example="cost_coins count(city, deck=senators)", explain="costs {coins} coins"),
+        Verb("on_claim", PROPERTY, block="required", repeatable=False,
+             doc="Runs when the item is claimed with `claim` (chosen in a draft), before it is built.",
+             example="on_claim { add_cube senate space=0 }", explain="when chosen: {block}"),
+        Verb("mark", LAYOUT_PART, (Param("name", WORD), Param("slots", INTS)), kinds=("layout",),
+             doc="Names a set of slots of a layout (numbered from 0, top row first) where tokens go.",
+             example="mark mythology 2 4 9 11 13", explain="slots {slots} are `{name}`"),
+        Verb("before_turn", ACTION_PART, kinds=("action",), repeatable=False,
+             doc="The action is optional and comes first in a turn: afterwards the same player takes a normal action.",
+             example="before_turn", explain="optional, before the turn's action"),
+        Verb("claim", EFFECT, (Param("item", ITEM), Param("zone", ZONE)), (("owner", PLAYER),),
+             doc="Move an item to a zone (like `move`) and run its `on_claim` block for the player.",
+             example="claim chosen wonders", explain="take {item} into {zone}"),
+        Verb("choose_one", EFFECT, (), (("by", PLAYER),), block="required",
+             doc="A player picks one of the `option NAME { ... }` blocks inside; only that block runs.",
+             example="choose_one { option place { add_cube senate space=0 } option pass { } }",
+             explain="choose one: {block}"),
+        Verb("option", EFFECT, (Param("name", WORD),), block="required",
+             doc="One choice of a `choose_one`.", example="option pass { }", explain="{name}: {block}"),
+        Verb("add_cube", EFFECT, (Param("zone", ZONE),), (("space", INT), ("who", PLAYER)),
+             doc="One of the player's cubes from their supply onto a space of a zone with `counters` (none left: nothing).",
+             example="add_cube senate space=chosen", explain="put a cube on {zone}"),
+        Verb("remove_cube", EFFECT, (Param("zone", ZONE),), (("space", INT), ("who", PLAYER)),
+             doc="One of the player's cubes from a space back to their supply.",
+             example="remove_cube senate space=chosen who=opponent", explain="remove a cube from {zone}"),
+        Verb("move_cube", EFFECT, (Param("zone", ZONE),), (("from", INT), ("to", INT), ("who", PLAYER)),
+             doc="One of the player's cubes from one space to another.", example="move_cube senate from=a to=b",
+             explain="move a cube in {zone}"),
+        Verb("reveal", EFFECT, (Param("zone", ZONE),), (("space", INT),),
+             doc="Turn face up the items of a zone (or of one space of it).", example="reveal decrees space=event.space",
+             explain="turn up {zone}"),
     ]
     table: dict[str, Verb] = {}
     for verb in v:
@@ -343,6 +384,9 @@ EVENTS: dict[str, tuple[str, ...]] = {
     "traded": ("amount",),
     "discarded": ("item", "kind", "color"),
     "uncovered": ("item", "kind", "color"),
+    "control_gained": ("space",),
+    "control_lost": ("space",),
+    "cube_added": ("space",),
 }
 
 
@@ -384,6 +428,21 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in [
     Function("owner", (("item", ITEM),), returns=PLAYER, doc="The player whose zone holds the item.",
              example="owner(host(chosen))"),
     Function("coins_on", (("item", ITEM),), doc="Coins lying on an item (put_coins).", example="coins_on(this)"),
+    Function("cubes", (("zone", ZONE),), (("space", INT), ("owner", "owner")),
+             doc="A player's cubes on a zone (on one space with space=).", example="cubes(senate, space=2, owner=opponent)"),
+    Function("supply", (("zone", ZONE),), doc="Cubes the player still has to put on a zone.", example="supply(senate)"),
+    Function("controller", (("zone", ZONE), ("space", INT)), returns=PLAYER,
+             doc="The player with strictly most cubes on a space (-1: nobody).", example="controller(senate, 2)"),
+    Function("controlled", (("zone", ZONE),), doc="How many spaces of a zone the player controls.",
+             example="controlled(senate)"),
+    Function("controlled_sum", (("zone", ZONE), ("table", "table")),
+             doc="Sum of a table's numbers over the spaces the player controls.", example="controlled_sum(senate, chamber_points)"),
+    Function("row", (("item", ITEM),), doc="The structure row of a card (0 = top row; -1: not in the structure).",
+             example="row(it) == 0"),
+    Function("rider", (("item", ITEM),), returns=ITEM, doc="An item attached to this one (-1: none).",
+             example="rider(chosen)"),
+    Function("riders", (("item", ITEM),), doc="How many items are attached to this one.", example="riders(it) == 0"),
+    Function("abs", (("x", INT),), doc="The absolute value.", example="abs(space - 2) == 1"),
     Function("option", (("name", WORD),), returns=BOOL, doc="Whether a game option was chosen when the game was created.",
              example="option(beginner_wonders)"),
 ]}
@@ -393,6 +452,7 @@ NAMES: dict[str, str] = {
     "me": PLAYER, "opponent": PLAYER, "coins": INT, "pawn_distance": INT, "distinct_science": INT,
     "track_points": INT, "true": BOOL, "false": BOOL, "age": INT, "this": ITEM,
 }
+# Names only some places define: `it` in a where= filter, `space` in choose_space's where=.
 NAME_DOCS: dict[str, str] = {
     "me": "the player the effect belongs to", "opponent": "the other player",
     "coins": "the player's coins", "pawn_distance": "how far the conflict pawn stands towards the opponent's capital (negative: towards the player's own)",
