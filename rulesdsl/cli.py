@@ -105,9 +105,11 @@ def simulate(games: int, seed: int, expansions: tuple[str, ...], agents: str, as
 def play(agent: str, seat: int, seed: int | None, expansions: tuple[str, ...], save: Path | None) -> None:
     """Play in the terminal against an agent, or hot seat."""
     import random
-    from interpreter.agents import make_agent
+    from interpreter.agents import AGENTS, make_agent
     from interpreter.trace import save_trace
     from .play_view import choose_action, render_game
+    if agent != "human" and agent not in AGENTS:
+        raise click.UsageError(f"unknown agent `{agent}`; agents: human, {', '.join(AGENTS)}")
     rules = _ruleset(expansions)
     seed = random.randrange(1_000_000) if seed is None else seed
     game = rules.new_game(seed=seed)
