@@ -1,10 +1,37 @@
-"""Plain-English renderings of statements and expressions, for `rulesdsl explain` and docs.
+"""Plain-English renderings of statements and expressions: the `texts` of compiled items and
+actions, `rulesdsl explain` and the docs.
 
-The templates live in the registry; this module fills them in."""
+The sentence templates live in the registry (`Verb.explain`); this module fills them in.  A
+template names the verb's parameters and options in braces, and a format spec after a colon
+says how to render a value:
+
+    {who:gain}        subject and verb: "gain" (you: imperative), "the opponent gains"
+    {me:+win}         the same, the subject always written: "you win"
+    {who:poss}        possessive: "your", "the opponent's"
+    {amount:coins}    an amount in a unit: "3 coins", "1 coin for each grey card in your city"
+    {age:roman}       a number in Roman numerals: "III"
+    {player:seat}     a seat number as a player: "the first player"
+    {name:a}          with an article: "a card", "an offering"
+    {kind:plural}     plural: "wonders", "military tokens"
+    {category:source} a score category as what scores it: "blue cards", "wonders", "coins"
+    {onto:?, on %}    optional: "" when the value is empty, else the text with % replaced
+
+Besides parameters and options, every template may use {me} (the player the effect belongs
+to), {what} ("1 card": the count and noun of a choose or deal), {noun} / {nouns} (what a
+zone or filter holds), {filter} (the filter options as a noun, or ""), {event} (the clause of
+a `when`) and {block} (the statement's block, rendered).
+
+Phrasing is generic: it comes from the templates, the verbs' parameter types, the functions
+and names of the registry, and what the game definition says about zones (`Context`).
+"""
 
 from __future__ import annotations
 
-from typing import Callable
+import re
+import string
+from typing import Any, Callable
+
+import attrs
 
 from . import ast
 from . import registry as R
@@ -12,6 +39,8 @@ from . import registry as R
 OWNER_TEXT = {"me": "your", "opponent": "the opponent's", "all": "every player's",
               "most": "the city with the most", "any": "any"}
 
+
+# -- source text --------------------------------------------------------------------------------
 
 def unparse(e: ast.Expr) -> str:
     """Source-like text of an expression."""
@@ -37,56 +66,966 @@ def unparse(e: ast.Expr) -> str:
     return "?"
 
 
-def phrase(e: ast.Expr) -> str:
-    """English for an expression, where a plain phrase reads better than source."""
-    if isinstance(e, ast.Call) and e.func == "count" and e.args:
-        kw = {k.name: unparse(k.value).strip("[]").replace(", ", "/") for k in e.kwargs}
-        owner = kw.pop("owner", "me")
-        where = OWNER_TEXT.get(owner, owner + "'s")
-        what = " ".join(v for k, v in kw.items() if k in ("color", "kind")) or "item"
-        zone = unparse(e.args[0]).replace("_", " ")
-        if owner == "most":
-            return f"the number of {what}s in {zone} of the player with the most"
-        return f"the number of {what}s in {where} {zone}"
-    if isinstance(e, ast.BinOp) and e.op in ("*", "+", "-", "//"):
-        word = {"*": "times", "+": "plus", "-": "minus", "//": "divided by (rounded down)"}[e.op]
-        return f"{phrase(e.left)} {word} {phrase(e.right)}"
+# -- small English helpers ----------------------------------------------------------------------
+
+ROMAN = ["", "I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X"]
+ORDINAL = ["first", "second", "third", "fourth", "fifth", "sixth"]
+IRREGULAR = {"have": "has", "be": "is", "do": "does", "go": "goes"}
+
+
+def words(name: str) -> str:
+    """`plumb_bob` -> "plumb bob", `age1` -> "age 1"."""
+    return re.sub(r"(?<=[A-Za-z])(?=\d)", " ", name).replace("_", " ")
+
+
+def plural(noun: str) -> str:
+    if not noun or noun.endswith(("VP",)):
+        return noun
+    if noun.endswith(("s", "x", "ch", "sh")):
+        return noun + "es"
+    if noun.endswith("y") and noun[-2:-1] not in "aeiou":
+        return noun[:-1] + "ies"
+    return noun + "s"
+
+
+def singular(noun: str) -> str:
+    if noun.isupper() or not noun.endswith("s"):
+        return noun
+    if noun.endswith("ies"):
+        return noun[:-3] + "y"
+    return noun[:-1]
+
+
+def third_person(verb: str) -> str:
+    """The verb as "he/she/it" uses it: build -> builds, choose -> chooses, have -> has."""
+    head, _, rest = verb.partition(" ")
+    if head in IRREGULAR:
+        head = IRREGULAR[head]
+    elif head.endswith(("s", "x", "z", "ch", "sh", "o")):
+        head += "es"
+    elif head.endswith("y") and head[-2:-1] not in "aeiou":
+        head = head[:-1] + "ies"
+    else:
+        head += "s"
+    return head + (" " + rest if rest else "")
+
+
+def article(noun: str) -> str:
+    if not noun:
+        return noun
+    return ("an " if noun[0].lower() in "aeiou" else "a ") + noun
+
+
+def join(items: list[str], last: str = "and") -> str:
+    items = [i for i in items if i]
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + f" {last} " + items[-1]
+
+
+def roman(n: int) -> str:
+    return ROMAN[n] if 0 < n < len(ROMAN) else str(n)
+
+
+def seat(n: int) -> str:
+    return f"the {ORDINAL[n]} player" if 0 <= n < len(ORDINAL) else f"player {n + 1}"
+
+
+def capitalize(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+# -- what the game says about its zones -----------------------------------------------------------
+
+@attrs.define
+class Context:
+    """What the game definition says that phrasing needs: which zones exist once per player,
+    which is the discard pile, which are decks (items start there), what kind of item each
+    zone holds (when only one kind ever goes there) and the vocabulary."""
+
+    zones: set[str] = attrs.Factory(set)
+    player_zones: set[str] = attrs.Factory(set)
+    decks: set[str] = attrs.Factory(set)
+    discard_pile: str | None = None
+    nouns: dict[str, str] = attrs.Factory(dict)
+    colors: set[str] = attrs.Factory(set)
+    kinds: set[str] = attrs.Factory(lambda: set(R.ITEM_KINDS))
+    vocabulary: set[str] = attrs.Factory(set)
+    items: dict[str, str] = attrs.Factory(dict)   # item name -> kind
+
+    def noun(self, zone: str) -> str | None:
+        return self.nouns.get(zone)
+
+    @classmethod
+    def from_merged(cls, merged) -> "Context":
+        """From a loader `Merged` (every definition in force)."""
+        from .checker import item_start_zone
+        ctx = cls()
+        defs = [d for d in merged.definitions if d.block is not None]
+        start_zone: dict[str, str] = {}
+        holds: dict[str, set[str]] = {}
+        edges: list[tuple[str, str]] = []
+        discard_sources: list[str] = []
+        for d in defs:
+            if d.kind not in ("game", "expansion"):
+                continue
+            for s in d.block.statements:
+                names = [a.name for a in s.args if isinstance(a, ast.Name)]
+                if s.verb == "zone" and names:
+                    ctx.zones.add(names[0])
+                    if "player" in names[1:]:
+                        ctx.player_zones.add(names[0])
+                elif s.verb == "build_zone" and len(names) == 2:
+                    holds.setdefault(names[1], set()).add(names[0])
+                elif s.verb == "start_zone" and len(names) == 2:
+                    start_zone[names[0]] = names[1]
+                elif s.verb == "discard_pile" and names:
+                    ctx.discard_pile = names[0]
+                elif s.verb == "colors":
+                    ctx.colors.update(names)
+                elif s.verb == "item_kinds":
+                    ctx.kinds.update(names)
+                if s.verb in ("resources", "colors", "science", "chains"):
+                    ctx.vocabulary.update(names)
+        for d in defs:
+            if d.kind in ctx.kinds or d.kind in R.ITEM_KINDS:
+                ctx.items[d.name] = d.kind
+                zone = item_start_zone(d, start_zone)
+                if zone:
+                    ctx.decks.add(zone)
+                    holds.setdefault(zone, set()).add(d.kind)
+
+        def walk(statements, env: dict[str, str]) -> None:
+            env = dict(env)
+            for s in statements:
+                a = s.args
+                names = [x.name if isinstance(x, ast.Name) else None for x in a]
+                if s.verb == "param" and len(a) >= 3 and names[0] and names[2]:
+                    env[names[0]] = names[2]
+                elif s.verb in ("deal", "take_top") and len(a) >= 3 and names[1] and names[2]:
+                    edges.append((names[1], names[2]))
+                elif s.verb == "move_all" and len(a) >= 2 and names[0] and names[1]:
+                    edges.append((names[0], names[1]))
+                elif s.verb == "deal_structure" and a and names[0]:
+                    edges.append((names[0], "structure"))
+                elif s.verb == "move" and len(a) >= 2 and names[1]:
+                    if names[0] in env:
+                        edges.append((env[names[0]], names[1]))
+                    elif isinstance(a[0], ast.Str) and a[0].value in ctx.items:
+                        holds.setdefault(names[1], set()).add(ctx.items[a[0].value])
+                elif s.verb == "discard" and a and names[0] in env:
+                    discard_sources.append(env[names[0]])
+                inner = env
+                if s.verb == "choose" and len(a) >= 3 and names[2]:
+                    inner = {**env, "chosen": names[2]}
+                if s.block is not None:
+                    walk(s.block.statements, inner)
+
+        for d in defs:
+            walk(d.block.statements, {})
+        if ctx.discard_pile:
+            edges.extend((z, ctx.discard_pile) for z in discard_sources)
+        changed = True
+        while changed:
+            changed = False
+            for src, dst in edges:
+                add = holds.get(src, set()) - holds.get(dst, set())
+                if add:
+                    holds.setdefault(dst, set()).update(add)
+                    changed = True
+        ctx.nouns = {z: next(iter(k)) for z, k in holds.items() if len(k) == 1}
+        return ctx
+
+
+_CONTEXTS: list[tuple[Any, Context]] = []
+
+
+def context_for(merged) -> Context:
+    """The Context of a Merged, computed once per Merged object."""
+    for m, ctx in _CONTEXTS:
+        if m is merged:
+            return ctx
+    ctx = Context.from_merged(merged)
+    _CONTEXTS.append((merged, ctx))
+    del _CONTEXTS[:-4]
+    return ctx
+
+
+def _context_of(block_text) -> Context | None:
+    # The compiler passes its bound `block_text`; its object carries the merged definitions.
+    merged = getattr(getattr(block_text, "__self__", None), "merged", None)
+    if merged is not None and hasattr(merged, "definitions"):
+        return context_for(merged)
+    return None
+
+
+# -- who does things --------------------------------------------------------------------------------
+
+@attrs.frozen
+class Subject:
+    """A player as a sentence names them."""
+
+    text: str            # as the subject of a sentence: "you", "the opponent", "" (left out)
+    ref: str             # inside a clause: "you", "the opponent", "they"
+    poss: str            # "your", "the opponent's", "their"
+
+    def says(self, verb: str, explicit: bool = False) -> str:
+        """The subject and its verb: "gain" / "you gain" (explicit) / "the opponent gains"."""
+        if self.text == "you":
+            return f"you {verb}" if explicit else verb
+        if not self.text:
+            return third_person(verb)
+        return f"{self.text} {verb if self.text in ('they',) else third_person(verb)}"
+
+    def clause(self, verb: str, conjugate: bool = True) -> str:
+        """As in a relative clause: "you have", "the opponent has", "they have"."""
+        if not conjugate or self.ref in ("you", "they") or self.ref.endswith("cards"):
+            return f"{self.ref} {verb}"
+        return f"{self.ref} {third_person(verb)}"
+
+
+YOU = Subject("you", "you", "your")
+OPPONENT = Subject("the opponent", "the opponent", "the opponent's")
+EACH_PLAYER = Subject("each player", "they", "their")
+THAT_PLAYER = Subject("that player", "that player", "that player's")
+LEFT_OUT = Subject("", "they", "their")   # after "and", the subject of the sentence goes on
+
+
+def seat_subject(n: int) -> Subject:
+    s = seat(n)
+    return Subject(s, s, s + "'s")
+
+
+@attrs.frozen
+class Scope:
+    """Where a statement stands: who "you" is, what `chosen` and `event` are."""
+
+    ctx: Context | None = None
+    me: Subject = YOU
+    chosen: str | None = None        # how `chosen` reads: "it", "them", "that player"
+    chosen_player: bool = False
+    event: str | None = None         # the event of the enclosing `when`
+    actor: Subject | None = None     # who made that event happen
+    event_noun: str | None = None    # what the event's item is ("red card")
+
+
+# -- quantities ------------------------------------------------------------------------------------
+
+CMP_WORDS = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than",
+             ">=": "is at least"}
+HOW_MANY = {">=": "at least", ">": "more than", "<=": "at most", "<": "fewer than", "==": "exactly"}
+NEGATE = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">"}
+FLIP = {"==": "==", "!=": "!=", "<": ">", ">": "<", "<=": ">=", ">=": "<="}
+
+
+@attrs.frozen
+class Quantity:
+    """Something countable: "grey card in your city", "coin you have"."""
+
+    sing: str
+    plural: str
+    owner: Subject | None = None     # who has them: "you have ..."
+    verb: str = "have"
+    conjugate: bool = True
+    loc: str = ""                    # where they are: "in your city"
+    tail: str = ""                   # after the verb: " towards the opponent's capital"
+
+    def _rel(self) -> str:
+        return f"{self.owner.clause(self.verb, self.conjugate)}{self.tail}" if self.owner else ""
+
+    def each(self) -> str:
+        """After "for each": "grey card in your city", "different scientific symbol you have"."""
+        return " ".join(x for x in (self.sing, self.loc or self._rel()) if x)
+
+    def every(self) -> str:
+        """After "for every 3": "coins you have"."""
+        return " ".join(x for x in (self.plural, self.loc or self._rel()) if x)
+
+    def number(self) -> str:
+        return "the number of " + self.every()
+
+    def as_many(self, unit: str) -> str:
+        if self.owner and not self.loc:
+            return f"as many {unit} as {self._rel()}"
+        return f"as many {unit} as there are {self.every()}"
+
+    def compare(self, op: str, n: str) -> str:
+        if op in HOW_MANY and self.owner:
+            noun = self.sing if n == "1" else self.plural
+            loc = " " + self.loc if self.loc else ""
+            return f"{self.owner.clause(self.verb, self.conjugate)} {HOW_MANY[op]} {n} {noun}{self.tail}{loc}"
+        return f"{self.number()} {CMP_WORDS[op]} {n}"
+
+    def parity(self, even: bool) -> str:
+        which = "an even" if even else "an odd"
+        if self.owner:
+            loc = " " + self.loc if self.loc else ""
+            return f"{self.owner.clause(self.verb, self.conjugate)} {which} number of {self.plural}{self.tail}{loc}"
+        return f"{self.number()} is {'even' if even else 'odd'}"
+
+
+# -- the renderer ----------------------------------------------------------------------------------
+
+def _kw(node) -> dict[str, ast.Expr]:
+    return {k.name: k.value for k in node.kwargs}
+
+
+def _name(e: ast.Expr | None) -> str | None:
+    return e.name if isinstance(e, ast.Name) else None
+
+
+def _colors(e: ast.Expr) -> list[str]:
+    if isinstance(e, ast.ListExpr):
+        return [words(i.name) if isinstance(i, ast.Name) else unparse(i) for i in e.items]
+    return [words(e.name)] if isinstance(e, ast.Name) else [unparse(e)]
+
+
+def zone_words(name: str, scope: Scope) -> str:
+    """A shared zone's words: `discard` -> "discard pile" (the game's discard pile), `age1` ->
+    "age 1 deck" (items start there), or "age 3 zone" where "age 3 deck" is another zone."""
+    text = words(name)
+    ctx = scope.ctx
+    if ctx is None:
+        return text
+    taken = {words(z) for z in ctx.zones if z != name}
+    if name == ctx.discard_pile and not text.endswith("pile"):
+        text += " pile"
+    elif name in ctx.decks and text[-1:].isdigit():
+        text += " deck"
+    if text in taken or (text != words(name) and words(name) in taken):
+        text = words(name) + " zone"
+    return text
+
+
+def is_player_zone(name: str, scope: Scope, owner: ast.Expr | None) -> bool:
+    if scope.ctx is not None:
+        return name in scope.ctx.player_zones
+    return owner is not None
+
+
+def owner_poss(owner: ast.Expr | None, scope: Scope) -> str:
+    o = _name(owner)
+    if owner is None or o == "me":
+        return scope.me.poss
+    if o in ("all",):
+        return "every player's"
+    if o == "any":
+        return "any player's"
+    if o == "most":
+        return "the player with the most"
+    return subject_of(owner, scope).poss
+
+
+def zone_phrase(zone: ast.Expr | str | None, owner: ast.Expr | None, scope: Scope) -> str:
+    name = zone if isinstance(zone, str) or zone is None else _name(zone)
+    if name is None:
+        return phrase(zone, scope) if zone is not None else "somewhere"
+    if name == "structure":
+        return "the structure"
+    if is_player_zone(name, scope, owner):
+        return f"{owner_poss(owner, scope)} {words(name)}"
+    return "the " + zone_words(name, scope)
+
+
+def zone_noun(name: str | None, scope: Scope) -> str | None:
+    if name is None:
+        return None
+    if scope.ctx is not None:
+        noun = scope.ctx.noun(name)
+        return words(noun) if noun else None
+    last = words(name).split(" ")[-1]
+    return singular(last) if singular(last) in R.ITEM_KINDS else None
+
+
+def noun_parts(zone: str | None, kw: dict[str, ast.Expr], scope: Scope) -> tuple[list[str], str, str] | None:
+    """What the filters (color=, kind=, age=, deck=) and the zone say is picked or counted, as
+    (adjectives, noun, after): (["grey"], "card", ""); None when nothing is known."""
+    kind = _name(kw.get("kind"))
+    colors = _colors(kw["color"]) if "color" in kw else []
+    deck = _name(kw.get("deck"))
+    base = words(kind) if kind else zone_noun(zone, scope) or zone_noun(deck, scope) or ("card" if colors else None)
+    age = kw.get("age")
+    adjs = []
+    if isinstance(age, ast.Int):
+        adjs.append(f"Age {roman(age.value)}")
+    elif age is not None:
+        adjs.append(f"age {phrase(age, scope)}")
+    if colors:
+        adjs.append(join(colors, "or"))
+    if base is None:
+        if not adjs and "deck" not in kw:
+            return None
+        base = "item"
+    after = (" from " + zone_phrase(kw["deck"], None, scope)) if "deck" in kw else ""
+    return adjs, base, after
+
+
+def noun_of(zone: str | None, kw: dict[str, ast.Expr], scope: Scope) -> tuple[str, str] | None:
+    """("grey card", "grey cards"): see noun_parts."""
+    parts = noun_parts(zone, kw, scope)
+    if parts is None:
+        return None
+    adjs, base, after = parts
+    return " ".join(adjs + [base]) + after, " ".join(adjs + [plural(base)]) + after
+
+
+def count_quantity(call: ast.Call, scope: Scope) -> Quantity:
+    kw = _kw(call)
+    zone = _name(call.args[0]) if call.args else None
+    adjs, base, after = noun_parts(zone, kw, scope) or ([], "item", "")
+    sing, plur = " ".join(adjs + [base]) + after, " ".join(adjs + [plural(base)]) + after
+    owner = kw.get("owner")
+    o = _name(owner)
+    if zone is None:
+        return Quantity(sing, plur, loc="in " + (phrase(call.args[0], scope) if call.args else "play"))
+    if zone == "structure":
+        return Quantity(sing, plur, loc="in the structure")
+    if not is_player_zone(zone, scope, owner):
+        return Quantity(sing, plur, loc="in the " + zone_words(zone, scope))
+    zw = words(zone)
+    if zw == plural(base) or zw.endswith(" " + plural(base)):
+        # A zone named after what it holds (`tokens`, `built_wonders`): "built wonder you have".
+        prefix = zw[: -len(plural(base))].strip()
+        sing = " ".join(adjs + [prefix, base] if prefix else adjs + [base]) + after
+        plur = " ".join(adjs + [prefix, plural(base)] if prefix else adjs + [plural(base)]) + after
+        if o == "most":
+            return Quantity(sing, plur, loc=f"of the player with the most {plur}")
+        if o == "all":
+            return Quantity(sing, plur, loc="of all players")
+        if o == "any":
+            return Quantity(sing, plur, loc="of any player")
+        return Quantity(sing, plur, owner=subject_of(owner, scope))
+    if o == "most":
+        return Quantity(sing, plur, loc=f"in the {zw} with the most {plur}")
+    if o == "all":
+        return Quantity(sing, plur, loc=f"in all players' {plural(zw)}")
+    if o == "any":
+        return Quantity(sing, plur, loc=f"in any player's {zw}")
+    who = subject_of(owner, scope)
+    return Quantity(sing, plur, owner=who, loc=f"in {who.poss} {zw}")
+
+
+def event_quantity(field: str, scope: Scope) -> Quantity | None:
+    actor = scope.actor or Subject("a player", "they", "their")
+    if field == "amount" and scope.event == "traded":
+        return Quantity("coin", "coins", owner=actor, verb="paid", conjugate=False, tail=" to the bank")
+    if field == "amount" and scope.event == "pawn_moved":
+        pawn = Subject("the conflict pawn", "the conflict pawn", "its")
+        return Quantity("space", "spaces", owner=pawn, verb="moved", conjugate=False)
+    return None
+
+
+def quantity(e: ast.Expr, scope: Scope) -> Quantity | None:
+    """The expression as something countable, when it is one."""
     if isinstance(e, ast.Name):
-        return {"me": "you", "opponent": "the opponent", "chosen": "the chosen one"}.get(e.name, e.name.replace("_", " "))
+        if e.name == "coins":
+            return Quantity("coin", "coins", owner=scope.me)
+        if e.name == "distinct_science":
+            return Quantity("different scientific symbol", "different scientific symbols", owner=scope.me)
+        if e.name == "pawn_distance":
+            pawn = Subject("the conflict pawn", "the conflict pawn", "its")
+            return Quantity("space", "spaces", owner=pawn, verb="be", tail=" towards the opponent's capital")
+        if e.name == "track_points":
+            return Quantity("VP", "VP", owner=scope.me, verb="score", tail=" on the conflict track")
+        return None
+    if isinstance(e, ast.Attribute) and _name(e.obj) == "event":
+        return event_quantity(e.name, scope)
+    if not isinstance(e, ast.Call):
+        return None
+    if e.func == "count":
+        return count_quantity(e, scope)
+    if e.func == "coins":
+        return Quantity("coin", "coins", owner=subject_of(e.args[0], scope) if e.args else scope.me)
+    if e.func == "science_count" and e.args:
+        sym = e.args[0]
+        if isinstance(sym, ast.Name):
+            w = words(sym.name)
+            return Quantity(f"{w} symbol", f"{w} symbols", owner=scope.me)
+        what = phrase(sym, scope)
+        return Quantity(f"copy of {what}", f"copies of {what}", owner=scope.me)
+    if e.func == "production" and e.args:
+        kw = _kw(e)
+        res = e.args[0]
+        r = "that resource" if _name(res) == "resource" else phrase(res, scope)
+        cards = (join(_colors(kw["color"]), "and") + " cards") if "color" in kw else "cards"
+        poss = owner_poss(kw.get("owner"), scope)
+        producer = Subject(f"{poss} {cards}", f"{poss} {cards}", f"{poss} {cards}'")
+        return Quantity(f"unit of {r}", f"units of {r}", owner=producer, verb="produce", conjugate=False)
+    if e.func in ("max", "min") and len(e.args) == 2:
+        a, b = quantity(e.args[0], scope), quantity(e.args[1], scope)
+        if a and b and a.sing == b.sing and a.owner and b.owner and not a.loc and not b.loc:
+            more = "more" if e.func == "max" else "fewer"
+            return Quantity(a.sing, a.plural, loc=f"of the player with {more} {a.plural}")
+    return None
+
+
+def amount(e: ast.Expr, unit: str, scope: Scope) -> str:
+    """An amount of a unit: "3 coins", "1 VP for each yellow card in your city"."""
+    one = singular(unit)
+
+    def n_units(n: int) -> str:
+        return f"{n} {one if n == 1 else unit}"
+
+    if isinstance(e, ast.Int):
+        return n_units(e.value)
+    if isinstance(e, ast.BinOp):
+        if e.op in ("+", "-"):
+            word = "plus" if e.op == "+" else "minus"
+            return f"{amount(e.left, unit, scope)} {word} {amount(e.right, unit, scope)}"
+        if e.op == "*":
+            for k, other in ((e.left, e.right), (e.right, e.left)):
+                q = quantity(other, scope)
+                if isinstance(k, ast.Int) and q is not None:
+                    return f"{n_units(k.value)} for each {q.each()}"
+        if e.op == "//" and isinstance(e.right, ast.Int):
+            q = quantity(e.left, scope)
+            if q is not None:
+                return f"1 {one} for every {e.right.value} {q.every()}"
+    if isinstance(e, ast.Call) and e.func == "either" and len(e.args) == 3:
+        c, a, b = e.args
+        return f"{amount(a, unit, scope)} if {cond(c, scope)}, otherwise {amount(b, unit, scope)}"
+    q = quantity(e, scope)
+    if q is not None:
+        if singular(q.plural) == one or q.plural == unit:
+            return q.as_many(unit)
+        return f"1 {one} for each {q.each()}"
+    return f"{unit} equal to {phrase(e, scope)}"
+
+
+def subject_of(e: ast.Expr | None, scope: Scope) -> Subject:
+    """A player expression as a sentence subject."""
+    if e is None:
+        return scope.me
+    n = _name(e)
+    if n == "me":
+        return scope.me
+    if n == "opponent":
+        return OPPONENT
+    if n == "chosen" and scope.chosen_player:
+        return THAT_PLAYER
+    if isinstance(e, ast.Call) and e.func == "player" and e.args and isinstance(e.args[0], ast.Int):
+        return seat_subject(e.args[0].value)
+    if isinstance(e, ast.Attribute) and _name(e.obj) == "event" and e.name == "by" and scope.actor:
+        return scope.actor
+    text = phrase(e, scope)
+    return Subject(text, text, text + "'s")
+
+
+def event_field(field: str, scope: Scope) -> str:
+    q = event_quantity(field, scope)
+    if q is not None:
+        return q.number()
+    if field == "symbol":
+        return "that scientific symbol"
+    if field == "item":
+        return "that " + (scope.event_noun or "item")
+    if field == "by":
+        return (scope.actor or THAT_PLAYER).ref
+    return f"the {words(field)} of the event"
+
+
+def phrase(e: ast.Expr, scope: Scope | None = None) -> str:
+    """English for an expression, as a noun phrase."""
+    scope = scope or Scope()
+    if isinstance(e, ast.Int):
+        return str(e.value)
+    if isinstance(e, ast.Str):
+        return e.value
+    if isinstance(e, ast.Name):
+        n = e.name
+        if n == "me":
+            return scope.me.ref
+        if n == "opponent":
+            return "the opponent"
+        if n == "chosen":
+            return scope.chosen or "the chosen item"
+        if n in ("true", "false"):
+            return n
+        if n == "resource":
+            return "that resource"
+        if n == "event":
+            return "the event"
+        q = quantity(e, scope)
+        if q is not None:
+            return q.number()
+        if n in R.NAMES:
+            return words(n)
+        if scope.ctx is not None and n in scope.ctx.vocabulary:
+            return words(n)
+        if scope.ctx is None and n in ("chosen",):
+            return "the chosen item"
+        return "the " + words(n)   # an action parameter
+    if isinstance(e, ast.Attribute):
+        if _name(e.obj) == "event":
+            return event_field(e.name, scope)
+        obj = phrase(e.obj, scope)
+        return f"its {words(e.name)}" if obj in ("it", "that player") else f"the {words(e.name)} of {obj}"
+    if isinstance(e, ast.Alternatives):
+        return join([words(n) for n in e.names], "or")
+    if isinstance(e, ast.ListExpr):
+        return join([phrase(i, scope) for i in e.items])
+    if isinstance(e, ast.Not) or (isinstance(e, ast.BinOp) and (e.op in ("and", "or") or e.op in CMP_WORDS)):
+        return cond(e, scope)
+    if isinstance(e, ast.BinOp):
+        left, right = phrase(e.left, scope), phrase(e.right, scope)
+        if e.op == "+":
+            return f"{left} plus {right}"
+        if e.op == "-":
+            return f"{left} minus {right}"
+        if e.op == "*":
+            return f"{left} times {right}"
+        if e.op == "//":
+            return f"{left} divided by {right}, rounded down"
+        if e.op == "%":
+            return f"the remainder of {left} divided by {right}"
+        return f"{left} {e.op} {right}"
+    if isinstance(e, ast.Call):
+        q = quantity(e, scope)
+        if q is not None:
+            return q.number()
+        args = e.args
+        if e.func in ("max", "min") and len(args) == 2:
+            which = "larger" if e.func == "max" else "smaller"
+            return f"the {which} of {phrase(args[0], scope)} and {phrase(args[1], scope)}"
+        if e.func == "either" and len(args) == 3:
+            return f"{phrase(args[1], scope)} if {cond(args[0], scope)}, otherwise {phrase(args[2], scope)}"
+        if e.func == "player" and args and isinstance(args[0], ast.Int):
+            return seat(args[0].value)
+        if e.func == "option":
+            return cond(e, scope)
+        return unparse(e)
     return unparse(e)
 
 
-def english(s: ast.Statement, block_text: Callable[[ast.Block | None], str]) -> str:
-    verb = R.VERBS.get(s.verb)
+def cond(e: ast.Expr, scope: Scope | None = None) -> str:
+    """English for a condition: "you have at least 6 different scientific symbols"."""
+    scope = scope or Scope()
+    if isinstance(e, ast.BinOp) and e.op in ("and", "or"):
+        return f"{cond(e.left, scope)} {e.op} {cond(e.right, scope)}"
+    if isinstance(e, ast.Not):
+        inner = e.operand
+        if isinstance(inner, ast.BinOp) and inner.op in NEGATE:
+            return cond(ast.BinOp(NEGATE[inner.op], inner.left, inner.right, inner.span), scope)
+        if isinstance(inner, ast.Call) and inner.func == "option" and inner.args:
+            return f"the {phrase(inner.args[0], scope)} option is off"
+        return f"it is not the case that {cond(inner, scope)}"
+    if isinstance(e, ast.Call) and e.func == "option" and e.args:
+        return f"the {words(unparse(e.args[0]))} option is on"
+    if isinstance(e, ast.Name) and e.name in ("true", "false"):
+        return "always" if e.name == "true" else "never"
+    if isinstance(e, ast.BinOp) and e.op in CMP_WORDS:
+        op, left, right = e.op, e.left, e.right
+        if isinstance(right, ast.Int) and isinstance(left, ast.BinOp) and left.op == "%" \
+                and isinstance(left.right, ast.Int) and left.right.value == 2 and op in ("==", "!=") \
+                and right.value in (0, 1):
+            even = (right.value == 0) == (op == "==")
+            q = quantity(left.left, scope)
+            return q.parity(even) if q else f"{phrase(left.left, scope)} is {'even' if even else 'odd'}"
+        if isinstance(left, ast.Int) and not isinstance(right, ast.Int):
+            op, left, right = FLIP[op], right, left
+        q = quantity(left, scope)
+        if q is not None and isinstance(right, ast.Int):
+            return q.compare(op, str(right.value))
+        if op in ("==", "!=") and _is_player(left) and _is_player(right):
+            who = subject_of(left, scope)
+            verb = who.clause("be")
+            return f"{verb} {'not ' if op == '!=' else ''}{subject_of(right, scope).ref}"
+        return f"{phrase(left, scope)} {CMP_WORDS[op]} {phrase(right, scope)}"
+    return phrase(e, scope)
+
+
+def _is_player(e: ast.Expr) -> bool:
+    return _name(e) in ("me", "opponent") or (isinstance(e, ast.Call) and e.func == "player")
+
+
+def item_phrase(e: ast.Expr, scope: Scope) -> str:
+    if isinstance(e, ast.Name) and e.name == "chosen":
+        return scope.chosen or "the chosen item"
+    return phrase(e, scope)
+
+
+# -- statements ------------------------------------------------------------------------------------
+
+EVENT_TEXT: dict[str, tuple[str, str]] = {
+    # event: (verb, object); {noun} is what the filters say the event's item is
+    "built": ("build", "{noun}"),
+    "acquired": ("take", "{noun}"),
+    "discarded": ("discard", "{noun}"),
+    "gained_science": ("gain", "a scientific symbol"),
+    "pawn_moved": ("move", "the conflict pawn"),
+    "traded": ("buy", "resources from the bank"),
+}
+VIA_TEXT = {"chain": " for free with a chain symbol", "paid": " by paying its cost", "free": " for free"}
+
+
+class Val:
+    """A value filled into a template; the format spec picks how it is rendered."""
+
+    __slots__ = ("text", "special")
+
+    def __init__(self, text: str = "", special: Callable[[str], str | None] | None = None):
+        self.text = text
+        self.special = special
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __format__(self, spec: str) -> str:
+        if not spec:
+            return self.text
+        if spec.startswith("?"):
+            return spec[1:].replace("%", self.text) if self.text else ""
+        if self.special is not None:
+            out = self.special(spec)
+            if out is not None:
+                return out
+        return _generic(self.text, spec)
+
+
+GENERIC_SPECS = ("a", "plural", "roman", "seat", "cap")
+
+
+def _generic(text: str, spec: str) -> str:
+    if spec == "a":
+        return article(text)
+    if spec == "plural":
+        return plural(text)
+    if spec == "roman":
+        return roman(int(text)) if text.isdigit() else text
+    if spec == "seat":
+        return seat(int(text)) if text.isdigit() else text
+    if spec == "cap":
+        return capitalize(text)
+    return text
+
+
+class _Values(dict):
+    def __missing__(self, key):
+        return Val("")
+
+
+def subject_val(who: Subject) -> Val:
+    def special(spec: str) -> str | None:
+        if spec == "poss":
+            return who.poss
+        if spec == "ref":
+            return who.ref
+        if spec in GENERIC_SPECS:
+            return None
+        if spec.startswith("+"):
+            return who.says(spec[1:], explicit=True)
+        return who.says(spec)
+    return Val(who.ref, special)
+
+
+def number_val(e: ast.Expr, scope: Scope) -> Val:
+    def special(spec: str) -> str | None:
+        return None if spec in GENERIC_SPECS else amount(e, spec, scope)
+    return Val(phrase(e, scope), special)
+
+
+def word_val(e: ast.Expr, scope: Scope) -> Val:
+    w = _name(e)
+    if w is None:
+        return Val(phrase(e, scope))
+
+    def special(spec: str) -> str | None:
+        if spec != "source":
+            return None
+        if scope.ctx is not None and w in scope.ctx.colors:
+            return f"{words(w)} cards"
+        if (scope.ctx.kinds if scope.ctx else R.ITEM_KINDS).__contains__(w):
+            return plural(words(w))
+        return words(w)
+    return Val(words(w), special)
+
+
+def _list_text(ptype: str, args: list[ast.Expr], scope: Scope) -> str:
+    if ptype == R.INTS:
+        return join([unparse(a) for a in args])
+    if ptype == R.WORDS:
+        return join([words(unparse(a)) for a in args])
+    if ptype == R.PRODUCTS and len(args) == 1 and isinstance(args[0], ast.Alternatives):
+        return f"1 {join([words(n) for n in args[0].names], 'or')} (your choice, each turn)"
+    # amounts: [count] word, repeated
+    parts, pending = [], None
+    for a in args:
+        if isinstance(a, ast.Int):
+            pending = a.value
+            continue
+        n = 1 if pending is None else pending
+        pending = None
+        w = _name(a) or unparse(a)
+        if w in ("coin", "coins"):
+            parts.append(f"{n} {'coin' if n == 1 else 'coins'}")
+        else:
+            parts.append(f"{n} {words(w)}")
+    return join(parts) or "nothing"
+
+
+def _value(e: ast.Expr, ptype: str | None, kw: dict[str, ast.Expr], scope: Scope) -> Val:
+    if ptype == R.INT:
+        return number_val(e, scope)
+    if ptype == R.BOOL:
+        return Val(cond(e, scope))
+    if ptype == R.PLAYER:
+        return subject_val(subject_of(e, scope))
+    if ptype == R.ITEM:
+        return Val(item_phrase(e, scope))
+    if ptype in (R.ZONE, R.SELECTOR_ZONE):
+        return Val(zone_phrase(e, kw.get("owner"), scope))
+    if ptype == R.COLORS:
+        return Val(join(_colors(e), "or"))
+    if ptype == R.TEXT:
+        return Val(e.value if isinstance(e, ast.Str) else phrase(e, scope))
+    if ptype == "owner":
+        if _name(e) in R.OWNER_WORDS and _name(e) not in ("me", "opponent"):
+            return Val({"all": "every player", "most": "the player with the most", "any": "any player"}[_name(e)])
+        return subject_val(subject_of(e, scope))
+    if ptype in (R.RESOURCE, R.SCIENCE) and not isinstance(e, ast.Name):
+        return Val(phrase(e, scope))
+    if ptype == R.LAYOUT:
+        return Val(_name(e) or phrase(e, scope))
+    return word_val(e, scope)
+
+
+def _expand_either(s: ast.Statement, scope: Scope) -> str | None:
+    """`gain either(c, 2, 3) coins` reads "if c, gain 2 coins; otherwise, gain 3 coins"."""
+    def is_either(e):
+        return isinstance(e, ast.Call) and e.func == "either" and len(e.args) == 3
+    for i, a in enumerate(s.args):
+        if is_either(a):
+            c, x, y = a.args
+            one = attrs.evolve(s, args=s.args[:i] + (x,) + s.args[i + 1:])
+            two = attrs.evolve(s, args=s.args[:i] + (y,) + s.args[i + 1:])
+            return f"if {cond(c, scope)}, {statement(one, scope)}; otherwise, {statement(two, scope)}"
+    for i, k in enumerate(s.kwargs):
+        if is_either(k.value):
+            c, x, y = k.value.args
+            one = attrs.evolve(s, kwargs=s.kwargs[:i] + (attrs.evolve(k, value=x),) + s.kwargs[i + 1:])
+            two = attrs.evolve(s, kwargs=s.kwargs[:i] + (attrs.evolve(k, value=y),) + s.kwargs[i + 1:])
+            return f"if {cond(c, scope)}, {statement(one, scope)}; otherwise, {statement(two, scope)}"
+    return None
+
+
+def _event_clause(s: ast.Statement, kw: dict[str, ast.Expr], scope: Scope) -> tuple[str, Subject, str | None]:
+    event = _name(s.args[0]) if s.args else None
+    by = _name(kw.get("by")) or "any"
+    if by == "me":
+        actor_text, actor = scope.me.text or "they", scope.me
+    elif by == "opponent":
+        actor_text, actor = "the opponent", Subject("the opponent", "they", "their")
+    else:
+        actor_text, actor = "any player", Subject("any player", "they", "their")
+    found = noun_of(None, {k: v for k, v in kw.items() if k in ("color", "kind")}, scope)
+    noun = found[0] if found else None
+    verb, obj = EVENT_TEXT.get(event or "", (None, None))
+    if verb is None:
+        return f"the {words(event or '?')} event happens ({actor_text})", actor, noun
+    text = obj.replace("{noun}", article(noun) if noun else "something")
+    subject = Subject(actor_text, actor.ref, actor.poss)
+    via = _name(kw.get("via"))
+    extra = VIA_TEXT.get(via, f" via {words(via)}") if via else ""
+    return f"{subject.says(verb, explicit=True)} {text}{extra}", actor, noun
+
+
+def block_text(block: ast.Block | None, scope: Scope) -> str:
+    if block is None:
+        return ""
+    return "; ".join(statement(s, scope) for s in block.statements)
+
+
+def statement(s: ast.Statement, scope: Scope, kind: str | None = None) -> str:
+    """English for one statement, not capitalized."""
+    verb = R.verb_for(kind, s.verb) if kind else _shape(s)
     if verb is None or not verb.explain:
-        return s.verb + " " + " ".join(unparse(a) for a in s.args)
-    values: dict[str, str] = {}
+        parts = [unparse(a) for a in s.args] + [f"{k.name}={unparse(k.value)}" for k in s.kwargs]
+        text = " ".join([words(s.verb)] + parts)
+        return text + (f": {block_text(s.block, scope)}" if s.block is not None else "")
+    expanded = _expand_either(s, scope)
+    if expanded is not None:
+        return expanded
+    kw = _kw(s)
+    values = _Values()
+    values["me"] = subject_val(scope.me)
+    values["who"] = subject_val(subject_of(kw.get("who"), scope))
+    values["by"] = subject_val(subject_of(kw.get("by"), scope))
     args = list(s.args)
     i = 0
+    count_text, source_zone = None, None
     for p in verb.params:
         if p.type in (R.AMOUNTS, R.WORDS, R.INTS, R.PRODUCTS):
-            values[p.name] = " ".join(unparse(a) for a in args[i:]) or "nothing"
+            values[p.name] = Val(_list_text(p.type, args[i:], scope))
             i = len(args)
             break
         if p.literal:
-            if i < len(args) and isinstance(args[i], ast.Name) and args[i].name in p.literal:
-                values[p.name] = " " + args[i].name if p.optional else args[i].name
+            if i < len(args) and _name(args[i]) in p.literal:
+                values[p.name] = Val(args[i].name)
                 i += 1
-            else:
-                values[p.name] = ""
             continue
-        values[p.name] = phrase(args[i]) if i < len(args) else ""
+        if i >= len(args):
+            break
+        values[p.name] = _value(args[i], p.type, kw, scope)
+        if p.name == "count":
+            count_text = phrase(args[i], scope)
+        if p.type in (R.ZONE, R.SELECTOR_ZONE) and source_zone is None:
+            source_zone = _name(args[i])
         i += 1
-    kw = {k.name: k.value for k in s.kwargs}
-    values["who"] = phrase(kw["who"]) if "who" in kw else "you"
-    values["by"] = phrase(kw["by"]) if "by" in kw else "you"
-    values["me"] = "you"
-    values["free"] = " for free" if values.get("free") else ""
-    filters = [f"{k}={unparse(v)}" for k, v in kw.items() if k not in ("who", "by")]
-    values["filter"] = (" (" + ", ".join(filters) + ")") if filters else ""
-    values["block"] = block_text(s.block)
+    kwtypes = verb.kwarg_types
+    for name, e in kw.items():
+        if name not in ("who", "by"):
+            values[name] = _value(e, kwtypes.get(name), kw, scope)
+    filters = {k: v for k, v in kw.items() if k in ("color", "kind", "age", "deck")}
+    found = noun_of(source_zone, filters, scope)
+    if found:
+        values["noun"], values["nouns"] = Val(found[0]), Val(found[1])
+    else:
+        values["noun"], values["nouns"] = Val("item"), Val("items")
+    if count_text is not None:
+        values["what"] = Val(f"{count_text} {found[0] if count_text == '1' else found[1]}" if found else count_text)
+    only = noun_of(None, filters, scope) if filters else None
+    own = words(_name(args[0])) if s.verb == "param" and args and _name(args[0]) else None
+    values["filter"] = Val(article(only[0]) if only and only[0] != own else "")
+    inner = scope
+    if s.verb == "when":
+        clause, actor, noun = _event_clause(s, kw, scope)
+        values["event"] = Val(clause)
+        inner = attrs.evolve(scope, event=_name(s.args[0]) if s.args else None, actor=actor, event_noun=noun)
+    elif s.verb == "choose":
+        many = not (count_text == "1")
+        inner = attrs.evolve(scope, chosen="them" if many else "it", chosen_player=False,
+                             me=LEFT_OUT if "by" in kw and _name(kw["by"]) != "me" else scope.me)
+    elif s.verb == "choose_player":
+        they = Subject("they", "they", "their")
+        inner = attrs.evolve(scope, chosen="that player", chosen_player=True,
+                             me=they if "by" in kw and _name(kw["by"]) != "me" else scope.me)
+    elif s.verb == "each_player":
+        inner = attrs.evolve(scope, me=EACH_PLAYER)
+    values["block"] = Val(block_text(s.block, inner))
     try:
-        text = verb.explain.format(**values)
-    except (KeyError, IndexError):
-        text = s.verb
-    return text[0].upper() + text[1:] if text else text
+        return string.Formatter().vformat(verb.explain, (), values)
+    except (ValueError, IndexError, AttributeError):
+        return words(s.verb)
+
+
+def _shape(s: ast.Statement) -> R.Verb | None:
+    """The verb, guessing the definition kind from the statement's shape where a verb has
+    several (`points 3` on an item, `points 0 2 2 5` on a track)."""
+    if s.verb == "points" and len(s.args) > 1:
+        return R.TRACK_POINTS
+    if s.verb == "trade_price" and len(s.args) == 1:
+        return R.GAME_TRADE_PRICE
+    if s.verb == "science" and len(s.args) > 1:
+        return R.GAME_SCIENCE
+    return R.VERBS.get(s.verb)
+
+
+def english(s: ast.Statement, block_text: Callable[[ast.Block | None], str] | None = None,
+            context: Context | None = None, kind: str | None = None) -> str:
+    """A statement as an English sentence (capitalized, no final full stop).
+
+    `context` says what the game's zones are; without it, it is taken from the compiler that
+    passes its `block_text` (or phrasing falls back to what the statement alone says).
+    `kind` is the kind of the definition the statement stands in, when known."""
+    ctx = context if context is not None else _context_of(block_text)
+    return capitalize(statement(s, Scope(ctx), kind))

@@ -1,0 +1,334 @@
+"""`rulesdsl explain NAME`: what the engine understood of a definition, in plain English.
+
+Any item (card, wonder, token, military token, or an expansion's own kinds), action, rule,
+age, layout, track or game of a compiled content set can be explained:
+
+    >>> from interpreter import load_ruleset
+    >>> print(explain("Chamber of Commerce", load_ruleset().content))
+    Chamber of Commerce (card, cards/duel/age3.rules:120)
+      Age III yellow card. Cost: 2 papyrus.
+      When built: gain 3 coins for each grey card in your city.
+      End of game: 3 VP.
+
+Items and actions are explained from their compiled form (`rulesdsl.model`), whose English
+texts the compiler made with `rulesdsl.explain_text`.  Rules, ages, layouts and the game keep
+no name or position once compiled, so those come from the content's own sources
+(`Content.sources`), parsed again.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from . import ast
+from . import registry as R
+from .diagnostics import did_you_mean
+from .explain_text import ORDINAL, Context, capitalize, context_for, english, join, roman, seat, words
+from .loader import Merged, merge
+from .parser import parse_file
+
+KIND_ORDER = ("item", "action", "rule", "age", "layout", "track", "game", "expansion")
+# Property statements an item's first line already says (from the compiled fields).
+SUMMARISED = {"age", "color", "cost", "chain_from", "chain_gives", "deck", "side", "space", "points"}
+
+
+class UnknownName(KeyError):
+    """No definition has this name; `suggestion` is a did-you-mean text, or None."""
+
+    def __init__(self, name: str, suggestion: str | None):
+        message = f"nothing is named `{name}`" + (f"; {suggestion}" if suggestion else "")
+        super().__init__(message)   # args[0] is the whole message
+        self.name = name
+        self.suggestion = suggestion
+
+    def __str__(self) -> str:
+        return self.args[0]
+
+
+@attrs.frozen
+class Entry:
+    """One thing `explain` can explain."""
+
+    kind: str          # "card", "action", "rule", "age", "layout", ...
+    name: str          # as defined: "Lumber Yard", "1" (an age)
+    label: str         # as shown and looked up: "Lumber Yard", "age 1"
+    group: str         # "item", "action", "rule", "age", "layout", "track", "game", "expansion"
+    index: int = -1    # into content.items / actions / ages
+
+
+# -- the sources, parsed again ---------------------------------------------------------------------
+
+_SOURCES: list[tuple[Any, Merged]] = []
+
+
+def source_definitions(content) -> Merged:
+    """Every definition in force, as the loader merged them, from the content's sources."""
+    for c, merged in _SOURCES:
+        if c is content:
+            return merged
+    merged = Merged()
+    parsed = []
+    for path, text in content.sources.items():
+        tree, _ = parse_file(path, text)
+        if tree is not None:
+            parsed.append(tree)
+    merged.sources = dict(content.sources)
+    merge([parsed], merged)
+    _SOURCES.append((content, merged))
+    del _SOURCES[:-4]
+    return merged
+
+
+def _definition(content, kind: str, name: str) -> ast.Definition | None:
+    for d in source_definitions(content).definitions:
+        if d.kind == kind and d.name == name:
+            return d
+    return None
+
+
+def _context(content) -> Context:
+    return context_for(source_definitions(content))
+
+
+# -- finding a name ---------------------------------------------------------------------------------
+
+def entries(content) -> list[Entry]:
+    """Everything that can be explained, items first."""
+    out = [Entry(it.kind, it.name, it.name, "item", it.id) for it in content.items]
+    out += [Entry("action", a.name, a.name, "action", i) for i, a in enumerate(content.actions)]
+    merged = source_definitions(content)
+    out += [Entry("rule", d.name, d.name, "rule") for d in merged.by_kind("rule")]
+    out += [Entry("age", n, f"age {n}", "age", i) for i, n in enumerate(content.age_names)]
+    out += [Entry("layout", n, n, "layout") for n in content.layouts]
+    for kind in ("track", "game", "expansion"):
+        out += [Entry(kind, d.name, d.name, kind) for d in merged.by_kind(kind)]
+    return out
+
+
+def find(name: str, content) -> Entry:
+    """The definition called `name` (any case; `age 1`, `age I`; a kind may come first:
+    `layout age1`, `action discard`).  Raises UnknownName (a KeyError) with a did-you-mean."""
+    wanted = " ".join(name.split()).lower()
+    all_entries = entries(content)
+    keys: dict[str, Entry] = {}
+    for e in all_entries:
+        for key in _keys(e):
+            keys.setdefault(key, e)
+    if wanted in keys:
+        return keys[wanted]
+    suggestion = did_you_mean(name, [e.label for e in all_entries])
+    raise UnknownName(name, suggestion)
+
+
+def _keys(e: Entry) -> list[str]:
+    keys = [e.label.lower(), f"{e.kind} {e.name}".lower(), f"{words(e.kind)} {e.name}".lower()]
+    if e.kind == "age" and e.name.isdigit():
+        keys.append(f"age {roman(int(e.name))}".lower())
+    return keys
+
+
+# -- explaining -------------------------------------------------------------------------------------
+
+def explain(name: str, content) -> str:
+    """`name` in plain English: a first line `Name (kind, file:line)`, then what it does."""
+    e = find(name, content)
+    if e.group == "item":
+        return _item(content.items[e.index], content)
+    if e.group == "action":
+        return _action(content.actions[e.index], content)
+    if e.group == "rule":
+        return _rule(e.name, content)
+    if e.group == "age":
+        return _age(e.index, content)
+    if e.group == "layout":
+        return _layout(e.name, content)
+    return _statements(e.kind, e.name, content)
+
+
+def _where(span) -> str:
+    return f"{span.file}:{span.line}" if span is not None else "?"
+
+
+def _header(label: str, kind: str, span) -> str:
+    return f"{label} ({kind}, {_where(span)})"
+
+
+def _lines(header: str, lines: list[str]) -> str:
+    return "\n".join([header] + ["  " + _sentence(x) for x in lines if x])
+
+
+def _sentence(text: str) -> str:
+    text = text.rstrip()
+    return text if text.endswith((".", "!", "?", ":")) else text + "."
+
+
+def lower_first(text: str, content) -> str:
+    """Lower-case the first letter, unless the text starts with a name (`Pyramids`)."""
+    if not text or (len(text) > 1 and text[1].isupper()):
+        return text
+    for name in content.item_index:
+        if text.startswith(name) and text[len(name):len(name) + 1] in ("", " ", ",", ";", "'"):
+            return text
+    return text[:1].lower() + text[1:]
+
+
+def _zone_name(content, zone: int) -> str:
+    return content.zones[zone].name if 0 <= zone < len(content.zones) else ""
+
+
+def _cost_text(cost, content) -> str:
+    parts = []
+    if cost.coins:
+        parts.append(f"{cost.coins} coin{'s' if cost.coins != 1 else ''}")
+    for r, n in enumerate(cost.resources):
+        if n:
+            parts.append(f"{n} {words(content.resources[r])}")
+    return join(parts) or "nothing"
+
+
+def _zone_text(content, zone: int) -> str:
+    from .explain_text import Scope, zone_phrase
+    return zone_phrase(_zone_name(content, zone), None, Scope(_context(content)))
+
+
+def _default_zone(it, content) -> str | None:
+    if it.kind == "card" and it.age is not None:
+        return f"age{it.age}"
+    game = source_definitions(content)
+    for d in game.by_kind("game") + game.by_kind("expansion"):
+        for s in d.block.statements if d.block else ():
+            names = [a.name for a in s.args if isinstance(a, ast.Name)]
+            if s.verb == "start_zone" and len(names) == 2 and names[0] == it.kind:
+                return names[1]
+    return None
+
+
+def _identity(it, content) -> str:
+    """The first line: "Age III yellow card. Cost: 2 papyrus. Gives the vase chain symbol."."""
+    if it.kind == "card":
+        desc = " ".join(x for x in (f"Age {roman(it.age)}" if it.age else "", it.color or "", "card") if x)
+    elif it.kind == "military_token" and it.side >= 0:
+        desc = (f"Military token on {seat(it.side)}'s half of the conflict track, taken when the conflict "
+                f"pawn reaches {it.space} spaces from the centre")
+    else:
+        desc = words(it.kind)
+    zone = _zone_name(content, it.deck)
+    if zone and it.kind != "military_token" and zone != _default_zone(it, content):
+        desc += f", from {_zone_text(content, it.deck)}"
+    parts = [capitalize(desc) + "."]
+    if it.cost is not None:
+        parts.append(f"Cost: {_cost_text(it.cost, content)}.")
+    elif it.kind in R.VERBS["cost"].kinds:
+        parts.append("No cost.")
+    for sym in it.chain_from:
+        parts.append(f"Free to build if you have the {words(sym)} chain symbol.")
+    for sym in it.chain_gives:
+        parts.append(f"Gives the {words(sym)} chain symbol.")
+    return " ".join(parts)
+
+
+def _property_texts(it, content) -> list[str]:
+    """The texts of the item's properties other than those its first line says, in source order."""
+    d = _definition(content, it.kind, it.name)
+    effects = content.blocks[it.effect].texts if it.effect >= 0 else []
+    head = it.texts[: len(it.texts) - len(effects)] if effects else list(it.texts)
+    triggers = {t.text for t in it.triggers}
+    points = {text for _, text in it.points}
+    if d is not None and d.block is not None:
+        statics = [s for s in d.block.statements
+                   if (v := R.verb_for(it.kind, s.verb)) is not None and v.role != R.EFFECT]
+        if len(statics) == len(head):
+            return [t for s, t in zip(statics, head)
+                    if s.verb not in SUMMARISED and R.verb_for(it.kind, s.verb).role != R.TRIGGER]
+    return [t for t in head if t not in triggers and t not in points]
+
+
+def _item(it, content) -> str:
+    lines = [_identity(it, content)]
+    lines += _property_texts(it, content)
+    if it.effect >= 0 and content.blocks[it.effect].texts:
+        when = {"card": "When built", "wonder": "When built",
+                "military_token": "When the conflict pawn reaches it"}.get(it.kind, "When taken")
+        lines.append(f"{when}: " + "; ".join(lower_first(t, content) for t in content.blocks[it.effect].texts))
+    lines += [t.text for t in it.triggers]
+    for _, text in it.points:
+        text = text[len("Worth "):] if text.startswith("Worth ") else lower_first(text, content)
+        lines.append(f"End of game: {text}")
+    return _lines(_header(it.name, it.kind, it.span), lines)
+
+
+def _action(act, content) -> str:
+    p, r = len(act.params), len(act.requires)
+    effects = content.blocks[act.block].texts
+    lines = list(act.texts[:p])
+    lines += act.texts[p:p + r]
+    rest = act.texts[p + r:] if len(act.texts) != p + r + len(effects) else effects
+    for i in act.paid:
+        if i < p:
+            lines.append(f"Legal only if you can pay for the {words(act.params[i].name)}")
+    if rest:
+        lines.append("Then: " + "; ".join(lower_first(t, content) for t in rest))
+    lines.insert(0, "Something a player may do on their turn")
+    return _lines(_header(act.name, "action", act.span), lines)
+
+
+def _rule(name: str, content) -> str:
+    merged = source_definitions(content)
+    rules = merged.by_kind("rule")
+    d = next(x for x in rules if x.name == name)
+    start = sum(len(x.block.statements) for x in rules[: rules.index(d)] if x.block)
+    count = len(d.block.statements) if d.block else 0
+    compiled = content.rules[start:start + count]
+    if len(compiled) == count and all(t.item == -1 for t in compiled):
+        texts = [t.text for t in compiled]
+    else:
+        ctx = _context(content)
+        texts = [english(s, context=ctx, kind="rule") for s in (d.block.statements if d.block else ())]
+    return _lines(_header(name, "rule", d.name_span), ["Always in force, for every player"] + texts)
+
+
+def _age(index: int, content) -> str:
+    name = content.age_names[index]
+    d = _definition(content, "age", name)
+    n = len(content.ages)
+    order = ORDINAL[index] if index < len(ORDINAL) else f"number {index + 1}"
+    lines = [f"The {order} of {n} age{'s' if n != 1 else ''}; ages run in the order they are defined. "
+             f"When it begins" + (":" if content.blocks[content.ages[index]].texts else ", nothing happens")]
+    lines += content.blocks[content.ages[index]].texts
+    return _lines(_header(f"age {name}", "age", d.name_span if d else None), lines)
+
+
+def _layout(name: str, content) -> str:
+    lay = content.layouts[name]
+    d = _definition(content, "layout", name)
+    n = len(lay.face_up)
+    lines = [f"A structure of {n} card{'s' if n != 1 else ''} in {len(lay.rows)} rows, from the top "
+             f"(farthest from the players) down:"]
+    for r, row in enumerate(lay.rows):
+        faces = {lay.face_up[s] for s in row}
+        face = "face up" if faces == {True} else "face down" if faces == {False} else "mixed"
+        cols = join([str(lay.columns[s]) for s in row])
+        lines.append(f"  row {r + 1}: {len(row)} card{'s' if len(row) != 1 else ''} {face}, "
+                     f"at half-card columns {cols}")
+    lines.append("A card is covered by the cards of the next row one column to its left or right; it can "
+                 "be taken once none covers it, and a face-down card is turned face up then")
+    users = []
+    for i, age in enumerate(source_definitions(content).by_kind("age")):
+        for s in age.block.statements if age.block else ():
+            if any(k.name == "layout" and isinstance(k.value, ast.Name) and k.value.name == name for k in s.kwargs):
+                users.append(f"age {age.name}")
+    if users:
+        lines.append("Used by " + join(users))
+    return _lines(_header(name, "layout", d.name_span if d else None), lines)
+
+
+def _statements(kind: str, name: str, content) -> str:
+    d = _definition(content, kind, name)
+    ctx = _context(content)
+    doc = R.KINDS[kind].doc if kind in R.KINDS else ""
+    lines = [doc.rstrip(".")] if doc else []
+    if d is not None and d.block is not None:
+        lines += [english(s, context=ctx, kind=kind) for s in d.block.statements]
+    return _lines(_header(name, kind, d.name_span if d else None), lines)

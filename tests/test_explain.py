@@ -1,0 +1,231 @@
+"""Plain-English explanations: the compiled texts of the bundled cards (rulesdsl.explain_text)
+and `explain(NAME)` for every kind of definition (rulesdsl.explain)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from interpreter.ruleset import Ruleset
+from rulesdsl import ast
+from rulesdsl.explain import UnknownName, entries, explain, find
+from rulesdsl.explain_text import english
+from rulesdsl.parser import parse_file
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def content():
+    return Ruleset.load().content
+
+
+def texts(content, name: str) -> list[str]:
+    return content.items[content.item_index[name]].texts
+
+
+# -- the compiled texts -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name, text", [
+    ("Chamber of Commerce", "Gain 3 coins for each grey card in your city"),
+    ("Port", "Gain 2 coins for each brown card in your city"),
+    ("Arena", "Gain 2 coins for each built wonder you have"),
+    ("Merchants Guild", "Worth 1 VP for each yellow card in the city with the most yellow cards"),
+    ("Merchants Guild", "Gain 1 coin for each yellow card in the city with the most yellow cards"),
+    ("Builders Guild", "Worth 2 VP for each built wonder of the player with the most built wonders"),
+    ("Moneylenders Guild", "Worth 1 VP for every 3 coins of the player with more coins"),
+    ("Mathematics", "Worth 3 VP for each token you have"),
+    ("Mausoleum", "Choose 1 card from the discard pile and build it for free"),
+    ("Statue of Zeus", "Choose 1 brown card from the opponent's city and discard it"),
+    ("Great Library", "Choose 1 token from the library and take it"),
+    ("Strategy", "When you build a red card: 1 shield"),
+    ("Theology", "When you build a wonder: take another turn"),
+    ("Economy", "When the opponent buys resources from the bank: gain as many coins as they paid to the bank"),
+    ("Architecture", "Each wonder you build costs 2 fewer resources (the most expensive ones)"),
+    ("Masonry", "Each blue card you build costs 2 fewer resources (the most expensive ones)"),
+    ("Appian Way", "The opponent loses 3 coins"),
+    ("Walls", "2 shields"),
+    ("Guard Tower", "1 shield"),
+    ("Stone Reserve", "You buy stone from the bank for 1 coin each"),
+    ("Caravansery", "Produces 1 wood, clay or stone (your choice, each turn)"),
+    ("Archery Range", "Cost: 1 wood, 1 stone and 1 papyrus"),
+    ("Horse Breeders", "Free to build if you have the horseshoe chain symbol"),
+    ("Workshop", "Scientific symbol: plumb bob"),
+])
+def test_card_texts_read_naturally(content, name, text):
+    assert text in texts(content, name)
+
+
+def test_no_template_leftovers_anywhere(content):
+    """No raw verbs, braces, underscores or broken agreement in any compiled text."""
+    all_texts = [t for it in content.items for t in it.texts]
+    all_texts += [t for a in content.actions for t in a.texts] + [r.text for r in content.rules]
+    all_texts += [t for b in content.ages for t in content.blocks[b].texts]
+    assert all_texts
+    for t in all_texts:
+        assert t and (t[0].isupper() or t[0].isdigit()), t
+        assert not re.search(r"[{}_]|You gains|You chooses|You wins|\bchosen\b|\(\)", t), t
+        assert "  " not in t, t
+
+
+def test_actions_and_rules(content):
+    discard = next(a for a in content.actions if a.name == "discard")
+    assert discard.texts == ["Choose a card from the structure", "Discard the card",
+                             "Gain 2 coins plus 1 coin for each yellow card in your city"]
+    rules = [r.text for r in content.rules]
+    assert ("When you gain a scientific symbol: if you have at least 6 different scientific symbols, "
+            "you win the game (science victory)") in rules
+    assert any(t.startswith("When any player builds a wonder: ") for t in rules)
+
+
+def statement(text: str) -> ast.Statement:
+    tree, diags = parse_file("snippet.rules", f"card \"X\" {{\n{text}\n}}\n")
+    assert tree is not None, diags
+    return tree.definitions[0].block.statements[0]
+
+
+@pytest.mark.parametrize("source, text", [
+    ("gain 2 coins who=opponent", "The opponent gains 2 coins"),
+    ("lose 1 coin", "Lose 1 coin"),
+    ("each_player { gain 7 coins }", "Each player gains 7 coins"),
+    ("choose 2 from city owner=opponent color=[brown, grey] { discard chosen }",
+     "Choose 2 brown or grey cards from the opponent's city and discard them"),
+    ("choose 1 from draft by=player(1) { discard chosen }",
+     "The second player chooses 1 from the draft and discards it"),
+    ("choose 1 from city owner=opponent by=opponent { discard chosen }",
+     "The opponent chooses 1 from the opponent's city and discards it"),
+    ("if coins >= 5 { gain 1 coin }", "If you have at least 5 coins, gain 1 coin"),
+    ("if not coins >= 5 { win science }", "If you have fewer than 5 coins, you win the game (science victory)"),
+    ("gain either(pawn_distance > 0, 1, 2) coins",
+     "If the conflict pawn is more than 0 spaces towards the opponent's capital, gain 1 coin; otherwise, gain 2 coins"),
+    ("points coins // 3", "Worth 1 VP for every 3 coins you have"),
+    ("points 2 * count(tokens, owner=opponent)", "Worth 2 VP for each token the opponent has"),
+    ("repeat 2 { play_again }", "Repeat 2 times: take another turn"),
+    ("when built by=opponent kind=wonder { gain 1 coin }", "When the opponent builds a wonder: gain 1 coin"),
+])
+def test_statements_without_a_game(source, text):
+    """Without the game's context (no compiler), phrasing falls back on the statement alone."""
+    assert english(statement(source)) == text
+
+
+# -- explain(NAME) ----------------------------------------------------------------------------------
+
+def where(span) -> str:
+    return f"{span.file}:{span.line}"
+
+
+def test_explain_card(content):
+    it = content.items[content.item_index["Chamber of Commerce"]]
+    assert explain("Chamber of Commerce", content) == "\n".join([
+        f"Chamber of Commerce (card, {where(it.span)})",
+        "  Age III yellow card. Cost: 2 papyrus.",
+        "  When built: gain 3 coins for each grey card in your city.",
+        "  End of game: 3 VP.",
+    ])
+    assert where(it.span).startswith("cards/duel/age3.rules:")
+
+
+@pytest.mark.parametrize("name, kind, lines", [
+    ("Lumber Yard", "card", ["Age I brown card. No cost.", "Produces 1 wood."]),
+    ("Horse Breeders", "card", ["Age II red card. Cost: 1 wood and 1 clay. Free to build if you have the "
+                                "horseshoe chain symbol.", "When built: 1 shield."]),
+    ("Merchants Guild", "card", ["Purple card, from the guilds. Cost: 1 wood, 1 clay, 1 glass and 1 papyrus.",
+                                 "End of game: 1 VP for each yellow card in the city with the most yellow cards."]),
+    ("Mausoleum", "wonder", ["Wonder. Cost: 2 clay, 2 glass and 1 papyrus.",
+                             "When built: choose 1 card from the discard pile and build it for free.",
+                             "End of game: 2 VP."]),
+    ("Great Lighthouse", "wonder", ["Produces 1 wood, clay or stone (your choice, each turn)."]),
+    ("Strategy", "token", ["Token.", "When you build a red card: 1 shield."]),
+    ("Urbanism", "token", ["When taken: gain 6 coins.",
+                           "When you build something for free with a chain symbol: gain 4 coins."]),
+    ("Law", "token", ["Scientific symbol: law."]),
+    ("Looting 5 (first player's side)", "military_token",
+     ["Military token on the first player's half of the conflict track, taken when the conflict pawn "
+      "reaches 6 spaces from the centre.", "When the conflict pawn reaches it: the opponent loses 5 coins."]),
+])
+def test_explain_items(content, name, kind, lines):
+    text = explain(name, content)
+    it = content.items[content.item_index[name]]
+    assert text.splitlines()[0] == f"{name} ({kind}, {where(it.span)})"
+    for line in lines:
+        assert "  " + line in text.splitlines(), text
+
+
+def test_explain_actions(content):
+    text = explain("wonder", content)
+    assert text.splitlines()[0].startswith("wonder (action, cards/duel/game.rules:")
+    assert "  Choose a wonder from your wonders." in text.splitlines()
+    assert "  Legal only if you can pay for the wonder." in text.splitlines()
+    assert text.splitlines()[-1].endswith("; build the wonder.")
+    discard = explain("discard", content).splitlines()
+    assert discard[-1] == "  Then: discard the card; gain 2 coins plus 1 coin for each yellow card in your city."
+
+
+def test_explain_rules_ages_layouts(content):
+    rule = explain("science supremacy", content).splitlines()
+    assert rule[0].startswith("Science supremacy (rule, cards/duel/game.rules:")
+    assert rule[-1] == ("  When you gain a scientific symbol: if you have at least 6 different scientific "
+                        "symbols, you win the game (science victory).")
+    assert explain("Military supremacy", content).endswith("you win the game (military victory).")
+    age = explain("age 1", content).splitlines()
+    assert age[0].startswith("age 1 (age, cards/duel/game.rules:")
+    assert any("structure of layout age1" in line for line in age)
+    assert explain("Age II", content).startswith("age 2 (age, ")
+    layout = explain("age1", content).splitlines()
+    assert layout[0].startswith("age1 (layout, cards/duel/board.rules:")
+    assert "    row 1: 2 cards face up, at half-card columns 5 and 7." in layout
+    assert layout[-1] == "  Used by age 1."
+    assert explain("layout age3", content).splitlines()[0].startswith("age3 (layout, ")
+
+
+def test_explain_game_and_track(content):
+    game = explain("duel", content)
+    assert "  Coins (end of game): 1 VP for every 3 coins you have." in game.splitlines()
+    assert "  A tie goes to the player with more VP from blue cards; still tied, the victory is shared." \
+        in game.splitlines()
+    assert explain("conflict", content).startswith("conflict (track, cards/duel/board.rules:")
+
+
+def test_every_definition_can_be_explained(content):
+    for e in entries(content):
+        text = explain(e.label, content)
+        first = text.splitlines()[0]
+        assert first.startswith(f"{e.label} ({e.kind}, "), first
+        assert re.search(r":\d+\)$", first), first
+        assert len(text.splitlines()) >= 2, text
+
+
+def test_names_are_found_in_any_case(content):
+    assert find("chamber OF commerce", content).name == "Chamber of Commerce"
+    assert find("  Lumber   yard ", content).name == "Lumber Yard"
+    assert find("action discard", content).kind == "action"
+    assert find("card Tavern", content).kind == "card"
+
+
+def test_unknown_name_suggests(content):
+    with pytest.raises(KeyError) as exc:
+        explain("Chamber of Comerce", content)
+    assert isinstance(exc.value, UnknownName)
+    assert exc.value.suggestion == "did you mean `Chamber of Commerce`?"
+    assert str(exc.value) == exc.value.args[0] == ("nothing is named `Chamber of Comerce`; "
+                                                  "did you mean `Chamber of Commerce`?")
+    with pytest.raises(KeyError) as exc:
+        explain("lumberyard", content)
+    assert "Lumber Yard" in str(exc.value)
+    with pytest.raises(KeyError) as exc:
+        explain("qqqqqqq", content)
+    assert exc.value.suggestion is None
+
+
+def test_explain_a_new_card_in_an_expansion(tmp_path):
+    (tmp_path / "stall.rules").write_text(
+        'card "Market Stall" {\n    age 1\n    color yellow\n    cost 1 coin\n'
+        '    gain 1 + count(city, color=brown) coins\n    points 1\n}\n', encoding="utf-8")
+    content = Ruleset.load([str(tmp_path)]).content
+    text = explain("market stall", content).splitlines()
+    assert text[0] == f"Market Stall (card, {tmp_path / 'stall.rules'}:1)"
+    assert text[1:] == ["  Age I yellow card. Cost: 1 coin.",
+                        "  When built: gain 1 coin plus 1 coin for each brown card in your city.",
+                        "  End of game: 1 VP."]
