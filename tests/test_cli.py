@@ -1,0 +1,212 @@
+"""The `rulesdsl` command (rulesdsl.cli), through click's CliRunner."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from rulesdsl.cli import cli
+from rulesdsl.loader import CARDS_ROOT
+
+BASE = CARDS_ROOT / "duel"
+
+
+def run(*args: str, input: str | None = None):
+    return CliRunner().invoke(cli, [str(a) for a in args], input=input, catch_exceptions=False)
+
+
+# -- check ----------------------------------------------------------------------------------------
+
+def test_check_bundled_content_is_clean():
+    result = run("check")
+    assert result.exit_code == 0, result.output
+    assert result.output.strip().splitlines()[-1].startswith("ok: ")
+    result = run("check", BASE)
+    assert result.exit_code == 0, result.output
+    assert " 0 errors" in result.output
+
+
+@pytest.fixture
+def broken(tmp_path) -> Path:
+    path = tmp_path / "broken.rules"
+    path.write_text('card "Lumber Shed" {\n    age 1\n    colr brown\n    produce wood\n}\n', encoding="utf-8")
+    return path
+
+
+def test_check_broken_file_exits_1(broken):
+    result = run("check", broken)
+    assert result.exit_code == 1
+    assert f"{broken}:3:5: error[E201]: unknown statement `colr`" in result.output
+    assert "did you mean `color`?" in result.output
+    assert result.output.strip().splitlines()[-1].startswith("failed: ")
+
+
+def test_check_missing_path_exits_2(tmp_path):
+    result = run("check", tmp_path / "nowhere.rules")
+    assert result.exit_code == 2
+    assert "no such file or folder" in result.output
+
+
+def test_check_unknown_option_exits_2():
+    assert run("check", "--format", "xml").exit_code == 2
+
+
+def test_check_json_shape(broken):
+    result = run("check", "--format", "json", broken)
+    assert result.exit_code == 1
+    data = json.loads(result.output)
+    assert set(data) == {"diagnostics", "summary"}
+    assert set(data["summary"]) == {"files", "errors", "warnings", "definitions"}
+    assert data["summary"]["errors"] == len([d for d in data["diagnostics"] if d["severity"] == "error"]) >= 1
+    for d in data["diagnostics"]:
+        assert set(d) == {"file", "line", "column", "end_line", "end_column", "severity", "code", "message", "help"}
+        assert d["severity"] in ("error", "warning") and d["code"][0] in "EW"
+    e201 = next(d for d in data["diagnostics"] if d["code"] == "E201")
+    assert (e201["file"], e201["line"], e201["column"]) == (str(broken), 3, 5)
+    assert e201["help"] == "did you mean `color`?"
+
+    clean = json.loads(run("check", "--format", "json", BASE).output)
+    assert clean["diagnostics"] == [] or all(d["severity"] == "warning" for d in clean["diagnostics"])
+    assert clean["summary"]["errors"] == 0
+    assert clean["summary"]["definitions"]["card"] >= 73 and clean["summary"]["definitions"]["wonder"] >= 12
+
+
+# -- explain --------------------------------------------------------------------------------------
+
+def test_explain_known_card():
+    result = run("explain", "Lumber Yard")
+    assert result.exit_code == 0, result.output
+    assert "Lumber Yard" in result.output and "wood" in result.output
+
+
+def test_explain_unknown_name_suggests():
+    # rulesdsl.explain raises UnknownName (a KeyError) whose str() carries the did-you-mean;
+    # the command must print that, not just the name.
+    result = run("explain", "Lumber Yrad")
+    assert result.exit_code == 1
+    assert "did you mean" in result.output and "Lumber Yard" in result.output
+
+
+# -- simulate -------------------------------------------------------------------------------------
+
+def test_simulate_json_is_reproducible():
+    first = run("simulate", "--games", "8", "--seed", "3", "--json")
+    second = run("simulate", "--games", "8", "--seed", "3", "--json")
+    assert first.exit_code == second.exit_code == 0
+    a, b = json.loads(first.output), json.loads(second.output)
+    assert {"games", "seed", "wins", "victories", "mean_score", "games_per_second", "seconds"} <= set(a)
+    assert a["games"] == 8 and a["seed"] == 3 and a["agents"] == ["random", "random"]
+    assert set(a["wins"]) == {"0", "1", "draw"} and sum(a["wins"].values()) == 8
+    assert sum(a["victories"].values()) == 8
+    assert set(a["mean_score"]) == {"0", "1"} and all("total" in s for s in a["mean_score"].values())
+    for key in ("seconds", "games_per_second"):
+        del a[key], b[key]
+    assert a == b
+    other = json.loads(run("simulate", "--games", "8", "--seed", "4", "--json").output)
+    assert other["mean_score"] != a["mean_score"]
+
+
+def test_simulate_text_and_agents():
+    result = run("simulate", "-n", "4", "-s", "1", "--agents", "greedy,random")
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("4 games, seed 1, agents greedy vs random")
+    assert "wins: player 0 " in result.output and "games per second" in result.output
+
+
+@pytest.mark.parametrize("args", [["--agents", "random"], ["--agents", "random,clever"], ["--games", "0"],
+                                  ["--expansion", "no-such-expansion"]])
+def test_simulate_usage_errors(args):
+    assert run("simulate", *args).exit_code == 2
+
+
+# -- play and replay ------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def trace(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("play") / "game.json"
+    result = run("play", "--agent", "random", "--seed", "5", "--save", path, input="1\n" * 300)
+    assert result.exit_code == 0, result.output[-2000:]
+    assert result.output.startswith("seed 5\n")
+    assert "result: winner" in result.output and "(game over)" in result.output
+    assert f"trace written to {path}" in result.output
+    return path
+
+
+def test_play_writes_a_trace(trace):
+    data = json.loads(trace.read_text(encoding="utf-8"))
+    assert data["format"] == "rulesdsl-trace" and data["version"] == 1
+    assert data["base"] == "duel" and data["expansions"] == [] and data["seed"] == 5
+    assert all(isinstance(a, list) and all(isinstance(x, str) for x in a) for a in data["actions"])
+    assert data["final"]["winner"] in (0, 1, -1)
+    assert json.loads(data["final_state"])["format"] == "rulesdsl-state"
+
+
+def test_replay_same_final_state(trace):
+    result = run("replay", trace)
+    assert result.exit_code == 0, result.output
+    assert result.output.strip().endswith("same final state")
+    assert "actions replayed" in result.output
+
+
+def _tampered(trace: Path, tmp_path: Path, change) -> Path:
+    data = json.loads(trace.read_text(encoding="utf-8"))
+    change(data)
+    path = tmp_path / "tampered.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def test_replay_of_a_tampered_result_exits_1(trace, tmp_path):
+    def change(data):
+        data["final"]["coins"][0] += 1
+    result = run("replay", _tampered(trace, tmp_path, change))
+    assert result.exit_code == 1
+    assert "mismatch: coins" in result.output and "same final state" not in result.output
+
+
+def test_replay_of_a_tampered_action_exits_1(trace, tmp_path):
+    def change(data):
+        i = next(i for i, a in enumerate(data["actions"]) if a[0] == "build")
+        data["actions"][i] = ["build", "Palace"]  # an Age III card, not there in Age I
+    result = run("replay", _tampered(trace, tmp_path, change))
+    assert result.exit_code == 1
+    assert "error:" in result.output and "Palace" in result.output
+
+
+def test_replay_of_a_tampered_seed_exits_1(trace, tmp_path):
+    def change(data):
+        data["seed"] = data["seed"] + 1
+    assert run("replay", _tampered(trace, tmp_path, change)).exit_code == 1
+
+
+def test_replay_of_something_else_exits_1(tmp_path):
+    path = tmp_path / "not-a-trace.json"
+    path.write_text('{"hello": 1}', encoding="utf-8")
+    result = run("replay", path)
+    assert result.exit_code == 1 and "not a rulesdsl trace" in result.output
+    path.write_text("not json", encoding="utf-8")
+    assert run("replay", path).exit_code == 1
+    assert run("replay", tmp_path / "missing.json").exit_code == 2
+
+
+def test_play_quit_and_hot_seat(tmp_path):
+    path = tmp_path / "quit.json"
+    result = run("play", "--agent", "human", "--seed", "2", "--save", path, input="x\n1\nq\n")
+    assert result.exit_code == 0
+    assert "type one of the numbers above" in result.output and "bye" in result.output
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert len(data["actions"]) == 1
+    assert run("replay", path).exit_code == 0
+
+
+def test_play_with_an_unknown_agent_is_a_usage_error():
+    """BUG (rulesdsl/cli.py `play`): `make_agent` raises ValueError for an unknown agent name and
+    `play` does not catch it, so `rulesdsl play --agent clever` ends in a Python traceback
+    (exit 1) instead of a usage error (exit 2), unlike `simulate --agents random,clever`."""
+    result = CliRunner().invoke(cli, ["play", "--agent", "clever", "--seed", "1"], input="q\n")
+    assert not isinstance(result.exception, ValueError), "traceback: " + repr(result.exception)
+    assert result.exit_code == 2
+    assert "clever" in result.output
