@@ -97,11 +97,25 @@ class Checker:
         for extra in games[1:]:
             self.error("E403", f"a second `game` definition (`{extra.name}`)", extra.name_span,
                        "a content set has exactly one game; expansions use `expansion NAME { }`")
+        self.item_names()
         for d in self.merged.definitions:
             self.definition(d)
         self.chains()
         self.deck_counts()
         return self.diags
+
+    def item_names(self) -> None:
+        """Items are named in actions and traces by name alone, so a name is one item of any kind."""
+        seen: dict[str, ast.Definition] = {}
+        kinds = self.voc.known(R.KIND)
+        for d in self.merged.definitions:
+            if d.kind not in kinds:
+                continue
+            first = seen.setdefault(d.name, d)
+            if first is not d and first.kind != d.kind:
+                self.error("E102", f"the name `{d.name}` is already used by {first.kind} `{first.name}`", d.name_span,
+                           f"item names must be unique across kinds (see {first.name_span.file}:{first.name_span.line}); "
+                           f"rename one, e.g. \"{d.name} {d.kind}\"")
 
     def definition(self, d: ast.Definition) -> None:
         item_kinds = self.voc.known(R.KIND)
