@@ -203,9 +203,7 @@ def test_play_quit_and_hot_seat(tmp_path):
 
 
 def test_play_with_an_unknown_agent_is_a_usage_error():
-    """BUG (rulesdsl/cli.py `play`): `make_agent` raises ValueError for an unknown agent name and
-    `play` does not catch it, so `rulesdsl play --agent clever` ends in a Python traceback
-    (exit 1) instead of a usage error (exit 2), unlike `simulate --agents random,clever`."""
+    """Like `simulate --agents random,clever`: a usage error (exit 2), not a traceback."""
     result = CliRunner().invoke(cli, ["play", "--agent", "clever", "--seed", "1"], input="q\n")
     assert not isinstance(result.exception, ValueError), "traceback: " + repr(result.exception)
     assert result.exit_code == 2
