@@ -272,7 +272,7 @@ class Subject:
     def says(self, verb: str, explicit: bool = False) -> str:
         """The subject and its verb: "gain" / "you gain" (explicit) / "the opponent gains"."""
         if self.text == "you":
-            return f"you {verb}" if explicit else verb
+            return f"you {'are' if verb == 'be' else verb}" if explicit else verb
         if not self.text:
             return third_person(verb)
         return f"{self.text} {verb if self.text in ('they',) else third_person(verb)}"
@@ -280,8 +280,19 @@ class Subject:
     def clause(self, verb: str, conjugate: bool = True) -> str:
         """As in a relative clause: "you have", "the opponent has", "they have"."""
         if not conjugate or self.ref in ("you", "they") or self.ref.endswith("cards"):
-            return f"{self.ref} {verb}"
+            return f"{self.ref} {'are' if conjugate and verb == 'be' else verb}"
         return f"{self.ref} {third_person(verb)}"
+
+
+@attrs.frozen
+class _May(Subject):
+    """A subject who may do something (an optional choice)."""
+
+    def __init__(self, who: Subject):
+        self.__attrs_init__(who.text, who.ref, who.poss)
+
+    def says(self, verb: str, explicit: bool = False) -> str:
+        return f"{self.text} may {verb}".strip()
 
 
 YOU = Subject("you", "you", "your")
@@ -303,6 +314,7 @@ class Scope:
     ctx: Context | None = None
     me: Subject = YOU
     chosen: str | None = None        # how `chosen` reads: "it", "them", "that player"
+    chosen_names: tuple[str, ...] = ("chosen",)   # `as=NAME` gives the pick another name
     chosen_player: bool = False
     event: str | None = None         # the event of the enclosing `when`
     actor: Subject | None = None     # who made that event happen
@@ -422,14 +434,24 @@ def zone_phrase(zone: ast.Expr | str | None, owner: ast.Expr | None, scope: Scop
         return phrase(zone, scope) if zone is not None else "somewhere"
     if name == "structure":
         return "the structure"
+    if name == "structure_all":
+        return "the structure (covered cards too)"
     if is_player_zone(name, scope, owner):
+        if owner is not None and not _simple_owner(owner):
+            return f"the {words(name)} of {phrase(owner, scope)}"
         return f"{owner_poss(owner, scope)} {words(name)}"
     return "the " + zone_words(name, scope)
+
+
+def _simple_owner(owner: ast.Expr) -> bool:
+    return isinstance(owner, ast.Name) or (isinstance(owner, ast.Call) and owner.func == "player")
 
 
 def zone_noun(name: str | None, scope: Scope) -> str | None:
     if name is None:
         return None
+    if name in ("structure", "structure_all") and scope.ctx is not None:
+        name = "structure"
     if scope.ctx is not None:
         noun = scope.ctx.noun(name)
         return words(noun) if noun else None
@@ -453,10 +475,12 @@ def noun_parts(zone: str | None, kw: dict[str, ast.Expr], scope: Scope) -> tuple
     if colors:
         adjs.append(join(colors, "or"))
     if base is None:
-        if not adjs and "deck" not in kw:
+        if not adjs and "deck" not in kw and "where" not in kw:
             return None
         base = "item"
     after = (" from " + zone_phrase(kw["deck"], None, scope)) if "deck" in kw else ""
+    if "where" in kw:
+        after += " where " + cond(kw["where"], scope)
     return adjs, base, after
 
 
@@ -551,6 +575,20 @@ def quantity(e: ast.Expr, scope: Scope) -> Quantity | None:
         poss = owner_poss(kw.get("owner"), scope)
         producer = Subject(f"{poss} {cards}", f"{poss} {cards}", f"{poss} {cards}'")
         return Quantity(f"unit of {r}", f"units of {r}", owner=producer, verb="produce", conjugate=False)
+    kw = _kw(e)
+    if e.func == "cubes" and e.args:
+        where = zone_phrase(e.args[0], None, scope) + (f", space {phrase(kw['space'], scope)}" if "space" in kw else "")
+        who = subject_of(kw.get("owner"), scope)
+        return Quantity("cube", "cubes", owner=who, tail=f" on {where}")
+    if e.func == "supply" and e.args:
+        return Quantity("cube", "cubes", owner=scope.me, tail=f" left to put on {zone_phrase(e.args[0], None, scope)}")
+    if e.func == "controlled" and e.args:
+        return Quantity("space", "spaces", owner=scope.me, verb="control",
+                        tail=f" in {zone_phrase(e.args[0], None, scope)}")
+    if e.func == "coins_on" and e.args:
+        return Quantity("coin", "coins", loc=f"on {phrase(e.args[0], scope)}")
+    if e.func == "riders" and e.args:
+        return Quantity("item", "items", loc=f"lying on {phrase(e.args[0], scope)}")
     if e.func in ("max", "min") and len(e.args) == 2:
         a, b = quantity(e.args[0], scope), quantity(e.args[1], scope)
         if a and b and a.sing == b.sing and a.owner and b.owner and not a.loc and not b.loc:
@@ -601,7 +639,7 @@ def subject_of(e: ast.Expr | None, scope: Scope) -> Subject:
         return scope.me
     if n == "opponent":
         return OPPONENT
-    if n == "chosen" and scope.chosen_player:
+    if n in scope.chosen_names and scope.chosen_player:
         return THAT_PLAYER
     if isinstance(e, ast.Call) and e.func == "player" and e.args and isinstance(e.args[0], ast.Int):
         return seat_subject(e.args[0].value)
@@ -637,8 +675,16 @@ def phrase(e: ast.Expr, scope: Scope | None = None) -> str:
             return scope.me.ref
         if n == "opponent":
             return "the opponent"
+        if n in scope.chosen_names and scope.chosen:
+            return scope.chosen
         if n == "chosen":
-            return scope.chosen or "the chosen item"
+            return "the chosen item"
+        if n == "this":
+            return "this item"
+        if n == "it":
+            return "it"
+        if n == "age":
+            return "the current age"
         if n in ("true", "false"):
             return n
         if n == "resource":
@@ -693,8 +739,32 @@ def phrase(e: ast.Expr, scope: Scope | None = None) -> str:
             return seat(args[0].value)
         if e.func == "option":
             return cond(e, scope)
-        return unparse(e)
+        text = _function_phrase(e, scope)
+        return text if text is not None else unparse(e)
     return unparse(e)
+
+
+def _function_phrase(e: ast.Call, scope: Scope) -> str | None:
+    a = [zone_phrase(x, None, scope) if t in (R.ZONE, R.SELECTOR_ZONE) else
+         words(unparse(x)) if t in (R.WORD, "table") else phrase(x, scope)
+         for x, (_, t) in zip(e.args, R.FUNCTIONS[e.func].params if e.func in R.FUNCTIONS else ())]
+    if len(a) != len(e.args):
+        return None
+    texts = {
+        "lookup": lambda: f"the {a[0]} entry for {a[1]}",
+        "space": lambda: f"the space of {a[0]}",
+        "first_empty": lambda: f"the first empty space of {a[0]}",
+        "modifier": lambda: f"{scope.me.poss} {a[0]}",
+        "host": lambda: f"the item {a[0]} lies on",
+        "owner": lambda: f"the owner of {a[0]}",
+        "controller": lambda: f"the player who controls space {a[1]} of {a[0]}",
+        "controlled_sum": lambda: f"the sum of the {a[1]} over the spaces {scope.me.clause('control')} in {a[0]}",
+        "row": lambda: f"the structure row of {a[0]} (0: the top row)",
+        "rider": lambda: f"the item lying on {a[0]}",
+        "abs": lambda: f"the absolute value of {a[0]}",
+    }
+    make = texts.get(e.func)
+    return make() if make is not None and e.args else None
 
 
 def cond(e: ast.Expr, scope: Scope | None = None) -> str:
@@ -739,8 +809,6 @@ def _is_player(e: ast.Expr) -> bool:
 
 
 def item_phrase(e: ast.Expr, scope: Scope) -> str:
-    if isinstance(e, ast.Name) and e.name == "chosen":
-        return scope.chosen or "the chosen item"
     return phrase(e, scope)
 
 
@@ -820,6 +888,8 @@ def subject_val(who: Subject) -> Val:
 
 def number_val(e: ast.Expr, scope: Scope) -> Val:
     def special(spec: str) -> str | None:
+        if spec == "at":   # a space: " at space 3", " at the first empty space of the pantheon"
+            return f" at space {e.value}" if isinstance(e, ast.Int) else " at " + phrase(e, scope)
         return None if spec in GENERIC_SPECS else amount(e, spec, scope)
     return Val(phrase(e, scope), special)
 
@@ -975,7 +1045,7 @@ def statement(s: ast.Statement, scope: Scope, kind: str | None = None) -> str:
     for name, e in kw.items():
         if name not in ("who", "by"):
             values[name] = _value(e, kwtypes.get(name), kw, scope)
-    filters = {k: v for k, v in kw.items() if k in ("color", "kind", "age", "deck")}
+    filters = {k: v for k, v in kw.items() if k in ("color", "kind", "age", "deck", "where")}
     found = noun_of(source_zone, filters, scope)
     if found:
         values["noun"], values["nouns"] = Val(found[0]), Val(found[1])
@@ -991,9 +1061,11 @@ def statement(s: ast.Statement, scope: Scope, kind: str | None = None) -> str:
         clause, actor, noun = _event_clause(s, kw, scope)
         values["event"] = Val(clause)
         inner = attrs.evolve(scope, event=_name(s.args[0]) if s.args else None, actor=actor, event_noun=noun)
-    elif s.verb == "choose":
-        many = not (count_text == "1")
-        inner = attrs.evolve(scope, chosen="them" if many else "it", chosen_player=False,
+    elif s.verb in ("choose", "choose_space"):
+        many = s.verb == "choose" and count_text != "1"
+        names = ("chosen",) + ((_name(kw["as"]),) if _name(kw.get("as")) else ())
+        pick = "that space" if s.verb == "choose_space" else "them" if many else "it"
+        inner = attrs.evolve(scope, chosen=pick, chosen_player=False, chosen_names=names,
                              me=LEFT_OUT if "by" in kw and _name(kw["by"]) != "me" else scope.me)
     elif s.verb == "choose_player":
         they = Subject("they", "they", "their")
@@ -1002,6 +1074,8 @@ def statement(s: ast.Statement, scope: Scope, kind: str | None = None) -> str:
     elif s.verb == "each_player":
         inner = attrs.evolve(scope, me=EACH_PLAYER)
     values["block"] = Val(block_text(s.block, inner))
+    if s.verb == "choose" and "optional" in kw and _name(kw["optional"]) != "false":
+        values["by"] = subject_val(_May(subject_of(kw.get("by"), scope)))
     try:
         return string.Formatter().vformat(verb.explain, (), values)
     except (ValueError, IndexError, AttributeError):
