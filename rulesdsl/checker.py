@@ -203,6 +203,8 @@ class Checker:
             return kind in verb.kinds
         if verb.role == R.PROPERTY:
             return kind in verb.kinds if verb.kinds else kind in self.voc.known(R.KIND)
+        if verb.role == R.INVARIANT_PART:
+            return kind == "invariant"
         return False
 
     @staticmethod
@@ -215,6 +217,8 @@ class Checker:
             return f"`{verb.name}` belongs at the top of an `action`"
         if verb.role == R.TRIGGER:
             return "`when` stands at the top level of an item or a rule"
+        if verb.role == R.INVARIANT_PART:
+            return f"`{verb.name}` belongs in an `invariant` definition: invariant \"Name\" {{ {verb.example} }}"
         return "effects stand in items, ages, actions and blocks"
 
     def arguments(self, s: ast.Statement, verb: R.Verb, d: ast.Definition, scope: Scope) -> None:

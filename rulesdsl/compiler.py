@@ -808,4 +808,13 @@ def mentions(e: ast.Expr, names: set[str]) -> bool:
 
 
 def compile_content(merged: Merged, layers: list[str]) -> Content:
-    return Compiler(merged, layers).compile()
+    compiler = Compiler(merged, layers)
+    content = compiler.compile()
+    content.invariants = compile_invariants(compiler, merged)
+    return content
+
+
+def compile_invariants(compiler: Compiler, merged: Merged) -> list:
+    """`invariant "Name" { holds COND }` -> (name, condition, span): checked by rulesdsl.testing."""
+    return [(d.name, compiler.expr(s.args[0]), s.span) for d in merged.by_kind("invariant")
+            for s in (d.block.statements if d.block else ()) if s.verb == "holds" and s.args]

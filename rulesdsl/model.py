@@ -183,6 +183,8 @@ class Content:
     item_kinds: list[str] = attrs.Factory(list)
     tables: dict[str, list[int]] = attrs.Factory(dict)
     sources: dict[str, str] = attrs.Factory(dict)
+    # Designer invariants (`invariant "Name" { holds COND }`): (name, condition, span of the `holds`).
+    invariants: list[tuple[str, Fn, Span]] = attrs.Factory(list)
 
     def zone(self, name: str) -> ZoneDef:
         return self.zones[self.zone_index[name]]
