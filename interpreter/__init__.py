@@ -22,7 +22,7 @@ def load_ruleset(expansions: list[str] | tuple[str, ...] = (), base: str = "duel
 
 def new_game(expansions: list[str] | tuple[str, ...] = (), seed: int = 0, options: list[str] | tuple[str, ...] = (),
              script: dict[str, list[str]] | None = None, base: str = "duel") -> Game:
-    """Start a game: bundled base game `duel` plus expansions (e.g. ["pantheon"])."""
+    """Start a game: a bundled base game plus expansions, by name or folder path."""
     return load_ruleset(expansions, base).new_game(seed=seed, options=options, script=script)
 
 

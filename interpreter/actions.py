@@ -20,7 +20,7 @@ class Action(NamedTuple):
 
     @classmethod
     def parse(cls, text: str) -> "Action":
-        """`build "Town Gate"` or `wonder Card Wonder` -> Action."""
+        """`build "My Card"` or `wonder Card Wonder` -> Action."""
         import shlex
         parts = shlex.split(text)
         if not parts:

@@ -549,12 +549,19 @@ class Game:
                     frames += self.event_frames("gained_science", holder, symbol=sym)
                 self.schedule(frames)
 
-    def move_all(self, src: int, dst: int, owner, me: int) -> None:
+    def move_all(self, src: int, dst: int, owner, me: int, bottom: bool = False, claim: bool = False) -> None:
         zones = self.content.zones
         owners = self.owners(owner, me) if (zones[src].per_player or zones[dst].per_player) else [0]
         for o in owners:
-            for item in list(self.state.zones[self.slot(src, o)]):
-                self.relocate(item, self.slot(dst, o))
+            moving = list(self.state.zones[self.slot(src, o)])
+            for item in moving:
+                if claim:
+                    self.claim(item, dst, o)
+                else:
+                    self.relocate(item, self.slot(dst, o))
+            if bottom and moving:
+                pile = self.state.zones[self.slot(dst, o)]
+                pile[:] = pile[-len(moving):] + pile[:-len(moving)]
 
     def discard(self, me: int, item: int) -> None:
         """To the discard pile, with whatever lies on the item (tokens on a structure card)."""
@@ -564,12 +571,18 @@ class Game:
         for x in riders:
             self.relocate(x, pile)
 
-    def draw(self, slot: int, count: int, label: str) -> list[int]:
-        """A chance step: `count` items at random from a slot (or as the script dictates)."""
+    def draw(self, slot: int, count: int, label: str, unseen: bool = False) -> list[int]:
+        """A chance step: `count` items at random from a slot (or as the script dictates).
+        An `unseen` draw (cards leaving the game face down) is never dictated: it takes items
+        the zone's script does not name, so the script describes what players do see."""
         st = self.state
         pool = st.zones[slot]
-        count = min(count, len(pool))
         scripted = st.script.get(label)
+        if unseen and scripted:
+            promised = {self.content.item_index.get(n) for n in scripted}
+            pool = [i for i in pool if i not in promised]
+            scripted = None
+        count = min(count, len(pool))
         out = []
         for _ in range(count):
             if scripted:
@@ -586,8 +599,8 @@ class Game:
         return out
 
     def deal(self, count: int, src: int, dst: int, owner: int, space: int | None = None,
-             hidden: bool = False) -> None:
-        for item in self.draw(self.slot(src, owner), count, self.content.zones[src].name):
+             hidden: bool = False, unseen: bool = False) -> None:
+        for item in self.draw(self.slot(src, owner), count, self.content.zones[src].name, unseen):
             self.relocate(item, self.slot(dst, owner))
             if space is not None:
                 self.state.positions[item] = space
@@ -606,6 +619,7 @@ class Game:
         for slot, item in enumerate(items):
             self.relocate(item, self.structure_slot)
             st.structure[slot] = item
+        self.schedule(self.event_frames("structure_dealt", st.next_starter))
 
     # -- coins, pawn, turns -----------------------------------------------------------------------
     def gain_coins(self, p: int, n: int) -> None:
@@ -831,8 +845,12 @@ class Game:
         return event.get(name)
 
     def item_attr(self, item: int, name: str):
-        it = self.content.items[item]
-        return getattr(it, name, None)
+        if not isinstance(item, int) or not 0 <= item < len(self.content.items):
+            return None
+        value = getattr(self.content.items[item], name, None)
+        if value is None and name in ("age", "value", "side", "space"):
+            return 0  # an item without an age compares as age 0, never as a crash
+        return value
 
     # -- decisions --------------------------------------------------------------------------------
     def choose(self, by: int, count: int, sel: Selector, body: int, f: Frame, alias: str | None = None,
@@ -897,6 +915,8 @@ class Game:
     def claim(self, item: int, zone: int, owner: int) -> None:
         self.relocate(item, self.slot(zone, owner))
         block = self.content.items[item].claim_block
+        if block >= 0 and owner < 0:
+            owner = self.owner_of(item)
         if block >= 0:
             self.push(block, owner, {})
 
@@ -1012,13 +1032,15 @@ class Game:
         self.state.zones[slot][:] = list(reversed(order))  # the first drawn is the top
 
     def take_top(self, count: int, src: int, dst: int, me: int) -> None:
+        """The top `count` items, keeping their order (the top one last, as in the deck)."""
         pile = self.state.zones[self.slot(src, me)]
-        for _ in range(min(count, len(pile))):
-            self.relocate(pile[-1], self.slot(dst, me))
+        for item in pile[len(pile) - min(count, len(pile)):]:
+            self.relocate(item, self.slot(dst, me))
 
     def return_to_deck(self, zone: int, me: int) -> None:
+        """Every item back on top of its own deck, in the order they lie (the last ends on top)."""
         items = self.content.items
-        for item in reversed(list(self.state.zones[self.slot(zone, me)])):
+        for item in list(self.state.zones[self.slot(zone, me)]):
             deck = items[item].deck
             if deck >= 0:
                 self.relocate(item, self.slot(deck, me))

@@ -11,9 +11,21 @@ from .state import DRAW
 
 def observe(game: Game, player: int) -> dict:
     c, st = game.content, game.state
-    names = game.name
+    hidden = set(st.hidden)
+
+    def names(i: int) -> str:
+        if i in hidden:  # face down: only its back (the deck it came from) shows
+            deck = c.items[i].deck
+            return f"face down ({c.zones[deck].name if deck >= 0 else 'unknown'})"
+        return game.name(i)
+
     zones: dict[str, object] = {}
     for z in c.zones:
+        if z.per_player and z.private:
+            # The owner sees a private zone; the other players see how many items it holds.
+            zones[z.name] = {str(p): ([names(i) for i in st.zones[game.slot(z.id, p)]] if p == player
+                                      else len(st.zones[game.slot(z.id, p)])) for p in range(st.players)}
+            continue
         if not z.public:
             continue
         if z.per_player:
@@ -30,7 +42,7 @@ def observe(game: Game, player: int) -> dict:
             deck = c.items[item].deck
             structure.append({"back": c.zones[deck].name if deck >= 0 else "unknown", "accessible": False})
     hidden_counts = {z.name: sum(len(st.zones[game.slot(z.id, p)]) for p in range(st.players if z.per_player else 1))
-                     for z in c.zones if not z.public}
+                     for z in c.zones if not z.public and not z.private}
     pending = None
     if st.pending is not None:
         d = st.pending
@@ -46,7 +58,10 @@ def observe(game: Game, player: int) -> dict:
         "victory": st.victory,
         "coins": list(st.coins),
         "pawn": st.pawn,
-        "track_tokens": [names(i) for i in st.zones[game.track_slot]],
+        "track_tokens": [names(i) for i in st.zones[game.track_slot]] if game.track_slot >= 0 else [],
+        "cubes": {name: [row[:] for row in grid] for name, grid in st.cubes.items()},
+        "control": {name: list(ctrl) for name, ctrl in st.control.items()},
+        "positions": {game.name(i): s for i, s in st.positions.items() if i not in hidden},
         "zones": zones,
         "hidden_counts": hidden_counts,
         "structure": structure,

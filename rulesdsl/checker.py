@@ -17,7 +17,7 @@ from .loader import Merged
 VOCAB_VERBS = {"resources": R.RESOURCE, "colors": R.COLOR, "science": R.SCIENCE, "chains": R.CHAIN}
 VOCAB_LABEL = {R.RESOURCE: ("E301", "resource"), R.COLOR: ("E302", "colour"), R.SCIENCE: ("E303", "scientific symbol"),
                R.CHAIN: ("E304", "chain symbol"), R.ZONE: ("E305", "zone"), R.LAYOUT: ("E311", "layout"),
-               R.KIND: ("E313", "kind"), "table": ("E314", "table")}
+               R.KIND: ("E313", "kind"), "table": ("E314", "table"), "procedure": ("E315", "procedure")}
 
 
 @attrs.define
@@ -38,6 +38,8 @@ def vocabulary(merged: Merged) -> Vocabulary:
             voc.items[d.name] = d.kind
         if d.kind == "layout":
             voc.words[R.LAYOUT].add(d.name)
+        if d.kind == "procedure":
+            voc.words["procedure"].add(d.name)
         if d.kind in ("game", "expansion") and d.block:
             for s in d.block.statements:
                 if s.verb in VOCAB_VERBS:
@@ -192,7 +194,7 @@ class Checker:
         if not top:
             return verb.role == R.EFFECT
         if verb.role == R.EFFECT:
-            return kind in self.voc.known(R.KIND) or kind in ("age", "action")
+            return kind in self.voc.known(R.KIND) or kind in ("age", "action", "procedure")
         if verb.role == R.TRIGGER:
             return kind in self.voc.known(R.KIND) or kind == "rule"
         if verb.role == R.ACTION_PART:
@@ -404,6 +406,9 @@ class Checker:
             return
         if type_ == "table":
             self.vocab(e, "table")
+            return
+        if type_ == "procedure":
+            self.vocab(e, "procedure")
             return
         if type_ == "list":
             if not isinstance(e, ast.ListExpr) or not all(isinstance(i, ast.Int) for i in e.items):

@@ -48,6 +48,7 @@ CODES: dict[str, str] = {
     "E312": "`else` without `if`",
     "E313": "unknown kind",
     "E314": "unknown table",
+    "E315": "unknown procedure",
     # -- whole-game consistency ------------------------------------------------------------------
     "E401": "not enough cards for a structure or deal",
     "E402": "overlapping cards in a layout row",

@@ -55,6 +55,11 @@ class Compiler:
             self.item_index[d.name] = i
         for d in self.merged.by_kind("layout"):
             self.layouts[d.name] = self.layout(d)
+        # Procedures first: items and actions `run` them by name.
+        self.procedures: dict[str, int] = {d.name: self.new_block([], []) for d in self.merged.by_kind("procedure")}
+        for d in self.merged.by_kind("procedure"):
+            compiled = self.blocks[self.block(d.block.statements)]
+            self.blocks[self.procedures[d.name]] = compiled
         start_zone: dict[str, str] = {}
         build_zone: dict[str, int] = {}
         scores: list[tuple[str, Fn]] = []
@@ -72,7 +77,10 @@ class Compiler:
         for t in rules + [t for it in compiled_items for t in it.triggers]:
             triggers_by_event.setdefault(t.event, []).append(t)
         actions = [self.action(d, i) for i, d in enumerate(self.merged.by_kind("action"))]
-        ages = [self.block(d.block.statements) for d in self.merged.by_kind("age")]
+        # An age lays out its structure last, so an expansion's `extend age` can add cards first.
+        ages = [self.block([s for s in d.block.statements if s.verb != "deal_structure"]
+                           + [s for s in d.block.statements if s.verb == "deal_structure"])
+                for d in self.merged.by_kind("age")]
         setup_blocks = settings["setup"]
         setup = self.new_block(self.sequence_steps(setup_blocks), ["setup"]) if setup_blocks else self.new_block([], [])
         track_def = next(iter(self.merged.by_kind("track")), None)
@@ -449,6 +457,10 @@ class Compiler:
         options = [(o.args[0].name, self.block(o.block.statements)) for o in s.block.statements if o.verb == "option"]
         return lambda g, f: g.choose_option(by(g, f), options, f)
 
+    def do_run(self, s, kw) -> Step:
+        block = self.procedures[s.args[0].name]
+        return lambda g, f: g.push(block, f.me, f.env)
+
     def do_option(self, s, kw) -> Step:  # only inside choose_one, which reads it
         return lambda g, f: None
 
@@ -554,11 +566,13 @@ class Compiler:
     def do_move_all(self, s, kw) -> Step:
         src, dst = self.zone_index[s.args[0].name], self.zone_index[s.args[1].name]
         o = kw.get("owner")
+        bottom = "at" in kw and kw["at"].name == "bottom"
+        claim = "claim" in kw and kw["claim"].name == "true"
         if o is None or (isinstance(o, ast.Name) and o.name in R.OWNER_WORDS):
             mode = o.name if o is not None else "me"
-            return lambda g, f: g.move_all(src, dst, mode, f.me)
+            return lambda g, f: g.move_all(src, dst, mode, f.me, bottom, claim)
         owner = self.expr(o)
-        return lambda g, f: g.move_all(src, dst, owner(g, f), f.me)
+        return lambda g, f: g.move_all(src, dst, owner(g, f), f.me, bottom, claim)
 
     def do_deal(self, s, kw) -> Step:
         count = self.expr(s.args[0])
@@ -566,10 +580,11 @@ class Compiler:
         owner = self.who(kw, "owner")
         space = self.expr(kw["space"]) if "space" in kw else None
         hidden = "face_down" in kw and kw["face_down"].name == "true"
-        if space is None and not hidden:
+        unseen = "unseen" in kw and kw["unseen"].name == "true"
+        if space is None and not hidden and not unseen:
             return lambda g, f: g.deal(count(g, f), src, dst, owner(g, f))
         return lambda g, f: g.deal(count(g, f), src, dst, owner(g, f),
-                                   None if space is None else space(g, f), hidden)
+                                   None if space is None else space(g, f), hidden, unseen)
 
     def do_deal_structure(self, s, kw) -> Step:
         src = self.zone_index[s.args[0].name]

@@ -17,13 +17,30 @@ from .parser import decode, parse_file
 CARDS_ROOT = Path(__file__).resolve().parent.parent / "cards"
 SUFFIX = ".rules"
 BASE_GAME = "duel"
-# Short names users type for bundled folders.
-ALIASES = {"base": "duel", "pantheon": "duel-pantheon", "agora": "duel-agora"}
 
 
 def bundled_folder(name: str) -> Path | None:
-    folder = CARDS_ROOT / ALIASES.get(name, name)
-    return folder if folder.is_dir() else None
+    """A bundled folder by its own name, or by the name its `game`/`expansion` header gives."""
+    folder = CARDS_ROOT / name
+    if folder.is_dir():
+        return folder
+    for candidate in sorted(p for p in CARDS_ROOT.iterdir() if p.is_dir()):
+        if header_name(candidate) == name:
+            return candidate
+    return None
+
+
+def header_name(folder: Path) -> str | None:
+    """The name in a folder's `expansion NAME` or `game NAME` line (a text scan, no parsing)."""
+    for f in sorted(folder.glob(f"*{SUFFIX}")):
+        try:
+            for line in f.read_text(encoding="utf-8", errors="replace").splitlines():
+                words = line.split()
+                if len(words) >= 2 and words[0] in ("expansion", "game"):
+                    return words[1].strip('"{')
+        except OSError:
+            continue
+    return None
 
 
 def bundled_names() -> list[str]:
@@ -87,8 +104,22 @@ def _display(path: Path, root: Path | None) -> str:
         return str(path)
 
 
+def layer_order(layer: list[ast.SourceFile]) -> int:
+    """An expansion's `order N` (default 0): expansions apply in that order, whatever order
+    they were given in, so the same set always makes the same content."""
+    for source in layer:
+        for d in source.definitions:
+            if d.kind == "expansion" and d.block:
+                for s in d.block.statements:
+                    if s.verb == "order" and s.args and isinstance(s.args[0], ast.Int):
+                        return s.args[0].value
+    return 0
+
+
 def merge(layers: list[list[ast.SourceFile]], merged: Merged) -> Merged:
     """Apply each layer (a folder) in order; later layers modify earlier ones."""
+    if len(layers) > 2:
+        layers = layers[:1] + sorted(layers[1:], key=layer_order)
     index: dict[tuple[str, str], int] = {}
     slots: list[ast.Definition | None] = []
     for layer in layers:

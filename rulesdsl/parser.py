@@ -96,7 +96,7 @@ def _unexpected_character(path: str, text: str, exc) -> Diagnostic:
                           "close the name with `\"` on the same line")
     shown = repr(char) if not char.isprintable() or char.isspace() else f"`{char}`"
     return Diagnostic("error", "E002", f"unexpected character {shown}", span,
-                      "names use letters, digits and `_`; quote names with spaces: \"Town Gate\"")
+                      "names use letters, digits and `_`; quote names with spaces: \"My Card\"")
 
 
 def _unclosed_brace(text: str) -> tuple[int, int] | None:
@@ -204,7 +204,7 @@ class _Builder:
         if extra:
             raise ParseFailure(Diagnostic("error", "E008", f"unexpected word `{extra[0]}` in a definition header",
                                           self.span(extra[0]),
-                                          "a header is `kind name`, e.g. card \"Town Gate\"; quote names with spaces"))
+                                          "a header is `kind name`, e.g. card \"My Card\"; quote names with spaces"))
         block = self.block(rest[0]) if rest else None
         return ast.Definition(modifier, str(kind_tok), self.span(kind_tok), name, self.span(name_tok), block,
                               self.span(tree))

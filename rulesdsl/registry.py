@@ -142,11 +142,11 @@ def _verbs() -> dict[str, Verb]:
         Verb("move", EFFECT, (Param("item", ITEM), Param("zone", ZONE)), (("owner", PLAYER), ("onto", ITEM), ("at", WORD)),
              doc="Move an item to a zone (a player zone of `owner`, default the player); `onto` attaches it to another item.",
              example="move chosen wonders", explain="{me:move} {item} to {zone}{onto:?, attached to %}"),
-        Verb("move_all", EFFECT, (Param("from", ZONE), Param("to", ZONE)), (("owner", "owner"),),
+        Verb("move_all", EFFECT, (Param("from", ZONE), Param("to", ZONE)), (("owner", "owner"), ("at", WORD), ("claim", BOOL)),
              doc="Move every item of a zone to another.", example="move_all draft wonders owner=player(0)",
              explain="{me:move} everything in {from} to {to}"),
         Verb("deal", EFFECT, (Param("count", INT), Param("from", ZONE), Param("to", ZONE)),
-             (("owner", PLAYER), ("space", INT), ("face_down", BOOL)),
+             (("owner", PLAYER), ("space", INT), ("face_down", BOOL), ("unseen", BOOL)),
              doc="Move that many items, drawn at random, from one zone to another (a chance step).",
              example="deal 5 progress_deck board_tokens", explain="{me:draw} {what} at random from {from} into {to}"),
         Verb("deal_structure", EFFECT, (Param("from", ZONE),), (("layout", LAYOUT),),
@@ -228,13 +228,13 @@ def _verbs() -> dict[str, Verb]:
              example="item_kinds card wonder token military_token", explain="item kinds: {words}"),
         Verb("table", GAME, (Param("name", WORD), Param("numbers", INTS)), kinds=("game", "expansion"),
              doc="A named row of numbers, read with lookup(NAME, index) (index from 0; past the end: the last).",
-             example="table grand_temple_points 0 5 12 21", explain="table {name}: {numbers}"),
+             example="table set_bonus 0 5 12 21", explain="table {name}: {numbers}"),
         Verb("value", PROPERTY, (Param("value", INT),), repeatable=False,
-             doc="A number printed on the item that rules read as `item.value` (an offering token's discount).",
+             doc="A number printed on the item that rules read as `item.value` (a discount printed on a token).",
              example="value 3", explain="value: {value}"),
         Verb("modify", PROPERTY, (Param("name", WORD), Param("amount", INT)),
              doc="While in play, adds `amount` to the named modifier its owner's rules read with modifier(NAME).",
-             example="modify pantheon_discount 2", explain="adds {amount} to {me:poss} {name}"),
+             example="modify activation_discount 2", explain="adds {amount} to {me:poss} {name}"),
         Verb("copy_science", PROPERTY, repeatable=False,
              doc="Gives its owner the scientific symbols of the item it is attached to (`move X Z onto=Y`).",
              example="copy_science", explain="gives its owner the scientific symbols of the item it lies on"),
@@ -252,17 +252,17 @@ def _verbs() -> dict[str, Verb]:
                  "the action is legal only if the player can pay.", example="pay 3 coins", explain="{me:pay} {amount:coins}"),
         Verb("place", EFFECT, (Param("item", ITEM), Param("zone", ZONE)), (("space", INT), ("owner", PLAYER), ("face_down", BOOL)),
              doc="Put an item on a numbered space of a zone (a zone with `spaces=N`, or the track).",
-             example='place "Minerva" track space=chosen', explain="{me:put} {item} on {zone}{space:at}{face_down:? face down}"),
+             example='place "Blocker" track space=chosen', explain="{me:put} {item} on {zone}{space:at}{face_down:? face down}"),
         Verb("choose_space", EFFECT, (Param("zone", ZONE), Param("empty", WORD, optional=True, literal=("empty",))),
              (("by", PLAYER), ("where", BOOL), ("as", WORD)), block="required",
              doc="A player picks a space of a zone (`empty`: only free ones; the track: any position); the block runs with `chosen`.",
-             example="choose_space pantheon empty { place chosen_god pantheon space=chosen }",
+             example="choose_space board empty { place chosen_item board space=chosen }",
              explain="{by:choose} a{empty:?n %} space of {zone}{where:? where %} and {block}"),
         Verb("shuffle", EFFECT, (Param("zone", ZONE),),
-             doc="Shuffle a zone (a chance step); `take_top` then draws in that order.", example="shuffle greek_gods",
+             doc="Shuffle a zone (a chance step); `take_top` then draws in that order.", example="shuffle north_deck",
              explain="{me:shuffle} {zone}"),
         Verb("take_top", EFFECT, (Param("count", INT), Param("from", ZONE), Param("to", ZONE)),
-             doc="Move the top items of an ordered zone (no chance involved).", example="take_top 2 greek_gods revealed",
+             doc="Move the top items of an ordered zone (no chance involved).", example="take_top 2 north_deck revealed",
              explain="{me:move} the top {what} of {from} to {to}"),
         Verb("return_to_deck", EFFECT, (Param("zone", ZONE),),
              doc="Put every item of a zone back on top of the zone it started in.", example="return_to_deck revealed",
@@ -270,7 +270,7 @@ def _verbs() -> dict[str, Verb]:
         Verb("deal_onto_structure", EFFECT, (Param("count", INT), Param("from", ZONE)), (("slots", "list"), ("marked", WORD)),
              doc="Lay items drawn at random from a zone onto the structure cards at these slot numbers "
                  "(slots count from 0, top row first). The `uncovered` event tells when such a card is turned up.",
-             example="deal_onto_structure 3 offering_tokens slots=[6, 8, 10]",
+             example="deal_onto_structure 3 bonus_tokens slots=[6, 8, 10]",
              explain="{me:put} {what} drawn at random from {from} onto the structure cards{slots:? in slots %}{marked:? marked %}"),
         Verb("take_attached", EFFECT, (Param("item", ITEM),),
              doc="Acquire every item lying on this one (tokens on a structure card).",
@@ -295,7 +295,7 @@ def _verbs() -> dict[str, Verb]:
              example="on_claim { add_cube senate space=0 }", explain="when claimed: {block}"),
         Verb("mark", LAYOUT_PART, (Param("name", WORD), Param("slots", INTS)), kinds=("layout",),
              doc="Names a set of slots of a layout (numbered from 0, top row first) where tokens go.",
-             example="mark mythology 2 4 9 11 13", explain="slots {slots} are marked {name}"),
+             example="mark bonus 2 4 9 11 13", explain="slots {slots} are marked {name}"),
         Verb("before_turn", ACTION_PART, kinds=("action",), repeatable=False,
              doc="The action is optional and comes first in a turn: afterwards the same player takes a normal action.",
              example="before_turn", explain="may be taken before the turn's action, and the turn goes on"),
@@ -320,6 +320,12 @@ def _verbs() -> dict[str, Verb]:
         Verb("reveal", EFFECT, (Param("zone", ZONE),), (("space", INT),),
              doc="Turn face up the items of a zone (or of one space of it).", example="reveal decrees space=event.space",
              explain="{me:turn} face up everything in {zone}{space:? on space %}"),
+        Verb("run", EFFECT, (Param("procedure", "procedure"),),
+             doc="Run a named `procedure` block here (same player, same names in scope).",
+             example="run may_move_cube", explain="{procedure}"),
+        Verb("order", GAME, (Param("position", INT),), kinds=("expansion",), repeatable=False,
+             doc="Where the expansion is applied among several (lower first), whatever order they are given in.",
+             example="order 2", explain="applied in position {position}"),
     ]
     table: dict[str, Verb] = {}
     for verb in v:
@@ -363,7 +369,7 @@ class Kind:
 
 KINDS: dict[str, Kind] = {k.name: k for k in [
     Kind("game", doc="The game: vocabulary, zones, scoring, setup. One per base game."),
-    Kind("expansion", doc="An expansion's header: `expansion pantheon { requires duel }`."),
+    Kind("expansion", doc='An expansion header: `expansion my_fan_set { title "My fan set" }`.'),
     Kind("card", required=("color",), doc="A building card of an age deck (or a guild)."),
     Kind("wonder", required=("cost",), doc="A wonder."),
     Kind("token", doc="A progress token."),
@@ -373,6 +379,7 @@ KINDS: dict[str, Kind] = {k.name: k for k in [
     Kind("age", doc="How an age is set up; ages run in the order they are defined."),
     Kind("action", doc="Something a player may do on their turn."),
     Kind("rule", doc="A trigger that always applies, for every player."),
+    Kind("procedure", doc="A named block of effects that `run NAME` runs (shared by several items)."),
 ]}
 
 # Events the interpreter emits, with the fields a trigger filter or `event.X` may read.
@@ -387,6 +394,7 @@ EVENTS: dict[str, tuple[str, ...]] = {
     "control_gained": ("space",),
     "control_lost": ("space",),
     "cube_added": ("space",),
+    "structure_dealt": (),
 }
 
 
@@ -418,12 +426,12 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in [
     Function("science_count", (("symbol", SCIENCE),), doc="How many of a scientific symbol the player has.",
              example="science_count(event.symbol)"),
     Function("lookup", (("table", "table"), ("index", INT)), doc="A number of a `table` by position (from 0).",
-             example="lookup(grand_temple_points, count(city, deck=temples))"),
-    Function("space", (("item", ITEM),), doc="The space an item stands on (-1: none).", example="space(god)"),
+             example="lookup(set_bonus, count(city, color=purple))"),
+    Function("space", (("item", ITEM),), doc="The space an item stands on (-1: none).", example="space(chosen)"),
     Function("first_empty", (("zone", ZONE),), doc="The lowest free space of a zone with spaces.",
-             example="first_empty(pantheon)"),
+             example="first_empty(board)"),
     Function("modifier", (("name", WORD),), doc="The sum of the player's `modify NAME` amounts in play.",
-             example="modifier(pantheon_discount)"),
+             example="modifier(activation_discount)"),
     Function("host", (("item", ITEM),), returns=ITEM, doc="The item this one is attached to.", example="host(chosen)"),
     Function("owner", (("item", ITEM),), returns=PLAYER, doc="The player whose zone holds the item.",
              example="owner(host(chosen))"),
@@ -463,3 +471,15 @@ NAME_DOCS: dict[str, str] = {
     "age": "the current age, from 1", "this": "inside an item: the item itself",
 }
 OWNER_WORDS = ("me", "opponent", "all", "most", "any")
+
+# -- designer invariants (rulesdsl.testing) ---------------------------------------------------------
+# `invariant "Coins stay under 60" { holds coins <= 60 }`: a condition `rulesdsl verify` checks for
+# every player (as `me`) after every action of every game.  Runs nothing; the game never reads it.
+INVARIANT_PART = "invariant"  # only inside `invariant`
+VERBS["holds"] = Verb(
+    "holds", INVARIANT_PART, (Param("condition", BOOL),), kinds=("invariant",),
+    doc="In an `invariant`: a condition that must hold for every player (`me`) after every action; "
+        "`rulesdsl verify` and rulesdsl.testing check it.",
+    example="holds coins <= 60", explain="always: {condition}")
+KINDS["invariant"] = Kind("invariant", required=("holds",),
+                          doc="A rule property every game must keep, checked by `rulesdsl verify` (not played).")

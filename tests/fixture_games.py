@@ -53,9 +53,8 @@ def script_for(record: Record, guild_names: list[str]) -> dict[str, list[str]]:
     s = record.setup
     guilds = [c for c in s["AGE3"] if c in guild_names]
     guilds += [g for g in guild_names if g not in guilds][: 3 - len(guilds)]
-    return {"progress_deck": s["TOKENS"] + s["BOX"], "wonder_deck": s["WONDERS"], "age1": s["AGE1"],
-            "age2": s["AGE2"], "age3": [c for c in s["AGE3"] if c not in guild_names], "guilds": guilds,
-            "age3_deck": s["AGE3"]}
+    return {"progress_deck": s["TOKENS"] + s["BOX"], "wonder_deck": s["WONDERS"],
+            "age1": s["AGE1"], "age2": s["AGE2"], "age3": s["AGE3"], "guilds": guilds}
 
 
 def move_action(move: str) -> Action:

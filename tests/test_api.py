@@ -83,7 +83,7 @@ def test_script_for_every_age():
     age3 = [it.name for it in cards if it.age == 3 and it.color != "purple"][:17]
     deck3 = (age3 + guilds)[::-1]
     game = new_game(seed=1, options=["beginner_wonders"],
-                    script={"age1": AGE1[3:], "age2": age2, "age3": age3, "guilds": guilds, "age3_deck": deck3})
+                    script={"age1": AGE1[3:], "age2": age2, "age3": deck3, "guilds": guilds})
     assert game.items_in("structure") == AGE1[3:]
     agent = RandomAgent(1)
     while game.state.age < 1:

@@ -171,7 +171,7 @@ def test_token_static_facts(content, ref):
         science = [s["science"] for s in t["structured"] if "science" in s]
         assert list(it.science) == science, name
         reductions = [s["cost_reduction"] for s in t["structured"] if "cost_reduction" in s]
-        got = sorted((n, kind or color) for n, kind, color in it.discounts)
+        got = sorted((n, kind or color) for n, kind, color, _or_coins in it.discounts)
         assert got == sorted((r["resources"], r["applies_to"]) for r in reductions), name
 
 

@@ -98,8 +98,9 @@ def test_new_card_joins_age_one():
 def test_fan_expansion_changes_base_content():
     rules = Ruleset.load(expansions=[str(FAN)])
     content = rules.content
-    assert "Guard Tower" not in content.item_index and "Guard Tower" not in _age1(rules)
-    assert len(_age1(rules)) == 22
+    assert "Tacticians Guild" not in content.item_index
+    assert len([it for it in content.items if it.color == "purple"]) == 6
+    assert len(_age1(rules)) == 23
     wonders = [it.name for it in content.items if it.kind == "wonder"]
     assert len(wonders) == 13 and "Great Wall" in wonders
 
