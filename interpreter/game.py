@@ -457,16 +457,16 @@ class Game:
             return list(range(self.content.players))
         return [owner(self, Frame(0, 0, 0, me, {}))] if callable(owner) else [int(owner)]
 
-    def candidates(self, sel: Selector, me: int) -> list[int]:
+    def candidates(self, sel: Selector, me: int, env: dict | None = None) -> list[int]:
         if sel.more_zones or sel.where is not None:
-            return self._candidates_slow(sel, me)
+            return self._candidates_slow(sel, me, env)
         return self._pool(sel, sel.zone, me)
 
-    def _candidates_slow(self, sel: Selector, me: int) -> list[int]:
+    def _candidates_slow(self, sel: Selector, me: int, env: dict | None) -> list[int]:
         pool = [i for z in (sel.zone, *sel.more_zones) for i in self._pool(sel, z, me)]
         if sel.where is None:
             return pool
-        f = Frame(0, 0, 0, me, {})
+        f = Frame(0, 0, 0, me, dict(env) if env else {})
         out = []
         for i in pool:
             f.env["it"] = i
@@ -856,7 +856,7 @@ class Game:
     def choose(self, by: int, count: int, sel: Selector, body: int, f: Frame, alias: str | None = None,
                optional: bool = False) -> None:
         count = f.env.get("_remaining", count)
-        options = self.candidates(sel, f.me)
+        options = self.candidates(sel, f.me, f.env)
         if count <= 0 or not options:
             return
         env = {k: v for k, v in f.env.items() if k != "_remaining"}

@@ -14,6 +14,7 @@ from . import registry as R
 from .diagnostics import Diagnostic, Span, did_you_mean
 from .loader import Merged
 
+ZONE_FLAGS = ("player", "active", "public", "private", "majority")
 VOCAB_VERBS = {"resources": R.RESOURCE, "colors": R.COLOR, "science": R.SCIENCE, "chains": R.CHAIN}
 VOCAB_LABEL = {R.RESOURCE: ("E301", "resource"), R.COLOR: ("E302", "colour"), R.SCIENCE: ("E303", "scientific symbol"),
                R.CHAIN: ("E304", "chain symbol"), R.ZONE: ("E305", "zone"), R.LAYOUT: ("E311", "layout"),
@@ -309,9 +310,9 @@ class Checker:
             for a in args:
                 if not isinstance(a, ast.Name):
                     self.error("E309", f"`{s.verb}` expects plain words here", a.span)
-                elif s.verb == "zone" and a is not args[0] and a.name not in ("player", "active", "public"):
+                elif s.verb == "zone" and a is not args[0] and a.name not in ZONE_FLAGS:
                     self.error("E204", f"unknown zone flag `{a.name}`", a.span,
-                               did_you_mean(a.name, ["player", "active", "public"]) or "flags: player, active, public")
+                               did_you_mean(a.name, ZONE_FLAGS) or "flags: " + ", ".join(ZONE_FLAGS))
                 elif s.verb == "trade_price":
                     self.vocab(a, R.RESOURCE)
             if not args and s.verb != "zone":
@@ -381,9 +382,9 @@ class Checker:
                 self.vocab(e, R.COLOR)
             return
         if type_ == R.SELECTOR_ZONE:
-            if isinstance(e, ast.Name) and e.name in ("structure", "structure_all"):
-                return
-            self.vocab(e, R.ZONE)
+            for z in (e.items if isinstance(e, ast.ListExpr) else (e,)):  # one zone or a list of zones
+                if not (isinstance(z, ast.Name) and z.name in ("structure", "structure_all")):
+                    self.vocab(z, R.ZONE)
             return
         if type_ == "owner":
             if isinstance(e, ast.Name) and e.name in R.OWNER_WORDS:
@@ -555,7 +556,11 @@ class Checker:
                                   if s.verb == "row")
         counts = Counter(start)
         for age in self.merged.by_kind("age"):
-            for s in age.block.statements if age.block else ():
+            statements = list(age.block.statements) if age.block else []
+            # As the compiler does: the structure is laid out after the age's other statements.
+            statements = ([s for s in statements if s.verb != "deal_structure"]
+                          + [s for s in statements if s.verb == "deal_structure"])
+            for s in statements:
                 if s.verb == "deal" and len(s.args) == 3 and isinstance(s.args[0], ast.Int) \
                         and all(isinstance(a, ast.Name) for a in s.args[1:]):
                     source, want = s.args[1].name, s.args[0].value

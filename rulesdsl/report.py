@@ -40,11 +40,15 @@ class Report:
 
     def human(self) -> str:
         parts = [render(d, self.sources.get(d.span.file)) for d in self.diagnostics]
-        counts = ", ".join(f"{n} {k}{'s' if n != 1 else ''}" for k, n in self.definitions.items())
+        counts = ", ".join(f"{n} {plural(k) if n != 1 else k}" for k, n in self.definitions.items())
         status = "ok" if not self.errors else "failed"
         parts.append(f"{status}: {self.files} files, {self.errors} errors, {self.warnings} warnings"
                      + (f"; {counts}" if counts else ""))
         return "\n\n".join(parts)
+
+
+def plural(word: str) -> str:
+    return word[:-1] + "ies" if word.endswith("y") and word[-2:-1] not in "aeiou" else word + "s"
 
 
 def _sort_key(d: Diagnostic):
