@@ -214,8 +214,9 @@ def test_bundled_content_checks_clean():
     assert report.human().startswith("ok: ")
     base = check_paths([ROOT / "cards" / "duel"])
     assert base.definitions["card"] == 73 and base.definitions["wonder"] == 12
-    # Every bundled folder together: the base game's cards plus Pantheon's Grand Temples.
-    assert report.definitions["card"] == 73 + 5
+    # Every bundled folder together: the base game's cards, Pantheon's 5 Grand Temples and
+    # Agora's 13 senators.
+    assert report.definitions["card"] == 73 + 5 + 13
 
 
 def test_check_layers_base_and_expansion():
