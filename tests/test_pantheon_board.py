@@ -199,6 +199,7 @@ def test_enki_revealed_and_not_chosen_leaves_the_progress_tokens_alone(via):
     # with the set-aside ones.  Ours draws them only on activation, so nothing moves at all.
     game = pantheon_game(age=2)
     set_deck(game, "mesopotamian_gods", "Ishtar", "Nisaba", "Enki")
+    set_deck(game, "phoenician_gods", "Astarte", "Baal", "Tanit")
     before = sorted(deck(game, "progress_deck"))
     board = names(game, "board_tokens")
     if via == "Gate":
@@ -238,8 +239,8 @@ def test_random_token_draws_vary_with_the_seed():
     assert len(seen) > 1
 
 
-@pytest.mark.parametrize("revealer", [0, 1])
-def test_revealing_a_token_card_the_active_player_places_one_of_the_top_two_gods(revealer):
+@pytest.mark.parametrize("revealer,pick_top", [(0, False), (1, False), (0, True)])
+def test_revealing_a_token_card_the_active_player_places_one_of_the_top_two_gods(revealer, pick_top):
     game = pantheon_game(age=1, starter=revealer)
     token = structure_tokens(game)[9]
     myth = mythology_of_token(token)
@@ -254,11 +255,12 @@ def test_revealing_a_token_card_the_active_player_places_one_of_the_top_two_gods
     assert token in names(game, "tokens", revealer)               # the token is taken
     assert st.pending is not None and st.pending.player == revealer
     assert sorted(options(game)) == sorted([b, c])                # the top two gods of that mythology
-    answer(game, b)
+    chosen, back = (c, b) if pick_top else (b, c)
+    answer(game, chosen)
     assert options(game) == [0, 1, 2, 3, 5]                       # an empty space of the player's choice
     answer(game, 3)
-    assert pantheon(game) == {3: b, 4: other}
-    assert deck(game, f"{myth}_gods") == [a, c]                   # the other back on top
+    assert pantheon(game) == {3: chosen, 4: other}
+    assert deck(game, f"{myth}_gods") == [a, back]                # the other back on top
     assert names(game, "revealed") == []
     assert st.pending is None and st.current == 1 - revealer      # then the turn ends
 
