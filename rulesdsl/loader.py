@@ -158,14 +158,39 @@ def merge(layers: list[list[ast.SourceFile]], merged: Merged) -> Merged:
     return merged
 
 
-def load_paths(paths: list[Path]) -> Merged:
-    """Load folders/files as layers: the first is the base, the others modify it in order."""
+def load_paths(paths: list[Path], read: dict[Path, "FolderRead"] | None = None) -> Merged:
+    """Load folders/files as layers: the first is the base, the others modify it in order.
+    `read` lets several loads share the folders already read (check reads each folder once)."""
     merged = Merged()
     layers = []
     for path in paths:
-        root = CARDS_ROOT.parent if _inside(path, CARDS_ROOT) else None
-        layers.append(read_files(files_in(path), merged, root))
+        key = path.resolve()
+        if read is not None and key in read:
+            got = read[key]
+        else:
+            got = read_folder(path)
+            if read is not None:
+                read[key] = got
+        merged.files += got.files
+        merged.sources.update(got.sources)
+        merged.diagnostics.extend(got.diagnostics)
+        layers.append(got.parsed)
     return merge(layers, merged)
+
+
+@attrs.define
+class FolderRead:
+    parsed: list[ast.SourceFile]
+    sources: dict[str, str]
+    diagnostics: list[Diagnostic]
+    files: int
+
+
+def read_folder(path: Path) -> FolderRead:
+    root = CARDS_ROOT.parent if _inside(path, CARDS_ROOT) else None
+    scratch = Merged()
+    parsed = read_files(files_in(path), scratch, root)
+    return FolderRead(parsed, scratch.sources, scratch.diagnostics, scratch.files)
 
 
 def _inside(path: Path, root: Path) -> bool:

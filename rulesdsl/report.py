@@ -63,8 +63,8 @@ class _Checked:
     files: set[str] = attrs.Factory(set)
 
 
-def _check_set(paths: list[Path]) -> _Checked:
-    merged = load_paths(paths)
+def _check_set(paths: list[Path], read: dict | None = None) -> _Checked:
+    merged = load_paths(paths, read)
     diags = list(merged.diagnostics) + check(merged)
     known = set(R.KINDS) | declared_item_kinds(merged)
     keys = {(d.kind, d.name) for d in merged.definitions if d.kind in known}
@@ -118,4 +118,5 @@ def check_paths(paths: list[Path]) -> Report:
     a `game` on top of the bundled base game); no path means every bundled folder."""
     if not paths:
         paths = [CARDS_ROOT / n for n in bundled_names()]
-    return _combine([_check_set(layers_for(p)) for p in paths])
+    read: dict = {}  # each folder is read once, however many content sets use it
+    return _combine([_check_set(layers_for(p), read) for p in paths])
