@@ -172,6 +172,7 @@ def load_paths(paths: list[Path], read: dict[Path, "FolderRead"] | None = None) 
             if read is not None:
                 read[key] = got
         merged.files += got.files
+        merged.read.extend(got.read)
         merged.sources.update(got.sources)
         merged.diagnostics.extend(got.diagnostics)
         layers.append(got.parsed)
@@ -184,13 +185,14 @@ class FolderRead:
     sources: dict[str, str]
     diagnostics: list[Diagnostic]
     files: int
+    read: list[str]
 
 
 def read_folder(path: Path) -> FolderRead:
     root = CARDS_ROOT.parent if _inside(path, CARDS_ROOT) else None
     scratch = Merged()
     parsed = read_files(files_in(path), scratch, root)
-    return FolderRead(parsed, scratch.sources, scratch.diagnostics, scratch.files)
+    return FolderRead(parsed, scratch.sources, scratch.diagnostics, scratch.files, scratch.read)
 
 
 def _inside(path: Path, root: Path) -> bool:
