@@ -11,7 +11,7 @@ says how to render a value:
     {amount:coins}    an amount in a unit: "3 coins", "1 coin for each grey card in your city"
     {age:roman}       a number in Roman numerals: "III"
     {player:seat}     a seat number as a player: "the first player"
-    {name:a}          with an article: "a card", "an offering"
+    {name:a}          with an article: "a card", "an item"
     {kind:plural}     plural: "wonders", "military tokens"
     {category:source} a score category as what scores it: "blue cards", "wonders", "coins"
     {onto:?, on %}    optional: "" when the value is empty, else the text with % replaced
@@ -315,6 +315,7 @@ class Scope:
     me: Subject = YOU
     chosen: str | None = None        # how `chosen` reads: "it", "them", "that player"
     chosen_names: tuple[str, ...] = ("chosen",)   # `as=NAME` gives the pick another name
+    earlier: tuple[tuple[str, str], ...] = ()      # names of enclosing picks, and how they read
     chosen_player: bool = False
     event: str | None = None         # the event of the enclosing `when`
     actor: Subject | None = None     # who made that event happen
@@ -429,6 +430,8 @@ def owner_poss(owner: ast.Expr | None, scope: Scope) -> str:
 
 
 def zone_phrase(zone: ast.Expr | str | None, owner: ast.Expr | None, scope: Scope) -> str:
+    if isinstance(zone, ast.ListExpr):
+        return join([zone_phrase(z, owner, scope) for z in zone.items], "or")
     name = zone if isinstance(zone, str) or zone is None else _name(zone)
     if name is None:
         return phrase(zone, scope) if zone is not None else "somewhere"
@@ -480,8 +483,13 @@ def noun_parts(zone: str | None, kw: dict[str, ast.Expr], scope: Scope) -> tuple
         base = "item"
     after = (" from " + zone_phrase(kw["deck"], None, scope)) if "deck" in kw else ""
     if "where" in kw:
-        after += " where " + cond(kw["where"], scope)
+        after += " where " + where_text(kw["where"], scope)
     return adjs, base, after
+
+
+def where_text(e: ast.Expr, scope: Scope) -> str:
+    """A `where=` condition: `it` is the item tested; an enclosing pick is "the one chosen before"."""
+    return cond(e, attrs.evolve(scope, chosen=None, earlier=_earlier(scope)) if scope.chosen else scope)
 
 
 def noun_of(zone: str | None, kw: dict[str, ast.Expr], scope: Scope) -> tuple[str, str] | None:
@@ -577,7 +585,10 @@ def quantity(e: ast.Expr, scope: Scope) -> Quantity | None:
         return Quantity(f"unit of {r}", f"units of {r}", owner=producer, verb="produce", conjugate=False)
     kw = _kw(e)
     if e.func == "cubes" and e.args:
-        where = zone_phrase(e.args[0], None, scope) + (f", space {phrase(kw['space'], scope)}" if "space" in kw else "")
+        zone = zone_phrase(e.args[0], None, scope)
+        sp = kw.get("space")
+        where = (zone if sp is None else f"space {sp.value} of {zone}" if isinstance(sp, ast.Int)
+                 else f"{phrase(sp, scope)} of {zone}")
         who = subject_of(kw.get("owner"), scope)
         return Quantity("cube", "cubes", owner=who, tail=f" on {where}")
     if e.func == "supply" and e.args:
@@ -655,6 +666,8 @@ def event_field(field: str, scope: Scope) -> str:
         return q.number()
     if field == "symbol":
         return "that scientific symbol"
+    if field == "space":
+        return "that space"
     if field == "item":
         return "that " + (scope.event_noun or "item")
     if field == "by":
@@ -677,6 +690,9 @@ def phrase(e: ast.Expr, scope: Scope | None = None) -> str:
             return "the opponent"
         if n in scope.chosen_names and scope.chosen:
             return scope.chosen
+        for name, text in scope.earlier:
+            if n == name:
+                return text
         if n == "chosen":
             return "the chosen item"
         if n == "this":
@@ -720,7 +736,11 @@ def phrase(e: ast.Expr, scope: Scope | None = None) -> str:
             return f"{left} minus {right}"
         if e.op == "*":
             return f"{left} times {right}"
+        if isinstance(e.left, ast.BinOp) and e.left.op in ("+", "-") and e.op in ("*", "//", "%"):
+            left = f"({left})"
         if e.op == "//":
+            if isinstance(e.right, ast.Int) and e.right.value == 2:
+                return f"half of {left}, rounded down"
             return f"{left} divided by {right}, rounded down"
         if e.op == "%":
             return f"the remainder of {left} divided by {right}"
@@ -759,7 +779,7 @@ def _function_phrase(e: ast.Call, scope: Scope) -> str | None:
         "owner": lambda: f"the owner of {a[0]}",
         "controller": lambda: f"the player who controls space {a[1]} of {a[0]}",
         "controlled_sum": lambda: f"the sum of the {a[1]} over the spaces {scope.me.clause('control')} in {a[0]}",
-        "row": lambda: f"the structure row of {a[0]} (0: the top row)",
+        "row": lambda: f"the row of {a[0]} in the structure (from 0 at the top)",
         "rider": lambda: f"the item lying on {a[0]}",
         "abs": lambda: f"the absolute value of {a[0]}",
     }
@@ -822,6 +842,11 @@ EVENT_TEXT: dict[str, tuple[str, str]] = {
     "gained_science": ("gain", "a scientific symbol"),
     "pawn_moved": ("move", "the conflict pawn"),
     "traded": ("buy", "resources from the bank"),
+    "control_gained": ("take", "control of a space"),
+    "control_lost": ("lose", "control of a space"),
+    "cube_added": ("put", "a cube on a space"),
+    "uncovered": ("", "a face-down card of the structure is turned up"),
+    "structure_dealt": ("", "an age's structure has been laid out"),
 }
 VIA_TEXT = {"chain": " for free with a chain symbol", "paid": " by paying its cost", "free": " for free"}
 
@@ -888,8 +913,10 @@ def subject_val(who: Subject) -> Val:
 
 def number_val(e: ast.Expr, scope: Scope) -> Val:
     def special(spec: str) -> str | None:
-        if spec == "at":   # a space: " at space 3", " at the first empty space of the pantheon"
-            return f" at space {e.value}" if isinstance(e, ast.Int) else " at " + phrase(e, scope)
+        if spec in ("at", "on"):   # a space: " at space 3", " at the first empty space of the board"
+            return f" {spec} " + (f"space {e.value}" if isinstance(e, ast.Int) else phrase(e, scope))
+        if spec == "space":
+            return f"space {e.value}" if isinstance(e, ast.Int) else phrase(e, scope)
         return None if spec in GENERIC_SPECS else amount(e, spec, scope)
     return Val(phrase(e, scope), special)
 
@@ -993,6 +1020,8 @@ def _event_clause(s: ast.Statement, kw: dict[str, ast.Expr], scope: Scope) -> tu
     if verb is None:
         return f"the {words(event or '?')} event happens ({actor_text})", actor, noun
     text = obj.replace("{noun}", article(noun) if noun else "something")
+    if not verb:
+        return text, actor, noun
     subject = Subject(actor_text, actor.ref, actor.poss)
     via = _name(kw.get("via"))
     extra = VIA_TEXT.get(via, f" via {words(via)}") if via else ""
@@ -1039,13 +1068,15 @@ def statement(s: ast.Statement, scope: Scope, kind: str | None = None) -> str:
         if p.name == "count":
             count_text = phrase(args[i], scope)
         if p.type in (R.ZONE, R.SELECTOR_ZONE) and source_zone is None:
-            source_zone = _name(args[i])
+            source_zone = _common_zone_noun_source(args[i], scope)
         i += 1
     kwtypes = verb.kwarg_types
     for name, e in kw.items():
         if name not in ("who", "by"):
             values[name] = _value(e, kwtypes.get(name), kw, scope)
-    filters = {k: v for k, v in kw.items() if k in ("color", "kind", "age", "deck", "where")}
+    if "where" in kw:
+        values["where"] = Val(where_text(kw["where"], scope))
+    filters = {k: v for k, v in kw.items() if k in ("color", "kind", "age", "deck")}
     found = noun_of(source_zone, filters, scope)
     if found:
         values["noun"], values["nouns"] = Val(found[0]), Val(found[1])
@@ -1066,6 +1097,7 @@ def statement(s: ast.Statement, scope: Scope, kind: str | None = None) -> str:
         names = ("chosen",) + ((_name(kw["as"]),) if _name(kw.get("as")) else ())
         pick = "that space" if s.verb == "choose_space" else "them" if many else "it"
         inner = attrs.evolve(scope, chosen=pick, chosen_player=False, chosen_names=names,
+                             earlier=_earlier(scope),
                              me=LEFT_OUT if "by" in kw and _name(kw["by"]) != "me" else scope.me)
     elif s.verb == "choose_player":
         they = Subject("they", "they", "their")
@@ -1080,6 +1112,25 @@ def statement(s: ast.Statement, scope: Scope, kind: str | None = None) -> str:
         return string.Formatter().vformat(verb.explain, (), values)
     except (ValueError, IndexError, AttributeError):
         return words(s.verb)
+
+
+def _common_zone_noun_source(e: ast.Expr, scope: Scope) -> str | None:
+    """The zone whose noun describes what `e` (a zone, or a list of zones) holds."""
+    if isinstance(e, ast.ListExpr):
+        zones = [_name(z) for z in e.items]
+        nouns = {zone_noun(z, scope) for z in zones}
+        return zones[0] if len(nouns) == 1 and None not in nouns else None
+    return _name(e)
+
+
+def _earlier(scope: Scope) -> tuple[tuple[str, str], ...]:
+    """Entering a new pick: the names of the current one now read as "the NAME"."""
+    if not scope.chosen:
+        return scope.earlier
+    space = " space" if scope.chosen == "that space" else ""
+    names = tuple((n, "the one chosen before" if n == "chosen" else f"the {words(n)}{space}")
+                  for n in scope.chosen_names)
+    return names + tuple(e for e in scope.earlier if e[0] not in scope.chosen_names)
 
 
 def _shape(s: ast.Statement) -> R.Verb | None:

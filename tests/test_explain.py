@@ -36,7 +36,7 @@ def texts(content, name: str) -> list[str]:
     ("Merchants Guild", "Gain 1 coin for each yellow card in the city with the most yellow cards"),
     ("Builders Guild", "Worth 2 VP for each built wonder of the player with the most built wonders"),
     ("Moneylenders Guild", "Worth 1 VP for every 3 coins of the player with more coins"),
-    ("Mathematics", "Worth 3 VP for each token you have"),
+    ("Mathematics", "Worth 3 VP for each token from the progress deck you have"),
     ("Mausoleum", "Choose 1 card from the discard pile and build it for free"),
     ("Statue of Zeus", "Choose 1 brown card from the opponent's city and discard it"),
     ("Great Library", "Choose 1 token from the library and take it"),
