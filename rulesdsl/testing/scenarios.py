@@ -1,0 +1,1125 @@
+"""Scenario tests written as data: `*.scenario` files in the card language's syntax.
+
+    scenario "Trade: the Aqueduct costs Eddy 12 coins" {
+        option beginner_wonders          # header: base, expansion, option, seed, script, setup_choices
+        give 0 "Shelf Quarry"            # position: cards into a city (no effects run)
+        accessible "Aqueduct"            # ... a card laid out and free to take
+        coins 1 12
+        turn 1
+        expect cost(1, "Aqueduct") == 12 # expectations: any condition, or legal/illegal ACTION
+        expect illegal build "Aqueduct" player=0
+        do build "Aqueduct"              # actions, through the game's own legal_actions/apply
+        expect coins(1) == 0
+    }
+
+The same parser reads them (grammar/rules.lark); this module has its own table of statements
+(`STATEMENTS`), checks every scenario before running it, and reports problems and failures as
+diagnostics: `file:line:col: error[S201]: ...`, the line, a caret, a help line.  Never a
+traceback.  `rulesdsl test PATH` runs them; so does pytest (the rulesdsl plugin collects
+`*.scenario` files).  Reference: docs/testing.md.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Any, Callable
+
+import attrs
+
+from interpreter.actions import Action, IllegalAction
+from interpreter.game import Game
+from interpreter.state import DRAW, NOWHERE, Frame
+
+from .. import ast
+from .. import registry as R
+from ..diagnostics import Diagnostic, Span, did_you_mean, render
+
+SUFFIX = ".scenario"
+
+# Scenario diagnostic codes (not in rulesdsl/codes.py: `rulesdsl check` never reports them).
+S_CODES: dict[str, str] = {
+    "S101": "not a scenario definition",
+    "S102": "scenario without a name or a body",
+    "S201": "unknown scenario statement",
+    "S202": "header statement after the position was set up",
+    "S203": "wrong arguments",
+    "S301": "unknown name in a scenario",
+    "S401": "cannot load the game or an expansion",
+    "S402": "cannot create the game",
+    "S501": "expectation not met",
+    "S502": "an action of the scenario is not legal",
+    "S503": "the scenario cannot be played (engine error)",
+}
+
+
+# -- results ---------------------------------------------------------------------------------------
+
+@attrs.define
+class ScenarioResult:
+    name: str
+    file: str
+    span: Span
+    status: str                       # "passed", "failed" (an expectation, an action), "error" (the file)
+    diagnostics: list[Diagnostic] = attrs.Factory(list)
+    checks: int = 0                   # expectations met
+    source: str = ""
+
+    @property
+    def passed(self) -> bool:
+        return self.status == "passed"
+
+    def render(self) -> str:
+        return "\n".join(render(d, self.source if d.span.file == self.file else None) for d in self.diagnostics)
+
+
+@attrs.define
+class ScenarioFile:
+    path: Path
+    shown: str
+    text: str
+    definitions: list[ast.Definition]
+    diagnostics: list[Diagnostic]     # problems with the file as a whole (syntax)
+
+
+class _Stop(Exception):
+    """A failure or error that ends a scenario; carries its diagnostic."""
+
+    def __init__(self, diagnostic: Diagnostic):
+        super().__init__(diagnostic.message)
+        self.diagnostic = diagnostic
+
+
+def _error(code: str, message: str, span: Span, help: str | None = None) -> _Stop:
+    return _Stop(Diagnostic("error", code, message, span, help))
+
+
+def _failure(code: str, message: str, span: Span, help: str | None = None) -> _Stop:
+    return _Stop(Diagnostic("failure", code, message, span, help))
+
+
+# -- reading ---------------------------------------------------------------------------------------
+
+def read_file(path: Path | str, shown: str | None = None) -> ScenarioFile:
+    from ..parser import decode, parse_file
+    path = Path(path)
+    shown = shown or str(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        return ScenarioFile(path, shown, "", [], [Diagnostic("error", "E009", f"cannot read file: {exc.strerror or exc}",
+                                                             Span.point(shown, 1, 1))])
+    text, problem = decode(shown, data)
+    if problem:
+        return ScenarioFile(path, shown, "", [], [problem])
+    tree, diags = parse_file(shown, text)
+    if tree is None:
+        return ScenarioFile(path, shown, text, [], diags)
+    return ScenarioFile(path, shown, text, list(tree.definitions), [])
+
+
+def find_files(paths: list[Path]) -> list[Path]:
+    out: list[Path] = []
+    for p in paths:
+        if p.is_dir():
+            out += sorted(q for q in p.rglob(f"*{SUFFIX}") if q.is_file())
+        else:
+            out.append(p)
+    return out
+
+
+# -- content ---------------------------------------------------------------------------------------
+
+@attrs.define
+class Loaded:
+    content: Any
+    merged: Any
+    compiler: Any
+
+
+@functools.lru_cache(maxsize=16)
+def _load(layers: tuple[str, ...]) -> Loaded:
+    """Load, check and compile a base game and expansions (folders or bundled names); keeps the
+    merged definitions and the compiler, which scenario expressions need."""
+    from ..checker import check
+    from ..compiler import Compiler, compile_invariants
+    from ..diagnostics import RulesError
+    from ..loader import load_paths, resolve_layers
+    paths = resolve_layers(list(layers[1:]), layers[0])
+    merged = load_paths(paths)
+    diags = merged.diagnostics + (check(merged) if not merged.diagnostics else [])
+    if any(d.severity == "error" for d in diags):
+        raise RulesError(diags, merged.sources)
+    compiler = Compiler(merged, list(layers))
+    content = compiler.compile()
+    content.invariants = compile_invariants(compiler, merged)
+    return Loaded(content, merged, compiler)
+
+
+# -- statements ------------------------------------------------------------------------------------
+
+HEADER = ("base", "expansion", "option", "seed", "script", "setup_choices")
+
+
+@attrs.frozen
+class StatementDoc:
+    name: str
+    usage: str
+    doc: str
+    header: bool = False
+
+
+STATEMENTS: dict[str, StatementDoc] = {s.name: s for s in [
+    StatementDoc("base", "base NAME | base \"FOLDER\"", "The base game: a bundled name (default `duel`) or a "
+                 "folder, relative to the scenario file.", True),
+    StatementDoc("expansion", "expansion NAME | expansion \"FOLDER\"", "Add an expansion (repeatable), in order.", True),
+    StatementDoc("option", "option NAME", "A game option, e.g. `option beginner_wonders` (repeatable).", True),
+    StatementDoc("seed", "seed N", "The game's seed (default 0): it decides the random structure and draws.", True),
+    StatementDoc("script", "script ZONE \"A\" \"B\" ...", "Dictate the next random draws from a zone "
+                 "(e.g. which progress tokens are dealt).", True),
+    StatementDoc("setup_choices", "setup_choices first|manual", "How choices asked while the game is set up (the "
+                 "wonder draft) are answered: `first` option each (default), or `manual` (by `do choose`).", True),
+    StatementDoc("coins", "coins P N", "Player P has N coins."),
+    StatementDoc("give", "give P \"A\" \"B\" ...", "Put items into play for player P without running their "
+                 "effects: cards into the city, wonders among the built ones, tokens and gods in front of them."),
+    StatementDoc("city", "city P \"A\" ...", "Same as `give` (for cards)."),
+    StatementDoc("move", "move \"A\" ZONE [owner=P]", "Put an item into a zone (of player P for a player zone)."),
+    StatementDoc("clear", "clear ZONE [owner=P] [to=ZONE]", "Empty a zone (default into `box`)."),
+    StatementDoc("accessible", "accessible \"A\" ...", "Make cards accessible in the structure (face up, "
+                 "uncovered); the cards they replace go where they were."),
+    StatementDoc("structure", "structure \"A\" \"B\" ...", "The structure holds only these cards, all accessible: "
+                 "taking the last one ends the age."),
+    StatementDoc("pawn", "pawn P N", "The conflict pawn N spaces from the centre towards the capital of player "
+                 "P's opponent (P's `pawn_distance` is N)."),
+    StatementDoc("turn", "turn P", "It is player P's turn."),
+    StatementDoc("age", "age N", "Play on to the start of age N (taking cards off the structure); coins are "
+                 "restored and the cards taken are put in the box."),
+    StatementDoc("do", "do ACTION ARGS...", "Apply an action through the game's own rules (e.g. `do build "
+                 "\"Baths\"`, `do wonder \"Baths\" \"Pyramids\"`, `do choose \"Law\"`, `do choose_player p1`)."),
+    StatementDoc("expect", "expect CONDITION [player=P] | expect legal|illegal ACTION ARGS... [reason=\"...\"]",
+                 "Check a condition (see the expression functions), or whether an action is legal now."),
+]}
+
+# Expression names and functions of scenarios (on top of the card language's).
+SCENARIO_NAMES = {
+    "pawn": "the conflict pawn's position (> 0: towards player 1's capital)",
+    "winner": "the winning player, `draw`, or `none` while the game goes on",
+    "victory": "the kind of victory (`civilian`, `military`, `science`, ...), or `none`",
+    "over": "whether the game is over",
+    "to_move": "the player who must act now",
+    "turn": "how many actions (turns) have been taken",
+    "options": "the names offered by the pending choice (compared as a set with a list)",
+    "draw": "a shared victory (for `winner == draw`)",
+    "none": "no value (for `winner == none`)",
+}
+SCENARIO_FUNCTIONS = {
+    "coins": ("coins(P)", "player P's coins"),
+    "cost": ("cost(P, \"A\")", "the coins player P pays to build A now (trading included; 0 for a chain)"),
+    "trade": ("trade(P, RESOURCE)", "what one unit of a resource costs player P at the bank"),
+    "vp": ("vp(P) | vp(P, CATEGORY)", "player P's victory points, in all or of one category (blue, military, ...)"),
+    "zone": ("zone(\"A\")", "the zone A is in (`city`, `structure`, `nowhere`, ...)"),
+    "owner": ("owner(\"A\")", "the player whose zone holds A, or -1"),
+    "accessible": ("accessible(\"A\")", "whether A can be taken from the structure"),
+}
+
+
+@attrs.define
+class Run:
+    """One scenario being played."""
+
+    file: ScenarioFile
+    d: ast.Definition
+    base: str = "duel"
+    base_span: Span | None = None
+    expansions: list[tuple[str, Span]] = attrs.Factory(list)
+    options: list[str] = attrs.Factory(list)
+    seed: int = 0
+    script: dict[str, list[str]] = attrs.Factory(dict)
+    setup_choices: str = "first"
+    loaded: Loaded | None = None
+    game: Game | None = None
+    checks: int = 0
+
+    @property
+    def content(self):
+        return self.loaded.content
+
+
+def run_scenario(file: ScenarioFile, d: ast.Definition) -> ScenarioResult:
+    result = ScenarioResult(d.name or "(unnamed)", file.shown, d.span, "passed", source=file.text)
+    run = Run(file, d)
+    try:
+        if d.kind != "scenario" or d.modifier:
+            raise _error("S101", f"`{' '.join(filter(None, [d.modifier, d.kind]))}` is not a scenario",
+                         d.kind_span, 'a scenario file holds definitions `scenario "Name" { ... }`'
+                         + (f"; {did_you_mean(d.kind, ['scenario'])}" if did_you_mean(d.kind, ['scenario']) else ""))
+        if not d.name:
+            raise _error("S102", "this scenario has no name", d.kind_span, 'write scenario "What it shows" { ... }')
+        if d.block is None:
+            raise _error("S102", f"scenario `{d.name}` has no body", d.name_span, "add `{ ... }` after the name")
+        statements = list(d.block.statements)
+        body = _header(run, statements)
+        _open(run)
+        problems = _check(run, body)
+        if problems:
+            result.status = "error"
+            result.diagnostics = problems
+            return result
+        for s in body:
+            _execute(run, s)
+    except _Stop as stop:
+        result.status = "failed" if stop.diagnostic.severity == "failure" else "error"
+        result.diagnostics = [stop.diagnostic]
+    except RecursionError:
+        result.status = "error"
+        result.diagnostics = [Diagnostic("error", "S503", "the scenario nests too deeply to be played", d.span)]
+    result.checks = run.checks
+    return result
+
+
+def _header(run: Run, statements: list[ast.Statement]) -> list[ast.Statement]:
+    body = []
+    for s in statements:
+        if s.verb not in HEADER:
+            body.append(s)
+            continue
+        if body:
+            raise _error("S202", f"`{s.verb}` must come before the position is set up", s.verb_span,
+                         f"move it to the top of the scenario, before `{body[0].verb}`")
+        _arity(s, 1, 1 if s.verb != "script" else None)
+        a = s.args[0]
+        if s.verb in ("base", "expansion"):
+            if isinstance(a, ast.Str):
+                folder = (run.file.path.parent / a.value).resolve()
+                if not folder.is_dir():
+                    raise _error("S401", f"no folder `{a.value}` (next to {run.file.shown})", a.span,
+                                 "folders are relative to the scenario file")
+                value = str(folder)
+            elif isinstance(a, ast.Name):
+                value = a.name
+            else:
+                raise _error("S203", f"`{s.verb}` takes a name or a quoted folder", a.span, f"e.g. {s.verb} pantheon")
+            if s.verb == "base":
+                run.base, run.base_span = value, s.span
+            else:
+                run.expansions.append((value, s.span))
+        elif s.verb == "option":
+            run.options.append(_word(s, a))
+        elif s.verb == "seed":
+            if not isinstance(a, ast.Int):
+                raise _error("S203", "`seed` takes a number", a.span, "e.g. seed 3")
+            run.seed = a.value
+        elif s.verb == "script":
+            zone = _word(s, a)
+            names = []
+            for x in s.args[1:]:
+                if not isinstance(x, ast.Str):
+                    raise _error("S203", "`script` lists quoted item names after the zone", x.span,
+                                 'e.g. script board_tokens "Law" "Strategy"')
+                names.append(x.value)
+            run.script.setdefault(zone, []).extend(names)
+        elif s.verb == "setup_choices":
+            word = _word(s, a)
+            if word not in ("first", "manual"):
+                raise _error("S203", f"`setup_choices` is `first` or `manual`, not `{word}`", a.span)
+            run.setup_choices = word
+    return body
+
+
+def _open(run: Run) -> None:
+    from ..diagnostics import RulesError
+    layers = (run.base, *[e for e, _ in run.expansions])
+    try:
+        run.loaded = _load(layers)
+    except RulesError as exc:
+        where = run.base_span or (run.expansions[-1][1] if run.expansions else run.d.name_span)
+        first = next((d for d in exc.diagnostics if d.severity == "error"), None)
+        detail = f"{first.span.file}:{first.span.line}:{first.span.column}: {first.message}" if first else "errors"
+        raise _error("S401", f"the cards do not load: {detail}", where,
+                     f"run `rulesdsl check` on {' '.join(layers)} for every diagnostic")
+    except ValueError as exc:
+        spans = [run.base_span] + [sp for _, sp in run.expansions]
+        bad = next((sp for (name, sp) in zip(layers, spans) if sp is not None and name in str(exc)), None)
+        raise _error("S401", str(exc), bad or run.d.name_span)
+    unknown = [o for o in run.options if not _option_known(run.loaded.merged, o)]
+    if unknown:
+        s = next(st for st in run.d.block.statements if st.verb == "option" and _word(st, st.args[0]) == unknown[0])
+        raise _error("S301", f"the game has no option `{unknown[0]}`", s.args[0].span,
+                     did_you_mean(unknown[0], _options_of(run.loaded.merged)) or "options are read with option(NAME) in the cards")
+    try:
+        run.game = Game.create(run.content, seed=run.seed, options=run.options, script=run.script or None)
+    except Exception as exc:  # noqa: BLE001
+        raise _error("S402", f"the game cannot be created: {type(exc).__name__}: {exc}", run.d.name_span,
+                     "check `script` lines: each name must be in that zone when it is drawn")
+    if run.setup_choices == "first":
+        _answer_pending(run, run.d.name_span)
+
+
+def _options_of(merged) -> set[str]:
+    found = set()
+
+    def walk(e):
+        if isinstance(e, ast.Call):
+            if e.func == "option" and e.args and isinstance(e.args[0], ast.Name):
+                found.add(e.args[0].name)
+            for a in e.args:
+                walk(a)
+        elif isinstance(e, ast.BinOp):
+            walk(e.left)
+            walk(e.right)
+        elif isinstance(e, ast.Not):
+            walk(e.operand)
+
+    def block(b):
+        for s in b.statements if b else ():
+            for a in s.args:
+                walk(a)
+            for k in s.kwargs:
+                walk(k.value)
+            block(s.block)
+    for d in merged.definitions:
+        block(d.block)
+    return found
+
+
+def _option_known(merged, name: str) -> bool:
+    return name in _options_of(merged)
+
+
+def _answer_pending(run: Run, span: Span) -> None:
+    game = run.game
+    guard = 0
+    while game.state.pending is not None and not game.over:
+        guard += 1
+        if guard > 1000:
+            raise _error("S503", "the game keeps asking for choices", span)
+        game.apply(game.legal_actions()[0])
+
+
+# -- checking ------------------------------------------------------------------------------------
+
+def _arity(s: ast.Statement, low: int, high: int | None) -> None:
+    n = len(s.args)
+    if n < low or (high is not None and n > high):
+        want = f"{low}" if low == high else (f"at least {low}" if high is None else f"{low} to {high}")
+        doc = STATEMENTS.get(s.verb)
+        span = s.args[high].span if high is not None and n > high else s.span
+        raise _error("S203", f"`{s.verb}` takes {want} argument{'s' if (high or 2) != 1 else ''}, not {n}", span,
+                     f"usage: {doc.usage}" if doc else None)
+
+
+def _word(s: ast.Statement, a: ast.Expr) -> str:
+    if not isinstance(a, ast.Name):
+        raise _error("S203", f"`{s.verb}` expects a plain word here", a.span, f"usage: {STATEMENTS[s.verb].usage}")
+    return a.name
+
+
+def _kwargs(s: ast.Statement, allowed: tuple[str, ...]) -> dict[str, ast.Expr]:
+    out = {}
+    for k in s.kwargs:
+        if k.name not in allowed:
+            raise _error("S203", f"`{s.verb}` has no option `{k.name}`", k.span,
+                         did_you_mean(k.name, allowed) or (f"options: {', '.join(allowed)}" if allowed
+                                                           else f"`{s.verb}` takes no options"))
+        out[k.name] = k.value
+    return out
+
+
+def _check(run: Run, body: list[ast.Statement]) -> list[Diagnostic]:
+    """Every problem the scenario has before it is played (several at once)."""
+    problems = []
+    for s in body:
+        try:
+            _check_statement(run, s)
+        except _Stop as stop:
+            problems.append(stop.diagnostic)
+    return problems
+
+
+def _check_statement(run: Run, s: ast.Statement) -> None:
+    if s.verb in HEADER:
+        raise _error("S202", f"`{s.verb}` must come before the position is set up", s.verb_span)
+    if s.verb not in STATEMENTS:
+        raise _error("S201", f"unknown scenario statement `{s.verb}`", s.verb_span,
+                     did_you_mean(s.verb, STATEMENTS) or f"statements: {', '.join(STATEMENTS)}")
+    if s.block is not None:
+        raise _error("S203", f"`{s.verb}` takes no block", s.block.span, "remove the `{ ... }`")
+    v = s.verb
+    if v == "coins":
+        _arity(s, 2, 2)
+        _kwargs(s, ())
+        _player_arg(run, s.args[0])
+        _int_arg(s, s.args[1])
+    elif v in ("give", "city"):
+        _arity(s, 2, None)
+        _kwargs(s, ())
+        _player_arg(run, s.args[0])
+        for a in s.args[1:]:
+            i = _item_arg(run, a)
+            kind = run.content.items[i].kind
+            if kind not in run.content.build_zone:
+                raise _error("S203", f"a {kind} cannot be given: nothing says where it goes in play", a.span,
+                             "use `move \"NAME\" ZONE` instead")
+    elif v == "move":
+        _arity(s, 2, 2)
+        kw = _kwargs(s, ("owner",))
+        _item_arg(run, s.args[0])
+        _zone_arg(run, s.args[1])
+        if "owner" in kw:
+            _player_arg(run, kw["owner"])
+    elif v == "clear":
+        _arity(s, 1, 1)
+        kw = _kwargs(s, ("owner", "to"))
+        _zone_arg(run, s.args[0])
+        if "owner" in kw:
+            _player_arg(run, kw["owner"])
+        if "to" in kw:
+            _zone_arg(run, kw["to"])
+        elif "box" not in run.content.zone_index:
+            raise _error("S203", "this game has no `box` zone: say where the items go", s.span, "add to=ZONE")
+    elif v in ("accessible", "structure"):
+        _arity(s, 1, None)
+        _kwargs(s, ())
+        for a in s.args:
+            i = _item_arg(run, a)
+            if run.content.items[i].kind != "card":
+                raise _error("S203", f"only cards lie in the structure; {run.content.items[i].name} is a "
+                                     f"{run.content.items[i].kind}", a.span)
+    elif v == "pawn":
+        _arity(s, 2, 2)
+        _kwargs(s, ())
+        _player_arg(run, s.args[0])
+        n = _int_arg(s, s.args[1])
+        cap = run.content.track.capital
+        if not 0 <= n <= cap:
+            raise _error("S203", f"the pawn stands 0 to {cap} spaces from the centre", s.args[1].span)
+    elif v == "turn":
+        _arity(s, 1, 1)
+        _kwargs(s, ())
+        _player_arg(run, s.args[0])
+    elif v == "age":
+        _arity(s, 1, 1)
+        _kwargs(s, ())
+        n = _int_arg(s, s.args[0])
+        if not 1 <= n <= len(run.content.ages):
+            raise _error("S203", f"there are {len(run.content.ages)} ages", s.args[0].span)
+    elif v == "do":
+        _arity(s, 1, None)
+        _kwargs(s, ())
+        _action_of(run, s, s.args)
+    elif v == "expect":
+        _arity(s, 1, None)
+        first = s.args[0]
+        if isinstance(first, ast.Name) and first.name in ("legal", "illegal"):
+            _kwargs(s, ("reason",) if first.name == "illegal" else ())
+            if len(s.args) < 2:
+                raise _error("S203", f"`expect {first.name}` needs an action", s.span,
+                             f'e.g. expect {first.name} build "Baths"')
+            _action_of(run, s, s.args[1:])
+            reason = dict((k.name, k.value) for k in s.kwargs).get("reason")
+            if reason is not None and not isinstance(reason, ast.Str):
+                raise _error("S203", "`reason=` takes quoted text", reason.span, 'e.g. reason="coins"')
+            return
+        kw = _kwargs(s, ("player",))
+        if "player" in kw:
+            _player_arg(run, kw["player"])
+        if len(s.args) > 1:
+            raise _error("S203", "`expect` takes one condition", s.args[1].span,
+                         "write it as one expression, e.g. expect cost(0, \"Baths\") == 2; or expect legal ACTION")
+        Expr(run).check(first)
+
+
+def _int_arg(s: ast.Statement, a: ast.Expr) -> int:
+    if isinstance(a, ast.Int):
+        return a.value
+    raise _error("S203", "expected a number here", a.span, f"usage: {STATEMENTS[s.verb].usage}")
+
+
+def _player_arg(run: Run, a: ast.Expr) -> int:
+    n = run.content.players
+    if isinstance(a, ast.Int) and 0 <= a.value < n:
+        return a.value
+    raise _error("S203", f"expected a player: a number from 0 to {n - 1}", a.span, "players are 0 and 1; 0 starts")
+
+
+def _item_arg(run: Run, a: ast.Expr) -> int:
+    index = run.content.item_index
+    if isinstance(a, ast.Str):
+        if a.value in index:
+            return index[a.value]
+        raise _error("S301", f"no item is named \"{a.value}\"", a.span, did_you_mean(a.value, index))
+    raise _error("S203", "expected a quoted item name here", a.span, 'e.g. "Lumber Yard"')
+
+
+def _zone_arg(run: Run, a: ast.Expr) -> int:
+    zones = run.content.zone_index
+    if isinstance(a, ast.Name):
+        if a.name in zones:
+            return zones[a.name]
+        raise _error("S301", f"unknown zone `{a.name}`", a.span, did_you_mean(a.name, zones)
+                     or f"zones: {', '.join(zones)}")
+    raise _error("S203", "expected a zone name here", a.span, "e.g. city, discard, box")
+
+
+def _action_of(run: Run, s: ast.Statement, args) -> Action:
+    head = args[0]
+    if not isinstance(head, ast.Name):
+        raise _error("S203", "an action starts with its name", head.span, 'e.g. do build "Baths"')
+    known = {a.name for a in run.content.actions} | {"choose", "choose_player", "choose_space", "choose_option", "pass"}
+    if head.name not in known:
+        raise _error("S301", f"unknown action `{head.name}`", head.span,
+                     did_you_mean(head.name, known) or f"actions: {', '.join(sorted(known))}")
+    out = []
+    for a in args[1:]:
+        if isinstance(a, ast.Str):
+            if a.value not in run.content.item_index and head.name not in ("choose_option",):
+                raise _error("S301", f"no item is named \"{a.value}\"", a.span, did_you_mean(a.value, run.content.item_index))
+            out.append(a.value)
+        elif isinstance(a, ast.Name):
+            out.append(a.name)
+        elif isinstance(a, ast.Int):
+            out.append(str(a.value))
+        else:
+            raise _error("S203", "an action's arguments are item names, words or numbers", a.span)
+    return Action(head.name, tuple(out))
+
+
+# -- expressions -----------------------------------------------------------------------------------
+
+class Expr:
+    """Scenario expressions: the card language (delegated to its checker and compiler, with `me`
+    the `player=` of the expect) plus the scenario names and functions above."""
+
+    def __init__(self, run: Run):
+        self.run = run
+        c = run.content
+        self.words = set(c.resources) | set(c.colors) | set(c.science) | set(c.chains) | set(c.zone_index) \
+            | set(c.item_kinds) | {name for name, _ in c.scores} | _victories(run.loaded.merged) | {"civilian"} \
+            | {"structure", "nowhere"}
+
+    # which parts are plain card language
+    def _scenario_part(self, e: ast.Expr) -> bool:
+        if isinstance(e, ast.Name):
+            return e.name in SCENARIO_NAMES
+        if isinstance(e, ast.Call):
+            return e.func in SCENARIO_FUNCTIONS or any(self._scenario_part(a) for a in e.args)
+        if isinstance(e, ast.BinOp):
+            return self._scenario_part(e.left) or self._scenario_part(e.right)
+        if isinstance(e, ast.Not):
+            return self._scenario_part(e.operand)
+        return isinstance(e, ast.ListExpr)
+
+    def _word(self, e: ast.Expr) -> bool:
+        return isinstance(e, ast.Name) and e.name not in R.NAMES and e.name in self.words
+
+    def check(self, e: ast.Expr) -> None:
+        if isinstance(e, ast.Name) and (e.name in SCENARIO_NAMES or self._word(e)):
+            return
+        if isinstance(e, ast.Str):
+            _item_arg(self.run, e)
+            return
+        if not self._scenario_part(e):
+            from ..checker import Checker, Scope
+            checker = Checker(self.run.loaded.merged)
+            checker.expr(e, Scope(dict(R.NAMES), "scenario"))
+            errors = [d for d in checker.diags if d.severity == "error"]
+            if errors:
+                first = errors[0]
+                if first.code == "E307" and first.message.startswith("unknown name"):
+                    name = first.message.split("`")[1]
+                    known = set(SCENARIO_NAMES) | set(R.NAMES) | self.words
+                    first = attrs.evolve(first, help=did_you_mean(name, known) or "scenario names: "
+                                         + ", ".join(SCENARIO_NAMES) + "; card-language names: " + ", ".join(R.NAMES))
+                raise _Stop(first)
+            return
+        if isinstance(e, ast.BinOp):
+            self.check(e.left)
+            self.check(e.right)
+        elif isinstance(e, ast.Not):
+            self.check(e.operand)
+        elif isinstance(e, ast.ListExpr):
+            for i in e.items:
+                self.check(i)
+        elif isinstance(e, ast.Call):
+            if e.func not in SCENARIO_FUNCTIONS:
+                raise _error("S301", f"`{e.func}(...)` cannot take scenario names as arguments", e.span,
+                             "scenario names (pawn, winner, ...) and functions (cost, vp, ...) stand on their own")
+            self._check_call(e)
+
+    def _check_call(self, e: ast.Call) -> None:
+        usage = SCENARIO_FUNCTIONS[e.func][0]
+        shape = {"coins": ("player",), "cost": ("player", "item"), "trade": ("player", "resource"),
+                 "vp": ("player", "category?"), "zone": ("item",), "owner": ("item",), "accessible": ("item",)}[e.func]
+        low = sum(1 for t in shape if not t.endswith("?"))
+        if not low <= len(e.args) <= len(shape) or e.kwargs:
+            raise _error("S203", f"`{e.func}` is used as {usage}", e.span)
+        for t, a in zip(shape, e.args):
+            t = t.rstrip("?")
+            if t == "player":
+                if isinstance(a, ast.Int):
+                    _player_arg(self.run, a)
+                elif not (isinstance(a, ast.Name) and a.name in ("me", "opponent", "to_move", "winner")):
+                    self.check(a)
+            elif t == "item":
+                _item_arg(self.run, a)
+            elif t == "resource":
+                if not (isinstance(a, ast.Name) and a.name in self.run.content.resources):
+                    raise _error("S301", "expected a resource", a.span,
+                                 did_you_mean(getattr(a, "name", ""), self.run.content.resources)
+                                 or f"resources: {', '.join(self.run.content.resources)}")
+            elif t == "category":
+                cats = set(self.run.content.colors) | set(self.run.content.item_kinds) | {n for n, _ in self.run.content.scores}
+                if not (isinstance(a, ast.Name) and a.name in cats):
+                    raise _error("S301", "expected a score category", a.span,
+                                 did_you_mean(getattr(a, "name", ""), cats) or f"categories: {', '.join(sorted(cats))}")
+
+    # evaluation
+    def value(self, e: ast.Expr, me: int) -> Any:
+        game = self.run.game
+        if isinstance(e, ast.Str):
+            return e.value
+        if self._word(e):
+            return e.name
+        if not self._scenario_part(e):
+            fn = self.run.loaded.compiler.expr(e)
+            return fn(game, Frame(0, 0, 0, me, {}))
+        st = game.state
+        if isinstance(e, ast.Name):
+            n = e.name
+            if n == "pawn":
+                return st.pawn
+            if n == "winner":
+                return None if st.winner is None else ("draw" if st.winner == DRAW else st.winner)
+            if n == "victory":
+                return st.victory
+            if n == "over":
+                return game.over
+            if n == "to_move":
+                return game.to_move()
+            if n == "turn":
+                return st.turn
+            if n == "draw":
+                return "draw"
+            if n == "none":
+                return None
+            if n == "options":
+                return [a.args[0] for a in game.legal_actions() if a.args] if st.pending is not None else []
+            return n  # a word
+        if isinstance(e, ast.ListExpr):
+            return [self.value(i, me) for i in e.items]
+        if isinstance(e, ast.Not):
+            return not self.value(e.operand, me)
+        if isinstance(e, ast.BinOp):
+            if e.op == "and":
+                return self.value(e.left, me) and self.value(e.right, me)
+            if e.op == "or":
+                return self.value(e.left, me) or self.value(e.right, me)
+            left, right = self.value(e.left, me), self.value(e.right, me)
+            return _compare(e.op, left, right)
+        if isinstance(e, ast.Call):
+            return self._call(e, me)
+        raise _error("S203", "this expression cannot be evaluated in a scenario", e.span)
+
+    def _player(self, a: ast.Expr, me: int) -> int:
+        p = self.value(a, me)
+        if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < self.run.content.players:
+            raise _failure("S503", f"`{_text(self.run, a)}` is {p!r}, not a player", a.span)
+        return p
+
+    def _call(self, e: ast.Call, me: int) -> Any:
+        game = self.run.game
+        c = self.run.content
+        f = e.func
+        if f == "coins":
+            return game.state.coins[self._player(e.args[0], me)]
+        if f == "cost":
+            p = self._player(e.args[0], me)
+            return game.price(p, c.item_index[e.args[1].value])[0]
+        if f == "trade":
+            p = self._player(e.args[0], me)
+            return game.trade_prices(p)[c.resources.index(e.args[1].name)]
+        if f == "vp":
+            p = self._player(e.args[0], me)
+            score = game.score(p)
+            return score.get(e.args[1].name, 0) if len(e.args) > 1 else sum(score.values())
+        item = c.item_index[e.args[0].value]
+        if f == "zone":
+            return _zone_name(game, item)
+        if f == "owner":
+            return game.owner_of(item)
+        if f == "accessible":
+            return item in game.accessible()
+        raise _error("S301", f"unknown function `{f}`", e.span)
+
+
+def _compare(op: str, left, right):
+    import operator
+    if isinstance(left, list) and isinstance(right, list) and op in ("==", "!="):
+        same = sorted(map(str, left)) == sorted(map(str, right))
+        return same if op == "==" else not same
+    ops = {"+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv, "%": operator.mod,
+           "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
+           ">=": operator.ge}
+    if op in ("//", "%") and right == 0:
+        return 0
+    try:
+        return ops[op](left, right)
+    except TypeError:
+        raise ValueError(f"cannot compute {left!r} {op} {right!r}") from None
+
+
+def _victories(merged) -> set[str]:
+    out = set()
+
+    def block(b):
+        for s in b.statements if b else ():
+            if s.verb == "win" and s.args and isinstance(s.args[0], ast.Name):
+                out.add(s.args[0].name)
+            block(s.block)
+    for d in merged.definitions:
+        block(d.block)
+    return out
+
+
+def _zone_name(game: Game, item: int) -> str:
+    slot = game.state.loc[item]
+    if slot == NOWHERE:
+        return "nowhere"
+    if slot == game.structure_slot:
+        return "structure"
+    return game.content.zones[game.slot_zone[slot]].name
+
+
+def _text(run: Run, e) -> str:
+    """The source text of a node (one line)."""
+    sp = e.span
+    lines = run.file.text.split("\n")
+    if sp.line == sp.end_line and 1 <= sp.line <= len(lines):
+        return lines[sp.line - 1][sp.column - 1:sp.end_column - 1]
+    from ..explain_text import unparse
+    return unparse(e)
+
+
+def _show(v) -> str:
+    if v is None:
+        return "none"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, str):
+        return v
+    if isinstance(v, list):
+        return "[" + ", ".join(_show(x) for x in v) + "]"
+    return repr(v)
+
+
+# -- running ---------------------------------------------------------------------------------------
+
+def _execute(run: Run, s: ast.Statement) -> None:
+    game = run.game
+    v = s.verb
+    try:
+        if v == "do":
+            action = _action_of(run, s, s.args)
+            reason = game.explain_illegal(action)
+            if reason is not None:
+                raise _failure("S502", f"`{_text(run, s)[3:].strip() or action}` is not legal: {reason}", s.span,
+                               _legal_hint(game))
+            game.apply(action)
+        elif v == "expect":
+            _expect(run, s)
+        else:
+            _setup(run, s)
+    except _Stop:
+        raise
+    except IllegalAction as exc:
+        raise _failure("S502", str(exc), s.span, _legal_hint(game)) from None
+    except Exception as exc:  # noqa: BLE001 - an engine error ends the scenario, as a diagnostic
+        raise _failure("S503", f"{type(exc).__name__}: {exc}", s.span,
+                       "the engine failed while playing this line; this is a bug in the engine or the cards") from None
+
+
+def _legal_hint(game: Game) -> str:
+    if game.over:
+        return "the game is over"
+    legal = game.legal_actions()
+    shown = ", ".join(str(a) for a in legal[:6]) + (f", ... ({len(legal)} in all)" if len(legal) > 6 else "")
+    who = game.to_move()
+    return f"player {who} to move; legal now: {shown or 'nothing'}"
+
+
+def _expect(run: Run, s: ast.Statement) -> None:
+    game = run.game
+    first = s.args[0]
+    if isinstance(first, ast.Name) and first.name in ("legal", "illegal"):
+        action = _action_of(run, s, s.args[1:])
+        reason = game.explain_illegal(action)
+        offered = action in game.legal_actions()
+        if first.name == "legal":
+            if reason is not None or not offered:
+                raise _failure("S501", f"`{action}` is not legal: {reason or 'it is not among the legal actions'}",
+                               s.span, _legal_hint(game))
+        else:
+            if reason is None or offered:
+                raise _failure("S501", f"`{action}` is legal", s.span,
+                               f"player {game.to_move()} may play it now")
+            want = next((k.value.value for k in s.kwargs if k.name == "reason"), None)
+            if want is not None and want.lower() not in reason.lower():
+                raise _failure("S501", f"`{action}` is illegal, but because {reason}", s.span,
+                               f"expected the reason to mention \"{want}\"")
+        run.checks += 1
+        return
+    me = next((k.value.value for k in s.kwargs if k.name == "player"), 0)
+    ex = Expr(run)
+    try:
+        ok = ex.value(first, me)
+    except _Stop:
+        raise
+    except Exception as exc:  # noqa: BLE001
+        raise _failure("S503", f"cannot evaluate `{_text(run, first)}`: {type(exc).__name__}: {exc}", first.span) from None
+    if ok is True or (ok and not isinstance(ok, bool) and isinstance(ok, int)):
+        run.checks += 1
+        return
+    raise _failure("S501", f"expected {_text(run, first)}{_actual(run, ex, first, me)}", s.span, _context(run))
+
+
+def _actual(run: Run, ex: Expr, e: ast.Expr, me: int) -> str:
+    """`, but cost(1, "Aqueduct") is 8`: the sides of a failed comparison."""
+    if isinstance(e, ast.BinOp) and e.op in ("==", "!=", "<", "<=", ">", ">="):
+        parts = []
+        for side in (e.left, e.right):
+            if isinstance(side, (ast.Int, ast.Str)) or (isinstance(side, ast.Name) and side.name in ex.words):
+                continue
+            try:
+                parts.append(f"{_text(run, side)} is {_show(ex.value(side, me))}")
+            except Exception:  # noqa: BLE001
+                continue
+        if parts:
+            return ", but " + " and ".join(parts)
+    if isinstance(e, ast.BinOp) and e.op == "and":
+        for side in (e.left, e.right):
+            try:
+                if not ex.value(side, me):
+                    return f", but {_text(run, side)} does not hold" + _actual(run, ex, side, me)
+            except Exception:  # noqa: BLE001
+                return ""
+    return ", but it does not hold"
+
+
+def _context(run: Run) -> str:
+    g = run.game
+    st = g.state
+    return (f"now: age {st.age + 1}, player {g.to_move()} to move, coins {st.coins}, pawn {st.pawn}"
+            + (f", game over (winner {st.winner})" if g.over else ""))
+
+
+def _refresh(game: Game) -> None:
+    """Rebuild derived caches after the position was changed by hand (as loading a save does)."""
+    game.__init__(game.content, game.state)
+
+
+def _setup(run: Run, s: ast.Statement) -> None:
+    game, c = run.game, run.content
+    st = game.state
+    v = s.verb
+    kw = {k.name: k.value for k in s.kwargs}
+    if v == "coins":
+        st.coins[s.args[0].value] = s.args[1].value
+    elif v in ("give", "city"):
+        p = s.args[0].value
+        for a in s.args[1:]:
+            i = c.item_index[a.value]
+            _place(game, i, game.slot(c.build_zone[c.items[i].kind], p))
+    elif v == "move":
+        i = c.item_index[s.args[0].value]
+        zone = c.zone_index[s.args[1].name]
+        owner = kw["owner"].value if "owner" in kw else 0
+        _place(game, i, game.slot(zone, owner))
+    elif v == "clear":
+        zone = c.zone_index[s.args[0].name]
+        owner = kw["owner"].value if "owner" in kw else 0
+        to = c.zone_index[kw["to"].name] if "to" in kw else c.zone_index["box"]
+        for i in list(st.zones[game.slot(zone, owner)]):
+            game.relocate(i, game.slot(to, owner))
+    elif v == "accessible":
+        names = [a.value for a in s.args]
+        for a in s.args:
+            _make_accessible(run, c.item_index[a.value], a, keep={c.item_index[n] for n in names})
+    elif v == "structure":
+        _only(run, [c.item_index[a.value] for a in s.args], s)
+    elif v == "pawn":
+        st.pawn = s.args[1].value if s.args[0].value == 0 else -s.args[1].value
+    elif v == "turn":
+        if st.pending is not None or st.flow != "turn":
+            raise _failure("S503", "`turn` needs a position between turns (no choice pending)", s.span,
+                           _legal_hint(game))
+        st.current = s.args[0].value
+        st.play_again = False
+    elif v == "age":
+        _to_age(run, s.args[0].value, s)
+    _refresh(game)
+
+
+def _place(game: Game, item: int, slot: int) -> None:
+    """Move an item; out of the structure, a spare card of the box takes its slot."""
+    st = game.state
+    if st.loc[item] == game.structure_slot and item in st.structure:
+        position = st.structure.index(item)
+        game.relocate(item, slot)
+        spare = _spare(game, item)
+        if spare is not None:
+            game.relocate(spare, game.structure_slot)
+            st.structure[position] = spare
+        _refresh(game)
+    else:
+        game.relocate(item, slot)
+
+
+def _spare(game: Game, like: int) -> int | None:
+    c = game.content
+    box = c.zone_index.get("box")
+    if box is None:
+        return None
+    age = c.items[like].age
+    cards = [j for j in game.state.zones[game.slot(box, 0)] if c.items[j].kind == "card"]
+    cards.sort(key=lambda j: c.items[j].age != age)
+    return cards[0] if cards else None
+
+
+def _make_accessible(run: Run, item: int, a: ast.Expr, keep: set[int]) -> None:
+    game = run.game
+    st = game.state
+    if not st.structure:
+        raise _failure("S503", "there is no structure now", a.span)
+    accessible = game.accessible()
+    if item in accessible:
+        st.face_up[st.structure.index(item)] = True
+        return
+    slot = next((k for k, j in enumerate(st.structure) if j in accessible and j not in keep), None)
+    if slot is None:
+        raise _failure("S503", "no accessible card is left to make room", a.span,
+                       "fewer `accessible` cards, or `structure` to choose them all")
+    other = st.structure[slot]
+    if st.loc[item] == game.structure_slot:
+        old = st.structure.index(item)
+        st.structure[slot], st.structure[old] = item, other
+    else:
+        back = st.loc[item]
+        game.relocate(other, back)
+        game.relocate(item, game.structure_slot)
+        st.structure[slot] = item
+    st.face_up[slot] = True
+    _refresh(game)
+
+
+def _only(run: Run, items: list[int], s: ast.Statement) -> None:
+    game = run.game
+    st = game.state
+    keep = set(items)
+    for i, a in zip(items, s.args):
+        if st.loc[i] != game.structure_slot:
+            _make_accessible(run, i, a, keep)
+    box = run.content.zone_index.get("box")
+    for slot, i in enumerate(st.structure):
+        if i >= 0 and i not in keep:
+            if box is None:
+                raise _failure("S503", "this game has no `box` zone to put the other cards in", s.span)
+            game.relocate(i, game.slot(box, 0))
+    for slot, i in enumerate(st.structure):
+        if i >= 0:
+            st.face_up[slot] = True
+    _refresh(game)
+
+
+def _to_age(run: Run, age: int, s: ast.Statement) -> None:
+    game, c = run.game, run.content
+    st = game.state
+    coins = list(st.coins)
+    if st.age > age - 1:
+        raise _failure("S503", f"the game is already in age {st.age + 1}", s.span)
+    guard = 0
+    while st.age < age - 1:
+        guard += 1
+        if game.over or guard > 2000:
+            raise _failure("S503", f"the game did not reach age {age}", s.span, _context(run))
+        legal = game.legal_actions()
+        if st.pending is None:
+            discards = [a for a in legal if a.name == "discard"]
+            legal = discards or legal
+        game.apply(legal[0])
+    if st.pending is not None:
+        _answer_pending(run, s.span)
+    st.coins[:] = coins
+    if c.discard_zone >= 0 and "box" in c.zone_index:
+        box = game.slot(c.zone_index["box"], 0)
+        for i in list(st.zones[game.slot(c.discard_zone, 0)]):
+            game.relocate(i, box)
+
+
+# -- files and reports -----------------------------------------------------------------------------
+
+def run_file(path: Path | str, keyword: str | None = None, shown: str | None = None) -> list[ScenarioResult]:
+    f = read_file(path, shown)
+    if f.diagnostics:
+        d = f.diagnostics[0]
+        return [ScenarioResult(Path(path).name, f.shown, d.span, "error", list(f.diagnostics), source=f.text)]
+    out = []
+    for d in f.definitions:
+        if keyword and keyword.lower() not in (d.name or "").lower():
+            continue
+        out.append(run_scenario(f, d))
+    if not f.definitions:
+        out.append(ScenarioResult(Path(path).name, f.shown, Span.point(f.shown, 1, 1), "error",
+                                  [Diagnostic("error", "S101", "this file holds no scenario", Span.point(f.shown, 1, 1),
+                                              'write scenario "What it shows" { ... }')], source=f.text))
+    return out
+
+
+@attrs.define
+class TestReport:
+    results: list[ScenarioResult]
+
+    @property
+    def passed(self) -> int:
+        return sum(1 for r in self.results if r.status == "passed")
+
+    @property
+    def failed(self) -> int:
+        return sum(1 for r in self.results if r.status == "failed")
+
+    @property
+    def errors(self) -> int:
+        return sum(1 for r in self.results if r.status == "error")
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.results) and self.passed == len(self.results)
+
+    def human(self, verbose: bool = False) -> str:
+        lines = []
+        current = None
+        for r in self.results:
+            if r.file != current:
+                current = r.file
+                lines.append(r.file)
+            mark = {"passed": "ok   ", "failed": "FAIL ", "error": "ERROR"}[r.status]
+            extra = f" ({r.checks} check{'s' if r.checks != 1 else ''})" if r.status == "passed" else ""
+            lines.append(f"  {mark} {r.name}{extra}")
+            if r.status != "passed":
+                lines += ["      " + line for line in r.render().split("\n")]
+        lines.append(f"{len(self.results)} scenario{'s' if len(self.results) != 1 else ''}: {self.passed} passed, "
+                     f"{self.failed} failed, {self.errors} error{'s' if self.errors != 1 else ''}")
+        return "\n".join(lines)
+
+    def as_json(self) -> dict:
+        return {"scenarios": [{"file": r.file, "name": r.name, "line": r.span.line, "status": r.status,
+                               "checks": r.checks, "diagnostics": [d.as_json() for d in r.diagnostics]}
+                              for r in self.results],
+                "summary": {"scenarios": len(self.results), "passed": self.passed, "failed": self.failed,
+                            "errors": self.errors}}
+
+
+def run_paths(paths: list[Path], keyword: str | None = None) -> TestReport:
+    results: list[ScenarioResult] = []
+    for f in find_files(paths):
+        results += run_file(f, keyword)
+    return TestReport(results)

@@ -1,0 +1,324 @@
+"""`rulesdsl verify`: play N random games with every invariant checked after every action; on a
+failure, shrink the game to a short action sequence that still breaks the same invariant and
+write it as a trace that `rulesdsl replay` re-runs.
+
+Games are independent and reproducible: game i uses the seed `game_seed(seed, i)` both for the
+game's dice and for the random player, so a failure found by one run is found by every run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Callable
+
+import attrs
+
+from interpreter.actions import Action, IllegalAction
+from interpreter.game import Game
+from interpreter.simulate import game_seed
+from interpreter.trace import trace_of
+
+from .invariants import (DEFAULT_MAX_ACTIONS, ENGINE_ERROR, GAME_ENDS, Context, InvariantViolation, Invariant,
+                         all_invariants, check_game, run_checked)
+
+
+@attrs.define
+class Failure:
+    """A broken invariant, shrunk."""
+
+    invariant: str
+    message: str
+    detail: str
+    game_index: int
+    seed: int
+    options: list[str]
+    script: dict[str, list[str]]
+    actions: list[Action]            # the shrunk sequence (replays legally from the seed)
+    original_length: int             # actions in the game where it was found
+    action: Action | None = None     # the offending action beyond `actions` (refused probe, crash)
+    trace: Path | None = None
+
+    def describe(self) -> str:
+        lines = [f"invariant `{self.invariant}` broken: {self.message}",
+                 f"  {self.detail}",
+                 f"  found in game {self.game_index} (seed {self.seed}) after {self.original_length} actions; "
+                 f"shrunk to {len(self.actions)} action(s):"]
+        lines += [f"    {i:3d}. {a}" for i, a in enumerate(self.actions, start=1)] or ["    (none: the start position)"]
+        if self.action is not None:
+            lines.append(f"  then: {self.action}")
+        return "\n".join(lines)
+
+
+@attrs.define
+class VerifyReport:
+    layers: list[str]
+    games: int
+    actions: int
+    seconds: float
+    invariants: list[str]
+    failure: Failure | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.failure is None
+
+
+# -- one game --------------------------------------------------------------------------------------
+
+def play_checked(content, index: int, seed: int, options=(), max_actions: int = DEFAULT_MAX_ACTIONS,
+                 invariants: list[Invariant] | None = None):
+    """Play game `index`; returns (actions played, violation or None)."""
+    s = game_seed(seed, index)
+    try:
+        game = Game.create(content, seed=s, options=options)
+    except Exception as exc:  # noqa: BLE001 - the setup itself crashed
+        v = InvariantViolation(ENGINE_ERROR, ENGINE_ERROR.message, f"creating the game failed: "
+                                                                   f"{type(exc).__name__}: {exc}")
+        return 0, v
+    run = run_checked(game, rng=random.Random(s), invariants=invariants, max_actions=max_actions,
+                      raise_on_failure=False)
+    return len(run.actions), run.violation
+
+
+# Worker processes get the content by inheritance (fork) or by loading it again (spawn).
+_WORKER: dict = {}
+
+
+def _worker_init(base: str, expansions: tuple[str, ...]) -> None:
+    if "content" not in _WORKER:
+        from interpreter import load_ruleset
+        _WORKER["content"] = load_ruleset(expansions, base).content
+
+
+def _worker_chunk(args) -> list[tuple[int, int, dict | None]]:
+    indexes, seed, options, max_actions = args
+    content = _WORKER["content"]
+    out = []
+    for i in indexes:
+        n, v = play_checked(content, i, seed, options, max_actions)
+        out.append((i, n, None if v is None else {"invariant": v.invariant}))
+        if v is not None:
+            break
+    return out
+
+
+def verify(content, games: int, seed: int = 0, options=(), max_actions: int = DEFAULT_MAX_ACTIONS,
+           jobs: int = 1, progress: Callable[[int], None] | None = None, shrink_failure: bool = True,
+           base: str = "duel", expansions: tuple[str, ...] = ()) -> VerifyReport:
+    """Play `games` random games with every invariant checked after every action.  Stops at the
+    first game (in order) that breaks one, and shrinks it.  With jobs > 1 games run in worker
+    processes (`base`/`expansions` say what to load there when they cannot inherit `content`)."""
+    start = time.perf_counter()
+    names = [i.name for i in all_invariants(content)]
+    total_actions = 0
+    failing: int | None = None
+    if jobs <= 1 or games < 20:
+        for i in range(games):
+            n, v = play_checked(content, i, seed, options, max_actions)
+            total_actions += n
+            if progress:
+                progress(1)
+            if v is not None:
+                failing = i
+                break
+    else:
+        failing, total_actions = _parallel(content, games, seed, options, max_actions, jobs, progress, base,
+                                           expansions)
+    failure = None
+    if failing is not None:
+        failure = find_failure(content, failing, seed, options, max_actions, shrink_failure)
+    return VerifyReport(list(content.layers), games if failing is None else failing + 1, total_actions,
+                        time.perf_counter() - start, names, failure)
+
+
+def _parallel(content, games, seed, options, max_actions, jobs, progress, base, expansions):
+    import multiprocessing
+    methods = multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    if ctx.get_start_method() == "fork":
+        _WORKER["content"] = content
+    size = max(5, min(50, games // (jobs * 8) or 1))
+    chunks = [list(range(a, min(games, a + size))) for a in range(0, games, size)]
+    failing, total = None, 0
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_worker_init,
+                             initargs=(base, tuple(expansions))) as pool:
+        results = pool.map(_worker_chunk, [(c, seed, tuple(options), max_actions) for c in chunks])
+        for chunk in results:
+            for i, n, v in chunk:
+                total += n
+                if progress:
+                    progress(1)
+                if v is not None and failing is None:
+                    failing = i
+            if failing is not None:
+                pool.shutdown(wait=True, cancel_futures=True)
+                break
+    _WORKER.pop("content", None)
+    return failing, total
+
+
+# -- shrinking -------------------------------------------------------------------------------------
+
+def find_failure(content, index: int, seed: int, options=(), max_actions: int = DEFAULT_MAX_ACTIONS,
+                 shrink_it: bool = True) -> Failure:
+    """Replay game `index` in this process, then shrink what breaks."""
+    s = game_seed(seed, index)
+    n, v = play_checked(content, index, seed, options, max_actions)
+    assert v is not None, f"game {index} did not fail again: the engine is not deterministic"
+    actions = list(v.actions)
+    failure = Failure(v.invariant, v.message, v.detail, index, s, list(options), {}, actions, len(actions), v.action)
+    if shrink_it and v.invariant not in (GAME_ENDS.name,):
+        failure = shrink(content, failure)
+    return failure
+
+
+def _as_indexes(content, failure: Failure) -> list[int] | None:
+    """The failing game as positions in the list of legal actions at each step."""
+    game = Game.create(content, seed=failure.seed, options=failure.options, script=failure.script or None)
+    seq = list(failure.actions)
+    if failure.invariant == ENGINE_ERROR.name and failure.action is not None:
+        seq.append(failure.action)
+    out = []
+    for k, a in enumerate(seq):
+        legal = game.legal_actions()
+        if a not in legal:
+            return None
+        out.append(legal.index(a))
+        if k < len(seq) - 1 or failure.invariant != ENGINE_ERROR.name:
+            game.apply(a)
+    return out
+
+
+def _attempt(content, failure: Failure, indexes: list[int]):
+    """Play the sequence of choices (each picks legal_actions()[i % len]) checking only the
+    broken invariant; returns (choices used, actions, violation) if the same invariant breaks."""
+    target = failure.invariant
+    game = Game.create(content, seed=failure.seed, options=failure.options, script=failure.script or None)
+    invs = [i for i in all_invariants(content) if i.name == target]
+    probes = [failure.action] if failure.action is not None and target != ENGINE_ERROR.name else None
+    ctx = Context(rng=random.Random(failure.seed), probes=probes)
+    used: list[int] = []
+    actions: list[Action] = []
+    try:
+        check_game(game, invs, ctx)
+        for idx in indexes:
+            legal = game.legal_actions()
+            if not legal:
+                break
+            a = legal[idx % len(legal)]
+            used.append(idx % len(legal))
+            try:
+                game.apply(a)
+            except Exception as exc:  # noqa: BLE001
+                if target != ENGINE_ERROR.name:
+                    return None
+                return used, actions, InvariantViolation(ENGINE_ERROR, ENGINE_ERROR.message,
+                                                         f"{type(exc).__name__}: {exc}", None, actions, a)
+            actions.append(a)
+            check_game(game, invs, ctx)
+        check_game(game, invs, ctx, end=True)
+    except InvariantViolation as v:
+        if v.invariant == target:
+            return used, actions, v
+    return None
+
+
+def shrink(content, failure: Failure, budget_seconds: float = 60.0) -> Failure:
+    """Make the failing game short and simple while it still breaks the same invariant.
+
+    The game is replayed as a list of choices (the position of each action among the legal
+    actions); shrinking deletes chunks of choices, then lowers each one towards 0 (the first
+    legal action), as long as the same invariant still breaks (a greedy delta debugging).
+    Stops after `budget_seconds`; the result always replays legally."""
+    deadline = time.perf_counter() + budget_seconds
+    start = _as_indexes(content, failure)
+    if start is None:
+        return failure
+    best = _attempt(content, failure, start)
+    if best is None:
+        return failure
+    current = best[0]
+
+    def better(candidate) -> bool:
+        nonlocal best, current
+        got = _attempt(content, failure, candidate)
+        if got is not None and (len(got[0]), got[0]) < (len(current), current):
+            best, current = got, got[0]
+            return True
+        return False
+
+    changed = True
+    while changed and time.perf_counter() < deadline:
+        changed = False
+        chunk = max(1, len(current) // 2)
+        while chunk >= 1 and time.perf_counter() < deadline:
+            k = len(current) - chunk
+            while k >= 0 and time.perf_counter() < deadline:
+                if better(current[:k] + current[k + chunk:]):
+                    changed = True
+                k = min(k, len(current)) - chunk
+            chunk //= 2
+        for k in range(len(current)):
+            if time.perf_counter() >= deadline:
+                break
+            if k < len(current) and current[k] > 0:
+                for value in (0, current[k] // 2, current[k] - 1):
+                    if value < current[k] and better(current[:k] + [value] + current[k + 1:]):
+                        changed = True
+                        break
+    used, actions, v = best
+    if failure.invariant == ENGINE_ERROR.name:
+        return attrs.evolve(failure, actions=list(actions), detail=v.detail, action=v.action)
+    return attrs.evolve(failure, actions=list(actions), detail=v.detail,
+                        action=v.action if v.action is not None else failure.action)
+
+
+# -- traces ----------------------------------------------------------------------------------------
+
+def failure_game(content, failure: Failure) -> Game:
+    game = Game.create(content, seed=failure.seed, options=failure.options, script=failure.script or None)
+    for a in failure.actions:
+        game.apply(a)
+    return game
+
+
+def write_trace(content, failure: Failure, path: Path) -> Path:
+    """The shrunk failure as a trace: `rulesdsl replay` reaches the same (failing) state, and
+    `rulesdsl verify --trace` checks the invariants on it again."""
+    game = failure_game(content, failure)
+    data = trace_of(game)
+    data["verify"] = {"invariant": failure.invariant, "message": failure.message, "detail": failure.detail,
+                      "game_index": failure.game_index, "original_length": failure.original_length,
+                      "then": None if failure.action is None else [failure.action.name, *failure.action.args]}
+    path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    failure.trace = path
+    return path
+
+
+def check_trace(data: dict):
+    """Replay a trace with the invariants checked after every action, then try its recorded
+    `then` action (a refused action, or the action that crashed); returns (game, violation or None)."""
+    from interpreter import load_ruleset
+    rules = load_ruleset(tuple(data.get("expansions", [])), data.get("base", "duel"))
+    game = rules.new_game(seed=int(data.get("seed", 0)), options=data.get("options", []),
+                          script=data.get("script") or None)
+    actions = [Action(a[0], tuple(a[1:])) for a in data["actions"]]
+    info = data.get("verify") or {}
+    then = info.get("then")
+    probe = Action(then[0], tuple(then[1:])) if then else None
+    crash = probe is not None and info.get("invariant") == ENGINE_ERROR.name
+    ctx = Context(rng=random.Random(game.state.seed), probes=[probe] if probe is not None and not crash else None)
+    try:
+        run = run_checked(game, actions + ([probe] if crash else []), raise_on_failure=False, ctx=ctx)
+    except IllegalAction as exc:
+        return game, InvariantViolation("replay", "the trace replays", str(exc), game)
+    return run.game, run.violation
+
+
+def default_jobs() -> int:
+    return max(1, min(os.cpu_count() or 1, 8))
