@@ -157,6 +157,13 @@ def replay(file: Path) -> None:
     click.echo("same final state")
 
 
+# `rulesdsl verify` and `rulesdsl test` live with the testing tools (rulesdsl/testing/commands.py).
+from .testing.commands import test as _test_command, verify as _verify_command  # noqa: E402
+
+cli.add_command(_verify_command)
+cli.add_command(_test_command)
+
+
 def main() -> None:
     cli(prog_name="rulesdsl")
 

@@ -88,7 +88,8 @@ class InvariantViolation(AssertionError):
         if self.game is not None:
             lines.append(f"  after {len(self.actions)} action(s)"
                          + (f" from seed {self.game.state.seed}" if self.game.state else ""))
-            for i, a in enumerate(self.actions[-12:], start=max(1, len(self.actions) - 11)):
+            shown = self.actions if len(self.actions) <= 20 else self.actions[-12:]
+            for i, a in enumerate(shown, start=len(self.actions) - len(shown) + 1):
                 lines.append(f"    {i:3d}. {a}")
         if self.action is not None:
             lines.append(f"  offending action: {self.action}")

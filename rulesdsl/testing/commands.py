@@ -1,0 +1,136 @@
+"""`rulesdsl verify` and `rulesdsl test` (added to the `rulesdsl` command in rulesdsl/cli.py).
+
+Heavy imports stay inside the functions: `rulesdsl check` does not pay for them."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+
+def _layers(path: Path | None, expansions: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
+    """(base, expansions): a folder that defines a `game` is the base; any other folder is an
+    expansion layered last, on the bundled base game and the named expansions."""
+    if path is None:
+        return "duel", tuple(expansions)
+    from ..loader import load_paths
+    folder = str(path.resolve())
+    if load_paths([path]).by_kind("game"):
+        return folder, tuple(expansions)
+    return "duel", (*expansions, folder)
+
+
+def _load(base: str, expansions: tuple[str, ...]):
+    from interpreter import load_ruleset
+    from ..diagnostics import RulesError
+    try:
+        return load_ruleset(expansions, base)
+    except RulesError as exc:
+        click.echo(str(exc), err=True)
+        click.echo("run `rulesdsl check` for every diagnostic", err=True)
+        sys.exit(1)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+@click.command()
+@click.argument("path", required=False, type=click.Path(exists=True, path_type=Path))
+@click.option("--games", "-n", default=100, show_default=True, type=click.IntRange(min=1), help="Random games to play.")
+@click.option("--expansion", "-e", "expansions", multiple=True, help="Include an expansion (repeatable).")
+@click.option("--seed", "-s", default=0, show_default=True, type=int, help="Seed of the first game; game i uses a seed derived from it.")
+@click.option("--option", "options", multiple=True, help="A game option for every game (e.g. beginner_wonders).")
+@click.option("--max-actions", default=1000, show_default=True, type=click.IntRange(min=1),
+              help="A game not over after this many actions breaks `game-ends`.")
+@click.option("--jobs", "-j", default=None, type=click.IntRange(min=1), help="Worker processes (default: the CPUs, at most 8).")
+@click.option("--out", "-o", default=Path("verify-failure.trace.json"), show_default=True,
+              type=click.Path(dir_okay=False, path_type=Path), help="Where to write the trace of a failure.")
+@click.option("--no-shrink", is_flag=True, help="Report the failing game as found, without shrinking it.")
+@click.option("--trace", "trace_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Instead: replay this trace with every invariant checked after every action.")
+@click.option("--list", "list_only", is_flag=True, help="List the invariants and exit.")
+def verify(path: Path | None, games: int, expansions: tuple[str, ...], seed: int, options: tuple[str, ...],
+           max_actions: int, jobs: int | None, out: Path, no_shrink: bool, trace_file: Path | None,
+           list_only: bool) -> None:
+    """Play N random games checking every rule invariant after every action.
+
+    PATH is a content folder: one with a `game` is the base game, any other is layered on the
+    bundled base game (after the --expansion ones). On a failure: the invariant, the shrunk
+    action sequence, and a trace that `rulesdsl replay` re-runs. Exit status 0: every
+    invariant held; 1: one broke (or the cards do not load); 2: usage."""
+    if trace_file is not None:
+        _verify_trace(trace_file)
+        return
+    from .invariants import DRIVER_INVARIANTS, all_invariants
+    from .verify import default_jobs, verify as run, write_trace
+    base, layers = _layers(path, expansions)
+    rules = _load(base, layers)
+    content = rules.content
+    invariants = all_invariants(content)
+    if list_only:
+        for inv in invariants + DRIVER_INVARIANTS:
+            click.echo(f"{inv.name:32} {inv.message}")
+        return
+    jobs = jobs or default_jobs()
+    label = " + ".join(Path(x).name if "/" in x else x for x in [base, *layers])
+    designer = sum(1 for i in invariants if i.name.startswith("designer: "))
+    click.echo(f"verify: {label}; {games} random games from seed {seed}; {len(invariants) - designer} invariants"
+               + (f" + {designer} of the designer's" if designer else "") + f"; {jobs} job{'s' if jobs > 1 else ''}")
+    if sys.stderr.isatty():
+        with click.progressbar(length=games, label="playing", file=sys.stderr) as bar:
+            report = run(content, games, seed, options, max_actions, jobs, progress=bar.update,
+                         shrink_failure=not no_shrink, base=base, expansions=layers)
+    else:
+        report = run(content, games, seed, options, max_actions, jobs, shrink_failure=not no_shrink,
+                     base=base, expansions=layers)
+    if report.ok:
+        click.echo(f"ok: {report.games} games, {report.actions} actions, every invariant held after every action "
+                   f"({report.seconds:.1f} s)")
+        return
+    f = report.failure
+    click.echo("FAILED: " + f.describe())
+    write_trace(content, f, out)
+    click.echo(f"trace written to {out}")
+    click.echo(f"  replay it:            rulesdsl replay {out}")
+    click.echo(f"  check it again:       rulesdsl verify --trace {out}")
+    sys.exit(1)
+
+
+def _verify_trace(path: Path) -> None:
+    from interpreter.trace import TraceError, load_trace
+    from .verify import check_trace
+    try:
+        data = load_trace(path)
+        game, violation = check_trace(data)
+    except (TraceError, ValueError) as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(1)
+    n = len(game.state.history)
+    if violation is None:
+        click.echo(f"ok: {n} actions replayed, every invariant held after every action")
+        return
+    click.echo("FAILED: " + violation.describe())
+    sys.exit(1)
+
+
+@click.command("test")
+@click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
+@click.option("-k", "keyword", default=None, help="Only scenarios whose name contains this text.")
+@click.option("--format", "fmt", type=click.Choice(["human", "json"]), default="human", show_default=True)
+def test(paths: tuple[Path, ...], keyword: str | None, fmt: str) -> None:
+    """Run scenario files (`*.scenario`; folders are searched).
+
+    Each scenario sets up a position, applies actions and checks what happens. Exit status 0:
+    every scenario passed; 1: a failure or an error in a scenario file; 2: usage (no
+    scenario found)."""
+    from .scenarios import find_files, run_paths
+    paths = paths or (Path("."),)
+    if not find_files(list(paths)):
+        raise click.UsageError(f"no scenario files (*.scenario) in {', '.join(map(str, paths))}")
+    report = run_paths(list(paths), keyword)
+    if not report.results:
+        raise click.UsageError(f"no scenario matches -k {keyword!r}")
+    click.echo(json.dumps(report.as_json(), indent=2) if fmt == "json" else report.human())
+    sys.exit(0 if report.ok else 1)
