@@ -9,7 +9,8 @@ import click
 def render_game(game, player: int) -> str:
     from interpreter.observation import observe
     o = observe(game, player)
-    lines = [f"== Age {o['age']} == player {o['to_move']} to move" + ("  (game over)" if o["over"] else "")]
+    stage = f"Age {o['age']}" if o["age"] > 0 else "Setup (wonder draft)"
+    lines = [f"== {stage} == player {o['to_move']} to move" + ("  (game over)" if o["over"] else "")]
     cap = game.content.track.capital
     pawn = o["pawn"]
     track = "".join("o" if pos == pawn else ("|" if pos == 0 else "-") for pos in range(-cap, cap + 1))
