@@ -102,7 +102,8 @@ def entries(content) -> list[Entry]:
     out += [Entry("rule", d.name, d.name, "rule") for d in merged.by_kind("rule")]
     out += [Entry("age", n, f"age {n}", "age", i) for i, n in enumerate(content.age_names)]
     out += [Entry("layout", n, n, "layout") for n in content.layouts]
-    for kind in ("track", "game", "expansion"):
+    done = set(KIND_ORDER) | set(R.ITEM_KINDS) | set(content.item_kinds or ())
+    for kind in ("track", "game", "expansion", *(k for k in R.KINDS if k not in done)):
         out += [Entry(kind, d.name, d.name, kind) for d in merged.by_kind(kind)]
     return out
 
@@ -260,11 +261,14 @@ def _item(it, content) -> str:
 
 
 def _action(act, content) -> str:
-    p, r = len(act.params), len(act.requires)
-    effects = content.blocks[act.block].texts
-    lines = list(act.texts[:p])
-    lines += act.texts[p:p + r]
-    rest = act.texts[p + r:] if len(act.texts) != p + r + len(effects) else effects
+    p = len(act.params)
+    effects = list(content.blocks[act.block].texts)
+    # The compiled texts: the parameters and requirements (in source order), then the effects.
+    if effects and list(act.texts[-len(effects):]) == effects:
+        head, rest = list(act.texts[:-len(effects)]), effects
+    else:
+        head, rest = list(act.texts), []
+    lines = [capitalize(t) for t in head]
     for i in act.paid:
         if i < p:
             lines.append(f"Legal only if you can pay for the {words(act.params[i].name)}")
