@@ -13,7 +13,7 @@ from typing import Callable
 from . import ast
 from . import registry as R
 from .checker import item_start_zone
-from .explain_text import english, unparse
+from .explain_text import context_for, english, unparse
 from .loader import Merged
 from .model import (STRUCTURE, STRUCTURE_ALL, ActionDef, Block, Content, Cost, Fn, ItemDef, Layout, Param, Selector, Step,
                     Track, Trigger, ZoneDef)
@@ -39,6 +39,7 @@ class Compiler:
         self.item_kinds: list[str] = []
         self.tables: dict[str, list[int]] = {}
         self.ruled_later: list[tuple[str, str]] = []
+        self.text_context = context_for(merged)
         self.current_item = -1
 
     # -- entry ---------------------------------------------------------------------------------
@@ -327,7 +328,7 @@ class Compiler:
                 texts.append(self.describe(s))
             elif s.verb == "before_turn":
                 before = True
-                texts.append("optional, at the start of the turn")
+                texts.append(self.describe(s))
             elif s.verb == "require":
                 if mentions(s.args[0], {p.name for p in params}):
                     requires.append(self.expr(s.args[0]))
@@ -387,7 +388,7 @@ class Compiler:
             if s.verb == "if":
                 otherwise = stmts[i + 1] if i + 1 < len(stmts) and stmts[i + 1].verb == "else" else None
                 steps.append(self.if_step(s, otherwise))
-                texts.append(self.describe(s) + (f"; otherwise: {self.block_text(otherwise.block)}" if otherwise else ""))
+                texts.append(self.describe(s) + (f"; {self.describe(otherwise)}" if otherwise else ""))
                 i += 2 if otherwise else 1
                 continue
             steps.append(self.effect(s))
@@ -797,12 +798,16 @@ class Compiler:
 
     # -- text ------------------------------------------------------------------------------------
     def describe(self, s: ast.Statement) -> str:
-        return english(s, self.block_text)
+        text = english(s, self.block_text, context=self.text_context)
+        pusher = next((k.value for k in s.kwargs if k.name == "by"), None) if s.verb == "shields" else None
+        if isinstance(pusher, ast.Name) and pusher.name != "me":
+            text += f", for {'the opponent' if pusher.name == 'opponent' else pusher.name}"
+        return text
 
     def block_text(self, block: ast.Block | None) -> str:
         if block is None:
             return ""
-        return "; ".join(english(s, self.block_text) for s in block.statements)
+        return "; ".join(english(s, self.block_text, context=self.text_context) for s in block.statements)
 
 
 def mentions(e: ast.Expr, names: set[str]) -> bool:
