@@ -798,11 +798,7 @@ class Compiler:
 
     # -- text ------------------------------------------------------------------------------------
     def describe(self, s: ast.Statement) -> str:
-        text = english(s, self.block_text, context=self.text_context)
-        pusher = next((k.value for k in s.kwargs if k.name == "by"), None) if s.verb == "shields" else None
-        if isinstance(pusher, ast.Name) and pusher.name != "me":
-            text += f", for {'the opponent' if pusher.name == 'opponent' else pusher.name}"
-        return text
+        return english(s, self.block_text, context=self.text_context)
 
     def block_text(self, block: ast.Block | None) -> str:
         if block is None:

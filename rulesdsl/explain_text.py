@@ -1036,6 +1036,15 @@ def block_text(block: ast.Block | None, scope: Scope) -> str:
 
 def statement(s: ast.Statement, scope: Scope, kind: str | None = None) -> str:
     """English for one statement, not capitalized."""
+    text = _statement(s, scope, kind)
+    if s.verb == "shields":  # shields pushed on another player's behalf
+        pusher = next((k.value for k in s.kwargs if k.name == "by"), None)
+        if isinstance(pusher, ast.Name) and pusher.name != "me":
+            text += ", for " + ("the opponent" if pusher.name == "opponent" else words(pusher.name))
+    return text
+
+
+def _statement(s: ast.Statement, scope: Scope, kind: str | None = None) -> str:
     verb = R.verb_for(kind, s.verb) if kind else _shape(s)
     if verb is None or not verb.explain:
         parts = [unparse(a) for a in s.args] + [f"{k.name}={unparse(k.value)}" for k in s.kwargs]
