@@ -485,7 +485,7 @@ class Game:
         else:
             pool = self.state.zones[self.zone_base[zone]]
         if sel.colors is None and sel.kind is None and sel.age is None and sel.deck is None:
-            return list(pool)
+            return pool  # read-only for callers: copying it is the hot path
         return [i for i in pool if sel.matches(items[i])]
 
     def count(self, sel: Selector, me: int) -> int:
