@@ -50,7 +50,8 @@ def bundled_names() -> list[str]:
 def files_in(path: Path) -> list[Path]:
     if path.is_dir():
         # Not `is_file()`: a card file that cannot be read (a broken link) is reported, not skipped.
-        return sorted(p for p in path.rglob(f"*{SUFFIX}") if not p.is_dir())
+        # (A FIFO or device is not a card file either, and reading it could block: skipped.)
+        return sorted(p for p in path.rglob(f"*{SUFFIX}") if p.is_file() or not p.exists())
     return [path]
 
 
@@ -73,6 +74,8 @@ def read_files(paths: list[Path], merged: Merged, display_root: Path | None = No
     for path in paths:
         shown = _display(path, display_root)
         try:
+            if path.exists() and not path.is_file():  # a folder, FIFO or device given by name
+                raise IsADirectoryError(0, "not a regular file") if path.is_dir() else OSError(0, "not a regular file")
             data = path.read_bytes()
         except OSError as exc:
             from .diagnostics import Span

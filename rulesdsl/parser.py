@@ -49,6 +49,8 @@ class ParseFailure(Exception):
 
 def decode(path: str, data: bytes) -> tuple[str | None, Diagnostic | None]:
     """Card files are UTF-8; anything else is reported at the first bad byte."""
+    if data.startswith(b"\xef\xbb\xbf"):  # a byte order mark some editors write: not part of the text
+        data = data[3:]
     try:
         return data.decode("utf-8"), None
     except UnicodeDecodeError as exc:

@@ -104,6 +104,8 @@ def layers_for(path: Path) -> list[Path]:
 
 def _mentions_game(f: Path) -> bool:
     try:
+        if not f.is_file():  # a broken link, a FIFO (reading it could block): the loader reports it
+            return False
         text = f.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return False

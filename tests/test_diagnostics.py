@@ -255,3 +255,20 @@ def test_play_api_syntax_error_and_missing_folder(tmp_path: Path):
     assert [d.code for d in info.value.diagnostics] == ["E003"]
     with pytest.raises(RulesError):
         Ruleset.load(base=tmp_path / "no-such-folder")
+
+
+def test_fifo_is_not_read(tmp_path: Path):
+    # Reading a FIFO would block: in a folder it is skipped, given by name it is E009.
+    import os
+    os.mkfifo(tmp_path / "pipe.rules")
+    (tmp_path / "cards.rules").write_text('card "Test Card" {\n    age 1\n    color brown\n}\n', encoding="utf-8")
+    assert check_paths([tmp_path]).diagnostics == []
+    report = check_paths([tmp_path / "pipe.rules"])
+    assert [(d.code, d.message) for d in report.diagnostics] == [("E009", "cannot read file: not a regular file")]
+
+
+def test_byte_order_mark_is_ignored(tmp_path: Path):
+    path = tmp_path / "bom.rules"
+    path.write_bytes(b'\xef\xbb\xbfcard "Test Card" {\n    age 1\n    color purpel\n}\n')
+    report = check_paths([path])
+    assert [(d.code, d.span.line, d.span.column) for d in report.diagnostics] == [("E302", 3, 11)]
