@@ -152,6 +152,7 @@ class Game:
                 st.flow = "turn"
                 st.current = st.next_starter
                 st.play_again = False
+                st.before_used = False
                 return
             elif flow == "action":
                 self._end_turn()
@@ -179,6 +180,7 @@ class Game:
             return  # effects of uncovering run first; the turn ends when they are done
         if st.structure and all(i < 0 for i in st.structure):
             st.play_again = False  # an extra turn is lost when the age ends
+            st.before_used = False
             if st.age + 1 >= len(self.content.ages):
                 self._finish()
                 return
