@@ -17,7 +17,8 @@ def _ruleset(expansions: tuple[str, ...], base: str) -> Ruleset:
 
 def load_ruleset(expansions: list[str] | tuple[str, ...] = (), base: str = "duel") -> Ruleset:
     """The compiled rules for a base game and expansions (compiled once per process)."""
-    return _ruleset(tuple(expansions), str(base))
+    from rulesdsl.loader import canonical_expansions
+    return _ruleset(tuple(canonical_expansions(list(expansions))), str(base))
 
 
 def new_game(expansions: list[str] | tuple[str, ...] = (), seed: int = 0, options: list[str] | tuple[str, ...] = (),

@@ -159,6 +159,8 @@ class Game:
                 if st.flow == "turn":
                     return
             elif flow == "before_action":
+                if self._reveal():
+                    continue  # what the first action uncovered is turned up before the normal action
                 st.flow = "turn"
                 st.before_used = True
                 if st.structure and all(i < 0 for i in st.structure):
@@ -177,7 +179,8 @@ class Game:
     def _end_turn(self) -> None:
         st = self.state
         if self._reveal():
-            return  # effects of uncovering run first; the turn ends when they are done
+            st.flow = "action"  # effects of uncovering run first; the turn ends when they are done
+            return
         if st.structure and all(i < 0 for i in st.structure):
             st.play_again = False  # an extra turn is lost when the age ends
             st.before_used = False
@@ -207,9 +210,9 @@ class Game:
             if item >= 0 and not face_up[slot] and not covering[slot]:
                 face_up[slot] = True
                 frames += self.event_frames("uncovered", st.current, item)
+                self._accessible = None
         if frames:
             self.schedule(frames)
-            st.flow = "action"  # run them, then come back here to end the turn
             return True
         return False
 
@@ -347,7 +350,7 @@ class Game:
                 return f"player {d.player} must first answer a choice ({d.prompt or 'choose'})"
             if action in self.legal_actions():
                 return None
-            options = ", ".join(str(a.args[0]) for a in self.legal_actions())
+            options = ", ".join(str(a) for a in self.legal_actions())
             return f"not one of the options: {options}"
         act = next((a for a in self.content.actions if a.name == action.name), None)
         if act is None:
@@ -438,8 +441,10 @@ class Game:
         if cached is not None:
             return cached
         covering = self._covering()
-        structure = self.state.structure
-        self._accessible = [item for slot, item in enumerate(structure) if item >= 0 and not covering[slot]]
+        structure, face_up = self.state.structure, self.state.face_up
+        # A card uncovered during a turn is turned up at its end: until then it cannot be chosen.
+        self._accessible = [item for slot, item in enumerate(structure)
+                            if item >= 0 and not covering[slot] and face_up[slot]]
         return self._accessible
 
     def _covering(self) -> list[int]:
@@ -810,10 +815,16 @@ class Game:
         self.schedule(frames)
 
     # -- events -----------------------------------------------------------------------------------
-    def event_frames(self, name: str, actor: int, item: int = -1, **fields) -> list[Frame]:
+    def event_frames(self, name: str, actor: int, item: int = -1, only: int = -1, **fields) -> list[Frame]:
+        """Frames for the triggers an event sets off (`only`: just that item's triggers, and the
+        item's controller as `me` even before the event reaches the rules)."""
         triggers = self.content.triggers_by_event.get(name)
         if not triggers:
             return []
+        if only >= 0:
+            blocks = self.content.blocks
+            return [Frame(t.block, 0, len(blocks[t.block].steps), actor, {"event": {"name": name, "by": actor}})
+                    for t in triggers if t.item == only]
         st = self.state
         items = self.content.items
         it = items[item] if item >= 0 else None
@@ -909,10 +920,19 @@ class Game:
         return self.slot_owner[slot] if slot >= 0 else -1
 
     def place(self, item: int, zone: int, owner: int, space: int, hidden: bool = False) -> None:
+        st = self.state
+        before = self.ruled_owner(item, st.loc[item]) if st.loc[item] in self.ruled else -1
         self.relocate(item, self.slot(zone, owner))
-        self.state.positions[item] = space
+        st.positions[item] = space
         if hidden:
-            self.state.hidden.append(item)
+            st.hidden.append(item)
+        after = self.ruled_owner(item, st.loc[item]) if st.loc[item] in self.ruled else -1
+        if before != after:
+            # A ruled item changing hands: its own lost/gained triggers, as if control had changed.
+            frames = self.event_frames("control_lost", before, only=item) if before >= 0 else []
+            if after >= 0:
+                frames += self.event_frames("control_gained", after, only=item)
+            self.schedule(frames)
 
     def claim(self, item: int, zone: int, owner: int) -> None:
         self.relocate(item, self.slot(zone, owner))
@@ -990,7 +1010,8 @@ class Game:
             return
         row[src] -= 1
         row[dst] += 1
-        self._update_control(zone, [])
+        # A cube arriving on a space, placed or moved, is a cube added there.
+        self._update_control(zone, self.event_frames("cube_added", player, space=dst))
 
     def _update_control(self, zone: int, frames: list[Frame]) -> None:
         """Recompute who controls each space; items ruled by those spaces change hands, and the

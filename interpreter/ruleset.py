@@ -9,7 +9,7 @@ import attrs
 from rulesdsl.checker import check
 from rulesdsl.compiler import compile_content
 from rulesdsl.diagnostics import RulesError
-from rulesdsl.loader import BASE_GAME, load_paths, resolve_layers
+from rulesdsl.loader import BASE_GAME, canonical_expansions, load_paths, resolve_layers
 from rulesdsl.model import Content
 
 from .game import Game
@@ -24,7 +24,8 @@ class Ruleset:
     @classmethod
     def load(cls, expansions: list[str] | tuple[str, ...] = (), base: str | Path = BASE_GAME) -> "Ruleset":
         """Load and compile; content with errors raises RulesError with every diagnostic."""
-        paths = resolve_layers(list(expansions), base)
+        expansions = canonical_expansions(list(expansions))
+        paths = resolve_layers(expansions, base)
         merged = load_paths(paths)
         diagnostics = merged.diagnostics + (check(merged) if not merged.diagnostics else [])
         errors = [d for d in diagnostics if d.severity == "error"]

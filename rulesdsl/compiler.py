@@ -69,6 +69,10 @@ class Compiler:
         for g in headers:
             for s in g.block.statements:
                 self.game_statement(s, settings, start_zone, build_zone, scores)
+        # Expansions set up their own material before the game's setup (the wonder draft among
+        # it) runs, as their rulebooks do: the game's own setup block comes last.
+        if settings["setup"] and game.block and any(s.verb == "setup" for s in game.block.statements):
+            settings["setup"] = settings["setup"][1:] + settings["setup"][:1]
         compiled_items = [self.item(d, i, start_zone) for i, d in enumerate(items)]
         rules = []
         for d in self.merged.by_kind("rule"):

@@ -30,6 +30,28 @@ def bundled_folder(name: str) -> Path | None:
     return None
 
 
+def folder_order(folder: Path) -> int:
+    """The `order N` of a folder's expansion header (a text scan; 0 when absent)."""
+    for f in sorted(folder.glob(f"*{SUFFIX}")) if folder.is_dir() else [folder]:
+        try:
+            for line in f.read_text(encoding="utf-8", errors="replace").splitlines():
+                words = line.split("#")[0].split()
+                if len(words) == 2 and words[0] == "order" and words[1].isdigit():
+                    return int(words[1])
+        except OSError:
+            continue
+    return 0
+
+
+def canonical_expansions(expansions: list[str] | tuple[str, ...]) -> list[str]:
+    """Expansions in the order they apply (their `order`, then as given): the same set always
+    makes the same content and the same saved states."""
+    def key(name: str) -> int:
+        path = Path(name) if ("/" in name or Path(name).is_dir()) else bundled_folder(name)
+        return folder_order(path) if path is not None and path.exists() else 0
+    return sorted(expansions, key=key)
+
+
 def header_name(folder: Path) -> str | None:
     """The name in a folder's `expansion NAME` or `game NAME` line (a text scan, no parsing)."""
     for f in sorted(folder.glob(f"*{SUFFIX}")):
