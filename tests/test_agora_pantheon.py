@@ -1,0 +1,107 @@
+"""Agora with Pantheon: the turn (a conspiracy first, then a structure card OR a Pantheon
+activation), Pantheon's tokens on Agora's structures, Age III with Grand Temples and senators.
+
+Rules: Dutch Agora rulebook shared/seeds/004 (AGORA EN PANTHEON UITBREIDINGEN); token spots
+shared/reference/duel-pantheon.yaml (structure_token_spots.with_agora_structures)."""
+
+from __future__ import annotations
+
+import pytest
+
+from agora_positions import (SENATORS, act, advance_to_age, agora_game, any_card, assert_illegal, give_conspiracy,
+                             item, names, set_coins, where)
+from interpreter import load_ruleset, new_game
+from pantheon_positions import TEMPLES, clear_pantheon, put_god
+
+BOTH = [["pantheon", "agora"], ["agora", "pantheon"]]
+MYTHOLOGY_SLOTS = [4, 6, 12, 14, 17]
+OFFERING_SLOTS = [7, 9, 12]
+
+
+def token_slots(game):
+    st = game.state
+    return sorted(st.structure.index(h) for t, h in st.attached.items()
+                  if st.loc[t] == game.structure_slot and h in st.structure)
+
+
+@pytest.mark.parametrize("expansions", BOTH)
+def test_the_combined_layouts_mark_agoras_slots(expansions):
+    lays = load_ruleset(expansions).content.layouts
+    assert lays["age1"].marks.get("mythology") == MYTHOLOGY_SLOTS
+    assert lays["age2"].marks.get("offering") == OFFERING_SLOTS
+    assert len(lays["age1"].face_up) == 25 and len(lays["age2"].face_up) == 25 and len(lays["age3"].face_up) == 23
+
+
+@pytest.mark.parametrize("expansions", BOTH)
+@pytest.mark.parametrize("seed", range(3))
+def test_mythology_tokens_on_agoras_age_1_slots_offering_tokens_on_its_age_2_slots(expansions, seed):
+    game = new_game(expansions=expansions, seed=seed, options=["beginner_wonders"])
+    assert token_slots(game) == MYTHOLOGY_SLOTS
+    assert all(not game.state.face_up[s] for s in MYTHOLOGY_SLOTS)
+    advance_to_age(game, 2)
+    assert token_slots(game) == OFFERING_SLOTS
+    assert sorted(game.name(t) for t, h in game.state.attached.items() if game.state.loc[t] == game.structure_slot) \
+        == ["Offering 2", "Offering 3", "Offering 4"]
+
+
+@pytest.mark.parametrize("expansions", BOTH)
+@pytest.mark.parametrize("seed", range(3))
+def test_age_3_holds_17_age_3_cards_3_grand_temples_and_3_senators(expansions, seed):
+    game = new_game(expansions=expansions, seed=seed, options=["beginner_wonders"])
+    advance_to_age(game, 3)
+    laid = [game.name(i) for i in game.state.structure if i >= 0]
+    assert len(laid) == 23
+    items = game.content.items
+    assert sum(1 for n in laid if items[item(game, n)].age == 3) == 17
+    assert sum(1 for n in laid if n in TEMPLES.values()) == 3
+    assert sum(1 for n in laid if n in SENATORS) == 3
+    assert not [n for n in laid if "Guild" in n]
+
+
+def test_age_1_and_2_of_the_combination_have_25_cards_with_5_senators():
+    game = new_game(expansions=["pantheon", "agora"], seed=5, options=["beginner_wonders"])
+    for age in (1, 2):
+        if age == 2:
+            advance_to_age(game, 2)
+        laid = [game.name(i) for i in game.state.structure if i >= 0]
+        assert len(laid) == 25 and sum(1 for n in laid if n in SENATORS) == 5
+
+
+def _both_age2():
+    game = agora_game(age=2, expansions=("pantheon", "agora"))
+    clear_pantheon(game)
+    put_god(game, "Tanit", 5)                   # 3 coins for player 0; Tanit gives 12 coins
+    return game
+
+
+def test_a_turn_may_start_with_a_conspiracy_then_a_pantheon_activation():
+    game = _both_age2()
+    give_conspiracy(game, 0, "Coup", prepared=True)
+    assert act("conspire", "Coup") in game.legal_actions()
+    assert act("activate", "Tanit") in game.legal_actions()
+    game.apply(act("conspire", "Coup"))
+    assert game.state.pawn == 2 and game.state.current == 0
+    assert act("activate", "Tanit") in game.legal_actions()
+    game.apply(act("activate", "Tanit"))
+    assert names(game, "gods", 0) == ["Tanit"]
+    assert game.state.coins[0] == 7 - 3 + 12
+    assert game.state.current == 1 and game.state.pending is None
+
+
+def test_a_turn_may_start_with_a_conspiracy_then_a_structure_card():
+    game = _both_age2()
+    give_conspiracy(game, 0, "Blackmail", prepared=True)
+    game.apply(act("conspire", "Blackmail"))
+    game.apply(act("choose_option", "pass"))
+    card = any_card(game)
+    game.apply(act("discard", card))
+    assert where(game, card) == ("discard", None) and game.state.current == 1
+
+
+def test_an_activation_ends_the_turn_no_conspiracy_after_it():
+    game = _both_age2()
+    give_conspiracy(game, 0, "Coup", prepared=True)
+    set_coins(game, 0, 7)
+    game.apply(act("activate", "Tanit"))
+    assert game.state.current == 1
+    assert_illegal(game, act("conspire", "Coup"))
