@@ -174,11 +174,11 @@ def test_rulebook_example_left_politician_with_3_blue_cards_place_1_and_move_1()
     give(game, 0, "Theater", "Altar", "Baths")
     recruit(game, "Politician (left) A")
     assert game.state.coins[0] == 7                          # the first senator is free
-    assert offered(game) == ["place", "move"]
+    assert offered(game) == ["place", "move", "pass"]
     answer(game, "place")
     assert offered(game) == ["0", "1"]                       # only the left section
     answer(game, 1)
-    assert offered(game) == ["place", "move"]                # the second action
+    assert offered(game) == ["place", "move", "pass"]                # the second action
     answer(game, "move")
     assert offered(game) == ["1"]                            # the cube to move (the one just placed)
     answer(game, 1)
