@@ -1,0 +1,219 @@
+"""Hypothesis strategies for any content set: set-ups, action sequences drawn from the legal
+actions, and the games they reach.  Shrinking makes a failing example a short action sequence
+of simple choices (the first legal action wherever possible).
+
+    from hypothesis import given
+    from rulesdsl.testing import strategies as rs, check_game
+
+    @given(rs.action_sequences(expansions=["pantheon"]))
+    def test_my_rule(play):
+        game = play.game          # the position reached; play.actions says how
+        check_game(game)          # every invariant of rulesdsl.testing.invariants
+        assert game.state.coins[0] < 99
+
+Content: `base` is a bundled game (`duel`) or a folder; `expansions` bundled names (`pantheon`)
+or folders, as for `interpreter.load_ruleset`.
+
+With the `hypothesis` entry point (pyproject.toml) `st.from_type(Game)`, `st.from_type(Playthrough)`
+and `st.from_type(Setup)` work in any test: they draw from the bundled base game.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Iterable
+
+import attrs
+from hypothesis import reject
+from hypothesis import strategies as st
+
+from interpreter.actions import Action
+from interpreter.game import Game
+
+DEFAULT_MAX_ACTIONS = 200   # more than any game of the bundled sets needs to end
+
+
+def _key(expansions: Iterable[str], base) -> tuple[str, tuple[str, ...]]:
+    return str(base), tuple(str(e) for e in expansions)
+
+
+def ruleset(expansions: Iterable[str] = (), base="duel"):
+    """The compiled content (cached per process)."""
+    from interpreter import load_ruleset
+    b, e = _key(expansions, base)
+    return load_ruleset(e, b)
+
+
+@attrs.frozen
+class Setup:
+    """How a game is created: content, seed, options, and the chance outcomes dictated."""
+
+    base: str = "duel"
+    expansions: tuple[str, ...] = ()
+    seed: int = 0
+    options: tuple[str, ...] = ()
+    script: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+    def new_game(self) -> Game:
+        rules = ruleset(self.expansions, self.base)
+        return rules.new_game(seed=self.seed, options=list(self.options),
+                              script={k: list(v) for k, v in self.script} or None)
+
+    def __repr__(self) -> str:
+        parts = [f"base={self.base!r}"] + ([f"expansions={self.expansions!r}"] if self.expansions else [])
+        parts.append(f"seed={self.seed}")
+        if self.options:
+            parts.append(f"options={self.options!r}")
+        if self.script:
+            parts.append("script={" + ", ".join(f"{k!r}: {list(v)!r}" for k, v in self.script) + "}")
+        return f"Setup({', '.join(parts)})"
+
+
+@attrs.frozen
+class Playthrough:
+    """A setup and the legal actions applied to it; `game` is the position reached."""
+
+    setup: Setup
+    actions: tuple[Action, ...]
+    game: Game = attrs.field(eq=False, repr=False)
+
+    def replay(self) -> Game:
+        """A fresh game through the same actions (an independent copy of `game`)."""
+        game = self.setup.new_game()
+        for a in self.actions:
+            game.apply(a)
+        return game
+
+    def trace(self) -> dict:
+        """The game as a trace (interpreter.trace): save it and `rulesdsl replay` re-runs it."""
+        from interpreter.trace import trace_of
+        return trace_of(self.replay())
+
+    def __repr__(self) -> str:
+        shown = [str(a) for a in self.actions]
+        return f"Playthrough({self.setup!r}, {len(shown)} actions: {shown!r})"
+
+
+# -- set-ups ---------------------------------------------------------------------------------------
+
+def setups(expansions: Iterable[str] = (), base="duel", *, options: Iterable[str] = (),
+           seeds: st.SearchStrategy[int] | None = None) -> st.SearchStrategy[Setup]:
+    """Games created from a drawn seed (the seed decides every random draw)."""
+    b, e = _key(expansions, base)
+    return st.builds(Setup, st.just(b), st.just(e), seeds if seeds is not None else st.integers(0, 2**31 - 1),
+                     st.just(tuple(options)))
+
+
+_plain_setups = setups
+
+
+@functools.lru_cache(maxsize=32)
+def _setup_draws(base: str, expansions: tuple[str, ...], options: tuple[str, ...]) -> tuple:
+    """(zone, pool of items, how many drawn) for each chance step of the set-up (up to the
+    first turn), found by creating one game; only zones whose items start there are scripted."""
+    rules = ruleset(expansions, base)
+    content = rules.content
+    game = rules.new_game(seed=0, options=list(options))
+    guard = 0
+    while game.state.pending is not None and not game.over and guard < 500:
+        game.apply(game.legal_actions()[0])
+        guard += 1
+    counts: dict[str, int] = {}
+    drawn: dict[str, set[str]] = {}
+    for label, *items in game.state.chance:
+        counts[label] = counts.get(label, 0) + len(items)
+        drawn.setdefault(label, set()).update(items)
+    out = []
+    for label, n in counts.items():
+        zone = content.zone_index.get(label)
+        if zone is None:
+            continue
+        pool = tuple(it.name for it in content.items if it.deck == zone)
+        if n and len(pool) >= n and drawn[label] <= set(pool):
+            out.append((label, pool, n))
+    return tuple(out)
+
+
+def scripted_setups(expansions: Iterable[str] = (), base="duel", *, options: Iterable[str] = (),
+                    seeds: st.SearchStrategy[int] | None = None) -> st.SearchStrategy[Setup]:
+    """Set-ups whose random draws up to the first turn (the structure of Age I, the progress
+    tokens, the wonders of the draft, the gods, ...) are drawn by hypothesis itself: they shrink
+    towards the order of the card files."""
+    b, e = _key(expansions, base)
+    opts = tuple(options)
+
+    @st.composite
+    def draw_setup(draw) -> Setup:
+        script = []
+        for label, pool, n in _setup_draws(b, e, opts):
+            order = draw(st.permutations(pool))
+            script.append((label, tuple(order[:n])))
+        seed = draw(seeds if seeds is not None else st.integers(0, 2**31 - 1))
+        setup = Setup(b, e, seed, opts, tuple(script))
+        try:
+            setup.new_game()
+        except ValueError:
+            reject()  # a scripted draw was not possible in this content
+        return setup
+    return draw_setup()
+
+
+# -- action sequences and games --------------------------------------------------------------------
+
+def action_sequences(expansions: Iterable[str] = (), base="duel", *, options: Iterable[str] = (),
+                     max_actions: int = DEFAULT_MAX_ACTIONS, min_actions: int = 0,
+                     setups: st.SearchStrategy[Setup] | None = None, scripted: bool = False
+                     ) -> st.SearchStrategy[Playthrough]:
+    """A setup, then up to `max_actions` actions, each drawn from the legal actions of the
+    position (the game stops earlier if it ends).  Shrinks to fewer actions and to the first
+    legal action at each step."""
+    if setups is None:
+        setups = (scripted_setups if scripted else _plain_setups)(expansions, base, options=options)
+    return _playthroughs(setups, min_actions, max_actions)
+
+
+@st.composite
+def _playthroughs(draw, setup_strategy, min_actions: int, max_actions: int) -> Playthrough:
+    setup = draw(setup_strategy)
+    game = setup.new_game()
+    actions: list[Action] = []
+    # Before each action (past min_actions) a "go on?" draw: hypothesis shrinks a sequence by
+    # deleting steps and lowering choices much better this way than with a length drawn first.
+    while not game.over and len(actions) < max_actions:
+        if len(actions) >= min_actions and draw(st.integers(0, 40)) == 0:
+            break
+        legal = game.legal_actions()
+        if not legal:
+            break
+        action = legal[draw(st.integers(0, len(legal) - 1))]
+        game.apply(action)
+        actions.append(action)
+    return Playthrough(setup, tuple(actions), game)
+
+
+def games(expansions: Iterable[str] = (), base="duel", *, options: Iterable[str] = (),
+          max_actions: int = DEFAULT_MAX_ACTIONS, min_actions: int = 0,
+          setups: st.SearchStrategy[Setup] | None = None, scripted: bool = False) -> st.SearchStrategy[Game]:
+    """The positions reached by `action_sequences` (the game itself)."""
+    return action_sequences(expansions, base, options=options, max_actions=max_actions, min_actions=min_actions,
+                            setups=setups, scripted=scripted).map(lambda p: p.game)
+
+
+def finished_games(expansions: Iterable[str] = (), base="duel", *, options: Iterable[str] = (),
+                   setups: st.SearchStrategy[Setup] | None = None) -> st.SearchStrategy[Playthrough]:
+    """Whole games (played to the end with drawn legal actions)."""
+    return action_sequences(expansions, base, options=options, max_actions=10_000, min_actions=10_000,
+                            setups=setups)
+
+
+# -- registration (the `hypothesis` entry point in pyproject.toml) --------------------------------------
+
+def _hypothesis_setup_hook() -> None:
+    """Called by hypothesis when it is imported: `st.from_type(Game)` etc. draw bundled games."""
+    st.register_type_strategy(Game, lambda _t: games())
+    st.register_type_strategy(Playthrough, lambda _t: action_sequences())
+    st.register_type_strategy(Setup, lambda _t: scripted_setups())
+
+
+__all__ = ["DEFAULT_MAX_ACTIONS", "Playthrough", "Setup", "action_sequences", "finished_games", "games", "ruleset",
+           "scripted_setups", "setups"]
