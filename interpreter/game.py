@@ -715,20 +715,26 @@ class Game:
         return sum(row[r] for color, row in s.by_color.items() if color in colors)
 
     def trade_prices(self, p: int) -> list[int]:
+        """The bank price of each resource for player p."""
+        return [self.trade_price(p, r) for r in range(len(self.content.resources))]
+
+    def trade_price(self, p: int, r: int) -> int:
+        """The bank price of one resource, computed when first needed after a city changes."""
         prices = self._prices[p]
         if prices is None:
+            prices = self._prices[p] = [-1] * len(self.content.resources)
+        price = prices[r]
+        if price < 0:
             s = self.stats(p)
             fn = self.content.trade_price
-            prices = []
-            for r, name in enumerate(self.content.resources):
-                base = fn(self, Frame(0, 0, 0, p, {"resource": name})) if fn else 2
-                fixed = s.fixed[r]
-                price = base if fixed is None else min(base, fixed)
-                if s.trade_discount[r]:
-                    price = max(1, price - s.trade_discount[r])
-                prices.append(price)
-            self._prices[p] = prices
-        return prices
+            price = fn(self, Frame(0, 0, 0, p, {"resource": self.content.resources[r]})) if fn else 2
+            fixed = s.fixed[r]
+            if fixed is not None:
+                price = min(price, fixed)
+            if s.trade_discount[r]:
+                price = max(1, price - s.trade_discount[r])
+            prices[r] = price
+        return price
 
     def price(self, p: int, item: int) -> tuple[int, int, bool]:
         """(coins to pay in all, of which for trading, whether free by chain)."""
@@ -759,11 +765,12 @@ class Game:
             if (kind is None or kind == it.kind) and (color is None or color == it.color):
                 discount += n
                 waive += or_coins
-        trade = cheapest_trade(need, self.trade_prices(p), s.one_of, discount) if any(need) else 0
+        prices = [self.trade_price(p, r) if q else 0 for r, q in enumerate(need)] if any(need) else None
+        trade = cheapest_trade(need, prices, s.one_of, discount) if prices else 0
         total = coins + trade
         if waive and coins:
             # "Ignore one cost symbol": the coin cost instead of a resource, whichever is cheaper.
-            without = cheapest_trade(need, self.trade_prices(p), s.one_of, discount - waive) if any(need) else 0
+            without = cheapest_trade(need, prices, s.one_of, discount - waive) if prices else 0
             if without < total:
                 return (without, without, False)
         return (total, trade, False)
