@@ -204,7 +204,7 @@ def test_generators_make_parsable_files():
     for strategy, least in ((_GRAMMAR, 2), (card_shaped(), 20)):
         parsable = []
 
-        @settings(max_examples=60, deadline=None, database=None, derandomize=True,
+        @settings(max_examples=40, deadline=None, database=None, derandomize=True,
                   suppress_health_check=list(HealthCheck))
         @given(strategy)
         def sample(text):
