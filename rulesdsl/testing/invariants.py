@@ -261,11 +261,8 @@ def _save_load(game: Game, ctx: Context) -> str | None:
         loaded = loads(text)
     except Exception as exc:  # noqa: BLE001
         return f"the saved state does not load: {exc}"
-    if loaded != game.state:
+    if loaded != game.state:  # attrs equality: field by field, list/tuple and key types included
         return f"the loaded state differs from the saved one ({_first_difference(game.state, loaded)})"
-    again = dumps(loaded)
-    if again != text:
-        return "saving the loaded state gives different JSON"
     resumed = Game(game.content, loaded)
     if resumed.legal_actions() != game.legal_actions():
         return "the loaded game offers other legal actions than the saved one"
@@ -434,7 +431,14 @@ def check_game(game: Game, invariants: list[Invariant] | None = None, ctx: Conte
             if inv.when != wanted:
                 continue
             ctx.used_probe = None
-            detail = inv.check(game, ctx)
+            try:
+                detail = inv.check(game, ctx)
+            except InvariantViolation:
+                raise
+            except Exception as exc:  # noqa: BLE001 - the engine failed while being checked
+                tb = traceback.extract_tb(exc.__traceback__)[-1]
+                detail = (f"checking it raised {type(exc).__name__}: {exc} "
+                          f"(at {tb.filename}:{tb.lineno}: {tb.line})")
             if detail is not None:
                 raise InvariantViolation(inv, inv.message, detail, game, _history(game), ctx.used_probe)
     finally:

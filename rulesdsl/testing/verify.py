@@ -71,9 +71,11 @@ class VerifyReport:
 # -- one game --------------------------------------------------------------------------------------
 
 def play_checked(content, index: int, seed: int, options=(), max_actions: int = DEFAULT_MAX_ACTIONS,
-                 invariants: list[Invariant] | None = None):
-    """Play game `index`; returns (actions played, violation or None)."""
+                 skip: tuple[str, ...] = ()):
+    """Play game `index` with every invariant but those named in `skip`; returns (actions
+    played, violation or None)."""
     s = game_seed(seed, index)
+    invariants = [i for i in all_invariants(content) if i.name not in skip]
     try:
         game = Game.create(content, seed=s, options=options)
     except Exception as exc:  # noqa: BLE001 - the setup itself crashed
@@ -96,11 +98,11 @@ def _worker_init(base: str, expansions: tuple[str, ...]) -> None:
 
 
 def _worker_chunk(args) -> list[tuple[int, int, dict | None]]:
-    indexes, seed, options, max_actions = args
+    indexes, seed, options, max_actions, skip = args
     content = _WORKER["content"]
     out = []
     for i in indexes:
-        n, v = play_checked(content, i, seed, options, max_actions)
+        n, v = play_checked(content, i, seed, options, max_actions, skip)
         out.append((i, n, None if v is None else {"invariant": v.invariant}))
         if v is not None:
             break
@@ -109,17 +111,17 @@ def _worker_chunk(args) -> list[tuple[int, int, dict | None]]:
 
 def verify(content, games: int, seed: int = 0, options=(), max_actions: int = DEFAULT_MAX_ACTIONS,
            jobs: int = 1, progress: Callable[[int], None] | None = None, shrink_failure: bool = True,
-           base: str = "duel", expansions: tuple[str, ...] = ()) -> VerifyReport:
+           base: str = "duel", expansions: tuple[str, ...] = (), skip: tuple[str, ...] = ()) -> VerifyReport:
     """Play `games` random games with every invariant checked after every action.  Stops at the
     first game (in order) that breaks one, and shrinks it.  With jobs > 1 games run in worker
     processes (`base`/`expansions` say what to load there when they cannot inherit `content`)."""
     start = time.perf_counter()
-    names = [i.name for i in all_invariants(content)]
+    names = [i.name for i in all_invariants(content) if i.name not in skip]
     total_actions = 0
     failing: int | None = None
     if jobs <= 1 or games < 20:
         for i in range(games):
-            n, v = play_checked(content, i, seed, options, max_actions)
+            n, v = play_checked(content, i, seed, options, max_actions, skip)
             total_actions += n
             if progress:
                 progress(1)
@@ -128,15 +130,15 @@ def verify(content, games: int, seed: int = 0, options=(), max_actions: int = DE
                 break
     else:
         failing, total_actions = _parallel(content, games, seed, options, max_actions, jobs, progress, base,
-                                           expansions)
+                                           expansions, skip)
     failure = None
     if failing is not None:
-        failure = find_failure(content, failing, seed, options, max_actions, shrink_failure)
+        failure = find_failure(content, failing, seed, options, max_actions, shrink_failure, skip)
     return VerifyReport(list(content.layers), games if failing is None else failing + 1, total_actions,
                         time.perf_counter() - start, names, failure)
 
 
-def _parallel(content, games, seed, options, max_actions, jobs, progress, base, expansions):
+def _parallel(content, games, seed, options, max_actions, jobs, progress, base, expansions, skip):
     import multiprocessing
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
@@ -147,7 +149,7 @@ def _parallel(content, games, seed, options, max_actions, jobs, progress, base, 
     failing, total = None, 0
     with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_worker_init,
                              initargs=(base, tuple(expansions))) as pool:
-        results = pool.map(_worker_chunk, [(c, seed, tuple(options), max_actions) for c in chunks])
+        results = pool.map(_worker_chunk, [(c, seed, tuple(options), max_actions, tuple(skip)) for c in chunks])
         for chunk in results:
             for i, n, v in chunk:
                 total += n
@@ -165,10 +167,10 @@ def _parallel(content, games, seed, options, max_actions, jobs, progress, base, 
 # -- shrinking -------------------------------------------------------------------------------------
 
 def find_failure(content, index: int, seed: int, options=(), max_actions: int = DEFAULT_MAX_ACTIONS,
-                 shrink_it: bool = True) -> Failure:
+                 shrink_it: bool = True, skip: tuple[str, ...] = ()) -> Failure:
     """Replay game `index` in this process, then shrink what breaks."""
     s = game_seed(seed, index)
-    n, v = play_checked(content, index, seed, options, max_actions)
+    n, v = play_checked(content, index, seed, options, max_actions, skip)
     assert v is not None, f"game {index} did not fail again: the engine is not deterministic"
     actions = list(v.actions)
     failure = Failure(v.invariant, v.message, v.detail, index, s, list(options), {}, actions, len(actions), v.action)
