@@ -318,7 +318,8 @@ def check_trace(data: dict):
     try:
         run = run_checked(game, actions + ([probe] if crash else []), raise_on_failure=False, ctx=ctx)
     except IllegalAction as exc:
-        return game, InvariantViolation("replay", "the trace replays", str(exc), game)
+        done = [Action(h[0], tuple(h[1:])) for h in game.state.history]
+        return game, InvariantViolation("replay", "the trace replays legally", str(exc), game, done)
     return run.game, run.violation
 
 
