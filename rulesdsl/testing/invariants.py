@@ -119,14 +119,15 @@ def _one_place(game: Game, ctx: Context) -> str | None:
     for slot, zone in enumerate(st.zones):
         for i in zone:
             if not 0 <= i < n:
-                return f"slot {_slot_name(game, slot)} holds item {i}, which does not exist"
+                return f"{_slot_name(game, slot)} holds item {i}, which does not exist"
             if i in seen:
                 where = "twice in " + _slot_name(game, slot) if seen[i] == slot else \
                     f"both in {_slot_name(game, seen[i])} and in {_slot_name(game, slot)}"
                 return f"{game.name(i)} is {where}"
             seen[i] = slot
-            if st.loc[i] != slot:
-                return f"{game.name(i)} lies in {_slot_name(game, slot)} but is recorded in {_slot_name(game, st.loc[i])}"
+    for i, slot in seen.items():
+        if st.loc[i] != slot:
+            return f"{game.name(i)} lies in {_slot_name(game, slot)} but is recorded in {_slot_name(game, st.loc[i])}"
     track = content.track.zone
     for i, slot in enumerate(st.loc):
         if slot == NOWHERE:

@@ -236,6 +236,7 @@ class Run:
     seed: int = 0
     script: dict[str, list[str]] = attrs.Factory(dict)
     setup_choices: str = "first"
+    script_spans: dict[str, Span] = attrs.Factory(dict)
     loaded: Loaded | None = None
     game: Game | None = None
     checks: int = 0
@@ -318,6 +319,7 @@ def _header(run: Run, statements: list[ast.Statement]) -> list[ast.Statement]:
                                  'e.g. script board_tokens "Law" "Strategy"')
                 names.append(x.value)
             run.script.setdefault(zone, []).extend(names)
+            run.script_spans.setdefault(zone, s.span)
         elif s.verb == "setup_choices":
             word = _word(s, a)
             if word not in ("first", "manual"):
@@ -349,7 +351,8 @@ def _open(run: Run) -> None:
     try:
         run.game = Game.create(run.content, seed=run.seed, options=run.options, script=run.script or None)
     except Exception as exc:  # noqa: BLE001
-        raise _error("S402", f"the game cannot be created: {type(exc).__name__}: {exc}", run.d.name_span,
+        where = next((sp for zone, sp in run.script_spans.items() if f"draw from {zone}:" in str(exc)), run.d.name_span)
+        raise _error("S402", f"the game cannot be created: {type(exc).__name__}: {exc}", where,
                      "check `script` lines: each name must be in that zone when it is drawn")
     if run.setup_choices == "first":
         _answer_pending(run, run.d.name_span)
@@ -595,7 +598,7 @@ class Expr:
         c = run.content
         self.words = set(c.resources) | set(c.colors) | set(c.science) | set(c.chains) | set(c.zone_index) \
             | set(c.item_kinds) | {name for name, _ in c.scores} | _victories(run.loaded.merged) | {"civilian"} \
-            | {"structure", "nowhere"}
+            | {"structure", "nowhere"} | {f"p{i}" for i in range(c.players)}
 
     # which parts are plain card language
     def _scenario_part(self, e: ast.Expr) -> bool:
@@ -883,11 +886,11 @@ def _expect(run: Run, s: ast.Statement) -> None:
 
 
 def _actual(run: Run, ex: Expr, e: ast.Expr, me: int) -> str:
-    """`, but cost(1, "Aqueduct") is 8`: the sides of a failed comparison."""
+    """`, but cost(1, "Aqueduct") is 8`: what the parts of a failed condition are."""
     if isinstance(e, ast.BinOp) and e.op in ("==", "!=", "<", "<=", ">", ">="):
         parts = []
         for side in (e.left, e.right):
-            if isinstance(side, (ast.Int, ast.Str)) or (isinstance(side, ast.Name) and side.name in ex.words):
+            if _literal(ex, side):
                 continue
             try:
                 parts.append(f"{_text(run, side)} is {_show(ex.value(side, me))}")
@@ -899,10 +902,20 @@ def _actual(run: Run, ex: Expr, e: ast.Expr, me: int) -> str:
         for side in (e.left, e.right):
             try:
                 if not ex.value(side, me):
-                    return f", but {_text(run, side)} does not hold" + _actual(run, ex, side, me)
+                    inner = _actual(run, ex, side, me)
+                    return f", but {_text(run, side)} does not hold" + (inner.replace(", but", ":", 1)
+                                                                         if inner.startswith(", but ") and "does not hold" not in inner else "")
             except Exception:  # noqa: BLE001
                 return ""
     return ", but it does not hold"
+
+
+def _literal(ex: Expr, e: ast.Expr) -> bool:
+    if isinstance(e, (ast.Int, ast.Str)) or ex._word(e):
+        return True
+    if isinstance(e, ast.ListExpr):
+        return all(_literal(ex, i) for i in e.items)
+    return False
 
 
 def _context(run: Run) -> str:

@@ -1,0 +1,88 @@
+"""rulesdsl.testing.strategies: hypothesis strategies for any content set, usable from a user's
+own tests (examples/property_test), registered for st.from_type through an entry point."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from hypothesis import HealthCheck, find, given, settings
+from hypothesis import strategies as st
+
+from interpreter import Action
+from interpreter.game import Game
+from interpreter.persistence import dumps
+from rulesdsl.testing import check_game
+from rulesdsl.testing import strategies as rs
+
+ROOT = Path(__file__).resolve().parent.parent
+FEW = settings(max_examples=15, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+
+
+@FEW
+@given(rs.action_sequences())
+def test_action_sequences_are_legal_and_replay(play):
+    assert len(play.actions) <= rs.DEFAULT_MAX_ACTIONS
+    again = play.replay()
+    assert dumps(again.state) == dumps(play.game.state)
+    assert [Action(h[0], tuple(h[1:])) for h in play.game.state.history] == list(play.actions)
+    assert play.trace()["actions"] == [[a.name, *a.args] for a in play.actions]
+    assert "Playthrough(Setup(base='duel'" in repr(play)
+
+
+@FEW
+@given(rs.action_sequences(expansions=["pantheon"], max_actions=40, scripted=True))
+def test_scripted_pantheon_positions_keep_every_invariant(play):
+    assert play.setup.expansions == ("pantheon",) and len(play.actions) <= 40
+    check_game(play.game)
+
+
+@FEW
+@given(rs.scripted_setups())
+def test_scripted_setups_dictate_the_draws(setup):
+    game = setup.new_game()
+    script = dict(setup.script)
+    assert {"board_tokens", "progress_deck", "wonder_deck", "age1"} & set(script)
+    for label, *items in game.state.chance:
+        if label in script:
+            assert items == list(script[label][:len(items)])
+            break
+
+
+@settings(max_examples=5, deadline=None)
+@given(rs.games(min_actions=5, max_actions=5))
+def test_games_strategy_gives_positions(game):
+    assert isinstance(game, Game) and len(game.state.history) == 5
+
+
+@settings(max_examples=3, deadline=None)
+@given(rs.finished_games())
+def test_finished_games_are_over(play):
+    assert play.game.over
+
+
+@settings(max_examples=5, deadline=None)
+@given(st.from_type(Game), st.from_type(rs.Playthrough))
+def test_types_are_registered_through_the_entry_point(game, play):
+    assert isinstance(game, Game) and isinstance(play, rs.Playthrough)
+
+
+def test_shrinking_gives_a_short_action_sequence():
+    play = find(rs.action_sequences(), lambda p: any(a.name == "wonder" for a in p.actions),
+                settings=settings(max_examples=200, database=None, deadline=None, derandomize=True))
+    assert play.actions[-1].name == "wonder"
+    assert len(play.actions) <= 12, play    # the draft (6 choices), a few cards, the wonder (a whole game: ~70)
+
+
+def test_fixtures_of_the_plugin(rulesdsl_new_game, rulesdsl_check, rulesdsl_run_checked):
+    game = rulesdsl_new_game(["pantheon"], seed=3)
+    rulesdsl_check(game)
+    assert rulesdsl_run_checked(game, rng=3).ok and game.over
+
+
+def test_the_example_property_tests_pass():
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-o", "addopts=", "-q", "-p", "no:cacheprovider",
+                           str(ROOT / "examples" / "property_test")], capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "5 passed" in proc.stdout     # 3 hypothesis tests and the 2 scenarios of tavern.scenario
