@@ -13,7 +13,7 @@ The library (`INVARIANTS`):
     wonders-at-most-7         at most 7 wonders are built in a game
     legal-action-exists       a game that is not over always has a legal action (and one over has none)
     refused-action-changes-nothing   an illegal action is refused and leaves the state as it was
-    save-load                 a JSON save loads back into an equal state offering the same actions
+    save-load                 a JSON save loads back into an equal state, with the same legal actions
     observation-hides         an observation never shows a player an item that player cannot see
     deterministic             the same seed and actions give the same state (checked at the end)
     game-ends                 every game ends within a bound of actions (checked by the driver)

@@ -299,7 +299,7 @@ def _header(run: Run, statements: list[ast.Statement]) -> list[ast.Statement]:
             elif isinstance(a, ast.Name):
                 value = a.name
             else:
-                raise _error("S203", f"`{s.verb}` takes a name or a quoted folder", a.span, f"e.g. {s.verb} pantheon")
+                raise _error("S203", f"`{s.verb}` takes a name or a quoted folder", a.span, f"e.g. {s.verb} NAME, or {s.verb} \"my_cards\"")
             if s.verb == "base":
                 run.base, run.base_span = value, s.span
             else:

@@ -5,13 +5,13 @@ of simple choices (the first legal action wherever possible).
     from hypothesis import given
     from rulesdsl.testing import strategies as rs, check_game
 
-    @given(rs.action_sequences(expansions=["pantheon"]))
+    @given(rs.action_sequences(expansions=["my_cards"]))
     def test_my_rule(play):
         game = play.game          # the position reached; play.actions says how
         check_game(game)          # every invariant of rulesdsl.testing.invariants
         assert game.state.coins[0] < 99
 
-Content: `base` is a bundled game (`duel`) or a folder; `expansions` bundled names (`pantheon`)
+Content: `base` is a bundled game (`duel`) or a folder; `expansions` bundled names
 or folders, as for `interpreter.load_ruleset`.
 
 With the `hypothesis` entry point (pyproject.toml) `st.from_type(Game)`, `st.from_type(Playthrough)`
