@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from click.testing import CliRunner
 
 from rulesdsl.cli import cli
@@ -270,3 +272,30 @@ def test_every_scenario_code_has_a_broken_file():
     assert set(S.S_CODES) <= tested, sorted(set(S.S_CODES) - tested)
     source = (ROOT / "rulesdsl" / "testing" / "scenarios.py").read_text(encoding="utf-8")
     assert set(re.findall(r'"(S\d{3})"', source)) == set(S.S_CODES)
+
+
+# -- never a traceback -------------------------------------------------------------------------
+
+_SOURCES = [p.read_text(encoding="utf-8") for p in sorted(EXAMPLES.rglob("*.scenario"))]
+_TOKENS = ["{", "}", "(", ")", '"', "=", "0", "1", "99", "expect", "do", "give 0", "move", "clear city", "age 3",
+           "turn 1", "pawn 0 9", "structure", "accessible", "player=1", "owner=1", "to=box", "cost(0, ", "vp(0, blue)",
+           "options", "winner", "zone(", "and", "not", "==", '"Baths"', '"Nope"', "choose", "build", "wonder",
+           "setup_choices manual", "expansion pantheon", 'script age1 "Baths"', "[", "]", ",", "\n"]
+
+
+@settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_mutated_scenario_files_give_diagnostics_not_tracebacks(tmp_path_factory, data):
+    text = data.draw(st.sampled_from(_SOURCES))
+    for _ in range(data.draw(st.integers(1, 3))):
+        k = data.draw(st.integers(0, len(text)))
+        if data.draw(st.booleans()):
+            text = text[:k] + " " + data.draw(st.sampled_from(_TOKENS)) + " " + text[k:]
+        else:
+            text = text[:k] + text[k + data.draw(st.integers(1, 30)):]
+    path = tmp_path_factory.mktemp("fuzz") / "f.scenario"
+    path.write_text(text, encoding="utf-8")
+    for r in S.run_file(path):
+        r.render()
+        assert r.status in ("passed", "failed", "error")
+        assert all(d.code in S.S_CODES or d.code.startswith("E") for d in r.diagnostics)
