@@ -230,30 +230,32 @@ def _attempt(content, failure: Failure, indexes: list[int]):
     return None
 
 
-def shrink(content, failure: Failure, budget_seconds: float = 60.0) -> Failure:
-    """Make the failing game short and simple while it still breaks the same invariant.
+def _attempt_actions(content, failure: Failure, candidate: list[Action]):
+    """Replay these actions, skipping those that are not legal any more, checking only the broken
+    invariant; returns (actions applied, violation) if the same invariant breaks."""
+    target = failure.invariant
+    crash = target == ENGINE_ERROR.name
+    try:
+        game = Game.create(content, seed=failure.seed, options=failure.options, script=failure.script or None)
+    except Exception:  # noqa: BLE001
+        return None
+    invs = [i for i in all_invariants(content) if i.name == target]
+    probes = [failure.action] if failure.action is not None and not crash else None
+    ctx = Context(rng=random.Random(failure.seed), probes=probes)
+    try:
+        run = run_checked(game, candidate, invariants=invs, skip_illegal=True, raise_on_failure=False, ctx=ctx)
+    except Exception:  # noqa: BLE001 - checking a legal action crashed: not this failure
+        return None
+    v = run.violation
+    if v is None or v.invariant != target:
+        return None
+    return list(v.actions), v
 
-    The game is replayed as a list of choices (the position of each action among the legal
-    actions); shrinking deletes chunks of choices, then lowers each one towards 0 (the first
-    legal action), as long as the same invariant still breaks (a greedy delta debugging).
-    Stops after `budget_seconds`; the result always replays legally."""
-    deadline = time.perf_counter() + budget_seconds
-    start = _as_indexes(content, failure)
-    if start is None:
-        return failure
-    best = _attempt(content, failure, start)
-    if best is None:
-        return failure
-    current = best[0]
 
-    def better(candidate) -> bool:
-        nonlocal best, current
-        got = _attempt(content, failure, candidate)
-        if got is not None and (len(got[0]), got[0]) < (len(current), current):
-            best, current = got, got[0]
-            return True
-        return False
-
+def _ddmin(items: list, attempt, deadline: float) -> list:
+    """Delete chunks (halves, quarters, ... single items) while `attempt(candidate)` still gives
+    a failure; `attempt` returns the (possibly shorter) list that failed, or None."""
+    current = items
     changed = True
     while changed and time.perf_counter() < deadline:
         changed = False
@@ -261,20 +263,78 @@ def shrink(content, failure: Failure, budget_seconds: float = 60.0) -> Failure:
         while chunk >= 1 and time.perf_counter() < deadline:
             k = len(current) - chunk
             while k >= 0 and time.perf_counter() < deadline:
-                if better(current[:k] + current[k + chunk:]):
+                got = attempt(current[:k] + current[k + chunk:])
+                if got is not None and len(got) < len(current):
+                    current = got
                     changed = True
                 k = min(k, len(current)) - chunk
             chunk //= 2
-        for k in range(len(current)):
+    return current
+
+
+def shrink(content, failure: Failure, budget_seconds: float = 60.0) -> Failure:
+    """Make the failing game short and simple while it still breaks the same invariant.
+
+    First the actions themselves: chunks of them are deleted (an action that is not legal any
+    more is skipped on replay), so the actions that matter keep their meaning.  Then the game as
+    a list of choices (the position of each action among the legal actions): chunks of choices
+    are deleted and each one is lowered towards 0 (the first legal action).  A step is kept only
+    if the same invariant still breaks (a greedy delta debugging); stops after `budget_seconds`.
+    The result always replays legally."""
+    deadline = time.perf_counter() + budget_seconds
+    crash = failure.invariant == ENGINE_ERROR.name
+    seq = list(failure.actions) + ([failure.action] if crash and failure.action is not None else [])
+    found = _attempt_actions(content, failure, seq)
+    if found is not None:
+        results: dict[int, tuple] = {}
+
+        def by_actions(candidate):
+            got = _attempt_actions(content, failure, candidate)
+            if got is None:
+                return None
+            applied, v = got
+            full = applied + ([v.action] if crash and v.action is not None else [])
+            results[len(full)] = (applied, v)
+            return full
+        best_seq = _ddmin(seq, by_actions, deadline)
+        if len(best_seq) < len(seq):
+            applied, v = results[len(best_seq)]
+            failure = attrs.evolve(failure, actions=applied, detail=v.detail,
+                                   action=v.action if v.action is not None else failure.action)
+    start = _as_indexes(content, failure)
+    if start is None:
+        return failure
+    best = _attempt(content, failure, start)
+    if best is None:
+        return failure
+
+    def simpler(got) -> bool:
+        return got is not None and (len(got[0]), got[0]) < (len(best[0]), best[0])
+
+    def by_choices(candidate):
+        nonlocal best
+        got = _attempt(content, failure, candidate)
+        if simpler(got):
+            best = got
+        return got[0] if got is not None else None
+
+    changed = True
+    while changed and time.perf_counter() < deadline:
+        before = (len(best[0]), best[0])
+        _ddmin(best[0], by_choices, deadline)
+        for k in range(len(best[0])):
             if time.perf_counter() >= deadline:
                 break
+            current = best[0]
             if k < len(current) and current[k] > 0:
                 for value in (0, current[k] // 2, current[k] - 1):
-                    if value < current[k] and better(current[:k] + [value] + current[k + 1:]):
-                        changed = True
+                    got = _attempt(content, failure, current[:k] + [value] + current[k + 1:])
+                    if value < current[k] and simpler(got):
+                        best = got
                         break
+        changed = (len(best[0]), best[0]) < before
     used, actions, v = best
-    if failure.invariant == ENGINE_ERROR.name:
+    if crash:
         return attrs.evolve(failure, actions=list(actions), detail=v.detail, action=v.action)
     return attrs.evolve(failure, actions=list(actions), detail=v.detail,
                         action=v.action if v.action is not None else failure.action)
