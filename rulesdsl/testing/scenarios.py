@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import functools
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import attrs
 

@@ -23,7 +23,7 @@ from interpreter.game import Game
 from interpreter.simulate import game_seed
 from interpreter.trace import trace_of
 
-from .invariants import (DEFAULT_MAX_ACTIONS, ENGINE_ERROR, GAME_ENDS, Context, InvariantViolation, Invariant,
+from .invariants import (DEFAULT_MAX_ACTIONS, ENGINE_ERROR, GAME_ENDS, Context, InvariantViolation,
                          all_invariants, check_game, run_checked)
 
 
