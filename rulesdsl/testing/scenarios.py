@@ -274,6 +274,10 @@ def run_scenario(file: ScenarioFile, d: ast.Definition) -> ScenarioResult:
     except RecursionError:
         result.status = "error"
         result.diagnostics = [Diagnostic("error", "S503", "the scenario nests too deeply to be played", d.span)]
+    except Exception as exc:  # noqa: BLE001 - whatever happens, a diagnostic, never a traceback
+        result.status = "error"
+        result.diagnostics = [Diagnostic("error", "S503", f"the scenario cannot be run: {type(exc).__name__}: {exc}",
+                                         d.kind_span, "this is a bug in rulesdsl; please report it with the file")]
     result.checks = run.checks
     return result
 
