@@ -48,7 +48,7 @@ def observe(game: Game, player: int) -> dict:
         d = st.pending
         pending = {"player": d.player, "prompt": d.prompt}
         if d.player == player:
-            pending["options"] = [a.args[0] for a in game.legal_actions()]
+            pending["options"] = [a.args[0] if a.args else a.name for a in game.legal_actions()]
     return {
         "player": player,
         "age": st.age + 1,

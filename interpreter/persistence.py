@@ -125,7 +125,7 @@ def state_from_dict(data: object) -> State:
     return state
 
 
-FLOWS = ("start", "setup", "age_setup", "turn", "action", "between", "over")
+FLOWS = ("start", "setup", "age_setup", "turn", "action", "before_action", "between", "over")
 
 
 def _validate(state: State) -> None:
