@@ -253,17 +253,22 @@ class Game:
             out.append(Action(act.name, tuple(self.name(i) for i in binding)))
         return out
 
-    def _bindings(self):
+    def _open_actions(self, me: int):
+        """The actions whose turn-wide conditions hold now, each with its parameters' candidates."""
         st = self.state
-        me = st.current
-        coins = st.coins[me]
         guard_frame = Frame(0, 0, 0, me, {})
         for act in self.content.actions:
             if act.before_turn and st.before_used:
                 continue
             if act.guards and not all(g(self, guard_frame) for g in act.guards):
                 continue
-            pools = [self.candidates(p.selector, me) for p in act.params]
+            yield act, [self.candidates(p.selector, me) for p in act.params]
+
+    def _bindings(self):
+        st = self.state
+        me = st.current
+        coins = st.coins[me]
+        for act, pools in self._open_actions(me):
             combos = ((x,) for x in pools[0]) if len(pools) == 1 else product(*pools)
             check = bool(act.requires or act.paid or act.pays)
             for binding in combos:
@@ -284,13 +289,7 @@ class Game:
         coins = st.coins[me]
         spaces = []
         total = 0
-        guard_frame = Frame(0, 0, 0, me, {})
-        for act in self.content.actions:
-            if act.before_turn and st.before_used:
-                continue
-            if act.guards and not all(g(self, guard_frame) for g in act.guards):
-                continue
-            pools = [self.candidates(p.selector, me) for p in act.params]
+        for act, pools in self._open_actions(me):
             size = 1
             for pool in pools:
                 size *= len(pool)

@@ -24,16 +24,8 @@ def _layers(path: Path | None, expansions: tuple[str, ...]) -> tuple[str, tuple[
 
 
 def _load(base: str, expansions: tuple[str, ...]):
-    from interpreter import load_ruleset
-    from ..diagnostics import RulesError
-    try:
-        return load_ruleset(expansions, base)
-    except RulesError as exc:
-        click.echo(str(exc), err=True)
-        click.echo("run `rulesdsl check` for every diagnostic", err=True)
-        sys.exit(1)
-    except ValueError as exc:
-        raise click.UsageError(str(exc)) from None
+    from ..cli import _ruleset  # one way of loading content for every command
+    return _ruleset(expansions, base)
 
 
 @click.command()
