@@ -355,7 +355,7 @@ class Checker:
             if node.name not in known:
                 self.error(code, f"unknown {label} `{node.name}`", node.span,
                            did_you_mean(node.name, set(known) | set(extra))
-                           or (f"known: {', '.join(sorted(known))}" if known else f"declare it in the game definition"))
+                           or (f"known: {', '.join(sorted(known))}" if known else "declare it in the game definition"))
         elif isinstance(node, ast.ListExpr) and type_ == R.COLOR:
             for item in node.items:
                 self.vocab(item, type_)

@@ -8,7 +8,6 @@ compile functions, one per registry verb.
 from __future__ import annotations
 
 import operator
-from typing import Callable
 
 from . import ast
 from . import registry as R

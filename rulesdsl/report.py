@@ -12,7 +12,7 @@ import attrs
 from . import registry as R
 from .checker import check, declared_item_kinds
 from .diagnostics import Diagnostic, render
-from .loader import BASE_GAME, CARDS_ROOT, Merged, bundled_folder, bundled_names, load_paths
+from .loader import BASE_GAME, CARDS_ROOT, bundled_folder, bundled_names, load_paths
 
 
 @attrs.define
