@@ -3,12 +3,7 @@
 Any item (card, wonder, token, military token, or an expansion's own kinds), action, rule,
 age, layout, track or game of a compiled content set can be explained:
 
-    >>> from interpreter import load_ruleset
-    >>> print(explain("Chamber of Commerce", load_ruleset().content))
-    Chamber of Commerce (card, cards/duel/age3.rules:120)
-      Age III yellow card. Cost: 2 papyrus.
-      When built: gain 3 coins for each grey card in your city.
-      End of game: 3 VP.
+    print(explain(NAME, load_ruleset().content))   # docs/cli.md shows real output
 
 Items and actions are explained from their compiled form (`rulesdsl.model`), whose English
 texts the compiler made with `rulesdsl.explain_text`.  Rules, ages, layouts and the game keep
@@ -52,8 +47,8 @@ class Entry:
     """One thing `explain` can explain."""
 
     kind: str          # "card", "action", "rule", "age", "layout", ...
-    name: str          # as defined: "Lumber Yard", "1" (an age)
-    label: str         # as shown and looked up: "Lumber Yard", "age 1"
+    name: str          # as defined: "My Card", "1" (an age)
+    label: str         # as shown and looked up: "My Card", "age 1"
     group: str         # "item", "action", "rule", "age", "layout", "track", "game", "expansion"
     index: int = -1    # into content.items / actions / ages
 
@@ -166,7 +161,7 @@ def _sentence(text: str) -> str:
 
 
 def lower_first(text: str, content) -> str:
-    """Lower-case the first letter, unless the text starts with a name (`Pyramids`)."""
+    """Lower-case the first letter, unless the text starts with a name (`Great Card`)."""
     if not text or (len(text) > 1 and text[1].isupper()):
         return text
     for name in content.item_index:

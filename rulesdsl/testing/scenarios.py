@@ -1,16 +1,18 @@
 """Scenario tests written as data: `*.scenario` files in the card language's syntax.
 
-    scenario "Trade: the Aqueduct costs Eddy 12 coins" {
+    scenario "Trade: the big card costs player 1 12 coins" {
         option beginner_wonders          # header: base, expansion, option, seed, script, setup_choices
-        give 0 "Shelf Quarry"            # position: cards into a city (no effects run)
-        accessible "Aqueduct"            # ... a card laid out and free to take
+        give 0 "Stone Producer"          # position: cards into a city (no effects run)
+        accessible "Big Card"            # ... a card laid out and free to take
         coins 1 12
         turn 1
-        expect cost(1, "Aqueduct") == 12 # expectations: any condition, or legal/illegal ACTION
-        expect illegal build "Aqueduct" player=0
-        do build "Aqueduct"              # actions, through the game's own legal_actions/apply
+        expect cost(1, "Big Card") == 12 # expectations: any condition, or legal/illegal ACTION
+        expect illegal build "Big Card" player=0
+        do build "Big Card"              # actions, through the game's own legal_actions/apply
         expect coins(1) == 0
     }
+
+(Names here are placeholders; examples/scenarios/ has real ones.)
 
 The same parser reads them (grammar/rules.lark); this module has its own table of statements
 (`STATEMENTS`), checks every scenario before running it, and reports problems and failures as
@@ -195,7 +197,7 @@ STATEMENTS: dict[str, StatementDoc] = {s.name: s for s in [
     StatementDoc("age", "age N", "Play on to the start of age N (taking cards off the structure); coins are "
                  "restored and the cards taken are put in the box."),
     StatementDoc("do", "do ACTION ARGS...", "Apply an action through the game's own rules (e.g. `do build "
-                 "\"Baths\"`, `do wonder \"Baths\" \"Pyramids\"`, `do choose \"Law\"`, `do choose_player p1`)."),
+                 "\"Card\"`, `do wonder \"Card\" \"Wonder\"`, `do choose \"Token\"`, `do choose_player p1`)."),
     StatementDoc("expect", "expect CONDITION [player=P] | expect legal|illegal ACTION ARGS... [reason=\"...\"]",
                  "Check a condition (see the expression functions), or whether an action is legal now."),
 ]}
@@ -521,7 +523,7 @@ def _check_statement(run: Run, s: ast.Statement) -> None:
             _kwargs(s, ("reason",) if first.name == "illegal" else ())
             if len(s.args) < 2:
                 raise _error("S203", f"`expect {first.name}` needs an action", s.span,
-                             f'e.g. expect {first.name} build "Baths"')
+                             f'e.g. expect {first.name} build "My Card"')
             _action_of(run, s, s.args[1:])
             reason = dict((k.name, k.value) for k in s.kwargs).get("reason")
             if reason is not None and not isinstance(reason, ast.Str):
@@ -532,7 +534,7 @@ def _check_statement(run: Run, s: ast.Statement) -> None:
             _player_arg(run, kw["player"])
         if len(s.args) > 1:
             raise _error("S203", "`expect` takes one condition", s.args[1].span,
-                         "write it as one expression, e.g. expect cost(0, \"Baths\") == 2; or expect legal ACTION")
+                         "write it as one expression, e.g. expect cost(0, \"My Card\") == 2; or expect legal ACTION")
         Expr(run).check(first)
 
 
@@ -555,7 +557,7 @@ def _item_arg(run: Run, a: ast.Expr) -> int:
         if a.value in index:
             return index[a.value]
         raise _error("S301", f"no item is named \"{a.value}\"", a.span, did_you_mean(a.value, index))
-    raise _error("S203", "expected a quoted item name here", a.span, 'e.g. "Lumber Yard"')
+    raise _error("S203", "expected a quoted item name here", a.span, 'e.g. "My Card"')
 
 
 def _zone_arg(run: Run, a: ast.Expr) -> int:
@@ -571,7 +573,7 @@ def _zone_arg(run: Run, a: ast.Expr) -> int:
 def _action_of(run: Run, s: ast.Statement, args) -> Action:
     head = args[0]
     if not isinstance(head, ast.Name):
-        raise _error("S203", "an action starts with its name", head.span, 'e.g. do build "Baths"')
+        raise _error("S203", "an action starts with its name", head.span, 'e.g. do build "My Card"')
     known = {a.name for a in run.content.actions} | {"choose", "choose_player", "choose_space", "choose_option", "pass"}
     if head.name not in known:
         raise _error("S301", f"unknown action `{head.name}`", head.span,
@@ -890,7 +892,7 @@ def _expect(run: Run, s: ast.Statement) -> None:
 
 
 def _actual(run: Run, ex: Expr, e: ast.Expr, me: int) -> str:
-    """`, but cost(1, "Aqueduct") is 8`: what the parts of a failed condition are."""
+    """`, but cost(1, "Big Card") is 8`: what the parts of a failed condition are."""
     if isinstance(e, ast.BinOp) and e.op in ("==", "!=", "<", "<=", ">", ">="):
         parts = []
         for side in (e.left, e.right):
