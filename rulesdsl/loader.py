@@ -115,7 +115,7 @@ def read_files(paths: list[Path], merged: Merged, display_root: Path | None = No
         if tree is None:
             tree, diags = parse_file(shown, text)
             merged.diagnostics.extend(diags)
-            if tree:
+            if tree and not diags:  # a partly parsed file is parsed again next time, errors and all
                 parse_cache.store(shown, data, tree)
         if tree:
             parsed.append(tree)

@@ -63,31 +63,95 @@ def decode(path: str, data: bytes) -> tuple[str | None, Diagnostic | None]:
 
 
 def parse_file(path: str, text: str) -> tuple[ast.SourceFile | None, list[Diagnostic]]:
-    """Parse one file.  Returns the AST, or None and the diagnostics that stopped it."""
+    """Parse one file.  Returns the AST and the syntax errors found.
+
+    A file with a syntax error is parsed again one top-level definition at a time, so every
+    broken definition reports its own error and the intact ones are still checked; the AST
+    then holds the definitions that parsed."""
+    definitions, diagnostics = _parse_text(path, text)
+    if not diagnostics:
+        return ast.SourceFile(path, text, definitions), []
+    if diagnostics[0].code in ("E003", "E004"):
+        return None, diagnostics  # braces or quotes out of place: the pieces cannot be trusted
+    pieces = _top_level_pieces(text)
+    if len(pieces) < 2:
+        return None, diagnostics
+    good: list[ast.Definition] = []
+    found: list[Diagnostic] = []
+    for first_line, piece in pieces:
+        # Blank lines in front keep every line and column where it is in the file.
+        defs, diags = _parse_text(path, "\n" * first_line + piece)
+        good.extend(defs)
+        found.extend(diags)
+    if not found:  # the pieces parse but the whole does not: keep the first diagnosis
+        return None, diagnostics
+    return (ast.SourceFile(path, text, tuple(good)) if good else None), found
+
+
+def _top_level_pieces(text: str) -> list[tuple[int, str]]:
+    """The file cut into runs of whole lines that each end at brace depth 0 (strings and
+    comments skipped): one top-level definition, or a lone top-level line, per piece."""
+    pieces: list[tuple[int, str]] = []
+    depth, start, line = 0, 0, 0
+    in_string = in_comment = False
+    lines = text.split("\n")
+    for number, content in enumerate(lines):
+        in_string = in_comment = False
+        for ch in content:
+            if in_comment:
+                break
+            if in_string:
+                in_string = ch != '"'
+            elif ch == '"':
+                in_string = True
+            elif ch == "#":
+                in_comment = True
+            elif ch == "{":
+                depth += 1
+            elif ch == "}":
+                depth = max(0, depth - 1)
+        if depth == 0:
+            pieces.append((start, "\n".join(lines[start:number + 1])))
+            start = number + 1
+    if start < len(lines):
+        pieces.append((start, "\n".join(lines[start:])))
+    # A line with no block (a comment, `remove card "X"`, or a stray word) goes with the piece
+    # before it, so a stray line never becomes a definition of its own.
+    merged: list[tuple[int, str]] = []
+    for first, piece in pieces:
+        if merged and "{" not in piece:
+            merged[-1] = (merged[-1][0], merged[-1][1] + "\n" + piece)
+        else:
+            merged.append((first, piece))
+    return [(first, piece) for first, piece in merged if piece.strip()]
+
+
+def _parse_text(path: str, text: str) -> tuple[tuple, list[Diagnostic]]:
+    """Definitions and syntax errors of one text (the whole file, or a piece padded to its place)."""
     from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
     try:
         tree = _parser().parse(text)
     except UnexpectedCharacters as exc:
-        return None, [_unexpected_character(path, text, exc)]
+        return (), [_unexpected_character(path, text, exc)]
     except UnexpectedEOF as exc:
-        return None, [_unexpected_end(path, text, exc)]
+        return (), [_unexpected_end(path, text, exc)]
     except UnexpectedToken as exc:
         if exc.token.type == "$END":
-            return None, [_unexpected_end(path, text, exc)]
-        return None, [_unexpected_token(path, exc)]
+            return (), [_unexpected_end(path, text, exc)]
+        return (), [_unexpected_token(path, exc)]
     except (LarkError, RecursionError) as exc:  # any other parser failure is still the file's fault
-        return None, [Diagnostic("error", "E001", f"cannot parse this file: {type(exc).__name__}",
-                                 Span.point(path, 1, 1))]
+        return (), [Diagnostic("error", "E001", f"cannot parse this file: {type(exc).__name__}",
+                               Span.point(path, 1, 1))]
     try:
         from lark import Tree
         builder = _Builder(path)
         definitions = tuple(builder.definition(d) for d in tree.children if isinstance(d, Tree))
     except ParseFailure as exc:
-        return None, [exc.diagnostic]
+        return (), [exc.diagnostic]
     except RecursionError:  # MAX_DEPTH should stop this first; kept as a safety net
-        return None, [Diagnostic("error", "E007", "expressions are nested too deeply",
-                                 Span.point(path, 1, 1), "split the expression into simpler parts")]
-    return ast.SourceFile(path, text, definitions), []
+        return (), [Diagnostic("error", "E007", "expressions are nested too deeply",
+                               Span.point(path, 1, 1), "split the expression into simpler parts")]
+    return definitions, []
 
 
 def _unexpected_character(path: str, text: str, exc) -> Diagnostic:

@@ -272,3 +272,20 @@ def test_byte_order_mark_is_ignored(tmp_path: Path):
     path.write_bytes(b'\xef\xbb\xbfcard "Test Card" {\n    age 1\n    color purpel\n}\n')
     report = check_paths([path])
     assert [(d.code, d.span.line, d.span.column) for d in report.diagnostics] == [("E302", 3, 11)]
+
+
+def test_every_broken_definition_of_a_file_reports_its_own_syntax_error(tmp_path: Path):
+    """A syntax error stops only its own definition: the others still parse and are checked."""
+    (tmp_path / "cards.rules").write_text(
+        'card "Test Shed" {\n    age 1\n    color brown\n    produce wood wood)\n}\n\n'
+        'card "Test Hut" {\n    age 1\n    color brwn\n}\n\n'
+        'card "Test Barn" {\n    age 1\n    color grey\n    cost 2 = coins\n}\n', encoding="utf-8")
+    report = check_paths([tmp_path])
+    assert [(d.code, d.span.line, d.span.column) for d in report.diagnostics] == [
+        ("E001", 4, 22), ("E302", 9, 11), ("E001", 15, 12)]
+
+
+def test_a_file_whose_braces_are_in_doubt_reports_only_the_first_error(tmp_path: Path):
+    # An unterminated string hides a `{`: cutting the file at its braces would invent errors.
+    (tmp_path / "cards.rules").write_text('card "Test Card {\n    age 1\n    color brown\n}\n', encoding="utf-8")
+    assert [d.code for d in check_paths([tmp_path]).diagnostics] == ["E004"]
