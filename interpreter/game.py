@@ -1122,9 +1122,6 @@ class Game:
         return out
 
     # -- copies -----------------------------------------------------------------------------------
-    def sync_rng(self) -> None:
-        """Nothing to do: the dice live in the state (`state.rng`). Kept for existing callers."""
-
     def clone(self) -> "Game":
         from .persistence import copy_state
         return Game(self.content, copy_state(self.state))

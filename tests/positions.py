@@ -104,8 +104,7 @@ def act(name: str, *args: str) -> Action:
 def refresh(game: Game) -> None:
     """Rebuild the game's derived caches (accessible cards, cover counts, production, prices)
     from its state, as loading a saved state does.  Needed after writing `state.structure`
-    directly; the random generator's position is kept."""
-    game.sync_rng()
+    directly (the dice live in the state, so their position is kept)."""
     game.__init__(game.content, game.state)
 
 
