@@ -29,8 +29,9 @@ def render_game(game, player: int) -> str:
                 else:
                     text = f"## ({cell['back']})"
                 cells.append(f"{text:^22}")
-            indent = " " * (lay.columns[row[0]] * 4) if row else ""
-            lines.append(indent + "".join(cells))
+            # A card is two half-columns wide: 22 characters, so a half-column is 11.
+            indent = " " * ((lay.columns[row[0]] - min(lay.columns)) * 11) if row else ""
+            lines.append(indent + "".join(cells).rstrip())
         lines.append("(* = can be taken)")
     for p in range(game.content.players):
         zones = o["zones"]
@@ -62,7 +63,8 @@ def choose_action(game):
         extra = ""
         if a.name in ("build", "wonder") and a.args:
             item = game.content.item_index[a.args[-1]]
-            extra = f"  ({game.price(game.to_move(), item)[0]} coins)"
+            cost = game.price(game.to_move(), item)[0]
+            extra = f"  ({cost} coin{'' if cost == 1 else 's'})"
         click.echo(f"  {i:2}. {a}{extra}")
     while True:
         answer = click.prompt("number (q to quit)", default="", show_default=False).strip()
