@@ -813,9 +813,11 @@ class Game:
     def _into_play(self, p: int, item: int, event: str, via: str | None, frames: list[Frame]) -> None:
         it = self.content.items[item]
         self.relocate(item, self.slot(self.content.build_zone[it.kind], p))
+        # What happens because the item is now in play (the rules' and other items' `built`
+        # triggers, e.g. "once 7 wonders are built") comes first, then the item's own effect.
+        frames += self.event_frames(event, p, item, via=via)
         if it.effect >= 0:
             frames.append(Frame(it.effect, 0, len(self.content.blocks[it.effect].steps), p, {}))
-        frames += self.event_frames(event, p, item, via=via)
         for sym in it.science:
             frames += self.event_frames("gained_science", p, symbol=sym)
         self.schedule(frames)
