@@ -130,8 +130,9 @@ def _verbs() -> dict[str, Verb]:
              doc="That player takes the first turn of the next age.", example="starts_next_age chosen",
              explain="{player:+start} the next age"),
         Verb("build", EFFECT, (Param("item", ITEM), Param("free", WORD, optional=True, literal=("free",))),
-             doc="Pay the item's cost (unless `free`) and put it into play for the player; its effects "
-                 "apply and a `built` event follows. Inside an action the cost makes the action legal or not.",
+             doc="Pay the item's cost (unless `free`) and put it into play for the player: the `built` "
+                 "event's triggers run first, then the item's own effects. Inside an action the cost makes "
+                 "the action legal or not.",
              example="build chosen free", explain="{me:build} {item}{free:? for free}"),
         Verb("acquire", EFFECT, (Param("item", ITEM),),
              doc="Put the item into play for the player without paying (a token taken, for instance).",
