@@ -88,31 +88,39 @@ def parse_file(path: str, text: str) -> tuple[ast.SourceFile | None, list[Diagno
     return (ast.SourceFile(path, text, tuple(good)) if good else None), found
 
 
-def _top_level_pieces(text: str) -> list[tuple[int, str]]:
-    """The file cut into runs of whole lines that each end at brace depth 0 (strings and
-    comments skipped): one top-level definition, or a lone top-level line, per piece."""
-    pieces: list[tuple[int, str]] = []
-    depth, start, line = 0, 0, 0
-    in_string = in_comment = False
-    lines = text.split("\n")
-    for number, content in enumerate(lines):
-        in_string = in_comment = False
-        for ch in content:
-            if in_comment:
-                break
+def _braces(text: str):
+    """Each `{` and `}` outside strings and comments, as (line, column, indentation of its line,
+    whether it is the first thing on its line, the brace); lines and columns from 1."""
+    for number, content in enumerate(text.split("\n"), 1):
+        in_string = False
+        indent = len(content) - len(content.lstrip(" \t"))
+        for col, ch in enumerate(content, 1):
             if in_string:
                 in_string = ch != '"'
             elif ch == '"':
                 in_string = True
             elif ch == "#":
-                in_comment = True
-            elif ch == "{":
-                depth += 1
-            elif ch == "}":
-                depth = max(0, depth - 1)
+                break
+            elif ch in "{}":
+                yield number, col, indent, col == indent + 1, ch
+
+
+def _top_level_pieces(text: str) -> list[tuple[int, str]]:
+    """The file cut into runs of whole lines that each end at brace depth 0 (strings and
+    comments skipped): one top-level definition, or a lone top-level line, per piece."""
+    lines = text.split("\n")
+    depth_after: dict[int, int] = {}  # line (from 1) -> depth after its last brace
+    depth = 0
+    for number, _col, _indent, _first, ch in _braces(text):
+        depth = depth + 1 if ch == "{" else max(0, depth - 1)
+        depth_after[number] = depth
+    pieces: list[tuple[int, str]] = []
+    start, depth = 0, 0
+    for index in range(len(lines)):
+        depth = depth_after.get(index + 1, depth)
         if depth == 0:
-            pieces.append((start, "\n".join(lines[start:number + 1])))
-            start = number + 1
+            pieces.append((start, "\n".join(lines[start:index + 1])))
+            start = index + 1
     if start < len(lines):
         pieces.append((start, "\n".join(lines[start:])))
     # A line with no block (a comment, `remove card "X"`, or a stray word) goes with the piece
@@ -172,34 +180,13 @@ def _unclosed_brace(text: str) -> tuple[int, int] | None:
     line of the innermost open `{` closes an outer one, so the inner `{` is the unclosed one."""
     stack: list[tuple[int, int, int]] = []  # line, column, indentation of that line
     suspects: list[tuple[int, int]] = []
-    line, col, i, n = 1, 1, 0, len(text)
-    indent, line_start = 0, True  # indentation of the current line; still in its leading blanks?
-    in_string = in_comment = False
-    while i < n:
-        ch = text[i]
-        if ch == "\n":
-            line, col, in_string, in_comment = line + 1, 0, False, False
-            indent, line_start = 0, True
-        elif line_start and ch in " \t":
-            indent += 1
-        else:
-            at_start, line_start = line_start, False
-            if in_comment:
-                pass
-            elif in_string:
-                in_string = ch != '"'
-            elif ch == '"':
-                in_string = True
-            elif ch == "#":
-                in_comment = True
-            elif ch == "{":
-                stack.append((line, col, indent))
-            elif ch == "}" and stack:
-                while at_start and len(stack) > 1 and stack[-1][2] > indent:
-                    suspects.append(stack.pop()[:2])
-                stack.pop()
-        i += 1
-        col += 1
+    for line, col, indent, first, ch in _braces(text):
+        if ch == "{":
+            stack.append((line, col, indent))
+        elif stack:
+            while first and len(stack) > 1 and stack[-1][2] > indent:
+                suspects.append(stack.pop()[:2])
+            stack.pop()
     if suspects:
         return suspects[0]
     return stack[-1][:2] if stack else None
