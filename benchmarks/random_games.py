@@ -8,8 +8,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from interpreter import load_ruleset
-from interpreter.simulate import game_seed, play_one
+from rulesdsl.interpreter import load_ruleset
+from rulesdsl.interpreter.simulate import game_seed, play_one
 
 
 def main() -> None:

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import sys
 
-from interpreter import DRAW, Game, load_ruleset, new_game
-from interpreter.agents import GreedyAgent, RandomAgent
-from interpreter.persistence import dumps, loads
+from rulesdsl.interpreter import DRAW, Game, load_ruleset, new_game
+from rulesdsl.interpreter.agents import GreedyAgent, RandomAgent
+from rulesdsl.interpreter.persistence import dumps, loads
 
 
 def save(game: Game) -> str:

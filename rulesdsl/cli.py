@@ -35,7 +35,7 @@ def check(paths: tuple[Path, ...], fmt: str) -> None:
 
 
 def _ruleset(expansions: tuple[str, ...], base: str = "duel"):
-    from interpreter import load_ruleset
+    from rulesdsl.interpreter import load_ruleset
     from .diagnostics import RulesError
     try:
         return load_ruleset(expansions, base)
@@ -69,8 +69,8 @@ def explain(name: str, expansions: tuple[str, ...]) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def simulate(games: int, seed: int, expansions: tuple[str, ...], agents: str, as_json: bool) -> None:
     """Play many games between agents and summarise them."""
-    from interpreter.agents import AGENTS
-    from interpreter.simulate import simulate as run
+    from rulesdsl.interpreter.agents import AGENTS
+    from rulesdsl.interpreter.simulate import simulate as run
     rules = _ruleset(expansions)
     names = [a.strip() for a in agents.split(",") if a.strip()]
     if len(names) != rules.content.players or any(n not in AGENTS for n in names):
@@ -105,8 +105,8 @@ def simulate(games: int, seed: int, expansions: tuple[str, ...], agents: str, as
 def play(agent: str, seat: int, seed: int | None, expansions: tuple[str, ...], save: Path | None) -> None:
     """Play in the terminal against an agent, or hot seat."""
     import random
-    from interpreter.agents import AGENTS, make_agent
-    from interpreter.trace import save_trace
+    from rulesdsl.interpreter.agents import AGENTS, make_agent
+    from rulesdsl.interpreter.trace import save_trace
     from .play_view import choose_action, render_game
     if agent != "human" and agent not in AGENTS:
         raise click.UsageError(f"unknown agent `{agent}`; agents: human, {', '.join(AGENTS)}")
@@ -140,8 +140,8 @@ def play(agent: str, seat: int, seed: int | None, expansions: tuple[str, ...], s
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 def replay(file: Path) -> None:
     """Re-run a saved trace and check it arrives at the same final state."""
-    from interpreter.actions import IllegalAction
-    from interpreter.trace import TraceError, load_trace, replay as run
+    from rulesdsl.interpreter.actions import IllegalAction
+    from rulesdsl.interpreter.trace import TraceError, load_trace, replay as run
     try:
         game, diffs = run(load_trace(file))
     except (TraceError, IllegalAction) as exc:

@@ -6,6 +6,7 @@ expansion may `replace`, `extend` or `remove` what an earlier folder defined.
 
 from __future__ import annotations
 
+from importlib.resources import files
 from pathlib import Path
 
 import attrs
@@ -14,7 +15,7 @@ from . import ast, parse_cache
 from .diagnostics import Diagnostic
 from .parser import decode, parse_file
 
-CARDS_ROOT = Path(__file__).resolve().parent.parent / "cards"
+CARDS_ROOT = Path(str(files("rulesdsl.cards")))
 SUFFIX = ".rules"
 BASE_GAME = "duel"
 

@@ -30,7 +30,8 @@ def cache_dir() -> Path | None:
 
 def _fingerprint() -> bytes:
     h = hashlib.sha256()
-    for part in (_HERE.parent / "grammar" / "rules.lark", _HERE / "ast.py", _HERE / "parser.py", Path(__file__)):
+    from .parser import GRAMMAR_PATH
+    for part in (GRAMMAR_PATH, _HERE / "ast.py", _HERE / "parser.py", Path(__file__)):
         try:
             h.update(part.read_bytes())
         except OSError:

@@ -4,6 +4,7 @@ and its exceptions into diagnostics.  Nothing here evaluates the text: card file
 from __future__ import annotations
 
 import functools
+from importlib.resources import files
 from pathlib import Path
 
 from typing import TYPE_CHECKING
@@ -11,7 +12,7 @@ from typing import TYPE_CHECKING
 from . import ast
 from .diagnostics import Diagnostic, Span
 
-GRAMMAR_PATH = Path(__file__).resolve().parent.parent / "grammar" / "rules.lark"
+GRAMMAR_PATH = Path(str(files("rulesdsl.grammar") / "rules.lark"))
 MAX_INT_DIGITS = 9
 # Blocks and expressions nest at most this deep: the checker, the compiler and the game all
 # walk the tree recursively, and no card needs more than a handful of levels.

@@ -7,7 +7,7 @@ import click
 
 
 def render_game(game, player: int) -> str:
-    from interpreter.observation import observe
+    from rulesdsl.interpreter.observation import observe
     o = observe(game, player)
     stage = f"Age {o['age']}" if o["age"] > 0 else "Setup (wonder draft)"
     lines = [f"== {stage} == player {o['to_move']} to move" + ("  (game over)" if o["over"] else "")]

@@ -1,4 +1,4 @@
-"""Reader for the reference game records in ../shared/reference/games (a test helper).
+"""Reader for the reference game records in tests/data/reference/games (a test helper).
 
 Format: see that folder's README.  A record gives the scripted setup (structures, tokens,
 wonders), the draft picks and one move per line; `# EXPECT` gives the final result."""
@@ -10,9 +10,9 @@ from pathlib import Path
 
 import attrs
 
-from interpreter import Action, Game, load_ruleset
+from rulesdsl.interpreter import Action, Game, load_ruleset
 
-GAMES_DIR = Path(__file__).resolve().parent.parent.parent / "shared" / "reference" / "games"
+GAMES_DIR = Path(__file__).resolve().parent / "data" / "reference" / "games"
 
 
 @attrs.define

@@ -16,7 +16,7 @@ Items placed this way do NOT run their effects (as if in play for a while).
 
 from __future__ import annotations
 
-from interpreter import Action, Game, new_game
+from rulesdsl.interpreter import Action, Game, new_game
 from positions import (BEGINNER, act, assert_illegal, discard_pile, give, give_wonders, item, leave_only,  # noqa: F401
                        names, place, put_accessible, refresh, remove_military_tokens, set_board_tokens, set_coins,
                        set_pawn, set_turn, set_wonders, slot_of, to_age, total, where, zone_id)

@@ -18,8 +18,8 @@ it is as if they had been in play for a while.
 
 from __future__ import annotations
 
-from interpreter import Action, Game, IllegalAction, new_game
-from interpreter.persistence import dumps
+from rulesdsl.interpreter import Action, Game, IllegalAction, new_game
+from rulesdsl.interpreter.persistence import dumps
 
 BEGINNER = "beginner_wonders"
 

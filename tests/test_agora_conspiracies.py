@@ -12,7 +12,7 @@ from agora_positions import (CONSPIRACIES, act, add_cubes, agora_game, answer, a
                              decrees, give, give_conspiracy, give_wonders, item, leave_only, names,
                              offered, put_accessible, put_in_slot, senate, set_board_tokens, set_coins, set_decree,
                              set_pawn, set_senate, set_turn, set_wonders, where)
-from interpreter.observation import observe
+from rulesdsl.interpreter.observation import observe
 
 
 def trigger(game, name, player=0, prepared=True):

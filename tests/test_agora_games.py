@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from agora_positions import SENATORS
-from interpreter import DRAW, Game, load_ruleset
-from interpreter.persistence import dumps, loads
+from rulesdsl.interpreter import DRAW, Game, load_ruleset
+from rulesdsl.interpreter.persistence import dumps, loads
 from rulesdsl.loader import CARDS_ROOT
 from rulesdsl.report import check_paths
 

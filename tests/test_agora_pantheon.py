@@ -10,7 +10,7 @@ import pytest
 
 from agora_positions import (SENATORS, act, advance_to_age, agora_game, any_card, assert_illegal, give_conspiracy,
                              item, names, set_coins, where)
-from interpreter import load_ruleset, new_game
+from rulesdsl.interpreter import load_ruleset, new_game
 from pantheon_positions import TEMPLES, clear_pantheon, put_god
 
 BOTH = [["pantheon", "agora"], ["agora", "pantheon"]]

@@ -11,7 +11,7 @@ from agora_positions import (CHAMBER_POINTS, MILITARY, act, add_cubes, agora_gam
                              decrees, give, is_hidden, leave_only, move_cube, names, offered, put_accessible,
                              recruit, remove_cubes, senate, set_coins, set_decree, set_pawn, set_senate, set_turn,
                              supply, total, where)
-from interpreter.observation import observe
+from rulesdsl.interpreter.observation import observe
 
 
 # -- cubes and control ----------------------------------------------------------------------------

@@ -15,11 +15,11 @@ from agora_positions import (CONSPIRATORS, POLITICIANS, SECTION_SPACES, SENATORS
                              agora_game, answer, conspiracy_deck, give, give_conspiracy, item, names, offered,
                              put_accessible, recruit, senate, set_coins, set_conspiracy_deck, set_decree, set_senate,
                              set_turn, set_wonders, supply, where)
-from interpreter import new_game
-from interpreter.observation import observe
+from rulesdsl.interpreter import new_game
+from rulesdsl.interpreter.observation import observe
 
 ROOT = Path(__file__).resolve().parent.parent
-YAML_PATH = ROOT.parent / "shared" / "reference" / "duel-agora.yaml"
+YAML_PATH = ROOT / "tests" / "data" / "reference" / "duel-agora.yaml"
 
 BLUE = ["Theater", "Altar", "Baths", "Statue", "Temple", "Aqueduct"]
 

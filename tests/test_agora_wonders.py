@@ -9,7 +9,7 @@ from __future__ import annotations
 from agora_positions import (act, agora_game, answer, any_card, conspiracy_deck, give, give_conspiracy, is_hidden,
                              item, names, offered, put_accessible, recruit, senate, set_board_tokens, set_coins,
                              set_conspiracy_deck, set_senate, set_wonders, where)
-from interpreter import new_game
+from rulesdsl.interpreter import new_game
 
 OTHERS = ["Pyramids", "Colossus", "Piraeus", "Appian Way", "Great Library", "Sphinx"]
 
@@ -240,7 +240,7 @@ def test_a_wrong_answer_to_an_optional_choice_is_refused_as_illegal():
     # apply() must raise IllegalAction (and change nothing) for an answer that is not offered,
     # also when the decision may be passed (its `pass` answer has no argument).
     from agora_positions import assert_illegal
-    from interpreter import Action
+    from rulesdsl.interpreter import Action
     game = agora_game()
     set_wonders(game, 0, "Curia Julia")
     give_conspiracy(game, 0, "Coup")

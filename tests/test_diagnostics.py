@@ -234,7 +234,7 @@ def test_a_folder_with_no_game_alone_is_E403(tmp_path: Path):
 # -- the play API ------------------------------------------------------------------------------------
 
 def test_play_api_raises_rules_error(tmp_path: Path):
-    from interpreter import Ruleset
+    from rulesdsl.interpreter import Ruleset
     base = tmp_path / "game"
     base.mkdir()
     for f in (ROOT / "cards" / "duel").glob("*.rules"):
@@ -248,7 +248,7 @@ def test_play_api_raises_rules_error(tmp_path: Path):
 
 
 def test_play_api_syntax_error_and_missing_folder(tmp_path: Path):
-    from interpreter import Ruleset
+    from rulesdsl.interpreter import Ruleset
     (tmp_path / "game.rules").write_text('game broken {\n    players 2\n', encoding="utf-8")
     with pytest.raises(RulesError) as info:
         Ruleset.load(base=tmp_path)

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import new_game
-from interpreter.ruleset import Ruleset
+from rulesdsl.interpreter import new_game
+from rulesdsl.interpreter.ruleset import Ruleset
 from rulesdsl import codes
 from rulesdsl import registry as R
 from rulesdsl.explain import explain

@@ -1,5 +1,5 @@
 """The base-game content (cards/duel/*.rules) against the cross-checked fact table
-../shared/reference/duel-base.yaml: counts, every card's cost, colour, chains, production and
+tests/data/reference/duel-base.yaml (copied from the reference facts): counts, every card's cost, colour, chains, production and
 effects (shields, coins, points measured by building it), the wonders, the progress tokens,
 the military tokens, the track, the three structures; and no content name in Python code."""
 
@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import load_ruleset
+from rulesdsl.interpreter import load_ruleset
 from positions import (act, fresh_game, give, give_wonders, item, names, put_accessible, set_coins, set_turn)
 
 ROOT = Path(__file__).resolve().parent.parent
-YAML_PATH = ROOT.parent / "shared" / "reference" / "duel-base.yaml"
+YAML_PATH = ROOT / "tests" / "data" / "reference" / "duel-base.yaml"
 
 
 @pytest.fixture(scope="module")

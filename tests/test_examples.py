@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from interpreter import Action, Ruleset
-from interpreter.simulate import simulate
+from rulesdsl.interpreter import Action, Ruleset
+from rulesdsl.interpreter.simulate import simulate
 from rulesdsl.cli import cli
 from rulesdsl.report import check_paths
 

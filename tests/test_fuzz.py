@@ -328,7 +328,7 @@ def test_deep_nesting_location():
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(mutated())
 def test_play_api_raises_only_rules_error(case: tuple[str, bytes]):
-    from interpreter import Ruleset
+    from rulesdsl.interpreter import Ruleset
     name, data = case
     folder = _WORK / "duel-play"
     if not folder.is_dir():

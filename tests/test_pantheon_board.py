@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter import new_game
+from rulesdsl.interpreter import new_game
 from pantheon_positions import (BEGINNER, DECK_OF, GODS, MYTHOLOGIES, OFFERINGS, PANTHEON, act, answer, assert_illegal,
                                 deck, give_token, item, leave_one_cover, names, options, pantheon, pantheon_game, price,
                                 put_god, set_coins, set_deck, set_turn, set_wonders, structure_tokens, where)

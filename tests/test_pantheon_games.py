@@ -9,8 +9,8 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from interpreter import DRAW, Game, load_ruleset
-from interpreter.persistence import dumps, loads
+from rulesdsl.interpreter import DRAW, Game, load_ruleset
+from rulesdsl.interpreter.persistence import dumps, loads
 from pantheon_positions import GODS, PANTHEON, TEMPLES
 from rulesdsl.loader import CARDS_ROOT
 from rulesdsl.report import check_paths

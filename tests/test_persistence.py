@@ -1,4 +1,4 @@
-"""Save and load (interpreter.persistence): round trips, and refusing corrupt save files."""
+"""Save and load (rulesdsl.interpreter.persistence): round trips, and refusing corrupt save files."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from interpreter import Game, load_ruleset, new_game
-from interpreter.agents import RandomAgent
-from interpreter.persistence import SaveFileError, dumps, loads
+from rulesdsl.interpreter import Game, load_ruleset, new_game
+from rulesdsl.interpreter.agents import RandomAgent
+from rulesdsl.interpreter.persistence import SaveFileError, dumps, loads
 
 
 def _played(seed: int, moves: int, stop_at_decision: bool = False) -> Game:

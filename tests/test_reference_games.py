@@ -1,4 +1,4 @@
-"""The reference games in ../shared/reference/games, replayed move by move: the final VP,
+"""The reference games in tests/data/reference/games, replayed move by move: the final VP,
 coins, score breakdown and outcome must match the EXPECT line exactly (independent engines
 agree on every one of them)."""
 
@@ -9,7 +9,7 @@ import re
 import pytest
 
 import fixture_games as fg
-from interpreter import DRAW
+from rulesdsl.interpreter import DRAW
 
 RECORDS = sorted(fg.GAMES_DIR.glob("*.txt"))
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter import DRAW, Action, IllegalAction, new_game
-from interpreter.persistence import dumps
+from rulesdsl.interpreter import DRAW, Action, IllegalAction, new_game
+from rulesdsl.interpreter.persistence import dumps
 from positions import (act, assert_illegal, discard_pile, fresh_game, give, give_wonders, item, leave_only, names,
                        put_accessible, remove_military_tokens, set_board_tokens, set_coins, set_pawn, set_turn, set_wonders, to_age, total,
                        where)

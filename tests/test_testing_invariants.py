@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import Action, IllegalAction, load_ruleset, new_game
-from interpreter.game import Game
+from rulesdsl.interpreter import Action, IllegalAction, load_ruleset, new_game
+from rulesdsl.interpreter.game import Game
 from rulesdsl.testing import invariants as I
 from rulesdsl.testing.invariants import INVARIANTS, InvariantViolation, check_game, run_checked
 from rulesdsl.testing.verify import verify

@@ -10,9 +10,9 @@ from pathlib import Path
 from hypothesis import HealthCheck, find, given, settings
 from hypothesis import strategies as st
 
-from interpreter import Action
-from interpreter.game import Game
-from interpreter.persistence import dumps
+from rulesdsl.interpreter import Action
+from rulesdsl.interpreter.game import Game
+from rulesdsl.interpreter.persistence import dumps
 from rulesdsl.testing import check_game
 from rulesdsl.testing import strategies as rs
 

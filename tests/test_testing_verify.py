@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from interpreter import Action, load_ruleset
-from interpreter.game import Game
-from interpreter.trace import load_trace, replay
+from rulesdsl.interpreter import Action, load_ruleset
+from rulesdsl.interpreter.game import Game
+from rulesdsl.interpreter.trace import load_trace, replay
 from rulesdsl.cli import cli
 from rulesdsl.testing.verify import check_trace, find_failure, shrink, verify, write_trace
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 
-from interpreter import Action
+from rulesdsl.interpreter import Action
 from rulesdsl.testing import check_game, run_checked
 from rulesdsl.testing import strategies as rs
 

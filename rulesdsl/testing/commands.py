@@ -96,7 +96,7 @@ def verify(path: Path | None, games: int, expansions: tuple[str, ...], seed: int
 
 
 def _verify_trace(path: Path) -> None:
-    from interpreter.trace import TraceError, load_trace
+    from rulesdsl.interpreter.trace import TraceError, load_trace
     from .verify import check_trace
     try:
         data = load_trace(path)

@@ -32,11 +32,11 @@ from typing import Callable, Iterable, Iterator
 
 import attrs
 
-from interpreter.actions import Action, IllegalAction
-from interpreter.game import Game
-from interpreter.observation import observe
-from interpreter.persistence import copy_state, dumps, loads
-from interpreter.state import NOWHERE, Frame
+from rulesdsl.interpreter.actions import Action, IllegalAction
+from rulesdsl.interpreter.game import Game
+from rulesdsl.interpreter.observation import observe
+from rulesdsl.interpreter.persistence import copy_state, dumps, loads
+from rulesdsl.interpreter.state import NOWHERE, Frame
 
 DEFAULT_MAX_ACTIONS = 1000
 MAX_WONDERS = 7

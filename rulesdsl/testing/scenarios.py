@@ -29,9 +29,9 @@ from typing import Any
 
 import attrs
 
-from interpreter.actions import Action, IllegalAction
-from interpreter.game import Game
-from interpreter.state import DRAW, NOWHERE, Frame
+from rulesdsl.interpreter.actions import Action, IllegalAction
+from rulesdsl.interpreter.game import Game
+from rulesdsl.interpreter.state import DRAW, NOWHERE, Frame
 
 from .. import ast
 from .. import registry as R

@@ -12,7 +12,7 @@ of simple choices (the first legal action wherever possible).
         assert game.state.coins[0] < 99
 
 Content: `base` is a bundled game (`duel`) or a folder; `expansions` bundled names
-or folders, as for `interpreter.load_ruleset`.
+or folders, as for `rulesdsl.interpreter.load_ruleset`.
 
 With the `hypothesis` entry point (pyproject.toml) `st.from_type(Game)`, `st.from_type(Playthrough)`
 and `st.from_type(Setup)` work in any test: they draw from the bundled base game.
@@ -28,8 +28,8 @@ from hypothesis import reject
 from hypothesis import strategies as st
 
 if TYPE_CHECKING:
-    from interpreter.actions import Action
-    from interpreter.game import Game
+    from rulesdsl.interpreter.actions import Action
+    from rulesdsl.interpreter.game import Game
 
 DEFAULT_MAX_ACTIONS = 200   # more than any game of the bundled sets needs to end
 
@@ -40,7 +40,7 @@ def _key(expansions: Iterable[str], base) -> tuple[str, tuple[str, ...]]:
 
 def ruleset(expansions: Iterable[str] = (), base="duel"):
     """The compiled content (cached per process)."""
-    from interpreter import load_ruleset
+    from rulesdsl.interpreter import load_ruleset
     b, e = _key(expansions, base)
     return load_ruleset(e, b)
 
@@ -86,8 +86,8 @@ class Playthrough:
         return game
 
     def trace(self) -> dict:
-        """The game as a trace (interpreter.trace): save it and `rulesdsl replay` re-runs it."""
-        from interpreter.trace import trace_of
+        """The game as a trace (rulesdsl.interpreter.trace): save it and `rulesdsl replay` re-runs it."""
+        from rulesdsl.interpreter.trace import trace_of
         return trace_of(self.replay())
 
     def __repr__(self) -> str:
@@ -213,7 +213,7 @@ def _hypothesis_setup_hook() -> None:
     """Called by hypothesis when it is imported: `st.from_type(Game)` etc. draw bundled games.
     Never fails: a broken installation must not break every hypothesis run."""
     try:
-        from interpreter.game import Game
+        from rulesdsl.interpreter.game import Game
     except Exception:  # noqa: BLE001
         return
     st.register_type_strategy(Game, lambda _t: games())

@@ -18,10 +18,10 @@ from typing import Callable
 
 import attrs
 
-from interpreter.actions import Action, IllegalAction
-from interpreter.game import Game
-from interpreter.simulate import game_seed
-from interpreter.trace import trace_of
+from rulesdsl.interpreter.actions import Action, IllegalAction
+from rulesdsl.interpreter.game import Game
+from rulesdsl.interpreter.simulate import game_seed
+from rulesdsl.interpreter.trace import trace_of
 
 from .invariants import (DEFAULT_MAX_ACTIONS, ENGINE_ERROR, GAME_ENDS, Context, InvariantViolation,
                          all_invariants, check_game, run_checked)
@@ -93,7 +93,7 @@ _WORKER: dict = {}
 
 def _worker_init(base: str, expansions: tuple[str, ...]) -> None:
     if "content" not in _WORKER:
-        from interpreter import load_ruleset
+        from rulesdsl.interpreter import load_ruleset
         _WORKER["content"] = load_ruleset(expansions, base).content
 
 
@@ -365,7 +365,7 @@ def write_trace(content, failure: Failure, path: Path) -> Path:
 def check_trace(data: dict):
     """Replay a trace with the invariants checked after every action, then try its recorded
     `then` action (a refused action, or the action that crashed); returns (game, violation or None)."""
-    from interpreter import load_ruleset
+    from rulesdsl.interpreter import load_ruleset
     rules = load_ruleset(tuple(data.get("expansions", [])), data.get("base", "duel"))
     game = rules.new_game(seed=int(data.get("seed", 0)), options=data.get("options", []),
                           script=data.get("script") or None)

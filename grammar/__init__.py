@@ -1,0 +1,1 @@
+"""The grammar of the card language (`rules.lark`), shipped as package data."""
