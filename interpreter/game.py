@@ -10,6 +10,7 @@ from itertools import product
 from typing import Any, Iterable
 
 from rulesdsl.model import STRUCTURE, STRUCTURE_ALL, Content, Selector
+from rulesdsl.names import check_options
 
 from . import chance
 from .actions import CHOOSE, CHOOSE_OPTION, CHOOSE_PLAYER, CHOOSE_SPACE, PASS, Action, IllegalAction, player_label
@@ -34,6 +35,7 @@ class Game:
     @classmethod
     def create(cls, content: Content, seed: int = 0, options: Iterable[str] = (),
                script: dict[str, list[str]] | None = None) -> "Game":
+        options = check_options(content.options, options)  # an unknown option would be ignored silently
         players = content.players
         game = cls.__new__(cls)
         game.content = content
@@ -45,7 +47,7 @@ class Game:
                 slot = game.zone_base[it.deck]
                 zones[slot].append(it.id)
                 loc[it.id] = slot
-        state = State(layers=list(content.layers), options=sorted(options), seed=seed, players=players, loc=loc,
+        state = State(layers=list(content.layers), options=options, seed=seed, players=players, loc=loc,
                       zones=zones, coins=[0] * players, rng=chance.seed_state(seed), script={k: list(v) for k, v in (script or {}).items()},
                       setup_script={k: list(v) for k, v in (script or {}).items()})
         for z in content.zones:

@@ -47,6 +47,26 @@ def _ruleset(expansions: tuple[str, ...], base: str = "duel"):
         raise click.UsageError(str(exc)) from None
 
 
+def _checked(flag: str, check, *args):
+    """A rulesdsl.names check of a command-line value: an unknown name is a usage error naming the flag."""
+    try:
+        return check(*args)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint=flag) from None
+
+
+def _writable(path: Path | None) -> None:
+    """An output path is checked before any work: a game is not played for nothing."""
+    from .files import FileProblem, check_writable
+    if path is None:
+        return
+    try:
+        check_writable(path)
+    except FileProblem as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(1)
+
+
 @cli.command()
 @click.argument("name")
 @click.option("--expansion", "-e", "expansions", multiple=True, help="Include an expansion (repeatable).")
@@ -71,10 +91,10 @@ def simulate(games: int, seed: int, expansions: tuple[str, ...], agents: str, as
     """Play many games between agents and summarise them."""
     from rulesdsl.interpreter.agents import AGENTS
     from rulesdsl.interpreter.simulate import simulate as run
+    from .names import check_agents
     rules = _ruleset(expansions)
-    names = [a.strip() for a in agents.split(",") if a.strip()]
-    if len(names) != rules.content.players or any(n not in AGENTS for n in names):
-        raise click.UsageError(f"--agents needs {rules.content.players} of: {', '.join(AGENTS)}")
+    names = _checked("--agents", check_agents, [a.strip() for a in agents.split(",") if a.strip()],
+                     rules.content.players, AGENTS)
     show_bar = sys.stderr.isatty()
     if show_bar:
         with click.progressbar(length=games, label="simulating", file=sys.stderr) as bar:
@@ -98,7 +118,7 @@ def simulate(games: int, seed: int, expansions: tuple[str, ...], agents: str, as
 
 @cli.command()
 @click.option("--agent", default="greedy", show_default=True, help="Opponent: greedy, random, or human (hot seat).")
-@click.option("--seat", default=0, type=click.IntRange(0, 1), show_default=True, help="Your seat (0 starts).")
+@click.option("--seat", default=0, type=int, show_default=True, help="Your seat (0 starts).")
 @click.option("--seed", "-s", default=None, type=int, help="Seed (default: random).")
 @click.option("--expansion", "-e", "expansions", multiple=True)
 @click.option("--save", type=click.Path(path_type=Path), help="Write the game's trace here at the end.")
@@ -107,10 +127,13 @@ def play(agent: str, seat: int, seed: int | None, expansions: tuple[str, ...], s
     import random
     from rulesdsl.interpreter.agents import AGENTS, make_agent
     from rulesdsl.interpreter.trace import save_trace
+    from .files import FileProblem
+    from .names import check_agent, check_seat
     from .play_view import choose_action, render_game
-    if agent != "human" and agent not in AGENTS:
-        raise click.UsageError(f"unknown agent `{agent}`; agents: human, {', '.join(AGENTS)}")
+    _checked("--agent", check_agent, agent, ["human", *AGENTS])
     rules = _ruleset(expansions)
+    _checked("--seat", check_seat, seat, rules.content.players)
+    _writable(save)
     seed = random.randrange(1_000_000) if seed is None else seed
     game = rules.new_game(seed=seed)
     bot = None if agent == "human" else make_agent(agent, seed)
@@ -131,7 +154,11 @@ def play(agent: str, seat: int, seed: int | None, expansions: tuple[str, ...], s
             game.apply(action)
     finally:
         if save:
-            save_trace(game, save)
+            try:
+                save_trace(game, save)
+            except FileProblem as exc:
+                click.echo(f"error: {exc}", err=True)
+                sys.exit(1)
             click.echo(f"trace written to {save}")
     click.echo(render_game(game, seat))
 
@@ -144,7 +171,7 @@ def replay(file: Path) -> None:
     from rulesdsl.interpreter.trace import TraceError, load_trace, replay as run
     try:
         game, diffs = run(load_trace(file))
-    except (TraceError, IllegalAction) as exc:
+    except (TraceError, IllegalAction, ValueError) as exc:  # ValueError: a name in the trace the cards lack
         click.echo(f"error: {exc}", err=True)
         sys.exit(1)
     st = game.state

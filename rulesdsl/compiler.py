@@ -16,6 +16,7 @@ from .explain_text import context_for, english, unparse
 from .loader import Merged
 from .model import (STRUCTURE, STRUCTURE_ALL, ActionDef, Block, Content, Cost, Fn, ItemDef, Layout, Param, Selector, Step,
                     Track, Trigger, ZoneDef)
+from .names import options_read
 
 ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv, "%": operator.mod,
          "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
@@ -97,7 +98,8 @@ class Compiler:
             scores=scores, tiebreak=settings["tiebreak"], setup=setup, between_ages=int(settings["between"]),
             ages=ages, age_names=[d.name for d in self.merged.by_kind("age")], layouts=self.layouts,
             track=self.track(track_def), military_tokens=[it.id for it in compiled_items if it.kind == "military_token"],
-            item_kinds=self.item_kinds, tables=self.tables, sources=self.merged.sources)
+            item_kinds=self.item_kinds, tables=self.tables, sources=self.merged.sources,
+            options=tuple(options_read(self.merged.definitions)))
 
     def sequence_steps(self, block_ids: list[int]) -> list[Step]:
         # Each step pushes one block; it runs to completion before the next step starts.

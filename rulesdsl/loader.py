@@ -20,15 +20,28 @@ SUFFIX = ".rules"
 BASE_GAME = "duel"
 
 
-def bundled_folder(name: str) -> Path | None:
-    """A bundled folder by its own name, or by the name its `game`/`expansion` header gives."""
+def bundled_folder(name: str, kind: str | None = None) -> Path | None:
+    """A bundled folder by its own name, or by the name its `game`/`expansion` header gives;
+    with `kind` ("game" or "expansion"), only a folder whose header is of that kind."""
     folder = CARDS_ROOT / name
-    if folder.is_dir():
+    if folder.is_dir() and (kind is None or (header(folder) or ("", ""))[0] == kind):
         return folder
     for candidate in sorted(p for p in CARDS_ROOT.iterdir() if p.is_dir()):
-        if header_name(candidate) == name:
+        found = header(candidate)
+        if found is not None and found[1] == name and (kind is None or found[0] == kind):
             return candidate
     return None
+
+
+def bundled_sets(kind: str) -> dict[str, Path]:
+    """The bundled games or expansions (`kind`) by the name their header gives: the names
+    `--expansion` (or a base game) takes."""
+    out = {}
+    for folder in sorted(p for p in CARDS_ROOT.iterdir() if p.is_dir()):
+        found = header(folder)
+        if found is not None and found[0] == kind:
+            out[found[1]] = folder
+    return out
 
 
 def folder_order(folder: Path) -> int:
@@ -55,12 +68,18 @@ def canonical_expansions(expansions: list[str] | tuple[str, ...]) -> list[str]:
 
 def header_name(folder: Path) -> str | None:
     """The name in a folder's `expansion NAME` or `game NAME` line (a text scan, no parsing)."""
+    found = header(folder)
+    return found[1] if found else None
+
+
+def header(folder: Path) -> tuple[str, str] | None:
+    """(kind, name) of a folder's `expansion NAME` or `game NAME` line (a text scan, no parsing)."""
     for f in sorted(folder.glob(f"*{SUFFIX}")):
         try:
             for line in f.read_text(encoding="utf-8", errors="replace").splitlines():
                 words = line.split()
                 if len(words) >= 2 and words[0] in ("expansion", "game"):
-                    return words[1].strip('"{')
+                    return words[0], words[1].strip('"{')
         except OSError:
             continue
     return None
@@ -230,12 +249,25 @@ def _inside(path: Path, root: Path) -> bool:
 
 
 def resolve_layers(expansions: list[str] | tuple[str, ...] = (), base: str | Path = BASE_GAME) -> list[Path]:
-    """The folders for a base game and its expansions, by bundled name or path."""
-    out = []
-    for name in [base, *expansions]:
-        path = Path(name) if not isinstance(name, str) or "/" in name or Path(name).is_dir() else None
-        folder = path if path is not None else bundled_folder(str(name))
-        if folder is None:
-            raise ValueError(f"unknown game or expansion `{name}`; bundled: {', '.join(bundled_names())}")
-        out.append(folder)
-    return out
+    """The folders for a base game and its expansions, by bundled name or path. An unknown name
+    is an UnknownName listing the names accepted (the games for `base`, the expansions for the
+    others); a path that does not exist is a ValueError."""
+    return [layer_folder(base, "game")] + [layer_folder(name, "expansion") for name in expansions]
+
+
+def layer_folder(name: str | Path, kind: str) -> Path:
+    """The folder of one layer: a path (a name holding `/`, or an existing folder), or the
+    bundled game or expansion (`kind`) of that name."""
+    from .names import UnknownName
+    if not isinstance(name, str) or "/" in name or Path(name).is_dir():
+        path = Path(name)
+        if not path.exists():
+            raise ValueError(f"no such file or folder: {path}")
+        return path
+    folder = bundled_folder(name, kind)
+    if folder is None:
+        bundled = bundled_sets(kind)
+        # Folder names (`duel-pantheon`) are accepted too: offered by did-you-mean, not listed.
+        raise UnknownName("game" if kind == "game" else "expansion", name, bundled,
+                          extra=[f.name for f in bundled.values()])
+    return folder

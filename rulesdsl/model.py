@@ -185,6 +185,8 @@ class Content:
     sources: dict[str, str] = attrs.Factory(dict)
     # Designer invariants (`invariant "Name" { holds COND }`): (name, condition, span of the `holds`).
     invariants: list[tuple[str, Fn, Span]] = attrs.Factory(list)
+    # The game options the cards read with `option(NAME)`: the only options a game accepts.
+    options: tuple[str, ...] = ()
 
     def zone(self, name: str) -> ZoneDef:
         return self.zones[self.zone_index[name]]

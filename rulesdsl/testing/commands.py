@@ -56,11 +56,15 @@ def verify(path: Path | None, games: int, expansions: tuple[str, ...], seed: int
     if trace_file is not None:
         _verify_trace(trace_file)
         return
+    from ..cli import _checked, _writable
+    from ..files import FileProblem
+    from ..names import check_options
     from .invariants import DRIVER_INVARIANTS, all_invariants
     from .verify import default_jobs, verify as run, write_trace
     base, layers = _layers(path, expansions)
     rules = _load(base, layers)
     content = rules.content
+    options = tuple(_checked("--option", check_options, content.options, options))
     known = {i.name for i in all_invariants(content)}
     unknown = [n for n in skip if n not in known]
     if unknown:
@@ -70,6 +74,7 @@ def verify(path: Path | None, games: int, expansions: tuple[str, ...], seed: int
         for inv in invariants + DRIVER_INVARIANTS:
             click.echo(f"{inv.name:32} {inv.message}")
         return
+    _writable(out)  # before the games: a failure found must not be lost for want of a place to write it
     jobs = jobs or default_jobs()
     label = " + ".join(Path(x).name if "/" in x else x for x in [base, *layers])
     designer = sum(1 for i in invariants if i.name.startswith("designer: "))
@@ -88,7 +93,11 @@ def verify(path: Path | None, games: int, expansions: tuple[str, ...], seed: int
         return
     f = report.failure
     click.echo("FAILED: " + f.describe())
-    write_trace(content, f, out)
+    try:
+        write_trace(content, f, out)
+    except FileProblem as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(1)
     click.echo(f"trace written to {out}")
     click.echo(f"  replay it:            rulesdsl replay {out}")
     click.echo(f"  check it again:       rulesdsl verify --trace {out}")

@@ -36,6 +36,7 @@ from rulesdsl.interpreter.state import DRAW, NOWHERE, Frame
 from .. import ast
 from .. import registry as R
 from ..diagnostics import Diagnostic, Span, did_you_mean, render
+from ..names import UnknownName, check_options
 
 SUFFIX = ".scenario"
 
@@ -349,11 +350,12 @@ def _open(run: Run) -> None:
         spans = [run.base_span] + [sp for _, sp in run.expansions]
         bad = next((sp for (name, sp) in zip(layers, spans) if sp is not None and name in str(exc)), None)
         raise _error("S401", str(exc), bad or run.d.name_span)
-    unknown = [o for o in run.options if not _option_known(run.loaded.merged, o)]
-    if unknown:
-        s = next(st for st in run.d.block.statements if st.verb == "option" and _word(st, st.args[0]) == unknown[0])
-        raise _error("S301", f"the game has no option `{unknown[0]}`", s.args[0].span,
-                     did_you_mean(unknown[0], _options_of(run.loaded.merged)) or "options are read with option(NAME) in the cards")
+    try:
+        check_options(run.content.options, run.options)
+    except UnknownName as exc:
+        s = next(st for st in run.d.block.statements if st.verb == "option" and _word(st, st.args[0]) == exc.name)
+        raise _error("S301", f"the game has no option `{exc.name}`", s.args[0].span,
+                     exc.help or "options are read with option(NAME) in the cards")
     try:
         run.game = Game.create(run.content, seed=run.seed, options=run.options, script=run.script or None)
     except Exception as exc:  # noqa: BLE001
@@ -362,37 +364,6 @@ def _open(run: Run) -> None:
                      "check `script` lines: each name must be in that zone when it is drawn")
     if run.setup_choices == "first":
         _answer_pending(run, run.d.name_span)
-
-
-def _options_of(merged) -> set[str]:
-    found = set()
-
-    def walk(e):
-        if isinstance(e, ast.Call):
-            if e.func == "option" and e.args and isinstance(e.args[0], ast.Name):
-                found.add(e.args[0].name)
-            for a in e.args:
-                walk(a)
-        elif isinstance(e, ast.BinOp):
-            walk(e.left)
-            walk(e.right)
-        elif isinstance(e, ast.Not):
-            walk(e.operand)
-
-    def block(b):
-        for s in b.statements if b else ():
-            for a in s.args:
-                walk(a)
-            for k in s.kwargs:
-                walk(k.value)
-            block(s.block)
-    for d in merged.definitions:
-        block(d.block)
-    return found
-
-
-def _option_known(merged, name: str) -> bool:
-    return name in _options_of(merged)
 
 
 def _answer_pending(run: Run, span: Span) -> None:
