@@ -1,4 +1,4 @@
-"""The `rulesdsl` command: check, explain, simulate, play, replay.
+"""The `rulesdsl` command: check, explain, simulate, play, replay, list.
 
 Imports are local to each command so that `rulesdsl check` starts fast (no interpreter)."""
 
@@ -44,6 +44,9 @@ def _ruleset(expansions: tuple[str, ...], base: str = "duel"):
         click.echo("run `rulesdsl check` for every diagnostic", err=True)
         sys.exit(1)
     except ValueError as exc:
+        from .names import UnknownName
+        if isinstance(exc, UnknownName) and exc.kind == "expansion":
+            raise click.BadParameter(str(exc), param_hint="--expansion") from None
         raise click.UsageError(str(exc)) from None
 
 
@@ -182,6 +185,57 @@ def replay(file: Path) -> None:
             click.echo(f"mismatch: {d}", err=True)
         sys.exit(1)
     click.echo("same final state")
+
+
+@cli.command("list")
+@click.argument("kind", required=False)
+@click.argument("path", required=False, type=click.Path(exists=True, path_type=Path))
+@click.option("--expansion", "-e", "expansions", multiple=True, help="Include an expansion (repeatable).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def list_names(kind: str | None, path: Path | None, expansions: tuple[str, ...], as_json: bool) -> None:
+    """List the names a content set defines: KIND (card, wonder, zone, procedure, option, event,
+    verb, ...; singular or plural), or without KIND (or with `all`) the kinds and how many.
+
+    PATH is a content folder, as for `verify`: one with a `game` is the base game, any other is
+    layered on the bundled base game (after the --expansion ones). A lone argument holding `/`
+    is the PATH."""
+    from .diagnostics import RulesError
+    from .listing import catalogue, resolve_kind
+    from .loader import load_paths, resolve_layers
+    from .names import shown
+    from .testing.commands import _layers
+    if path is None and kind is not None and "/" in kind:
+        if not Path(kind).exists():
+            raise click.BadParameter(f"no such file or folder: {kind}", param_hint="PATH")
+        kind, path = None, Path(kind)
+    base, layers = _layers(path, expansions)
+    try:
+        merged = load_paths(resolve_layers(layers, base))
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--expansion") from None
+    errors = [d for d in merged.diagnostics if d.severity == "error"]
+    if errors:  # names need the files parsed, not checked: `rulesdsl check` tells the rest
+        click.echo(str(RulesError(errors, merged.sources)), err=True)
+        click.echo("run `rulesdsl check` for every diagnostic", err=True)
+        sys.exit(1)
+    found = catalogue(merged)
+    if kind is None or kind == "all":
+        if as_json:
+            click.echo(json.dumps({"kinds": {k: len(v) for k, v in found.items()}}))
+            return
+        width = max(len(k) for k in found)
+        for k, entries in found.items():
+            click.echo(f"{k:{width}}  {len(entries)}")
+        return
+    kind = _checked("KIND", resolve_kind, kind, found)
+    entries = found.get(kind, [])
+    if as_json:
+        click.echo(json.dumps({"kind": kind, "names": [e.as_json() for e in entries]}))
+        return
+    width = max([len(shown(e.name)) for e in entries] + [0])
+    for e in entries:
+        where = f"{e.file}:{e.line}" if e.file else ""
+        click.echo(f"{shown(e.name):{width}}  {where}".rstrip())
 
 
 # `rulesdsl verify` and `rulesdsl test` live with the testing tools (rulesdsl/testing/commands.py).

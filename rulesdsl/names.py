@@ -41,16 +41,19 @@ def quoted(name: str) -> str:
 
 def options_read(definitions: Iterable[ast.Definition]) -> list[str]:
     """The game options content knows: the names its cards test with `option(NAME)`."""
-    found: set[str] = set()
+    return sorted({n.name for n in option_calls(definitions)})
+
+
+def option_calls(definitions: Iterable[ast.Definition]) -> list[ast.Name]:
+    """The NAME of every `option(NAME)` in the definitions, in order (with its span)."""
+    found: list[ast.Name] = []
 
     def expr(e) -> None:
         if isinstance(e, ast.Call):
             if e.func == "option" and e.args and isinstance(e.args[0], ast.Name):
-                found.add(e.args[0].name)
-            for a in e.args:
+                found.append(e.args[0])
+            for a in (*e.args, *(k.value for k in e.kwargs)):
                 expr(a)
-            for k in e.kwargs:
-                expr(k.value)
         elif isinstance(e, ast.BinOp):
             expr(e.left)
             expr(e.right)
@@ -61,20 +64,16 @@ def options_read(definitions: Iterable[ast.Definition]) -> list[str]:
         elif isinstance(e, ast.ListExpr):
             for a in e.items:
                 expr(a)
-        elif isinstance(e, ast.NamedArg):
-            expr(e.value)
 
     def block(b: ast.Block | None) -> None:
         for s in b.statements if b else ():
-            for a in s.args:
+            for a in (*s.args, *(k.value for k in s.kwargs)):
                 expr(a)
-            for k in s.kwargs:
-                expr(k.value)
             block(s.block)
 
     for d in definitions:
         block(d.block)
-    return sorted(found)
+    return found
 
 
 def check_options(known: Iterable[str], options: Iterable[str] | str) -> list[str]:
