@@ -124,7 +124,7 @@ def simulate(games: int, seed: int, expansions: tuple[str, ...], agents: str, as
 @click.option("--seat", default=0, type=int, show_default=True, help="Your seat (0 starts).")
 @click.option("--seed", "-s", default=None, type=int, help="Seed (default: random).")
 @click.option("--expansion", "-e", "expansions", multiple=True)
-@click.option("--save", type=click.Path(path_type=Path), help="Write the game's trace here at the end.")
+@click.option("--save", type=click.Path(dir_okay=False, path_type=Path), help="Write the game's trace here at the end.")
 def play(agent: str, seat: int, seed: int | None, expansions: tuple[str, ...], save: Path | None) -> None:
     """Play in the terminal against an agent, or hot seat."""
     import random
