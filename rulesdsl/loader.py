@@ -13,6 +13,7 @@ import attrs
 
 from . import ast, parse_cache
 from .diagnostics import Diagnostic
+from .names import UnknownName
 from .parser import decode, parse_file
 
 CARDS_ROOT = Path(str(files("rulesdsl.cards")))
@@ -251,23 +252,20 @@ def _inside(path: Path, root: Path) -> bool:
 def resolve_layers(expansions: list[str] | tuple[str, ...] = (), base: str | Path = BASE_GAME) -> list[Path]:
     """The folders for a base game and its expansions, by bundled name or path. An unknown name
     is an UnknownName listing the names accepted (the games for `base`, the expansions for the
-    others); a path that does not exist is a ValueError."""
+    others); a path that does not exist is read, and reported, like any unreadable file (E009)."""
     return [layer_folder(base, "game")] + [layer_folder(name, "expansion") for name in expansions]
 
 
 def layer_folder(name: str | Path, kind: str) -> Path:
     """The folder of one layer: a path (a name holding `/`, or an existing folder), or the
     bundled game or expansion (`kind`) of that name."""
-    from .names import UnknownName
     if not isinstance(name, str) or "/" in name or Path(name).is_dir():
-        path = Path(name)
-        if not path.exists():
-            raise ValueError(f"no such file or folder: {path}")
-        return path
+        return Path(name)
     folder = bundled_folder(name, kind)
     if folder is None:
         bundled = bundled_sets(kind)
-        # Folder names (`duel-pantheon`) are accepted too: offered by did-you-mean, not listed.
-        raise UnknownName("game" if kind == "game" else "expansion", name, bundled,
+        # Folder names are accepted too (they may differ from the header name): offered by
+        # did-you-mean, not listed.
+        raise UnknownName(kind, name, bundled,
                           extra=[f.name for f in bundled.values()])
     return folder

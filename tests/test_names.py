@@ -83,11 +83,6 @@ def test_games_and_expansions_are_different_kinds_of_name():
         load_ruleset(["duel"])
 
 
-def test_a_missing_folder_is_named():
-    with pytest.raises(ValueError, match="no such file or folder: no/such/folder"):
-        load_ruleset(["no/such/folder"])
-
-
 def test_unknown_agents_and_seats():
     with pytest.raises(UnknownName, match=r"^unknown agent `gredy`; did you mean `greedy`\? agents: random, greedy$"):
         make_agent("gredy", 1)
