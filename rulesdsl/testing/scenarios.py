@@ -735,9 +735,11 @@ class Expr:
             elif t == "item_or_zone":
                 if isinstance(a, ast.Name) and a.name in LAID_OUT:
                     continue
-                if isinstance(a, ast.Name):
-                    _zone_arg(self.run, a)
-                else:
+                if isinstance(a, ast.Name) and a.name not in self.run.content.zone_index:
+                    known = [*self.run.content.zone_index, *LAID_OUT]
+                    raise _error("S301", f"unknown zone `{a.name}`", a.span,
+                                 did_you_mean(a.name, known) or f"zones: {', '.join(known)}")
+                if not isinstance(a, ast.Name):
                     _item_arg(self.run, a)
             elif t == "number":
                 if not self.run.mark_seen:
