@@ -994,7 +994,8 @@ def _seat_reason(game: Game, player: int | None) -> str | None:
 def _pick(run: Run, s: ast.Statement, action: Action, player: int | None) -> tuple[Action, str | None]:
     """The action to play for this line and why it is not legal (None: it is).  An action with
     `any` becomes one of the legal actions it matches, drawn with a generator seeded by the
-    scenario's seed and the position, so a file always plays the same game."""
+    scenario's seed and how far the game is (not the line number: a comment added above must not
+    change the game), so a file always plays the same game."""
     game = run.game
     reason = _seat_reason(game, player)
     if reason is not None:
@@ -1007,7 +1008,7 @@ def _pick(run: Run, s: ast.Statement, action: Action, player: int | None) -> tup
             return action, "the game is over"
         return action, f"no legal action matches `{action}`"
     st = game.state
-    rng = random.Random(f"{run.seed}/{st.turn}/{len(st.history)}/{s.span.line}")
+    rng = random.Random(f"{run.seed}/{st.turn}/{len(st.history)}")  # a str seed: the same on every machine
     return matches[rng.randrange(len(matches))], None
 
 
