@@ -328,6 +328,14 @@ class _Builder:
             return ast.BinOp(kind[:-1], self.expr(ch[0]), self.expr(ch[1]), span)
         if kind == "not_":
             return ast.Not(self.expr(ch[0]), span)
+        if kind == "neg":
+            # A sign: `-3` is the number -3; `-x` is `0 - x`, so nothing downstream needs a new node.
+            operand = self.expr(ch[1])
+            if str(ch[0]) == "+":
+                return operand
+            if isinstance(operand, ast.Int):
+                return ast.Int(-operand.value, span)
+            return ast.BinOp("-", ast.Int(0, self.span(ch[0])), operand, span)
         raise ParseFailure(Diagnostic("error", "E001", f"unsupported construct `{kind}`", span))
 
     def _token_expr(self, tok) -> ast.Expr:
