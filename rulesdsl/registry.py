@@ -414,11 +414,11 @@ EVENTS: dict[str, Event] = {e.name: e for e in [
     _event("discarded", "an item reaches the discard pile, whatever put it there (`discard`, `move`, `move_all`, "
                         "`deal`, ...; `by`: the player who discarded it, `owner`: the player whose zone it "
                         "left, -1 for none)", *_ITEM_FIELDS, ("owner", PLAYER)),
-    _event("uncovered", "a face-down structure card is turned up", *_ITEM_FIELDS),
+    _event("uncovered", "a face-down structure card is turned up (`by`: the player whose turn it is)", *_ITEM_FIELDS),
     _event("control_gained", "a player takes control of a space of a zone (most cubes)", ("zone", WORD), ("space", INT)),
     _event("control_lost", "a player loses control of a space of a zone", ("zone", WORD), ("space", INT)),
     _event("cube_added", "a cube is put on (or moved onto) a space of a zone", ("zone", WORD), ("space", INT)),
-    _event("structure_dealt", "an age's structure has been laid out"),
+    _event("structure_dealt", "an age's structure has been laid out (`by`: the player who starts the age)"),
 ]}
 # `when` filters that test a field of the event (besides `by=`, which every event has).
 EVENT_FILTERS = ("color", "kind", "via", "zone")
@@ -503,7 +503,7 @@ NAME_DOCS: dict[str, str] = {
     "coins": "the player's coins", "pawn_distance": "how far the conflict pawn stands towards the opponent's capital (negative: towards the player's own)",
     "distinct_science": "how many different scientific symbols the player has",
     "track_points": "the VP the conflict track gives the player",
-    "chosen": "inside `choose`: the item (or player) picked", "event": "inside `when`: the event; `event.amount`, `event.symbol`, `event.item`",
+    "chosen": "inside `choose`: the item (or player) picked", "event": "inside `when`: the event; its fields (`event.item`, `event.amount`, ...) depend on the event",
     "resource": "inside the game's `trade_price`: the resource being bought",
     "age": "the current age, from 1", "this": "inside an item: the item itself",
 }
