@@ -283,10 +283,23 @@ class Checker:
                     filters = [f for f in R.EVENT_FILTERS if f in fields]
                     self.error("E204", f"event `{event.name}` has no `{kw.name}` to filter on", kw.span,
                                f"`{event.name}` filters on: {', '.join(['by'] + filters)}")
+                elif kw.name == "zone" and isinstance(kw.value, ast.Name) and kw.value.name in self.voc.known(R.ZONE):
+                    cube_zones = self.cube_zones()
+                    if kw.value.name not in cube_zones:
+                        self.error("E204", f"zone `{kw.value.name}` holds no cubes: `{event.name}` never happens there",
+                                   kw.value.span, did_you_mean(kw.value.name, cube_zones)
+                                   or (f"zones with cubes: {', '.join(sorted(cube_zones))}" if cube_zones
+                                       else "cube zones are declared with `counters=N`"))
         if s.verb in ("param", "choose") and len(s.args) >= 3:
             zone = s.args[-1]
             if isinstance(zone, ast.Name) and zone.name == "structure" and any(k.name == "owner" for k in s.kwargs):
                 self.error("E204", "the structure has no owner", zone.span, "remove `owner=`")
+
+    def cube_zones(self) -> set[str]:
+        """Zones declared with `counters=`: the only ones zone events happen in."""
+        return {s.args[0].name for d in self.merged.definitions if d.kind in ("game", "expansion") and d.block
+                for s in d.block.statements if s.verb == "zone" and s.args and isinstance(s.args[0], ast.Name)
+                and any(k.name == "counters" for k in s.kwargs)}
 
     @staticmethod
     def describe(p: R.Param) -> str:

@@ -668,6 +668,10 @@ def event_field(field: str, scope: Scope) -> str:
         return "that scientific symbol"
     if field == "space":
         return "that space"
+    if field == "zone":
+        return "that zone"
+    if field == "owner":
+        return "the player it belonged to"
     if field == "item":
         return "that " + (scope.event_noun or "item")
     if field == "by":

@@ -291,3 +291,15 @@ def test_filters_must_be_fields_of_the_event(tmp_path):
     assert [g[:4] for g in got] == [("E204", 4, 21, "event `cube_added` has no `color` to filter on")]
     got = diagnostics(tmp_path, "    when cube_added zone=senat { gain 1 coin }")
     assert [g[0] for g in got] == ["E305"]            # zone= names a zone
+
+
+def test_zone_filter_names_a_zone_with_cubes(tmp_path):
+    got = diagnostics(tmp_path, "    when control_gained zone=city { gain 1 coin }")
+    assert got == [("E204", 4, 30, "zone `city` holds no cubes: `control_gained` never happens there",
+                    "cube zones are declared with `counters=N`")]
+    path = tmp_path / "council.rules"
+    path.write_text('expansion council {\n    zone council public spaces=3 counters=4\n}\n\n'
+                    'rule "Watch" {\n    when cube_added zone=discard { gain 1 coin }\n'
+                    '    when cube_added zone=council { gain event.space coins }\n}\n', encoding="utf-8")
+    got = [(d.code, d.span.line, d.span.column, d.help) for d in check_paths([path]).diagnostics]
+    assert got == [("E204", 6, 26, "zones with cubes: council")]
