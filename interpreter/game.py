@@ -545,7 +545,7 @@ class Game:
         """Move an item as player `by`'s doing (-1: nobody's, as when a test sets a position up).
         The one place that notices items reaching the discard pile, however they are moved
         there: their `discarded` triggers are added to `frames`, which the caller schedules."""
-        if by < 0 or not self.slot_discard[slot]:
+        if by < 0 or not self.slot_discard[slot] or "discarded" not in self.content.triggers_by_event:
             self.relocate(item, slot)
             return
         owner = self.owner_of(item)  # the player whose zone it leaves
@@ -556,7 +556,8 @@ class Game:
              by: int = -1) -> None:
         frames: list[Frame] = []
         self.arrive(item, self.slot(zone, owner), by, frames)
-        self.schedule(frames)
+        if frames:
+            self.schedule(frames)
         if bottom:
             pile = self.state.zones[self.slot(zone, owner)]
             pile.insert(0, pile.pop())
@@ -586,16 +587,19 @@ class Game:
             if bottom and moving:
                 pile = self.state.zones[self.slot(dst, o)]
                 pile[:] = pile[-len(moving):] + pile[:-len(moving)]
-        self.schedule(frames)
+        if frames:
+            self.schedule(frames)
 
     def discard(self, me: int, item: int) -> None:
         """To the discard pile, with whatever lies on the item (tokens on a structure card)."""
         pile = self.zone_base[self.content.discard_zone]
         riders = [x for x, host in self.state.attached.items() if host == item]
         frames: list[Frame] = []
-        for x in [item, *riders]:
+        self.arrive(item, pile, me, frames)
+        for x in riders:
             self.arrive(x, pile, me, frames)
-        self.schedule(frames)
+        if frames:
+            self.schedule(frames)
 
     def draw(self, slot: int, count: int, label: str, unseen: bool = False) -> list[int]:
         """A chance step: `count` items at random from a slot (or as the script dictates).
@@ -633,7 +637,8 @@ class Game:
                 self.state.positions[item] = space
             if hidden:
                 self.state.hidden.append(item)
-        self.schedule(frames)
+        if frames:
+            self.schedule(frames)
 
     def deal_structure(self, src: int, layout: str) -> None:
         st = self.state
@@ -851,19 +856,18 @@ class Game:
         triggers = self.content.triggers_by_event.get(name)
         if not triggers:
             return []
-        zone = fields.get("zone")
         if only >= 0:
             blocks = self.content.blocks
             event = {"name": name, "by": actor, **fields}
             return [Frame(t.block, 0, len(blocks[t.block].steps), actor, {"event": event})
-                    for t in triggers if t.item == only and (t.zone is None or t.zone == zone)]
+                    for t in triggers if t.item == only and (t.zone is None or t.zone == fields.get("zone"))]
         st = self.state
         items = self.content.items
         it = items[item] if item >= 0 else None
         event = {"name": name, "by": actor, "item": item, **fields}
         out = []
         for t in triggers:
-            if t.zone is not None and t.zone != zone:
+            if t.zone is not None and t.zone != fields.get("zone"):
                 continue
             if t.item >= 0:
                 slot = st.loc[t.item]
@@ -871,7 +875,7 @@ class Game:
                     me = self.ruled_owner(t.item, slot)
                     # A ruled item hears the events of its own space of the zone that rules it.
                     if me < 0 or ("space" in fields and (st.positions.get(t.item) != fields["space"]
-                                                         or zone != self.ruled[slot])):
+                                                         or fields.get("zone") != self.ruled[slot])):
                         continue
                 elif slot < 0 or not self.slot_active[slot]:
                     continue
@@ -978,7 +982,8 @@ class Game:
                 frames += self.event_frames("control_lost", before, only=item, **fields)
             if after >= 0:
                 frames += self.event_frames("control_gained", after, only=item, zone=self.ruled[new], space=space)
-        self.schedule(frames)
+        if frames:
+            self.schedule(frames)
 
     def claim(self, item: int, zone: int, owner: int, by: int = -1) -> None:
         frames: list[Frame] = []
@@ -988,7 +993,8 @@ class Game:
             owner = self.owner_of(item)
         if block >= 0:
             self.push(block, owner, {})
-        self.schedule(frames)
+        if frames:
+            self.schedule(frames)
 
     def reveal(self, zone: int, space: int | None) -> None:
         st = self.state
@@ -1108,7 +1114,8 @@ class Game:
         frames: list[Frame] = []
         for item in pile[len(pile) - min(count, len(pile)):]:
             self.arrive(item, self.slot(dst, me), me, frames)
-        self.schedule(frames)
+        if frames:
+            self.schedule(frames)
 
     def return_to_deck(self, zone: int, me: int) -> None:
         """Every item back on top of its own deck, in the order they lie (the last ends on top)."""
@@ -1118,7 +1125,8 @@ class Game:
             deck = items[item].deck
             if deck >= 0:
                 self.arrive(item, self.slot(deck, me), me, frames)
-        self.schedule(frames)
+        if frames:
+            self.schedule(frames)
 
     def deal_onto_structure(self, count: int, src: int, slots: list[int]) -> None:
         st = self.state
