@@ -138,7 +138,8 @@ def _verbs() -> dict[str, Verb]:
              doc="Put the item into play for the player without paying (a token taken, for instance).",
              example="acquire chosen", explain="{me:take} {item}"),
         Verb("discard", EFFECT, (Param("item", ITEM),),
-             doc="Put the item on the game's discard pile (from the structure or a city).",
+             doc="Put the item, and whatever lies on it, on the game's discard pile (from the structure or a city): "
+                 "a `discarded` event for each, by the player.",
              example="discard chosen", explain="{me:discard} {item}"),
         Verb("move", EFFECT, (Param("item", ITEM), Param("zone", ZONE)), (("owner", PLAYER), ("onto", ITEM), ("at", WORD)),
              doc="Move an item to a zone (a player zone of `owner`, default the player); `onto` attaches it to another item.",
