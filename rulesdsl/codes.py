@@ -40,7 +40,7 @@ CODES: dict[str, str] = {
     "E304": "unknown chain symbol",
     "E305": "unknown zone",
     "E306": "unknown item name",
-    "E307": "unknown name",
+    "E307": "unknown name, event field or item attribute",
     "E308": "unknown function",
     "E309": "wrong type",
     "E310": "unknown event",

@@ -59,6 +59,7 @@ class Trigger:
     block: int
     item: int                 # -1 for a rule
     text: str = ""
+    zone: str | None = None   # zone events (`cube_added`, ...): only those of this zone
 
 
 @attrs.define
