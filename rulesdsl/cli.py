@@ -53,11 +53,12 @@ def _ruleset(expansions: tuple[str, ...], base: str = "duel"):
 def explain(name: str, expansions: tuple[str, ...]) -> None:
     """Show what the engine understood of a definition, in plain English."""
     from .explain import explain as render
+    from .safe_text import printable
     rules = _ruleset(expansions)
     try:
-        click.echo(render(name, rules.content))
+        click.echo(printable(render(name, rules.content)))
     except KeyError as exc:
-        click.echo(f"error: {exc.args[0]}", err=True)
+        click.echo(printable(f"error: {exc.args[0]}"), err=True)
         sys.exit(1)
 
 
@@ -108,6 +109,7 @@ def play(agent: str, seat: int, seed: int | None, expansions: tuple[str, ...], s
     from rulesdsl.interpreter.agents import AGENTS, make_agent
     from rulesdsl.interpreter.trace import save_trace
     from .play_view import choose_action, render_game
+    from .safe_text import printable
     if agent != "human" and agent not in AGENTS:
         raise click.UsageError(f"unknown agent `{agent}`; agents: human, {', '.join(AGENTS)}")
     rules = _ruleset(expansions)
@@ -120,7 +122,7 @@ def play(agent: str, seat: int, seed: int | None, expansions: tuple[str, ...], s
             p = game.to_move()
             if bot is not None and p != seat:
                 action = bot.act(game)
-                click.echo(f"player {p} ({agent}): {action}")
+                click.echo(printable(f"player {p} ({agent}): {action}"))
                 game.apply(action)
                 continue
             click.echo(render_game(game, p))
@@ -142,17 +144,18 @@ def replay(file: Path) -> None:
     """Re-run a saved trace and check it arrives at the same final state."""
     from rulesdsl.interpreter.actions import IllegalAction
     from rulesdsl.interpreter.trace import TraceError, load_trace, replay as run
+    from .safe_text import printable  # a trace is not the user's own text: nothing in it reaches the terminal raw
     try:
         game, diffs = run(load_trace(file))
     except (TraceError, IllegalAction) as exc:
-        click.echo(f"error: {exc}", err=True)
+        click.echo(printable(f"error: {exc}"), err=True)
         sys.exit(1)
     st = game.state
-    click.echo(f"{len(st.history)} actions replayed; winner {st.winner} ({st.victory}); "
-               f"scores {[sum(game.score(p).values()) for p in range(st.players)]}")
+    click.echo(printable(f"{len(st.history)} actions replayed; winner {st.winner} ({st.victory}); "
+               f"scores {[sum(game.score(p).values()) for p in range(st.players)]}"))
     if diffs:
         for d in diffs:
-            click.echo(f"mismatch: {d}", err=True)
+            click.echo(printable(f"mismatch: {d}"), err=True)
         sys.exit(1)
     click.echo("same final state")
 

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import click
 
+from ..safe_text import printable  # card files, traces and scenarios are printed escaped
+
 
 def _layers(path: Path | None, expansions: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
     """(base, expansions): a folder that defines a `game` is the base; any other folder is an
@@ -68,7 +70,7 @@ def verify(path: Path | None, games: int, expansions: tuple[str, ...], seed: int
     invariants = [i for i in all_invariants(content) if i.name not in skip]
     if list_only:
         for inv in invariants + DRIVER_INVARIANTS:
-            click.echo(f"{inv.name:32} {inv.message}")
+            click.echo(printable(f"{inv.name:32} {inv.message}"))
         return
     jobs = jobs or default_jobs()
     label = " + ".join(Path(x).name if "/" in x else x for x in [base, *layers])
@@ -87,7 +89,7 @@ def verify(path: Path | None, games: int, expansions: tuple[str, ...], seed: int
                    f"({report.seconds:.1f} s)")
         return
     f = report.failure
-    click.echo("FAILED: " + f.describe())
+    click.echo(printable("FAILED: " + f.describe()))
     write_trace(content, f, out)
     click.echo(f"trace written to {out}")
     click.echo(f"  replay it:            rulesdsl replay {out}")
@@ -102,13 +104,13 @@ def _verify_trace(path: Path) -> None:
         data = load_trace(path)
         game, violation = check_trace(data)
     except (TraceError, ValueError) as exc:
-        click.echo(f"error: {exc}", err=True)
+        click.echo(printable(f"error: {exc}"), err=True)
         sys.exit(1)
     n = len(game.state.history)
     if violation is None:
         click.echo(f"ok: {n} actions replayed, every invariant held after every action")
         return
-    click.echo("FAILED: " + violation.describe())
+    click.echo(printable("FAILED: " + violation.describe()))
     sys.exit(1)
 
 
@@ -129,5 +131,5 @@ def test(paths: tuple[Path, ...], keyword: str | None, fmt: str) -> None:
     report = run_paths(list(paths), keyword)
     if not report.results:
         raise click.UsageError(f"no scenario matches -k {keyword!r}")
-    click.echo(json.dumps(report.as_json(), indent=2) if fmt == "json" else report.human())
+    click.echo(json.dumps(report.as_json(), indent=2) if fmt == "json" else printable(report.human()))
     sys.exit(0 if report.ok else 1)
