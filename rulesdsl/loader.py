@@ -112,12 +112,12 @@ def read_files(paths: list[Path], merged: Merged, display_root: Path | None = No
             merged.diagnostics.append(problem)
             continue
         merged.sources[shown] = text
-        tree = parse_cache.load(shown, data, text)
+        tree = parse_cache.load(path, shown, data, text)
         if tree is None:
             tree, diags = parse_file(shown, text)
             merged.diagnostics.extend(diags)
             if tree and not diags:  # a partly parsed file is parsed again next time, errors and all
-                parse_cache.store(shown, data, tree)
+                parse_cache.store(path, data, tree)
         if tree:
             parsed.append(tree)
     return parsed
