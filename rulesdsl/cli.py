@@ -25,11 +25,15 @@ def check(paths: tuple[Path, ...], fmt: str) -> None:
 
     A folder without a `game` definition is checked as an expansion on top of the bundled
     base game. Exit status: 0 clean (warnings allowed), 1 errors, 2 usage."""
+    from .loader import FolderProblem
     from .report import check_paths
     missing = [p for p in paths if not p.exists()]
     if missing:
         raise click.UsageError(f"no such file or folder: {missing[0]}")
-    report = check_paths(list(paths))
+    try:
+        report = check_paths(list(paths))
+    except FolderProblem as exc:  # a folder past the limits of a content folder
+        raise click.UsageError(str(exc)) from None
     click.echo(report.to_json() if fmt == "json" else report.human())
     sys.exit(1 if report.errors else 0)
 
@@ -158,6 +162,39 @@ def replay(file: Path) -> None:
             click.echo(printable(f"mismatch: {d}"), err=True)
         sys.exit(1)
     click.echo("same final state")
+
+
+@cli.group()
+def cache() -> None:
+    """The parse cache: `check` keeps each card file's parse here (see docs/cli.md)."""
+
+
+@cache.command("info")
+def cache_info() -> None:
+    """Where the cache is, how many entries and bytes it holds, and its limits."""
+    from . import parse_cache
+    from .safe_text import printable
+    got = parse_cache.info()
+    click.echo(printable(f"folder: {got.folder if got.folder is not None else '-'}"))
+    click.echo(printable(f"state: {got.state}"))
+    click.echo(f"entries: {got.entries} (limit {parse_cache.MAX_ENTRIES})")
+    click.echo(f"bytes: {got.bytes} (limit {parse_cache.MAX_BYTES})")
+
+
+@cache.command("clear")
+def cache_clear() -> None:
+    """Remove every entry (the cache is rebuilt as files are checked)."""
+    from . import parse_cache
+    from .safe_text import printable
+    try:
+        before, removed = parse_cache.clear()
+    except OSError as exc:
+        click.echo(printable(f"error: cannot clear the cache: {exc.strerror or exc}"), err=True)
+        sys.exit(1)
+    if before.state != "on":
+        click.echo(printable(f"nothing to clear: {before.state}"))
+        return
+    click.echo(printable(f"removed {removed} entries ({before.bytes} bytes) from {before.folder}"))
 
 
 # `rulesdsl verify` and `rulesdsl test` live with the testing tools (rulesdsl/testing/commands.py).

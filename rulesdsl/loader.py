@@ -6,6 +6,7 @@ expansion may `replace`, `extend` or `remove` what an earlier folder defined.
 
 from __future__ import annotations
 
+import os
 from importlib.resources import files
 from pathlib import Path
 
@@ -70,12 +71,52 @@ def bundled_names() -> list[str]:
     return sorted(p.name for p in CARDS_ROOT.iterdir() if p.is_dir() and any(p.glob(f"*{SUFFIX}")))
 
 
+# A content folder holds card files (the bundled base game has 8); these bounds stop a folder
+# named by mistake (a home folder, `/`) from being walked or read whole.
+MAX_FOLDER_FILES = 1000           # card files in one folder, subfolders included
+MAX_FOLDER_BYTES = 16 * 1024 * 1024  # their total size
+MAX_FOLDER_WALK = 20000           # files and folders looked at while searching it
+
+
+class FolderProblem(ValueError):
+    """A game or expansion folder that cannot be used; the message is one line."""
+
+
 def files_in(path: Path) -> list[Path]:
-    if path.is_dir():
-        # Not `is_file()`: a card file that cannot be read (a broken link) is reported, not skipped.
-        # (A FIFO or device is not a card file either, and reading it could block: skipped.)
-        return sorted(p for p in path.rglob(f"*{SUFFIX}") if p.is_file() or not p.exists())
-    return [path]
+    """The card files of a folder (subfolders included, links to folders not followed), or
+    [path] for a file.  Raises FolderProblem past the limits above."""
+    if not path.is_dir():
+        return [path]
+    found: list[Path] = []
+    total = seen = 0
+    pending = [str(path)]
+    while pending:
+        try:
+            with os.scandir(pending.pop()) as entries:
+                for entry in entries:
+                    seen += 1
+                    if seen > MAX_FOLDER_WALK:
+                        raise FolderProblem(f"{path} holds more than {MAX_FOLDER_WALK} files and folders; "
+                                            "a game or expansion folder holds its card files only")
+                    if entry.is_dir(follow_symlinks=False):
+                        pending.append(entry.path)
+                    elif entry.name.endswith(SUFFIX):
+                        card = Path(entry.path)
+                        # Not `is_file()` alone: a card file that cannot be read (a broken link) is
+                        # reported, not skipped.  (A FIFO or device is not a card file either, and
+                        # reading it could block: skipped.)
+                        if card.is_file():
+                            total += card.stat().st_size
+                        elif card.exists():
+                            continue
+                        found.append(card)
+        except OSError:
+            continue  # an unreadable subfolder holds nothing we can read
+    if len(found) > MAX_FOLDER_FILES:
+        raise FolderProblem(f"{path} holds {len(found)} card files, more than the limit of {MAX_FOLDER_FILES}")
+    if total > MAX_FOLDER_BYTES:
+        raise FolderProblem(f"{path}: its card files hold {total} bytes, more than the limit of {MAX_FOLDER_BYTES}")
+    return sorted(found)
 
 
 @attrs.define
@@ -230,12 +271,31 @@ def _inside(path: Path, root: Path) -> bool:
 
 
 def resolve_layers(expansions: list[str] | tuple[str, ...] = (), base: str | Path = BASE_GAME) -> list[Path]:
-    """The folders for a base game and its expansions, by bundled name or path."""
+    """The folders for a base game and its expansions, by bundled name or path.
+
+    A path, whether typed on the command line or read from a trace or save, must be a folder
+    holding card files within the limits of `files_in` (or a card file); otherwise
+    FolderProblem (a ValueError) says why, in one line.  A missing path is E009 when read."""
     out = []
     for name in [base, *expansions]:
         path = Path(name) if not isinstance(name, str) or "/" in name or Path(name).is_dir() else None
         folder = path if path is not None else bundled_folder(str(name))
         if folder is None:
-            raise ValueError(f"unknown game or expansion `{name}`; bundled: {', '.join(bundled_names())}")
+            raise FolderProblem(f"unknown game or expansion `{name}`; bundled: {', '.join(bundled_names())}")
+        if path is not None:
+            check_folder(folder)
         out.append(folder)
     return out
+
+
+def check_folder(path: Path) -> None:
+    """Raise FolderProblem unless `path` is a card file or a folder holding card files (within
+    the limits of `files_in`).  A path that does not exist passes: the loader reports it (E009)."""
+    if not path.exists():
+        return  # reading it reports E009, with the other diagnostics of the content
+    if not path.is_dir():
+        if path.is_file() and path.name.endswith(SUFFIX):
+            return
+        raise FolderProblem(f"{path} is neither a folder nor a card file ({SUFFIX})")
+    if not files_in(path):
+        raise FolderProblem(f"{path} holds no card files ({SUFFIX})")

@@ -60,7 +60,11 @@ def verify(path: Path | None, games: int, expansions: tuple[str, ...], seed: int
         return
     from .invariants import DRIVER_INVARIANTS, all_invariants
     from .verify import default_jobs, verify as run, write_trace
-    base, layers = _layers(path, expansions)
+    from ..loader import FolderProblem
+    try:
+        base, layers = _layers(path, expansions)
+    except FolderProblem as exc:
+        raise click.UsageError(str(exc)) from None
     rules = _load(base, layers)
     content = rules.content
     known = {i.name for i in all_invariants(content)}
