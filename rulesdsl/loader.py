@@ -140,6 +140,9 @@ def read_files(paths: list[Path], merged: Merged, display_root: Path | None = No
         try:
             if path.exists() and not path.is_file():  # a folder, FIFO or device given by name
                 raise IsADirectoryError(0, "not a regular file") if path.is_dir() else OSError(0, "not a regular file")
+            size = path.stat().st_size
+            if size > MAX_FOLDER_BYTES:  # one file given by name gets the limit of a whole folder
+                raise OSError(0, f"{size} bytes, more than the limit of {MAX_FOLDER_BYTES}")
             data = path.read_bytes()
         except OSError as exc:
             from .diagnostics import Span

@@ -97,3 +97,12 @@ def test_a_trace_naming_a_large_folder_is_refused_with_one_line(tmp_path, monkey
     assert got.exit_code == 1
     assert got.output.startswith("error: ") and "more than the limit of 3" in got.output
     assert len(got.output.strip().splitlines()) == 1
+
+
+def test_one_card_file_past_the_limit_is_E009(tmp_path, monkeypatch):
+    card = folder_of(tmp_path, 1) / "c0.rules"
+    monkeypatch.setattr(loader, "MAX_FOLDER_BYTES", 10)
+    merged = loader.Merged()
+    assert loader.read_files([card], merged) == []
+    assert [(d.code, d.message) for d in merged.diagnostics] == \
+        [("E009", f"cannot read file: {card.stat().st_size} bytes, more than the limit of 10")]
