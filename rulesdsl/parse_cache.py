@@ -181,6 +181,8 @@ def _read_entry(folder: int, name: str) -> bytes | None:
         info = os.fstat(handle.fileno())
         if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_ENTRY_BYTES:
             return None
+        if hasattr(os, "getuid") and info.st_uid != os.getuid():  # planted while the folder was open
+            return None
         return handle.read(MAX_ENTRY_BYTES + 1)
 
 

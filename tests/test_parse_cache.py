@@ -324,3 +324,22 @@ def test_the_grammar_is_not_loaded_from_a_pickle(monkeypatch):
     finally:
         parser._parser.cache_clear()
     assert seen and not seen.get("cache")
+
+
+def test_a_cache_folder_of_another_user_is_not_used(cache, content, monkeypatch, parses):
+    result(content)
+    monkeypatch.setattr(os, "getuid", lambda: os.stat(cache).st_uid + 1)
+    parses.clear()
+    assert result(content)[0]["summary"]["errors"] == 0
+    assert len(parses) > 0  # nothing came from the cache
+    assert "belongs to another user" in parse_cache.info().state
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="giving a file to another user needs root")
+def test_an_entry_of_another_user_is_not_used(cache, content, parses):
+    result(content)
+    entry = entry_of(cache, content / "a.rules")
+    os.chown(entry, 12345, 12345)
+    parses.clear()
+    assert result(content)[0]["summary"]["errors"] == 0
+    assert parses == [str(content / "a.rules")]
