@@ -42,7 +42,8 @@ _DIGEST = 32
 _ENTRY_NAME = re.compile(r"[0-9a-f]{64}")
 _TEMP_PREFIX = ".tmp-"
 _HERE = Path(__file__).resolve().parent
-_FLAGS = os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0) if hasattr(os, "O_NOFOLLOW") else 0
+# Every open in the folder refuses a link; 0 where the system cannot (then the cache is off).
+_FLAGS = (os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)) if hasattr(os, "O_NOFOLLOW") else 0
 
 
 def cache_dir() -> Path | None:
@@ -137,13 +138,14 @@ def load(path: Path, shown: str, data: bytes, text: str) -> ast.SourceFile | Non
     if folder is None:
         return None
     try:
-        raw = _read_entry(folder, key(path))
+        name = key(path)
+        raw = _read_entry(folder, name)
         if raw is None:
             return None
         tree = _unpack(raw, _resolved(path), data, shown, text)
         if tree is not None:
             try:  # the entry was used: least recently used is judged by the modification time
-                os.utime(key(path), dir_fd=folder, follow_symlinks=False)
+                os.utime(name, dir_fd=folder, follow_symlinks=False)
             except OSError:
                 pass
         return tree
