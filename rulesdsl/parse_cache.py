@@ -6,7 +6,8 @@ The cache is an optimisation and is never trusted over the card files:
   `$XDG_CACHE_HOME/rulesdsl`, else `~/.cache/rulesdsl`), created private (0700); a folder that
   is a symbolic link, or is not the user's, is not used;
 - every access goes through a descriptor of that folder with O_NOFOLLOW, and entries are read
-  only when they are regular files (O_NONBLOCK: a FIFO never blocks), up to a size limit;
+  only when they are the user's own regular files (O_NONBLOCK: a FIFO never blocks), up to a
+  size limit;
 - an entry is JSON (data only: nothing in it can run code), and holds a SHA-256 of itself, of
   the cache format and of the source it was made from; any mismatch, any decoding problem,
   or a tree that does not validate (every node of the right shape, every name, string and
@@ -14,7 +15,10 @@ The cache is an optimisation and is never trusted over the card files:
 - there is one entry per card file (keyed on its resolved path), and at most MAX_ENTRIES
   entries and MAX_BYTES bytes: the least recently used go first.
 
-Any problem with the cache (unwritable, refused, corrupt, stale) just means parsing again."""
+Any problem with the cache (unwritable, refused, corrupt, stale) just means parsing again.
+The checks catch damage and entries made from other files or versions; an entry forged on
+purpose (re-signed, its leaves kept but nodes dropped or moved) needs write access to this
+private folder, that is the user's own account."""
 
 from __future__ import annotations
 
