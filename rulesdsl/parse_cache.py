@@ -11,14 +11,16 @@ The cache is an optimisation and is never trusted over the card files:
 - an entry is JSON (data only: nothing in it can run code), and holds a SHA-256 of itself, of
   the cache format and of the source it was made from; any mismatch, any decoding problem,
   or a tree that does not validate (every node of the right shape, every name, string and
-  number equal to the source text at its position) means: discard, parse again, rewrite;
+  number equal to the source text at its position, each token of the source held once) means:
+  discard, parse again, rewrite;
 - there is one entry per card file (keyed on its resolved path), and at most MAX_ENTRIES
   entries and MAX_BYTES bytes: the least recently used go first.
 
 Any problem with the cache (unwritable, refused, corrupt, stale) just means parsing again.
-The checks catch damage and entries made from other files or versions; an entry forged on
-purpose (re-signed, its leaves kept but nodes dropped or moved) needs write access to this
-private folder, that is the user's own account."""
+The checks catch damage, entries made from other files or versions, and trees with a token
+changed, left out or copied.  What they cannot see is an entry forged on purpose that keeps
+every token but moves them between nodes or changes positions of whole statements and blocks;
+that needs write access to this private folder, that is the user's own account."""
 
 from __future__ import annotations
 
@@ -319,7 +321,10 @@ def _unpack(raw: bytes, resolved: str, data: bytes, shown: str, text: str) -> as
                 or type(header[3]) is not list):
             return None
         decoder = _Decoder(shown, text)
-        return ast.SourceFile(shown, text, tuple(decoder.definition(d) for d in header[3]))
+        tree = ast.SourceFile(shown, text, tuple(decoder.definition(d) for d in header[3]))
+        if decoder.leaves != _token_count(text):
+            return None
+        return tree
     except (ValueError, TypeError, KeyError, IndexError, RecursionError, UnicodeError):
         return None  # any decoding problem or mismatch: parse again
 
@@ -366,6 +371,16 @@ def _encode_expr(e: ast.Expr) -> list:
     raise TypeError(f"cannot cache {type(e).__name__}")
 
 
+# The tokens of a card file that become leaves of its tree: quoted names, words (keywords and
+# operators `and`, `or`, `not` included), numbers and operator symbols; comments are matched to be
+# skipped.  Brackets, braces, `=`, `,`, `;` and `|` leave no leaf of their own.
+_TOKEN = re.compile(r'"[^"\n]*"|#[^\n]*|[A-Za-z_][A-Za-z0-9_]*|[0-9]+|==|!=|<=|>=|//|[<>+*%-]')
+
+
+def _token_count(text: str) -> int:
+    return sum(1 for token in _TOKEN.findall(text) if token[0] != "#")
+
+
 _OPS = frozenset({"+", "-", "*", "//", "%", "==", "!=", "<", "<=", ">", ">=", "and", "or"})
 _MODIFIERS = (None, "replace", "extend", "remove")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -374,7 +389,9 @@ _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 class _Decoder:
     """JSON -> AST, refusing (ValueError) anything the parser could not have made from `text`:
     a node of the wrong shape, a span outside the text, a name, quoted name or number that is
-    not the source text at its span, a control character in a string, nesting past MAX_DEPTH."""
+    not the source text at its span, a control character in a string, nesting past MAX_DEPTH.
+    `leaves` counts the words, numbers, quoted names and operators the tree holds: the caller
+    compares it with the tokens of the text, so a node left out or copied is noticed too."""
 
     def __init__(self, shown: str, text: str):
         from .parser import MAX_DEPTH, MAX_INT_DIGITS
@@ -382,6 +399,8 @@ class _Decoder:
         self.lines = text.split("\n")
         self.last_line = len(self.lines) + 1
         self.depth = 0
+        self.leaves = 0
+        self.claimed: set[tuple[int, int]] = set()
         self.max_depth = MAX_DEPTH
         self.max_digits = MAX_INT_DIGITS
 
@@ -396,9 +415,13 @@ class _Decoder:
         return Span(self.shown, line, col, end_line, end_col)
 
     def source(self, span: Span) -> str:
-        """The text at a one-line span."""
+        """The text of the token at a one-line span; no two leaves may claim the same token."""
         if span.end_line != span.line or span.line > len(self.lines):
             raise ValueError("a token spans lines")
+        at = (span.line, span.column)
+        if at in self.claimed:
+            raise ValueError("two leaves at one place")
+        self.claimed.add(at)
         return self.lines[span.line - 1][span.column - 1:span.end_column - 1]
 
     def word(self, raw: Any, span: Span | None = None) -> str:
@@ -406,6 +429,7 @@ class _Decoder:
             raise ValueError("bad name")
         if span is not None and self.source(span) != raw:
             raise ValueError("a name is not its source text")
+        self.leaves += 1
         return raw
 
     def quoted(self, raw: Any, span: Span) -> str:
@@ -413,6 +437,7 @@ class _Decoder:
             raise ValueError("bad string")
         if self.source(span) != f'"{raw}"':
             raise ValueError("a string is not its source text")
+        self.leaves += 1
         return raw
 
     def number(self, raw: Any, span: Span) -> int:
@@ -421,6 +446,7 @@ class _Decoder:
         digits = self.source(span)
         if not digits.isdigit() or not digits.isascii() or len(digits.lstrip("0")) > self.max_digits or int(digits) != raw:
             raise ValueError("a number is not its source text")
+        self.leaves += 1
         return raw
 
     @staticmethod
@@ -448,6 +474,8 @@ class _Decoder:
             raise ValueError("bad name")
         if first_control(name) is not None or name and self.source(name_span) not in (name, f'"{name}"'):
             raise ValueError("a definition's name is not its source text")
+        # A nameless definition's name span is its kind's; the modifier is a word of its own.
+        self.leaves += (name_span != kind_span) + (modifier is not None)
         return ast.Definition(modifier, kind, kind_span, name, name_span,
                               None if block is None else self.block(block), self.span(span))
 
@@ -532,10 +560,12 @@ class _Decoder:
         _, op, left, right, span = raw
         if op not in _OPS:
             raise ValueError("bad operator")
+        self.leaves += 1
         return ast.BinOp(op, self.expr(left), self.expr(right), self.span(span))
 
     def _not(self, raw: list) -> ast.Not:
         _, operand, span = raw
+        self.leaves += 1
         return ast.Not(self.expr(operand), self.span(span))
 
     _EXPRS: dict[str, Callable] = {

@@ -127,6 +127,16 @@ def _rename_verb(body):
     _first(body[3], lambda n: len(n) == 6 and isinstance(n[0], str) and n[0] in ("color", "gain", "age"))[0] = "points"
 
 
+def _drop_statement(body):
+    block = _first(body[3], lambda n: len(n) == 2 and isinstance(n[0], list) and len(n[0]) > 1)
+    block[0].pop()
+
+
+def _copy_argument(body):
+    statement = _first(body[3], lambda n: len(n) == 6 and isinstance(n[2], list) and n[2])
+    statement[2].append(statement[2][0])
+
+
 def _nest_deeply(body):
     expr = _first(body[3], lambda n: len(n) == 3 and n[0] == "Int")
     inner = list(expr)
@@ -136,8 +146,9 @@ def _nest_deeply(body):
 
 
 def _tamper(raw: bytes, rng: random.Random) -> bytes:
-    """A re-signed entry with one name, string, number or word changed, or nested past the
-    limit (the first of these, in a random order, that the file has something for)."""
+    """A re-signed entry with one name, string, number or word changed, a statement left out,
+    an argument copied, or nested past the limit (the first of these, in a random order, that
+    the file has something for)."""
     for change in rng.sample(TAMPERS, len(TAMPERS)):
         try:
             return _resign(raw, change)
@@ -146,7 +157,8 @@ def _tamper(raw: bytes, rng: random.Random) -> bytes:
     raise AssertionError("no tamper applies")
 
 
-TAMPERS = [_rename_definition, _rename_string, _bump_number, _rename_verb, _nest_deeply]
+TAMPERS = [_rename_definition, _rename_string, _bump_number, _rename_verb, _drop_statement, _copy_argument,
+           _nest_deeply]
 
 
 def test_corrupted_or_planted_entries_never_change_the_result(cache, content, monkeypatch):
@@ -173,12 +185,25 @@ def test_corrupted_or_planted_entries_never_change_the_result(cache, content, mo
         elif how == 3:  # another file's tree, re-labelled as this file's and re-signed
             other = json.loads(valid[rng.choice([p for p in paths if p != target])][len(parse_cache.MAGIC) + 32:])
             raw = _resign(raw, lambda body: body.__setitem__(3, other[3]))
-        else:  # a re-signed entry with one string, number or word changed, or nested past the limit
+        else:  # a re-signed entry with its tree changed
             raw = _tamper(raw, rng)
         entry_of(cache, target).write_bytes(raw)
         assert result(content) == truth, (round_, target.name)
         # ...and the entry was rebuilt.
         assert entry_of(cache, target).read_bytes() == valid[target], (round_, target.name)
+    # Every kind of re-signed change, on a file that has something for it.
+    for change in TAMPERS:
+        for target in paths:
+            try:
+                raw = _resign(valid[target], change)
+            except (TypeError, IndexError):
+                continue
+            entry_of(cache, target).write_bytes(raw)
+            assert result(content) == truth, (change.__name__, target.name)
+            assert entry_of(cache, target).read_bytes() == valid[target], (change.__name__, target.name)
+            break
+        else:
+            raise AssertionError(f"no file for {change.__name__}")
 
 
 def test_an_entry_of_the_files_older_version_is_not_used(cache, content):
