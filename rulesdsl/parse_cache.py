@@ -134,7 +134,11 @@ def _resolved(path: Path) -> str:
 
 def key(path: Path) -> str:
     """The entry name of a card file: one per file (however its path is typed) and cache format."""
-    return hashlib.sha256(f"{fingerprint()}\0{_resolved(path)}".encode("utf-8", "surrogateescape")).hexdigest()
+    return _key(_resolved(path))
+
+
+def _key(resolved: str) -> str:
+    return hashlib.sha256(f"{fingerprint()}\0{resolved}".encode("utf-8", "surrogateescape")).hexdigest()
 
 
 def load(path: Path, shown: str, data: bytes, text: str) -> ast.SourceFile | None:
@@ -144,11 +148,12 @@ def load(path: Path, shown: str, data: bytes, text: str) -> ast.SourceFile | Non
     if folder is None:
         return None
     try:
-        name = key(path)
+        resolved = _resolved(path)
+        name = _key(resolved)
         raw = _read_entry(folder, name)
         if raw is None:
             return None
-        tree = _unpack(raw, _resolved(path), data, shown, text)
+        tree = _unpack(raw, resolved, data, shown, text)
         if tree is not None:
             try:  # the entry was used: least recently used is judged by the modification time
                 os.utime(name, dir_fd=folder, follow_symlinks=False)
@@ -165,12 +170,13 @@ def store(path: Path, data: bytes, tree: ast.SourceFile) -> None:
         return
     try:
         try:
-            entry = _pack(_resolved(path), data, tree)
+            resolved = _resolved(path)
+            entry = _pack(resolved, data, tree)
         except (ValueError, TypeError, RecursionError):
             return
         if len(entry) > MAX_ENTRY_BYTES:
             return
-        _write_entry(folder, key(path), entry)
+        _write_entry(folder, _key(resolved), entry)
         prune(folder)
     except OSError:
         pass
