@@ -160,6 +160,8 @@ def load(path: Path, shown: str, data: bytes, text: str) -> ast.SourceFile | Non
             except OSError:
                 pass
         return tree
+    except OSError:  # an entry that cannot be read is no entry
+        return None
     finally:
         os.close(folder)
 
