@@ -25,11 +25,15 @@ def check(paths: tuple[Path, ...], fmt: str) -> None:
 
     A folder without a `game` definition is checked as an expansion on top of the bundled
     base game. Exit status: 0 clean (warnings allowed), 1 errors, 2 usage."""
+    from .loader import FolderProblem
     from .report import check_paths
     missing = [p for p in paths if not p.exists()]
     if missing:
         raise click.UsageError(f"no such file or folder: {missing[0]}")
-    report = check_paths(list(paths))
+    try:
+        report = check_paths(list(paths))
+    except FolderProblem as exc:  # a folder past the limits of a content folder
+        raise click.UsageError(str(exc)) from None
     click.echo(report.to_json() if fmt == "json" else report.human())
     sys.exit(1 if report.errors else 0)
 
@@ -76,11 +80,12 @@ def _writable(path: Path | None) -> None:
 def explain(name: str, expansions: tuple[str, ...]) -> None:
     """Show what the engine understood of a definition, in plain English."""
     from .explain import explain as render
+    from .safe_text import printable
     rules = _ruleset(expansions)
     try:
-        click.echo(render(name, rules.content))
+        click.echo(printable(render(name, rules.content)))
     except KeyError as exc:
-        click.echo(f"error: {exc.args[0]}", err=True)
+        click.echo(printable(f"error: {exc.args[0]}"), err=True)
         sys.exit(1)
 
 
@@ -133,6 +138,7 @@ def play(agent: str, seat: int, seed: int | None, expansions: tuple[str, ...], s
     from .files import FileProblem
     from .names import check_agent, check_seat
     from .play_view import choose_action, render_game
+    from .safe_text import printable
     _checked("--agent", check_agent, agent, ["human", *AGENTS])
     rules = _ruleset(expansions)
     _checked("--seat", check_seat, seat, rules.content.players)
@@ -146,7 +152,7 @@ def play(agent: str, seat: int, seed: int | None, expansions: tuple[str, ...], s
             p = game.to_move()
             if bot is not None and p != seat:
                 action = bot.act(game)
-                click.echo(f"player {p} ({agent}): {action}")
+                click.echo(printable(f"player {p} ({agent}): {action}"))
                 game.apply(action)
                 continue
             click.echo(render_game(game, p))
@@ -172,17 +178,18 @@ def replay(file: Path) -> None:
     """Re-run a saved trace and check it arrives at the same final state."""
     from rulesdsl.interpreter.actions import IllegalAction
     from rulesdsl.interpreter.trace import TraceError, load_trace, replay as run
+    from .safe_text import printable  # a trace is not the user's own text: nothing in it reaches the terminal raw
     try:
         game, diffs = run(load_trace(file))
     except (TraceError, IllegalAction, ValueError) as exc:  # ValueError: a name in the trace the cards lack
-        click.echo(f"error: {exc}", err=True)
+        click.echo(printable(f"error: {exc}"), err=True)
         sys.exit(1)
     st = game.state
-    click.echo(f"{len(st.history)} actions replayed; winner {st.winner} ({st.victory}); "
-               f"scores {[sum(game.score(p).values()) for p in range(st.players)]}")
+    click.echo(printable(f"{len(st.history)} actions replayed; winner {st.winner} ({st.victory}); "
+               f"scores {[sum(game.score(p).values()) for p in range(st.players)]}"))
     if diffs:
         for d in diffs:
-            click.echo(f"mismatch: {d}", err=True)
+            click.echo(printable(f"mismatch: {d}"), err=True)
         sys.exit(1)
     click.echo("same final state")
 
@@ -236,6 +243,37 @@ def list_names(kind: str | None, path: Path | None, expansions: tuple[str, ...],
     for e in entries:
         where = f"{e.file}:{e.line}" if e.file else ""
         click.echo(f"{shown(e.name):{width}}  {where}".rstrip())
+@cli.group()
+def cache() -> None:
+    """The parse cache: `check` keeps each card file's parse here (see docs/cli.md)."""
+
+
+@cache.command("info")
+def cache_info() -> None:
+    """Where the cache is, how many entries and bytes it holds, and its limits."""
+    from . import parse_cache
+    from .safe_text import printable
+    got = parse_cache.info()
+    click.echo(printable(f"folder: {got.folder if got.folder is not None else '-'}"))
+    click.echo(printable(f"state: {got.state}"))
+    click.echo(f"entries: {got.entries} (limit {parse_cache.MAX_ENTRIES})")
+    click.echo(f"bytes: {got.bytes} (limit {parse_cache.MAX_BYTES})")
+
+
+@cache.command("clear")
+def cache_clear() -> None:
+    """Remove every entry (the cache is rebuilt as files are checked)."""
+    from . import parse_cache
+    from .safe_text import printable
+    try:
+        before, removed = parse_cache.clear()
+    except OSError as exc:
+        click.echo(printable(f"error: cannot clear the cache: {exc.strerror or exc}"), err=True)
+        sys.exit(1)
+    if before.state != "on":
+        click.echo(printable(f"nothing to clear: {before.state}"))
+        return
+    click.echo(printable(f"removed {removed} entries ({before.bytes} bytes) from {before.folder}"))
 
 
 # `rulesdsl verify` and `rulesdsl test` live with the testing tools (rulesdsl/testing/commands.py).

@@ -19,6 +19,7 @@ CODES: dict[str, str] = {
     "E007": "nested too deeply",
     "E008": "unexpected word in a definition header",
     "E009": "cannot read file",
+    "E010": "control character in a quoted name",
     # -- definitions (rulesdsl/loader.py, rulesdsl/checker.py) ----------------------------------
     "E101": "unknown kind of definition",
     "E102": "duplicate definition",

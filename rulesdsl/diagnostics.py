@@ -86,4 +86,5 @@ def render(diag: Diagnostic, source: str | None) -> str:
         out.append(f"{pad} | {' ' * (s.column - 1)}{'^' * width}")
     if diag.help:
         out.append(f"  = help: {diag.help}")
-    return "\n".join(out)
+    from .safe_text import printable  # names, paths and source lines reach the terminal
+    return printable("\n".join(out))

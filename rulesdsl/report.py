@@ -12,7 +12,7 @@ import attrs
 from . import registry as R
 from .checker import check, declared_item_kinds
 from .diagnostics import Diagnostic, render
-from .loader import BASE_GAME, CARDS_ROOT, bundled_folder, bundled_names, load_paths
+from .loader import BASE_GAME, CARDS_ROOT, bundled_folder, bundled_names, files_in, load_paths
 
 
 @attrs.define
@@ -95,7 +95,7 @@ def _combine(sets: list[_Checked]) -> Report:
 
 def layers_for(path: Path) -> list[Path]:
     """A folder that defines no `game` is checked on top of the bundled base game."""
-    files = list(path.rglob("*.rules")) if path.is_dir() else [path]
+    files = files_in(path)  # within the limits of a content folder (FolderProblem past them)
     base = bundled_folder(BASE_GAME)
     if base is None or any(_mentions_game(f) for f in files) or path.resolve() == base.resolve():
         return [path]
