@@ -141,6 +141,11 @@ class Playable:
                 if name_of(layout) in rows and rows[name_of(layout)] <= 0:
                     self.error("E405", f"layout `{layout.name}` has no card: the age would end before it began",
                                layout.span, "give the layout rows: row up 5 7")
+                elif name_of(layout) in rows and not self.open_at_start(layout.name):
+                    self.error("E405", f"layout `{layout.name}` has no face-up card that nothing covers: no card "
+                                       f"could be taken when the age begins", layout.span,
+                               "the cards of its last row (and any that the next row does not cover) must be "
+                               "face up: `row up ...`")
         actions = self.merged.by_kind("action")
         takers = [a for a in actions if any(s.verb == "param" and self.from_structure(s) and not self.before_turn(a)
                                             for s in statements(a.block))]
@@ -150,6 +155,18 @@ class Playable:
             what = "no action takes a card from the structure" if actions else "there is no `action`"
             self.error("E405", f"{what}: players could never end an age", span,
                        "the game needs an action such as `action build { param card from structure; build card }`")
+
+    def open_at_start(self, name: str) -> bool:
+        """Whether some card of the layout is face up with no card of the next row on it (as
+        the compiler derives covering: a column one apart)."""
+        lay = next(d for d in self.merged.by_kind("layout") if d.name == name)
+        rows = [(name_of(s.args[0]) == "up", [a.value for a in s.args[1:] if isinstance(a, ast.Int)])
+                for s in statements(lay.block) if s.verb == "row" and s.args]
+        for i, (up, columns) in enumerate(rows):
+            below = rows[i + 1][1] if i + 1 < len(rows) else []
+            if up and any(all(abs(b - c) != 1 for b in below) for c in columns):
+                return True
+        return False
 
     @staticmethod
     def before_turn(a: ast.Definition) -> bool:
