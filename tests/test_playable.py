@@ -132,3 +132,14 @@ def test_check_of_an_empty_folder_fails(tmp_path):
     (tmp_path / "empty").mkdir()
     result = CliRunner().invoke(cli, ["check", str(tmp_path / "empty")])
     assert result.exit_code == 1 and "E010" in result.output
+
+
+def test_layout_with_no_card_to_take_at_the_start(tmp_path):
+    # Found by tests/test_fuzz_play.py: the last row face down, so nothing can be taken at first.
+    folder = base_copy(tmp_path)
+    (folder / "x.rules").write_text("replace layout age2 {\n    row up 3 5\n    row down 2 4 6\n}\n", encoding="utf-8")
+    assert codes_at([folder]) == [("E405", "game.rules", 94, 32)]
+    # Face up, it plays.
+    (folder / "x.rules").write_text("replace layout age2 {\n    row down 3 5\n    row up 2 4 6\n}\n", encoding="utf-8")
+    assert codes_at([folder]) == []
+    plays([folder], games=1)
