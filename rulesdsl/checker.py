@@ -151,6 +151,10 @@ class Checker:
         params = {}
         for s in d.block.statements:
             if s.verb == "param" and s.args and isinstance(s.args[0], ast.Name):
+                if s.args[0].name in params:
+                    # Both would be bound, to different items, and the action read only one of them.
+                    self.error("E206", f"parameter `{s.args[0].name}` is given twice in action `{d.name}`",
+                               s.args[0].span, "give each `param` its own name, or remove one")
                 params[s.args[0].name] = R.ITEM
         return scope.with_(**params)
 

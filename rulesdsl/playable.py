@@ -190,10 +190,19 @@ class Playable:
                 for zone in self.sources(old.block):
                     removed_from.setdefault(zone, removal)
         reported: set[str] = set()
+        start_kinds = {name_of(s.args[0]) for s in self.header_statements() if s.verb == "start_zone" and s.args}
+        named = {e.value for _, s in self.all_statements() for e in expressions(s) if isinstance(e, ast.Str)}
         for d in self.merged.definitions:
             if d.kind not in self.item_kinds or d.block is None:
                 continue
             if any(s.verb == "deck" for s in d.block.statements):
+                continue
+            if not any(s.verb == "age" for s in d.block.statements) and d.kind not in start_kinds \
+                    and d.name not in named:
+                self.error("E406", f"{d.kind} `{d.name}` starts in no zone and nothing names it: it would never "
+                                   f"come into play", d.name_span,
+                           "give it a `deck ZONE`" + (" or an `age N`" if d.kind == "card" else "")
+                           + f", or a `start_zone {d.kind} ZONE` to the game")
                 continue
             for s in d.block.statements:
                 if s.verb != "age" or not s.args or not isinstance(s.args[0], ast.Int):
