@@ -7,7 +7,9 @@ another, remove definitions), then
     engine error.
 
 Holes this found and that are now check errors: a layout whose uncovered cards are all face
-down (E405: no card can be taken when the age begins).
+down (E405: no card can be taken when the age begins; games stopped with "no legal action"),
+and an action with the same `param` twice (E206; both were bound, to different cards, so an
+age could stall with one card left).
 """
 
 from __future__ import annotations
