@@ -61,6 +61,7 @@ CODES: dict[str, str] = {
     # -- warnings --------------------------------------------------------------------------------
     "W501": "chain symbol given but never used",
     "W502": "chain symbol used but never given",
+    "W503": "item starts in a zone nothing takes from",
 }
 
 

@@ -66,6 +66,9 @@ class Playable:
     def error(self, code: str, message: str, span: Span, help: str | None = None) -> None:
         self.diags.append(Diagnostic("error", code, message, span, help))
 
+    def warning(self, code: str, message: str, span: Span, help: str | None = None) -> None:
+        self.diags.append(Diagnostic("warning", code, message, span, help))
+
     def header_statements(self) -> Iterator[ast.Statement]:
         for g in self.headers:
             yield from (g.block.statements if g.block else ())
@@ -83,6 +86,7 @@ class Playable:
         self.ages_and_actions()
         self.age_cards()
         self.zones_for_items()
+        self.idle_zones()
         return self.diags
 
     # -- definitions a game has one of ----------------------------------------------------------
@@ -224,6 +228,39 @@ class Playable:
                 self.error("E406", f"no age deals the cards of age {n}: this {d.kind} would never come into play",
                            s.args[0].span, f"ages deal the cards of age {', '.join(known)}" if known
                            else "no age deals age cards: an age needs `deal_structure ageN layout=...`")
+
+    def idle_zones(self) -> None:
+        """An item whose `deck` is a zone nothing takes items from, reads or makes work, and
+        that nothing names, never comes into play (W503: legal, but surely not meant)."""
+        used: set[str] = set()
+        for s in self.header_statements():
+            if s.verb == "zone" and s.args and name_of(s.args[0]):
+                flags = {name_of(a) for a in s.args[1:]}
+                if "active" in flags or any(k.name == "ruled_by" for k in s.kwargs):
+                    used.add(s.args[0].name)   # what lies there works for a player
+        for d, s in self.all_statements():
+            if s.verb in FLOWS and len(s.args) > FLOWS[s.verb][0]:
+                used.add(name_of(s.args[FLOWS[s.verb][0]]))
+            elif s.verb in ("deal_structure", "pieces", "shuffle") and s.args:
+                used.add(name_of(s.args[0]))
+            elif s.verb == "deal_onto_structure" and len(s.args) > 1:
+                used.add(name_of(s.args[1]))
+            elif s.verb in ("choose", "param") and len(s.args) > 2:
+                zone = s.args[2]
+                used.update(name_of(z) for z in (zone.items if isinstance(zone, ast.ListExpr) else (zone,)))
+            for e in expressions(s):
+                if isinstance(e, ast.Call) and e.args and e.func in R.FUNCTIONS:
+                    zone = e.args[0]
+                    used.update(name_of(z) for z in (zone.items if isinstance(zone, ast.ListExpr) else (zone,)))
+        named = {e.value for _, s in self.all_statements() for e in expressions(s) if isinstance(e, ast.Str)}
+        for d in self.merged.definitions:
+            if d.kind not in self.item_kinds or d.block is None or d.name in named:
+                continue
+            for s in d.block.statements:
+                if s.verb == "deck" and s.args and name_of(s.args[0]) and s.args[0].name not in used:
+                    self.warning("W503", f"nothing takes items out of zone `{s.args[0].name}`: {d.kind} "
+                                         f"`{d.name}` would never come into play", s.args[0].span,
+                                 "deal, move or choose from that zone, or start the item in another one")
 
     @staticmethod
     def sources(block: ast.Block | None) -> set[str]:
