@@ -80,6 +80,7 @@ class Playable:
 
     def run(self) -> list[Diagnostic]:
         self.single_kinds()
+        self.declared_once()
         if len(self.merged.by_kind("game")) != 1:
             return self.diags  # E403 already says what is wrong
         self.players()
@@ -99,6 +100,19 @@ class Playable:
                                    f"the second would be ignored", extra.name_span,
                            f"change the first ({first.name_span.file}:{first.name_span.line}) with "
                            f"`replace {kind.name} {first.name} {{ ... }}`")
+
+    def declared_once(self) -> None:
+        """A zone, table, or a kind's build/start zone is declared once in the game and its
+        expansions together: the compiler would keep one of two and drop the other unsaid."""
+        first: dict[tuple[str, str], ast.Statement] = {}
+        for s in self.header_statements():
+            if s.verb in ("zone", "table", "build_zone", "start_zone") and s.args and name_of(s.args[0]):
+                key = (s.verb, s.args[0].name)
+                earlier = first.setdefault(key, s)
+                if earlier is not s:
+                    self.error("E206", f"`{s.verb} {s.args[0].name}` is declared twice: one of the two would be "
+                                       f"ignored", s.args[0].span,
+                               f"the first is at {earlier.span.file}:{earlier.span.line}; keep one")
 
     # -- players ---------------------------------------------------------------------------------
     def players(self) -> None:
