@@ -41,6 +41,7 @@ WORDS = sorted(set(R.VERBS) | set(R.FUNCTIONS) | set(R.NAMES) | set(R.EVENTS) | 
 NUMBERS = ("0", "1", "2", "3", "4", "7", "9", "99", "-1")
 HEADERS = sorted({(m.group(1), m.group(2)) for t in TEXT.values()
                   for m in re.finditer(r'^(?:replace |extend )?(\w+) ("[^"]+"|\w+)', t, re.M)})
+NAMES = sorted({m.group(1) for t in TEXT.values() for m in re.finditer(r'^\w+ "([^"]+)"', t, re.M)})
 ACTIONS_PER_GAME = 3000   # far above a real game (about 60 actions with every choice)
 SECONDS_PER_GAME = 10
 
@@ -55,7 +56,7 @@ def mutation(draw) -> tuple[tuple[str, ...], str, str]:
     name = draw(st.sampled_from(sorted(k for k in TEXT if k.split("/")[0] in layers)))
     lines = TEXT[name].split("\n")
     for _ in range(draw(st.integers(1, 3))):
-        op = draw(st.sampled_from(["delete", "duplicate", "swap", "copy", "number", "word", "word", "remove"]))
+        op = draw(st.sampled_from(["delete", "duplicate", "swap", "copy", "number", "word", "word", "name", "remove"]))
         i = draw(st.integers(0, len(lines) - 1))
         if op == "delete":
             del lines[i]
@@ -77,6 +78,11 @@ def mutation(draw) -> tuple[tuple[str, ...], str, str]:
             if found:
                 m = draw(st.sampled_from(found))
                 lines[i] = lines[i][:m.start()] + draw(st.sampled_from(WORDS)) + lines[i][m.end():]
+        elif op == "name":  # an item named for another (a wonder for a card, ...)
+            found = list(re.finditer(r'"[^"]*"', lines[i].split("#")[0]))
+            if found:
+                m = draw(st.sampled_from(found))
+                lines[i] = lines[i][:m.start()] + f'"{draw(st.sampled_from(NAMES))}"' + lines[i][m.end():]
         else:  # a definition taken away
             kind, title = draw(st.sampled_from(HEADERS))
             lines.append(f"remove {kind} {title}")
