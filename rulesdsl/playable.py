@@ -62,6 +62,9 @@ class Playable:
         self.diags: list[Diagnostic] = []
         self.headers = merged.by_kind("game") + merged.by_kind("expansion")
         self.game = next(iter(merged.by_kind("game")), None)
+        self._every: list[tuple[ast.Definition, ast.Statement]] | None = None
+        self._named: set[str] | None = None
+        self._exprs: list[ast.Expr] | None = None
 
     def error(self, code: str, message: str, span: Span, help: str | None = None) -> None:
         self.diags.append(Diagnostic("error", code, message, span, help))
@@ -73,10 +76,23 @@ class Playable:
         for g in self.headers:
             yield from (g.block.statements if g.block else ())
 
-    def all_statements(self) -> Iterator[tuple[ast.Definition, ast.Statement]]:
-        for d in self.merged.definitions:
-            for s in statements(d.block):
-                yield d, s
+    def all_statements(self) -> list[tuple[ast.Definition, ast.Statement]]:
+        """Every statement of every definition, at any depth (walked once)."""
+        if self._every is None:
+            self._every = [(d, s) for d in self.merged.definitions for s in statements(d.block)]
+        return self._every
+
+    def all_expressions(self) -> list[ast.Expr]:
+        """Every expression of every statement, at any depth (walked once)."""
+        if self._exprs is None:
+            self._exprs = [e for _, s in self.all_statements() for e in expressions(s)]
+        return self._exprs
+
+    def named(self) -> set[str]:
+        """Item names written out anywhere (`move "Pyramids" ...`)."""
+        if self._named is None:
+            self._named = {e.value for e in self.all_expressions() if isinstance(e, ast.Str)}
+        return self._named
 
     def run(self) -> list[Diagnostic]:
         self.single_kinds()
@@ -127,9 +143,9 @@ class Playable:
         for d, s in self.all_statements():
             if s.verb == "side" and d.kind in self.item_kinds and s.args and isinstance(s.args[0], ast.Int):
                 self.seat(s.args[0], count, "a side")
-            for e in expressions(s):
-                if isinstance(e, ast.Call) and e.func == "player" and e.args and isinstance(e.args[0], ast.Int):
-                    self.seat(e.args[0], count, "player()")
+        for e in self.all_expressions():
+            if isinstance(e, ast.Call) and e.func == "player" and e.args and isinstance(e.args[0], ast.Int):
+                self.seat(e.args[0], count, "player()")
 
     def seat(self, e: ast.Int, count: int, what: str) -> None:
         if not 0 <= e.value < count:
@@ -209,7 +225,7 @@ class Playable:
                     removed_from.setdefault(zone, removal)
         reported: set[str] = set()
         start_kinds = {name_of(s.args[0]) for s in self.header_statements() if s.verb == "start_zone" and s.args}
-        named = {e.value for _, s in self.all_statements() for e in expressions(s) if isinstance(e, ast.Str)}
+        named = self.named()
         for d in self.merged.definitions:
             if d.kind not in self.item_kinds or d.block is None:
                 continue
@@ -262,11 +278,11 @@ class Playable:
             elif s.verb in ("choose", "param") and len(s.args) > 2:
                 zone = s.args[2]
                 used.update(name_of(z) for z in (zone.items if isinstance(zone, ast.ListExpr) else (zone,)))
-            for e in expressions(s):
-                if isinstance(e, ast.Call) and e.args and e.func in R.FUNCTIONS:
-                    zone = e.args[0]
-                    used.update(name_of(z) for z in (zone.items if isinstance(zone, ast.ListExpr) else (zone,)))
-        named = {e.value for _, s in self.all_statements() for e in expressions(s) if isinstance(e, ast.Str)}
+        for e in self.all_expressions():
+            if isinstance(e, ast.Call) and e.args:  # count(ZONE), cubes(ZONE), ...: what lies there is read
+                zone = e.args[0]
+                used.update(name_of(z) for z in (zone.items if isinstance(zone, ast.ListExpr) else (zone,)))
+        named = self.named()
         for d in self.merged.definitions:
             if d.kind not in self.item_kinds or d.block is None or d.name in named:
                 continue
