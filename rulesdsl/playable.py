@@ -104,6 +104,7 @@ class Playable:
         self.age_cards()
         self.zones_for_items()
         self.idle_zones()
+        self.words_that_name_something()
         return self.diags
 
     # -- definitions a game has one of ----------------------------------------------------------
@@ -291,6 +292,33 @@ class Playable:
                     self.warning("W503", f"nothing takes items out of zone `{s.args[0].name}`: {d.kind} "
                                          f"`{d.name}` would never come into play", s.args[0].span,
                                  "deal, move or choose from that zone, or start the item in another one")
+
+    def words_that_name_something(self) -> None:
+        """Words the engine looks up at play time and silently finds nothing for: a mark no
+        layout has, a tiebreak category nothing scores."""
+        from .diagnostics import did_you_mean
+        marks = {name_of(s.args[0]) for lay in self.merged.by_kind("layout") for s in statements(lay.block)
+                 if s.verb == "mark" and s.args}
+        for _, s in self.all_statements():
+            for k in s.kwargs:
+                if s.verb == "deal_onto_structure" and k.name == "marked" and name_of(k.value) \
+                        and k.value.name not in marks:
+                    self.error("E307", f"no layout marks slots `{k.value.name}`: nothing would be dealt",
+                               k.value.span, did_you_mean(k.value.name, {m for m in marks if m})
+                               or "name slots in a layout: mark NAME 2 4 9")
+        categories = set(self.item_kinds)
+        for s in self.header_statements():
+            if s.verb == "colors":
+                categories.update(name_of(a) for a in s.args)
+            elif s.verb == "score" and s.args:
+                categories.add(name_of(s.args[0]))
+        categories.discard(None)
+        for s in self.header_statements():
+            if s.verb == "tiebreak" and s.args and name_of(s.args[0]) and s.args[0].name not in categories:
+                self.error("E307", f"nothing scores in category `{s.args[0].name}`: the tiebreak would never "
+                                   f"break a tie", s.args[0].span,
+                           did_you_mean(s.args[0].name, categories)
+                           or "a category is a card colour, an item kind or a `score` category")
 
     @staticmethod
     def sources(block: ast.Block | None) -> set[str]:

@@ -143,3 +143,13 @@ def test_layout_with_no_card_to_take_at_the_start(tmp_path):
     (folder / "x.rules").write_text("replace layout age2 {\n    row down 3 5\n    row up 2 4 6\n}\n", encoding="utf-8")
     assert codes_at([folder]) == []
     plays([folder], games=1)
+
+
+def test_tiebreak_category_nothing_scores(tmp_path):
+    folder = base_copy(tmp_path, {"game.rules": ("tiebreak blue", "tiebreak bleu")})
+    report = check_layers([folder])
+    assert [(d.code, d.span.line, d.span.column) for d in report.diagnostics] == [("E307", 49, 14)]
+    assert report.diagnostics[0].help == "did you mean `blue`?"
+    for category in ("military", "wonder", "purple"):   # a score category, an item kind, a colour
+        folder = base_copy(tmp_path / category, {"game.rules": ("tiebreak blue", f"tiebreak {category}")})
+        assert codes_at([folder]) == []
