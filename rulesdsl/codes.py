@@ -62,6 +62,7 @@ CODES: dict[str, str] = {
     "W501": "chain symbol given but never used",
     "W502": "chain symbol used but never given",
     "W503": "item starts in a zone nothing takes from",
+    "W504": "no action that is always possible",
 }
 
 

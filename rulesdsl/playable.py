@@ -190,6 +190,13 @@ class Playable:
             what = "no action takes a card from the structure" if actions else "there is no `action`"
             self.error("E405", f"{what}: players could never end an age", span,
                        "the game needs an action such as `action build { param card from structure; build card }`")
+        elif not any(self.always_possible(a) for a in takers):
+            removed = [r for r, old in self.merged.removed if old.kind == "action"]
+            span = removed[-1].name_span if removed else takers[0].name_span
+            self.warning("W504", "every action that takes a card has a cost or a condition: a player who can meet "
+                                 "none has no legal action and the game is stuck", span,
+                         "keep an action that is always possible, such as `action discard { param card from "
+                         "structure; discard card }`; `rulesdsl verify` finds such positions")
 
     def open_at_start(self, name: str) -> bool:
         """Whether some card of the layout is face up with no card of the next row on it (as
@@ -202,6 +209,15 @@ class Playable:
             if up and any(all(abs(b - c) != 1 for b in below) for c in columns):
                 return True
         return False
+
+    @staticmethod
+    def always_possible(a: ast.Definition) -> bool:
+        """An action with no `require`, no `pay` and no paid `build`: legal whenever its
+        parameters have candidates."""
+        for s in statements(a.block):
+            if s.verb in ("require", "pay", "before_turn") or (s.verb == "build" and len(s.args) == 1):
+                return False
+        return True
 
     @staticmethod
     def before_turn(a: ast.Definition) -> bool:
