@@ -289,7 +289,8 @@ class Checker:
                 # A flag of the statement, fixed when the content is compiled.
                 self.error("E309", f"`{kw.name}=` takes `true` or `false`", kw.value.span, f"{kw.name}=true")
                 continue
-            if fixed and kw.name in kwtypes and kwtypes[kw.name] == R.INT and not isinstance(kw.value, ast.Int):
+            if (fixed or (kw.name, R.INT) in R.FILTER_KWARGS) and kw.name in kwtypes and kwtypes[kw.name] == R.INT \
+                    and not isinstance(kw.value, ast.Int):
                 self.error("E309", f"`{kw.name}=` needs a number written out here, not an expression",
                            kw.value.span, f"e.g. {verb.example}")
                 continue
@@ -550,6 +551,11 @@ class Checker:
             if k.name not in kw:
                 self.error("E204", f"`{e.func}` has no option `{k.name}`", k.span,
                            did_you_mean(k.name, kw) or (f"options: {', '.join(kw)}" if kw else None))
+                continue
+            if (k.name, kw[k.name]) in R.FILTER_KWARGS and kw[k.name] == R.INT and not isinstance(k.value, ast.Int):
+                # A filter is compiled once (Selector): an expression there cannot be evaluated.
+                self.error("E309", f"`{k.name}=` needs a number written out here, not an expression", k.value.span,
+                           f"e.g. {f.example}")
                 continue
             self.typed(k.value, kw[k.name], scope, None)
         if e.func == "either" and len(e.args) == 3:
