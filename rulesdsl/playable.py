@@ -113,10 +113,11 @@ class Playable:
             found = self.merged.by_kind(kind.name)
             for extra in found[1:]:
                 first = found[0]
+                title = first.name if first.name.isidentifier() else f'"{first.name}"'
                 self.error("E102", f"a second {kind.name} `{extra.name}`: a game has one {kind.name}, "
                                    f"the second would be ignored", extra.name_span,
                            f"change the first ({first.name_span.file}:{first.name_span.line}) with "
-                           f"`replace {kind.name} {first.name} {{ ... }}`")
+                           f"`replace {kind.name} {title} {{ ... }}`")
 
     def declared_once(self) -> None:
         """A zone, table, or a kind's build/start zone is declared once in the game and its
