@@ -13,8 +13,11 @@ from . import ast
 from . import registry as R
 from .diagnostics import Diagnostic, Span, did_you_mean
 from .loader import Merged
+from .playable import check_playable
 
 EVENT_TYPE = "event:"  # the type of `event` inside `when EVENT`: "event:built", ...
+# Why a verb runs only in some definitions (Verb.contexts), for the hint.
+CONTEXT_WHY = {"deal_structure": "a structure is laid out when an age begins, and the age ends when it is empty"}
 ZONE_FLAGS = ("player", "active", "public", "private", "majority")
 VOCAB_VERBS = {"resources": R.RESOURCE, "colors": R.COLOR, "science": R.SCIENCE, "chains": R.CHAIN}
 VOCAB_LABEL = {R.RESOURCE: ("E301", "resource"), R.COLOR: ("E302", "colour"), R.SCIENCE: ("E303", "scientific symbol"),
@@ -106,6 +109,7 @@ class Checker:
             self.definition(d)
         self.chains()
         self.deck_counts()
+        self.diags += check_playable(self.merged, self.voc.known(R.KIND), self.voc.items)
         return self.diags
 
     def item_names(self) -> None:
@@ -148,6 +152,10 @@ class Checker:
         params = {}
         for s in d.block.statements:
             if s.verb == "param" and s.args and isinstance(s.args[0], ast.Name):
+                if s.args[0].name in params:
+                    # Both would be bound, to different items, and the action read only one of them.
+                    self.error("E206", f"parameter `{s.args[0].name}` is given twice in action `{d.name}`",
+                               s.args[0].span, "give each `param` its own name, or remove one")
                 params[s.args[0].name] = R.ITEM
         return scope.with_(**params)
 
@@ -169,6 +177,11 @@ class Checker:
         if not self.allowed(verb, d.kind, top):
             where = f"in a {d.kind}" if top else "inside an effect block"
             self.error("E202", f"`{s.verb}` cannot be used {where}", s.verb_span, self.placement_hint(verb))
+            return
+        if verb.contexts and d.kind not in verb.contexts:
+            self.error("E202", f"`{s.verb}` cannot run in a {d.kind}", s.verb_span,
+                       f"`{s.verb}` only works in {' or '.join(f'an {k}' if k[0] in 'aeiou' else f'a {k}' for k in verb.contexts)} "
+                       f"definition: " + CONTEXT_WHY.get(s.verb, "see docs/language.md"))
             return
         if seen is not None:
             seen[s.verb] += 1
@@ -261,7 +274,34 @@ class Checker:
             self.error("E203", f"`{s.verb}` takes {self.arity(verb)}; this is one too many", extra.span,
                        f"e.g. {verb.example}")
         kwtypes = verb.kwarg_types
+        given = {kw.name for kw in s.kwargs}
+        for need in verb.needs:
+            if not given & set(need):
+                self.error("E204", f"`{s.verb}` needs the option {' or '.join(f'`{n}=`' for n in need)}", s.span,
+                           f"e.g. {verb.example}")
+        fixed = verb.role in (R.PROPERTY, R.GAME, R.LAYOUT_PART) and not verb.evaluated
+        if fixed:
+            # Read once when the content is compiled: an expression there cannot be evaluated.
+            for p, arg in zip(params, s.args):
+                if p.type == R.INT and not isinstance(arg, ast.Int):
+                    self.error("E309", f"`{s.verb}` needs a number written out here, not an expression",
+                               arg.span, f"e.g. {verb.example}")
         for kw in s.kwargs:
+            if kw.name in kwtypes and kwtypes[kw.name] == R.BOOL and kw.name != "where" \
+                    and not (isinstance(kw.value, ast.Name) and kw.value.name in ("true", "false")):
+                # A flag of the statement, fixed when the content is compiled.
+                self.error("E309", f"`{kw.name}=` takes `true` or `false`", kw.value.span, f"{kw.name}=true")
+                continue
+            if (fixed or (kw.name, R.INT) in R.FILTER_KWARGS) and kw.name in kwtypes and kwtypes[kw.name] == R.INT \
+                    and not isinstance(kw.value, ast.Int):
+                self.error("E309", f"`{kw.name}=` needs a number written out here, not an expression",
+                           kw.value.span, f"e.g. {verb.example}")
+                continue
+            if s.verb == "when" and kw.name == "by" \
+                    and not (isinstance(kw.value, ast.Name) and kw.value.name in R.OWNER_WORDS):
+                self.error("E309", "`by=` of a trigger names whose event it is: `me`, `opponent` or `any`",
+                           kw.value.span, "e.g. when built by=me { ... }")
+                continue
             if kw.name == "where" and kw.name in kwtypes:
                 self.expect(kw.value, R.BOOL, scope.with_(it=R.ITEM, space=R.INT))
                 continue
@@ -330,7 +370,7 @@ class Checker:
                 elif s.verb == "zone" and a is not args[0] and a.name not in ZONE_FLAGS:
                     self.error("E204", f"unknown zone flag `{a.name}`", a.span,
                                did_you_mean(a.name, ZONE_FLAGS) or "flags: " + ", ".join(ZONE_FLAGS))
-                elif s.verb == "trade_price":
+                elif p.name == "resources":  # trade_price, trade_discount
                     self.vocab(a, R.RESOURCE)
             if not args and s.verb != "zone":
                 self.error("E203", f"`{s.verb}` needs at least one word", s.span)
@@ -373,9 +413,6 @@ class Checker:
                 self.error(code, f"unknown {label} `{node.name}`", node.span,
                            did_you_mean(node.name, set(known) | set(extra))
                            or (f"known: {', '.join(sorted(known))}" if known else "declare it in the game definition"))
-        elif isinstance(node, ast.ListExpr) and type_ == R.COLOR:
-            for item in node.items:
-                self.vocab(item, type_)
         else:
             self.error("E309", f"expected a {label} here", node.span)
 
@@ -542,6 +579,8 @@ class Checker:
                                f"not {len(e.args)}", e.span, f"e.g. {f.example}")
         for (pname, ptype), arg in zip(f.params, e.args):
             if ptype == R.WORD:
+                if not isinstance(arg, ast.Name):
+                    self.error("E309", f"`{e.func}` needs a plain word here ({pname})", arg.span, f"e.g. {f.example}")
                 continue
             if ptype in (R.INT, R.BOOL, R.PLAYER, "any"):
                 self.expect(arg, ptype, scope)
@@ -555,6 +594,11 @@ class Checker:
             if k.name not in kw:
                 self.error("E204", f"`{e.func}` has no option `{k.name}`", k.span,
                            did_you_mean(k.name, kw) or (f"options: {', '.join(kw)}" if kw else None))
+                continue
+            if (k.name, kw[k.name]) in R.FILTER_KWARGS and kw[k.name] == R.INT and not isinstance(k.value, ast.Int):
+                # A filter is compiled once (Selector): an expression there cannot be evaluated.
+                self.error("E309", f"`{k.name}=` needs a number written out here, not an expression", k.value.span,
+                           f"e.g. {f.example}")
                 continue
             self.typed(k.value, kw[k.name], scope, None)
         if e.func == "either" and len(e.args) == 3:

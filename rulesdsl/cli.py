@@ -18,15 +18,18 @@ def cli() -> None:
 
 
 @cli.command()
-@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.argument("paths", nargs=-1, type=click.Path())  # str: Path("") would already be "."
 @click.option("--format", "fmt", type=click.Choice(["human", "json"]), default="human", show_default=True)
-def check(paths: tuple[Path, ...], fmt: str) -> None:
+def check(paths: tuple[str, ...], fmt: str) -> None:
     """Check card files (default: all bundled content).
 
     A folder without a `game` definition is checked as an expansion on top of the bundled
     base game. Exit status: 0 clean (warnings allowed), 1 errors, 2 usage."""
     from .loader import FolderProblem
     from .report import check_paths
+    if any(not p.strip() for p in paths):
+        raise click.UsageError("an empty path is not a card file or folder")
+    paths = tuple(Path(p) for p in paths)
     missing = [p for p in paths if not p.exists()]
     if missing:
         raise click.UsageError(f"no such file or folder: {missing[0]}")

@@ -20,6 +20,7 @@ CODES: dict[str, str] = {
     "E008": "unexpected word in a definition header",
     "E009": "cannot read file",
     "E010": "control character in a quoted name",
+    "E011": "no card file in a folder",
     # -- definitions (rulesdsl/loader.py, rulesdsl/checker.py) ----------------------------------
     "E101": "unknown kind of definition",
     "E102": "duplicate definition",
@@ -54,9 +55,15 @@ CODES: dict[str, str] = {
     "E401": "not enough cards for a structure or deal",
     "E402": "overlapping cards in a layout row",
     "E403": "missing or second `game` definition",
+    "E404": "player count the game cannot be played with",
+    "E405": "nothing to play: no age, structure or card-taking action",
+    "E406": "cards of an age that no age deals",
+    "E407": "no zone for an item that comes into play",
     # -- warnings --------------------------------------------------------------------------------
     "W501": "chain symbol given but never used",
     "W502": "chain symbol used but never given",
+    "W503": "item starts in a zone nothing takes from",
+    "W504": "no action that is always possible",
 }
 
 

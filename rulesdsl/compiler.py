@@ -64,7 +64,7 @@ class Compiler:
         start_zone: dict[str, str] = {}
         build_zone: dict[str, int] = {}
         scores: list[tuple[str, Fn]] = []
-        settings: dict[str, object] = {"players": 2, "title": game.name, "tiebreak": None, "discard": -1,
+        settings: dict[str, object] = {"players": R.MIN_PLAYERS, "title": game.name, "tiebreak": None, "discard": -1,
                                        "trade": None, "setup": [], "between": -1}
         for g in headers:
             for s in g.block.statements:

@@ -148,6 +148,8 @@ class Merged:
     files: int = 0
     read: list[str] = attrs.Factory(list)  # the files read, as shown in diagnostics
     diagnostics: list[Diagnostic] = attrs.Factory(list)
+    # (the `remove` definition, what it removed): the checker explains what a removal breaks.
+    removed: list[tuple[ast.Definition, ast.Definition]] = attrs.Factory(list)
 
     def by_kind(self, kind: str) -> list[ast.Definition]:
         return [d for d in self.definitions if d.kind == kind]
@@ -236,6 +238,7 @@ def merge(layers: list[list[ast.SourceFile]], merged: Merged) -> Merged:
                     continue
                 i = index[key]
                 if d.modifier == "remove":
+                    merged.removed.append((d, slots[i]))
                     slots[i] = None
                 elif d.modifier == "replace":
                     slots[i] = attrs.evolve(d, modifier=None)
@@ -281,7 +284,14 @@ class FolderRead:
 def read_folder(path: Path) -> FolderRead:
     root = CARDS_ROOT.parent if _inside(path, CARDS_ROOT) else None
     scratch = Merged()
-    parsed = read_files(files_in(path), scratch, root)
+    paths = files_in(path)
+    if not paths:
+        # A folder with no card file (a misspelt or wrong folder) must not pass as empty content.
+        from .diagnostics import Span
+        scratch.diagnostics.append(Diagnostic("error", "E011", f"no card file (*{SUFFIX}) in folder {path}",
+                                              Span.point(_display(path, root), 1, 1),
+                                              "give a folder holding .rules files, or a .rules file"))
+    parsed = read_files(paths, scratch, root)
     return FolderRead(parsed, scratch.sources, scratch.diagnostics, scratch.files, scratch.read)
 
 
@@ -305,6 +315,9 @@ def resolve_layers(expansions: list[str] | tuple[str, ...] = (), base: str | Pat
 def layer_folder(name: str | Path, kind: str) -> Path:
     """The folder of one layer: a path (a name holding `/`, or an existing folder), or the
     bundled game or expansion (`kind`) of that name."""
+    if isinstance(name, str) and not name.strip():
+        # Path("") is the current folder: an empty name must not walk it.
+        raise FolderProblem("an empty name is not a game or expansion (give a bundled name or a folder)")
     if not isinstance(name, str) or "/" in name or Path(name).is_dir():
         check_folder(Path(name))
         return Path(name)

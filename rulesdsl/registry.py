@@ -51,6 +51,13 @@ class Verb:
     doc: str = ""
     example: str = ""
     explain: str = ""              # English template; {param} fills in
+    # Where an effect can run correctly: definition kinds (empty = wherever effects go).
+    contexts: tuple[str, ...] = ()
+    # Options without which it cannot run; an inner tuple is "one of these".
+    needs: tuple[tuple[str, ...], ...] = ()
+    # Its numbers are expressions evaluated in play; otherwise a property's or a game
+    # statement's numbers are fixed when the content is compiled and must be written out.
+    evaluated: bool = False
 
     @property
     def kwarg_types(self) -> dict[str, str]:
@@ -92,7 +99,7 @@ def _verbs() -> dict[str, Verb]:
              example="discount 2 kind=wonder", explain="each {noun} {me:+build} costs {count:fewer resources} (the most expensive ones)"),
         Verb("science", PROPERTY, (Param("symbol", SCIENCE),),
              doc="A scientific symbol for the owner.", example="science quill", explain="scientific symbol: {symbol}"),
-        Verb("points", PROPERTY, (Param("points", INT),),
+        Verb("points", PROPERTY, (Param("points", INT),), evaluated=True,
              doc="Victory points at the end of the game; the expression is evaluated then.",
              example="points 3 * count(tokens)", explain="worth {points:VP}"),
         Verb("side", PROPERTY, (Param("player", INT),), kinds=("military_token",), repeatable=False,
@@ -152,6 +159,7 @@ def _verbs() -> dict[str, Verb]:
              doc="Move that many items, drawn at random, from one zone to another (a chance step).",
              example="deal 5 progress_deck board_tokens", explain="{me:draw} {what} at random from {from} into {to}"),
         Verb("deal_structure", EFFECT, (Param("from", ZONE),), (("layout", LAYOUT),),
+             contexts=("age",), needs=(("layout",),),
              doc="Lay out a new card structure from random cards of a zone, following a layout.",
              example="deal_structure age1 layout=age1", explain="{me:lay} out the structure of layout {layout} with {nouns} drawn at random from {from}"),
         Verb("each_player", EFFECT, block="required",
@@ -205,7 +213,7 @@ def _verbs() -> dict[str, Verb]:
              example="start_zone wonder wonder_deck", explain="{kind:plural} start in {zone}"),
         Verb("discard_pile", GAME, (Param("zone", ZONE),), kinds=("game",), repeatable=False,
              doc="The zone `discard` puts items into.", example="discard_pile discard", explain="discarded items go to {zone}"),
-        Verb("score", GAME, (Param("category", WORD), Param("points", INT)), kinds=("game", "expansion"),
+        Verb("score", GAME, (Param("category", WORD), Param("points", INT)), kinds=("game", "expansion"), evaluated=True,
              doc="A scoring category counted for each player at the end.", example="score coins coins // 3",
              explain="{category} (end of game): {points:VP}"),
         Verb("tiebreak", GAME, (Param("category", WORD),), kinds=("game",), repeatable=False,
@@ -254,6 +262,7 @@ def _verbs() -> dict[str, Verb]:
              doc="Pay coins to the bank (treasury first, then coins parked on your cards). In an action, "
                  "the action is legal only if the player can pay.", example="pay 3 coins", explain="{me:pay} {amount:coins}"),
         Verb("place", EFFECT, (Param("item", ITEM), Param("zone", ZONE)), (("space", INT), ("owner", PLAYER), ("face_down", BOOL)),
+             needs=(("space",),),
              doc="Put an item on a numbered space of a zone (a zone with `spaces=N`, or the track).",
              example='place "Blocker" track space=chosen', explain="{me:put} {item} on {zone}{space:at}{face_down:? face down}"),
         Verb("choose_space", EFFECT, (Param("zone", ZONE), Param("empty", WORD, optional=True, literal=("empty",))),
@@ -271,6 +280,7 @@ def _verbs() -> dict[str, Verb]:
              doc="Put every item of a zone back on top of the zone it started in.", example="return_to_deck revealed",
              explain="{me:put} everything in {zone} back on top of the zone it started in"),
         Verb("deal_onto_structure", EFFECT, (Param("count", INT), Param("from", ZONE)), (("slots", "list"), ("marked", WORD)),
+             needs=(("slots", "marked"),),
              doc="Lay items drawn at random from a zone onto the structure cards at these slot numbers "
                  "(slots count from 0, top row first). The `uncovered` event tells when such a card is turned up.",
              example="deal_onto_structure 3 bonus_tokens slots=[6, 8, 10]",
@@ -290,7 +300,7 @@ def _verbs() -> dict[str, Verb]:
         Verb("borrow_chains", PROPERTY, repeatable=False,
              doc="Chain symbols on the opponent's cards count as its owner's when building.",
              example="borrow_chains", explain="the opponent's chain symbols count as yours when you build"),
-        Verb("cost_coins", PROPERTY, (Param("coins", INT),), repeatable=False,
+        Verb("cost_coins", PROPERTY, (Param("coins", INT),), repeatable=False, evaluated=True,
              doc="A coin cost computed when the item is built (with the player as `me`).",
              example="cost_coins count(city, color=black)", explain="cost: {coins:coins}, counted when it is built"),
         Verb("on_claim", PROPERTY, block="required", repeatable=False,
@@ -311,13 +321,14 @@ def _verbs() -> dict[str, Verb]:
              explain="{by:choose} one of: {block}"),
         Verb("option", EFFECT, (Param("name", WORD),), block="required",
              doc="One choice of a `choose_one`.", example="option pass { }", explain="{name}{block:? (%)}"),
-        Verb("add_cube", EFFECT, (Param("zone", ZONE),), (("space", INT), ("who", PLAYER)),
+        Verb("add_cube", EFFECT, (Param("zone", ZONE),), (("space", INT), ("who", PLAYER)), needs=(("space",),),
              doc="One of the player's cubes from their supply onto a space of a zone with `counters` (none left: nothing).",
              example="add_cube council space=chosen", explain="{me:put} one of {who:poss} cubes on {zone}{space:at}"),
-        Verb("remove_cube", EFFECT, (Param("zone", ZONE),), (("space", INT), ("who", PLAYER)),
+        Verb("remove_cube", EFFECT, (Param("zone", ZONE),), (("space", INT), ("who", PLAYER)), needs=(("space",),),
              doc="One of the player's cubes from a space back to their supply.",
              example="remove_cube council space=chosen who=opponent", explain="{me:return} one of {who:poss} cubes from {zone}{space:at} to {who:poss} supply"),
         Verb("move_cube", EFFECT, (Param("zone", ZONE),), (("from", INT), ("to", INT), ("who", PLAYER)),
+             needs=(("from",), ("to",)),
              doc="One of the player's cubes from one space to another (a `cube_added` event for the space it reaches).", example="move_cube council from=a to=b",
              explain="{me:move} one of {who:poss} cubes on {zone} from {from:space} to {to:space}"),
         Verb("reveal", EFFECT, (Param("zone", ZONE),), (("space", INT),),
@@ -345,7 +356,7 @@ TRACK_POINTS = Verb("points", PROPERTY, (Param("points", INTS),), kinds=("track"
                     explain="VP for the player the pawn has advanced for, by its distance from the centre (0 upwards): {points}")
 GAME_SCIENCE = Verb("science", GAME, (Param("words", WORDS),), kinds=("game", "expansion"),
                     doc="Declares scientific symbols.", example="science globe wheel", explain="scientific symbols: {words}")
-GAME_TRADE_PRICE = Verb("trade_price", GAME, (Param("price", INT),), kinds=("game",), repeatable=False,
+GAME_TRADE_PRICE = Verb("trade_price", GAME, (Param("price", INT),), kinds=("game",), repeatable=False, evaluated=True,
                         doc="The bank price of one resource; `resource` names the one bought.",
                         example="trade_price 2 + production(resource, owner=opponent, color=[brown, grey])",
                         explain="a resource bought from the bank costs {price:coins}")
@@ -368,6 +379,7 @@ class Kind:
     required: tuple[str, ...] = ()
     doc: str = ""
     named: bool = True
+    single: bool = False   # a content set has at most one (a second would be ignored)
 
 
 KINDS: dict[str, Kind] = {k.name: k for k in [
@@ -377,7 +389,7 @@ KINDS: dict[str, Kind] = {k.name: k for k in [
     Kind("wonder", required=("cost",), doc="A wonder."),
     Kind("token", doc="A progress token."),
     Kind("military_token", required=("side", "space"), doc="A token on the conflict track."),
-    Kind("track", required=("capital", "points"), doc="The conflict track."),
+    Kind("track", required=("capital", "points"), single=True, doc="The conflict track."),
     Kind("layout", doc="The shape of an age structure."),
     Kind("age", doc="How an age is set up; ages run in the order they are defined."),
     Kind("action", doc="Something a player may do on their turn."),
@@ -509,6 +521,9 @@ NAME_DOCS: dict[str, str] = {
     "age": "the current age, from 1", "this": "inside an item: the item itself",
 }
 OWNER_WORDS = ("me", "opponent", "all", "most", "any")
+# The fewest players the engine plays with (`players N` in the game); content may need more
+# (a `player(K)` or a military token's `side K` names seat K).
+MIN_PLAYERS = 2
 
 # -- designer invariants (rulesdsl.testing) ---------------------------------------------------------
 # `invariant "Coins stay under 60" { holds coins <= 60 }`: a condition `rulesdsl verify` checks for

@@ -21,7 +21,7 @@ BROKEN_FILES = sorted(BROKEN.glob("*.rules"))
 EXPECT = re.compile(rb"^# expect: ([EW]\d{3}) (\d+) (\d+)(?: (error|warning))?\s*$")
 
 # Codes that no file in tests/broken can show, and the test here that creates the situation.
-CREATED_IN_TESTS = {"E009": "test_unreadable_file_E009"}
+CREATED_IN_TESTS = {"E009": "test_unreadable_file_E009", "E011": "test_folder_without_card_file_E011"}
 
 
 def expectation(path: Path) -> tuple[str, int, int, str]:
@@ -95,6 +95,24 @@ def test_unreadable_file_E009(tmp_path: Path):
     report = check_paths([tmp_path / "missing.rules"])
     assert [d.code for d in report.diagnostics] == ["E009"]
     assert "cannot read file" in report.diagnostics[0].message
+
+
+def test_folder_without_card_file_E011(tmp_path: Path):
+    # A folder holding no .rules file (a wrong or misspelt folder) is an error, not an empty
+    # expansion that passes: for check and for the play API alike.
+    folder = tmp_path / "my_cards"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("card \"X\" { age 1; color brown }\n", encoding="utf-8")
+    report = check_paths([folder])
+    assert [(d.code, d.span.file, d.span.line, d.span.column) for d in report.diagnostics] == \
+        [("E011", str(folder), 1, 1)]
+    assert report.errors == 1 and "no card file" in report.diagnostics[0].message
+    render(report.diagnostics[0], None)
+    from rulesdsl.interpreter import Ruleset
+    for load in (lambda: Ruleset.load(base=folder), lambda: Ruleset.load([str(folder)])):
+        with pytest.raises(RulesError) as info:
+            load()
+        assert [d.code for d in info.value.diagnostics] == ["E011"]
 
 
 # -- rendering -------------------------------------------------------------------------------------

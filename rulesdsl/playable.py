@@ -1,0 +1,472 @@
+"""Whole-content checks that the game can be played, beyond each statement being well formed:
+enough players for the seats the content names, ages that lay out structures and deal every
+age's cards, an action that takes cards, a zone for every item that comes into play.
+
+What is found here would otherwise surface mid-game as an engine error or a game that cannot
+go on; `rulesdsl check` reports it with the place to fix instead.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from . import ast
+from . import registry as R
+from .diagnostics import Diagnostic, Span
+from .loader import Merged
+
+# Statements that take items out of a zone and put them in another: verb -> (from arg, to arg).
+FLOWS = {"deal": (1, 2), "move_all": (0, 1), "take_top": (1, 2)}
+# Statements that put one item (first argument) into a zone (second argument).
+PUTS = ("move", "place", "claim")
+
+
+def statements(block: ast.Block | None) -> Iterator[ast.Statement]:
+    """Every statement of a block, at any depth."""
+    stack = [block] if block is not None else []
+    while stack:
+        for s in stack.pop().statements:
+            yield s
+            if s.block is not None:
+                stack.append(s.block)
+
+
+def expressions(s: ast.Statement) -> Iterator[ast.Expr]:
+    """Every expression of a statement (not of its block), at any depth."""
+    stack: list[ast.Expr] = [*s.args, *(k.value for k in s.kwargs)]
+    while stack:
+        e = stack.pop()
+        yield e
+        if isinstance(e, ast.Call):
+            stack.extend(e.args)
+            stack.extend(k.value for k in e.kwargs)
+        elif isinstance(e, ast.BinOp):
+            stack.extend((e.left, e.right))
+        elif isinstance(e, ast.Not):
+            stack.append(e.operand)
+        elif isinstance(e, ast.Attribute):
+            stack.append(e.obj)
+        elif isinstance(e, ast.ListExpr):
+            stack.extend(e.items)
+
+
+def name_of(e: ast.Expr | None) -> str | None:
+    return e.name if isinstance(e, ast.Name) else None
+
+
+class Playable:
+    def __init__(self, merged: Merged, item_kinds: set[str], items: dict[str, str]):
+        self.merged = merged
+        self.item_kinds = item_kinds
+        self.items = items  # item name -> kind
+        self.diags: list[Diagnostic] = []
+        self.headers = merged.by_kind("game") + merged.by_kind("expansion")
+        self.game = next(iter(merged.by_kind("game")), None)
+        self._every: list[tuple[ast.Definition, ast.Statement]] | None = None
+        self._named: set[str] | None = None
+        self._exprs: list[ast.Expr] | None = None
+
+    def error(self, code: str, message: str, span: Span, help: str | None = None) -> None:
+        self.diags.append(Diagnostic("error", code, message, span, help))
+
+    def warning(self, code: str, message: str, span: Span, help: str | None = None) -> None:
+        self.diags.append(Diagnostic("warning", code, message, span, help))
+
+    def header_statements(self) -> Iterator[ast.Statement]:
+        for g in self.headers:
+            yield from (g.block.statements if g.block else ())
+
+    def all_statements(self) -> list[tuple[ast.Definition, ast.Statement]]:
+        """Every statement of every definition, at any depth (walked once)."""
+        if self._every is None:
+            self._every = [(d, s) for d in self.merged.definitions for s in statements(d.block)]
+        return self._every
+
+    def all_expressions(self) -> list[ast.Expr]:
+        """Every expression of every statement, at any depth (walked once)."""
+        if self._exprs is None:
+            self._exprs = [e for _, s in self.all_statements() for e in expressions(s)]
+        return self._exprs
+
+    def named(self) -> set[str]:
+        """Item names written out anywhere (`move "Pyramids" ...`)."""
+        if self._named is None:
+            self._named = {e.value for e in self.all_expressions() if isinstance(e, ast.Str)}
+        return self._named
+
+    def run(self) -> list[Diagnostic]:
+        self.single_kinds()
+        self.declared_once()
+        if len(self.merged.by_kind("game")) != 1:
+            return self.diags  # E403 already says what is wrong
+        self.players()
+        self.ages_and_actions()
+        self.age_cards()
+        self.zones_for_items()
+        self.idle_zones()
+        self.words_that_name_something()
+        return self.diags
+
+    # -- definitions a game has one of ----------------------------------------------------------
+    def single_kinds(self) -> None:
+        for kind in (k for k in R.KINDS.values() if k.single):
+            found = self.merged.by_kind(kind.name)
+            for extra in found[1:]:
+                first = found[0]
+                title = first.name if first.name.isidentifier() else f'"{first.name}"'
+                self.error("E102", f"a second {kind.name} `{extra.name}`: a game has one {kind.name}, "
+                                   f"the second would be ignored", extra.name_span,
+                           f"change the first ({first.name_span.file}:{first.name_span.line}) with "
+                           f"`replace {kind.name} {title} {{ ... }}`")
+
+    def declared_once(self) -> None:
+        """A zone, table, or a kind's build/start zone is declared once in the game and its
+        expansions together: the compiler would keep one of two and drop the other unsaid."""
+        first: dict[tuple[str, str], ast.Statement] = {}
+        for s in self.header_statements():
+            if s.verb in ("zone", "table", "build_zone", "start_zone") and s.args and name_of(s.args[0]):
+                key = (s.verb, s.args[0].name)
+                earlier = first.setdefault(key, s)
+                if earlier is not s:
+                    self.error("E206", f"`{s.verb} {s.args[0].name}` is declared twice: one of the two would be "
+                                       f"ignored", s.args[0].span,
+                               f"the first is at {earlier.span.file}:{earlier.span.line}; keep one")
+
+    # -- players ---------------------------------------------------------------------------------
+    def players(self) -> None:
+        declared = [s for s in self.header_statements() if s.verb == "players" and s.args
+                    and isinstance(s.args[0], ast.Int)]
+        count = declared[-1].args[0].value if declared else R.MIN_PLAYERS
+        if declared and count < R.MIN_PLAYERS:
+            self.error("E404", f"a game of {count} player{'s' if count != 1 else ''} cannot be played",
+                       declared[-1].args[0].span, f"the engine plays with {R.MIN_PLAYERS} or more players")
+            return
+        # Seats the content names must exist.
+        for d, s in self.all_statements():
+            if s.verb == "side" and d.kind in self.item_kinds and s.args and isinstance(s.args[0], ast.Int):
+                self.seat(s.args[0], count, "a side")
+        for e in self.all_expressions():
+            if isinstance(e, ast.Call) and e.func == "player" and e.args and isinstance(e.args[0], ast.Int):
+                self.seat(e.args[0], count, "player()")
+
+    def seat(self, e: ast.Int, count: int, what: str) -> None:
+        if not 0 <= e.value < count:
+            self.error("E404", f"there is no seat {e.value}: the game has {count} players (seats 0 to {count - 1})",
+                       e.span, f"{what} counts seats from 0; or change `players` in the game")
+
+    # -- ages and actions ------------------------------------------------------------------------
+    def ages_and_actions(self) -> None:
+        game = self.game
+        ages = self.merged.by_kind("age")
+        if not ages:
+            removed = [r for r, old in self.merged.removed if old.kind == "age"]
+            span = removed[-1].name_span if removed else game.name_span
+            self.error("E405", "the game has no age: there is nothing to play", span,
+                       "define `age 1 { deal_structure ZONE layout=LAYOUT }`" if not removed
+                       else "an expansion may replace an age, but the game needs at least one")
+        rows = {lay.name: sum(len(s.args) - 1 for s in statements(lay.block) if s.verb == "row")
+                for lay in self.merged.by_kind("layout")}
+        for age in ages:
+            deals = [s for s in statements(age.block) if s.verb == "deal_structure"]
+            if not deals:
+                self.error("E405", f"age `{age.name}` lays out no structure: its turns could never end",
+                           age.name_span, "an age ends when its structure is empty: add "
+                                          "`deal_structure ZONE layout=LAYOUT`")
+            for s in deals:
+                layout = next((k.value for k in s.kwargs if k.name == "layout"), None)
+                if name_of(layout) in rows and rows[name_of(layout)] <= 0:
+                    self.error("E405", f"layout `{layout.name}` has no card: the age would end before it began",
+                               layout.span, "give the layout rows: row up 5 7")
+                elif name_of(layout) in rows and not self.open_at_start(layout.name):
+                    self.error("E405", f"layout `{layout.name}` has no face-up card that nothing covers: no card "
+                                       f"could be taken when the age begins", layout.span,
+                               "the cards of its last row (and any that the next row does not cover) must be "
+                               "face up: `row up ...`")
+        actions = self.merged.by_kind("action")
+        takers = [a for a in actions if any(s.verb == "param" and self.from_structure(s) and not self.before_turn(a)
+                                            for s in statements(a.block))]
+        if not takers:
+            removed = [r for r, old in self.merged.removed if old.kind == "action"]
+            span = removed[-1].name_span if removed else game.name_span
+            what = "no action takes a card from the structure" if actions else "there is no `action`"
+            self.error("E405", f"{what}: players could never end an age", span,
+                       "the game needs an action such as `action build { param card from structure; build card }`")
+        elif not any(self.always_possible(a) for a in takers):
+            removed = [r for r, old in self.merged.removed if old.kind == "action"]
+            span = removed[-1].name_span if removed else takers[0].name_span
+            self.warning("W504", "every action that takes a card has a cost or a condition: a player who can meet "
+                                 "none has no legal action and the game is stuck", span,
+                         "keep an action that is always possible, such as `action discard { param card from "
+                         "structure; discard card }`; `rulesdsl verify` finds such positions")
+
+    def open_at_start(self, name: str) -> bool:
+        """Whether some card of the layout is face up with no card of the next row on it (as
+        the compiler derives covering: a column one apart)."""
+        lay = next(d for d in self.merged.by_kind("layout") if d.name == name)
+        rows = [(name_of(s.args[0]) == "up", [a.value for a in s.args[1:] if isinstance(a, ast.Int)])
+                for s in statements(lay.block) if s.verb == "row" and s.args]
+        for i, (up, columns) in enumerate(rows):
+            below = rows[i + 1][1] if i + 1 < len(rows) else []
+            if up and any(all(abs(b - c) != 1 for b in below) for c in columns):
+                return True
+        return False
+
+    @staticmethod
+    def always_possible(a: ast.Definition) -> bool:
+        """An action with no `require`, no `pay` and no paid `build`: legal whenever its
+        parameters have candidates."""
+        for s in statements(a.block):
+            if s.verb in ("require", "pay", "before_turn") or (s.verb == "build" and len(s.args) == 1):
+                return False
+        return True
+
+    @staticmethod
+    def before_turn(a: ast.Definition) -> bool:
+        return any(s.verb == "before_turn" for s in statements(a.block))
+
+    @staticmethod
+    def from_structure(s: ast.Statement) -> bool:
+        zone = s.args[2] if len(s.args) > 2 else None
+        zones = zone.items if isinstance(zone, ast.ListExpr) else (zone,)
+        return any(name_of(z) in ("structure", "structure_all") for z in zones)
+
+    # -- every age's cards are dealt ----------------------------------------------------------------
+    def age_cards(self) -> None:
+        """A card of `age N` starts in zone `ageN`: some age must take the cards out of it."""
+        dealt: set[str] = set()
+        removed_from: dict[str, ast.Definition] = {}
+        for age in self.merged.by_kind("age"):
+            dealt |= self.sources(age.block)
+        for removal, old in self.merged.removed:
+            if old.kind == "age":
+                for zone in self.sources(old.block):
+                    removed_from.setdefault(zone, removal)
+        reported: set[str] = set()
+        start_kinds = {name_of(s.args[0]) for s in self.header_statements() if s.verb == "start_zone" and s.args}
+        named = self.named()
+        for d in self.merged.definitions:
+            if d.kind not in self.item_kinds or d.block is None:
+                continue
+            if any(s.verb == "deck" for s in d.block.statements):
+                continue
+            if not any(s.verb == "age" for s in d.block.statements) and d.kind not in start_kinds \
+                    and d.name not in named:
+                self.error("E406", f"{d.kind} `{d.name}` starts in no zone and nothing names it: it would never "
+                                   f"come into play", d.name_span,
+                           "give it a `deck ZONE`" + (" or an `age N`" if d.kind == "card" else "")
+                           + f", or a `start_zone {d.kind} ZONE` to the game")
+                continue
+            for s in d.block.statements:
+                if s.verb != "age" or not s.args or not isinstance(s.args[0], ast.Int):
+                    continue
+                n = s.args[0].value
+                zone = f"age{n}"
+                if zone in dealt:
+                    continue
+                removal = removed_from.get(zone)
+                if removal is not None and zone not in dealt:
+                    if zone not in reported:
+                        reported.add(zone)
+                        self.error("E406", f"after this removal no age deals the cards of age {n}: they would "
+                                           f"never come into play", removal.name_span,
+                                   f"replace the age instead of removing it, or remove its cards too "
+                                   f"(e.g. {d.name_span.file}:{d.name_span.line})")
+                    continue
+                known = sorted(z[3:] for z in dealt if z.startswith("age") and z[3:].isdigit())
+                self.error("E406", f"no age deals the cards of age {n}: this {d.kind} would never come into play",
+                           s.args[0].span, f"ages deal the cards of age {', '.join(known)}" if known
+                           else "no age deals age cards: an age needs `deal_structure ageN layout=...`")
+
+    def idle_zones(self) -> None:
+        """An item whose `deck` is a zone nothing takes items from, reads or makes work, and
+        that nothing names, never comes into play (W503: legal, but surely not meant)."""
+        used: set[str] = set()
+        for s in self.header_statements():
+            if s.verb == "zone" and s.args and name_of(s.args[0]):
+                flags = {name_of(a) for a in s.args[1:]}
+                if "active" in flags or any(k.name == "ruled_by" for k in s.kwargs):
+                    used.add(s.args[0].name)   # what lies there works for a player
+        for d, s in self.all_statements():
+            if s.verb in FLOWS and len(s.args) > FLOWS[s.verb][0]:
+                used.add(name_of(s.args[FLOWS[s.verb][0]]))
+            elif s.verb in ("deal_structure", "pieces", "shuffle") and s.args:
+                used.add(name_of(s.args[0]))
+            elif s.verb == "deal_onto_structure" and len(s.args) > 1:
+                used.add(name_of(s.args[1]))
+            elif s.verb in ("choose", "param") and len(s.args) > 2:
+                zone = s.args[2]
+                used.update(name_of(z) for z in (zone.items if isinstance(zone, ast.ListExpr) else (zone,)))
+        for e in self.all_expressions():
+            if isinstance(e, ast.Call) and e.args:  # count(ZONE), cubes(ZONE), ...: what lies there is read
+                zone = e.args[0]
+                used.update(name_of(z) for z in (zone.items if isinstance(zone, ast.ListExpr) else (zone,)))
+        named = self.named()
+        for d in self.merged.definitions:
+            if d.kind not in self.item_kinds or d.block is None or d.name in named:
+                continue
+            for s in d.block.statements:
+                if s.verb == "deck" and s.args and name_of(s.args[0]) and s.args[0].name not in used:
+                    self.warning("W503", f"nothing takes items out of zone `{s.args[0].name}`: {d.kind} "
+                                         f"`{d.name}` would never come into play", s.args[0].span,
+                                 "deal, move or choose from that zone, or start the item in another one")
+
+    def words_that_name_something(self) -> None:
+        """Words the engine looks up at play time and silently finds nothing for: a mark no
+        layout has, a tiebreak category nothing scores."""
+        from .diagnostics import did_you_mean
+        marks = {name_of(s.args[0]) for lay in self.merged.by_kind("layout") for s in statements(lay.block)
+                 if s.verb == "mark" and s.args}
+        for _, s in self.all_statements():
+            for k in s.kwargs:
+                if s.verb == "deal_onto_structure" and k.name == "marked" and name_of(k.value) \
+                        and k.value.name not in marks:
+                    self.error("E307", f"no layout marks slots `{k.value.name}`: nothing would be dealt",
+                               k.value.span, did_you_mean(k.value.name, {m for m in marks if m})
+                               or "name slots in a layout: mark NAME 2 4 9")
+        categories = set(self.item_kinds)
+        for s in self.header_statements():
+            if s.verb == "colors":
+                categories.update(name_of(a) for a in s.args)
+            elif s.verb == "score" and s.args:
+                categories.add(name_of(s.args[0]))
+        categories.discard(None)
+        for s in self.header_statements():
+            if s.verb == "tiebreak" and s.args and name_of(s.args[0]) and s.args[0].name not in categories:
+                self.error("E307", f"nothing scores in category `{s.args[0].name}`: the tiebreak would never "
+                                   f"break a tie", s.args[0].span,
+                           did_you_mean(s.args[0].name, categories)
+                           or "a category is a card colour, an item kind or a `score` category")
+
+    @staticmethod
+    def sources(block: ast.Block | None) -> set[str]:
+        out = set()
+        for s in statements(block):
+            if s.verb in FLOWS and len(s.args) > FLOWS[s.verb][0]:
+                out.add(name_of(s.args[FLOWS[s.verb][0]]))
+            elif s.verb == "deal_structure" and s.args:
+                out.add(name_of(s.args[0]))
+        out.discard(None)
+        return out
+
+    # -- a zone for every item that comes into play -------------------------------------------------
+    def zones_for_items(self) -> None:
+        """`build`/`acquire` put an item into its kind's `build_zone`; `discard` into the
+        `discard_pile`.  The kinds an effect can reach are followed from the zones items start
+        in; an item whose kind is not known here is left alone."""
+        build_zone: set[str] = set()
+        start_zone: dict[str, str] = {}
+        has_discard = False
+        for s in self.header_statements():
+            if s.verb == "build_zone" and s.args:
+                build_zone.add(name_of(s.args[0]))
+            elif s.verb == "start_zone" and len(s.args) == 2 and name_of(s.args[0]) and name_of(s.args[1]):
+                start_zone[s.args[0].name] = s.args[1].name
+            elif s.verb == "discard_pile":
+                has_discard = True
+        self.zone_kinds = self.kinds_by_zone(start_zone)
+        attached: set[str] = set()
+        for _, s in self.all_statements():
+            if s.verb == "deal_onto_structure" and len(s.args) > 1 and name_of(s.args[1]):
+                attached |= self.zone_kinds.get(s.args[1].name, set())
+        self.attached = attached
+        self.structure: set[str] = set()
+        for age in self.merged.by_kind("age"):
+            for s in statements(age.block):
+                if s.verb == "deal_structure" and s.args and name_of(s.args[0]):
+                    self.structure |= self.zone_kinds.get(s.args[0].name, set())
+        reported: set[tuple[str, int, int]] = set()
+        for d in self.merged.definitions:
+            env: dict[str, set[str] | None] = {}
+            if d.kind == "action" and d.block:
+                for s in d.block.statements:
+                    if s.verb == "param" and s.args and name_of(s.args[0]):
+                        env[s.args[0].name] = self.selector_kinds(s)
+            for s, scope in self.scoped(d.block, env):
+                if s.verb in ("build", "acquire", "take_attached") and s.args:
+                    kinds = self.attached if s.verb == "take_attached" else self.kinds_of(s.args[0], scope, d)
+                    for kind in sorted(kinds or ()):
+                        key = (kind, s.span.line, s.span.column)
+                        if kind not in build_zone and key not in reported:
+                            reported.add(key)
+                            self.error("E407", f"`{s.verb}` can put a {kind} into play, but no zone takes a "
+                                               f"{kind} that comes into play", s.args[0].span,
+                                       f"add `build_zone {kind} ZONE` to the game or the expansion")
+                if s.verb == "discard" and not has_discard:
+                    self.error("E407", "`discard` needs a discard pile, and the game has none", s.verb_span,
+                               "add `discard_pile ZONE` to the game")
+
+    def scoped(self, block: ast.Block | None, env: dict[str, set[str] | None]):
+        """Statements with the kinds each item name may hold there (`chosen`, aliases)."""
+        if block is None:
+            return
+        for s in block.statements:
+            yield s, env
+            if s.block is None:
+                continue
+            inner = env
+            if s.verb == "choose":
+                kinds = self.selector_kinds(s)
+                inner = {**env, "chosen": kinds}
+                for k in s.kwargs:
+                    if k.name == "as" and name_of(k.value):
+                        inner[k.value.name] = kinds
+            elif s.verb in ("choose_player", "choose_space"):
+                inner = {**env, "chosen": None}
+            yield from self.scoped(s.block, inner)
+
+    def selector_kinds(self, s: ast.Statement) -> set[str] | None:
+        """The kinds a `param`/`choose` can pick: its kind= filter, else what its zones may hold."""
+        for k in s.kwargs:
+            if k.name == "kind" and name_of(k.value):
+                return {k.value.name}
+        zone = s.args[2] if len(s.args) > 2 else None
+        out: set[str] = set()
+        for z in (zone.items if isinstance(zone, ast.ListExpr) else (zone,)):
+            name = name_of(z)
+            if name is None:
+                return None
+            out |= self.structure if name in ("structure", "structure_all") else self.zone_kinds.get(name, set())
+        return out
+
+    def kinds_of(self, e: ast.Expr, env: dict[str, set[str] | None], d: ast.Definition) -> set[str] | None:
+        if isinstance(e, ast.Str):
+            kind = self.items.get(e.value)
+            return {kind} if kind else None
+        if isinstance(e, ast.Name):
+            if e.name == "this":
+                return {d.kind} if d.kind in self.item_kinds else None
+            return env.get(e.name)
+        return None
+
+    def kinds_by_zone(self, start_zone: dict[str, str]) -> dict[str, set[str]]:
+        """The item kinds each zone may hold: where items start, then what moves between zones."""
+        from .checker import item_start_zone
+        kinds: dict[str, set[str]] = {}
+        for d in self.merged.definitions:
+            if d.kind in self.item_kinds:
+                zone = item_start_zone(d, start_zone)
+                if zone:
+                    kinds.setdefault(zone, set()).add(d.kind)
+        flows: list[tuple[str, str]] = []
+        for _, s in self.all_statements():
+            if s.verb in FLOWS and len(s.args) > max(FLOWS[s.verb]):
+                a, b = (name_of(s.args[i]) for i in FLOWS[s.verb])
+                if a and b:
+                    flows.append((a, b))
+            elif s.verb in PUTS and len(s.args) > 1 and isinstance(s.args[0], ast.Str) and name_of(s.args[1]):
+                kind = self.items.get(s.args[0].value)
+                if kind:
+                    kinds.setdefault(s.args[1].name, set()).add(kind)
+        changed = True
+        while changed:
+            changed = False
+            for a, b in flows:
+                extra = kinds.get(a, set()) - kinds.get(b, set())
+                if extra:
+                    kinds.setdefault(b, set()).update(extra)
+                    changed = True
+        return kinds
+
+
+def check_playable(merged: Merged, item_kinds: set[str], items: dict[str, str]) -> list[Diagnostic]:
+    return Playable(merged, item_kinds, items).run()
