@@ -11,7 +11,7 @@ import attrs
 
 from . import registry as R
 from .checker import check, declared_item_kinds
-from .diagnostics import Diagnostic, render
+from .diagnostics import Diagnostic, render, source_lines
 from .loader import BASE_GAME, CARDS_ROOT, bundled_folder, bundled_names, load_paths
 
 
@@ -38,13 +38,40 @@ class Report:
     def to_json(self) -> str:
         return json.dumps(self.as_json(), indent=2, sort_keys=False)
 
-    def human(self) -> str:
-        parts = [render(d, self.sources.get(d.span.file)) for d in self.diagnostics]
+    def human(self, max_errors: int | None = None) -> str:
+        """Every diagnostic rendered, or the first `max_errors` and a count of the rest."""
+        shown, rest = self.shown(max_errors)
+        lines: dict[str, list[str]] = {}  # each file split into lines once, however many diagnostics
+        parts = []
+        for d in shown:
+            file = d.span.file
+            if file not in lines:
+                lines[file] = source_lines(self.sources.get(file))
+            parts.append(render(d, None, lines[file]))
+        if rest:
+            parts.append(f"... and {more(rest)}")
+        parts.append(self.summary())
+        return "\n\n".join(parts)
+
+    def shown(self, max_errors: int | None) -> tuple[list[Diagnostic], list[Diagnostic]]:
+        """The diagnostics to show under `--max-errors` (None or 0: all), and the rest."""
+        if not max_errors or len(self.diagnostics) <= max_errors:
+            return self.diagnostics, []
+        return self.diagnostics[:max_errors], self.diagnostics[max_errors:]
+
+    def summary(self) -> str:
         counts = ", ".join(f"{n} {plural(k) if n != 1 else k}" for k, n in self.definitions.items())
         status = "ok" if not self.errors else "failed"
-        parts.append(f"{status}: {self.files} files, {self.errors} errors, {self.warnings} warnings"
-                     + (f"; {counts}" if counts else ""))
-        return "\n\n".join(parts)
+        return (f"{status}: {self.files} files, {self.errors} errors, {self.warnings} warnings"
+                + (f"; {counts}" if counts else ""))
+
+
+def more(rest: list[Diagnostic]) -> str:
+    """"99,800 more errors", "3 more warnings", or both."""
+    errors = sum(1 for d in rest if d.severity == "error")
+    warnings = len(rest) - errors
+    said = [f"{n:,} more {word if n != 1 else word[:-1]}" for n, word in ((errors, "errors"), (warnings, "warnings")) if n]
+    return " and ".join(said)
 
 
 def plural(word: str) -> str:
