@@ -6,13 +6,15 @@ import json
 import re
 from collections import Counter
 from pathlib import Path
+from typing import Sequence
 
 import attrs
 
 from . import registry as R
 from .checker import check, declared_item_kinds
+from .codes import CODES, EXPLANATIONS, severity
 from .diagnostics import Diagnostic, render, source_lines
-from .loader import BASE_GAME, CARDS_ROOT, bundled_folder, bundled_names, load_paths
+from .loader import BASE_GAME, CARDS_ROOT, Inline, bundled_folder, bundled_names, load_paths, resolve_layers
 
 
 @attrs.define
@@ -59,11 +61,87 @@ class Report:
             return self.diagnostics, []
         return self.diagnostics[:max_errors], self.diagnostics[max_errors:]
 
+    def github(self, max_errors: int | None = None) -> str:
+        """GitHub Actions workflow commands, one `::error file=..,line=..,col=..::message` per
+        diagnostic (at most `max_errors`), then the summary line."""
+        shown, rest = self.shown(max_errors)
+        out = [_github_command(d) for d in shown]
+        if rest:
+            out.append(f"... and {more(rest)}")
+        out.append(self.summary())
+        return "\n".join(out)
+
+    def sarif(self) -> str:
+        """SARIF 2.1.0: one run whose tool's rules are the diagnostic codes; every diagnostic."""
+        return json.dumps(sarif_log(self.diagnostics), indent=2)
+
     def summary(self) -> str:
         counts = ", ".join(f"{n} {plural(k) if n != 1 else k}" for k, n in self.definitions.items())
         status = "ok" if not self.errors else "failed"
         return (f"{status}: {self.files} files, {self.errors} errors, {self.warnings} warnings"
                 + (f"; {counts}" if counts else ""))
+
+
+def _github_escape(text: str, property: bool = False) -> str:
+    # The escapes GitHub's workflow-command parser undoes (actions/toolkit, command.ts).
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return text.replace(":", "%3A").replace(",", "%2C") if property else text
+
+
+def _github_command(d: Diagnostic) -> str:
+    s = d.span
+    props = {"file": s.file, "line": s.line, "col": s.column, "endLine": s.end_line, "endColumn": s.end_column,
+             "title": f"{d.code}: {CODES.get(d.code, d.code)}"}
+    if s.end_line != s.line:  # GitHub takes endColumn only on a one-line annotation
+        del props["endColumn"]
+    message = f"[{d.code}] {d.message}" + (f"\nhelp: {d.help}" if d.help else "")
+    level = "error" if d.severity == "error" else "warning"
+    return (f"::{level} " + ",".join(f"{k}={_github_escape(str(v), True)}" for k, v in props.items())
+            + "::" + _github_escape(message))
+
+
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+
+
+def sarif_log(diagnostics: list[Diagnostic]) -> dict:
+    """A SARIF 2.1.0 log of `diagnostics` (the OASIS standard code-scanning tools read)."""
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        tool_version = version("rulesdsl")
+    except PackageNotFoundError:  # running from a source tree that is not installed
+        tool_version = "0"
+    index = {code: i for i, code in enumerate(CODES)}
+    rules = []
+    for code, title in CODES.items():
+        rule: dict = {"id": code, "shortDescription": {"text": title},
+                      "defaultConfiguration": {"level": "warning" if severity(code) == "warning" else "error"}}
+        if code in EXPLANATIONS:
+            rule["fullDescription"] = {"text": EXPLANATIONS[code].meaning}
+            rule["help"] = {"text": EXPLANATIONS[code].fix}
+        rules.append(rule)
+    results = []
+    for d in diagnostics:
+        s = d.span
+        region = {"startLine": s.line, "startColumn": s.column, "endLine": s.end_line, "endColumn": s.end_column}
+        result: dict = {"ruleId": d.code, "level": "warning" if d.severity == "warning" else "error",
+                        "message": {"text": d.message + (f"\nhelp: {d.help}" if d.help else "")},
+                        "locations": [{"physicalLocation": {"artifactLocation": {"uri": _uri(s.file)},
+                                                            "region": region}}]}
+        if d.code in index:
+            result["ruleIndex"] = index[d.code]
+        results.append(result)
+    return {"$schema": SARIF_SCHEMA, "version": "2.1.0",
+            "runs": [{"tool": {"driver": {"name": "rulesdsl", "version": tool_version, "rules": rules}},
+                      "columnKind": "unicodeCodePoints", "results": results}]}
+
+
+def _uri(file: str) -> str:
+    """A file as a URI reference: relative paths stay relative (to the folder check ran in)."""
+    from urllib.parse import quote
+    path = Path(file)
+    if path.is_absolute():
+        return path.as_uri()
+    return quote(file.replace("\\", "/"))
 
 
 def more(rest: list[Diagnostic]) -> str:
@@ -90,7 +168,7 @@ class _Checked:
     files: set[str] = attrs.Factory(set)
 
 
-def _check_set(paths: list[Path], read: dict | None = None) -> _Checked:
+def _check_set(paths: list[Path | Inline], read: dict | None = None) -> _Checked:
     merged = load_paths(paths, read)
     diags = list(merged.diagnostics) + check(merged)
     known = set(R.KINDS) | declared_item_kinds(merged)
@@ -120,32 +198,52 @@ def _combine(sets: list[_Checked]) -> Report:
                   dict(sorted(counts.items())))
 
 
-def layers_for(path: Path) -> list[Path]:
-    """A folder that defines no `game` is checked on top of the bundled base game."""
-    files = list(path.rglob("*.rules")) if path.is_dir() else [path]
+def layers_for(path: Path | Inline, expansions: Sequence[str] = ()) -> list[Path | Inline]:
+    """A folder that defines no `game` is checked on top of the bundled base game; with
+    `expansions`, every path is checked on top of the base game and those expansions (which
+    then apply in their `order`, as when played)."""
+    if expansions:
+        layers: list[Path | Inline] = list(resolve_layers(list(expansions)))
+        if isinstance(path, Inline) or all(path.resolve() != p.resolve() for p in layers):
+            layers.append(path)
+        return layers
     base = bundled_folder(BASE_GAME)
-    if base is None or any(_mentions_game(f) for f in files) or path.resolve() == base.resolve():
+    if isinstance(path, Inline):
+        texts = [path.data.decode("utf-8", errors="replace")]
+    else:
+        files = list(path.rglob("*.rules")) if path.is_dir() else [path]
+        if base is not None and path.resolve() == base.resolve():
+            return [path]
+        texts = (_text(f) for f in files)
+    if base is None or any(_mentions_game(t) for t in texts):
         return [path]
     return [base, path]
 
 
-def _mentions_game(f: Path) -> bool:
+def _text(f: Path) -> str:
     try:
         if not f.is_file():  # a broken link, a FIFO (reading it could block): the loader reports it
-            return False
-        text = f.read_text(encoding="utf-8", errors="replace")
+            return ""
+        return f.read_text(encoding="utf-8", errors="replace")
     except OSError:
-        return False
+        return ""
+
+
+def _mentions_game(text: str) -> bool:
     return any(_GAME_HEADER.match(line) for line in text.split("\n"))
 
 
 _GAME_HEADER = re.compile(r"\s*game(?![A-Za-z0-9_])")
 
 
-def check_paths(paths: list[Path]) -> Report:
+def check_paths(paths: list[Path | Inline], expansions: Sequence[str] = ()) -> Report:
     """`rulesdsl check PATH...`: each path is checked as its own content set (a folder without
-    a `game` on top of the bundled base game); no path means every bundled folder."""
-    if not paths:
-        paths = [CARDS_ROOT / n for n in bundled_names()]
+    a `game` on top of the bundled base game, or with `expansions` on top of the base game and
+    those expansions); no path means every bundled folder, or with `expansions` the base game
+    and those expansions together.  ValueError names an unknown expansion."""
     read: dict = {}  # each folder is read once, however many content sets use it
-    return _combine([_check_set(layers_for(p), read) for p in paths])
+    if not paths:
+        if expansions:
+            return _combine([_check_set(list(resolve_layers(list(expansions))), read)])
+        paths = [CARDS_ROOT / n for n in bundled_names()]
+    return _combine([_check_set(layers_for(p, expansions), read) for p in paths])
