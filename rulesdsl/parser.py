@@ -3,7 +3,9 @@ and its exceptions into diagnostics.  Nothing here evaluates the text: card file
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import gc
 from importlib.resources import files
 from pathlib import Path
 
@@ -154,6 +156,25 @@ def _top_level_pieces(text: str) -> list[tuple[int, int, str]]:
 def _parse_text(path: str, text: str, offset: int = 0) -> tuple[tuple, list[Diagnostic]]:
     """Definitions and syntax errors of one text: the whole file, or a piece of it that starts
     after `offset` lines (every line number found is moved down by `offset`)."""
+    with _collector_paused():
+        return _parse_unpaused(path, text, offset)
+
+
+@contextlib.contextmanager
+def _collector_paused():
+    """Python's cyclic garbage collector off while a text is parsed: parsing allocates millions of
+    small objects and no garbage cycles, and the collector's repeated passes over them made the
+    time grow faster than the file (a 4 MB file: 25 s instead of 11 s)."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
+
+
+def _parse_unpaused(path: str, text: str, offset: int) -> tuple[tuple, list[Diagnostic]]:
     from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
     try:
         tree = _parser().parse(text)
