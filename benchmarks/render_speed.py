@@ -4,7 +4,11 @@
 
 Writes a card file of about the given size in which `--errors` cards each have one mistake (an
 unknown colour; with --syntax, a syntax error), then times reading and parsing, checking, and
-rendering every diagnostic in the human, JSON, GitHub and SARIF formats."""
+rendering every diagnostic in the human, JSON, GitHub and SARIF formats.  CPU times are
+given beside wall-clock times: on a shared machine the latter measure the neighbours too.
+
+Before rendering was made linear (one split of each file, not one per diagnostic), the human
+format of a 0.8 MB file with 10,000 errors took 18.8 s; it now takes 0.02 s."""
 
 from __future__ import annotations
 
@@ -32,6 +36,12 @@ def card_file(megabytes: float, errors: int, syntax: bool) -> str:
     return "".join(cards)
 
 
+def timed(work):
+    wall, cpu = time.perf_counter(), time.process_time()
+    result = work()
+    return result, time.perf_counter() - wall, time.process_time() - cpu
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--megabytes", type=float, default=10)
@@ -45,20 +55,15 @@ def main() -> None:
         path = Path(tmp) / "big.rules"
         path.write_text(card_file(args.megabytes, args.errors, args.syntax), encoding="utf-8")
         size = path.stat().st_size
-        start = time.perf_counter()
-        report = check_paths([path])
-        checked = time.perf_counter()
-        text = report.human()
-        rendered = time.perf_counter()
-        print(f"{size / 1e6:.1f} MB, {len(report.diagnostics)} diagnostics: "
-              f"check {checked - start:.2f} s, human {rendered - checked:.2f} s ({len(text) / 1e6:.1f} MB)")
-        for name in ("human_limited", "to_json", "github", "sarif"):
-            method = getattr(report, name, None)
-            if method is None:
-                continue
-            t0 = time.perf_counter()
-            out = method()
-            print(f"  {name}: {time.perf_counter() - t0:.2f} s ({len(out) / 1e6:.1f} MB)")
+        report, wall, cpu = timed(lambda: check_paths([path]))
+        print(f"{size / 1e6:.1f} MB, {len(report.diagnostics):,} diagnostics")
+        print(f"  read, parse and check: {wall:.2f} s ({cpu:.2f} s CPU)")
+        for name, render in (("human, all", lambda: report.human(0)),
+                             ("human, --max-errors 200", lambda: report.human(200)),
+                             ("json", report.to_json), ("github", lambda: report.github(0)),
+                             ("sarif", report.sarif)):
+            out, wall, cpu = timed(render)
+            print(f"  {name}: {wall:.2f} s ({cpu:.2f} s CPU), {len(out) / 1e6:.1f} MB")
     sys.stdout.flush()
 
 

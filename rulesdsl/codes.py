@@ -145,7 +145,8 @@ EXPLANATIONS: dict[str, Explanation] = {
         "`replace`, `extend` or `remove` names a definition that no earlier folder defines.",
         'replace card "Lumber Yrd" {\n    age 1\n    color brown\n    produce wood\n}\n',
         "Correct the name (the help suggests the closest), or check the expansion on top of the "
-        "content that defines it: rulesdsl check -e EXPANSION PATH."),
+        "content that defines it: rulesdsl check -e EXPANSION PATH. Expansions apply in their "
+        "`order`: one that changes another expansion's definitions needs a higher `order`."),
     "E106": Explanation(
         "A definition has a header but no `{ ... }` block.",
         'card "Test Card"\n',

@@ -73,7 +73,7 @@ class Report:
 
     def sarif(self) -> str:
         """SARIF 2.1.0: one run whose tool's rules are the diagnostic codes; every diagnostic."""
-        return json.dumps(sarif_log(self.diagnostics), indent=2)
+        return json.dumps(sarif_log(self.diagnostics), separators=(",", ":"))
 
     def summary(self) -> str:
         counts = ", ".join(f"{n} {plural(k) if n != 1 else k}" for k, n in self.definitions.items())
