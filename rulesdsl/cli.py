@@ -57,7 +57,7 @@ def _stdin_file():
     """The card file on stdin, as `<stdin>`."""
     from .files import MAX_INPUT_BYTES
     from .loader import Inline
-    data = click.get_binary_stream("stdin").read(MAX_INPUT_BYTES + 1)
+    data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
     if len(data) > MAX_INPUT_BYTES:
         click.echo(f"error: cannot read <stdin>: more than the limit of {MAX_INPUT_BYTES} bytes", err=True)
         sys.exit(1)
