@@ -130,8 +130,9 @@ EXPLANATIONS: dict[str, Explanation] = {
     "E102": Explanation(
         "Two definitions have the same kind and name, or two items of different kinds share a "
         "name (actions and traces name items by name alone).",
-        'card "Lumber Yard" {\n    age 1\n    color brown\n    produce wood\n}\n',
-        "Rename one, or write `replace card \"Lumber Yard\" { ... }` to change the existing one."),
+        _card("produce wood") + "\n" + _card("produce clay"),
+        "Rename one, or, to change a definition an earlier folder made, write "
+        "`replace card \"Its Name\" { ... }`."),
     "E103": Explanation(
         "A definition that must have a name has none.",
         "card {\n    age 1\n    color brown\n}\n",
