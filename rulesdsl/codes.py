@@ -238,8 +238,8 @@ EXPLANATIONS: dict[str, Explanation] = {
         "Use a kind of item: `kind=wonder`, not the zone `wonders`."),
     "E314": Explanation(
         "`lookup()` reads a table that no `table` statement declares.",
-        'token "Test Token" {\n    points lookup(temple_points, 2)\n}\n',
-        "Declare the table in the game or expansion: table temple_points [0, 1, 2]."),
+        'token "Test Token" {\n    points lookup(bonus_points, 2)\n}\n',
+        "Declare the table in the game or expansion: table bonus_points [0, 1, 2]."),
     "E315": Explanation(
         "`run` names a procedure that no `procedure` definition defines.",
         'token "Test Token" {\n    run may_mvoe_cube\n}\n',
