@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
+from rulesdsl.names import check_agent
+
 from .actions import Action
 from .game import Game
 
@@ -75,7 +77,5 @@ AGENTS = {"random": RandomAgent, "greedy": GreedyAgent}
 
 
 def make_agent(name: str, seed: int) -> Agent:
-    try:
-        return AGENTS[name](seed)
-    except KeyError:
-        raise ValueError(f"unknown agent {name!r}; agents: {', '.join(AGENTS)}") from None
+    """An agent by name (an unknown name is a rulesdsl.names.UnknownName, a ValueError)."""
+    return AGENTS[check_agent(name, AGENTS)](seed)

@@ -10,6 +10,7 @@ from itertools import product
 from typing import Any, Iterable
 
 from rulesdsl.model import STRUCTURE, STRUCTURE_ALL, Content, Selector
+from rulesdsl.names import check_options
 
 from . import chance
 from .actions import CHOOSE, CHOOSE_OPTION, CHOOSE_PLAYER, CHOOSE_SPACE, PASS, Action, IllegalAction, player_label
@@ -34,6 +35,7 @@ class Game:
     @classmethod
     def create(cls, content: Content, seed: int = 0, options: Iterable[str] = (),
                script: dict[str, list[str]] | None = None) -> "Game":
+        options = check_options(content.options, options)  # an unknown option would be ignored silently
         players = content.players
         game = cls.__new__(cls)
         game.content = content
@@ -45,7 +47,7 @@ class Game:
                 slot = game.zone_base[it.deck]
                 zones[slot].append(it.id)
                 loc[it.id] = slot
-        state = State(layers=list(content.layers), options=sorted(options), seed=seed, players=players, loc=loc,
+        state = State(layers=list(content.layers), options=options, seed=seed, players=players, loc=loc,
                       zones=zones, coins=[0] * players, rng=chance.seed_state(seed), script={k: list(v) for k, v in (script or {}).items()},
                       setup_script={k: list(v) for k, v in (script or {}).items()})
         for z in content.zones:
@@ -81,6 +83,9 @@ class Game:
         self.slot_active = [z >= 0 and content.zones[z].active for z in self.slot_zone]
         self.active_slots = [[self.zone_base[z.id] + p for z in content.zones if z.active and z.per_player]
                              for p in range(content.players)]
+        discard = content.discard_zone
+        # Whether a slot is (a seat of) the discard pile: items arriving there are `discarded`.
+        self.slot_discard = [discard >= 0 and z == discard for z in self.slot_zone]
         # Zones whose items work for whoever controls their space in another zone.
         self.ruled = {self.zone_base[z.id]: content.zones[z.ruled_by].name for z in content.zones if z.ruled_by >= 0}
 
@@ -538,8 +543,23 @@ class Game:
             self._prices[q] = None
             self._price_cache[q].clear()
 
-    def move(self, item: int, zone: int, owner: int, onto: int | None = None, bottom: bool = False) -> None:
-        self.relocate(item, self.slot(zone, owner))
+    def arrive(self, item: int, slot: int, by: int, frames: list[Frame]) -> None:
+        """Move an item as player `by`'s doing (-1: nobody's, as when a test sets a position up).
+        The one place that notices items reaching the discard pile, however they are moved
+        there: their `discarded` triggers are added to `frames`, which the caller schedules."""
+        if by < 0 or not self.slot_discard[slot] or "discarded" not in self.content.triggers_by_event:
+            self.relocate(item, slot)
+            return
+        owner = self.owner_of(item)  # the player whose zone it leaves
+        self.relocate(item, slot)
+        frames += self.event_frames("discarded", by, item, owner=owner)
+
+    def move(self, item: int, zone: int, owner: int, onto: int | None = None, bottom: bool = False,
+             by: int = -1) -> None:
+        frames: list[Frame] = []
+        self.arrive(item, self.slot(zone, owner), by, frames)
+        if frames:
+            self.schedule(frames)
         if bottom:
             pile = self.state.zones[self.slot(zone, owner)]
             pile.insert(0, pile.pop())
@@ -558,24 +578,30 @@ class Game:
     def move_all(self, src: int, dst: int, owner, me: int, bottom: bool = False, claim: bool = False) -> None:
         zones = self.content.zones
         owners = self.owners(owner, me) if (zones[src].per_player or zones[dst].per_player) else [0]
+        frames: list[Frame] = []
         for o in owners:
             moving = list(self.state.zones[self.slot(src, o)])
             for item in moving:
                 if claim:
-                    self.claim(item, dst, o)
+                    self.claim(item, dst, o, me)
                 else:
-                    self.relocate(item, self.slot(dst, o))
+                    self.arrive(item, self.slot(dst, o), me, frames)
             if bottom and moving:
                 pile = self.state.zones[self.slot(dst, o)]
                 pile[:] = pile[-len(moving):] + pile[:-len(moving)]
+        if frames:
+            self.schedule(frames)
 
     def discard(self, me: int, item: int) -> None:
         """To the discard pile, with whatever lies on the item (tokens on a structure card)."""
         pile = self.zone_base[self.content.discard_zone]
         riders = [x for x, host in self.state.attached.items() if host == item]
-        self.relocate(item, pile)
+        frames: list[Frame] = []
+        self.arrive(item, pile, me, frames)
         for x in riders:
-            self.relocate(x, pile)
+            self.arrive(x, pile, me, frames)
+        if frames:
+            self.schedule(frames)
 
     def draw(self, slot: int, count: int, label: str, unseen: bool = False) -> list[int]:
         """A chance step: `count` items at random from a slot (or as the script dictates).
@@ -605,13 +631,16 @@ class Game:
         return out
 
     def deal(self, count: int, src: int, dst: int, owner: int, space: int | None = None,
-             hidden: bool = False, unseen: bool = False) -> None:
+             hidden: bool = False, unseen: bool = False, by: int = -1) -> None:
+        frames: list[Frame] = []
         for item in self.draw(self.slot(src, owner), count, self.content.zones[src].name, unseen):
-            self.relocate(item, self.slot(dst, owner))
+            self.arrive(item, self.slot(dst, owner), by, frames)
             if space is not None:
                 self.state.positions[item] = space
             if hidden:
                 self.state.hidden.append(item)
+        if frames:
+            self.schedule(frames)
 
     def deal_structure(self, src: int, layout: str) -> None:
         st = self.state
@@ -831,19 +860,24 @@ class Game:
             return []
         if only >= 0:
             blocks = self.content.blocks
-            return [Frame(t.block, 0, len(blocks[t.block].steps), actor, {"event": {"name": name, "by": actor}})
-                    for t in triggers if t.item == only]
+            event = {"name": name, "by": actor, **fields}
+            return [Frame(t.block, 0, len(blocks[t.block].steps), actor, {"event": event})
+                    for t in triggers if t.item == only and (t.zone is None or t.zone == fields.get("zone"))]
         st = self.state
         items = self.content.items
         it = items[item] if item >= 0 else None
         event = {"name": name, "by": actor, "item": item, **fields}
         out = []
         for t in triggers:
+            if t.zone is not None and t.zone != fields.get("zone"):
+                continue
             if t.item >= 0:
                 slot = st.loc[t.item]
                 if slot in self.ruled:
                     me = self.ruled_owner(t.item, slot)
-                    if me < 0 or ("space" in fields and st.positions.get(t.item) != fields["space"]):
+                    # A ruled item hears the events of its own space of the zone that rules it.
+                    if me < 0 or ("space" in fields and (st.positions.get(t.item) != fields["space"]
+                                                         or fields.get("zone") != self.ruled[slot])):
                         continue
                 elif slot < 0 or not self.slot_active[slot]:
                     continue
@@ -863,6 +897,10 @@ class Game:
         return out
 
     def event_field(self, event: dict, name: str):
+        if name == "kind" or name == "color":
+            # Read from the event's item when asked: most events never need them.
+            item = event.get("item", -1)
+            return getattr(self.content.items[item], name) if item >= 0 else None
         return event.get(name)
 
     def item_attr(self, item: int, name: str):
@@ -927,28 +965,38 @@ class Game:
         slot = self.state.loc[item]
         return self.slot_owner[slot] if slot >= 0 else -1
 
-    def place(self, item: int, zone: int, owner: int, space: int, hidden: bool = False) -> None:
+    def place(self, item: int, zone: int, owner: int, space: int, hidden: bool = False, by: int = -1) -> None:
         st = self.state
-        before = self.ruled_owner(item, st.loc[item]) if st.loc[item] in self.ruled else -1
-        self.relocate(item, self.slot(zone, owner))
+        old = st.loc[item]
+        before = self.ruled_owner(item, old) if old in self.ruled else -1
+        fields = {"zone": self.ruled[old], "space": st.positions.get(item, -1)} if old in self.ruled else {}
+        frames: list[Frame] = []
+        self.arrive(item, self.slot(zone, owner), by, frames)
         st.positions[item] = space
         if hidden:
             st.hidden.append(item)
-        after = self.ruled_owner(item, st.loc[item]) if st.loc[item] in self.ruled else -1
+        new = st.loc[item]
+        after = self.ruled_owner(item, new) if new in self.ruled else -1
         if before != after:
-            # A ruled item changing hands: its own lost/gained triggers, as if control had changed.
-            frames = self.event_frames("control_lost", before, only=item) if before >= 0 else []
+            # A ruled item changing hands: its own lost/gained triggers, as if control had changed
+            # (of the space it left, then of the space it came to).
+            if before >= 0:
+                frames += self.event_frames("control_lost", before, only=item, **fields)
             if after >= 0:
-                frames += self.event_frames("control_gained", after, only=item)
+                frames += self.event_frames("control_gained", after, only=item, zone=self.ruled[new], space=space)
+        if frames:
             self.schedule(frames)
 
-    def claim(self, item: int, zone: int, owner: int) -> None:
-        self.relocate(item, self.slot(zone, owner))
+    def claim(self, item: int, zone: int, owner: int, by: int = -1) -> None:
+        frames: list[Frame] = []
+        self.arrive(item, self.slot(zone, owner), by, frames)
         block = self.content.items[item].claim_block
         if block >= 0 and owner < 0:
             owner = self.owner_of(item)
         if block >= 0:
             self.push(block, owner, {})
+        if frames:
+            self.schedule(frames)
 
     def reveal(self, zone: int, space: int | None) -> None:
         st = self.state
@@ -996,7 +1044,7 @@ class Game:
             return
         st.supply[name][player] -= 1
         st.cubes[name][player][space] += 1
-        frames = self.event_frames("cube_added", player, space=space)
+        frames = self.event_frames("cube_added", player, zone=name, space=space)
         self._update_control(zone, frames)
 
     def remove_cube(self, zone: int, player: int, space) -> None:
@@ -1019,7 +1067,7 @@ class Game:
         row[src] -= 1
         row[dst] += 1
         # A cube arriving on a space, placed or moved, is a cube added there.
-        self._update_control(zone, self.event_frames("cube_added", player, space=dst))
+        self._update_control(zone, self.event_frames("cube_added", player, zone=name, space=dst))
 
     def _update_control(self, zone: int, frames: list[Frame]) -> None:
         """Recompute who controls each space; items ruled by those spaces change hands, and the
@@ -1038,12 +1086,12 @@ class Game:
             if new == old:
                 continue
             if old >= 0:
-                lost += self.event_frames("control_lost", old, space=space)
+                lost += self.event_frames("control_lost", old, zone=z.name, space=space)
             control[space] = new
             for p in range(st.players):
                 self._dirty(p)
             if new >= 0:
-                gained += self.event_frames("control_gained", new, space=space)
+                gained += self.event_frames("control_gained", new, zone=z.name, space=space)
         self.schedule(frames + lost + gained)
 
     def ruled_owner(self, item: int, slot: int) -> int:
@@ -1065,16 +1113,22 @@ class Game:
     def take_top(self, count: int, src: int, dst: int, me: int) -> None:
         """The top `count` items, keeping their order (the top one last, as in the deck)."""
         pile = self.state.zones[self.slot(src, me)]
+        frames: list[Frame] = []
         for item in pile[len(pile) - min(count, len(pile)):]:
-            self.relocate(item, self.slot(dst, me))
+            self.arrive(item, self.slot(dst, me), me, frames)
+        if frames:
+            self.schedule(frames)
 
     def return_to_deck(self, zone: int, me: int) -> None:
         """Every item back on top of its own deck, in the order they lie (the last ends on top)."""
         items = self.content.items
+        frames: list[Frame] = []
         for item in list(self.state.zones[self.slot(zone, me)]):
             deck = items[item].deck
             if deck >= 0:
-                self.relocate(item, self.slot(deck, me))
+                self.arrive(item, self.slot(deck, me), me, frames)
+        if frames:
+            self.schedule(frames)
 
     def deal_onto_structure(self, count: int, src: int, slots: list[int]) -> None:
         st = self.state

@@ -5,12 +5,15 @@ under wonders, the box and every deck, and another player's pending options."""
 
 from __future__ import annotations
 
+from rulesdsl.names import check_seat
+
 from .game import Game
 from .state import DRAW
 
 
 def observe(game: Game, player: int) -> dict:
     c, st = game.content, game.state
+    check_seat(player, st.players)
     hidden = set(st.hidden)
 
     def names(i: int) -> str:

@@ -5,7 +5,9 @@ from __future__ import annotations
 import time
 from typing import Callable
 
-from .agents import make_agent
+from rulesdsl.names import check_agents
+
+from .agents import AGENTS, make_agent
 from .ruleset import Ruleset
 from .state import DRAW
 
@@ -25,8 +27,8 @@ def play_one(rules: Ruleset, seed: int, agent_names: list[str]):
 
 def simulate(rules: Ruleset, games: int, seed: int = 0, agents: list[str] | None = None,
              progress: Callable[[int], None] | None = None) -> dict:
-    agent_names = agents or ["random", "random"]
     players = rules.content.players
+    agent_names = check_agents(agents or ["random"] * players, players, AGENTS)
     wins = {str(p): 0 for p in range(players)}
     wins["draw"] = 0
     victories: dict[str, int] = {}

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from rulesdsl.files import write_atomic
+
 from .actions import Action
 from .game import Game
 from .persistence import dumps
@@ -31,7 +33,8 @@ def _comparable(game: Game):
 
 
 def save_trace(game: Game, path: Path) -> None:
-    path.write_text(json.dumps(trace_of(game), indent=1) + "\n", encoding="utf-8")
+    """Write the trace atomically: a failed write (rulesdsl.files.FileProblem) leaves any old file intact."""
+    write_atomic(Path(path), json.dumps(trace_of(game), indent=1) + "\n")
 
 
 def load_trace(path: Path) -> dict:

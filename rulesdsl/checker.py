@@ -14,6 +14,7 @@ from . import registry as R
 from .diagnostics import Diagnostic, Span, did_you_mean
 from .loader import Merged
 
+EVENT_TYPE = "event:"  # the type of `event` inside `when EVENT`: "event:built", ...
 ZONE_FLAGS = ("player", "active", "public", "private", "majority")
 VOCAB_VERBS = {"resources": R.RESOURCE, "colors": R.COLOR, "science": R.SCIENCE, "chains": R.CHAIN}
 VOCAB_LABEL = {R.RESOURCE: ("E301", "resource"), R.COLOR: ("E302", "colour"), R.SCIENCE: ("E303", "scientific symbol"),
@@ -199,7 +200,9 @@ class Checker:
                 alias = {k.value.name: chosen for k in s.kwargs if k.name == "as" and isinstance(k.value, ast.Name)}
                 inner = scope.with_(chosen=chosen, **alias)
             elif s.verb == "when":
-                inner = scope.with_(event="event")
+                # The type names the event, so `event.X` is checked against what it carries.
+                event = s.args[0].name if s.args and isinstance(s.args[0], ast.Name) else "?"
+                inner = scope.with_(event=EVENT_TYPE + event)
             self.block(s.block, d, inner, top=False)
 
     def allowed(self, verb: R.Verb, kind: str, top: bool) -> bool:
@@ -283,17 +286,31 @@ class Checker:
                                                               f"`{s.verb}` takes no options"))
                 continue
             self.typed(kw.value, kwtypes[kw.name], scope, s)
-        if s.verb == "when" and s.args and isinstance(s.args[0], ast.Name):
-            event = s.args[0].name
-            fields = R.EVENTS.get(event, ())
+        if s.verb == "when" and s.args and isinstance(s.args[0], ast.Name) and s.args[0].name in R.EVENTS:
+            event = R.EVENTS[s.args[0].name]
+            fields = event.field_types
             for kw in s.kwargs:
-                if kw.name in ("color", "kind", "via") and kw.name not in fields and event in R.EVENTS:
-                    self.error("E204", f"event `{event}` has no `{kw.name}` to filter on", kw.span,
-                               f"`{event}` carries: {', '.join(fields) or 'nothing'}")
+                if kw.name in R.EVENT_FILTERS and kw.name not in fields:
+                    filters = [f for f in R.EVENT_FILTERS if f in fields]
+                    self.error("E204", f"event `{event.name}` has no `{kw.name}` to filter on", kw.span,
+                               f"`{event.name}` filters on: {', '.join(['by'] + filters)}")
+                elif kw.name == "zone" and isinstance(kw.value, ast.Name) and kw.value.name in self.voc.known(R.ZONE):
+                    cube_zones = self.cube_zones()
+                    if kw.value.name not in cube_zones:
+                        self.error("E204", f"zone `{kw.value.name}` holds no cubes: `{event.name}` never happens there",
+                                   kw.value.span, did_you_mean(kw.value.name, cube_zones)
+                                   or (f"zones with cubes: {', '.join(sorted(cube_zones))}" if cube_zones
+                                       else "cube zones are declared with `counters=N`"))
         if s.verb in ("param", "choose") and len(s.args) >= 3:
             zone = s.args[-1]
             if isinstance(zone, ast.Name) and zone.name == "structure" and any(k.name == "owner" for k in s.kwargs):
                 self.error("E204", "the structure has no owner", zone.span, "remove `owner=`")
+
+    def cube_zones(self) -> set[str]:
+        """Zones declared with `counters=`: the only ones zone events happen in."""
+        return {s.args[0].name for d in self.merged.definitions if d.kind in ("game", "expansion") and d.block
+                for s in d.block.statements if s.verb == "zone" and s.args and isinstance(s.args[0], ast.Name)
+                and any(k.name == "counters" for k in s.kwargs)}
 
     @staticmethod
     def describe(p: R.Param) -> str:
@@ -389,7 +406,10 @@ class Checker:
     def typed(self, e: ast.Expr, type_: str, scope: Scope, s: ast.Statement) -> None:
         if type_ in (R.RESOURCE, R.COLOR, R.SCIENCE, R.CHAIN, R.ZONE, R.LAYOUT, R.KIND):
             if type_ in (R.RESOURCE, R.SCIENCE) and or_words(e) is None:
-                self.expr(e, scope)  # e.g. event.symbol
+                got = self.expr(e, scope)  # e.g. event.symbol
+                if got not in ("word", "any", None):
+                    self.error("E309", f"expected a {VOCAB_LABEL[type_][1]}, found {self.article(got)}", e.span,
+                               "e.g. event.symbol in `when gained_science`" if type_ == R.SCIENCE else None)
                 return
             if type_ == R.RESOURCE and isinstance(e, ast.Name) and e.name == "resource" and scope.kind == "game":
                 return
@@ -450,6 +470,8 @@ class Checker:
 
     @staticmethod
     def article(t: str) -> str:
+        if t.startswith(EVENT_TYPE):
+            return "an event"
         return {R.INT: "a number", R.BOOL: "a condition", R.PLAYER: "a player", R.ITEM: "an item",
                 "word": "a word", "text": "text", "list": "a list"}.get(t, t)
 
@@ -471,20 +493,13 @@ class Checker:
             if e.name == "resource" and scope.kind == "game":
                 return R.RESOURCE
             known = set(scope.names) | {n for t in (R.RESOURCE, R.COLOR, R.SCIENCE) for n in self.voc.known(t)}
-            if any(e.name in self.voc.known(t) for t in (R.RESOURCE, R.COLOR, R.SCIENCE, R.CHAIN, R.ZONE)):
+            if any(e.name in self.voc.known(t) for t in (R.RESOURCE, R.COLOR, R.SCIENCE, R.CHAIN, R.ZONE, R.KIND)):
                 return "word"
             self.error("E307", f"unknown name `{e.name}`", e.span,
                        did_you_mean(e.name, known) or "names here: " + ", ".join(sorted(scope.names)))
             return None
         if isinstance(e, ast.Attribute):
-            base = self.expr(e.obj, scope)
-            if base == "event":
-                return "any"
-            if base == R.ITEM:
-                return "any"
-            if base is not None:
-                self.error("E307", f"`.{e.name}` can only follow an item or `event`", e.span)
-            return None
+            return self.attribute(e, scope)
         if isinstance(e, ast.Alternatives):
             return "word"
         if isinstance(e, ast.ListExpr):
@@ -508,6 +523,34 @@ class Checker:
             return R.BOOL if e.op in ("<", "<=", ">", ">=") else R.INT
         if isinstance(e, ast.Call):
             return self.call(e, scope)
+        return None
+
+    def attribute(self, e: ast.Attribute, scope: Scope) -> str | None:
+        """`event.X` against the fields of the trigger's event, `ITEM.X` against what items have."""
+        base = self.expr(e.obj, scope)
+        # The caret goes under the field's name, the part that is wrong.
+        field = Span(e.span.file, e.span.end_line, max(1, e.span.end_column - len(e.name)),
+                     e.span.end_line, e.span.end_column)
+        if base is not None and base.startswith(EVENT_TYPE):
+            event = R.EVENTS.get(base[len(EVENT_TYPE):])
+            if event is None:
+                return "any"  # an unknown event is reported at the `when` (E310)
+            types = event.field_types
+            if e.name not in types:
+                self.error("E307", f"event `{event.name}` has no field `{e.name}`", field,
+                           did_you_mean(e.name, types) or f"`{event.name}` carries: {', '.join(types)}")
+                return None
+            return types[e.name]
+        if base == R.ITEM:
+            if e.name not in R.ITEM_ATTRIBUTES:
+                self.error("E307", f"an item has no attribute `{e.name}`", field,
+                           did_you_mean(e.name, R.ITEM_ATTRIBUTES)
+                           or f"items have: {', '.join(R.ITEM_ATTRIBUTES)}")
+                return None
+            return R.ITEM_ATTRIBUTES[e.name]
+        if base is not None and base != "any":
+            self.error("E307", f"`.{e.name}` can only follow an item or `event`, not {self.article(base)}", e.span,
+                       "e.g. chosen.color, event.item")
         return None
 
     def call(self, e: ast.Call, scope: Scope) -> str | None:

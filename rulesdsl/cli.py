@@ -1,4 +1,4 @@
-"""The `rulesdsl` command: check, explain, simulate, play, replay.
+"""The `rulesdsl` command: check, explain, simulate, play, replay, list.
 
 Imports are local to each command so that `rulesdsl check` starts fast (no interpreter)."""
 
@@ -40,7 +40,7 @@ def check(paths: tuple[Path, ...], expansions: tuple[str, ...], fmt: str, max_er
     targets: list = [_stdin_file() if str(p) == "-" else p for p in paths]
     try:
         report = check_paths(targets, expansions)
-    except ValueError as exc:  # an unknown expansion
+    except ValueError as exc:  # an unknown expansion, or a folder past the limits (FolderProblem)
         raise click.UsageError(str(exc)) from None
     if fmt == "json":
         click.echo(report.to_json())
@@ -54,12 +54,11 @@ def check(paths: tuple[Path, ...], expansions: tuple[str, ...], fmt: str, max_er
 
 
 def _stdin_file():
-    """The card file on stdin, as `<stdin>`."""
-    from .files import MAX_INPUT_BYTES
-    from .loader import Inline
-    data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
-    if len(data) > MAX_INPUT_BYTES:
-        click.echo(f"error: cannot read <stdin>: more than the limit of {MAX_INPUT_BYTES} bytes", err=True)
+    """The card file on stdin, as `<stdin>`, within the size limit of a card file given by name."""
+    from .loader import MAX_FOLDER_BYTES, Inline
+    data = sys.stdin.buffer.read(MAX_FOLDER_BYTES + 1)
+    if len(data) > MAX_FOLDER_BYTES:
+        click.echo(f"error: cannot read <stdin>: more than the limit of {MAX_FOLDER_BYTES} bytes", err=True)
         sys.exit(1)
     return Inline("<stdin>", data)
 
@@ -74,7 +73,30 @@ def _ruleset(expansions: tuple[str, ...], base: str = "duel"):
         click.echo("run `rulesdsl check` for every diagnostic", err=True)
         sys.exit(1)
     except ValueError as exc:
+        from .names import UnknownName
+        if isinstance(exc, UnknownName) and exc.kind == "expansion":
+            raise click.BadParameter(str(exc), param_hint="--expansion") from None
         raise click.UsageError(str(exc)) from None
+
+
+def _checked(flag: str, check, *args):
+    """A rulesdsl.names check of a command-line value: an unknown name is a usage error naming the flag."""
+    try:
+        return check(*args)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint=flag) from None
+
+
+def _writable(path: Path | None) -> None:
+    """An output path is checked before any work: a game is not played for nothing."""
+    from .files import FileProblem, check_writable
+    if path is None:
+        return
+    try:
+        check_writable(path)
+    except FileProblem as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(1)
 
 
 @cli.command()
@@ -92,11 +114,12 @@ def explain(name: str, expansions: tuple[str, ...]) -> None:
         click.echo(explain_code(name))
         return
     from .explain import explain as render
+    from .safe_text import printable
     rules = _ruleset(expansions)
     try:
-        click.echo(render(name, rules.content))
+        click.echo(printable(render(name, rules.content)))
     except KeyError as exc:
-        click.echo(f"error: {exc.args[0]}", err=True)
+        click.echo(printable(f"error: {exc.args[0]}"), err=True)
         sys.exit(1)
 
 
@@ -110,10 +133,10 @@ def simulate(games: int, seed: int, expansions: tuple[str, ...], agents: str, as
     """Play many games between agents and summarise them."""
     from rulesdsl.interpreter.agents import AGENTS
     from rulesdsl.interpreter.simulate import simulate as run
+    from .names import check_agents
     rules = _ruleset(expansions)
-    names = [a.strip() for a in agents.split(",") if a.strip()]
-    if len(names) != rules.content.players or any(n not in AGENTS for n in names):
-        raise click.UsageError(f"--agents needs {rules.content.players} of: {', '.join(AGENTS)}")
+    names = _checked("--agents", check_agents, [a.strip() for a in agents.split(",") if a.strip()],
+                     rules.content.players, AGENTS)
     show_bar = sys.stderr.isatty()
     if show_bar:
         with click.progressbar(length=games, label="simulating", file=sys.stderr) as bar:
@@ -137,19 +160,23 @@ def simulate(games: int, seed: int, expansions: tuple[str, ...], agents: str, as
 
 @cli.command()
 @click.option("--agent", default="greedy", show_default=True, help="Opponent: greedy, random, or human (hot seat).")
-@click.option("--seat", default=0, type=click.IntRange(0, 1), show_default=True, help="Your seat (0 starts).")
+@click.option("--seat", default=0, type=int, show_default=True, help="Your seat (0 starts).")
 @click.option("--seed", "-s", default=None, type=int, help="Seed (default: random).")
 @click.option("--expansion", "-e", "expansions", multiple=True)
-@click.option("--save", type=click.Path(path_type=Path), help="Write the game's trace here at the end.")
+@click.option("--save", type=click.Path(dir_okay=False, path_type=Path), help="Write the game's trace here at the end.")
 def play(agent: str, seat: int, seed: int | None, expansions: tuple[str, ...], save: Path | None) -> None:
     """Play in the terminal against an agent, or hot seat."""
     import random
     from rulesdsl.interpreter.agents import AGENTS, make_agent
     from rulesdsl.interpreter.trace import save_trace
+    from .files import FileProblem
+    from .names import check_agent, check_seat
     from .play_view import choose_action, render_game
-    if agent != "human" and agent not in AGENTS:
-        raise click.UsageError(f"unknown agent `{agent}`; agents: human, {', '.join(AGENTS)}")
+    from .safe_text import printable
+    _checked("--agent", check_agent, agent, ["human", *AGENTS])
     rules = _ruleset(expansions)
+    _checked("--seat", check_seat, seat, rules.content.players)
+    _writable(save)
     seed = random.randrange(1_000_000) if seed is None else seed
     game = rules.new_game(seed=seed)
     bot = None if agent == "human" else make_agent(agent, seed)
@@ -159,7 +186,7 @@ def play(agent: str, seat: int, seed: int | None, expansions: tuple[str, ...], s
             p = game.to_move()
             if bot is not None and p != seat:
                 action = bot.act(game)
-                click.echo(f"player {p} ({agent}): {action}")
+                click.echo(printable(f"player {p} ({agent}): {action}"))
                 game.apply(action)
                 continue
             click.echo(render_game(game, p))
@@ -170,7 +197,11 @@ def play(agent: str, seat: int, seed: int | None, expansions: tuple[str, ...], s
             game.apply(action)
     finally:
         if save:
-            save_trace(game, save)
+            try:
+                save_trace(game, save)
+            except FileProblem as exc:
+                click.echo(f"error: {exc}", err=True)
+                sys.exit(1)
             click.echo(f"trace written to {save}")
     click.echo(render_game(game, seat))
 
@@ -181,19 +212,102 @@ def replay(file: Path) -> None:
     """Re-run a saved trace and check it arrives at the same final state."""
     from rulesdsl.interpreter.actions import IllegalAction
     from rulesdsl.interpreter.trace import TraceError, load_trace, replay as run
+    from .safe_text import printable  # a trace is not the user's own text: nothing in it reaches the terminal raw
     try:
         game, diffs = run(load_trace(file))
-    except (TraceError, IllegalAction) as exc:
-        click.echo(f"error: {exc}", err=True)
+    except (TraceError, IllegalAction, ValueError) as exc:  # ValueError: a name in the trace the cards lack
+        click.echo(printable(f"error: {exc}"), err=True)
         sys.exit(1)
     st = game.state
-    click.echo(f"{len(st.history)} actions replayed; winner {st.winner} ({st.victory}); "
-               f"scores {[sum(game.score(p).values()) for p in range(st.players)]}")
+    click.echo(printable(f"{len(st.history)} actions replayed; winner {st.winner} ({st.victory}); "
+               f"scores {[sum(game.score(p).values()) for p in range(st.players)]}"))
     if diffs:
         for d in diffs:
-            click.echo(f"mismatch: {d}", err=True)
+            click.echo(printable(f"mismatch: {d}"), err=True)
         sys.exit(1)
     click.echo("same final state")
+
+
+@cli.command("list")
+@click.argument("kind", required=False)
+@click.argument("path", required=False, type=click.Path(exists=True, path_type=Path))
+@click.option("--expansion", "-e", "expansions", multiple=True, help="Include an expansion (repeatable).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def list_names(kind: str | None, path: Path | None, expansions: tuple[str, ...], as_json: bool) -> None:
+    """List the names a content set defines: KIND (card, wonder, zone, procedure, option, event,
+    verb, ...; singular or plural), or without KIND (or with `all`) the kinds and how many.
+
+    PATH is a content folder, as for `verify`: one with a `game` is the base game, any other is
+    layered on the bundled base game (after the --expansion ones). A lone argument holding `/`
+    is the PATH."""
+    from .diagnostics import RulesError
+    from .listing import catalogue, resolve_kind
+    from .loader import load_paths, resolve_layers
+    from .names import shown
+    from .testing.commands import _layers
+    if path is None and kind is not None and "/" in kind:
+        if not Path(kind).exists():
+            raise click.BadParameter(f"no such file or folder: {kind}", param_hint="PATH")
+        kind, path = None, Path(kind)
+    base, layers = _layers(path, expansions)
+    try:
+        merged = load_paths(resolve_layers(layers, base))
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--expansion") from None
+    errors = [d for d in merged.diagnostics if d.severity == "error"]
+    if errors:  # names need the files parsed, not checked: `rulesdsl check` tells the rest
+        click.echo(str(RulesError(errors, merged.sources)), err=True)
+        click.echo("run `rulesdsl check` for every diagnostic", err=True)
+        sys.exit(1)
+    found = catalogue(merged)
+    if kind is None or kind == "all":
+        if as_json:
+            click.echo(json.dumps({"kinds": {k: len(v) for k, v in found.items()}}))
+            return
+        width = max(len(k) for k in found)
+        for k, entries in found.items():
+            click.echo(f"{k:{width}}  {len(entries)}")
+        return
+    kind = _checked("KIND", resolve_kind, kind, found)
+    entries = found.get(kind, [])
+    if as_json:
+        click.echo(json.dumps({"kind": kind, "names": [e.as_json() for e in entries]}))
+        return
+    width = max([len(shown(e.name)) for e in entries] + [0])
+    for e in entries:
+        where = f"{e.file}:{e.line}" if e.file else ""
+        click.echo(f"{shown(e.name):{width}}  {where}".rstrip())
+@cli.group()
+def cache() -> None:
+    """The parse cache: `check` keeps each card file's parse here (see docs/cli.md)."""
+
+
+@cache.command("info")
+def cache_info() -> None:
+    """Where the cache is, how many entries and bytes it holds, and its limits."""
+    from . import parse_cache
+    from .safe_text import printable
+    got = parse_cache.info()
+    click.echo(printable(f"folder: {got.folder if got.folder is not None else '-'}"))
+    click.echo(printable(f"state: {got.state}"))
+    click.echo(f"entries: {got.entries} (limit {parse_cache.MAX_ENTRIES})")
+    click.echo(f"bytes: {got.bytes} (limit {parse_cache.MAX_BYTES})")
+
+
+@cache.command("clear")
+def cache_clear() -> None:
+    """Remove every entry (the cache is rebuilt as files are checked)."""
+    from . import parse_cache
+    from .safe_text import printable
+    try:
+        before, removed = parse_cache.clear()
+    except OSError as exc:
+        click.echo(printable(f"error: cannot clear the cache: {exc.strerror or exc}"), err=True)
+        sys.exit(1)
+    if before.state != "on":
+        click.echo(printable(f"nothing to clear: {before.state}"))
+        return
+    click.echo(printable(f"removed {removed} entries ({before.bytes} bytes) from {before.folder}"))
 
 
 # `rulesdsl verify` and `rulesdsl test` live with the testing tools (rulesdsl/testing/commands.py).

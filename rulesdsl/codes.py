@@ -21,6 +21,7 @@ CODES: dict[str, str] = {
     "E007": "nested too deeply",
     "E008": "unexpected word in a definition header",
     "E009": "cannot read file",
+    "E010": "control character in a quoted name",
     # -- definitions (rulesdsl/loader.py, rulesdsl/checker.py) ----------------------------------
     "E101": "unknown kind of definition",
     "E102": "duplicate definition",
@@ -42,7 +43,7 @@ CODES: dict[str, str] = {
     "E304": "unknown chain symbol",
     "E305": "unknown zone",
     "E306": "unknown item name",
-    "E307": "unknown name",
+    "E307": "unknown name, event field or item attribute",
     "E308": "unknown function",
     "E309": "wrong type",
     "E310": "unknown event",
@@ -121,6 +122,13 @@ EXPLANATIONS: dict[str, Explanation] = {
         "a folder, FIFO or device named where a file was expected.",
         "cards.rules -> nowhere.rules   (a link to a file that does not exist)",
         "Fix the path or the permissions, or remove the link."),
+    "E010": Explanation(
+        "A quoted name holds a control character (an escape, a carriage return, a bidirectional "
+        "override, a tab, ...). Names are printed on terminals, where such a character could "
+        "recolour, retitle or rewrite what is shown.",
+        'card "Test Card\\x1b]0;owned" {    # \\x1b: the ESC character itself, as bytes in the file\n'
+        '    age 1\n    color brown\n}\n',
+        "Remove the character (an editor that shows invisible characters helps find it)."),
     "E101": Explanation(
         "The first word of a definition is not a kind the engine or the game knows "
         "(card, wonder, token, action, age, layout, ... and the game's own `item_kinds`).",

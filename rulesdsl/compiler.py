@@ -16,6 +16,7 @@ from .explain_text import context_for, english, unparse
 from .loader import Merged
 from .model import (STRUCTURE, STRUCTURE_ALL, ActionDef, Block, Content, Cost, Fn, ItemDef, Layout, Param, Selector, Step,
                     Track, Trigger, ZoneDef)
+from .names import options_read
 
 ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv, "%": operator.mod,
          "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
@@ -97,7 +98,8 @@ class Compiler:
             scores=scores, tiebreak=settings["tiebreak"], setup=setup, between_ages=int(settings["between"]),
             ages=ages, age_names=[d.name for d in self.merged.by_kind("age")], layouts=self.layouts,
             track=self.track(track_def), military_tokens=[it.id for it in compiled_items if it.kind == "military_token"],
-            item_kinds=self.item_kinds, tables=self.tables, sources=self.merged.sources)
+            item_kinds=self.item_kinds, tables=self.tables, sources=self.merged.sources,
+            options=tuple(options_read(self.merged.definitions)))
 
     def sequence_steps(self, block_ids: list[int]) -> list[Step]:
         # Each step pushes one block; it runs to completion before the next step starts.
@@ -308,8 +310,9 @@ class Compiler:
         colors = self.colorset(kw["color"]) if "color" in kw else None
         kind = kw["kind"].name if "kind" in kw else None
         via = kw["via"].name if "via" in kw else None
+        zone = kw["zone"].name if "zone" in kw else None
         block = self.block(s.block.statements)
-        return Trigger(s.args[0].name, by, colors, kind, via, block, item, self.describe(s))
+        return Trigger(s.args[0].name, by, colors, kind, via, block, item, self.describe(s), zone)
 
     def colorset(self, e: ast.Expr) -> frozenset[str]:
         if isinstance(e, ast.ListExpr):
@@ -471,7 +474,7 @@ class Compiler:
     def do_claim(self, s, kw) -> Step:
         item, zone = self.expr(s.args[0]), self.zone_index[s.args[1].name]
         owner = self.who(kw, "owner")
-        return lambda g, f: g.claim(item(g, f), zone, owner(g, f))
+        return lambda g, f: g.claim(item(g, f), zone, owner(g, f), f.me)
 
     def do_add_cube(self, s, kw) -> Step:
         zone, space, who = self.zone_index[s.args[0].name], self.expr(kw["space"]), self.who(kw)
@@ -499,7 +502,7 @@ class Compiler:
         item, zone, space = self.expr(s.args[0]), self.zone_index[s.args[1].name], self.expr(kw["space"])
         owner = self.who(kw, "owner")
         hidden = "face_down" in kw and kw["face_down"].name == "true"
-        return lambda g, f: g.place(item(g, f), zone, owner(g, f), space(g, f), hidden)
+        return lambda g, f: g.place(item(g, f), zone, owner(g, f), space(g, f), hidden, by=f.me)
 
     def do_shuffle(self, s, kw) -> Step:
         zone = self.zone_index[s.args[0].name]
@@ -564,8 +567,9 @@ class Compiler:
         onto = self.expr(kw["onto"]) if "onto" in kw else None
         bottom = "at" in kw and kw["at"].name == "bottom"
         if onto is None and not bottom:
-            return lambda g, f: g.move(item(g, f), zone, owner(g, f))
-        return lambda g, f: g.move(item(g, f), zone, owner(g, f), None if onto is None else onto(g, f), bottom)
+            return lambda g, f: g.move(item(g, f), zone, owner(g, f), by=f.me)
+        return lambda g, f: g.move(item(g, f), zone, owner(g, f), None if onto is None else onto(g, f), bottom,
+                                   by=f.me)
 
     def do_move_all(self, s, kw) -> Step:
         src, dst = self.zone_index[s.args[0].name], self.zone_index[s.args[1].name]
@@ -586,9 +590,9 @@ class Compiler:
         hidden = "face_down" in kw and kw["face_down"].name == "true"
         unseen = "unseen" in kw and kw["unseen"].name == "true"
         if space is None and not hidden and not unseen:
-            return lambda g, f: g.deal(count(g, f), src, dst, owner(g, f))
+            return lambda g, f: g.deal(count(g, f), src, dst, owner(g, f), by=f.me)
         return lambda g, f: g.deal(count(g, f), src, dst, owner(g, f),
-                                   None if space is None else space(g, f), hidden, unseen)
+                                   None if space is None else space(g, f), hidden, unseen, by=f.me)
 
     def do_deal_structure(self, s, kw) -> Step:
         src = self.zone_index[s.args[0].name]
@@ -684,6 +688,10 @@ class Compiler:
             return lambda g, f: f.env[n]
         if n in self.resources or n in self.colors or n in self.science or n in self.chains:
             return lambda g, f: n
+        if n in self.zone_index or n in self.item_kinds:
+            # A word to compare with `event.zone` or `it.kind`, unless a name bound here (an action
+            # parameter, `as=`) hides it, as the checker reads it.
+            return lambda g, f: f.env.get(n, n)
         return lambda g, f: f.env[n]   # chosen, event, action parameters
 
     def call_count(self, e: ast.Call) -> Fn:

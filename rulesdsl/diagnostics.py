@@ -117,7 +117,8 @@ def render(diag: Diagnostic, source: str | None, lines: Sequence[str] | None = N
         out.append(f"{pad} | {' ' * (column - 1)}{'^' * width}")
     if diag.help:
         out.append(f"  = help: {diag.help}")
-    return "\n".join(out)
+    from .safe_text import printable  # names, paths and source lines reach the terminal
+    return printable("\n".join(out))
 
 
 def _window(text: str, column: int, width: int) -> tuple[str, int, int]:

@@ -668,6 +668,10 @@ def event_field(field: str, scope: Scope) -> str:
         return "that scientific symbol"
     if field == "space":
         return "that space"
+    if field == "zone":
+        return "that zone"
+    if field == "owner":
+        return "the player it belonged to"
     if field == "item":
         return "that " + (scope.event_noun or "item")
     if field == "by":
@@ -1020,6 +1024,9 @@ def _event_clause(s: ast.Statement, kw: dict[str, ast.Expr], scope: Scope) -> tu
     if verb is None:
         return f"the {words(event or '?')} event happens ({actor_text})", actor, noun
     text = obj.replace("{noun}", article(noun) if noun else "something")
+    zone = _name(kw.get("zone"))
+    if zone:
+        text += f" of {zone_phrase(zone, None, scope)}"
     if not verb:
         return text, actor, noun
     subject = Subject(actor_text, actor.ref, actor.poss)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from .codes import CODES, EXPLANATIONS, severity
 from .diagnostics import Diagnostic
+from .safe_text import printable
 
 
 def _github_escape(text: str, property: bool = False) -> str:
@@ -24,8 +25,9 @@ def github_command(d: Diagnostic) -> str:
         del props["endColumn"]
     message = f"[{d.code}] {d.message}" + (f"\nhelp: {d.help}" if d.help else "")
     level = "error" if d.severity == "error" else "warning"
-    return (f"::{level} " + ",".join(f"{k}={_github_escape(str(v), True)}" for k, v in props.items())
+    line = (f"::{level} " + ",".join(f"{k}={_github_escape(str(v), True)}" for k, v in props.items())
             + "::" + _github_escape(message))
+    return printable(line)  # file names and messages reach the workflow's log
 
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"

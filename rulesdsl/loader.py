@@ -6,6 +6,7 @@ expansion may `replace`, `extend` or `remove` what an earlier folder defined.
 
 from __future__ import annotations
 
+import os
 from importlib.resources import files
 from pathlib import Path
 
@@ -13,6 +14,7 @@ import attrs
 
 from . import ast, parse_cache
 from .diagnostics import Diagnostic
+from .names import UnknownName
 from .parser import decode, parse_file
 
 CARDS_ROOT = Path(str(files("rulesdsl.cards")))
@@ -20,15 +22,28 @@ SUFFIX = ".rules"
 BASE_GAME = "duel"
 
 
-def bundled_folder(name: str) -> Path | None:
-    """A bundled folder by its own name, or by the name its `game`/`expansion` header gives."""
+def bundled_folder(name: str, kind: str | None = None) -> Path | None:
+    """A bundled folder by its own name, or by the name its `game`/`expansion` header gives;
+    with `kind` ("game" or "expansion"), only a folder whose header is of that kind."""
     folder = CARDS_ROOT / name
-    if folder.is_dir():
+    if folder.is_dir() and (kind is None or (header(folder) or ("", ""))[0] == kind):
         return folder
     for candidate in sorted(p for p in CARDS_ROOT.iterdir() if p.is_dir()):
-        if header_name(candidate) == name:
+        found = header(candidate)
+        if found is not None and found[1] == name and (kind is None or found[0] == kind):
             return candidate
     return None
+
+
+def bundled_sets(kind: str) -> dict[str, Path]:
+    """The bundled games or expansions (`kind`) by the name their header gives: the names
+    `--expansion` (or a base game) takes."""
+    out = {}
+    for folder in sorted(p for p in CARDS_ROOT.iterdir() if p.is_dir()):
+        found = header(folder)
+        if found is not None and found[0] == kind:
+            out[found[1]] = folder
+    return out
 
 
 def folder_order(folder: Path) -> int:
@@ -55,12 +70,18 @@ def canonical_expansions(expansions: list[str] | tuple[str, ...]) -> list[str]:
 
 def header_name(folder: Path) -> str | None:
     """The name in a folder's `expansion NAME` or `game NAME` line (a text scan, no parsing)."""
+    found = header(folder)
+    return found[1] if found else None
+
+
+def header(folder: Path) -> tuple[str, str] | None:
+    """(kind, name) of a folder's `expansion NAME` or `game NAME` line (a text scan, no parsing)."""
     for f in sorted(folder.glob(f"*{SUFFIX}")):
         try:
             for line in f.read_text(encoding="utf-8", errors="replace").splitlines():
                 words = line.split()
                 if len(words) >= 2 and words[0] in ("expansion", "game"):
-                    return words[1].strip('"{')
+                    return words[0], words[1].strip('"{')
         except OSError:
             continue
     return None
@@ -70,12 +91,52 @@ def bundled_names() -> list[str]:
     return sorted(p.name for p in CARDS_ROOT.iterdir() if p.is_dir() and any(p.glob(f"*{SUFFIX}")))
 
 
+# A content folder holds card files (the bundled base game has 8); these bounds stop a folder
+# named by mistake (a home folder, `/`) from being walked or read whole.
+MAX_FOLDER_FILES = 1000           # card files in one folder, subfolders included
+MAX_FOLDER_BYTES = 16 * 1024 * 1024  # their total size
+MAX_FOLDER_WALK = 20000           # files and folders looked at while searching it
+
+
+class FolderProblem(ValueError):
+    """A game or expansion folder that cannot be used; the message is one line."""
+
+
 def files_in(path: Path) -> list[Path]:
-    if path.is_dir():
-        # Not `is_file()`: a card file that cannot be read (a broken link) is reported, not skipped.
-        # (A FIFO or device is not a card file either, and reading it could block: skipped.)
-        return sorted(p for p in path.rglob(f"*{SUFFIX}") if p.is_file() or not p.exists())
-    return [path]
+    """The card files of a folder (subfolders included, links to folders not followed), or
+    [path] for a file.  Raises FolderProblem past the limits above."""
+    if not path.is_dir():
+        return [path]
+    found: list[Path] = []
+    total = seen = 0
+    pending = [str(path)]
+    while pending:
+        try:
+            with os.scandir(pending.pop()) as entries:
+                for entry in entries:
+                    seen += 1
+                    if seen > MAX_FOLDER_WALK:
+                        raise FolderProblem(f"{path} holds more than {MAX_FOLDER_WALK} files and folders; "
+                                            "a game or expansion folder holds its card files only")
+                    if entry.is_dir(follow_symlinks=False):
+                        pending.append(entry.path)
+                    elif entry.name.endswith(SUFFIX):
+                        card = Path(entry.path)
+                        # Not `is_file()` alone: a card file that cannot be read (a broken link) is
+                        # reported, not skipped.  (A FIFO or device is not a card file either, and
+                        # reading it could block: skipped.)
+                        if card.is_file():
+                            total += card.stat().st_size
+                        elif card.exists():
+                            continue
+                        found.append(card)
+        except OSError:
+            continue  # an unreadable subfolder holds nothing we can read
+    if len(found) > MAX_FOLDER_FILES:
+        raise FolderProblem(f"{path} holds {len(found)} card files, more than the limit of {MAX_FOLDER_FILES}")
+    if total > MAX_FOLDER_BYTES:
+        raise FolderProblem(f"{path}: its card files hold {total} bytes, more than the limit of {MAX_FOLDER_BYTES}")
+    return sorted(found)
 
 
 @attrs.define
@@ -99,6 +160,9 @@ def read_files(paths: list[Path], merged: Merged, display_root: Path | None = No
         try:
             if path.exists() and not path.is_file():  # a folder, FIFO or device given by name
                 raise IsADirectoryError(0, "not a regular file") if path.is_dir() else OSError(0, "not a regular file")
+            size = path.stat().st_size
+            if size > MAX_FOLDER_BYTES:  # one file given by name gets the limit of a whole folder
+                raise OSError(0, f"{size} bytes, more than the limit of {MAX_FOLDER_BYTES}")
             data = path.read_bytes()
         except OSError as exc:
             from .diagnostics import Span
@@ -112,12 +176,12 @@ def read_files(paths: list[Path], merged: Merged, display_root: Path | None = No
             merged.diagnostics.append(problem)
             continue
         merged.sources[shown] = text
-        tree = parse_cache.load(shown, data, text)
+        tree = parse_cache.load(path, shown, data, text)
         if tree is None:
             tree, diags = parse_file(shown, text)
             merged.diagnostics.extend(diags)
             if tree and not diags:  # a partly parsed file is parsed again next time, errors and all
-                parse_cache.store(shown, data, tree)
+                parse_cache.store(path, data, tree)
         if tree:
             parsed.append(tree)
     return parsed
@@ -255,12 +319,38 @@ def _inside(path: Path, root: Path) -> bool:
 
 
 def resolve_layers(expansions: list[str] | tuple[str, ...] = (), base: str | Path = BASE_GAME) -> list[Path]:
-    """The folders for a base game and its expansions, by bundled name or path."""
-    out = []
-    for name in [base, *expansions]:
-        path = Path(name) if not isinstance(name, str) or "/" in name or Path(name).is_dir() else None
-        folder = path if path is not None else bundled_folder(str(name))
-        if folder is None:
-            raise ValueError(f"unknown game or expansion `{name}`; bundled: {', '.join(bundled_names())}")
-        out.append(folder)
-    return out
+    """The folders for a base game and its expansions, by bundled name or path. An unknown name
+    is an UnknownName listing the names accepted (the games for `base`, the expansions for the
+    others).  A path, whether typed on the command line or read from a trace or save, must be a
+    folder holding card files within the limits of `files_in` (or a card file); otherwise
+    FolderProblem (a ValueError) says why, in one line.  A missing path is E009 when read."""
+    return [layer_folder(base, "game")] + [layer_folder(name, "expansion") for name in expansions]
+
+
+def layer_folder(name: str | Path, kind: str) -> Path:
+    """The folder of one layer: a path (a name holding `/`, or an existing folder), or the
+    bundled game or expansion (`kind`) of that name."""
+    if not isinstance(name, str) or "/" in name or Path(name).is_dir():
+        check_folder(Path(name))
+        return Path(name)
+    folder = bundled_folder(name, kind)
+    if folder is None:
+        bundled = bundled_sets(kind)
+        # Folder names are accepted too (they may differ from the header name): offered by
+        # did-you-mean, not listed.
+        raise UnknownName(kind, name, bundled,
+                          extra=[f.name for f in bundled.values()])
+    return folder
+
+
+def check_folder(path: Path) -> None:
+    """Raise FolderProblem unless `path` is a card file or a folder holding card files (within
+    the limits of `files_in`).  A path that does not exist passes: the loader reports it (E009)."""
+    if not path.exists():
+        return  # reading it reports E009, with the other diagnostics of the content
+    if not path.is_dir():
+        if path.is_file() and path.name.endswith(SUFFIX):
+            return
+        raise FolderProblem(f"{path} is neither a folder nor a card file ({SUFFIX})")
+    if not files_in(path):
+        raise FolderProblem(f"{path} holds no card files ({SUFFIX})")

@@ -59,6 +59,7 @@ class Trigger:
     block: int
     item: int                 # -1 for a rule
     text: str = ""
+    zone: str | None = None   # zone events (`cube_added`, ...): only those of this zone
 
 
 @attrs.define
@@ -185,6 +186,8 @@ class Content:
     sources: dict[str, str] = attrs.Factory(dict)
     # Designer invariants (`invariant "Name" { holds COND }`): (name, condition, span of the `holds`).
     invariants: list[tuple[str, Fn, Span]] = attrs.Factory(list)
+    # The game options the cards read with `option(NAME)`: the only options a game accepts.
+    options: tuple[str, ...] = ()
 
     def zone(self, name: str) -> ZoneDef:
         return self.zones[self.zone_index[name]]

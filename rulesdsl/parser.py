@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from . import ast
 from .diagnostics import Diagnostic, Span
+from .safe_text import describe, first_control
 
 GRAMMAR_PATH = Path(str(files("rulesdsl.grammar") / "rules.lark"))
 MAX_INT_DIGITS = 9
@@ -38,10 +39,12 @@ if TYPE_CHECKING:
 @functools.lru_cache(maxsize=1)
 def _parser() -> "Lark":
     # Lark is imported here, not at module level: a run whose files are all in the parse
-    # cache never needs it.  cache=True keeps the LALR tables on disk between processes.
+    # cache never needs it.  The tables are built in-process (about 25 ms, only when some file
+    # must be parsed): Lark's own `cache=True` unpickles a file at a predictable name in the
+    # shared temporary folder, which another local user could plant.
     from lark import Lark
     return Lark(GRAMMAR_PATH.read_text(encoding="utf-8"), parser="lalr", propagate_positions=True,
-                maybe_placeholders=False, cache=True)
+                maybe_placeholders=False)
 
 
 class ParseFailure(Exception):
@@ -290,7 +293,7 @@ class _Builder:
         kind_tok = words[0]
         if names:
             name_tok = names[0]
-            name = str(name_tok)[1:-1] if name_tok.type == "STRING" else str(name_tok)
+            name = self._string(name_tok) if name_tok.type == "STRING" else str(name_tok)
         elif len(words) > 1:
             name_tok, name = words[1], str(words[1])
         else:
@@ -345,7 +348,7 @@ class _Builder:
         if kind == "int_":
             return self._int(ch[0])
         if kind == "string":
-            return ast.Str(str(ch[0])[1:-1], span)
+            return ast.Str(self._string(ch[0]), span)
         if kind == "name":
             return ast.Name(str(ch[0]), span)
         if kind == "attribute":
@@ -369,14 +372,35 @@ class _Builder:
             return ast.BinOp(kind[:-1], self.expr(ch[0]), self.expr(ch[1]), span)
         if kind == "not_":
             return ast.Not(self.expr(ch[0]), span)
+        if kind == "neg":
+            # A sign: `-3` is the number -3; `-x` is `0 - x`, so nothing downstream needs a new node.
+            operand = self.expr(ch[1])
+            if str(ch[0]) == "+":
+                return operand
+            if isinstance(operand, ast.Int):
+                return ast.Int(-operand.value, span)
+            return ast.BinOp("-", ast.Int(0, self.span(ch[0])), operand, span)
         raise ParseFailure(Diagnostic("error", "E001", f"unsupported construct `{kind}`", span))
 
     def _token_expr(self, tok) -> ast.Expr:
         if tok.type == "INT":
             return self._int(tok)
         if tok.type == "STRING":
-            return ast.Str(str(tok)[1:-1], self.span(tok))
+            return ast.Str(self._string(tok), self.span(tok))
         return ast.Name(str(tok), self.span(tok))
+
+    def _string(self, tok) -> str:
+        """A quoted name's text; control characters are refused (E010): names reach terminals."""
+        text = str(tok)[1:-1]
+        at = first_control(text)
+        if at is not None:
+            # A string never spans lines, so the character is on the token's line.
+            raise ParseFailure(Diagnostic(
+                "error", "E010", f"control character {describe(text[at])} in a quoted name",
+                Span.point(self.path, tok.line + self.offset, tok.column + 1 + at),
+                "names and strings hold printable text only: remove the character "
+                "(an editor may show it as `^[` or not at all)"))
+        return text
 
     def _int(self, tok) -> ast.Int:
         text = str(tok)

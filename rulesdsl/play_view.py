@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import click
 
+from .safe_text import printable
+
 
 def render_game(game, player: int) -> str:
     from rulesdsl.interpreter.observation import observe
@@ -52,20 +54,20 @@ def render_game(game, player: int) -> str:
     if o["over"]:
         scores = [sum(game.score(p).values()) for p in range(game.content.players)]
         lines.append(f"result: winner {o['winner']} ({o['victory']}); scores {scores}")
-    return "\n".join(lines)
+    return printable("\n".join(lines))
 
 
 def choose_action(game):
     actions = game.legal_actions()
     pending = game.state.pending
-    click.echo(f"\n{pending.prompt}:" if pending else "\nyour move:")
+    click.echo(printable(f"\n{pending.prompt}:" if pending else "\nyour move:"))
     for i, a in enumerate(actions, 1):
         extra = ""
         if a.name in ("build", "wonder") and a.args:
             item = game.content.item_index[a.args[-1]]
             cost = game.price(game.to_move(), item)[0]
             extra = f"  ({cost} coin{'' if cost == 1 else 's'})"
-        click.echo(f"  {i:2}. {a}{extra}")
+        click.echo(printable(f"  {i:2}. {a}{extra}"))
     while True:
         answer = click.prompt("number (q to quit)", default="", show_default=False).strip()
         if answer.lower() in ("q", "quit"):

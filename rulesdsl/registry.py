@@ -138,7 +138,8 @@ def _verbs() -> dict[str, Verb]:
              doc="Put the item into play for the player without paying (a token taken, for instance).",
              example="acquire chosen", explain="{me:take} {item}"),
         Verb("discard", EFFECT, (Param("item", ITEM),),
-             doc="Put the item on the game's discard pile (from the structure or a city).",
+             doc="Put the item, and whatever lies on it, on the game's discard pile (from the structure or a city): "
+                 "a `discarded` event for each, by the player.",
              example="discard chosen", explain="{me:discard} {item}"),
         Verb("move", EFFECT, (Param("item", ITEM), Param("zone", ZONE)), (("owner", PLAYER), ("onto", ITEM), ("at", WORD)),
              doc="Move an item to a zone (a player zone of `owner`, default the player); `onto` attaches it to another item.",
@@ -165,9 +166,10 @@ def _verbs() -> dict[str, Verb]:
              doc="Run the block that many times.", example="repeat 2 { gain 1 coin }", explain="repeat {count} times: {block}"),
         # -- triggers --------------------------------------------------------------------------
         Verb("when", TRIGGER, (Param("event", EVENT),),
-             (("by", "owner"), ("color", COLORS), ("kind", KIND), ("via", WORD)), block="required",
+             (("by", "owner"), ("color", COLORS), ("kind", KIND), ("via", WORD), ("zone", ZONE)), block="required",
              doc="Runs the block each time the event happens while the item is in play (a rule: always). "
-                 "`by=me|opponent|any` says whose event; other filters match the event's item.",
+                 "`by=me|opponent|any` says whose event; `color=`, `kind=` and `via=` match the event's item, "
+                 "`zone=` the zone of a zone event (`cube_added`, `control_gained`, `control_lost`).",
              example="when built by=me color=red { shields 1 }", explain="when {event}: {block}"),
         # -- action parts ----------------------------------------------------------------------
         Verb("param", ACTION_PART, (Param("name", WORD), Param("from", WORD, literal=("from",)),
@@ -383,19 +385,54 @@ KINDS: dict[str, Kind] = {k.name: k for k in [
     Kind("procedure", doc="A named block of effects that `run NAME` runs (shared by several items)."),
 ]}
 
-# Events the interpreter emits, with the fields a trigger filter or `event.X` may read.
-EVENTS: dict[str, tuple[str, ...]] = {
-    "built": ("item", "kind", "color", "via"),
-    "acquired": ("item", "kind", "color"),
-    "gained_science": ("symbol",),
-    "pawn_moved": ("amount",),
-    "traded": ("amount",),
-    "discarded": ("item", "kind", "color"),
-    "uncovered": ("item", "kind", "color"),
-    "control_gained": ("space",),
-    "control_lost": ("space",),
-    "cube_added": ("space",),
-    "structure_dealt": (),
+@attrs.frozen
+class Event:
+    """An event the interpreter emits: the fields `event.X` may read, with their types, and
+    what a `when` trigger may filter on (`by=` always; `color=`, `kind=`, `via=`, `zone=` when
+    the event carries that field)."""
+
+    name: str
+    fields: tuple[tuple[str, str], ...]
+    doc: str = ""
+
+    @property
+    def field_types(self) -> dict[str, str]:
+        return dict(self.fields)
+
+
+def _event(name: str, doc: str, *fields: tuple[str, str]) -> Event:
+    # Every event has the player whose event it is (`by`, what `by=` filters on).
+    return Event(name, (("by", PLAYER),) + fields, doc)
+
+
+_ITEM_FIELDS = (("item", ITEM), ("kind", WORD), ("color", WORD))
+EVENTS: dict[str, Event] = {e.name: e for e in [
+    _event("built", "an item is built (`build`, an action or an effect)", *_ITEM_FIELDS, ("via", WORD)),
+    _event("acquired", "an item is taken without being built (`acquire`, a progress token)", *_ITEM_FIELDS),
+    _event("gained_science", "a player gains a scientific symbol (once per symbol of the item)", ("symbol", WORD)),
+    _event("pawn_moved", "shields moved the conflict pawn (`amount`: spaces moved)", ("amount", INT)),
+    _event("traded", "a player pays the bank for resources while building (`amount`: coins paid)", ("amount", INT)),
+    _event("discarded", "an item reaches the discard pile, whatever put it there (`discard`, `move`, `move_all`, "
+                        "`deal`, ...; `by`: the player who discarded it, `owner`: the player whose zone it "
+                        "left, -1 for none)", *_ITEM_FIELDS, ("owner", PLAYER)),
+    _event("uncovered", "a face-down structure card is turned up (`by`: the player whose turn it is)", *_ITEM_FIELDS),
+    _event("control_gained", "a player takes control of a space of a zone (most cubes)", ("zone", WORD), ("space", INT)),
+    _event("control_lost", "a player loses control of a space of a zone", ("zone", WORD), ("space", INT)),
+    _event("cube_added", "a cube is put on (or moved onto) a space of a zone", ("zone", WORD), ("space", INT)),
+    _event("structure_dealt", "an age's structure has been laid out (`by`: the player who starts the age)"),
+]}
+# `when` filters that test a field of the event (besides `by=`, which every event has).
+EVENT_FILTERS = ("color", "kind", "via", "zone")
+
+# What `ITEM.X` may read of an item (`it.color`, `chosen.value`), with types.
+ITEM_ATTRIBUTES: dict[str, str] = {
+    "kind": WORD, "color": WORD, "age": INT, "value": INT, "side": INT, "space": INT,
+}
+ITEM_ATTRIBUTE_DOCS: dict[str, str] = {
+    "kind": "its kind (`card`, `wonder`, ...)", "color": "its colour (none: matches no colour)",
+    "age": "its age (0 when it has none)", "value": "the number its `value` gives (0 by default)",
+    "side": "a military token's `side`", "space": "a military token's printed `space` (see `space(ITEM)` for "
+                                               "the space it stands on)",
 }
 
 
@@ -467,7 +504,7 @@ NAME_DOCS: dict[str, str] = {
     "coins": "the player's coins", "pawn_distance": "how far the conflict pawn stands towards the opponent's capital (negative: towards the player's own)",
     "distinct_science": "how many different scientific symbols the player has",
     "track_points": "the VP the conflict track gives the player",
-    "chosen": "inside `choose`: the item (or player) picked", "event": "inside `when`: the event; `event.amount`, `event.symbol`, `event.item`",
+    "chosen": "inside `choose`: the item (or player) picked", "event": "inside `when`: the event; its fields (`event.item`, `event.amount`, ...) depend on the event",
     "resource": "inside the game's `trade_price`: the resource being bought",
     "age": "the current age, from 1", "this": "inside an item: the item itself",
 }

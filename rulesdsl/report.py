@@ -14,7 +14,8 @@ from . import registry as R
 from .checker import check, declared_item_kinds
 from .diagnostics import Diagnostic, render, source_lines
 from .formats import github_command, sarif_log
-from .loader import BASE_GAME, CARDS_ROOT, Inline, bundled_folder, bundled_names, load_paths, resolve_layers
+from .loader import (BASE_GAME, CARDS_ROOT, Inline, bundled_folder, bundled_names, files_in, load_paths,
+                     resolve_layers)
 
 
 @attrs.define
@@ -149,7 +150,7 @@ def layers_for(path: Path | Inline, expansions: Sequence[str] = ()) -> list[Path
     if isinstance(path, Inline):
         texts = [path.data.decode("utf-8", errors="replace")]
     else:
-        files = list(path.rglob("*.rules")) if path.is_dir() else [path]
+        files = files_in(path)  # within the limits of a content folder (FolderProblem past them)
         if base is not None and path.resolve() == base.resolve():
             return [path]
         texts = (_text(f) for f in files)

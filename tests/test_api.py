@@ -107,7 +107,7 @@ def test_load_ruleset_is_cached_and_creates_independent_games():
 
 
 def test_unknown_expansion():
-    with pytest.raises(ValueError, match="unknown game or expansion"):
+    with pytest.raises(ValueError, match="unknown expansion `no-such-expansion`; expansions: agora, pantheon$"):
         load_ruleset(["no-such-expansion"])
 
 

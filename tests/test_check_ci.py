@@ -225,6 +225,15 @@ def test_check_stdin(tmp_path):
     assert run("check", "-", "-", input=text).exit_code == 2
 
 
+def test_check_stdin_over_the_size_limit(monkeypatch):
+    from rulesdsl import loader
+    monkeypatch.setattr(loader, "MAX_FOLDER_BYTES", 10)
+    result = CliRunner().invoke(cli, ["check", "-"], input="card " * 10)
+    assert result.exit_code == 1
+    assert "error: cannot read <stdin>: more than the limit of 10 bytes" in result.output
+    assert "Traceback" not in result.output
+
+
 def test_check_inline_source_through_the_api():
     report = check_paths([Inline("<stdin>", card("Test Card", "    color purpel\n").encode())])
     assert [(d.span.file, d.code) for d in report.diagnostics] == [("<stdin>", "E302")]
@@ -252,7 +261,7 @@ def test_check_on_top_of_an_expansion(tmp_path):
     result = run("check", "-e", "duel-agora", "-", input='expansion mine {\n    order 3\n}\n\nremove decree "Decree: blue coins"\n')
     assert result.exit_code == 0, result.output
     result = run("check", "-e", "nowhere", folder)
-    assert result.exit_code == 2 and "unknown game or expansion `nowhere`" in result.output
+    assert result.exit_code == 2 and "nowhere" in result.output and "Traceback" not in result.output
 
 
 # -- explain CODE ------------------------------------------------------------------------------------------
@@ -276,6 +285,8 @@ def test_every_explanation_example_makes_its_mistake(tmp_path):
         path = tmp_path / f"{code}.rules"
         if code == "E005":  # the example shows the Latin-1 byte as \xe9
             path.write_bytes(e.example.replace("\\xe9", "\xe9").encode("latin-1"))
+        elif code == "E010":  # the example shows the ESC character as \x1b
+            path.write_text(e.example.replace("\\x1b", "\x1b", 1), encoding="utf-8")
         else:
             path.write_text(e.example, encoding="utf-8")
         paths[code] = path

@@ -43,7 +43,9 @@ def test_rulebook_examples_pass():
     names = [r.name for r in report.results]
     assert len(names) >= 12
     for topic in ("Fortifications", "Caravansery", "Aqueduct costs Eddy 12", "Discard", "Baths", "Palisade",
-                  "Archery Range", "Strategy", "seventh wonder"):
+                  "Archery Range", "Strategy", "seventh wonder", "12 face up, 8 face down", "turned up once it is uncovered",
+                  "Eddy cannot act on Coen's turn", "Temple of Artemis", "Coen chooses the progress token",
+                  "towards Coen's capital", "applies the tokens it reaches", "Great Library"):
         assert any(topic in n for n in names), topic
     assert all(r.checks >= 1 for r in report.results)
 
@@ -246,6 +248,354 @@ scenario "gods" {
     assert r.passed, r.render()
 
 
+# -- negative numbers ----------------------------------------------------------------------------
+
+def test_a_sign_before_a_number_a_name_or_a_bracket():
+    from rulesdsl import ast
+    from rulesdsl.parser import parse_file
+    tree, diags = parse_file("x.rules", 'card "A" {\n    gain -3 coins\n    x -pawn_distance\n    y -(2) 4 -3 [-1]\n}\n')
+    assert diags == []
+    gain, x, y = tree.definitions[0].block.statements
+    assert gain.args[0] == ast.Int(-3, gain.args[0].span)
+    (neg_name,) = x.args
+    assert isinstance(neg_name, ast.BinOp) and neg_name.op == "-" and neg_name.left.value == 0
+    neg_bracket, spaced, items = y.args
+    assert neg_bracket.value == -2
+    # between the space-separated arguments of a statement, `4 -3` is one subtraction
+    assert isinstance(spaced, ast.BinOp) and (spaced.left.value, spaced.right.value) == (4, 3)
+    assert items.items[0].value == -1
+
+
+def test_negative_numbers_in_expectations_and_the_signed_pawn(tmp_path):
+    (r,) = results(tmp_path, """\
+scenario "negative" {
+    option beginner_wonders
+    pawn -2
+    expect pawn == -2 and pawn_distance == -2 and -pawn == 2
+    expect pawn_distance == 2 player=1
+    expect vp(1, military) - vp(0, military) == 2 and 0 - 3 == -3 and -(1 + 2) == -3
+    pawn 1 1
+    expect pawn == -1
+}
+""")
+    assert r.passed, r.render()
+    rs = results(tmp_path, """\
+scenario "wrong" {
+    option beginner_wonders
+    pawn 1 1
+    expect pawn == 1
+}
+scenario "spaced" {
+    coins 0 -3
+}
+scenario "negative coins" {
+    coins 0 (-3)
+}
+scenario "negative distance" {
+    pawn 0 (-2)
+}
+scenario "off the track" {
+    pawn -10
+}
+scenario "negative seed" {
+    seed (-1)
+}
+""")
+    assert [(x.status, x.diagnostics[0].code) for x in rs] == [("failed", "S501")] + [("error", "S203")] * 5
+    assert "expected pawn == 1, but pawn is -1" in rs[0].diagnostics[0].message
+    assert rs[1].diagnostics[0].message == "`0 -3` reads as one argument, the subtraction `0 - 3`"
+    assert "0 (-3)" in rs[1].diagnostics[0].help
+    assert "cannot be negative" in rs[2].diagnostics[0].message
+    assert "`pawn N` takes a signed position" in rs[3].diagnostics[0].help
+    assert "between -9 and 9" in rs[4].diagnostics[0].message
+
+
+def test_mark_and_change(tmp_path):
+    (r,) = results(tmp_path, """\
+scenario "change" {
+    option beginner_wonders
+    accessible "Lumber Yard"
+    mark
+    expect change(coins(0)) == 0
+    do discard "Lumber Yard"
+    expect change(coins(0)) == 2 and change(coins(1)) == 0 and change(count(discard)) == 1
+    mark
+    pawn 1 3
+    expect change(coins(0)) == -2 and change(pawn) == -3
+}
+""")
+    assert r.passed, r.render()
+    rs = results(tmp_path, """\
+scenario "no mark" {
+    option beginner_wonders
+    expect change(coins(0)) == 0
+    mark
+}
+scenario "not a number" {
+    option beginner_wonders
+    mark
+    expect change(winner) == 0
+}
+scenario "mark takes nothing" {
+    mark 3
+}
+scenario "wrong change" {
+    option beginner_wonders
+    mark
+    coins 1 3
+    expect change(coins(1)) == -3
+}
+""")
+    assert [(x.status, x.diagnostics[0].code) for x in rs] == [("error", "S203"), ("failed", "S503"),
+                                                               ("error", "S203"), ("failed", "S501")]
+    assert "none came before" in rs[0].diagnostics[0].message
+    assert "not a number" in rs[1].diagnostics[0].message
+    assert "but change(coins(1)) is -4" in rs[3].diagnostics[0].message
+
+
+# -- face up, face down, everything laid out ------------------------------------------------------
+
+def test_face_up_and_face_down(tmp_path):
+    (r,) = results(tmp_path, """\
+scenario "faces" {
+    option beginner_wonders
+    expect count(structure_all) == 20 and count(structure) == 6
+    expect face_up(structure) == 12 and face_down(structure) == 8 and face_down(structure_all) == 8
+    expect face_up(board_tokens) == 5 and face_down(board_tokens) == 0
+    expect face_up(wonders) == 8
+    accessible "Aqueduct"
+    expect face_up("Aqueduct") and not face_down("Aqueduct")
+    expect not face_up("Brewery") and not face_down("Brewery")     # in a deck: not laid out
+    do build "Aqueduct" player=0
+    expect face_up("Aqueduct") and face_up(structure) == 11 and count(structure_all) == 19
+}
+""")
+    assert r.passed, r.render()
+    (r,) = results(tmp_path, """\
+scenario "decrees" {
+    expansion agora
+    option beginner_wonders
+    expect face_down(decrees) == 3 and face_up(decrees) == 3 and count(decrees) == 6
+}
+""")
+    assert r.passed, r.render()
+    rs = results(tmp_path, """\
+scenario "a deck card is not face up" {
+    option beginner_wonders
+    expect face_up("Brewery")
+}
+scenario "wrong count" {
+    option beginner_wonders
+    expect face_down(structure) == 7
+}
+scenario "unknown zone" {
+    option beginner_wonders
+    expect face_up(structur) == 1
+}
+scenario "not an item" {
+    option beginner_wonders
+    expect face_down(3)
+}
+""")
+    assert [(x.status, x.diagnostics[0].code) for x in rs] == [("failed", "S501"), ("failed", "S501"),
+                                                               ("error", "S301"), ("error", "S203")]
+    assert "but face_down(structure) is 8" in rs[1].diagnostics[0].message
+    assert "did you mean `structure`?" in rs[2].diagnostics[0].help
+
+
+# -- acting as a named player, `any` --------------------------------------------------------------
+
+def test_actions_as_a_named_player(tmp_path):
+    (r,) = results(tmp_path, """\
+scenario "seats" {
+    option beginner_wonders
+    accessible "Lumber Yard" "Stone Pit"
+    expect illegal build "Lumber Yard" player=1 reason="player 0's turn"
+    expect legal build "Lumber Yard" player=0
+    do build "Lumber Yard" player=0
+    do discard "Stone Pit" player=1
+    expect to_move == 0
+}
+""")
+    assert r.passed, r.render()
+    rs = results(tmp_path, """\
+scenario "out of turn" {
+    option beginner_wonders
+    accessible "Lumber Yard"
+    do build "Lumber Yard" player=1
+}
+scenario "not legal for Eddy" {
+    option beginner_wonders
+    accessible "Lumber Yard"
+    expect legal build "Lumber Yard" player=1
+}
+scenario "legal for Coen" {
+    option beginner_wonders
+    accessible "Lumber Yard"
+    expect illegal build "Lumber Yard" player=0
+}
+scenario "no such player" {
+    option beginner_wonders
+    do build "Lumber Yard" player=2
+}
+scenario "choice of the other player" {
+    setup_choices manual
+    do choose any player=1
+}
+""")
+    assert [(x.status, x.diagnostics[0].code) for x in rs] == [("failed", "S502"), ("failed", "S501"),
+                                                               ("failed", "S501"), ("error", "S203"),
+                                                               ("failed", "S502")]
+    assert rs[0].diagnostics[0].message.endswith("is not legal: it is player 0's turn, not player 1's")
+    assert "it is player 0's turn, not player 1's" in rs[1].diagnostics[0].message
+    assert "is legal" in rs[2].diagnostics[0].message
+    assert "it is player 0's choice, not player 1's" in rs[4].diagnostics[0].message
+    state = S.run_file(write(tmp_path, 'scenario "x" {\n    option beginner_wonders\n    expect illegal build "Lumber Yard" player=1\n}\n'))
+    assert state[0].passed
+
+
+ANY_DRAFT = """\
+scenario "any draft" {
+    setup_choices manual
+    do choose any
+    do choose any
+    do choose any
+    do choose any
+    do choose any
+    do choose any
+    expect options == []
+    expect owner("Temple of Artemis") == 0 and owner("Colossus") == 0 and owner("Pyramids") == 0
+    expect owner("Sphinx") == 0 and count(wonders) == 4 player=1
+    do any
+    expect turn == 1
+}
+"""
+
+
+def test_any_answers_a_choice_the_same_way_for_the_same_seed(tmp_path):
+    # The picks are pinned: they must not depend on the process (hash seed) or the machine.
+    (r,) = results(tmp_path, ANY_DRAFT)
+    assert r.passed, r.render()
+    # ... nor on where the lines stand in the file
+    (r,) = results(tmp_path, ANY_DRAFT.replace("    do choose any\n", "    # a comment\n\n    do choose any\n", 1))
+    assert r.passed, r.render()
+    # another seed, another draft
+    (r,) = results(tmp_path, ANY_DRAFT.replace("setup_choices manual", "setup_choices manual\n    seed 1"))
+    assert r.status == "failed" and r.diagnostics[0].code == "S501"
+    rs = results(tmp_path, """\
+scenario "nothing matches" {
+    setup_choices manual
+    do build any
+}
+scenario "none legal" {
+    setup_choices manual
+    expect legal build any
+}
+scenario "some legal" {
+    setup_choices manual
+    expect illegal choose any
+}
+scenario "any takes no arguments" {
+    do any "Baths"
+}
+""")
+    assert [(x.status, x.diagnostics[0].code) for x in rs] == [("failed", "S502"), ("failed", "S501"),
+                                                               ("failed", "S501"), ("error", "S203")]
+    assert "no legal action matches `build any`" in rs[0].diagnostics[0].message
+    assert "`choose any` is legal (e.g. `choose " in rs[2].diagnostics[0].message
+
+
+# -- set-up statements never silently move what matters --------------------------------------------
+
+def test_setup_refuses_to_take_items_from_where_they_matter(tmp_path):
+    rs = results(tmp_path, """\
+scenario "given twice" {
+    option beginner_wonders
+    give 0 "Baths"
+    give 1 "Baths"
+}
+scenario "in play" {
+    option beginner_wonders
+    accessible "Baths"
+    do build "Baths"
+    give 1 "Baths"
+}
+scenario "laid out from a city" {
+    option beginner_wonders
+    give 0 "Baths"
+    structure "Baths" "Tavern"
+}
+scenario "laid out from the discard" {
+    option beginner_wonders
+    accessible "Baths"
+    do discard "Baths"
+    accessible "Baths"
+}
+""")
+    assert [(x.status, x.diagnostics[0].code) for x in rs] == [("error", "S504")] * 4
+    d = [x.diagnostics[0] for x in rs]
+    assert d[0].message == "\"Baths\" is already in player 0's `city`: line 3 put it there"
+    assert (d[0].span.line, d[0].span.column) == (4, 12) and 'move "Baths"' in d[0].help
+    assert d[1].message == "\"Baths\" is in play, in player 0's `city`"
+    assert "in player 0's `city` (line 14 put it there)" in d[2].message
+    assert d[3].message.startswith("\"Baths\" is in `discard`: laying it out would put a structure card there")
+    assert 'move "Baths" box' in d[3].help
+
+
+def test_setup_takes_items_when_told_and_keeps_what_earlier_lines_laid_out(tmp_path):
+    (r,) = results(tmp_path, """\
+scenario "explicit" {
+    option beginner_wonders
+    give 0 "Baths"
+    move "Baths" box                    # said explicitly: fine
+    accessible "Baths"
+    expect count(city) == 0 and accessible("Baths")
+    give 1 "Pyramids"                   # an unbuilt wonder of Coen's is not in play yet
+    expect zone("Pyramids") == built_wonders and owner("Pyramids") == 1
+    move "Pyramids" city owner=0        # `move` takes from anywhere
+    expect owner("Pyramids") == 0
+    accessible "Aqueduct"
+    accessible "Brewery" "Library" "Caravansery" "Courthouse"
+    expect accessible("Aqueduct") and accessible("Baths") and count(structure) == 6
+}
+""")
+    assert r.passed, r.render()
+    (r,) = results(tmp_path, """\
+scenario "no room" {
+    option beginner_wonders
+    accessible "Aqueduct" "Brewery" "Library" "Caravansery" "Courthouse" "Statue"
+    accessible "Baths"
+}
+""")
+    assert r.status == "failed" and r.diagnostics[0].code == "S503"
+    assert "no accessible card is left to make room" in r.diagnostics[0].message
+
+
+def test_the_pawn_applies_the_military_tokens_it_reaches(tmp_path):
+    (r,) = results(tmp_path, """\
+scenario "tokens" {
+    option beginner_wonders
+    pawn 0 4
+    expect coins(1) == 5 and zone("Looting 2 (second player's side)") == nowhere
+    pawn 0 2
+    pawn 0 5
+    expect coins(1) == 5                # the token is gone: nothing more
+    pawn -6
+    expect coins(0) == 0 and count(track) == 1
+    pawn 0 9
+    expect over and winner == 0 and victory == military
+}
+""")
+    assert r.passed, r.render()
+    (r,) = results(tmp_path, """\
+scenario "pawn during a choice" {
+    setup_choices manual
+    pawn 0 1
+}
+""")
+    assert r.status == "failed" and r.diagnostics[0].code == "S503"
+
+
 # -- one broken file per diagnostic ----------------------------------------------------------------
 
 def expectation(path: Path):
@@ -280,7 +630,8 @@ _SOURCES = [p.read_text(encoding="utf-8") for p in sorted(EXAMPLES.rglob("*.scen
 _TOKENS = ["{", "}", "(", ")", '"', "=", "0", "1", "99", "expect", "do", "give 0", "move", "clear city", "age 3",
            "turn 1", "pawn 0 9", "structure", "accessible", "player=1", "owner=1", "to=box", "cost(0, ", "vp(0, blue)",
            "options", "winner", "zone(", "and", "not", "==", '"Baths"', '"Nope"', "choose", "build", "wonder",
-           "setup_choices manual", "expansion pantheon", 'script age1 "Baths"', "[", "]", ",", "\n"]
+           "setup_choices manual", "expansion pantheon", 'script age1 "Baths"', "[", "]", ",", "\n", "-", "-3", "mark",
+           "change(", "face_up(", "face_down(structure)", "any", "player=0", "player=1", "do any", "pawn -4"]
 
 
 @settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import click
 
+from ..safe_text import printable  # card files, traces and scenarios are printed escaped
+
 
 def _layers(path: Path | None, expansions: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
     """(base, expansions): a folder that defines a `game` is the base; any other folder is an
@@ -56,11 +58,19 @@ def verify(path: Path | None, games: int, expansions: tuple[str, ...], seed: int
     if trace_file is not None:
         _verify_trace(trace_file)
         return
+    from ..cli import _checked, _writable
+    from ..files import FileProblem
+    from ..names import check_options
     from .invariants import DRIVER_INVARIANTS, all_invariants
     from .verify import default_jobs, verify as run, write_trace
-    base, layers = _layers(path, expansions)
+    from ..loader import FolderProblem
+    try:
+        base, layers = _layers(path, expansions)
+    except FolderProblem as exc:
+        raise click.UsageError(str(exc)) from None
     rules = _load(base, layers)
     content = rules.content
+    options = tuple(_checked("--option", check_options, content.options, options))
     known = {i.name for i in all_invariants(content)}
     unknown = [n for n in skip if n not in known]
     if unknown:
@@ -68,8 +78,9 @@ def verify(path: Path | None, games: int, expansions: tuple[str, ...], seed: int
     invariants = [i for i in all_invariants(content) if i.name not in skip]
     if list_only:
         for inv in invariants + DRIVER_INVARIANTS:
-            click.echo(f"{inv.name:32} {inv.message}")
+            click.echo(printable(f"{inv.name:32} {inv.message}"))
         return
+    _writable(out)  # before the games: a failure found must not be lost for want of a place to write it
     jobs = jobs or default_jobs()
     label = " + ".join(Path(x).name if "/" in x else x for x in [base, *layers])
     designer = sum(1 for i in invariants if i.name.startswith("designer: "))
@@ -87,8 +98,12 @@ def verify(path: Path | None, games: int, expansions: tuple[str, ...], seed: int
                    f"({report.seconds:.1f} s)")
         return
     f = report.failure
-    click.echo("FAILED: " + f.describe())
-    write_trace(content, f, out)
+    click.echo(printable("FAILED: " + f.describe()))
+    try:
+        write_trace(content, f, out)
+    except FileProblem as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(1)
     click.echo(f"trace written to {out}")
     click.echo(f"  replay it:            rulesdsl replay {out}")
     click.echo(f"  check it again:       rulesdsl verify --trace {out}")
@@ -102,13 +117,13 @@ def _verify_trace(path: Path) -> None:
         data = load_trace(path)
         game, violation = check_trace(data)
     except (TraceError, ValueError) as exc:
-        click.echo(f"error: {exc}", err=True)
+        click.echo(printable(f"error: {exc}"), err=True)
         sys.exit(1)
     n = len(game.state.history)
     if violation is None:
         click.echo(f"ok: {n} actions replayed, every invariant held after every action")
         return
-    click.echo("FAILED: " + violation.describe())
+    click.echo(printable("FAILED: " + violation.describe()))
     sys.exit(1)
 
 
@@ -129,5 +144,5 @@ def test(paths: tuple[Path, ...], keyword: str | None, fmt: str) -> None:
     report = run_paths(list(paths), keyword)
     if not report.results:
         raise click.UsageError(f"no scenario matches -k {keyword!r}")
-    click.echo(json.dumps(report.as_json(), indent=2) if fmt == "json" else report.human())
+    click.echo(json.dumps(report.as_json(), indent=2) if fmt == "json" else printable(report.human()))
     sys.exit(0 if report.ok else 1)

@@ -24,6 +24,7 @@ traceback.  `rulesdsl test PATH` runs them; so does pytest (the rulesdsl plugin 
 from __future__ import annotations
 
 import functools
+import random
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +37,7 @@ from rulesdsl.interpreter.state import DRAW, NOWHERE, Frame
 from .. import ast
 from .. import registry as R
 from ..diagnostics import Diagnostic, Span, did_you_mean, render
+from ..names import UnknownName, check_options
 
 SUFFIX = ".scenario"
 
@@ -52,6 +54,7 @@ S_CODES: dict[str, str] = {
     "S501": "expectation not met",
     "S502": "an action of the scenario is not legal",
     "S503": "the scenario cannot be played (engine error)",
+    "S504": "a set-up statement would take an item from where it matters",
 }
 
 
@@ -183,23 +186,31 @@ STATEMENTS: dict[str, StatementDoc] = {s.name: s for s in [
                  "wonder draft) are answered: `first` option each (default), or `manual` (by `do choose`).", True),
     StatementDoc("coins", "coins P N", "Player P has N coins."),
     StatementDoc("give", "give P \"A\" \"B\" ...", "Put items into play for player P without running their "
-                 "effects: cards into the city, wonders among the built ones, tokens and gods in front of them."),
+                 "effects: cards into the city, wonders among the built ones, tokens and gods in front of them. "
+                 "An item already in play, or put somewhere by an earlier line, is refused (S504): `move` it."),
     StatementDoc("city", "city P \"A\" ...", "Same as `give` (for cards)."),
-    StatementDoc("move", "move \"A\" ZONE [owner=P]", "Put an item into a zone (of player P for a player zone)."),
+    StatementDoc("move", "move \"A\" ZONE [owner=P]", "Put an item into a zone (of player P for a player zone), "
+                 "wherever it is."),
     StatementDoc("clear", "clear ZONE [owner=P] [to=ZONE]", "Empty a zone (default into `box`)."),
     StatementDoc("accessible", "accessible \"A\" ...", "Make cards accessible in the structure (face up, "
-                 "uncovered); the cards they replace go where they were."),
+                 "uncovered); the cards they replace go where they were (a deck or the box; a card a player holds "
+                 "or in a public zone is refused, S504)."),
     StatementDoc("structure", "structure \"A\" \"B\" ...", "The structure holds only these cards, all accessible: "
                  "taking the last one ends the age."),
-    StatementDoc("pawn", "pawn P N", "The conflict pawn N spaces from the centre towards the capital of player "
-                 "P's opponent (P's `pawn_distance` is N)."),
+    StatementDoc("pawn", "pawn P N | pawn N", "Move the conflict pawn, as shields do, to N spaces from the centre "
+                 "towards the capital of player P's opponent (P's `pawn_distance` is N), or to the position N "
+                 "(as `pawn` reads: > 0 towards player 1's capital); the military tokens it reaches apply."),
     StatementDoc("turn", "turn P", "It is player P's turn."),
     StatementDoc("age", "age N", "Play on to the start of age N (taking cards off the structure); coins are "
                  "restored and the cards taken are put in the box."),
-    StatementDoc("do", "do ACTION ARGS...", "Apply an action through the game's own rules (e.g. `do build "
-                 "\"Card\"`, `do wonder \"Card\" \"Wonder\"`, `do choose \"Token\"`, `do choose_player p1`)."),
-    StatementDoc("expect", "expect CONDITION [player=P] | expect legal|illegal ACTION ARGS... [reason=\"...\"]",
-                 "Check a condition (see the expression functions), or whether an action is legal now."),
+    StatementDoc("do", "do ACTION ARGS... [player=P]", "Apply an action through the game's own rules (e.g. `do "
+                 "build \"Card\"`, `do wonder \"Card\" \"Wonder\"`, `do choose \"Token\"`, `do choose_player p1`); "
+                 "`any` for an argument (or the whole action) picks one legal answer, the same one for the same "
+                 "seed; `player=P`: as player P, refused unless P is to move."),
+    StatementDoc("expect", "expect CONDITION [player=P] | expect legal|illegal ACTION ARGS... [player=P] "
+                 "[reason=\"...\"]", "Check a condition (see the expression functions), or whether an action is "
+                 "legal now (for player P: illegal unless P is to move)."),
+    StatementDoc("mark", "mark", "Remember the position now: `change(EXPR)` is EXPR now minus EXPR then."),
 ]}
 
 # Expression names and functions of scenarios (on top of the card language's).
@@ -222,6 +233,11 @@ SCENARIO_FUNCTIONS = {
     "zone": ("zone(\"A\")", "the zone A is in (`city`, `structure`, `nowhere`, ...)"),
     "owner": ("owner(\"A\")", "the player whose zone holds A, or -1"),
     "accessible": ("accessible(\"A\")", "whether A can be taken from the structure"),
+    "face_up": ("face_up(\"A\") | face_up(ZONE)", "whether A lies face up (in the structure, or in a public zone); "
+                "for a zone, how many of its items do (`structure`: every card laid out)"),
+    "face_down": ("face_down(\"A\") | face_down(ZONE)", "whether A lies face down (in the structure, placed face "
+                  "down, in a private zone or tucked away); for a zone, how many of its items do"),
+    "change": ("change(EXPR)", "EXPR now minus EXPR at the last `mark` (e.g. change(coins(1)) == -2)"),
 }
 
 
@@ -242,6 +258,9 @@ class Run:
     loaded: Loaded | None = None
     game: Game | None = None
     checks: int = 0
+    placed: dict[int, tuple[int, int]] = attrs.Factory(dict)   # item -> (line, slot) a set-up line put it in
+    marked: Game | None = None        # the position at the last `mark`
+    mark_seen: bool = False           # (while checking) a `mark` came before
 
     @property
     def content(self):
@@ -313,8 +332,8 @@ def _header(run: Run, statements: list[ast.Statement]) -> list[ast.Statement]:
         elif s.verb == "option":
             run.options.append(_word(s, a))
         elif s.verb == "seed":
-            if not isinstance(a, ast.Int):
-                raise _error("S203", "`seed` takes a number", a.span, "e.g. seed 3")
+            if not isinstance(a, ast.Int) or a.value < 0:
+                raise _error("S203", "`seed` takes a number, 0 or more", a.span, "e.g. seed 3")
             run.seed = a.value
         elif s.verb == "script":
             zone = _word(s, a)
@@ -349,11 +368,12 @@ def _open(run: Run) -> None:
         spans = [run.base_span] + [sp for _, sp in run.expansions]
         bad = next((sp for (name, sp) in zip(layers, spans) if sp is not None and name in str(exc)), None)
         raise _error("S401", str(exc), bad or run.d.name_span)
-    unknown = [o for o in run.options if not _option_known(run.loaded.merged, o)]
-    if unknown:
-        s = next(st for st in run.d.block.statements if st.verb == "option" and _word(st, st.args[0]) == unknown[0])
-        raise _error("S301", f"the game has no option `{unknown[0]}`", s.args[0].span,
-                     did_you_mean(unknown[0], _options_of(run.loaded.merged)) or "options are read with option(NAME) in the cards")
+    try:
+        check_options(run.content.options, run.options)
+    except UnknownName as exc:
+        s = next(st for st in run.d.block.statements if st.verb == "option" and _word(st, st.args[0]) == exc.name)
+        raise _error("S301", f"the game has no option `{exc.name}`", s.args[0].span,
+                     exc.help or "options are read with option(NAME) in the cards")
     try:
         run.game = Game.create(run.content, seed=run.seed, options=run.options, script=run.script or None)
     except Exception as exc:  # noqa: BLE001
@@ -362,37 +382,6 @@ def _open(run: Run) -> None:
                      "check `script` lines: each name must be in that zone when it is drawn")
     if run.setup_choices == "first":
         _answer_pending(run, run.d.name_span)
-
-
-def _options_of(merged) -> set[str]:
-    found = set()
-
-    def walk(e):
-        if isinstance(e, ast.Call):
-            if e.func == "option" and e.args and isinstance(e.args[0], ast.Name):
-                found.add(e.args[0].name)
-            for a in e.args:
-                walk(a)
-        elif isinstance(e, ast.BinOp):
-            walk(e.left)
-            walk(e.right)
-        elif isinstance(e, ast.Not):
-            walk(e.operand)
-
-    def block(b):
-        for s in b.statements if b else ():
-            for a in s.args:
-                walk(a)
-            for k in s.kwargs:
-                walk(k.value)
-            block(s.block)
-    for d in merged.definitions:
-        block(d.block)
-    return found
-
-
-def _option_known(merged, name: str) -> bool:
-    return name in _options_of(merged)
 
 
 def _answer_pending(run: Run, span: Span) -> None:
@@ -454,11 +443,15 @@ def _check_statement(run: Run, s: ast.Statement) -> None:
     if s.block is not None:
         raise _error("S203", f"`{s.verb}` takes no block", s.block.span, "remove the `{ ... }`")
     v = s.verb
+    if v != "expect":
+        for a in s.args:
+            _no_spaced_minus(run, s, a)
     if v == "coins":
         _arity(s, 2, 2)
         _kwargs(s, ())
         _player_arg(run, s.args[0])
-        _int_arg(s, s.args[1])
+        if _int_arg(s, s.args[1]) < 0:
+            raise _error("S203", "coins cannot be negative", s.args[1].span, "e.g. coins 0 3")
     elif v in ("give", "city"):
         _arity(s, 2, None)
         _kwargs(s, ())
@@ -495,13 +488,20 @@ def _check_statement(run: Run, s: ast.Statement) -> None:
                 raise _error("S203", f"only cards lie in the structure; {run.content.items[i].name} is a "
                                      f"{run.content.items[i].kind}", a.span)
     elif v == "pawn":
-        _arity(s, 2, 2)
+        _arity(s, 1, 2)
         _kwargs(s, ())
+        cap = run.content.track.capital
+        if len(s.args) == 1:
+            n = _int_arg(s, s.args[0])
+            if not -cap <= n <= cap:
+                raise _error("S203", f"the pawn stands between -{cap} and {cap}", s.args[0].span,
+                             f"> 0: towards player 1's capital; < 0: towards player 0's")
+            return
         _player_arg(run, s.args[0])
         n = _int_arg(s, s.args[1])
-        cap = run.content.track.capital
         if not 0 <= n <= cap:
-            raise _error("S203", f"the pawn stands 0 to {cap} spaces from the centre", s.args[1].span)
+            raise _error("S203", f"the pawn stands 0 to {cap} spaces from the centre", s.args[1].span,
+                         f"`pawn P N` counts towards P's opponent; `pawn N` takes a signed position (-{cap} to {cap})")
     elif v == "turn":
         _arity(s, 1, 1)
         _kwargs(s, ())
@@ -514,13 +514,21 @@ def _check_statement(run: Run, s: ast.Statement) -> None:
             raise _error("S203", f"there are {len(run.content.ages)} ages", s.args[0].span)
     elif v == "do":
         _arity(s, 1, None)
-        _kwargs(s, ())
+        kw = _kwargs(s, ("player",))
+        if "player" in kw:
+            _player_arg(run, kw["player"])
         _action_of(run, s, s.args)
+    elif v == "mark":
+        _arity(s, 0, 0)
+        _kwargs(s, ())
+        run.mark_seen = True
     elif v == "expect":
         _arity(s, 1, None)
         first = s.args[0]
         if isinstance(first, ast.Name) and first.name in ("legal", "illegal"):
-            _kwargs(s, ("reason",) if first.name == "illegal" else ())
+            kw = _kwargs(s, ("player", "reason") if first.name == "illegal" else ("player",))
+            if "player" in kw:
+                _player_arg(run, kw["player"])
             if len(s.args) < 2:
                 raise _error("S203", f"`expect {first.name}` needs an action", s.span,
                              f'e.g. expect {first.name} build "My Card"')
@@ -536,6 +544,21 @@ def _check_statement(run: Run, s: ast.Statement) -> None:
             raise _error("S203", "`expect` takes one condition", s.args[1].span,
                          "write it as one expression, e.g. expect cost(0, \"My Card\") == 2; or expect legal ACTION")
         Expr(run).check(first)
+
+
+def _no_spaced_minus(run: Run, s: ast.Statement, a: ast.Expr) -> None:
+    """`coins 0 -3` parses as one argument, `0 - 3`: say so rather than count the arguments wrong."""
+    if not (isinstance(a, ast.BinOp) and a.op == "-" and a.left.span.end_line == a.right.span.line == a.span.line):
+        return
+    lines = run.file.text.split("\n")
+    if not 1 <= a.span.line <= len(lines):
+        return
+    between = lines[a.span.line - 1][a.left.span.end_column - 1:a.right.span.column - 1]
+    if between[:1].isspace() and between.endswith("-"):
+        raise _error("S203", f"`{_text(run, a)}` reads as one argument, the subtraction "
+                             f"`{_text(run, a.left)} - {_text(run, a.right)}`", a.span,
+                     f"for two arguments, put the negative number in brackets: {_text(run, a.left)} "
+                     f"(-{_text(run, a.right)})" + ("; `pawn N` takes a signed position" if s.verb == "pawn" else ""))
 
 
 def _int_arg(s: ast.Statement, a: ast.Expr) -> int:
@@ -570,10 +593,18 @@ def _zone_arg(run: Run, a: ast.Expr) -> int:
     raise _error("S203", "expected a zone name here", a.span, "e.g. city, discard, box")
 
 
+ANY = "any"  # an action, or an action's argument, that any legal one matches
+
+
 def _action_of(run: Run, s: ast.Statement, args) -> Action:
     head = args[0]
     if not isinstance(head, ast.Name):
         raise _error("S203", "an action starts with its name", head.span, 'e.g. do build "My Card"')
+    if head.name == ANY:
+        if len(args) > 1:
+            raise _error("S203", "`any` stands for a whole action: it takes no arguments", args[1].span,
+                         "e.g. do any, or do build any")
+        return Action(ANY)
     known = {a.name for a in run.content.actions} | {"choose", "choose_player", "choose_space", "choose_option", "pass"}
     if head.name not in known:
         raise _error("S301", f"unknown action `{head.name}`", head.span,
@@ -658,7 +689,8 @@ class Expr:
     def _check_call(self, e: ast.Call) -> None:
         usage = SCENARIO_FUNCTIONS[e.func][0]
         shape = {"coins": ("player",), "cost": ("player", "item"), "trade": ("player", "resource"),
-                 "vp": ("player", "category?"), "zone": ("item",), "owner": ("item",), "accessible": ("item",)}[e.func]
+                 "vp": ("player", "category?"), "zone": ("item",), "owner": ("item",), "accessible": ("item",),
+                 "face_up": ("item_or_zone",), "face_down": ("item_or_zone",), "change": ("number",)}[e.func]
         low = sum(1 for t in shape if not t.endswith("?"))
         if not low <= len(e.args) <= len(shape) or e.kwargs:
             raise _error("S203", f"`{e.func}` is used as {usage}", e.span)
@@ -671,6 +703,20 @@ class Expr:
                     self.check(a)
             elif t == "item":
                 _item_arg(self.run, a)
+            elif t == "item_or_zone":
+                if isinstance(a, ast.Name) and a.name in LAID_OUT:
+                    continue
+                if isinstance(a, ast.Name) and a.name not in self.run.content.zone_index:
+                    known = [*self.run.content.zone_index, *LAID_OUT]
+                    raise _error("S301", f"unknown zone `{a.name}`", a.span,
+                                 did_you_mean(a.name, known) or f"zones: {', '.join(known)}")
+                if not isinstance(a, ast.Name):
+                    _item_arg(self.run, a)
+            elif t == "number":
+                if not self.run.mark_seen:
+                    raise _error("S203", "`change(...)` compares with the position at a `mark`, and none came "
+                                         "before", e.span, "add a line `mark` where the change starts")
+                self.check(a)
             elif t == "resource":
                 if not (isinstance(a, ast.Name) and a.name in self.run.content.resources):
                     raise _error("S301", "expected a resource", a.span,
@@ -729,6 +775,20 @@ class Expr:
             return self._call(e, me)
         raise _error("S203", "this expression cannot be evaluated in a scenario", e.span)
 
+    def _change(self, a: ast.Expr, me: int) -> int:
+        run = self.run
+        now = self.value(a, me)
+        now_game, run.game = run.game, run.marked
+        try:
+            then = self.value(a, me)
+        finally:
+            run.game = now_game
+        for v in (now, then):
+            if not isinstance(v, int) or isinstance(v, bool):
+                raise _failure("S503", f"`{_text(run, a)}` is {_show(v)}, not a number: change(...) takes a number",
+                               a.span)
+        return now - then
+
     def _player(self, a: ast.Expr, me: int) -> int:
         p = self.value(a, me)
         if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < self.run.content.players:
@@ -751,6 +811,14 @@ class Expr:
             p = self._player(e.args[0], me)
             score = game.score(p)
             return score.get(e.args[1].name, 0) if len(e.args) > 1 else sum(score.values())
+        if f == "change":
+            return self._change(e.args[0], me)
+        if f in ("face_up", "face_down"):
+            want = "up" if f == "face_up" else "down"
+            a = e.args[0]
+            if isinstance(a, ast.Name):
+                return sum(1 for i in _zone_items(game, a.name) if _face(game, i) == want)
+            return _face(game, c.item_index[a.value]) == want
         item = c.item_index[e.args[0].value]
         if f == "zone":
             return _zone_name(game, item)
@@ -788,6 +856,35 @@ def _victories(merged) -> set[str]:
     for d in merged.definitions:
         block(d.block)
     return out
+
+
+LAID_OUT = ("structure", "structure_all")  # for face_up/face_down: every card laid out, covered or not
+
+
+def _zone_items(game: Game, zone: str) -> list[int]:
+    """Every item of a zone, all players' together; every card laid out for the structure."""
+    if zone in LAID_OUT:
+        return [i for i in game.state.structure if i >= 0]
+    z = game.content.zones[game.content.zone_index[zone]]
+    return [i for p in range(game.content.players if z.per_player else 1) for i in game.state.zones[game.slot(z.id, p)]]
+
+
+def _face(game: Game, item: int) -> str | None:
+    """"up", "down", or None for an item that is not laid out (in a deck, the box, out of the game)."""
+    st = game.state
+    slot = st.loc[item]
+    if slot == NOWHERE:
+        return None
+    if slot == game.structure_slot:
+        return "up" if st.face_up[st.structure.index(item)] else "down"
+    if st.hidden and item in st.hidden:
+        return "down"
+    zone = game.content.zones[game.slot_zone[slot]]
+    if zone.public:
+        return "up"
+    # A player's private zone (or one of theirs nobody sees, like cards tucked under a wonder) lies
+    # face down on the table; a shared zone nobody sees is a deck or the box.
+    return "down" if zone.per_player else None
 
 
 def _zone_name(game: Game, item: int) -> str:
@@ -829,11 +926,14 @@ def _execute(run: Run, s: ast.Statement) -> None:
     try:
         if v == "do":
             action = _action_of(run, s, s.args)
-            reason = game.explain_illegal(action)
+            player = _player_kw(s)
+            picked, reason = _pick(run, s, action, player)
             if reason is not None:
                 raise _failure("S502", f"`{_text(run, s)[3:].strip() or action}` is not legal: {reason}", s.span,
                                _legal_hint(game))
-            game.apply(action)
+            game.apply(picked)
+        elif v == "mark":
+            run.marked = game.clone()
         elif v == "expect":
             _expect(run, s)
         else:
@@ -845,6 +945,49 @@ def _execute(run: Run, s: ast.Statement) -> None:
     except Exception as exc:  # noqa: BLE001 - an engine error ends the scenario, as a diagnostic
         raise _failure("S503", f"{type(exc).__name__}: {exc}", s.span,
                        "the engine failed while playing this line; this is a bug in the engine or the cards") from None
+
+
+def _player_kw(s: ast.Statement) -> int | None:
+    return next((k.value.value for k in s.kwargs if k.name == "player"), None)
+
+
+def _seat_reason(game: Game, player: int | None) -> str | None:
+    """Why player P may not act now (it is another player's turn or choice), or None."""
+    if player is None or game.over:
+        return None
+    who = game.to_move()
+    if player == who:
+        return None
+    what = "choice" if game.state.pending is not None else "turn"
+    return f"it is player {who}'s {what}, not player {player}'s"
+
+
+def _pick(run: Run, s: ast.Statement, action: Action, player: int | None) -> tuple[Action, str | None]:
+    """The action to play for this line and why it is not legal (None: it is).  An action with
+    `any` becomes one of the legal actions it matches, drawn with a generator seeded by the
+    scenario's seed and how far the game is (not the line number: a comment added above must not
+    change the game), so a file always plays the same game."""
+    game = run.game
+    reason = _seat_reason(game, player)
+    if reason is not None:
+        return action, reason
+    if action.name != ANY and ANY not in action.args:
+        return action, game.explain_illegal(action)
+    matches = [a for a in game.legal_actions() if _matches(action, a)]
+    if not matches:
+        if game.over:
+            return action, "the game is over"
+        return action, f"no legal action matches `{action}`"
+    st = game.state
+    rng = random.Random(f"{run.seed}/{st.turn}/{len(st.history)}")  # a str seed: the same on every machine
+    return matches[rng.randrange(len(matches))], None
+
+
+def _matches(pattern: Action, action: Action) -> bool:
+    if pattern.name == ANY:
+        return True
+    return (pattern.name == action.name and len(pattern.args) == len(action.args)
+            and all(p == ANY or p == a for p, a in zip(pattern.args, action.args)))
 
 
 def _legal_hint(game: Game) -> str:
@@ -861,16 +1004,17 @@ def _expect(run: Run, s: ast.Statement) -> None:
     first = s.args[0]
     if isinstance(first, ast.Name) and first.name in ("legal", "illegal"):
         action = _action_of(run, s, s.args[1:])
-        reason = game.explain_illegal(action)
-        offered = action in game.legal_actions()
+        player = _player_kw(s)
+        picked, reason = _pick(run, s, action, player)
+        offered = reason is None and picked in game.legal_actions()
         if first.name == "legal":
             if reason is not None or not offered:
                 raise _failure("S501", f"`{action}` is not legal: {reason or 'it is not among the legal actions'}",
                                s.span, _legal_hint(game))
         else:
             if reason is None or offered:
-                raise _failure("S501", f"`{action}` is legal", s.span,
-                               f"player {game.to_move()} may play it now")
+                raise _failure("S501", f"`{action}` is legal" + (f" (e.g. `{picked}`)" if picked != action else ""),
+                               s.span, f"player {game.to_move()} may play it now")
             want = next((k.value.value for k in s.kwargs if k.name == "reason"), None)
             if want is not None and want.lower() not in reason.lower():
                 raise _failure("S501", f"`{action}` is illegal, but because {reason}", s.span,
@@ -947,12 +1091,15 @@ def _setup(run: Run, s: ast.Statement) -> None:
         p = s.args[0].value
         for a in s.args[1:]:
             i = c.item_index[a.value]
-            _place(game, i, game.slot(c.build_zone[c.items[i].kind], p))
+            _may_take(run, i, a, v)
+            _place(run, i, game.slot(c.build_zone[c.items[i].kind], p))
+            _placed(run, i, s)
     elif v == "move":
         i = c.item_index[s.args[0].value]
         zone = c.zone_index[s.args[1].name]
         owner = kw["owner"].value if "owner" in kw else 0
-        _place(game, i, game.slot(zone, owner))
+        _place(run, i, game.slot(zone, owner))
+        _placed(run, i, s)
     elif v == "clear":
         zone = c.zone_index[s.args[0].name]
         owner = kw["owner"].value if "owner" in kw else 0
@@ -963,10 +1110,18 @@ def _setup(run: Run, s: ast.Statement) -> None:
         names = [a.value for a in s.args]
         for a in s.args:
             _make_accessible(run, c.item_index[a.value], a, keep={c.item_index[n] for n in names})
+        for a in s.args:
+            _placed(run, c.item_index[a.value], s)
     elif v == "structure":
         _only(run, [c.item_index[a.value] for a in s.args], s)
+        for a in s.args:
+            _placed(run, c.item_index[a.value], s)
     elif v == "pawn":
-        st.pawn = s.args[1].value if s.args[0].value == 0 else -s.args[1].value
+        if len(s.args) == 1:
+            target = s.args[0].value
+        else:
+            target = s.args[1].value if s.args[0].value == 0 else -s.args[1].value
+        _move_pawn(run, target, s)
     elif v == "turn":
         if st.pending is not None or st.flow != "turn":
             raise _failure("S503", "`turn` needs a position between turns (no choice pending)", s.span,
@@ -978,13 +1133,75 @@ def _setup(run: Run, s: ast.Statement) -> None:
     _refresh(game)
 
 
-def _place(game: Game, item: int, slot: int) -> None:
+def _where(game: Game, item: int) -> str:
+    """Where an item is, in words: `in player 0's city`, `in the structure`, `in box`."""
+    slot = game.state.loc[item]
+    if slot == NOWHERE:
+        return "out of the game"
+    if slot == game.structure_slot:
+        return "in the structure"
+    zone = game.content.zones[game.slot_zone[slot]].name
+    owner = game.slot_owner[slot]
+    return f"in player {owner}'s `{zone}`" if owner >= 0 else f"in `{zone}`"
+
+
+def _reserve(game: Game, slot: int) -> bool:
+    """A deck or the box: a shared zone nobody sees, where an item waits without mattering."""
+    if slot < 0 or slot == game.structure_slot:
+        return False
+    zone = game.content.zones[game.slot_zone[slot]]
+    return not zone.per_player and not zone.public
+
+
+def _placed(run: Run, item: int, s: ast.Statement) -> None:
+    run.placed[item] = (s.span.line, run.game.state.loc[item])
+
+
+def _placed_line(run: Run, item: int) -> int | None:
+    """The line that put the item where it still is, if a set-up line did."""
+    placed = run.placed.get(item)
+    return placed[0] if placed is not None and placed[1] == run.game.state.loc[item] else None
+
+
+def _may_take(run: Run, item: int, a: ast.Expr, verb: str) -> None:
+    """`give` takes an item from where it does not matter yet: not from where an earlier line of the
+    scenario put it, nor out of play for a player (that is `move`'s job, said explicitly)."""
+    game = run.game
+    name = run.content.items[item].name
+    line = _placed_line(run, item)
+    if line is not None and not _reserve(game, game.state.loc[item]):
+        raise _error("S504", f"\"{name}\" is already {_where(game, item)}: line {line} put it there", a.span,
+                     f"to move it from there, say so: move \"{name}\" ZONE [owner=P]")
+    slot = game.state.loc[item]
+    if slot >= 0 and game.slot_active[slot] and game.slot_owner[slot] >= 0:
+        raise _error("S504", f"\"{name}\" is in play, {_where(game, item)}", a.span,
+                     f"`{verb}` would take it from player {game.slot_owner[slot]}; if that is what you mean, "
+                     f"say so: move \"{name}\" ZONE [owner=P]")
+
+
+def _move_pawn(run: Run, target: int, s: ast.Statement) -> None:
+    """Move the pawn as shields do, so the military tokens it reaches apply (and leave the track)."""
+    game = run.game
+    st = game.state
+    if st.pending is not None:
+        raise _failure("S503", "`pawn` needs a position where no choice is pending", s.span, _legal_hint(game))
+    delta = target - st.pawn
+    if delta:
+        game.shields(0 if delta > 0 else 1, abs(delta))
+        game.run()
+    if st.pawn != target and not game.over:
+        raise _failure("S503", f"the pawn stopped at {st.pawn}, not {target}", s.span,
+                       "a piece on the track blocks it; move it away first")
+
+
+def _place(run: Run, item: int, slot: int) -> None:
     """Move an item; out of the structure, a spare card of the box takes its slot."""
+    game = run.game
     st = game.state
     if st.loc[item] == game.structure_slot and item in st.structure:
         position = st.structure.index(item)
         game.relocate(item, slot)
-        spare = _spare(game, item)
+        spare = _spare(run, item)
         if spare is not None:
             game.relocate(spare, game.structure_slot)
             st.structure[position] = spare
@@ -993,13 +1210,15 @@ def _place(game: Game, item: int, slot: int) -> None:
         game.relocate(item, slot)
 
 
-def _spare(game: Game, like: int) -> int | None:
+def _spare(run: Run, like: int) -> int | None:
+    game = run.game
     c = game.content
     box = c.zone_index.get("box")
     if box is None:
         return None
     age = c.items[like].age
-    cards = [j for j in game.state.zones[game.slot(box, 0)] if c.items[j].kind == "card"]
+    cards = [j for j in game.state.zones[game.slot(box, 0)]
+             if c.items[j].kind == "card" and _placed_line(run, j) is None]
     cards.sort(key=lambda j: c.items[j].age != age)
     return cards[0] if cards else None
 
@@ -1013,7 +1232,11 @@ def _make_accessible(run: Run, item: int, a: ast.Expr, keep: set[int]) -> None:
     if item in accessible:
         st.face_up[st.structure.index(item)] = True
         return
-    slot = next((k for k, j in enumerate(st.structure) if j in accessible and j not in keep), None)
+    if st.loc[item] != game.structure_slot:
+        _may_lay_out(run, item, a)
+    # Cards an earlier line laid out stay where they are.
+    slot = next((k for k, j in enumerate(st.structure)
+                 if j in accessible and j not in keep and _placed_line(run, j) is None), None)
     if slot is None:
         raise _failure("S503", "no accessible card is left to make room", a.span,
                        "fewer `accessible` cards, or `structure` to choose them all")
@@ -1028,6 +1251,20 @@ def _make_accessible(run: Run, item: int, a: ast.Expr, keep: set[int]) -> None:
         st.structure[slot] = item
     st.face_up[slot] = True
     _refresh(game)
+
+
+def _may_lay_out(run: Run, item: int, a: ast.Expr) -> None:
+    """A card laid out swaps places with the one it replaces: it must come from a deck or the box,
+    never from a player or a public zone, where the swap would silently change the position."""
+    game = run.game
+    name = run.content.items[item].name
+    if _reserve(game, game.state.loc[item]):
+        return
+    line = _placed_line(run, item)
+    where = _where(game, item) + (f" (line {line} put it there)" if line is not None else "")
+    raise _error("S504", f"\"{name}\" is {where}: laying it out would put a structure card there instead",
+                 a.span, f"a card laid out comes from a deck or the box; to take it from where it is, move it to the "
+                         f"box first: move \"{name}\" box")
 
 
 def _only(run: Run, items: list[int], s: ast.Statement) -> None:

@@ -18,10 +18,12 @@ from typing import Callable
 
 import attrs
 
+from rulesdsl.files import write_atomic
 from rulesdsl.interpreter.actions import Action, IllegalAction
 from rulesdsl.interpreter.game import Game
 from rulesdsl.interpreter.simulate import game_seed
 from rulesdsl.interpreter.trace import trace_of
+from rulesdsl.names import check_options
 
 from .invariants import (DEFAULT_MAX_ACTIONS, ENGINE_ERROR, GAME_ENDS, Context, InvariantViolation,
                          all_invariants, check_game, run_checked)
@@ -114,7 +116,9 @@ def verify(content, games: int, seed: int = 0, options=(), max_actions: int = DE
            base: str = "duel", expansions: tuple[str, ...] = (), skip: tuple[str, ...] = ()) -> VerifyReport:
     """Play `games` random games with every invariant checked after every action.  Stops at the
     first game (in order) that breaks one, and shrinks it.  With jobs > 1 games run in worker
-    processes (`base`/`expansions` say what to load there when they cannot inherit `content`)."""
+    processes (`base`/`expansions` say what to load there when they cannot inherit `content`).
+    An option the cards do not read is refused (rulesdsl.names.UnknownName) before any game."""
+    options = check_options(content.options, options)
     start = time.perf_counter()
     names = [i.name for i in all_invariants(content) if i.name not in skip]
     total_actions = 0
@@ -357,7 +361,7 @@ def write_trace(content, failure: Failure, path: Path) -> Path:
     data["verify"] = {"invariant": failure.invariant, "message": failure.message, "detail": failure.detail,
                       "game_index": failure.game_index, "original_length": failure.original_length,
                       "then": None if failure.action is None else [failure.action.name, *failure.action.args]}
-    path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    write_atomic(Path(path), json.dumps(data, indent=1) + "\n")  # a failed write leaves any old file intact
     failure.trace = path
     return path
 

@@ -1,0 +1,115 @@
+"""The names users hand us (expansions and games, game options, agents, seats): one check per
+kind of name, used alike by the API, every command and scenario files. An unknown name is an
+`UnknownName` (a ValueError) whose message says what was expected, the closest known name and
+every name that is accepted."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from . import ast
+from .diagnostics import did_you_mean
+
+
+class UnknownName(ValueError):
+    """A name that is not one of those accepted. `help` is the did-you-mean text (or None);
+    `known` lists the accepted names, as the user would type them."""
+
+    def __init__(self, kind: str, name: object, known: Iterable[str], plural: str | None = None,
+                 extra: Iterable[str] = ()):
+        self.kind = kind
+        self.name = name if isinstance(name, str) else repr(name)
+        self.known = list(dict.fromkeys(known))
+        # `extra`: names also accepted (aliases) that are offered by did-you-mean but not listed.
+        self.help = did_you_mean(self.name, [*self.known, *extra]) if isinstance(name, str) else None
+        plural = plural or f"{kind}s"
+        listed = f"{plural}: {', '.join(shown(k) for k in self.known)}" if self.known else f"there are no {plural}"
+        super().__init__(f"unknown {kind} {quoted(self.name)}; " + (f"{self.help} " if self.help else "") + listed)
+
+
+def shown(name: str) -> str:
+    """A name as printed: escaped (repr-style) when it holds control or other unprintable
+    characters, so a terminal never receives them raw."""
+    return name if name.isprintable() else repr(name)[1:-1]
+
+
+def quoted(name: str) -> str:
+    return f"`{shown(name)}`"
+
+
+# -- game options ----------------------------------------------------------------------------------
+
+def options_read(definitions: Iterable[ast.Definition]) -> list[str]:
+    """The game options content knows: the names its cards test with `option(NAME)`."""
+    return sorted({n.name for n in option_calls(definitions)})
+
+
+def option_calls(definitions: Iterable[ast.Definition]) -> list[ast.Name]:
+    """The NAME of every `option(NAME)` in the definitions, in order (with its span)."""
+    found: list[ast.Name] = []
+
+    def expr(e) -> None:
+        if isinstance(e, ast.Call):
+            if e.func == "option" and e.args and isinstance(e.args[0], ast.Name):
+                found.append(e.args[0])
+            for a in (*e.args, *(k.value for k in e.kwargs)):
+                expr(a)
+        elif isinstance(e, ast.BinOp):
+            expr(e.left)
+            expr(e.right)
+        elif isinstance(e, ast.Not):
+            expr(e.operand)
+        elif isinstance(e, ast.Attribute):
+            expr(e.obj)
+        elif isinstance(e, ast.ListExpr):
+            for a in e.items:
+                expr(a)
+
+    def block(b: ast.Block | None) -> None:
+        for s in b.statements if b else ():
+            for a in (*s.args, *(k.value for k in s.kwargs)):
+                expr(a)
+            block(s.block)
+
+    for d in definitions:
+        block(d.block)
+    return found
+
+
+def check_options(known: Iterable[str], options: Iterable[str] | str) -> list[str]:
+    """The options a game is created with, sorted; each must be one the content reads (`known`).
+    A single string is one option, not a list of letters."""
+    allowed = set(known)
+    chosen = [options] if isinstance(options, str) else list(options)
+    for o in chosen:
+        if not isinstance(o, str) or o not in allowed:
+            raise UnknownName("game option", o, sorted(allowed))
+    return sorted(chosen)
+
+
+# -- agents and seats ------------------------------------------------------------------------------
+
+def check_agent(name: str, agents: Iterable[str]) -> str:
+    """An agent name (`agents`: the names accepted where it is used)."""
+    allowed = list(agents)
+    if not isinstance(name, str) or name not in allowed:
+        raise UnknownName("agent", name, allowed)
+    return name
+
+
+def check_agents(names: Iterable[str], players: int, agents: Iterable[str]) -> list[str]:
+    """One agent per seat."""
+    allowed = list(agents)
+    chosen = [check_agent(n, allowed) for n in names]
+    if len(chosen) != players:
+        raise ValueError(f"{len(chosen)} agent{'s' if len(chosen) != 1 else ''} given, the game has {players} "
+                         f"seats: one agent per seat, each one of: {', '.join(allowed)}")
+    return chosen
+
+
+def check_seat(seat: object, players: int) -> int:
+    """A seat (player index): 0 up to the number of players, exclusive."""
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+        raise UnknownName("seat", seat if not isinstance(seat, int) or isinstance(seat, bool) else str(seat),
+                          [str(p) for p in range(players)])
+    return seat

@@ -1,0 +1,305 @@
+"""Events: what each one carries (checked fields, item attributes), `discarded` for every way an
+item reaches the discard pile, and zone events filtered by `zone=`.
+
+The games here are the bundled content plus a small fan expansion written for the test, whose
+rule counts the events it hears by putting coins on tally tokens lying in the box."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from agora_positions import add_cubes, agora_game, control, is_hidden, set_decree, set_senate
+from positions import act, discard_pile, give, item, names, put_accessible, set_coins, set_turn
+from rulesdsl.interpreter import Game, new_game
+from rulesdsl.report import check_paths
+
+# -- fan content ----------------------------------------------------------------------------------
+
+WATCH = """
+expansion discard_watch {
+    title "Discard watch"
+    zone spares
+}
+
+token "Tally" { deck box }
+token "Tally by p1" { deck box }
+token "Tally from p0" { deck box }
+token "Tally from p1" { deck box }
+token "Tally red" { deck box }
+token "Tally wonder" { deck box }
+token "Spare" { deck spares }
+
+rule "Count discards" {
+    when discarded {
+        put_coins 1 "Tally"
+        if event.by == player(1) { put_coins 1 "Tally by p1" }
+        if event.owner == player(0) { put_coins 1 "Tally from p0" }
+        if event.owner == player(1) { put_coins 1 "Tally from p1" }
+        if event.color == red { put_coins 1 "Tally wonder" }
+    }
+    when discarded color=red { put_coins 1 "Tally red" }
+}
+
+# Held by a player: pays when the opponent discards.
+token "Scavenger" {
+    deck box
+    when discarded by=opponent { gain 3 coins }
+}
+
+action wreck { param card from city owner=opponent; discard card }
+action scrap { param card from city; discard card }
+action bin { param card from structure; move card discard }
+action sweep { move_all city discard owner=opponent }
+action toss { deal 1 spares discard }
+action flip { take_top 1 spares discard }
+"""
+
+TALLIES = ("Tally", "Tally by p1", "Tally from p0", "Tally from p1", "Tally red")
+
+
+def fan(tmp_path: Path, name: str, text: str) -> str:
+    folder = tmp_path / name
+    folder.mkdir()
+    (folder / "cards.rules").write_text(text, encoding="utf-8")
+    return str(folder)
+
+
+@pytest.fixture
+def watched(tmp_path) -> Game:
+    """The base game (beginner wonders, Age I, p0 to move) with the discard watch."""
+    game = new_game(expansions=[fan(tmp_path, "watch", WATCH)], options=["beginner_wonders"])
+    assert game.state.flow == "turn" and game.state.pending is None
+    return game
+
+
+def tallies(game: Game) -> dict[str, int]:
+    return {t: game.state.item_coins.get(item(game, t), 0) for t in TALLIES}
+
+
+def seen(total=0, by_p1=0, from_p0=0, from_p1=0, red=0) -> dict[str, int]:
+    return dict(zip(TALLIES, (total, by_p1, from_p0, from_p1, red)))
+
+
+# -- `discarded`: every way into the discard pile ----------------------------------------------------
+
+def test_the_discard_action_fires_discarded_by_the_player_and_owned_by_nobody(watched):
+    game = watched
+    put_accessible(game, "Stable")                    # red
+    game.apply(act("discard", "Stable"))
+    assert names(game, "discard") == ["Stable"]
+    assert tallies(game) == seen(total=1, red=1)       # by p0, from the structure (no owner)
+    assert game.state.item_coins[item(game, "Tally wonder")] == 1   # event.color read at run time
+
+
+def test_a_card_discarded_from_a_city_by_the_opponent(watched):
+    game = watched
+    give(game, 1, "Lumber Yard")
+    give(game, 1, "Scavenger")                        # p1 is paid when p0 discards
+    coins = game.state.coins[1]
+    game.apply(act("wreck", "Lumber Yard"))
+    assert names(game, "discard") == ["Lumber Yard"] and "Lumber Yard" not in names(game, "city", 1)
+    assert tallies(game) == seen(total=1, from_p1=1)   # by p0, from p1's city
+    assert game.state.coins[1] == coins + 3
+
+
+def test_a_card_discarded_from_ones_own_city(watched):
+    game = watched
+    give(game, 0, "Garrison")
+    give(game, 0, "Scavenger")                        # p0's own discard is not the opponent's
+    coins = game.state.coins[0]
+    game.apply(act("scrap", "Garrison"))
+    assert tallies(game) == seen(total=1, from_p0=1, red=1)
+    assert game.state.coins[0] == coins
+
+
+def test_the_second_player_discarding(watched):
+    game = watched
+    set_turn(game, 1)
+    give(game, 0, "Scavenger")
+    coins = game.state.coins[0]
+    put_accessible(game, "Quarry")
+    game.apply(act("discard", "Quarry"))
+    assert tallies(game) == seen(total=1, by_p1=1)
+    assert game.state.coins[0] == coins + 3           # the opponent of p0 discarded
+
+
+def test_a_wonder_of_the_base_game_destroying_the_opponents_card(watched):
+    # Statue of Zeus (p0's): "choose 1 brown card of the opponent's city and discard it".
+    game = watched
+    give(game, 1, "Lumber Yard", "Scavenger")
+    set_coins(game, 0, 50)
+    coins = game.state.coins[1]
+    game.apply(act("wonder", game.name(game.accessible()[0]), "Statue of Zeus"))
+    assert game.state.pending is not None
+    game.apply(act("choose", "Lumber Yard"))
+    assert "Lumber Yard" in names(game, "discard")
+    assert tallies(game) == seen(total=1, from_p1=1)
+    assert game.state.coins[1] == coins + 3
+
+
+def test_move_move_all_deal_and_take_top_into_the_discard_pile(watched):
+    game = watched
+    put_accessible(game, "Palisade")
+    game.apply(act("bin", "Palisade"))               # move
+    assert tallies(game) == seen(total=1, red=1)
+    set_turn(game, 0)
+    give(game, 1, "Lumber Yard", "Quarry")
+    game.apply(act("sweep"))                          # move_all: one event per item, owner p1
+    assert sorted(names(game, "discard")) == ["Lumber Yard", "Palisade", "Quarry"]
+    assert tallies(game) == seen(total=3, from_p1=2, red=1)
+    set_turn(game, 0)
+    game.apply(act("toss"))                           # deal
+    assert "Spare" in names(game, "discard")
+    assert tallies(game)["Tally"] == 4
+
+
+def test_take_top_into_the_discard_pile(watched):
+    game = watched
+    game.apply(act("flip"))
+    assert names(game, "discard") == ["Spare"]
+    assert tallies(game) == seen(total=1)
+
+
+def test_items_lying_on_a_discarded_card_are_discarded_too(watched):
+    game = watched
+    put_accessible(game, "Stable")
+    rider = item(game, "Spare")
+    game.relocate(rider, game.structure_slot)
+    game.state.attached[rider] = item(game, "Stable")
+    game.apply(act("discard", "Stable"))
+    assert sorted(names(game, "discard")) == ["Spare", "Stable"]
+    assert tallies(game) == seen(total=2, red=1)
+
+
+def test_setting_a_position_up_is_no_discard(watched):
+    # Test helpers and scenarios put items straight into zones: that is nobody's doing.
+    game = watched
+    discard_pile(game, "Stable")
+    game.advance()
+    assert tallies(game) == seen()
+
+
+# -- zone events: `zone=` --------------------------------------------------------------------------
+
+COUNCIL = """
+expansion council_fan {
+    title "Council"
+    zone council public spaces=6 counters=5 majority
+}
+
+token "Council tally" { deck box }
+token "Any cube tally" { deck box }
+
+action lobby { param card from structure; discard card; add_cube council space=1 }
+
+rule "Council watch" {
+    when cube_added zone=council { put_coins 1 "Council tally" }
+    when cube_added { if event.zone == council { put_coins 1 "Any cube tally" } }
+}
+"""
+
+
+def council_game(tmp_path) -> Game:
+    return agora_game(expansions=("agora", fan(tmp_path, "council", COUNCIL)))
+
+
+def coins_on(game: Game, name: str) -> int:
+    return game.state.item_coins.get(item(game, name), 0)
+
+
+def test_a_fan_cube_zone_does_not_set_off_the_senate_rules(tmp_path):
+    game = council_game(tmp_path)
+    set_decree(game, 1, "Decree: shield", face_down=True)
+    set_senate(game, [1, 0, 1, 1, 1, 1], [0] * 6)     # p0 holds 5 chambers: one more would win
+    pawn = game.state.pawn
+    game.apply(act("lobby", game.name(game.accessible()[0])))
+    council = game.state.cubes["council"]
+    assert council[0][1] == 1 and game.state.control["council"][1] == 0
+    # The Agora rules heard nothing: the decree stays face down, the shield decree (ruled by
+    # the senate's chamber 1) did not move the pawn, and no political supremacy.
+    assert is_hidden(game, "Decree: shield")
+    assert game.state.pawn == pawn and not game.over
+    assert coins_on(game, "Council tally") == 1 and coins_on(game, "Any cube tally") == 1
+    # A cube in the senate's chamber 1 does all three (the senate is not the council).
+    add_cubes(game, 1, 1)
+    assert not is_hidden(game, "Decree: shield")
+    assert control(game)[1] == 1 and game.state.pawn == pawn - 1
+    assert coins_on(game, "Council tally") == 1 and coins_on(game, "Any cube tally") == 1
+
+
+def test_zone_events_carry_their_zone_and_space(tmp_path):
+    text = COUNCIL + """
+token "Space tally" { deck box }
+rule "Spaces" {
+    when control_gained zone=council { put_coins event.space + 1 "Space tally" }
+}
+"""
+    game = agora_game(expansions=("agora", fan(tmp_path, "council", text)))
+    game.apply(act("lobby", game.name(game.accessible()[0])))
+    assert coins_on(game, "Space tally") == 2          # space 1
+    add_cubes(game, 0, 4)                               # the senate's chambers: not the council's
+    assert coins_on(game, "Space tally") == 2
+
+
+# -- the checker ------------------------------------------------------------------------------------
+
+def diagnostics(tmp_path: Path, body: str) -> list[tuple[str, int, int, str, str | None]]:
+    path = tmp_path / "card.rules"
+    path.write_text('card "Test Card" {\n    age 1\n    color yellow\n' + body + '\n}\n', encoding="utf-8")
+    return [(d.code, d.span.line, d.span.column, d.message, d.help) for d in check_paths([path]).diagnostics]
+
+
+def test_an_unknown_event_field_with_did_you_mean(tmp_path):
+    got = diagnostics(tmp_path, "    when traded { gain event.amout coins }")
+    assert got == [("E307", 4, 30, "event `traded` has no field `amout`", "did you mean `amount`?")]
+
+
+def test_an_event_field_is_checked_against_the_enclosing_when(tmp_path):
+    # `zone` is a field of cube_added, not of built: the hint lists what `built` carries.
+    got = diagnostics(tmp_path, "    when built { if event.zone == city { gain 1 coin } }")
+    assert got == [("E307", 4, 27, "event `built` has no field `zone`",
+                    "`built` carries: by, item, kind, color, via")]
+    assert diagnostics(tmp_path, "    when cube_added { if event.zone == city { gain 1 coin } }") == []
+
+
+def test_an_unknown_item_attribute(tmp_path):
+    got = diagnostics(tmp_path, "    choose 1 from city where=it.name == 1 { discard chosen }")
+    assert [g[:4] for g in got] == [("E307", 4, 33, "an item has no attribute `name`")]
+    assert "color" in got[0][4]
+    got = diagnostics(tmp_path, "    when built { if event.item.colr == red { gain 1 coin } }")
+    assert got == [("E307", 4, 32, "an item has no attribute `colr`", "did you mean `color`?")]
+    assert diagnostics(tmp_path, "    gain this.age + this.value coins") == []
+
+
+def test_event_fields_and_attributes_have_types(tmp_path):
+    got = diagnostics(tmp_path, "    when built { gain event.kind coins }")
+    assert [g[:4] for g in got] == [("E309", 4, 23, "expected a number, found a word")]
+    got = diagnostics(tmp_path, "    when pawn_moved { gain science_count(event.amount) coins }")
+    assert [g[:4] for g in got] == [("E309", 4, 42, "expected a scientific symbol, found a number")]
+    got = diagnostics(tmp_path, "    when built { if it.age > 0 { gain 1 coin } }")
+    assert [g[0] for g in got] == ["E307"]            # `it` only in where=
+    assert diagnostics(tmp_path, "    when discarded { if event.owner == opponent { gain event.item.age coins } }") == []
+
+
+def test_filters_must_be_fields_of_the_event(tmp_path):
+    got = diagnostics(tmp_path, "    when built zone=city { gain 1 coin }")
+    assert got == [("E204", 4, 16, "event `built` has no `zone` to filter on",
+                    "`built` filters on: by, color, kind, via")]
+    got = diagnostics(tmp_path, "    when cube_added color=red { gain 1 coin }")
+    assert [g[:4] for g in got] == [("E204", 4, 21, "event `cube_added` has no `color` to filter on")]
+    got = diagnostics(tmp_path, "    when cube_added zone=senat { gain 1 coin }")
+    assert [g[0] for g in got] == ["E305"]            # zone= names a zone
+
+
+def test_zone_filter_names_a_zone_with_cubes(tmp_path):
+    got = diagnostics(tmp_path, "    when control_gained zone=city { gain 1 coin }")
+    assert got == [("E204", 4, 30, "zone `city` holds no cubes: `control_gained` never happens there",
+                    "cube zones are declared with `counters=N`")]
+    path = tmp_path / "council.rules"
+    path.write_text('expansion council {\n    zone council public spaces=3 counters=4\n}\n\n'
+                    'rule "Watch" {\n    when cube_added zone=discard { gain 1 coin }\n'
+                    '    when cube_added zone=council { gain event.space coins }\n}\n', encoding="utf-8")
+    got = [(d.code, d.span.line, d.span.column, d.help) for d in check_paths([path]).diagnostics]
+    assert got == [("E204", 6, 26, "zones with cubes: council")]
