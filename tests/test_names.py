@@ -261,10 +261,11 @@ def test_list_escapes_control_characters_and_refuses_unparsable_content(tmp_path
     folder = tmp_path / "evil"
     folder.mkdir()
     (folder / "x.rules").write_text('expansion evil { }\ntoken "Red\x1b[31mAlert" { }\n', encoding="utf-8")
+    # A control character in a name is a syntax error (E010): `list` refuses the content, and
+    # the diagnostic it prints reaches the terminal escaped.
     result = run("list", "token", folder)
-    assert result.exit_code == 0, result.output
-    assert "\x1b" not in result.output and "Red\\x1b[31mAlert" in result.output
-    assert json.loads(run("list", "token", folder, "--json").output)["names"][-1]["name"] == "Red\x1b[31mAlert"
+    assert result.exit_code == 1, result.output
+    assert "\x1b" not in result.output and "E010" in result.output and "Red\u241b[31mAlert" in result.output
     (folder / "x.rules").write_text('token "Unclosed" {\n', encoding="utf-8")
     broken = run("list", folder)
     assert broken.exit_code == 1 and "run `rulesdsl check`" in broken.output
