@@ -41,6 +41,9 @@ def check(paths: tuple[Path, ...], expansions: tuple[str, ...], fmt: str, max_er
     try:
         report = check_paths(targets, expansions)
     except ValueError as exc:  # an unknown expansion, or a folder past the limits (FolderProblem)
+        from .names import UnknownName
+        if isinstance(exc, UnknownName) and exc.kind == "expansion":
+            raise click.BadParameter(str(exc), param_hint="--expansion") from None
         raise click.UsageError(str(exc)) from None
     if fmt == "json":
         click.echo(report.to_json())

@@ -261,7 +261,7 @@ def test_check_on_top_of_an_expansion(tmp_path):
     result = run("check", "-e", "duel-agora", "-", input='expansion mine {\n    order 3\n}\n\nremove decree "Decree: blue coins"\n')
     assert result.exit_code == 0, result.output
     result = run("check", "-e", "nowhere", folder)
-    assert result.exit_code == 2 and "nowhere" in result.output and "Traceback" not in result.output
+    assert result.exit_code == 2 and "Invalid value for --expansion: unknown expansion `nowhere`" in result.output
 
 
 # -- explain CODE ------------------------------------------------------------------------------------------
