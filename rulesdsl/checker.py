@@ -68,6 +68,17 @@ def declared_item_kinds(merged: Merged) -> set[str]:
     return kinds or set(R.ITEM_KINDS)
 
 
+def or_words(e: ast.Expr) -> list[str] | None:
+    """The words of `a or b or c` when every operand is a plain word (else None)."""
+    if isinstance(e, ast.Name):
+        return [e.name]
+    if isinstance(e, ast.BinOp) and e.op == "or":
+        left, right = or_words(e.left), or_words(e.right)
+        if left is not None and right is not None:
+            return left + right
+    return None
+
+
 @attrs.define
 class Scope:
     """Names an expression may use at one place, with their types."""
@@ -387,6 +398,16 @@ class Checker:
                 if a.name in ("coin", "coins"):
                     continue
                 self.vocab(a, R.RESOURCE, extra=("coins",))
+            elif (words := or_words(a)) is not None:
+                # `produce wood or clay`: a designer's way of saying one of several resources.
+                expect_word = False
+                if s.verb == "produce":
+                    self.error("E309", "`or` cannot join resources here", a.span,
+                               f"one of several resources is written with `|`: produce {'|'.join(words)}")
+                else:
+                    self.error("E309", f"`or` cannot join resources in `{s.verb}`", a.span,
+                               f"`{s.verb}` lists everything it takes, e.g. `{s.verb} 2 coins wood`; "
+                               "`or` joins conditions")
             else:
                 self.error("E309", "a cost lists counts and resources, e.g. `cost 2 coins wood 2 stone`", a.span)
         if expect_word and args:
@@ -413,12 +434,15 @@ class Checker:
                 self.error(code, f"unknown {label} `{node.name}`", node.span,
                            did_you_mean(node.name, set(known) | set(extra))
                            or (f"known: {', '.join(sorted(known))}" if known else "declare it in the game definition"))
+        elif or_words(node) is not None:
+            self.error("E309", f"expected one {label} here, found `or`", node.span,
+                       f"`or` joins conditions; name one {label} here")
         else:
             self.error("E309", f"expected a {label} here", node.span)
 
     def typed(self, e: ast.Expr, type_: str, scope: Scope, s: ast.Statement) -> None:
         if type_ in (R.RESOURCE, R.COLOR, R.SCIENCE, R.CHAIN, R.ZONE, R.LAYOUT, R.KIND):
-            if type_ in (R.RESOURCE, R.SCIENCE) and not isinstance(e, ast.Name):
+            if type_ in (R.RESOURCE, R.SCIENCE) and or_words(e) is None:
                 got = self.expr(e, scope)  # e.g. event.symbol
                 if got not in ("word", "any", None):
                     self.error("E309", f"expected a {VOCAB_LABEL[type_][1]}, found {self.article(got)}", e.span,

@@ -19,26 +19,54 @@ def cli() -> None:
 
 @cli.command()
 @click.argument("paths", nargs=-1, type=click.Path())  # str: Path("") would already be "."
-@click.option("--format", "fmt", type=click.Choice(["human", "json"]), default="human", show_default=True)
-def check(paths: tuple[str, ...], fmt: str) -> None:
-    """Check card files (default: all bundled content).
+@click.option("--expansion", "-e", "expansions", multiple=True, metavar="EXPANSION",
+              help="Check each PATH on top of the base game and this expansion (repeatable).")
+@click.option("--format", "fmt", type=click.Choice(["human", "json", "github", "sarif"]), default="human",
+              show_default=True, help="github: workflow annotations; sarif: SARIF 2.1.0 for code scanning.")
+@click.option("--max-errors", type=click.IntRange(min=0), default=200, show_default=True,
+              help="Show at most N diagnostics and count the rest (0: all). json and sarif keep all.")
+def check(paths: tuple[str, ...], expansions: tuple[str, ...], fmt: str, max_errors: int) -> None:
+    """Check card files (default: all bundled content); `-` reads one file from stdin.
 
     A folder without a `game` definition is checked as an expansion on top of the bundled
-    base game. Exit status: 0 clean (warnings allowed), 1 errors, 2 usage."""
-    from .loader import FolderProblem
+    base game (with -e, on top of the base game and those expansions). Exit status: 0 clean
+    (warnings allowed), 1 errors, 2 usage."""
     from .report import check_paths
     if any(not p.strip() for p in paths):
         raise click.UsageError("an empty path is not a card file or folder")
     paths = tuple(Path(p) for p in paths)
-    missing = [p for p in paths if not p.exists()]
+    if sum(1 for p in paths if str(p) == "-") > 1:
+        raise click.UsageError("`-` (stdin) may be given once")
+    missing = [p for p in paths if str(p) != "-" and not p.exists()]
     if missing:
         raise click.UsageError(f"no such file or folder: {missing[0]}")
+    targets: list = [_stdin_file() if str(p) == "-" else p for p in paths]
     try:
-        report = check_paths(list(paths))
-    except FolderProblem as exc:  # a folder past the limits of a content folder
+        report = check_paths(targets, expansions)
+    except ValueError as exc:  # an unknown expansion, or a folder past the limits (FolderProblem)
+        from .names import UnknownName
+        if isinstance(exc, UnknownName) and exc.kind == "expansion":
+            raise click.BadParameter(str(exc), param_hint="--expansion") from None
         raise click.UsageError(str(exc)) from None
-    click.echo(report.to_json() if fmt == "json" else report.human())
+    if fmt == "json":
+        click.echo(report.to_json())
+    elif fmt == "sarif":
+        click.echo(report.sarif())
+    elif fmt == "github":
+        click.echo(report.github(max_errors))
+    else:
+        click.echo(report.human(max_errors))
     sys.exit(1 if report.errors else 0)
+
+
+def _stdin_file():
+    """The card file on stdin, as `<stdin>`, within the size limit of a card file given by name."""
+    from .loader import MAX_FOLDER_BYTES, Inline
+    data = sys.stdin.buffer.read(MAX_FOLDER_BYTES + 1)
+    if len(data) > MAX_FOLDER_BYTES:
+        click.echo(f"error: cannot read <stdin>: more than the limit of {MAX_FOLDER_BYTES} bytes", err=True)
+        sys.exit(1)
+    return Inline("<stdin>", data)
 
 
 def _ruleset(expansions: tuple[str, ...], base: str = "duel"):
@@ -81,7 +109,16 @@ def _writable(path: Path | None) -> None:
 @click.argument("name")
 @click.option("--expansion", "-e", "expansions", multiple=True, help="Include an expansion (repeatable).")
 def explain(name: str, expansions: tuple[str, ...]) -> None:
-    """Show what the engine understood of a definition, in plain English."""
+    """Show what the engine understood of a definition, in plain English; or, given a
+    diagnostic code such as E201, what the code means and how to fix it."""
+    import re
+    if re.fullmatch(r"[EWew]\d{3}", name):
+        from .codes import CODES, explain as explain_code
+        if name.upper() not in CODES:
+            click.echo(f"error: no diagnostic code {name}; codes: {', '.join(CODES)}", err=True)
+            sys.exit(1)
+        click.echo(explain_code(name))
+        return
     from .explain import explain as render
     from .safe_text import printable
     rules = _ruleset(expansions)

@@ -8,6 +8,8 @@ and types; E4xx: whole-game consistency; W5xx: warnings.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 CODES: dict[str, str] = {
     # -- reading and syntax (rulesdsl/parser.py, rulesdsl/loader.py) ----------------------------
     "E001": "syntax error: unexpected token",
@@ -65,6 +67,233 @@ CODES: dict[str, str] = {
     "W503": "item starts in a zone nothing takes from",
     "W504": "no action that is always possible",
 }
+
+
+class Explanation(NamedTuple):
+    """What `rulesdsl explain CODE` says: what the code means, a card file making the mistake,
+    and how to fix it."""
+
+    meaning: str
+    example: str
+    fix: str
+
+
+_CARD = 'card "Test Card" {{\n    age 1\n    color {color}\n{body}}}\n'
+
+
+def _card(body: str, color: str = "brown") -> str:
+    return _CARD.format(color=color, body="".join(f"    {line}\n" for line in body.split("\n") if line))
+
+
+EXPLANATIONS: dict[str, Explanation] = {
+    "E001": Explanation(
+        "The parser met a word or symbol where the grammar does not allow one: a stray bracket, "
+        "a missing argument, two statements run together.",
+        _card("gain 2 coins)"),
+        "Look at the place the caret points to and at what the help says was expected there; "
+        "remove the stray token or add the missing one."),
+    "E002": Explanation(
+        "A character that is no part of the language (only letters, digits, `_`, quotes, brackets, "
+        "operators and `#` comments are).",
+        _card("produce wood @"),
+        "Remove the character; names with spaces or symbols are written in quotes: \"My Card\"."),
+    "E003": Explanation(
+        "The file ended while a `{` was still open, or in the middle of a statement. The `{` "
+        "reported is the one most likely never closed (judged by indentation).",
+        'card "Test Card" {\n    age 1\n    color brown\n    if coins >= 3 {\n        gain 1 coin\n}\n',
+        "Add the missing `}` (or finish the last statement). Definitions complete before the "
+        "open `{` are still checked."),
+    "E004": Explanation(
+        "A quoted name has no closing `\"` on its line; quoted names cannot span lines.",
+        'card "Test Card {\n    age 1\n    color brown\n}\n',
+        "Close the name with `\"` on the same line."),
+    "E005": Explanation(
+        "The file's bytes are not valid UTF-8, e.g. a name saved in Latin-1 (`Caf\\xe9`).",
+        'card "Caf\\xe9" {        # the byte 0xe9 alone, as a Latin-1 editor saves it\n    age 1\n}\n',
+        "Save the file as UTF-8 (most editors offer it under \"Save with encoding\")."),
+    "E006": Explanation(
+        "A number has more digits than card files allow (9).",
+        _card("gain 123456789012345678901234567890 coins"),
+        "Use a smaller number: no rule of the game needs one this big."),
+    "E007": Explanation(
+        "Blocks or brackets are nested more deeply than the engine walks (100 levels).",
+        _card("points " + "[" * 120 + "1" + "]" * 120),
+        "Split the expression or block into simpler parts."),
+    "E008": Explanation(
+        "A definition header has a word too many: a header is a kind and one name, and a name "
+        "with spaces must be quoted.",
+        'card Test Card {\n    age 1\n    color brown\n}\n',
+        'Quote the name: card "Test Card" { ... }.'),
+    "E009": Explanation(
+        "A card file could not be read: a broken link, a file without read permission, "
+        "a folder, FIFO or device named where a file was expected.",
+        "cards.rules -> nowhere.rules   (a link to a file that does not exist)",
+        "Fix the path or the permissions, or remove the link."),
+    "E010": Explanation(
+        "A quoted name holds a control character (an escape, a carriage return, a bidirectional "
+        "override, a tab, ...). Names are printed on terminals, where such a character could "
+        "recolour, retitle or rewrite what is shown.",
+        'card "Test Card\\x1b]0;owned" {    # \\x1b: the ESC character itself, as bytes in the file\n'
+        '    age 1\n    color brown\n}\n',
+        "Remove the character (an editor that shows invisible characters helps find it)."),
+    "E101": Explanation(
+        "The first word of a definition is not a kind the engine or the game knows "
+        "(card, wonder, token, action, age, layout, ... and the game's own `item_kinds`).",
+        'crad "Test Card" {\n    age 1\n    color brown\n}\n',
+        "Correct the kind (the help suggests the closest), or declare a new item kind with "
+        "`item_kinds` in the game or expansion."),
+    "E102": Explanation(
+        "Two definitions have the same kind and name, or two items of different kinds share a "
+        "name (actions and traces name items by name alone).",
+        _card("produce wood") + "\n" + _card("produce clay"),
+        "Rename one, or, to change a definition an earlier folder made, write "
+        "`replace card \"Its Name\" { ... }`."),
+    "E103": Explanation(
+        "A definition that must have a name has none.",
+        "card {\n    age 1\n    color brown\n}\n",
+        'Give it a name: card "My Card" { ... }.'),
+    "E104": Explanation(
+        "A statement the definition's kind requires is missing (every card needs `age` and "
+        "`color`, every invariant `holds`, ...).",
+        'card "Test Card" {\n    age 1\n    produce wood\n}\n',
+        "Add the statement the message names."),
+    "E105": Explanation(
+        "`replace`, `extend` or `remove` names a definition that no earlier folder defines.",
+        'replace card "Lumber Yrd" {\n    age 1\n    color brown\n    produce wood\n}\n',
+        "Correct the name (the help suggests the closest), or check the expansion on top of the "
+        "content that defines it: rulesdsl check -e EXPANSION PATH. Expansions apply in their "
+        "`order`: one that changes another expansion's definitions needs a higher `order`."),
+    "E106": Explanation(
+        "A definition has a header but no `{ ... }` block.",
+        'card "Test Card"\n',
+        "Add the block after the name, even if it is empty: `{ }`."),
+    "E201": Explanation(
+        "The first word of a statement is not a statement the engine knows.",
+        _card("sheilds 1", "red"),
+        "Correct the word (the help suggests the closest); `rulesdsl explain` on a card shows "
+        "what the engine understood of it."),
+    "E202": Explanation(
+        "A statement the engine knows, but not in this kind of definition or block "
+        "(e.g. `players` outside the game, `holds` outside an invariant).",
+        _card("players 2"),
+        "Move the statement to the definition it belongs in, or remove it."),
+    "E203": Explanation(
+        "A statement or function got more or fewer arguments than it takes.",
+        _card("shields 1 2", "red"),
+        "Give the number of arguments the help's example shows."),
+    "E204": Explanation(
+        "A `name=value` option the statement or event does not have, or a value it does not accept.",
+        _card("gain 2 coins whom=opponent", "yellow"),
+        "Use one of the options the help lists (here `who=`)."),
+    "E205": Explanation(
+        "A statement that needs a `{ ... }` block has none, or one that takes none has one.",
+        _card("repeat 2", "yellow"),
+        "Add the block (`repeat 2 { gain 1 coin }`) or remove it."),
+    "E206": Explanation(
+        "A statement that may appear once in a definition appears twice.",
+        _card("color grey"),
+        "Keep one of them."),
+    "E301": Explanation(
+        "A word in a resource position is not one of the resources the game declares "
+        "(`resources` in the game or an expansion).",
+        _card("produce wod"),
+        "Correct the word, or declare the resource. One of several resources is written "
+        "with `|`: produce wood|clay."),
+    "E302": Explanation(
+        "A word in a colour position is not one of the game's colours (`colors`).",
+        'card "Test Card" {\n    age 1\n    color purpel\n}\n',
+        "Correct the word (the help suggests the closest), or declare the colour."),
+    "E303": Explanation(
+        "A word in a scientific-symbol position is not one of the game's symbols (`science`).",
+        _card("science globle", "green"),
+        "Correct the word, or declare the symbol."),
+    "E304": Explanation(
+        "A chain symbol (`chain_gives`, `chain_from`) that the game's `chains` do not declare.",
+        _card("chain_from horsehoe", "red"),
+        "Correct the word, or declare the symbol in the game or expansion."),
+    "E305": Explanation(
+        "A zone name that the game's `zone` statements do not declare.",
+        _card("choose 1 from cemetery { build chosen free }", "purple"),
+        "Use a declared zone (the help lists them), or declare the zone."),
+    "E306": Explanation(
+        "A quoted item name that no card, wonder, token or other item is called.",
+        _card('acquire "Pyramid"', "yellow"),
+        "Correct the name: item names are exact, quotes and capitals included."),
+    "E307": Explanation(
+        "A plain word in an expression that is not a name the expression can use there "
+        "(a counter, `me`, `opponent`, a parameter, ...).",
+        _card("gain coinz coins", "yellow"),
+        "Correct the word (the help suggests the closest)."),
+    "E308": Explanation(
+        "A call `name(...)` of a function the engine does not have.",
+        _card("points cout(city)", "blue"),
+        "Correct the function's name (the help suggests the closest)."),
+    "E309": Explanation(
+        "A value of the wrong type: a player where a number is needed, a word where quoted "
+        "text is, `wood or clay` where one resource is, ...",
+        _card("shields opponent", "red"),
+        "Give a value of the type the message names; the help shows an example. One of "
+        "several resources is written `wood|clay`, not `wood or clay`."),
+    "E310": Explanation(
+        "`when` names an event the engine does not raise.",
+        _card("when build by=me { gain 1 coin }", "yellow"),
+        "Use one of the events the help lists (here `built`)."),
+    "E311": Explanation(
+        "A `layout=` that names no `layout` definition.",
+        "age 4 {\n    deal_structure age1 layout=pyramid\n}\n",
+        "Correct the name or define the layout: layout pyramid { row up 1 3 5 }."),
+    "E312": Explanation(
+        "An `else` block that does not directly follow an `if` block.",
+        _card("else { gain 1 coin }", "yellow"),
+        "Put the `else` right after the `if { ... }` it belongs to, or remove it."),
+    "E313": Explanation(
+        "A `kind=` value (or other kind position) that is not a kind of item "
+        "(card, wonder, token, ... and the game's `item_kinds`).",
+        'token "Test Token" {\n    discount 1 kind=wonders\n}\n',
+        "Use a kind of item: `kind=wonder`, not the zone `wonders`."),
+    "E314": Explanation(
+        "`lookup()` reads a table that no `table` statement declares.",
+        'token "Test Token" {\n    points lookup(bonus_points, 2)\n}\n',
+        "Declare the table in the game or expansion: table bonus_points [0, 1, 2]."),
+    "E315": Explanation(
+        "`run` names a procedure that no `procedure` definition defines.",
+        'token "Test Token" {\n    run may_mvoe_cube\n}\n',
+        "Correct the name, or define the procedure: procedure NAME { ... }."),
+    "E401": Explanation(
+        "A deal or a structure needs more cards than the deck it draws from holds.",
+        "replace age 3 {\n    deal 3 age3 box unseen=true\n    deal 8 guilds age3\n"
+        "    move_all guilds box\n    deal_structure age3 layout=age3\n}\n",
+        "Deal fewer cards, use a smaller layout, or add cards of that age."),
+    "E402": Explanation(
+        "Two cards of a layout row would overlap: columns are half-cards, so neighbours must "
+        "be 2 or more apart.",
+        "layout narrow {\n    row up 1 3 4 7\n}\n",
+        "Space the columns 2 apart or more: row up 1 3 5 7."),
+    "E403": Explanation(
+        "A content set has no `game` definition, or more than one. A folder without a game is "
+        "an expansion: check it on top of its base game.",
+        "game first {\n    players 2\n}\n\ngame second {\n    players 2\n}\n",
+        "Keep one `game`; make other folders `expansion NAME { }`, and check an expansion with "
+        "its base (rulesdsl check PATH, or rulesdsl check -e EXPANSION PATH)."),
+    "W501": Explanation(
+        "A chain symbol is given by some card but no card is free with it: probably a typo or "
+        "a missing card.",
+        "expansion moons {\n    chains crescent\n}\n\n" + _card("chain_gives crescent", "blue"),
+        "Add `chain_from crescent` to the card it should make free, or remove the symbol."),
+    "W502": Explanation(
+        "A card is free with a chain symbol that no card gives: the chain can never be used.",
+        "expansion moons {\n    chains crescent\n}\n\n" + _card("chain_from crescent", "blue"),
+        "Add `chain_gives crescent` to the card that should give it, or remove the symbol."),
+}
+
+
+def explain(code: str) -> str:
+    """The text of `rulesdsl explain CODE`; KeyError for a code that does not exist."""
+    code = code.upper()
+    e = EXPLANATIONS[code]
+    example = "\n".join("    " + line if line else "" for line in e.example.rstrip("\n").split("\n"))
+    return (f"{code} ({severity(code)}): {CODES[code]}\n\n{e.meaning}\n\n"
+            f"Example of the mistake:\n\n{example}\n\nHow to fix it: {e.fix}")
 
 
 def severity(code: str) -> str:

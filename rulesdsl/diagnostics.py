@@ -3,9 +3,30 @@
 from __future__ import annotations
 
 import difflib
-from typing import Iterable
+import re
+from typing import Iterable, Sequence
 
 import attrs
+
+# A token longer than this is shown as its first ELIDE_AT characters and "...": a 1 MB name
+# in a card file must not make a 1 MB message.
+ELIDE_AT = 40
+_QUOTED = re.compile(r"`([^`\n]{%d,})`|\"([^\"\n]{%d,})\"" % (ELIDE_AT + 1, ELIDE_AT + 1))
+# A source line longer than this is shown as a window around the caret.
+SHOWN_LINE = 160
+
+
+def elide(token: str, limit: int = ELIDE_AT) -> str:
+    """`token` itself, or its first `limit` characters and "..." when it is longer."""
+    return token if len(token) <= limit else token[:limit] + "..."
+
+
+def elide_quoted(text: str | None) -> str | None:
+    """Every `backticked` or "quoted" token of a message, elided when long."""
+    if text is None or len(text) <= ELIDE_AT:
+        return text
+    return _QUOTED.sub(lambda m: f"`{elide(m.group(1))}`" if m.group(1) is not None
+                       else f'"{elide(m.group(2))}"', text)
 
 
 @attrs.frozen
@@ -27,9 +48,9 @@ class Span:
 class Diagnostic:
     severity: str  # "error" or "warning"
     code: str
-    message: str
+    message: str = attrs.field(converter=elide_quoted)
     span: Span
-    help: str | None = None
+    help: str | None = attrs.field(default=None, converter=elide_quoted)
 
     def as_json(self) -> dict:
         return {
@@ -69,22 +90,44 @@ def did_you_mean(word: str, candidates: Iterable[str]) -> str | None:
     return f"did you mean `{match[0]}`?" if match else None
 
 
-def render(diag: Diagnostic, source: str | None) -> str:
-    """`path:line:col: error[CODE]: message`, the source line, a caret under the span, help."""
+def source_lines(source: str | None) -> list[str]:
+    """A file's lines, split once per file and shared by all its diagnostics (rendering is then
+    linear in the file's size plus the number of diagnostics).  Lines end at "\n" only, as the
+    parser counts them (str.splitlines also splits at \f, ...)."""
+    return source.split("\n") if source else []
+
+
+def render(diag: Diagnostic, source: str | None, lines: Sequence[str] | None = None) -> str:
+    """`path:line:col: error[CODE]: message`, the source line, a caret under the span, help.
+
+    `lines` is `source_lines(source)`, given by callers that render many diagnostics of a file."""
     s = diag.span
     out = [f"{s.file}:{s.line}:{s.column}: {diag.severity}[{diag.code}]: {diag.message}"]
-    # Lines end at "\n" only, as the parser counts them (str.splitlines also splits at \f, ...).
-    lines = source.split("\n") if source else []
+    if lines is None:
+        lines = source_lines(source)
     if 1 <= s.line <= len(lines):
         text = lines[s.line - 1].rstrip("\r").replace("\t", " ")
         gutter = str(s.line)
         pad = " " * len(gutter)
         width = (s.end_column - s.column) if s.end_line == s.line else len(text) - s.column + 1
         width = max(1, min(width, max(1, len(text) - s.column + 1)))
+        text, column, width = _window(text, s.column, width)
         out.append(f"{pad} |")
         out.append(f"{gutter} | {text}")
-        out.append(f"{pad} | {' ' * (s.column - 1)}{'^' * width}")
+        out.append(f"{pad} | {' ' * (column - 1)}{'^' * width}")
     if diag.help:
         out.append(f"  = help: {diag.help}")
     from .safe_text import printable  # names, paths and source lines reach the terminal
     return printable("\n".join(out))
+
+
+def _window(text: str, column: int, width: int) -> tuple[str, int, int]:
+    """A long line cut to SHOWN_LINE characters around the caret, "..." marking each cut."""
+    if len(text) <= SHOWN_LINE:
+        return text, column, width
+    start = max(0, min(column - 1 - SHOWN_LINE // 4, len(text) - SHOWN_LINE))
+    end = start + SHOWN_LINE
+    shown = ("..." if start else "") + text[start:end] + ("..." if end < len(text) else "")
+    column = column - start + (3 if start else 0)
+    width = max(1, min(width, SHOWN_LINE - (column - 1 - (3 if start else 0))))
+    return shown, column, width

@@ -251,17 +251,26 @@ def merge(layers: list[list[ast.SourceFile]], merged: Merged) -> Merged:
     return merged
 
 
-def load_paths(paths: list[Path], read: dict[Path, "FolderRead"] | None = None) -> Merged:
+@attrs.frozen
+class Inline:
+    """A card file given as bytes rather than a path (`rulesdsl check -` reads one from stdin);
+    `name` is what diagnostics show for it."""
+
+    name: str
+    data: bytes
+
+
+def load_paths(paths: list[Path | Inline], read: dict | None = None) -> Merged:
     """Load folders/files as layers: the first is the base, the others modify it in order.
     `read` lets several loads share the folders already read (check reads each folder once)."""
     merged = Merged()
     layers = []
     for path in paths:
-        key = path.resolve()
+        key = path if isinstance(path, Inline) else path.resolve()
         if read is not None and key in read:
             got = read[key]
         else:
-            got = read_folder(path)
+            got = read_inline(path) if isinstance(path, Inline) else read_folder(path)
             if read is not None:
                 read[key] = got
         merged.files += got.files
@@ -293,6 +302,22 @@ def read_folder(path: Path) -> FolderRead:
                                               "give a folder holding .rules files, or a .rules file"))
     parsed = read_files(paths, scratch, root)
     return FolderRead(parsed, scratch.sources, scratch.diagnostics, scratch.files, scratch.read)
+
+
+def read_inline(source: Inline) -> FolderRead:
+    """One card file from bytes in memory (not cached: it has no path to key it by)."""
+    scratch = Merged()
+    parsed: list[ast.SourceFile] = []
+    text, problem = decode(source.name, source.data)
+    if problem:
+        scratch.diagnostics.append(problem)
+    else:
+        scratch.sources[source.name] = text
+        tree, diags = parse_file(source.name, text)
+        scratch.diagnostics.extend(diags)
+        if tree:
+            parsed.append(tree)
+    return FolderRead(parsed, scratch.sources, scratch.diagnostics, 1, [source.name])
 
 
 def _inside(path: Path, root: Path) -> bool:

@@ -6,13 +6,16 @@ import json
 import re
 from collections import Counter
 from pathlib import Path
+from typing import Sequence
 
 import attrs
 
 from . import registry as R
 from .checker import check, declared_item_kinds
-from .diagnostics import Diagnostic, render
-from .loader import BASE_GAME, CARDS_ROOT, bundled_folder, bundled_names, files_in, load_paths
+from .diagnostics import Diagnostic, render, source_lines
+from .formats import github_command, sarif_log
+from .loader import (BASE_GAME, CARDS_ROOT, Inline, bundled_folder, bundled_names, files_in, load_paths,
+                     resolve_layers)
 
 
 @attrs.define
@@ -38,13 +41,54 @@ class Report:
     def to_json(self) -> str:
         return json.dumps(self.as_json(), indent=2, sort_keys=False)
 
-    def human(self) -> str:
-        parts = [render(d, self.sources.get(d.span.file)) for d in self.diagnostics]
+    def human(self, max_errors: int | None = None) -> str:
+        """Every diagnostic rendered, or the first `max_errors` and a count of the rest."""
+        shown, rest = self.shown(max_errors)
+        lines: dict[str, list[str]] = {}  # each file split into lines once, however many diagnostics
+        parts = []
+        for d in shown:
+            file = d.span.file
+            if file not in lines:
+                lines[file] = source_lines(self.sources.get(file))
+            parts.append(render(d, None, lines[file]))
+        if rest:
+            parts.append(f"... and {more(rest)}")
+        parts.append(self.summary())
+        return "\n\n".join(parts)
+
+    def shown(self, max_errors: int | None) -> tuple[list[Diagnostic], list[Diagnostic]]:
+        """The diagnostics to show under `--max-errors` (None or 0: all), and the rest."""
+        if not max_errors or len(self.diagnostics) <= max_errors:
+            return self.diagnostics, []
+        return self.diagnostics[:max_errors], self.diagnostics[max_errors:]
+
+    def github(self, max_errors: int | None = None) -> str:
+        """GitHub Actions workflow commands, one `::error file=..,line=..,col=..::message` per
+        diagnostic (at most `max_errors`), then the summary line."""
+        shown, rest = self.shown(max_errors)
+        out = [github_command(d) for d in shown]
+        if rest:
+            out.append(f"... and {more(rest)}")
+        out.append(self.summary())
+        return "\n".join(out)
+
+    def sarif(self) -> str:
+        """SARIF 2.1.0: one run whose tool's rules are the diagnostic codes; every diagnostic."""
+        return json.dumps(sarif_log(self.diagnostics), separators=(",", ":"))
+
+    def summary(self) -> str:
         counts = ", ".join(f"{n} {plural(k) if n != 1 else k}" for k, n in self.definitions.items())
         status = "ok" if not self.errors else "failed"
-        parts.append(f"{status}: {self.files} files, {self.errors} errors, {self.warnings} warnings"
-                     + (f"; {counts}" if counts else ""))
-        return "\n\n".join(parts)
+        return (f"{status}: {self.files} files, {self.errors} errors, {self.warnings} warnings"
+                + (f"; {counts}" if counts else ""))
+
+
+def more(rest: list[Diagnostic]) -> str:
+    """"99,800 more errors", "3 more warnings", or both."""
+    errors = sum(1 for d in rest if d.severity == "error")
+    warnings = len(rest) - errors
+    said = [f"{n:,} more {word if n != 1 else word[:-1]}" for n, word in ((errors, "errors"), (warnings, "warnings")) if n]
+    return " and ".join(said)
 
 
 def plural(word: str) -> str:
@@ -63,7 +107,7 @@ class _Checked:
     files: set[str] = attrs.Factory(set)
 
 
-def _check_set(paths: list[Path], read: dict | None = None) -> _Checked:
+def _check_set(paths: list[Path | Inline], read: dict | None = None) -> _Checked:
     merged = load_paths(paths, read)
     diags = list(merged.diagnostics) + check(merged)
     known = set(R.KINDS) | declared_item_kinds(merged)
@@ -93,32 +137,52 @@ def _combine(sets: list[_Checked]) -> Report:
                   dict(sorted(counts.items())))
 
 
-def layers_for(path: Path) -> list[Path]:
-    """A folder that defines no `game` is checked on top of the bundled base game."""
-    files = files_in(path)  # within the limits of a content folder (FolderProblem past them)
+def layers_for(path: Path | Inline, expansions: Sequence[str] = ()) -> list[Path | Inline]:
+    """A folder that defines no `game` is checked on top of the bundled base game; with
+    `expansions`, every path is checked on top of the base game and those expansions (which
+    then apply in their `order`, as when played)."""
+    if expansions:
+        layers: list[Path | Inline] = list(resolve_layers(list(expansions)))
+        if isinstance(path, Inline) or all(path.resolve() != p.resolve() for p in layers):
+            layers.append(path)
+        return layers
     base = bundled_folder(BASE_GAME)
-    if base is None or any(_mentions_game(f) for f in files) or path.resolve() == base.resolve():
+    if isinstance(path, Inline):
+        texts = [path.data.decode("utf-8", errors="replace")]
+    else:
+        files = files_in(path)  # within the limits of a content folder (FolderProblem past them)
+        if base is not None and path.resolve() == base.resolve():
+            return [path]
+        texts = (_text(f) for f in files)
+    if base is None or any(_mentions_game(t) for t in texts):
         return [path]
     return [base, path]
 
 
-def _mentions_game(f: Path) -> bool:
+def _text(f: Path) -> str:
     try:
         if not f.is_file():  # a broken link, a FIFO (reading it could block): the loader reports it
-            return False
-        text = f.read_text(encoding="utf-8", errors="replace")
+            return ""
+        return f.read_text(encoding="utf-8", errors="replace")
     except OSError:
-        return False
+        return ""
+
+
+def _mentions_game(text: str) -> bool:
     return any(_GAME_HEADER.match(line) for line in text.split("\n"))
 
 
 _GAME_HEADER = re.compile(r"\s*game(?![A-Za-z0-9_])")
 
 
-def check_paths(paths: list[Path]) -> Report:
+def check_paths(paths: list[Path | Inline], expansions: Sequence[str] = ()) -> Report:
     """`rulesdsl check PATH...`: each path is checked as its own content set (a folder without
-    a `game` on top of the bundled base game); no path means every bundled folder."""
-    if not paths:
-        paths = [CARDS_ROOT / n for n in bundled_names()]
+    a `game` on top of the bundled base game, or with `expansions` on top of the base game and
+    those expansions); no path means every bundled folder, or with `expansions` the base game
+    and those expansions together.  ValueError names an unknown expansion."""
     read: dict = {}  # each folder is read once, however many content sets use it
-    return _combine([_check_set(layers_for(p), read) for p in paths])
+    if not paths:
+        if expansions:
+            return _combine([_check_set(list(resolve_layers(list(expansions))), read)])
+        paths = [CARDS_ROOT / n for n in bundled_names()]
+    return _combine([_check_set(layers_for(p, expansions), read) for p in paths])
