@@ -275,6 +275,35 @@ EXPLANATIONS: dict[str, Explanation] = {
         "game first {\n    players 2\n}\n\ngame second {\n    players 2\n}\n",
         "Keep one `game`; make other folders `expansion NAME { }`, and check an expansion with "
         "its base (rulesdsl check PATH, or rulesdsl check -e EXPANSION PATH)."),
+    "E404": Explanation(
+        "The game says how many players it seats (`players N`, at least 2), and every seat a "
+        "card names (`player(K)`, `side K`) must be one of them: seats count from 0.",
+        _card("gain 1 coin who=player(2)"),
+        "Name a seat from 0 to players - 1, or raise `players` if the game really seats more."),
+    "E405": Explanation(
+        "Nothing lets the game move on: there is no age, an age lays out no structure (or one "
+        "with no card a player can take), or no action takes a card from the structure, so no "
+        "age could ever end.",
+        "remove action build\nremove action discard\nremove action wonder\n",
+        "Keep at least one action that takes a card from the structure, and give each age a "
+        "`deal_structure` whose layout has an uncovered face-up card."),
+    "E406": Explanation(
+        "Cards that no age deals, or an item that starts in no zone and that nothing names: it "
+        "would sit outside the game all game.",
+        'card "Test Card" {\n    age 4\n    color brown\n}\n',
+        "Use an age the game deals (its `age N` definitions), give the item a `deck`, or define "
+        "the age that deals it."),
+    "E407": Explanation(
+        "An effect can bring an item into play (`build`, `acquire`, `take_attached`) whose kind no "
+        "`build_zone` places, or `discard` with no discard pile declared.",
+        'expansion test {\n    item_kinds relic\n}\n\nrelic "Test Relic" { }\n\n'
+        'rule "Test Rule" {\n    when built kind=wonder {\n        acquire "Test Relic"\n    }\n}\n',
+        "Add `build_zone KIND ZONE` (and `discard_pile ZONE`) to the game or the expansion."),
+    "E011": Explanation(
+        "A folder named as a game or expansion holds no `.rules` file: a misspelt or wrong "
+        "folder, which would otherwise pass as an empty expansion.",
+        "rulesdsl check my_cardz/   # the folder holds notes.txt, no .rules file",
+        "Name the folder that holds the card files, or give the files the `.rules` ending."),
     "W501": Explanation(
         "A chain symbol is given by some card but no card is free with it: probably a typo or "
         "a missing card.",
@@ -284,6 +313,17 @@ EXPLANATIONS: dict[str, Explanation] = {
         "A card is free with a chain symbol that no card gives: the chain can never be used.",
         "expansion moons {\n    chains crescent\n}\n\n" + _card("chain_from crescent", "blue"),
         "Add `chain_gives crescent` to the card that should give it, or remove the symbol."),
+    "W503": Explanation(
+        "An item starts in a zone (its `deck`) that nothing deals, moves or chooses from: it can "
+        "never reach play. Legal, but surely unintended.",
+        'expansion test { title "Test"; zone attic }\ncard "Test Card" {\n    color brown\n    deck attic\n}\n',
+        "Deal or move from that zone somewhere (an age, a procedure), or give the item another deck."),
+    "W504": Explanation(
+        "Every action that takes a card from the structure has a cost or a condition, so a player "
+        "short of coins may have nothing to do and the game would stop. Legal (a test may want "
+        "it), but surely unintended in a real game.",
+        "remove action discard\n",
+        "Keep one action that is always possible, such as discarding a card for coins."),
 }
 
 

@@ -357,13 +357,13 @@ def layer_folder(name: str | Path, kind: str) -> Path:
 
 
 def check_folder(path: Path) -> None:
-    """Raise FolderProblem unless `path` is a card file or a folder holding card files (within
-    the limits of `files_in`).  A path that does not exist passes: the loader reports it (E009)."""
+    """Raise FolderProblem unless `path` is a card file or a folder within the limits of
+    `files_in`.  A path that does not exist, or a folder with no card file, passes: reading it
+    reports E009 or E011, with the other diagnostics of the content."""
     if not path.exists():
         return  # reading it reports E009, with the other diagnostics of the content
     if not path.is_dir():
         if path.is_file() and path.name.endswith(SUFFIX):
             return
         raise FolderProblem(f"{path} is neither a folder nor a card file ({SUFFIX})")
-    if not files_in(path):
-        raise FolderProblem(f"{path} holds no card files ({SUFFIX})")
+    files_in(path)  # past the limits: FolderProblem.  No card file at all is E011 when read.

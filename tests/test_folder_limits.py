@@ -77,8 +77,12 @@ def test_files_in_finds_what_it_found_before(tmp_path):
 def test_a_folder_without_card_files_or_a_file_that_is_not_one(tmp_path):
     empty = tmp_path / "empty"
     empty.mkdir()
-    with pytest.raises(FolderProblem, match="holds no card files"):
-        resolve_layers([str(empty)])
+    # No card file at all is a diagnostic with a place (E011), like check reports it.
+    from rulesdsl.diagnostics import RulesError
+    from rulesdsl.interpreter import Ruleset
+    with pytest.raises(RulesError) as info:
+        Ruleset.load([str(empty)])
+    assert [d.code for d in info.value.diagnostics] == ["E011"]
     other = tmp_path / "notes.txt"
     other.write_text("x", encoding="utf-8")
     with pytest.raises(FolderProblem, match="neither a folder nor a card file"):
