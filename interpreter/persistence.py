@@ -210,6 +210,17 @@ def check_state(state: State, content: Content) -> None:
     """Everything in `state` that points into `content` points somewhere that exists: the state
     was made with this content (its fingerprint), and every item, zone slot, block, step, space,
     player and name is in range, so the game can play on from it.  Raises SaveFileError."""
+    if not isinstance(state, State):
+        raise SaveFileError(f"not a State: {type(state).__name__}")
+    try:
+        _check_state(state, content)
+    except (TypeError, AttributeError, KeyError, IndexError) as exc:
+        # A State built in Python (not read by `loads`, which checks every type) with a field
+        # of the wrong type.
+        raise SaveFileError(f"invalid state: a field has the wrong type ({type(exc).__name__}: {exc})") from None
+
+
+def _check_state(state: State, content: Content) -> None:
     def bad(what: str) -> SaveFileError:
         return SaveFileError(f"invalid state: {what}")
 

@@ -16,7 +16,7 @@ from rulesdsl.interpreter.agents import RandomAgent
 from rulesdsl.interpreter.persistence import SaveFileError, dumps, load_game
 from rulesdsl.interpreter.trace import TraceError, replay, trace_of
 
-FUZZ = settings(max_examples=120, deadline=None, derandomize=True,
+FUZZ = settings(max_examples=250, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 MAX_ACTIONS = 600  # a whole game is 60 to 120 actions
 
@@ -183,3 +183,36 @@ def test_a_corrupted_trace_is_refused_or_replays(name, data):
     if trace == TRACES[name]:
         assert diffs == []
     _plays_to_the_end(game)
+
+
+# -- files and states built in Python ------------------------------------------------------------
+
+def test_load_file_reads_only_regular_files(tmp_path):
+    import os
+
+    from rulesdsl.interpreter.persistence import load_file
+    path = tmp_path / "game.save"
+    path.write_text(SAVES["duel"], encoding="utf-8")
+    assert dumps(load_file(path)) == SAVES["duel"]
+    with pytest.raises(SaveFileError, match="not a regular file"):
+        load_file(tmp_path)
+    if hasattr(os, "mkfifo"):
+        os.mkfifo(tmp_path / "fifo")
+        with pytest.raises(SaveFileError, match="not a regular file"):
+            load_file(tmp_path / "fifo")
+    with pytest.raises(SaveFileError, match="cannot read"):
+        load_file(tmp_path / "missing.save")
+
+
+def test_a_state_built_in_python_is_checked_too():
+    from rulesdsl.interpreter.persistence import copy_state
+    game = GAMES["duel"]
+    for change in (lambda s: setattr(s, "coins", ["7", "7"]), lambda s: setattr(s, "frames", [1]),
+                   lambda s: s.loc.append(0), lambda s: setattr(s, "fingerprint", "0" * 32)):
+        state = copy_state(game.state)
+        change(state)
+        with pytest.raises(SaveFileError):
+            Game(game.content, state)
+    with pytest.raises(SaveFileError):
+        Game(game.content, None)
+    assert Game(game.content, copy_state(game.state)).legal_actions() == game.legal_actions()
