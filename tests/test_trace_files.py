@@ -143,3 +143,11 @@ def test_a_script_that_cannot_be_followed_is_a_trace_error(trace):
     # Baths is an item of the game, but never drawn from the progress tokens.
     with pytest.raises(TraceError, match="progress_deck"):
         replay({**trace, "script": {"progress_deck": ["Baths"]}})
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=["replay", "verify"])
+def test_a_base_folder_without_a_game_is_one_error_line(trace, tmp_path, command):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    path = _write(tmp_path, {**trace, "base": str(empty)})
+    assert "defines no game" in _one_error_line(run(*command, path))
