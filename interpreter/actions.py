@@ -16,7 +16,9 @@ class Action(NamedTuple):
     args: tuple[str, ...] = ()
 
     def __str__(self) -> str:
-        return " ".join([self.name, *(f'"{a}"' if " " in a else a for a in self.args)])
+        # str() of every part: a malformed action (an int, a list) must still print in its refusal.
+        args = self.args if isinstance(self.args, (tuple, list)) else (self.args,)
+        return " ".join([str(self.name), *(f'"{a}"' if " " in str(a) else str(a) for a in args)])
 
     @classmethod
     def parse(cls, text: str) -> "Action":
@@ -26,6 +28,20 @@ class Action(NamedTuple):
         if not parts:
             raise ValueError("empty action")
         return cls(parts[0], tuple(parts[1:]))
+
+
+def malformed(action: object) -> str | None:
+    """Why a value is not a well-formed Action (a name and a tuple of strings), or None."""
+    if not isinstance(action, Action):
+        return "not an Action"
+    if type(action.name) is not str or not action.name:
+        return f"the action name must be a non-empty string, not {action.name!r}"
+    if type(action.args) is not tuple:
+        return f"the arguments must be a tuple of strings, not {action.args!r}"
+    bad = next((a for a in action.args if type(a) is not str), None)
+    if bad is not None:
+        return f"every argument must be a string, not {bad!r}"
+    return None
 
 
 def player_label(p: int) -> str:

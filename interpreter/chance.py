@@ -4,11 +4,30 @@ draws the same numbers from the same seed."""
 
 from __future__ import annotations
 
+import hashlib
+
 MASK = (1 << 64) - 1
+# The seeds a game accepts: any integer a signed or unsigned 64-bit number can hold.
+SEED_MIN = -(1 << 63)
+SEED_MAX = (1 << 64) - 1
+
+
+def is_seed(value: object) -> bool:
+    return type(value) is int and SEED_MIN <= value <= SEED_MAX  # bool is not a seed
+
+
+def derive(*parts: int | str) -> int:
+    """A 64-bit number that depends on every part, and looks unrelated for neighbouring parts:
+    SHA-256 of their text.  The same parts give the same number on every machine and Python
+    (no `hash()`, which varies with PYTHONHASHSEED)."""
+    text = "\x1f".join(f"{type(p).__name__}:{p}" for p in parts)
+    return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big")
 
 
 def seed_state(seed: int) -> int:
-    return (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & MASK
+    # Mixed through a hash: with a plain affine start, seed s + 1 would give seed s's stream
+    # shifted by one draw.
+    return derive("dice", seed)
 
 
 def next_u64(state: int) -> tuple[int, int]:

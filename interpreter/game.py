@@ -13,15 +13,45 @@ from rulesdsl.model import STRUCTURE, STRUCTURE_ALL, Content, Selector
 from rulesdsl.names import check_options
 
 from . import chance
-from .actions import CHOOSE, CHOOSE_OPTION, CHOOSE_PLAYER, CHOOSE_SPACE, PASS, Action, IllegalAction, player_label
+from .actions import (CHOOSE, CHOOSE_OPTION, CHOOSE_PLAYER, CHOOSE_SPACE, PASS, Action, IllegalAction, malformed,
+                      player_label)
 from .costs import Stats, cheapest_trade, compute_stats
 from .state import DRAW, NOWHERE, Decision, Frame, State
+
+
+def _creation_args(seed: object, options: object, script: object) -> tuple[list[str], dict[str, list[str]]]:
+    """What creates a game, type-checked (ValueError): the values come from users and files."""
+    if not chance.is_seed(seed):
+        raise ValueError(f"the seed must be an integer from {chance.SEED_MIN} to {chance.SEED_MAX}, not {seed!r}")
+    names = [] if isinstance(options, (str, bytes)) else _iterable(options, "options")
+    if isinstance(options, (str, bytes)) or not all(type(o) is str for o in names):
+        raise ValueError(f"options must be a list of names, not {options!r}")
+    if script is None:
+        return names, {}
+    if not isinstance(script, dict) or not all(
+            type(k) is str and isinstance(v, (list, tuple)) and all(type(n) is str for n in v) for k, v in script.items()):
+        raise ValueError("a script maps zone names to lists of item names")
+    return names, {k: list(v) for k, v in script.items()}
+
+
+def _iterable(value: object, what: str) -> list:
+    try:
+        return list(value)  # type: ignore[call-overload]
+    except TypeError:
+        raise ValueError(f"{what} must be a list, not {value!r}") from None
 
 
 class Game:
     """One game: the compiled content (shared, read-only) and a state (owned, mutable)."""
 
     def __init__(self, content: Content, state: State):
+        """A game of `content` from a state, checked against the content first (a state from
+        another card set, or one that points outside this content, raises SaveFileError)."""
+        from .persistence import check_state
+        check_state(state, content)
+        self._adopt(content, state)
+
+    def _adopt(self, content: Content, state: State) -> None:
         self.content = content
         self.state = state
         self._slots(content)
@@ -35,7 +65,14 @@ class Game:
     @classmethod
     def create(cls, content: Content, seed: int = 0, options: Iterable[str] = (),
                script: dict[str, list[str]] | None = None) -> "Game":
+        options, script = _creation_args(seed, options, script)
         options = check_options(content.options, options)  # an unknown option would be ignored silently
+        for label, names in script.items():
+            if label not in content.zone_index:
+                raise ValueError(f"scripted draw from {label}: there is no zone {label!r}")
+            unknown = next((n for n in names if n not in content.item_index), None)
+            if unknown is not None:
+                raise ValueError(f"scripted draw from {label}: {unknown!r} is not an item of this game")
         players = content.players
         game = cls.__new__(cls)
         game.content = content
@@ -49,7 +86,7 @@ class Game:
                 loc[it.id] = slot
         state = State(layers=list(content.layers), options=options, seed=seed, players=players, loc=loc,
                       zones=zones, coins=[0] * players, rng=chance.seed_state(seed), script={k: list(v) for k, v in (script or {}).items()},
-                      setup_script={k: list(v) for k, v in (script or {}).items()})
+                      setup_script={k: list(v) for k, v in (script or {}).items()}, fingerprint=content.fingerprint())
         for z in content.zones:
             if z.counters:
                 state.cubes[z.name] = [[0] * z.spaces for _ in range(players)]
@@ -346,8 +383,9 @@ class Game:
         st = self.state
         if st.flow == "over":
             return "the game is over"
-        if not isinstance(action, Action):
-            return "not an Action"
+        problem = malformed(action)
+        if problem is not None:
+            return problem
         if st.pending is not None:
             d = st.pending
             if action.name not in (CHOOSE, CHOOSE_PLAYER, CHOOSE_SPACE, CHOOSE_OPTION, PASS):
@@ -1180,4 +1218,6 @@ class Game:
     # -- copies -----------------------------------------------------------------------------------
     def clone(self) -> "Game":
         from .persistence import copy_state
-        return Game(self.content, copy_state(self.state))
+        game = Game.__new__(Game)  # a copy of a state this game made: no need to check it again
+        game._adopt(self.content, copy_state(self.state))
+        return game

@@ -7,16 +7,22 @@ import copy
 import json
 import re
 import typing
+from pathlib import Path
 
 import attrs
 import cattrs
 from cattrs.gen import make_dict_structure_fn
 
+from rulesdsl.files import FileProblem, read_regular
+from rulesdsl.model import Content
+
+from .chance import is_seed
 from .state import DRAW, NOWHERE, Decision, Frame, State
 
 _converter = cattrs.Converter(forbid_extra_keys=True)
 FORMAT = "rulesdsl-state"
-VERSION = 1
+VERSION = 2         # 2: the state records its content's fingerprint
+OLD_VERSIONS = (1,)  # still read: no fingerprint, checked against the content all the same
 
 
 class SaveFileError(ValueError):
@@ -114,10 +120,19 @@ def state_to_dict(state: State) -> dict:
 def state_from_dict(data: object) -> State:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise SaveFileError("not a rulesdsl save file (no \"format\": \"rulesdsl-state\")")
-    if data.get("version") != VERSION:
-        raise SaveFileError(f"save file version {data.get('version')!r} is not supported (expected {VERSION})")
+    version = data.get("version")
+    if type(version) is not int or version != VERSION and version not in OLD_VERSIONS:
+        raise SaveFileError(f"save file version {version!r} is not supported (expected {VERSION})")
+    extra = sorted(set(data) - {"format", "version", "state"})
+    if extra:
+        raise SaveFileError(f"unknown key {extra[0]!r} in the save file")
+    raw = data.get("state")
+    if version == 1 and isinstance(raw, dict):
+        if "fingerprint" in raw:
+            raise SaveFileError("invalid state: a version 1 save has no fingerprint")
+        raw = {**raw, "fingerprint": ""}
     try:
-        state = _converter.structure(data.get("state"), State)
+        state = _converter.structure(raw, State)
     except Exception as exc:  # cattrs raises several exception types; all mean a bad file
         detail = "; ".join(cattrs.transform_error(exc)) if isinstance(exc, cattrs.BaseValidationError) else str(exc)
         raise SaveFileError(f"invalid state: {detail}") from None
@@ -181,6 +196,168 @@ def _validate(state: State) -> None:
             raise bad("a frame is out of range")
     if not 0 <= state.rng < 2**64:
         raise bad("the random generator state")
+    if not is_seed(state.seed):
+        raise bad(f"the seed {state.seed} is out of range")
+    if state.fingerprint and not re.fullmatch(r"[0-9a-f]{32}", state.fingerprint):
+        raise bad("the content fingerprint is not one")
+    if not state.layers or any(not layer for layer in state.layers):
+        raise bad("layers: no base game")
+    if any(not h for h in state.history) or any(not c for c in state.chance):
+        raise bad("an empty entry in history or chance")
+
+
+def check_state(state: State, content: Content) -> None:
+    """Everything in `state` that points into `content` points somewhere that exists: the state
+    was made with this content (its fingerprint), and every item, zone slot, block, step, space,
+    player and name is in range, so the game can play on from it.  Raises SaveFileError."""
+    if not isinstance(state, State):
+        raise SaveFileError(f"not a State: {type(state).__name__}")
+    try:
+        _check_state(state, content)
+    except (TypeError, AttributeError, KeyError, IndexError) as exc:
+        # A State built in Python (not read by `loads`, which checks every type) with a field
+        # of the wrong type.
+        raise SaveFileError(f"invalid state: a field has the wrong type ({type(exc).__name__}: {exc})") from None
+
+
+def _check_state(state: State, content: Content) -> None:
+    def bad(what: str) -> SaveFileError:
+        return SaveFileError(f"invalid state: {what}")
+
+    _validate(state)  # a State built in Python, not read from a file, gets the same checks
+    if state.fingerprint:
+        if state.fingerprint != content.fingerprint():
+            raise SaveFileError(f"this state was saved with other content than {' + '.join(content.layers)} "
+                                f"(its items, zones or rules differ); load it with the card set it names: "
+                                f"{' + '.join(state.layers)}")
+    elif state.layers != list(content.layers):
+        raise SaveFileError(f"this state was saved with {' + '.join(state.layers)}, not {' + '.join(content.layers)}")
+    players, n_items = content.players, len(content.items)
+    if state.players != players:
+        raise bad(f"{state.players} players; this content has {players}")
+    if len(state.loc) != n_items:
+        raise bad(f"{len(state.loc)} items; this content has {n_items}")
+    n_slots = sum(players if z.per_player else 1 for z in content.zones) + 1  # + the structure
+    structure_slot = n_slots - 1
+    if len(state.zones) != n_slots:
+        raise bad(f"{len(state.zones)} zone slots; this content has {n_slots}")
+    laid = {i for i in state.structure if i != NOWHERE}
+    if not laid <= set(state.zones[structure_slot]):  # tokens may lie there too, on the cards
+        raise bad("the structure does not match the cards laid out")
+    if state.layout:
+        layout = content.layouts.get(state.layout)
+        if layout is None:
+            raise bad(f"unknown layout {state.layout!r}")
+        if len(state.structure) != len(layout.face_up):
+            raise bad(f"the structure has {len(state.structure)} slots; layout {state.layout!r} has {len(layout.face_up)}")
+    elif state.structure:
+        raise bad("a structure without a layout")
+    if not -1 <= state.age < len(content.ages) or state.flow == "between" and state.age + 1 >= len(content.ages) \
+            or state.age < 0 and state.flow not in ("start", "setup"):  # past the set-up, an age is under way
+        raise bad(f"age {state.age}")
+    capital = content.track.capital
+    if abs(state.pawn) > capital:
+        raise bad(f"the conflict pawn at {state.pawn}, beyond the capitals")
+    spaces = max([capital + 1, players, *(z.spaces for z in content.zones)])
+    if len(set(state.hidden)) != len(state.hidden) or any(not 0 <= i < n_items for i in state.hidden):
+        raise bad("hidden names an item that does not exist")
+    if any(k == v for k, v in state.attached.items()):
+        raise bad("an item is attached to itself")
+    if any(abs(v) > spaces for v in state.positions.values()):
+        raise bad("an item stands on a space that does not exist")
+    counted = {z.name: z for z in content.zones if z.counters}
+    for name in ("cubes", "supply", "control"):
+        table = getattr(state, name)
+        if set(table) != set(counted):
+            raise bad(f"{name} is for zones {sorted(table)}; this content has {sorted(counted)}")
+    for name, z in counted.items():
+        cubes, supply, control = state.cubes[name], state.supply[name], state.control[name]
+        if (len(cubes) != players or any(len(row) != z.spaces or any(c < 0 for c in row) for row in cubes)
+                or len(supply) != players or any(not 0 <= c <= z.counters for c in supply)
+                or len(control) != z.spaces or any(not -1 <= c < players for c in control)):
+            raise bad(f"the cubes of {name}")
+    blocks = content.blocks
+
+    def block_ok(b: int) -> bool:
+        return 0 <= b < len(blocks)
+
+    def names_ok(block: int, env: dict, given: set) -> bool:
+        return blocks[block].reads <= env.keys() | given
+
+    for f in state.frames:
+        if not block_ok(f.block) or not 0 <= f.pc or not f.stop <= len(blocks[f.block].steps):
+            raise bad("a frame points outside the rules")
+        _check_env(f.env, content, spaces, bad)
+        if not names_ok(f.block, f.env, set()):
+            raise bad("a frame lacks a name its rules read")
+    d = state.pending
+    if d is not None:
+        if state.flow == "over":
+            raise bad("a decision pending in a finished game")
+        limits = {"item": (0, n_items), "player": (0, players), "space": (-spaces, spaces + 1),
+                  "option": (0, len(d.labels))}
+        if d.kind not in limits:
+            raise bad(f"a pending decision of unknown kind {d.kind!r}")
+        low, high = limits[d.kind]
+        if any(not low <= o < high for o in d.options) or len(set(d.options)) != len(d.options):
+            raise bad("the options of the pending decision")
+        if d.kind == "option":
+            if len(d.bodies) != len(d.labels) or len(set(d.labels)) != len(d.labels) \
+                    or not all(block_ok(b) for b in d.bodies):
+                raise bad("the options of the pending decision")
+        elif not block_ok(d.body):
+            raise bad("the pending decision points outside the rules")
+        if d.again_block != -1 and (not block_ok(d.again_block) or not 0 <= d.again_pc < len(blocks[d.again_block].steps)):
+            raise bad("the pending decision points outside the rules")
+        if not 0 <= d.again_me < players or d.remaining < 0:
+            raise bad("the pending decision")
+        _check_env(d.env, content, spaces, bad)
+        # What the answer runs gets `chosen` (and its alias) on top of the decision's names.
+        given = {"chosen", d.env.get("_alias")}
+        if d.kind == "option" and not all(names_ok(b, d.env, set()) for b in d.bodies) \
+                or d.kind != "option" and not names_ok(d.body, d.env, given) \
+                or d.again_block != -1 and not names_ok(d.again_block, d.env, set()):
+            raise bad("the pending decision lacks a name its rules read")
+    for name in ("script", "setup_script"):
+        for zone, names in getattr(state, name).items():
+            z = content.zone_index.get(zone)
+            if z is None:
+                raise bad(f"{name} names zone {zone!r}, which this content does not have")
+            unknown = next((n for n in names if n not in content.item_index), None)
+            if unknown is not None:
+                raise bad(f"{name} names item {unknown!r}, which this content does not have")
+    for zone, names in state.script.items():
+        # What is still dictated must still be there to draw.
+        z = content.zone_index[zone]
+        base = sum(players if x.per_player else 1 for x in content.zones[:z])  # the zone's first slot
+        width = players if content.zones[z].per_player else 1
+        ids = [content.item_index[n] for n in names]
+        if len(set(ids)) != len(ids) or any(not base <= state.loc[i] < base + width for i in ids):
+            raise bad(f"script: the draws still dictated from {zone} are not all there")
+
+
+_ENV_SCALARS = (int, str, bool, type(None))
+
+
+def _check_env(env: dict, content: Content, spaces: int, bad) -> None:
+    """A block's names: items, players, spaces, counts, resource names and the event."""
+    n_items, players = len(content.items), content.players
+    for key, value in env.items():
+        if type(key) is not str:
+            raise bad("a name in a frame is not a string")
+        if key == "event":
+            if type(value) is not dict or type(value.get("name")) is not str \
+                    or type(value.get("by")) is not int or not 0 <= value["by"] < players \
+                    or type(value.get("item", -1)) is not int or not -1 <= value.get("item", -1) < n_items \
+                    or any(type(k) is not str or type(v) not in _ENV_SCALARS for k, v in value.items()):
+                raise bad("an event in a frame")
+        elif key == "_remaining":
+            if type(value) is not int or value < 1:
+                raise bad("a count in a frame")
+        elif type(value) not in _ENV_SCALARS:
+            raise bad(f"the name {key!r} in a frame holds a {type(value).__name__}")
+        elif type(value) is int and not -spaces <= value < max(n_items, spaces + 1):
+            raise bad(f"the name {key!r} in a frame holds {value}, which is no item, player or space")
 
 
 def dumps(state: State) -> str:
@@ -195,4 +372,34 @@ def loads(text: str | bytes) -> State:
     return state_from_dict(data)
 
 
-__all__ = ["SaveFileError", "copy_state", "dumps", "loads", "state_to_dict", "state_from_dict", "Frame", "Decision"]
+def load_file(path: Path) -> State:
+    """`loads` of a file: only a regular file, of a bounded size (`rulesdsl.files.read_regular`)."""
+    try:
+        data = read_regular(Path(path))
+    except FileProblem as exc:
+        raise SaveFileError(str(exc)) from None
+    return loads(data)
+
+
+def load_game(saved: "str | bytes | State", content: Content | None = None):
+    """A game to play on from a save (text, or a State already loaded), checked against the
+    content: `content` when given, else the card set the save names (its `layers`).  Raises
+    SaveFileError for anything that cannot be played on, including another card set's save."""
+    from .game import Game
+    state = saved if isinstance(saved, State) else loads(saved)
+    if content is None:
+        from rulesdsl.diagnostics import RulesError
+
+        from . import load_ruleset
+        try:
+            content = load_ruleset(tuple(state.layers[1:]), state.layers[0]).content
+        except RulesError as exc:
+            first = exc.diagnostics[0].message if exc.diagnostics else "errors"
+            raise SaveFileError(f"the content the save names does not load: {first}") from None
+        except (ValueError, OSError) as exc:
+            raise SaveFileError(f"the content the save names does not load: {exc}") from None
+    return Game(content, state)
+
+
+__all__ = ["SaveFileError", "check_state", "copy_state", "dumps", "load_file", "load_game", "loads", "state_to_dict",
+           "state_from_dict", "Frame", "Decision"]

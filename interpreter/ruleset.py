@@ -31,6 +31,8 @@ class Ruleset:
         errors = [d for d in diagnostics if d.severity == "error"]
         if errors:
             raise RulesError(diagnostics, merged.sources)
+        if not merged.by_kind("game"):  # a folder with no card file at all: nothing to play
+            raise ValueError(f"{base} defines no game (no `game` definition in its card files)")
         return cls(compile_content(merged, [str(base), *expansions]))
 
     def new_game(self, seed: int = 0, options: list[str] | tuple[str, ...] = (),

@@ -8,18 +8,24 @@ from typing import Callable
 from rulesdsl.names import check_agents
 
 from .agents import AGENTS, make_agent
+from .chance import derive
 from .ruleset import Ruleset
 from .state import DRAW
 
 
 def game_seed(seed: int, index: int) -> int:
-    # Independent, reproducible seeds per game (no shared RNG between games).
-    return (seed * 1_000_003 + index * 7919) % (2**31 - 1)
+    """Game `index` of a batch: a hash of both, so games of one batch and of different batches
+    do not share seeds (no folding into a smaller range, where distinct batches could coincide)."""
+    return derive("game", seed, index)
+
+
+def agent_seed(game_seed: int, seat: int) -> int:
+    return derive("agent", game_seed, seat)
 
 
 def play_one(rules: Ruleset, seed: int, agent_names: list[str]):
     game = rules.new_game(seed=seed)
-    agents = [make_agent(name, seed * 31 + i) for i, name in enumerate(agent_names)]
+    agents = [make_agent(name, agent_seed(seed, i)) for i, name in enumerate(agent_names)]
     while not game.over:
         game._apply(agents[game.to_move()].act(game))
     return game

@@ -82,6 +82,7 @@ class State:
     turn: int = 0
     history: list[list[str]] = attrs.Factory(list)     # actions applied: [name, *args]
     chance: list[list[str]] = attrs.Factory(list)      # chance outcomes: [zone, *items]
+    fingerprint: str = ""                              # the content's (`Content.fingerprint`); "" in old saves
 
     @property
     def over(self) -> bool:

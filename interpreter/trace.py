@@ -5,14 +5,17 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from rulesdsl.files import write_atomic
+from rulesdsl.files import FileProblem, read_regular, write_atomic
+from rulesdsl.loader import BASE_GAME
 
-from .actions import Action
+from .actions import Action, IllegalAction
+from .chance import SEED_MAX, SEED_MIN, is_seed
 from .game import Game
 from .persistence import dumps
 from .ruleset import Ruleset
 
 FORMAT = "rulesdsl-trace"
+VERSION = 2  # 2: seeds are mixed through a hash; a version 1 trace's seed drew other dice
 
 
 class TraceError(ValueError):
@@ -21,7 +24,7 @@ class TraceError(ValueError):
 
 def trace_of(game: Game) -> dict:
     st = game.state
-    return {"format": FORMAT, "version": 1, "base": st.layers[0], "expansions": st.layers[1:], "seed": st.seed,
+    return {"format": FORMAT, "version": VERSION, "base": st.layers[0], "expansions": st.layers[1:], "seed": st.seed,
             "options": st.options, "script": st.setup_script, "actions": [list(a) for a in st.history],
             "final": {"winner": st.winner, "victory": st.victory, "coins": st.coins, "pawn": st.pawn,
                       "scores": [game.score(p) for p in range(st.players)]},
@@ -38,35 +41,153 @@ def save_trace(game: Game, path: Path) -> None:
 
 
 def load_trace(path: Path) -> dict:
+    """Read and check a trace file (a regular file of bounded size); raises TraceError."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError, UnicodeDecodeError) as exc:
-        raise TraceError(f"cannot read trace {path}: {exc}") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("actions"), list):
+        text = read_regular(Path(path), MAX_TRACE_BYTES)
+    except FileProblem as exc:
+        raise TraceError(str(exc)) from None
+    try:
+        data = json.loads(text)
+    except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+        raise TraceError(f"cannot read trace {path}: not valid JSON: {exc}") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise TraceError(f"{path} is not a rulesdsl trace")
-    return data
+    try:
+        return validate_trace(data)
+    except TraceError as exc:
+        raise TraceError(f"{path}: {exc}") from None
 
 
-def replay(data: dict) -> tuple[Game, list[str]]:
-    """Re-run a trace; returns the game and the differences from the recorded end (empty: same)."""
+MAX_TRACE_BYTES = 16 * 1024 * 1024  # a long game's trace is tens of kB
+_FINAL_KEYS = ("winner", "victory", "coins", "pawn", "scores")
+_VERIFY_KEYS = {"invariant": str, "message": str, "detail": str, "game_index": int, "original_length": int}
+
+
+def _is_int(x: object) -> bool:
+    return type(x) is int  # not bool
+
+
+def _strings(x: object, non_empty: bool = False) -> bool:
+    return type(x) is list and all(type(s) is str and (s or not non_empty) for s in x)
+
+
+def validate_trace(data: object) -> dict:
+    """The trace with every key checked (types and ranges) and the optional ones filled in;
+    raises TraceError naming the first bad key.  Only `format` and `actions` are required."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise TraceError("not a rulesdsl trace (no \"format\": \"rulesdsl-trace\")")
+    known = {"format", "version", "base", "expansions", "seed", "options", "script", "actions", "final",
+             "final_state", "verify"}
+    extra = sorted(k for k in data if k not in known)
+    if extra:
+        raise TraceError(f"unknown key {extra[0]!r} in the trace")
+
+    def bad(key: str, want: str) -> TraceError:
+        return TraceError(f"`{key}` must be {want}, not {json.dumps(data[key])[:60]}")
+
+    out = dict(data)
+    version = out.setdefault("version", VERSION)
+    if version == 1 and _is_int(version):
+        raise TraceError("trace version 1 was written by an older rulesdsl whose seeds drew other dice; "
+                         "it cannot be replayed (expected version 2)")
+    if not _is_int(version) or version != VERSION:
+        raise TraceError(f"trace version {json.dumps(version)[:20]} is not supported (expected {VERSION})")
+    base = out.setdefault("base", BASE_GAME)
+    if type(base) is not str or not base:
+        raise bad("base", "the name or folder of a base game")
+    if not _strings(out.setdefault("expansions", []), non_empty=True):
+        raise bad("expansions", "a list of expansion names or folders")
+    if not is_seed(out.setdefault("seed", 0)):
+        raise bad("seed", f"an integer from {SEED_MIN} to {SEED_MAX}")
+    if not _strings(out.setdefault("options", [])):
+        raise bad("options", "a list of option names")
+    script = out.get("script")
+    if script is None:
+        out["script"] = {}
+    elif type(script) is not dict or not all(type(k) is str and _strings(v) for k, v in script.items()):
+        raise bad("script", "an object mapping zone names to lists of item names")
+    actions = data.get("actions")
+    if type(actions) is not list:
+        raise TraceError("`actions` must be a list of actions")
+    for i, raw in enumerate(actions):
+        if not _strings(raw) or not raw or not raw[0]:
+            raise TraceError(f"action {i + 1} is malformed: {json.dumps(raw)[:60]} (expected [name, argument, ...])")
+    final = out.setdefault("final", {})
+    if type(final) is not dict:
+        raise bad("final", "an object")
+    extra = sorted(k for k in final if k not in _FINAL_KEYS)
+    if extra:
+        raise TraceError(f"unknown key {extra[0]!r} in `final`")
+    checks = {"winner": lambda v: v is None or _is_int(v), "victory": lambda v: v is None or type(v) is str,
+              "coins": lambda v: type(v) is list and all(_is_int(c) for c in v), "pawn": _is_int,
+              "scores": lambda v: type(v) is list and all(
+                  type(s) is dict and all(type(k) is str and _is_int(n) for k, n in s.items()) for s in v)}
+    for key, value in final.items():
+        if not checks[key](value):
+            raise TraceError(f"`final.{key}` has the wrong type: {json.dumps(value)[:60]}")
+    if "final_state" in out and type(out["final_state"]) is not str:
+        raise bad("final_state", "a string (a saved state)")
+    info = out.get("verify")
+    if info is not None:
+        if type(info) is not dict:
+            raise bad("verify", "an object")
+        for key, value in info.items():
+            want = _VERIFY_KEYS.get(key)
+            ok = (value is None or _strings(value, non_empty=True) and bool(value)) if key == "then" \
+                else want is not None and type(value) is want
+            if not ok:
+                raise TraceError(f"`verify.{key}` is unknown or has the wrong type")
+    return out
+
+
+def new_game_of(data: dict) -> Game:
+    """The game a (validated) trace starts from; content or set-up that cannot be created
+    raises TraceError with one line."""
+    from rulesdsl.diagnostics import RulesError
+
     from . import load_ruleset
     try:
-        rules: Ruleset = load_ruleset(tuple(data.get("expansions", [])), data.get("base", "duel"))
+        rules: Ruleset = load_ruleset(tuple(data["expansions"]), data["base"])
+    except RulesError as exc:
+        errors = [d for d in exc.diagnostics if d.severity == "error"] or exc.diagnostics
+        where = f"{errors[0].span.file}:{errors[0].span.line}:{errors[0].span.column}: {errors[0].message}" \
+            if errors else "errors"
+        raise TraceError(f"the content the trace names does not load ({where}); run `rulesdsl check`") from None
+    except (ValueError, OSError) as exc:
+        raise TraceError(f"the content the trace names does not load: {exc}") from None
+    try:
+        return rules.new_game(seed=data["seed"], options=data["options"], script=data["script"] or None)
     except ValueError as exc:
-        raise TraceError(str(exc)) from None
-    game = rules.new_game(seed=int(data.get("seed", 0)), options=data.get("options", []),
-                          script=data.get("script") or None)
-    for i, raw in enumerate(data["actions"]):
-        if not isinstance(raw, list) or not raw or not all(isinstance(x, str) for x in raw):
-            raise TraceError(f"action {i + 1} is malformed: {raw!r}")
-        game.apply(Action(raw[0], tuple(raw[1:])))
+        raise TraceError(f"the game the trace describes cannot be created: {exc}") from None
+
+
+def actions_of(data: dict) -> list[Action]:
+    return [Action(raw[0], tuple(raw[1:])) for raw in data["actions"]]
+
+
+def compare_end(game: Game, data: dict) -> list[str]:
+    """The differences between the game and the end the trace records (empty: the same)."""
     diffs = []
     recorded = data.get("final_state")
     if recorded is not None and dumps(_comparable(game)) != recorded:
         diffs.append("the final state differs from the recorded one")
-    final = data.get("final") or {}
     now = trace_of(game)["final"]
-    for key, value in final.items():
+    for key, value in data.get("final", {}).items():
         if now.get(key) != value:
             diffs.append(f"{key}: recorded {value!r}, replayed {now.get(key)!r}")
-    return game, diffs
+    return diffs
+
+
+def replay(data: dict) -> tuple[Game, list[str]]:
+    """Re-run a trace; returns the game and the differences from the recorded end (empty: same).
+    A malformed trace raises TraceError, an action not legal in the replay IllegalAction."""
+    data = validate_trace(data)
+    game = new_game_of(data)
+    for i, action in enumerate(actions_of(data), start=1):
+        try:
+            game.apply(action)
+        except IllegalAction:
+            raise
+        except ValueError as exc:  # the trace's script dictates a draw that cannot happen
+            raise TraceError(f"action {i} ({action}): {exc}") from None
+    return game, compare_end(game, data)

@@ -41,6 +41,7 @@ class Compiler:
         self.ruled_later: list[tuple[str, str]] = []
         self.text_context = context_for(merged)
         self.current_item = -1
+        self.reads: list[set[str]] = []   # per block being compiled, the frame names it reads
 
     # -- entry ---------------------------------------------------------------------------------
     def compile(self) -> Content:
@@ -384,9 +385,12 @@ class Compiler:
         self.blocks.append(Block(steps, texts))
         return len(self.blocks) - 1
 
-    def block(self, statements) -> int:
+    def block(self, statements, binds: tuple[str | None, ...] = ()) -> int:
+        """Compile a block; `binds`: the names it gets on entry (`chosen`), which the block
+        around it does not need to hold."""
         index = self.new_block([], [])
         steps, texts = [], []
+        self.reads.append(set())
         stmts = list(statements)
         i = 0
         while i < len(stmts):
@@ -400,7 +404,10 @@ class Compiler:
             steps.append(self.effect(s))
             texts.append(self.describe(s))
             i += 1
-        self.blocks[index] = Block(steps, texts)
+        reads = self.reads.pop()
+        if self.reads:  # a nested block runs with the names of the frame around it
+            self.reads[-1].update(reads.difference(binds))
+        self.blocks[index] = Block(steps, texts, frozenset(reads))
         return index
 
     def if_step(self, s: ast.Statement, otherwise: ast.Statement | None) -> Step:
@@ -447,7 +454,7 @@ class Compiler:
         by = self.who(kw, "by")
         alias = kw["as"].name if "as" in kw else None
         optional = "optional" in kw and kw["optional"].name == "true"
-        body = self.block(s.block.statements)
+        body = self.block(s.block.statements, ("chosen", alias))
         return lambda g, f: g.choose(by(g, f), count(g, f), selector, body, f, alias, optional)
 
     def do_choose_space(self, s, kw) -> Step:
@@ -456,7 +463,7 @@ class Compiler:
         by = self.who(kw, "by")
         where = self.expr(kw["where"]) if "where" in kw else None
         alias = kw["as"].name if "as" in kw else None
-        body = self.block(s.block.statements)
+        body = self.block(s.block.statements, ("chosen", alias))
         return lambda g, f: g.choose_space(by(g, f), zone, empty, body, f, where, alias)
 
     def do_choose_one(self, s, kw) -> Step:
@@ -540,7 +547,7 @@ class Compiler:
 
     def do_choose_player(self, s, kw) -> Step:
         by = self.who(kw, "by")
-        body = self.block(s.block.statements)
+        body = self.block(s.block.statements, ("chosen",))
         return lambda g, f: g.choose_player(by(g, f), body, f)
 
     def do_starts_next_age(self, s, kw) -> Step:
@@ -635,6 +642,7 @@ class Compiler:
         if isinstance(e, ast.Attribute):
             base, attr = self.expr(e.obj), e.name
             if isinstance(e.obj, ast.Name) and e.obj.name == "event":
+                self.reading("event")
                 return lambda g, f: g.event_field(f.env["event"], attr)
             return lambda g, f: g.item_attr(base(g, f), attr)
         if isinstance(e, ast.Not):
@@ -692,7 +700,12 @@ class Compiler:
             # A word to compare with `event.zone` or `it.kind`, unless a name bound here (an action
             # parameter, `as=`) hides it, as the checker reads it.
             return lambda g, f: f.env.get(n, n)
+        self.reading(n)
         return lambda g, f: f.env[n]   # chosen, event, action parameters
+
+    def reading(self, name: str) -> None:
+        if self.reads:
+            self.reads[-1].add(name)
 
     def call_count(self, e: ast.Call) -> Fn:
         sel = self.selector(e.args[0], e.kwargs)

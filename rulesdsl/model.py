@@ -23,6 +23,9 @@ STRUCTURE_ALL = -3  # pseudo zone id: every card of the current structure, cover
 class Block:
     steps: list[Step]
     texts: list[str]
+    # The names its steps read from their frame (action parameters, `chosen`, `event`, aliases):
+    # a saved frame of this block must hold them (persistence.check_state).
+    reads: frozenset[str] = frozenset()
 
 
 @attrs.frozen
@@ -188,6 +191,30 @@ class Content:
     invariants: list[tuple[str, Fn, Span]] = attrs.Factory(list)
     # The game options the cards read with `option(NAME)`: the only options a game accepts.
     options: tuple[str, ...] = ()
+    _fingerprint: str = attrs.field(default="", init=False, repr=False, eq=False)
 
     def zone(self, name: str) -> ZoneDef:
         return self.zones[self.zone_index[name]]
+
+    def fingerprint(self) -> str:
+        """A hash of everything a saved state indexes into: players, items, zones and their
+        slots, blocks and their steps, actions, layouts, ages, the track.  Two contents with the
+        same fingerprint can load each other's saves; one card set's save is refused by another.
+        Paths and wording do not count, so the same folder named two ways, or a card file with
+        a comment changed, still match."""
+        if not self._fingerprint:
+            import hashlib
+            import json
+            shape = {
+                "players": self.players,
+                "items": [[it.name, it.kind, it.deck] for it in self.items],
+                "zones": [[z.name, z.per_player, z.spaces, z.counters] for z in self.zones],
+                "blocks": [len(b.steps) for b in self.blocks],
+                "actions": [[a.name, len(a.params)] for a in self.actions],
+                "layouts": sorted([name, len(lay.face_up)] for name, lay in self.layouts.items()),
+                "ages": len(self.ages),
+                "track": [self.track.zone, self.track.capital],
+            }
+            text = json.dumps(shape, sort_keys=True, separators=(",", ":"))
+            self._fingerprint = hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+        return self._fingerprint

@@ -69,7 +69,10 @@ def test_types_are_registered_through_the_entry_point(game, play):
 
 
 def test_shrinking_gives_a_short_action_sequence():
-    play = find(rs.action_sequences(), lambda p: any(a.name == "wonder" for a in p.actions),
+    # One seed: neighbouring seeds deal unrelated games, so what this checks is how the actions
+    # shrink (fewer, and the first legal ones), not how far hypothesis gets lowering the seed.
+    sequences = rs.action_sequences(setups=rs.setups(seeds=st.just(0)))
+    play = find(sequences, lambda p: any(a.name == "wonder" for a in p.actions),
                 settings=settings(max_examples=200, database=None, deadline=None, derandomize=True))
     assert play.actions[-1].name == "wonder"
     assert len(play.actions) <= 12, play    # the draft (6 choices), a few cards, the wonder (a whole game: ~70)

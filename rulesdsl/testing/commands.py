@@ -111,7 +111,7 @@ def verify(path: Path | None, games: int, expansions: tuple[str, ...], seed: int
 
 
 def _verify_trace(path: Path) -> None:
-    from rulesdsl.interpreter.trace import TraceError, load_trace
+    from rulesdsl.interpreter.trace import TraceError, compare_end, load_trace
     from .verify import check_trace
     try:
         data = load_trace(path)
@@ -120,11 +120,17 @@ def _verify_trace(path: Path) -> None:
         click.echo(printable(f"error: {exc}"), err=True)
         sys.exit(1)
     n = len(game.state.history)
-    if violation is None:
-        click.echo(f"ok: {n} actions replayed, every invariant held after every action")
-        return
-    click.echo(printable("FAILED: " + violation.describe()))
-    sys.exit(1)
+    if violation is not None:
+        click.echo(printable("FAILED: " + violation.describe()))
+        sys.exit(1)
+    # The invariants held all the way; the game must also end where the trace says it did.
+    diffs = compare_end(game, data)
+    for d in diffs:
+        click.echo(printable(f"mismatch: {d}"), err=True)
+    if diffs:
+        click.echo(f"FAILED: {n} actions replayed, every invariant held, but the end differs from the recorded one")
+        sys.exit(1)
+    click.echo(f"ok: {n} actions replayed, every invariant held after every action, same end as recorded")
 
 
 @click.command("test")

@@ -369,11 +369,10 @@ def write_trace(content, failure: Failure, path: Path) -> Path:
 def check_trace(data: dict):
     """Replay a trace with the invariants checked after every action, then try its recorded
     `then` action (a refused action, or the action that crashed); returns (game, violation or None)."""
-    from rulesdsl.interpreter import load_ruleset
-    rules = load_ruleset(tuple(data.get("expansions", [])), data.get("base", "duel"))
-    game = rules.new_game(seed=int(data.get("seed", 0)), options=data.get("options", []),
-                          script=data.get("script") or None)
-    actions = [Action(a[0], tuple(a[1:])) for a in data["actions"]]
+    from rulesdsl.interpreter.trace import actions_of, new_game_of, validate_trace
+    data = validate_trace(data)  # a malformed trace: TraceError
+    game = new_game_of(data)
+    actions = actions_of(data)
     info = data.get("verify") or {}
     then = info.get("then")
     probe = Action(then[0], tuple(then[1:])) if then else None

@@ -1,0 +1,153 @@
+"""Trace files: every key is checked before use, so a corrupt or foreign trace gets one `error:`
+line and exit 1 from `rulesdsl replay` and `rulesdsl verify --trace` (never a traceback or a
+hang); `verify --trace` also compares the recorded end."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from rulesdsl.cli import cli
+from rulesdsl.interpreter import new_game
+from rulesdsl.interpreter.agents import RandomAgent
+from rulesdsl.interpreter.trace import TraceError, load_trace, replay, trace_of, validate_trace
+
+COMMANDS = [["replay"], ["verify", "--trace"]]
+
+
+@pytest.fixture(scope="module")
+def trace() -> dict:
+    game = new_game(seed=3)
+    agent = RandomAgent(3)
+    for _ in range(30):
+        game.apply(agent.act(game))
+    return trace_of(game)
+
+
+def run(*args) -> "object":
+    return CliRunner().invoke(cli, [str(a) for a in args])
+
+
+def _write(tmp_path: Path, data, name: str = "t.json") -> Path:
+    path = tmp_path / name
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def _one_error_line(result) -> str:
+    assert result.exit_code == 1, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    errors = [line for line in result.output.splitlines() if line.startswith("error: ")]
+    assert len(errors) == 1, result.output
+    return errors[0]
+
+
+# The corruptions of the issue: each a (key, value) replacing a field of a good trace.
+BAD_FIELDS = {
+    "seed null": ("seed", None, "seed"),
+    "seed a string": ("seed", "3", "seed"),
+    "seed a bool": ("seed", True, "seed"),
+    "seed too large": ("seed", 2**80, "seed"),
+    "expansions a number": ("expansions", 5, "expansions"),
+    "expansions with a number": ("expansions", ["pantheon", 5], "expansions"),
+    "base a list": ("base", ["duel"], "base"),
+    "base empty": ("base", "", "base"),
+    "an expansion as the base": ("base", "pantheon", "does not load"),
+    "base a missing folder": ("base", "/no/such/folder", "does not load"),
+    "base a device": ("base", "/dev/zero", "does not load"),
+    "script a list": ("script", [1, 2], "script"),
+    "script names an unknown zone": ("script", {"nowhere": ["Baths"]}, "nowhere"),
+    "script names an unknown item": ("script", {"age1": ["Nope"]}, "Nope"),
+    "options a string": ("options", "beginner_wonders", "options"),
+    "final a list": ("final", [1], "final"),
+    "final with a wrong type": ("final", {"coins": "7"}, "final.coins"),
+    "final with an unknown key": ("final", {"cheat": 1}, "cheat"),
+    "final_state a number": ("final_state", 5, "final_state"),
+    "actions a dict": ("actions", {"a": 1}, "actions"),
+    "an action with a number": ("actions", [["build", 5]], "action 1"),
+    "an empty action": ("actions", [[]], "action 1"),
+    "version 7": ("version", 7, "version"),
+    "version a string": ("version", "2", "version"),
+    "version 1": ("version", 1, "version 1"),
+    "an unknown key": ("cheat", 1, "cheat"),
+    "verify a list": ("verify", [1], "verify"),
+}
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=["replay", "verify"])
+@pytest.mark.parametrize("name", sorted(BAD_FIELDS))
+def test_a_bad_field_is_one_error_line(trace, tmp_path, command, name):
+    key, value, said = BAD_FIELDS[name]
+    path = _write(tmp_path, {**trace, key: value})
+    line = _one_error_line(run(*command, path))
+    assert said in line
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=["replay", "verify"])
+@pytest.mark.parametrize("text", ["", "not json", "[1, 2]", "null", '{"format": "other"}', "{" * 100_000])
+def test_not_a_trace_is_one_error_line(tmp_path, command, text):
+    path = tmp_path / "t.json"
+    path.write_text(text, encoding="utf-8")
+    _one_error_line(run(*command, path))
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+@pytest.mark.parametrize("command", COMMANDS, ids=["replay", "verify"])
+def test_a_fifo_is_refused_without_waiting(tmp_path, command):
+    fifo = tmp_path / "trace.fifo"
+    os.mkfifo(fifo)
+    assert "not a regular file" in _one_error_line(run(*command, fifo))
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=["replay", "verify"])
+def test_a_device_is_refused(command):
+    if not Path("/dev/zero").exists():
+        pytest.skip("no /dev/zero")
+    assert "not a regular file" in _one_error_line(run(*command, "/dev/zero"))
+
+
+def test_a_trace_over_the_size_limit_is_refused(tmp_path, monkeypatch):
+    import rulesdsl.interpreter.trace as trace_module
+    monkeypatch.setattr(trace_module, "MAX_TRACE_BYTES", 100)
+    path = _write(tmp_path, {"format": "rulesdsl-trace", "actions": [["build", "x" * 200]]})
+    with pytest.raises(TraceError, match="limit"):
+        load_trace(path)
+
+
+def test_verify_trace_compares_the_recorded_end(trace, tmp_path):
+    good = _write(tmp_path, trace, "good.json")
+    result = run("verify", "--trace", good)
+    assert result.exit_code == 0 and "same end as recorded" in result.output, result.output
+    tampered = _write(tmp_path, {**trace, "final": {**trace["final"], "coins": [99, 1]}}, "bad.json")
+    for command in COMMANDS:
+        result = run(*command, tampered)
+        assert result.exit_code == 1 and "mismatch: coins: recorded [99, 1]" in result.output, result.output
+    other_state = _write(tmp_path, {**trace, "final_state": "{}"}, "state.json")
+    result = run("verify", "--trace", other_state)
+    assert result.exit_code == 1 and "mismatch: the final state differs" in result.output
+
+
+def test_a_hand_written_trace_needs_only_format_and_actions(trace):
+    data = validate_trace({"format": "rulesdsl-trace", "actions": trace["actions"][:3]})
+    assert (data["base"], data["expansions"], data["seed"], data["options"], data["script"], data["version"]) \
+        == ("duel", [], 0, [], {}, 2)
+    game, diffs = replay({"format": "rulesdsl-trace", "seed": 3, "actions": trace["actions"]})
+    assert diffs == [] and game.state.history == trace["actions"]
+
+
+def test_a_script_that_cannot_be_followed_is_a_trace_error(trace):
+    # Baths is an item of the game, but never drawn from the progress tokens.
+    with pytest.raises(TraceError, match="progress_deck"):
+        replay({**trace, "script": {"progress_deck": ["Baths"]}})
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=["replay", "verify"])
+def test_a_base_folder_without_a_game_is_one_error_line(trace, tmp_path, command):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    path = _write(tmp_path, {**trace, "base": str(empty)})
+    assert "defines no game" in _one_error_line(run(*command, path))
