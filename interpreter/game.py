@@ -23,9 +23,12 @@ def _creation_args(seed: object, options: object, script: object) -> tuple[list[
     """What creates a game, type-checked (ValueError): the values come from users and files."""
     if not chance.is_seed(seed):
         raise ValueError(f"the seed must be an integer from {chance.SEED_MIN} to {chance.SEED_MAX}, not {seed!r}")
-    names = [] if isinstance(options, (str, bytes)) else _iterable(options, "options")
-    if isinstance(options, (str, bytes)) or not all(type(o) is str for o in names):
+    if isinstance(options, str):
+        options = [options]  # one option, not a list of letters
+    names = [] if isinstance(options, bytes) else _iterable(options, "options")
+    if isinstance(options, bytes):
         raise ValueError(f"options must be a list of names, not {options!r}")
+    # A name that is not a string is refused by check_options as an unknown option (UnknownName).
     if script is None:
         return names, {}
     if not isinstance(script, dict) or not all(

@@ -155,8 +155,11 @@ def new_game_of(data: dict) -> Game:
         raise TraceError(f"the content the trace names does not load ({where}); run `rulesdsl check`") from None
     except (ValueError, OSError) as exc:
         raise TraceError(f"the content the trace names does not load: {exc}") from None
+    from rulesdsl.names import UnknownName
     try:
         return rules.new_game(seed=data["seed"], options=data["options"], script=data["script"] or None)
+    except UnknownName as exc:  # already says what is unknown, the closest name and all of them
+        raise TraceError(str(exc)) from None
     except ValueError as exc:
         raise TraceError(f"the game the trace describes cannot be created: {exc}") from None
 

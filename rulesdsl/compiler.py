@@ -42,6 +42,9 @@ class Compiler:
         self.text_context = context_for(merged)
         self.current_item = -1
         self.reads: list[set[str]] = []   # per block being compiled, the frame names it reads
+        # Names bound around the code being compiled (action parameters, `as=` aliases): such a
+        # name hides a zone or kind word of the same spelling, as the checker reads it.
+        self.bound: list[str] = []
 
     # -- entry ---------------------------------------------------------------------------------
     def compile(self) -> Content:
@@ -322,6 +325,13 @@ class Compiler:
 
     # -- actions ---------------------------------------------------------------------------------
     def action(self, d: ast.Definition, index: int) -> ActionDef:
+        depth = len(self.bound)
+        try:
+            return self._action(d, index)
+        finally:
+            del self.bound[depth:]
+
+    def _action(self, d: ast.Definition, index: int) -> ActionDef:
         params: list[Param] = []
         requires: list[Fn] = []
         pays: list[Fn] = []
@@ -332,6 +342,7 @@ class Compiler:
         for s in d.block.statements:
             if s.verb == "param":
                 params.append(Param(s.args[0].name, self.selector(s.args[2], s.kwargs)))
+                self.bound.append(s.args[0].name)
                 texts.append(self.describe(s))
             elif s.verb == "before_turn":
                 before = True
@@ -454,7 +465,7 @@ class Compiler:
         by = self.who(kw, "by")
         alias = kw["as"].name if "as" in kw else None
         optional = "optional" in kw and kw["optional"].name == "true"
-        body = self.block(s.block.statements, ("chosen", alias))
+        body = self.aliased_block(s.block.statements, alias)
         return lambda g, f: g.choose(by(g, f), count(g, f), selector, body, f, alias, optional)
 
     def do_choose_space(self, s, kw) -> Step:
@@ -463,7 +474,7 @@ class Compiler:
         by = self.who(kw, "by")
         where = self.expr(kw["where"]) if "where" in kw else None
         alias = kw["as"].name if "as" in kw else None
-        body = self.block(s.block.statements, ("chosen", alias))
+        body = self.aliased_block(s.block.statements, alias)
         return lambda g, f: g.choose_space(by(g, f), zone, empty, body, f, where, alias)
 
     def do_choose_one(self, s, kw) -> Step:
@@ -696,12 +707,20 @@ class Compiler:
             return lambda g, f: f.env[n]
         if n in self.resources or n in self.colors or n in self.science or n in self.chains:
             return lambda g, f: n
-        if n in self.zone_index or n in self.item_kinds:
-            # A word to compare with `event.zone` or `it.kind`, unless a name bound here (an action
-            # parameter, `as=`) hides it, as the checker reads it.
-            return lambda g, f: f.env.get(n, n)
+        if (n in self.zone_index or n in self.item_kinds) and n not in self.bound:
+            return lambda g, f: n  # a word to compare with `event.zone` or `it.kind`
         self.reading(n)
         return lambda g, f: f.env[n]   # chosen, event, action parameters
+
+    def aliased_block(self, statements, alias: str | None) -> int:
+        """A choice's body: it gets `chosen` (and `alias`, when given) on entry."""
+        if alias is None:
+            return self.block(statements, ("chosen",))
+        self.bound.append(alias)
+        try:
+            return self.block(statements, ("chosen", alias))
+        finally:
+            self.bound.pop()
 
     def reading(self, name: str) -> None:
         if self.reads:

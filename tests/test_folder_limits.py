@@ -95,7 +95,7 @@ def test_a_trace_naming_a_large_folder_is_refused_with_one_line(tmp_path, monkey
     monkeypatch.setattr(loader, "MAX_FOLDER_FILES", 3)
     folder = folder_of(tmp_path, 4)
     trace = tmp_path / "t.trace.json"
-    trace.write_text(json.dumps({"format": "rulesdsl-trace", "version": 1, "base": "duel",
+    trace.write_text(json.dumps({"format": "rulesdsl-trace", "version": 2, "base": "duel",
                                  "expansions": [str(folder)], "seed": 0, "actions": []}), encoding="utf-8")
     got = run("replay", trace)
     assert got.exit_code == 1

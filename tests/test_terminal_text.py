@@ -72,7 +72,7 @@ def test_diagnostics_escape_paths_messages_and_source_lines():
 
 def _trace(tmp_path: Path, actions) -> Path:
     path = tmp_path / "t.trace.json"
-    path.write_text(json.dumps({"format": "rulesdsl-trace", "version": 1, "base": "duel", "expansions": [],
+    path.write_text(json.dumps({"format": "rulesdsl-trace", "version": 2, "base": "duel", "expansions": [],
                                 "seed": 1, "actions": actions}), encoding="utf-8")
     return path
 

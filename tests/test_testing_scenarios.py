@@ -464,8 +464,8 @@ scenario "any draft" {
     do choose any
     do choose any
     expect options == []
-    expect owner("Temple of Artemis") == 0 and owner("Colossus") == 0 and owner("Pyramids") == 0
-    expect owner("Sphinx") == 0 and count(wonders) == 4 player=1
+    expect owner("Pyramids") == 0 and owner("Colossus") == 0 and owner("Statue of Zeus") == 0
+    expect owner("Circus Maximus") == 0 and count(wonders) == 4 player=1
     do any
     expect turn == 1
 }

@@ -149,5 +149,6 @@ def test_a_script_that_cannot_be_followed_is_a_trace_error(trace):
 def test_a_base_folder_without_a_game_is_one_error_line(trace, tmp_path, command):
     empty = tmp_path / "empty"
     empty.mkdir()
+    (empty / "cards.rules").write_text('card "Test Card" {\n    age 1\n    color brown\n}\n', encoding="utf-8")
     path = _write(tmp_path, {**trace, "base": str(empty)})
-    assert "defines no game" in _one_error_line(run(*command, path))
+    assert "no `game` definition" in _one_error_line(run(*command, path))
