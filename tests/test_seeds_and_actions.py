@@ -72,7 +72,9 @@ def test_extreme_seeds_play(seed):
     assert new_game(seed=seed).legal_actions()
 
 
-@pytest.mark.parametrize("options,script", [("beginner_wonders", None), ([5], None), ((), [1]),
+# A single string is one option (tests/test_names.py); bytes and unknown names are refused.
+@pytest.mark.parametrize("options,script", [(b"beginner_wonders", None), ("beginers_wonders", None),
+                                            ([5], None), ((), [1]),
                                             ((), {"age1": "Baths"}), ((), {"nowhere": []}),
                                             ((), {"age1": ["No Such Card"]})])
 def test_bad_creation_arguments_are_a_value_error(options, script):
