@@ -9,20 +9,25 @@ import random
 from itertools import product
 from typing import Any, Iterable
 
+import attrs
+
 from rulesdsl.model import STRUCTURE, STRUCTURE_ALL, Content, Selector
 
 from . import chance
 from .actions import CHOOSE, CHOOSE_OPTION, CHOOSE_PLAYER, CHOOSE_SPACE, PASS, Action, IllegalAction, player_label
+from .budget import DEFAULT_MAX_STEPS, MAX_REPEAT, BudgetExceeded, chain_of
 from .costs import Stats, cheapest_trade, compute_stats
+from .persistence import copy_state
 from .state import DRAW, NOWHERE, Decision, Frame, State
 
 
 class Game:
     """One game: the compiled content (shared, read-only) and a state (owned, mutable)."""
 
-    def __init__(self, content: Content, state: State):
+    def __init__(self, content: Content, state: State, max_steps: int = DEFAULT_MAX_STEPS):
         self.content = content
         self.state = state
+        self._budget(max_steps)
         self._slots(content)
         self._stats: list[Stats | None] = [None] * content.players
         self._prices: list[list[int] | None] = [None] * content.players
@@ -33,10 +38,13 @@ class Game:
     # -- creation ---------------------------------------------------------------------------------
     @classmethod
     def create(cls, content: Content, seed: int = 0, options: Iterable[str] = (),
-               script: dict[str, list[str]] | None = None) -> "Game":
+               script: dict[str, list[str]] | None = None, max_steps: int = DEFAULT_MAX_STEPS) -> "Game":
+        """A new game, set up.  `max_steps`: the step budget of the setup and of each action
+        (see interpreter/budget.py); a runaway setup raises BudgetExceeded."""
         players = content.players
         game = cls.__new__(cls)
         game.content = content
+        game._budget(max_steps)
         game._slots(content)
         zones: list[list[int]] = [[] for _ in range(game.n_slots)]
         loc = [NOWHERE] * len(content.items)
@@ -61,6 +69,13 @@ class Game:
         game._cover_count = None
         game._start()
         return game
+
+    def _budget(self, max_steps: int) -> None:
+        self.max_steps = max_steps
+        self.steps_left = max_steps
+        # The state at this game's first action (and its history length then): a runaway action
+        # is undone by replaying the actions since (see `_undo_last`).
+        self._origin: tuple[State, State, int] | None = None
 
     def _slots(self, content: Content) -> None:
         self.zone_base: list[int] = []
@@ -121,20 +136,42 @@ class Game:
 
     def schedule(self, frames: list[Frame]) -> None:
         """Run these frames next, in list order."""
-        self.state.frames.extend(reversed(frames))
+        stack = self.state.frames
+        stack.extend(reversed(frames))
+        # Events may set off several triggers each: bound what waits to run, not only what runs.
+        if len(stack) > self.max_steps:
+            raise self._runaway(f"{len(stack)} effects are waiting to run, more than the budget of "
+                                f"{self.max_steps} steps")
 
     def run(self) -> None:
         st = self.state
         blocks = self.content.blocks
         frames = st.frames
+        left = self.steps_left
         while frames and st.pending is None and st.flow != "over":
             f = frames[-1]
             if f.pc >= f.stop:
                 frames.pop()
                 continue
+            left -= 1
+            if left < 0:
+                self.steps_left = left
+                raise self._runaway(f"its effects did not end within {self.max_steps} steps")
             step = blocks[f.block].steps[f.pc]
             f.pc += 1
             step(self, f)
+        self.steps_left = left
+
+    def repeat(self, rounds: int, count: int, f: Frame) -> None:
+        """Start a `repeat` of `count` rounds (its frame counts them down, one step each)."""
+        if count > MAX_REPEAT:
+            raise self._runaway(f"`repeat` asked for {count} rounds, more than the limit of {MAX_REPEAT}")
+        self.state.frames.append(Frame(rounds, 0, count, f.me, f.env))
+
+    def _runaway(self, what: str) -> BudgetExceeded:
+        origins = self.content.block_origins
+        frames = [(f.block, origins[f.block] if f.block < len(origins) else "?") for f in self.state.frames]
+        return BudgetExceeded(what, chain_of(frames))
 
     def advance(self) -> None:
         """Run until a player must decide something or the game ends."""
@@ -391,6 +428,33 @@ class Game:
         self._apply(action)
 
     def _apply(self, action: Action) -> None:
+        self.steps_left = self.max_steps
+        origin = self._origin
+        if origin is None or origin[0] is not self.state:
+            self._origin = (self.state, copy_state(self.state), len(self.state.history))
+        try:
+            self._run_action(action)
+        except BudgetExceeded as exc:
+            self._undo_last()
+            raise exc.for_action(action) from None
+
+    def _undo_last(self) -> None:
+        """Put the state back as it was before the last action: replay the actions applied since
+        the first one (a game is deterministic) on a copy of the state saved then."""
+        st, saved, known = self._origin
+        redo = [Action(h[0], tuple(h[1:])) for h in st.history[known:-1]]
+        again = Game(self.content, copy_state(saved), max_steps=2**62)
+        for a in redo:
+            again._run_action(a)
+        for field in attrs.fields(State):
+            setattr(st, field.name, getattr(again.state, field.name))
+        self._stats = [None] * self.content.players
+        self._prices = [None] * self.content.players
+        self._price_cache = [{} for _ in range(self.content.players)]
+        self._accessible = None
+        self._cover_count = None
+
+    def _run_action(self, action: Action) -> None:
         st = self.state
         st.history.append([action.name, *action.args])
         if st.pending is not None:
@@ -1125,5 +1189,8 @@ class Game:
 
     # -- copies -----------------------------------------------------------------------------------
     def clone(self) -> "Game":
-        from .persistence import copy_state
-        return Game(self.content, copy_state(self.state))
+        copy = Game(self.content, copy_state(self.state), self.max_steps)
+        if self._origin is not None and self._origin[0] is self.state:
+            # The saved state is never changed: the copy may undo from it too (no second copy).
+            copy._origin = (copy.state, self._origin[1], self._origin[2])
+        return copy

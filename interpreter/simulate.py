@@ -6,6 +6,7 @@ import time
 from typing import Callable
 
 from .agents import make_agent
+from .budget import DEFAULT_MAX_STEPS, BudgetExceeded
 from .ruleset import Ruleset
 from .state import DRAW
 
@@ -15,8 +16,8 @@ def game_seed(seed: int, index: int) -> int:
     return (seed * 1_000_003 + index * 7919) % (2**31 - 1)
 
 
-def play_one(rules: Ruleset, seed: int, agent_names: list[str]):
-    game = rules.new_game(seed=seed)
+def play_one(rules: Ruleset, seed: int, agent_names: list[str], max_steps: int = DEFAULT_MAX_STEPS):
+    game = rules.new_game(seed=seed, max_steps=max_steps)
     agents = [make_agent(name, seed * 31 + i) for i, name in enumerate(agent_names)]
     while not game.over:
         game._apply(agents[game.to_move()].act(game))
@@ -24,7 +25,7 @@ def play_one(rules: Ruleset, seed: int, agent_names: list[str]):
 
 
 def simulate(rules: Ruleset, games: int, seed: int = 0, agents: list[str] | None = None,
-             progress: Callable[[int], None] | None = None) -> dict:
+             progress: Callable[[int], None] | None = None, max_steps: int = DEFAULT_MAX_STEPS) -> dict:
     agent_names = agents or ["random", "random"]
     players = rules.content.players
     wins = {str(p): 0 for p in range(players)}
@@ -33,7 +34,10 @@ def simulate(rules: Ruleset, games: int, seed: int = 0, agents: list[str] | None
     totals: dict[str, float] = {}
     start = time.perf_counter()
     for i in range(games):
-        g = play_one(rules, game_seed(seed, i), agent_names)
+        try:
+            g = play_one(rules, game_seed(seed, i), agent_names, max_steps)
+        except BudgetExceeded as exc:
+            raise exc.within(f"game {i} (seed {game_seed(seed, i)})")
         st = g.state
         wins["draw" if st.winner == DRAW else str(st.winner)] += 1
         victories[st.victory] = victories.get(st.victory, 0) + 1

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from .actions import Action
+from .budget import DEFAULT_MAX_STEPS
 from .game import Game
 from .persistence import dumps
 from .ruleset import Ruleset
@@ -44,15 +45,16 @@ def load_trace(path: Path) -> dict:
     return data
 
 
-def replay(data: dict) -> tuple[Game, list[str]]:
-    """Re-run a trace; returns the game and the differences from the recorded end (empty: same)."""
+def replay(data: dict, max_steps: int = DEFAULT_MAX_STEPS) -> tuple[Game, list[str]]:
+    """Re-run a trace; returns the game and the differences from the recorded end (empty: same).
+    An action whose effects do not end within `max_steps` raises BudgetExceeded."""
     from . import load_ruleset
     try:
         rules: Ruleset = load_ruleset(tuple(data.get("expansions", [])), data.get("base", "duel"))
     except ValueError as exc:
         raise TraceError(str(exc)) from None
     game = rules.new_game(seed=int(data.get("seed", 0)), options=data.get("options", []),
-                          script=data.get("script") or None)
+                          script=data.get("script") or None, max_steps=max_steps)
     for i, raw in enumerate(data["actions"]):
         if not isinstance(raw, list) or not raw or not all(isinstance(x, str) for x in raw):
             raise TraceError(f"action {i + 1} is malformed: {raw!r}")

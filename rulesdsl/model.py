@@ -185,6 +185,8 @@ class Content:
     sources: dict[str, str] = attrs.Factory(dict)
     # Designer invariants (`invariant "Name" { holds COND }`): (name, condition, span of the `holds`).
     invariants: list[tuple[str, Fn, Span]] = attrs.Factory(list)
+    # The definition each block comes from (`procedure `may_move``), by block index.
+    block_origins: list[str] = attrs.Factory(list)
 
     def zone(self, name: str) -> ZoneDef:
         return self.zones[self.zone_index[name]]
