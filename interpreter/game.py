@@ -170,7 +170,10 @@ class Game:
 
     def _runaway(self, what: str) -> BudgetExceeded:
         origins = self.content.block_origins
-        frames = [(f.block, origins[f.block] if f.block < len(origins) else "?") for f in self.state.frames]
+        stack = self.state.frames
+        # Frames not started yet (pc 0) are waiting, not running: they are left out of the chain.
+        frames = [(f.block, origins[f.block] if f.block < len(origins) else "?") for i, f in enumerate(stack)
+                  if f.pc > 0 or i == len(stack) - 1]
         return BudgetExceeded(what, chain_of(frames))
 
     def advance(self) -> None:

@@ -13,6 +13,7 @@ from . import ast
 from . import registry as R
 from .diagnostics import Diagnostic, Span, did_you_mean
 from .loader import Merged
+from .recursion import check_recursion, check_repeat_counts
 
 ZONE_FLAGS = ("player", "active", "public", "private", "majority")
 VOCAB_VERBS = {"resources": R.RESOURCE, "colors": R.COLOR, "science": R.SCIENCE, "chains": R.CHAIN}
@@ -105,6 +106,10 @@ class Checker:
             self.definition(d)
         self.chains()
         self.deck_counts()
+        if not any(d.severity == "error" for d in self.diags):
+            # Following runs needs content whose names resolve (E315, E306 are reported first).
+            self.diags += check_recursion(self.merged.definitions, self.voc.known(R.KIND))
+        self.diags += check_repeat_counts(self.merged.definitions)
         return self.diags
 
     def item_names(self) -> None:

@@ -53,6 +53,8 @@ CODES: dict[str, str] = {
     "E401": "not enough cards for a structure or deal",
     "E402": "overlapping cards in a layout row",
     "E403": "missing or second `game` definition",
+    "E410": "an effect that certainly never ends (a cycle of runs or triggers)",
+    "E411": "`repeat` count above the limit",
     # -- warnings --------------------------------------------------------------------------------
     "W501": "chain symbol given but never used",
     "W502": "chain symbol used but never given",
