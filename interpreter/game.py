@@ -73,9 +73,9 @@ class Game:
     def _budget(self, max_steps: int) -> None:
         self.max_steps = max_steps
         self.steps_left = max_steps
-        # The state at this game's first action (and its history length then): a runaway action
-        # is undone by replaying the actions since (see `_undo_last`).
-        self._origin: tuple[State, State, int] | None = None
+        # The state at this game's first action and its history length then (see `_snapshot`).
+        self._origin_of: State | None = None
+        self._origin: tuple[State, int] | None = None
 
     def _slots(self, content: Content) -> None:
         self.zone_base: list[int] = []
@@ -432,19 +432,25 @@ class Game:
 
     def _apply(self, action: Action) -> None:
         self.steps_left = self.max_steps
-        origin = self._origin
-        if origin is None or origin[0] is not self.state:
-            self._origin = (self.state, copy_state(self.state), len(self.state.history))
+        if self._origin_of is not self.state:
+            self._snapshot()
         try:
             self._run_action(action)
         except BudgetExceeded as exc:
             self._undo_last()
             raise exc.for_action(action) from None
 
+    def _snapshot(self) -> None:
+        """Keep a copy of the state before this game's first action (or after `state` was
+        replaced): a runaway action is undone by replaying the actions applied since."""
+        self._origin_of = self.state
+        self._origin = (copy_state(self.state), len(self.state.history))
+
     def _undo_last(self) -> None:
         """Put the state back as it was before the last action: replay the actions applied since
         the first one (a game is deterministic) on a copy of the state saved then."""
-        st, saved, known = self._origin
+        st = self.state
+        saved, known = self._origin
         redo = [Action(h[0], tuple(h[1:])) for h in st.history[known:-1]]
         again = Game(self.content, copy_state(saved), max_steps=2**62)
         for a in redo:
@@ -1193,7 +1199,7 @@ class Game:
     # -- copies -----------------------------------------------------------------------------------
     def clone(self) -> "Game":
         copy = Game(self.content, copy_state(self.state), self.max_steps)
-        if self._origin is not None and self._origin[0] is self.state:
+        if self._origin_of is self.state:
             # The saved state is never changed: the copy may undo from it too (no second copy).
-            copy._origin = (copy.state, self._origin[1], self._origin[2])
+            copy._origin_of, copy._origin = copy.state, self._origin
         return copy
