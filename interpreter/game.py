@@ -17,7 +17,6 @@ from . import chance
 from .actions import CHOOSE, CHOOSE_OPTION, CHOOSE_PLAYER, CHOOSE_SPACE, PASS, Action, IllegalAction, player_label
 from .budget import DEFAULT_MAX_STEPS, MAX_REPEAT, BudgetExceeded, chain_of
 from .costs import Stats, cheapest_trade, compute_stats
-from .persistence import copy_state
 from .state import DRAW, NOWHERE, Decision, Frame, State
 
 
@@ -428,12 +427,13 @@ class Game:
         reason = self.explain_illegal(action)
         if reason is not None:
             raise IllegalAction(action, reason)
+        if self._origin_of is not self.state:
+            self._snapshot()
         self._apply(action)
 
     def _apply(self, action: Action) -> None:
+        """Apply an action known to be legal (agents, simulations: no check, no snapshot)."""
         self.steps_left = self.max_steps
-        if self._origin_of is not self.state:
-            self._snapshot()
         try:
             self._run_action(action)
         except BudgetExceeded as exc:
@@ -441,18 +441,27 @@ class Game:
             raise exc.for_action(action) from None
 
     def _snapshot(self) -> None:
-        """Keep a copy of the state before this game's first action (or after `state` was
-        replaced): a runaway action is undone by replaying the actions applied since."""
+        """Keep a copy of the state before this game's first checked action (or after `state`
+        was replaced): a runaway action is undone by replaying the actions applied since, so a
+        position set up by hand before it is kept."""
+        from .persistence import copy_state
         self._origin_of = self.state
         self._origin = (copy_state(self.state), len(self.state.history))
 
     def _undo_last(self) -> None:
-        """Put the state back as it was before the last action: replay the actions applied since
-        the first one (a game is deterministic) on a copy of the state saved then."""
+        """Put the state back as it was before the last action: replay the actions before it (a
+        game is deterministic) on a copy of the snapshot, or without one from the game's seed."""
+        from .persistence import copy_state
         st = self.state
-        saved, known = self._origin
+        unlimited = 2**62
+        if self._origin_of is st:
+            saved, known = self._origin
+            again = Game(self.content, copy_state(saved), max_steps=unlimited)
+        else:
+            known = 0
+            again = Game.create(self.content, seed=st.seed, options=st.options, script=st.setup_script or None,
+                                max_steps=unlimited)
         redo = [Action(h[0], tuple(h[1:])) for h in st.history[known:-1]]
-        again = Game(self.content, copy_state(saved), max_steps=2**62)
         for a in redo:
             again._run_action(a)
         for field in attrs.fields(State):
@@ -1198,6 +1207,7 @@ class Game:
 
     # -- copies -----------------------------------------------------------------------------------
     def clone(self) -> "Game":
+        from .persistence import copy_state
         copy = Game(self.content, copy_state(self.state), self.max_steps)
         if self._origin_of is self.state:
             # The saved state is never changed: the copy may undo from it too (no second copy).

@@ -124,6 +124,31 @@ def test_the_budget_is_a_parameter_and_restoring_works_after_any_history(tmp_pat
     assert dumps(copy.state) == before
 
 
+def test_the_unchecked_path_restores_from_the_seed(tmp_path):
+    # Agents and simulations use `_apply` (no legality check, no snapshot): the undo replays the
+    # game from its seed.
+    game = rules_with(tmp_path, ECHO).new_game(seed=2, max_steps=500)
+    while True:
+        legal = game.legal_actions()
+        build = next((a for a in legal if a.name == "build"), None)
+        if build is not None:
+            break
+        game._apply(legal[0])
+    before = dumps(game.state)
+    with pytest.raises(BudgetExceeded):
+        game._apply(build)
+    assert dumps(game.state) == before
+
+
+def test_a_position_set_up_by_hand_is_kept(tmp_path):
+    game = rules_with(tmp_path, ECHO).new_game(seed=1, options=["beginner_wonders"], max_steps=500)
+    game.state.coins[0] = 31   # a test position: not reachable by replaying the actions
+    before = dumps(game.state)
+    with pytest.raises(BudgetExceeded):
+        game.apply(to_first_build(game))
+    assert dumps(game.state) == before
+
+
 def test_waiting_triggers_are_bounded_too(tmp_path):
     game = rules_with(tmp_path, FAN_OUT).new_game(seed=1, options=["beginner_wonders"], max_steps=2000)
     build = to_first_build(game)
