@@ -73,6 +73,7 @@ class Recursion:
         self.items: dict[str, ast.Definition] = {d.name: d for d in definitions if d.kind in item_kinds and d.block}
         self.entries: dict[tuple, Entry] = {}
         self.listeners: dict[str, list[Entry]] = {}
+        self.in_play_kinds = _kinds_built_into_play(definitions)
         for d in definitions:
             if d.block is None:
                 continue
@@ -164,8 +165,9 @@ class Recursion:
                 if e is not None:
                     yield s, e, in_play
             elif s.verb in ("build", "acquire") and s.args:
-                if target:
-                    in_play = in_play | {target}
+                if target:   # it is now in its kind's build zone: in play if that zone is active
+                    active = self.items[target].kind in self.in_play_kinds
+                    in_play = in_play | {target} if active else in_play - {target}
                 yield from self._into_play(s, target, in_play)
             elif s.verb == "deal_structure":
                 if any(e.node.key in self.may_win for e in self.listeners.get("structure_dealt", ())):
@@ -276,6 +278,20 @@ class Recursion:
             stack.append((target, now_in_play, path + [target], first_statement,
                           self.certain(target, now_in_play)))
         return None
+
+
+def _kinds_built_into_play(definitions: list[ast.Definition]) -> set[str]:
+    """The item kinds whose `build_zone` is an `active` zone: built, their triggers work."""
+    active, built = set(), {}
+    for d in definitions:
+        if d.kind in ("game", "expansion") and d.block:
+            for s in d.block.statements:
+                words = [a.name for a in s.args if isinstance(a, ast.Name)]
+                if s.verb == "zone" and words and "active" in words[1:]:
+                    active.add(words[0])
+                if s.verb == "build_zone" and len(words) == 2:
+                    built[words[0]] = words[1]
+    return {kind for kind, zone in built.items() if zone in active}
 
 
 def _walk(statements) -> Iterator[ast.Statement]:

@@ -281,6 +281,9 @@ def codes(tmp_path: Path, text: str) -> list[tuple[str, int]]:
     "procedure spin {\n    repeat 0 { run spin }\n}\n",
     # building sets off `built`, not the `acquired` this card waits for
     'card "Echo Hall" {\n    age 1\n    color blue\n    when acquired { build this free }\n}\n',
+    # taken again into a zone that is not `active`: its trigger no longer works
+    'expansion relics {\n    item_kinds relic\n    zone relics player\n    build_zone relic relics\n}\n'
+    'relic "Echo Relic" {\n    when acquired { acquire this }\n}\n',
     ECHO, FAN_OUT, BIG_REPEAT, SMALL_REPEAT,
 ])
 def test_circles_that_may_end_are_legal(tmp_path, text):
