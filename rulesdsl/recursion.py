@@ -69,7 +69,6 @@ class Entry:
 
 class Recursion:
     def __init__(self, definitions: list[ast.Definition], item_kinds: set[str]):
-        self.defs = definitions
         self.items: dict[str, ast.Definition] = {d.name: d for d in definitions if d.kind in item_kinds and d.block}
         self.entries: dict[tuple, Entry] = {}
         self.listeners: dict[str, list[Entry]] = {}
