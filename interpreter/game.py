@@ -9,12 +9,15 @@ import random
 from itertools import product
 from typing import Any, Iterable
 
+import attrs
+
 from rulesdsl.model import STRUCTURE, STRUCTURE_ALL, Content, Selector
 from rulesdsl.names import check_options
 
 from . import chance
 from .actions import (CHOOSE, CHOOSE_OPTION, CHOOSE_PLAYER, CHOOSE_SPACE, PASS, Action, IllegalAction, malformed,
                       player_label)
+from .budget import DEFAULT_MAX_STEPS, MAX_REPEAT, BudgetExceeded, chain_of
 from .costs import Stats, cheapest_trade, compute_stats
 from .state import DRAW, NOWHERE, Decision, Frame, State
 
@@ -47,16 +50,18 @@ def _iterable(value: object, what: str) -> list:
 class Game:
     """One game: the compiled content (shared, read-only) and a state (owned, mutable)."""
 
-    def __init__(self, content: Content, state: State):
+    def __init__(self, content: Content, state: State, max_steps: int = DEFAULT_MAX_STEPS):
         """A game of `content` from a state, checked against the content first (a state from
-        another card set, or one that points outside this content, raises SaveFileError)."""
+        another card set, or one that points outside this content, raises SaveFileError).
+        `max_steps`: the step budget of each action (interpreter/budget.py)."""
         from .persistence import check_state
         check_state(state, content)
-        self._adopt(content, state)
+        self._adopt(content, state, max_steps)
 
-    def _adopt(self, content: Content, state: State) -> None:
+    def _adopt(self, content: Content, state: State, max_steps: int = DEFAULT_MAX_STEPS) -> None:
         self.content = content
         self.state = state
+        self._budget(max_steps)
         self._slots(content)
         self._stats: list[Stats | None] = [None] * content.players
         self._prices: list[list[int] | None] = [None] * content.players
@@ -67,7 +72,9 @@ class Game:
     # -- creation ---------------------------------------------------------------------------------
     @classmethod
     def create(cls, content: Content, seed: int = 0, options: Iterable[str] = (),
-               script: dict[str, list[str]] | None = None) -> "Game":
+               script: dict[str, list[str]] | None = None, max_steps: int = DEFAULT_MAX_STEPS) -> "Game":
+        """A new game, set up.  `max_steps`: the step budget of the setup and of each action
+        (see interpreter/budget.py); a runaway setup raises BudgetExceeded."""
         options, script = _creation_args(seed, options, script)
         options = check_options(content.options, options)  # an unknown option would be ignored silently
         for label, names in script.items():
@@ -79,6 +86,7 @@ class Game:
         players = content.players
         game = cls.__new__(cls)
         game.content = content
+        game._budget(max_steps)
         game._slots(content)
         zones: list[list[int]] = [[] for _ in range(game.n_slots)]
         loc = [NOWHERE] * len(content.items)
@@ -103,6 +111,13 @@ class Game:
         game._cover_count = None
         game._start()
         return game
+
+    def _budget(self, max_steps: int) -> None:
+        self.max_steps = max_steps
+        self.steps_left = max_steps
+        # The state at this game's first action and its history length then (see `_snapshot`).
+        self._origin_of: State | None = None
+        self._origin: tuple[State, int] | None = None
 
     def _slots(self, content: Content) -> None:
         self.zone_base: list[int] = []
@@ -166,20 +181,45 @@ class Game:
 
     def schedule(self, frames: list[Frame]) -> None:
         """Run these frames next, in list order."""
-        self.state.frames.extend(reversed(frames))
+        stack = self.state.frames
+        stack.extend(reversed(frames))
+        # Events may set off several triggers each: bound what waits to run, not only what runs.
+        if len(stack) > self.max_steps:
+            raise self._runaway(f"{len(stack)} effects are waiting to run, more than the budget of "
+                                f"{self.max_steps} steps")
 
     def run(self) -> None:
         st = self.state
         blocks = self.content.blocks
         frames = st.frames
+        left = self.steps_left
         while frames and st.pending is None and st.flow != "over":
             f = frames[-1]
             if f.pc >= f.stop:
                 frames.pop()
                 continue
+            left -= 1
+            if left < 0:
+                self.steps_left = left
+                raise self._runaway(f"its effects did not end within {self.max_steps} steps")
             step = blocks[f.block].steps[f.pc]
             f.pc += 1
             step(self, f)
+        self.steps_left = left
+
+    def repeat(self, rounds: int, count: int, f: Frame) -> None:
+        """Start a `repeat` of `count` rounds (its frame counts them down, one step each)."""
+        if count > MAX_REPEAT:
+            raise self._runaway(f"`repeat` asked for {count} rounds, more than the limit of {MAX_REPEAT}")
+        self.state.frames.append(Frame(rounds, 0, count, f.me, f.env))
+
+    def _runaway(self, what: str) -> BudgetExceeded:
+        origins = self.content.block_origins
+        stack = self.state.frames
+        # Frames not started yet (pc 0) are waiting, not running: they are left out of the chain.
+        frames = [(f.block, origins[f.block] if f.block < len(origins) else "?") for i, f in enumerate(stack)
+                  if f.pc > 0 or i == len(stack) - 1]
+        return BudgetExceeded(what, chain_of(frames))
 
     def advance(self) -> None:
         """Run until a player must decide something or the game ends."""
@@ -434,9 +474,52 @@ class Game:
         reason = self.explain_illegal(action)
         if reason is not None:
             raise IllegalAction(action, reason)
+        if self._origin_of is not self.state:
+            self._snapshot()
         self._apply(action)
 
     def _apply(self, action: Action) -> None:
+        """Apply an action known to be legal (agents, simulations: no check, no snapshot)."""
+        self.steps_left = self.max_steps
+        try:
+            self._run_action(action)
+        except BudgetExceeded as exc:
+            self._undo_last()
+            raise exc.for_action(action) from None
+
+    def _snapshot(self) -> None:
+        """Keep a copy of the state before this game's first checked action (or after `state`
+        was replaced): a runaway action is undone by replaying the actions applied since, so a
+        position set up by hand before it is kept."""
+        from .persistence import copy_state
+        self._origin_of = self.state
+        self._origin = (copy_state(self.state), len(self.state.history))
+
+    def _undo_last(self) -> None:
+        """Put the state back as it was before the last action: replay the actions before it (a
+        game is deterministic) on a copy of the snapshot, or without one from the game's seed."""
+        from .persistence import copy_state
+        st = self.state
+        unlimited = 2**62
+        if self._origin_of is st:
+            saved, known = self._origin
+            again = Game(self.content, copy_state(saved), max_steps=unlimited)
+        else:
+            known = 0
+            again = Game.create(self.content, seed=st.seed, options=st.options, script=st.setup_script or None,
+                                max_steps=unlimited)
+        redo = [Action(h[0], tuple(h[1:])) for h in st.history[known:-1]]
+        for a in redo:
+            again._run_action(a)
+        for field in attrs.fields(State):
+            setattr(st, field.name, getattr(again.state, field.name))
+        self._stats = [None] * self.content.players
+        self._prices = [None] * self.content.players
+        self._price_cache = [{} for _ in range(self.content.players)]
+        self._accessible = None
+        self._cover_count = None
+
+    def _run_action(self, action: Action) -> None:
         st = self.state
         st.history.append([action.name, *action.args])
         if st.pending is not None:
@@ -1221,6 +1304,9 @@ class Game:
     # -- copies -----------------------------------------------------------------------------------
     def clone(self) -> "Game":
         from .persistence import copy_state
-        game = Game.__new__(Game)  # a copy of a state this game made: no need to check it again
-        game._adopt(self.content, copy_state(self.state))
-        return game
+        copy = Game.__new__(Game)  # a copy of a state this game made: no need to check it again
+        copy._adopt(self.content, copy_state(self.state), self.max_steps)
+        if self._origin_of is self.state:
+            # The saved state is never changed: the copy may undo from it too (no second copy).
+            copy._origin_of, copy._origin = copy.state, self._origin
+        return copy

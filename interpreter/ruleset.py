@@ -12,6 +12,7 @@ from rulesdsl.diagnostics import RulesError
 from rulesdsl.loader import BASE_GAME, canonical_expansions, load_paths, resolve_layers
 from rulesdsl.model import Content
 
+from .budget import DEFAULT_MAX_STEPS
 from .game import Game
 
 
@@ -36,5 +37,6 @@ class Ruleset:
         return cls(compile_content(merged, [str(base), *expansions]))
 
     def new_game(self, seed: int = 0, options: list[str] | tuple[str, ...] = (),
-                 script: dict[str, list[str]] | None = None) -> Game:
-        return Game.create(self.content, seed=seed, options=options, script=script)
+                 script: dict[str, list[str]] | None = None, max_steps: int = DEFAULT_MAX_STEPS) -> Game:
+        """`max_steps`: the step budget of the setup and of each action (interpreter/budget.py)."""
+        return Game.create(self.content, seed=seed, options=options, script=script, max_steps=max_steps)

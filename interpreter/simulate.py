@@ -8,6 +8,7 @@ from typing import Callable
 from rulesdsl.names import check_agents
 
 from .agents import AGENTS, make_agent
+from .budget import DEFAULT_MAX_STEPS, BudgetExceeded
 from .chance import derive
 from .ruleset import Ruleset
 from .state import DRAW
@@ -23,8 +24,8 @@ def agent_seed(game_seed: int, seat: int) -> int:
     return derive("agent", game_seed, seat)
 
 
-def play_one(rules: Ruleset, seed: int, agent_names: list[str]):
-    game = rules.new_game(seed=seed)
+def play_one(rules: Ruleset, seed: int, agent_names: list[str], max_steps: int = DEFAULT_MAX_STEPS):
+    game = rules.new_game(seed=seed, max_steps=max_steps)
     agents = [make_agent(name, agent_seed(seed, i)) for i, name in enumerate(agent_names)]
     while not game.over:
         game._apply(agents[game.to_move()].act(game))
@@ -32,7 +33,7 @@ def play_one(rules: Ruleset, seed: int, agent_names: list[str]):
 
 
 def simulate(rules: Ruleset, games: int, seed: int = 0, agents: list[str] | None = None,
-             progress: Callable[[int], None] | None = None) -> dict:
+             progress: Callable[[int], None] | None = None, max_steps: int = DEFAULT_MAX_STEPS) -> dict:
     players = rules.content.players
     agent_names = check_agents(agents or ["random"] * players, players, AGENTS)
     wins = {str(p): 0 for p in range(players)}
@@ -41,7 +42,10 @@ def simulate(rules: Ruleset, games: int, seed: int = 0, agents: list[str] | None
     totals: dict[str, float] = {}
     start = time.perf_counter()
     for i in range(games):
-        g = play_one(rules, game_seed(seed, i), agent_names)
+        try:
+            g = play_one(rules, game_seed(seed, i), agent_names, max_steps)
+        except BudgetExceeded as exc:
+            raise exc.within(f"game {i} (seed {game_seed(seed, i)})")
         st = g.state
         wins["draw" if st.winner == DRAW else str(st.winner)] += 1
         victories[st.victory] = victories.get(st.victory, 0) + 1

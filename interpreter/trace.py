@@ -10,6 +10,7 @@ from rulesdsl.loader import BASE_GAME
 
 from .actions import Action, IllegalAction
 from .chance import SEED_MAX, SEED_MIN, is_seed
+from .budget import DEFAULT_MAX_STEPS
 from .game import Game
 from .persistence import dumps
 from .ruleset import Ruleset
@@ -60,7 +61,8 @@ def load_trace(path: Path) -> dict:
 
 MAX_TRACE_BYTES = 16 * 1024 * 1024  # a long game's trace is tens of kB
 _FINAL_KEYS = ("winner", "victory", "coins", "pawn", "scores")
-_VERIFY_KEYS = {"invariant": str, "message": str, "detail": str, "game_index": int, "original_length": int}
+_VERIFY_KEYS = {"invariant": str, "message": str, "detail": str, "game_index": int, "original_length": int,
+                "max_steps": int}
 
 
 def _is_int(x: object) -> bool:
@@ -140,7 +142,7 @@ def validate_trace(data: object) -> dict:
     return out
 
 
-def new_game_of(data: dict) -> Game:
+def new_game_of(data: dict, max_steps: int = DEFAULT_MAX_STEPS) -> Game:
     """The game a (validated) trace starts from; content or set-up that cannot be created
     raises TraceError with one line."""
     from rulesdsl.diagnostics import RulesError
@@ -157,7 +159,8 @@ def new_game_of(data: dict) -> Game:
         raise TraceError(f"the content the trace names does not load: {exc}") from None
     from rulesdsl.names import UnknownName
     try:
-        return rules.new_game(seed=data["seed"], options=data["options"], script=data["script"] or None)
+        return rules.new_game(seed=data["seed"], options=data["options"], script=data["script"] or None,
+                              max_steps=max_steps)
     except UnknownName as exc:  # already says what is unknown, the closest name and all of them
         raise TraceError(str(exc)) from None
     except ValueError as exc:
@@ -181,11 +184,12 @@ def compare_end(game: Game, data: dict) -> list[str]:
     return diffs
 
 
-def replay(data: dict) -> tuple[Game, list[str]]:
+def replay(data: dict, max_steps: int = DEFAULT_MAX_STEPS) -> tuple[Game, list[str]]:
     """Re-run a trace; returns the game and the differences from the recorded end (empty: same).
-    A malformed trace raises TraceError, an action not legal in the replay IllegalAction."""
+    A malformed trace raises TraceError, an action not legal in the replay IllegalAction, an
+    action whose effects do not end within `max_steps` BudgetExceeded."""
     data = validate_trace(data)
-    game = new_game_of(data)
+    game = new_game_of(data, max_steps)
     for i, action in enumerate(actions_of(data), start=1):
         try:
             game.apply(action)

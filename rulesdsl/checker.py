@@ -14,6 +14,7 @@ from . import registry as R
 from .diagnostics import Diagnostic, Span, did_you_mean
 from .loader import Merged
 from .playable import check_playable
+from .recursion import check_recursion, check_repeat_counts
 
 EVENT_TYPE = "event:"  # the type of `event` inside `when EVENT`: "event:built", ...
 # Why a verb runs only in some definitions (Verb.contexts), for the hint.
@@ -121,6 +122,10 @@ class Checker:
         self.chains()
         self.deck_counts()
         self.diags += check_playable(self.merged, self.voc.known(R.KIND), self.voc.items)
+        if not any(d.severity == "error" for d in self.diags):
+            # Following runs needs content whose names resolve (E315, E306 are reported first).
+            self.diags += check_recursion(self.merged.definitions, self.voc.known(R.KIND))
+        self.diags += check_repeat_counts(self.merged.definitions)
         return self.diags
 
     def item_names(self) -> None:

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import click
 
+from .limits import DEFAULT_MAX_STEPS
+
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="rulesdsl")
@@ -103,6 +105,16 @@ def _writable(path: Path | None) -> None:
     except FileProblem as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(1)
+def max_steps_option(command):
+    """`--max-steps`: the step budget of one action (docs/language.md, "The step budget")."""
+    return click.option("--max-steps", default=DEFAULT_MAX_STEPS, show_default=True, type=click.IntRange(min=1),
+                        help="Steps one action's effects may take; beyond: an error naming what ran.")(command)
+
+
+def budget_error(exc: Exception) -> None:
+    """A runaway effect (BudgetExceeded): one `error:` line, exit status 1."""
+    click.echo(f"error: {exc}", err=True)
+    sys.exit(1)
 
 
 @cli.command()
@@ -135,8 +147,10 @@ def explain(name: str, expansions: tuple[str, ...]) -> None:
 @click.option("--expansion", "-e", "expansions", multiple=True, help="Include an expansion (repeatable).")
 @click.option("--agents", default="random,random", show_default=True, help="Agents per seat: random, greedy.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def simulate(games: int, seed: int, expansions: tuple[str, ...], agents: str, as_json: bool) -> None:
+@max_steps_option
+def simulate(games: int, seed: int, expansions: tuple[str, ...], agents: str, as_json: bool, max_steps: int) -> None:
     """Play many games between agents and summarise them."""
+    from rulesdsl.interpreter import BudgetExceeded
     from rulesdsl.interpreter.agents import AGENTS
     from rulesdsl.interpreter.simulate import simulate as run
     from .names import check_agents
@@ -144,11 +158,14 @@ def simulate(games: int, seed: int, expansions: tuple[str, ...], agents: str, as
     names = _checked("--agents", check_agents, [a.strip() for a in agents.split(",") if a.strip()],
                      rules.content.players, AGENTS)
     show_bar = sys.stderr.isatty()
-    if show_bar:
-        with click.progressbar(length=games, label="simulating", file=sys.stderr) as bar:
-            result = run(rules, games, seed, names, progress=lambda i: bar.update(1))
-    else:
-        result = run(rules, games, seed, names)
+    try:
+        if show_bar:
+            with click.progressbar(length=games, label="simulating", file=sys.stderr) as bar:
+                result = run(rules, games, seed, names, progress=lambda i: bar.update(1), max_steps=max_steps)
+        else:
+            result = run(rules, games, seed, names, max_steps=max_steps)
+    except BudgetExceeded as exc:
+        budget_error(exc)
     if as_json:
         click.echo(json.dumps(result, sort_keys=True))
         return
@@ -170,9 +187,12 @@ def simulate(games: int, seed: int, expansions: tuple[str, ...], agents: str, as
 @click.option("--seed", "-s", default=None, type=int, help="Seed (default: random).")
 @click.option("--expansion", "-e", "expansions", multiple=True)
 @click.option("--save", type=click.Path(dir_okay=False, path_type=Path), help="Write the game's trace here at the end.")
-def play(agent: str, seat: int, seed: int | None, expansions: tuple[str, ...], save: Path | None) -> None:
+@max_steps_option
+def play(agent: str, seat: int, seed: int | None, expansions: tuple[str, ...], save: Path | None,
+         max_steps: int) -> None:
     """Play in the terminal against an agent, or hot seat."""
     import random
+    from rulesdsl.interpreter import BudgetExceeded
     from rulesdsl.interpreter.agents import AGENTS, make_agent
     from rulesdsl.interpreter.trace import save_trace
     from .files import FileProblem
@@ -184,7 +204,10 @@ def play(agent: str, seat: int, seed: int | None, expansions: tuple[str, ...], s
     _checked("--seat", check_seat, seat, rules.content.players)
     _writable(save)
     seed = random.randrange(1_000_000) if seed is None else seed
-    game = rules.new_game(seed=seed)
+    try:
+        game = rules.new_game(seed=seed, max_steps=max_steps)
+    except BudgetExceeded as exc:
+        budget_error(exc)
     bot = None if agent == "human" else make_agent(agent, seed)
     click.echo(f"seed {seed}")
     try:
@@ -201,6 +224,8 @@ def play(agent: str, seat: int, seed: int | None, expansions: tuple[str, ...], s
                 click.echo("bye")
                 return
             game.apply(action)
+    except BudgetExceeded as exc:
+        budget_error(exc)   # the game is as it was before the runaway action: its trace replays
     finally:
         if save:
             try:
@@ -214,14 +239,16 @@ def play(agent: str, seat: int, seed: int | None, expansions: tuple[str, ...], s
 
 @cli.command()
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-def replay(file: Path) -> None:
+@max_steps_option
+def replay(file: Path, max_steps: int) -> None:
     """Re-run a saved trace and check it arrives at the same final state."""
+    from rulesdsl.interpreter import BudgetExceeded
     from rulesdsl.interpreter.actions import IllegalAction
     from rulesdsl.interpreter.trace import TraceError, load_trace, replay as run
     from .safe_text import printable  # a trace is not the user's own text: nothing in it reaches the terminal raw
     try:
-        game, diffs = run(load_trace(file))
-    except (TraceError, IllegalAction, ValueError) as exc:  # ValueError: a name in the trace the cards lack
+        game, diffs = run(load_trace(file), max_steps=max_steps)
+    except (TraceError, IllegalAction, BudgetExceeded, ValueError) as exc:  # ValueError: a name in the trace the cards lack
         click.echo(printable(f"error: {exc}"), err=True)
         sys.exit(1)
     st = game.state

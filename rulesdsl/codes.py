@@ -61,6 +61,8 @@ CODES: dict[str, str] = {
     "E405": "nothing to play: no age, structure or card-taking action",
     "E406": "cards of an age that no age deals",
     "E407": "no zone for an item that comes into play",
+    "E410": "an effect that certainly never ends (a cycle of runs or triggers)",
+    "E411": "`repeat` count above the limit",
     # -- warnings --------------------------------------------------------------------------------
     "W501": "chain symbol given but never used",
     "W502": "chain symbol used but never given",

@@ -45,6 +45,9 @@ class Compiler:
         # Names bound around the code being compiled (action parameters, `as=` aliases): such a
         # name hides a zone or kind word of the same spelling, as the checker reads it.
         self.bound: list[str] = []
+        # The definition each block comes from, to name what was running in a runtime error.
+        self.origin = ""
+        self.origins: list[str] = []
 
     # -- entry ---------------------------------------------------------------------------------
     def compile(self) -> Content:
@@ -61,8 +64,12 @@ class Compiler:
         for d in self.merged.by_kind("layout"):
             self.layouts[d.name] = self.layout(d)
         # Procedures first: items and actions `run` them by name.
-        self.procedures: dict[str, int] = {d.name: self.new_block([], []) for d in self.merged.by_kind("procedure")}
+        self.procedures: dict[str, int] = {}
         for d in self.merged.by_kind("procedure"):
+            self.origin = label(d)
+            self.procedures[d.name] = self.new_block([], [])
+        for d in self.merged.by_kind("procedure"):
+            self.origin = label(d)
             compiled = self.blocks[self.block(d.block.statements)]
             self.blocks[self.procedures[d.name]] = compiled
         start_zone: dict[str, str] = {}
@@ -72,6 +79,7 @@ class Compiler:
                                        "trade": None, "setup": [], "between": -1}
         for g in headers:
             for s in g.block.statements:
+                self.origin = f"{label(g)} ({s.verb})"
                 self.game_statement(s, settings, start_zone, build_zone, scores)
         # Expansions set up their own material before the game's setup (the wonder draft among
         # it) runs, as their rulebooks do: the game's own setup block comes last.
@@ -80,6 +88,7 @@ class Compiler:
         compiled_items = [self.item(d, i, start_zone) for i, d in enumerate(items)]
         rules = []
         for d in self.merged.by_kind("rule"):
+            self.origin = label(d)
             for s in d.block.statements:
                 rules.append(self.trigger(s, -1))
         triggers_by_event: dict[str, list[Trigger]] = {}
@@ -87,10 +96,13 @@ class Compiler:
             triggers_by_event.setdefault(t.event, []).append(t)
         actions = [self.action(d, i) for i, d in enumerate(self.merged.by_kind("action"))]
         # An age lays out its structure last, so an expansion's `extend age` can add cards first.
-        ages = [self.block([s for s in d.block.statements if s.verb != "deal_structure"]
-                           + [s for s in d.block.statements if s.verb == "deal_structure"])
-                for d in self.merged.by_kind("age")]
+        ages = []
+        for d in self.merged.by_kind("age"):
+            self.origin = label(d)
+            ages.append(self.block([s for s in d.block.statements if s.verb != "deal_structure"]
+                                   + [s for s in d.block.statements if s.verb == "deal_structure"]))
         setup_blocks = settings["setup"]
+        self.origin = f"{label(game)} (setup)"
         setup = self.new_block(self.sequence_steps(setup_blocks), ["setup"]) if setup_blocks else self.new_block([], [])
         track_def = next(iter(self.merged.by_kind("track")), None)
         return Content(
@@ -103,7 +115,7 @@ class Compiler:
             ages=ages, age_names=[d.name for d in self.merged.by_kind("age")], layouts=self.layouts,
             track=self.track(track_def), military_tokens=[it.id for it in compiled_items if it.kind == "military_token"],
             item_kinds=self.item_kinds, tables=self.tables, sources=self.merged.sources,
-            options=tuple(options_read(self.merged.definitions)))
+            options=tuple(options_read(self.merged.definitions)), block_origins=self.origins)
 
     def sequence_steps(self, block_ids: list[int]) -> list[Step]:
         # Each step pushes one block; it runs to completion before the next step starts.
@@ -203,6 +215,7 @@ class Compiler:
     def item(self, d: ast.Definition, index: int, start_zone: dict[str, str]) -> ItemDef:
         it = ItemDef(index, d.name, d.kind, d.name_span)
         self.current_item = index
+        self.origin = label(d)
         zone = item_start_zone(d, start_zone)
         it.deck = self.zone_index.get(zone, -1) if zone else -1
         effects: list[ast.Statement] = []
@@ -315,7 +328,10 @@ class Compiler:
         kind = kw["kind"].name if "kind" in kw else None
         via = kw["via"].name if "via" in kw else None
         zone = kw["zone"].name if "zone" in kw else None
+        outer = self.origin
+        self.origin = f"{outer} (when {s.args[0].name})"
         block = self.block(s.block.statements)
+        self.origin = outer
         return Trigger(s.args[0].name, by, colors, kind, via, block, item, self.describe(s), zone)
 
     def colorset(self, e: ast.Expr) -> frozenset[str]:
@@ -325,6 +341,7 @@ class Compiler:
 
     # -- actions ---------------------------------------------------------------------------------
     def action(self, d: ast.Definition, index: int) -> ActionDef:
+        self.origin = label(d)
         depth = len(self.bound)
         try:
             return self._action(d, index)
@@ -394,6 +411,7 @@ class Compiler:
     # -- blocks and effects ----------------------------------------------------------------------
     def new_block(self, steps: list[Step], texts: list[str]) -> int:
         self.blocks.append(Block(steps, texts))
+        self.origins.append(self.origin)
         return len(self.blocks) - 1
 
     def block(self, statements, binds: tuple[str | None, ...] = ()) -> int:
@@ -628,10 +646,20 @@ class Compiler:
     def do_repeat(self, s, kw) -> Step:
         count = self.expr(s.args[0])
         body = self.block(s.block.statements)
+        # One frame counts the rounds down (each round is a step of the budget), so a large
+        # count costs no memory up front and a runaway count meets the budget.
+        rounds = self.new_block([], [])
+
+        def round_step(g, f):
+            f.pc = 0
+            f.stop -= 1
+            g.push(body, f.me, f.env)
+        self.blocks[rounds] = Block([round_step], [])
 
         def step(g, f):
-            for _ in range(count(g, f)):
-                g.push(body, f.me, f.env)
+            n = count(g, f)
+            if n > 0:
+                g.repeat(rounds, n, f)
         return step
 
     def do_if(self, s, kw) -> Step:  # only reached for an `if` compiled alone
@@ -847,6 +875,11 @@ class Compiler:
         if block is None:
             return ""
         return "; ".join(english(s, self.block_text, context=self.text_context) for s in block.statements)
+
+
+def label(d: ast.Definition) -> str:
+    """How a runtime error names a definition: `procedure `may_move``, `card `Tavern``."""
+    return f"{d.kind} `{d.name}`"
 
 
 def mentions(e: ast.Expr, names: set[str]) -> bool:

@@ -192,6 +192,8 @@ class Content:
     # The game options the cards read with `option(NAME)`: the only options a game accepts.
     options: tuple[str, ...] = ()
     _fingerprint: str = attrs.field(default="", init=False, repr=False, eq=False)
+    # The definition each block comes from (`procedure `may_move``), by block index.
+    block_origins: list[str] = attrs.Factory(list)
 
     def zone(self, name: str) -> ZoneDef:
         return self.zones[self.zone_index[name]]

@@ -171,7 +171,8 @@ def _verbs() -> dict[str, Verb]:
         Verb("else", EFFECT, block="required", doc="After an `if`: runs when its condition did not hold.",
              example="else { gain 1 coin }", explain="otherwise, {block}"),
         Verb("repeat", EFFECT, (Param("count", INT),), block="required",
-             doc="Run the block that many times.", example="repeat 2 { gain 1 coin }", explain="repeat {count} times: {block}"),
+             doc="Run the block that many times: at most 1000 (a constant above it is error E411; a "
+                 "count computed above it stops the action).", example="repeat 2 { gain 1 coin }", explain="repeat {count} times: {block}"),
         # -- triggers --------------------------------------------------------------------------
         Verb("when", TRIGGER, (Param("event", EVENT),),
              (("by", "owner"), ("color", COLORS), ("kind", KIND), ("via", WORD), ("zone", ZONE)), block="required",

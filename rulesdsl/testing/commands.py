@@ -11,6 +11,7 @@ from pathlib import Path
 import click
 
 from ..safe_text import printable  # card files, traces and scenarios are printed escaped
+from ..limits import DEFAULT_MAX_STEPS
 
 
 def _layers(path: Path | None, expansions: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
@@ -46,9 +47,11 @@ def _load(base: str, expansions: tuple[str, ...]):
               help="Instead: replay this trace with every invariant checked after every action.")
 @click.option("--skip", "skip", multiple=True, metavar="NAME", help="Do not check this invariant (repeatable; see --list).")
 @click.option("--list", "list_only", is_flag=True, help="List the invariants and exit.")
+@click.option("--max-steps", default=DEFAULT_MAX_STEPS, show_default=True, type=click.IntRange(min=1),
+              help="Steps one action's effects may take; beyond, the action breaks `effects-end`.")
 def verify(path: Path | None, games: int, expansions: tuple[str, ...], seed: int, options: tuple[str, ...],
            max_actions: int, jobs: int | None, out: Path, no_shrink: bool, trace_file: Path | None,
-           skip: tuple[str, ...], list_only: bool) -> None:
+           skip: tuple[str, ...], list_only: bool, max_steps: int) -> None:
     """Play N random games checking every rule invariant after every action.
 
     PATH is a content folder: one with a `game` is the base game, any other is layered on the
@@ -89,10 +92,10 @@ def verify(path: Path | None, games: int, expansions: tuple[str, ...], seed: int
     if sys.stderr.isatty():
         with click.progressbar(length=games, label="playing", file=sys.stderr) as bar:
             report = run(content, games, seed, options, max_actions, jobs, progress=bar.update,
-                         shrink_failure=not no_shrink, base=base, expansions=layers, skip=skip)
+                         shrink_failure=not no_shrink, base=base, expansions=layers, skip=skip, max_steps=max_steps)
     else:
         report = run(content, games, seed, options, max_actions, jobs, shrink_failure=not no_shrink,
-                     base=base, expansions=layers, skip=skip)
+                     base=base, expansions=layers, skip=skip, max_steps=max_steps)
     if report.ok:
         click.echo(f"ok: {report.games} games, {report.actions} actions, every invariant held after every action "
                    f"({report.seconds:.1f} s)")
@@ -111,12 +114,13 @@ def verify(path: Path | None, games: int, expansions: tuple[str, ...], seed: int
 
 
 def _verify_trace(path: Path) -> None:
+    from rulesdsl.interpreter.budget import BudgetExceeded
     from rulesdsl.interpreter.trace import TraceError, compare_end, load_trace
     from .verify import check_trace
     try:
         data = load_trace(path)
         game, violation = check_trace(data)
-    except (TraceError, ValueError) as exc:
+    except (TraceError, ValueError, BudgetExceeded) as exc:
         click.echo(printable(f"error: {exc}"), err=True)
         sys.exit(1)
     n = len(game.state.history)

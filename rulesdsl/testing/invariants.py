@@ -18,6 +18,7 @@ The library (`INVARIANTS`):
     deterministic             the same seed and actions give the same state (checked at the end)
     game-ends                 every game ends within a bound of actions (checked by the driver)
     engine-error              applying a legal action never crashes (checked by the driver)
+    effects-end               every action's effects end within the step budget (checked by the driver)
 
 plus the designer's own, written next to the cards:
 
@@ -33,6 +34,7 @@ from typing import Callable, Iterable, Iterator
 import attrs
 
 from rulesdsl.interpreter.actions import Action, IllegalAction
+from rulesdsl.interpreter.budget import BudgetExceeded
 from rulesdsl.interpreter.game import Game
 from rulesdsl.interpreter.observation import observe
 from rulesdsl.interpreter.persistence import copy_state, dumps, loads
@@ -373,7 +375,21 @@ INVARIANTS: list[Invariant] = [
 GAME_ENDS = Invariant("game-ends", "every game ends within a bound of actions", lambda g, c: None, when="driver")
 ENGINE_ERROR = Invariant("engine-error", "applying a legal action never raises an error", lambda g, c: None,
                          when="driver")
-DRIVER_INVARIANTS = [GAME_ENDS, ENGINE_ERROR]
+EFFECTS_END = Invariant("effects-end", "the effects of every action (and of the setup) end within the step budget",
+                        lambda g, c: None, when="driver")
+DRIVER_INVARIANTS = [GAME_ENDS, ENGINE_ERROR, EFFECTS_END]
+# Broken by an action that raises rather than by a position: the action is kept as `then`.
+CRASHES = (ENGINE_ERROR.name, EFFECTS_END.name)
+
+
+def crash_violation(exc: Exception, game: Game | None, actions: list[Action],
+                    action: Action | None) -> InvariantViolation:
+    """The violation an exception from `apply` (or from creating the game) stands for."""
+    if isinstance(exc, BudgetExceeded):
+        return InvariantViolation(EFFECTS_END, EFFECTS_END.message, str(exc), game, actions, action)
+    tb = traceback.extract_tb(exc.__traceback__)[-1]
+    return InvariantViolation(ENGINE_ERROR, ENGINE_ERROR.message,
+                              f"{type(exc).__name__}: {exc} (at {tb.filename}:{tb.lineno})", game, actions, action)
 
 
 def designer_invariants(content) -> list[Invariant]:
@@ -505,11 +521,8 @@ def run_checked(game: Game, actions: Iterable[Action] | None = None, *, rng: ran
                 return fail(InvariantViolation(ENGINE_ERROR, ENGINE_ERROR.message,
                                                f"random_action offered `{action}`, which apply() refuses",
                                                game, _history(game)[:known], action))
-            except Exception as exc:  # noqa: BLE001 - the engine crashed: that is the finding
-                tb = traceback.extract_tb(exc.__traceback__)[-1]
-                return fail(InvariantViolation(ENGINE_ERROR, ENGINE_ERROR.message,
-                                               f"{type(exc).__name__}: {exc} (at {tb.filename}:{tb.lineno})",
-                                               game, _history(game)[:known], action))
+            except Exception as exc:  # noqa: BLE001 - the engine crashed or ran away: that is the finding
+                return fail(crash_violation(exc, game, _history(game)[:known], action))
             applied.append(action)
             check_game(game, invs, ctx)
         if game.over or source is not None:

@@ -20,13 +20,14 @@ import attrs
 
 from rulesdsl.files import write_atomic
 from rulesdsl.interpreter.actions import Action, IllegalAction
+from rulesdsl.interpreter.budget import DEFAULT_MAX_STEPS
 from rulesdsl.interpreter.game import Game
 from rulesdsl.interpreter.simulate import game_seed
 from rulesdsl.interpreter.trace import trace_of
 from rulesdsl.names import check_options
 
-from .invariants import (DEFAULT_MAX_ACTIONS, ENGINE_ERROR, GAME_ENDS, Context, InvariantViolation,
-                         all_invariants, check_game, run_checked)
+from .invariants import (CRASHES, DEFAULT_MAX_ACTIONS, GAME_ENDS, Context, InvariantViolation, all_invariants,
+                         check_game, crash_violation, run_checked)
 
 
 @attrs.define
@@ -44,6 +45,7 @@ class Failure:
     original_length: int             # actions in the game where it was found
     action: Action | None = None     # the offending action beyond `actions` (refused probe, crash)
     trace: Path | None = None
+    max_steps: int = DEFAULT_MAX_STEPS   # the step budget the games were played with
 
     def describe(self) -> str:
         lines = [f"invariant `{self.invariant}` broken: {self.message}",
@@ -73,16 +75,16 @@ class VerifyReport:
 # -- one game --------------------------------------------------------------------------------------
 
 def play_checked(content, index: int, seed: int, options=(), max_actions: int = DEFAULT_MAX_ACTIONS,
-                 skip: tuple[str, ...] = ()):
+                 skip: tuple[str, ...] = (), max_steps: int = DEFAULT_MAX_STEPS):
     """Play game `index` with every invariant but those named in `skip`; returns (actions
     played, violation or None)."""
     s = game_seed(seed, index)
     invariants = [i for i in all_invariants(content) if i.name not in skip]
     try:
-        game = Game.create(content, seed=s, options=options)
-    except Exception as exc:  # noqa: BLE001 - the setup itself crashed
-        v = InvariantViolation(ENGINE_ERROR, ENGINE_ERROR.message, f"creating the game failed: "
-                                                                   f"{type(exc).__name__}: {exc}")
+        game = Game.create(content, seed=s, options=options, max_steps=max_steps)
+    except Exception as exc:  # noqa: BLE001 - the setup itself crashed or ran away
+        v = crash_violation(exc, None, [], None)
+        v.detail = f"creating the game failed: {v.detail}"
         return 0, v
     run = run_checked(game, rng=random.Random(s), invariants=invariants, max_actions=max_actions,
                       raise_on_failure=False)
@@ -100,11 +102,11 @@ def _worker_init(base: str, expansions: tuple[str, ...]) -> None:
 
 
 def _worker_chunk(args) -> list[tuple[int, int, dict | None]]:
-    indexes, seed, options, max_actions, skip = args
+    indexes, seed, options, max_actions, skip, max_steps = args
     content = _WORKER["content"]
     out = []
     for i in indexes:
-        n, v = play_checked(content, i, seed, options, max_actions, skip)
+        n, v = play_checked(content, i, seed, options, max_actions, skip, max_steps)
         out.append((i, n, None if v is None else {"invariant": v.invariant}))
         if v is not None:
             break
@@ -113,7 +115,8 @@ def _worker_chunk(args) -> list[tuple[int, int, dict | None]]:
 
 def verify(content, games: int, seed: int = 0, options=(), max_actions: int = DEFAULT_MAX_ACTIONS,
            jobs: int = 1, progress: Callable[[int], None] | None = None, shrink_failure: bool = True,
-           base: str = "duel", expansions: tuple[str, ...] = (), skip: tuple[str, ...] = ()) -> VerifyReport:
+           base: str = "duel", expansions: tuple[str, ...] = (), skip: tuple[str, ...] = (),
+           max_steps: int = DEFAULT_MAX_STEPS) -> VerifyReport:
     """Play `games` random games with every invariant checked after every action.  Stops at the
     first game (in order) that breaks one, and shrinks it.  With jobs > 1 games run in worker
     processes (`base`/`expansions` say what to load there when they cannot inherit `content`).
@@ -125,7 +128,7 @@ def verify(content, games: int, seed: int = 0, options=(), max_actions: int = DE
     failing: int | None = None
     if jobs <= 1 or games < 20:
         for i in range(games):
-            n, v = play_checked(content, i, seed, options, max_actions, skip)
+            n, v = play_checked(content, i, seed, options, max_actions, skip, max_steps)
             total_actions += n
             if progress:
                 progress(1)
@@ -134,15 +137,15 @@ def verify(content, games: int, seed: int = 0, options=(), max_actions: int = DE
                 break
     else:
         failing, total_actions = _parallel(content, games, seed, options, max_actions, jobs, progress, base,
-                                           expansions, skip)
+                                           expansions, skip, max_steps)
     failure = None
     if failing is not None:
-        failure = find_failure(content, failing, seed, options, max_actions, shrink_failure, skip)
+        failure = find_failure(content, failing, seed, options, max_actions, shrink_failure, skip, max_steps)
     return VerifyReport(list(content.layers), games if failing is None else failing + 1, total_actions,
                         time.perf_counter() - start, names, failure)
 
 
-def _parallel(content, games, seed, options, max_actions, jobs, progress, base, expansions, skip):
+def _parallel(content, games, seed, options, max_actions, jobs, progress, base, expansions, skip, max_steps):
     import multiprocessing
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
@@ -153,7 +156,8 @@ def _parallel(content, games, seed, options, max_actions, jobs, progress, base, 
     failing, total = None, 0
     with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_worker_init,
                              initargs=(base, tuple(expansions))) as pool:
-        results = pool.map(_worker_chunk, [(c, seed, tuple(options), max_actions, tuple(skip)) for c in chunks])
+        results = pool.map(_worker_chunk, [(c, seed, tuple(options), max_actions, tuple(skip), max_steps)
+                                           for c in chunks])
         for chunk in results:
             for i, n, v in chunk:
                 total += n
@@ -171,13 +175,14 @@ def _parallel(content, games, seed, options, max_actions, jobs, progress, base, 
 # -- shrinking -------------------------------------------------------------------------------------
 
 def find_failure(content, index: int, seed: int, options=(), max_actions: int = DEFAULT_MAX_ACTIONS,
-                 shrink_it: bool = True, skip: tuple[str, ...] = ()) -> Failure:
+                 shrink_it: bool = True, skip: tuple[str, ...] = (), max_steps: int = DEFAULT_MAX_STEPS) -> Failure:
     """Replay game `index` in this process, then shrink what breaks."""
     s = game_seed(seed, index)
-    n, v = play_checked(content, index, seed, options, max_actions, skip)
+    n, v = play_checked(content, index, seed, options, max_actions, skip, max_steps)
     assert v is not None, f"game {index} did not fail again: the engine is not deterministic"
     actions = list(v.actions)
-    failure = Failure(v.invariant, v.message, v.detail, index, s, list(options), {}, actions, len(actions), v.action)
+    failure = Failure(v.invariant, v.message, v.detail, index, s, list(options), {}, actions, len(actions), v.action,
+                      max_steps=max_steps)
     if shrink_it and v.invariant not in (GAME_ENDS.name,):
         failure = shrink(content, failure)
     return failure
@@ -185,9 +190,9 @@ def find_failure(content, index: int, seed: int, options=(), max_actions: int = 
 
 def _as_indexes(content, failure: Failure) -> list[int] | None:
     """The failing game as positions in the list of legal actions at each step."""
-    game = Game.create(content, seed=failure.seed, options=failure.options, script=failure.script or None)
+    game = _game(content, failure)
     seq = list(failure.actions)
-    if failure.invariant == ENGINE_ERROR.name and failure.action is not None:
+    if failure.invariant in CRASHES and failure.action is not None:
         seq.append(failure.action)
     out = []
     for k, a in enumerate(seq):
@@ -195,7 +200,7 @@ def _as_indexes(content, failure: Failure) -> list[int] | None:
         if a not in legal:
             return None
         out.append(legal.index(a))
-        if k < len(seq) - 1 or failure.invariant != ENGINE_ERROR.name:
+        if k < len(seq) - 1 or failure.invariant not in CRASHES:
             game.apply(a)
     return out
 
@@ -204,9 +209,9 @@ def _attempt(content, failure: Failure, indexes: list[int]):
     """Play the sequence of choices (each picks legal_actions()[i % len]) checking only the
     broken invariant; returns (choices used, actions, violation) if the same invariant breaks."""
     target = failure.invariant
-    game = Game.create(content, seed=failure.seed, options=failure.options, script=failure.script or None)
+    game = _game(content, failure)
     invs = [i for i in all_invariants(content) if i.name == target]
-    probes = [failure.action] if failure.action is not None and target != ENGINE_ERROR.name else None
+    probes = [failure.action] if failure.action is not None and target not in CRASHES else None
     ctx = Context(rng=random.Random(failure.seed), probes=probes)
     used: list[int] = []
     actions: list[Action] = []
@@ -221,10 +226,10 @@ def _attempt(content, failure: Failure, indexes: list[int]):
             try:
                 game.apply(a)
             except Exception as exc:  # noqa: BLE001
-                if target != ENGINE_ERROR.name:
+                v = crash_violation(exc, None, actions, a)
+                if v.invariant != target:
                     return None
-                return used, actions, InvariantViolation(ENGINE_ERROR, ENGINE_ERROR.message,
-                                                         f"{type(exc).__name__}: {exc}", None, actions, a)
+                return used, actions, v
             actions.append(a)
             check_game(game, invs, ctx)
         check_game(game, invs, ctx, end=True)
@@ -238,9 +243,9 @@ def _attempt_actions(content, failure: Failure, candidate: list[Action]):
     """Replay these actions, skipping those that are not legal any more, checking only the broken
     invariant; returns (actions applied, violation) if the same invariant breaks."""
     target = failure.invariant
-    crash = target == ENGINE_ERROR.name
+    crash = target in CRASHES
     try:
-        game = Game.create(content, seed=failure.seed, options=failure.options, script=failure.script or None)
+        game = _game(content, failure)
     except Exception:  # noqa: BLE001
         return None
     invs = [i for i in all_invariants(content) if i.name == target]
@@ -286,7 +291,7 @@ def shrink(content, failure: Failure, budget_seconds: float = 60.0) -> Failure:
     if the same invariant still breaks (a greedy delta debugging); stops after `budget_seconds`.
     The result always replays legally."""
     deadline = time.perf_counter() + budget_seconds
-    crash = failure.invariant == ENGINE_ERROR.name
+    crash = failure.invariant in CRASHES
     seq = list(failure.actions) + ([failure.action] if crash and failure.action is not None else [])
     found = _attempt_actions(content, failure, seq)
     if found is not None:
@@ -346,8 +351,13 @@ def shrink(content, failure: Failure, budget_seconds: float = 60.0) -> Failure:
 
 # -- traces ----------------------------------------------------------------------------------------
 
+def _game(content, failure: Failure) -> Game:
+    return Game.create(content, seed=failure.seed, options=failure.options, script=failure.script or None,
+                       max_steps=failure.max_steps)
+
+
 def failure_game(content, failure: Failure) -> Game:
-    game = Game.create(content, seed=failure.seed, options=failure.options, script=failure.script or None)
+    game = _game(content, failure)
     for a in failure.actions:
         game.apply(a)
     return game
@@ -360,7 +370,8 @@ def write_trace(content, failure: Failure, path: Path) -> Path:
     data = trace_of(game)
     data["verify"] = {"invariant": failure.invariant, "message": failure.message, "detail": failure.detail,
                       "game_index": failure.game_index, "original_length": failure.original_length,
-                      "then": None if failure.action is None else [failure.action.name, *failure.action.args]}
+                      "then": None if failure.action is None else [failure.action.name, *failure.action.args],
+                      "max_steps": failure.max_steps}
     write_atomic(Path(path), json.dumps(data, indent=1) + "\n")  # a failed write leaves any old file intact
     failure.trace = path
     return path
@@ -371,12 +382,13 @@ def check_trace(data: dict):
     `then` action (a refused action, or the action that crashed); returns (game, violation or None)."""
     from rulesdsl.interpreter.trace import actions_of, new_game_of, validate_trace
     data = validate_trace(data)  # a malformed trace: TraceError
-    game = new_game_of(data)
-    actions = actions_of(data)
     info = data.get("verify") or {}
+    max_steps = info.get("max_steps")
+    game = new_game_of(data, max_steps if type(max_steps) is int and max_steps > 0 else DEFAULT_MAX_STEPS)
+    actions = actions_of(data)
     then = info.get("then")
     probe = Action(then[0], tuple(then[1:])) if then else None
-    crash = probe is not None and info.get("invariant") == ENGINE_ERROR.name
+    crash = probe is not None and info.get("invariant") in CRASHES
     ctx = Context(rng=random.Random(game.state.seed), probes=[probe] if probe is not None and not crash else None)
     try:
         run = run_checked(game, actions + ([probe] if crash else []), raise_on_failure=False, ctx=ctx)

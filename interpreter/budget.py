@@ -1,0 +1,59 @@
+"""The step budget: how much work one action (or the game's setup) may do before the engine
+calls it a runaway effect (the figures are in rulesdsl/limits.py, shared with the checker).
+
+A step is one statement run (`gain`, `run`, one round of `repeat`, ...); the effects waiting to
+run (triggers set off by events) are bounded by the same number, so memory stays bounded too.
+A `repeat` whose count is computed during the game may ask for at most `MAX_REPEAT` rounds.
+"""
+
+from __future__ import annotations
+
+from rulesdsl.limits import DEFAULT_MAX_STEPS, MAX_REPEAT
+
+__all__ = ["DEFAULT_MAX_STEPS", "MAX_REPEAT", "BudgetExceeded", "chain_of"]
+
+
+class BudgetExceeded(RuntimeError):
+    """An action's effects did not end within the step budget (or a `repeat` asked for more than
+    MAX_REPEAT rounds).  `chain` names the definitions that were running, outermost first; the
+    game is left exactly as it was before the action (`Game.apply` restores it)."""
+
+    def __init__(self, what: str, chain: list[str], action: object = None):
+        self.what = what
+        self.chain = list(chain)
+        self.action = action
+        self.context = ""
+        super().__init__(self._message())
+
+    def _message(self) -> str:
+        where = "the game's setup" if self.action is None else f"the action `{self.action}`"
+        running = " -> ".join(self.chain) if self.chain else "no definition"
+        return f"{self.context}{where}: {self.what} (running: {running})"
+
+    def within(self, context: str) -> "BudgetExceeded":
+        """The same error, saying where it happened (`game 3 (seed 21)`)."""
+        self.context = f"{context}: "
+        self.args = (self._message(),)
+        return self
+
+    def for_action(self, action: object) -> "BudgetExceeded":
+        """The same error, told as caused by this action."""
+        self.action = action
+        self.args = (self._message(),)
+        return self
+
+
+def chain_of(frames: list[tuple[int, str]]) -> list[str]:
+    """The definitions running, from (block, label) of each frame on the stack, outermost first.
+    Nested blocks of one definition (an `if` body) count once; the walk stops at the first block
+    that comes back, so a cycle shows as `procedure a -> procedure b -> procedure a`."""
+    out: list[str] = []
+    seen: set[int] = set()
+    for block, label in frames:
+        if block in seen:
+            out.append(label)
+            break
+        seen.add(block)
+        if not out or out[-1] != label:
+            out.append(label)
+    return out
