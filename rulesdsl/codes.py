@@ -301,6 +301,18 @@ EXPLANATIONS: dict[str, Explanation] = {
         'expansion test {\n    item_kinds relic\n}\n\nrelic "Test Relic" { }\n\n'
         'rule "Test Rule" {\n    when built kind=wonder {\n        acquire "Test Relic"\n    }\n}\n',
         "Add `build_zone KIND ZONE` (and `discard_pile ZONE`) to the game or the expansion."),
+    "E410": Explanation(
+        "A procedure runs itself, procedures run each other, or an item's effect sets off its "
+        "own trigger, with nothing on the way that could stop it (no `if`, choice, filter or "
+        "win): every game that reaches it would never end.",
+        "procedure spin {\n    gain 1 coin\n    run spin\n}\n",
+        "Put a condition on the way (`if ...`), or remove the call that closes the cycle; the "
+        "message names the cycle."),
+    "E411": Explanation(
+        "A `repeat` count above the limit (1000): no rule repeats that often, and a count this "
+        "large is a typo or a runaway.",
+        'token "Test Token" {\n    repeat 999999999 { gain 1 coin }\n}\n',
+        "Use a count of at most 1000, or compute what the repetition adds (`gain 5 * 3 coins`)."),
     "E011": Explanation(
         "A folder named as a game or expansion holds no `.rules` file: a misspelt or wrong "
         "folder, which would otherwise pass as an empty expansion.",
