@@ -1,0 +1,98 @@
+"""The editor commands: `rulesdsl fmt`, `rulesdsl lsp` and `rulesdsl editor-grammar`."""
+
+from __future__ import annotations
+
+import difflib
+import sys
+from pathlib import Path
+
+import click
+
+
+def _diff(name: str, before: str, after: str) -> str:
+    return "".join(difflib.unified_diff(before.splitlines(True), after.splitlines(True),
+                                        f"{name} (now)", f"{name} (formatted)"))
+
+
+def _report_unformattable(name: str, exc, source: str) -> None:
+    from .diagnostics import render
+    if exc.diagnostics:
+        for d in exc.diagnostics:
+            click.echo(render(d, source), err=True)
+    click.echo(f"error: {exc}", err=True)
+
+
+@click.command("fmt")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path, allow_dash=True))
+@click.option("--check", "check_only", is_flag=True,
+              help="Change nothing: print a diff of each file that would change and exit 1 if any would.")
+def fmt(paths: tuple[Path, ...], check_only: bool) -> None:
+    """Format card files in place (folders: every *.rules file in them; `-`: stdin to stdout).
+
+    Exit status: 0 done (or, with --check, nothing would change), 1 a file would change or has
+    syntax errors, 2 usage."""
+    from .files import FileProblem, read_regular, write_atomic
+    from .formatter import FormatError, format_text, iter_rules_files
+    from .parser import decode
+    if not paths:
+        raise click.UsageError("give the card files or folders to format, or - for standard input")
+    missing = [p for p in paths if str(p) != "-" and not p.exists()]
+    if missing:
+        raise click.UsageError(f"no such file or folder: {missing[0]}")
+    failed = changed = unchanged = 0
+    if any(str(p) == "-" for p in paths):
+        if len(paths) > 1:
+            raise click.UsageError("- (standard input) cannot be combined with other paths")
+        data = sys.stdin.buffer.read()
+        text, problem = decode("<stdin>", data)
+        if problem is not None:
+            click.echo(f"error: <stdin>: {problem.message}", err=True)
+            sys.exit(1)
+        try:
+            result = format_text(text, "<stdin>")
+        except FormatError as exc:
+            _report_unformattable("<stdin>", exc, text)
+            sys.exit(1)
+        if check_only:
+            if result != text:
+                click.echo(_diff("<stdin>", text, result), nl=False)
+                sys.exit(1)
+            return
+        click.echo(result, nl=False)
+        return
+    for path in iter_rules_files(list(paths)):
+        try:
+            text, problem = decode(str(path), read_regular(path))
+        except FileProblem as exc:
+            click.echo(f"error: {exc}", err=True)
+            failed += 1
+            continue
+        if problem is not None:
+            click.echo(f"error: {path}: {problem.message}", err=True)
+            failed += 1
+            continue
+        try:
+            result = format_text(text, str(path))
+        except FormatError as exc:
+            _report_unformattable(str(path), exc, text)
+            failed += 1
+            continue
+        if result == text:
+            unchanged += 1
+            continue
+        changed += 1
+        if check_only:
+            click.echo(_diff(str(path), text, result), nl=False)
+            click.echo(f"would reformat {path}", err=True)
+            continue
+        try:
+            write_atomic(path, result)
+        except FileProblem as exc:
+            click.echo(f"error: {exc}", err=True)
+            failed += 1
+            continue
+        click.echo(f"reformatted {path}", err=True)
+    verb = "would be reformatted" if check_only else "reformatted"
+    click.echo(f"{changed} file{'s' if changed != 1 else ''} {verb}, {unchanged} unchanged"
+               + (f", {failed} failed" if failed else ""), err=True)
+    sys.exit(1 if failed or (check_only and changed) else 0)
