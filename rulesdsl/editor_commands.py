@@ -96,3 +96,22 @@ def fmt(paths: tuple[Path, ...], check_only: bool) -> None:
     click.echo(f"{changed} file{'s' if changed != 1 else ''} {verb}, {unchanged} unchanged"
                + (f", {failed} failed" if failed else ""), err=True)
     sys.exit(1 if failed or (check_only and changed) else 0)
+
+
+@click.command("lsp")
+@click.option("--stdio", is_flag=True, help="Talk over standard input and output (the default; editors pass it).")
+@click.option("--expansion", "-e", "expansions", multiple=True, metavar="NAME",
+              help="Also check every file with this expansion (repeatable); the editor setting "
+                   "`rulesdsl.expansions` overrides it.")
+def lsp(stdio: bool, expansions: tuple[str, ...]) -> None:
+    """The language server for editors (Language Server Protocol over stdio).
+
+    Needs the optional extra: pip install 'rulesdsl[lsp]'.  See docs/editors.md."""
+    try:
+        from .lsp.server import serve
+    except ImportError as exc:
+        if "pygls" in str(exc) or "lsprotocol" in str(exc):
+            click.echo("error: rulesdsl lsp needs pygls and lsprotocol: pip install 'rulesdsl[lsp]'", err=True)
+            sys.exit(1)
+        raise
+    serve(list(expansions))
