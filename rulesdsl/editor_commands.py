@@ -115,3 +115,33 @@ def lsp(stdio: bool, expansions: tuple[str, ...]) -> None:
             sys.exit(1)
         raise
     serve(list(expansions))
+
+
+@click.command("editor-grammar")
+@click.option("--output-dir", "-o", type=click.Path(path_type=Path, file_okay=False), default=Path("editors/vscode/syntaxes"),
+              show_default=True, help="Where to write rules.tmLanguage.json and scenario.tmLanguage.json.")
+@click.option("--check", "check_only", is_flag=True, help="Write nothing; exit 1 if the files there are not up to date.")
+def editor_grammar(output_dir: Path, check_only: bool) -> None:
+    """Generate the TextMate grammars (highlighting) for .rules and .scenario files from the
+    registry and the Lark grammar."""
+    from .editor_grammar import generate
+    from .files import FileProblem, write_atomic
+    if not output_dir.is_dir():
+        raise click.UsageError(f"no such folder: {output_dir}")
+    stale = []
+    for name, text in generate().items():
+        target = output_dir / name
+        current = target.read_text(encoding="utf-8") if target.is_file() else None
+        if current == text:
+            continue
+        stale.append(target)
+        if not check_only:
+            try:
+                write_atomic(target, text)
+            except FileProblem as exc:
+                click.echo(f"error: {exc}", err=True)
+                sys.exit(1)
+            click.echo(f"wrote {target}", err=True)
+    if check_only and stale:
+        click.echo(f"error: {', '.join(map(str, stale))} out of date: run `rulesdsl editor-grammar -o {output_dir}`", err=True)
+        sys.exit(1)
