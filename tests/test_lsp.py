@@ -203,3 +203,62 @@ def test_the_server_survives_edits_made_by_hypothesis(client, texts):
     client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
     assert client.proc.poll() is None
     assert b" failed" not in b"".join(client.stderr)  # no handler fell back on its guard
+
+
+# -- the features one by one, without the protocol ------------------------------------------------
+
+def _project_with(path: Path, text: str) -> Project:
+    project = Project()
+    project.update(path, text)
+    return project
+
+
+def _labels(project: Project, path: Path, text: str, needle: str, offset: int) -> list[str]:
+    at = _at(text, needle, offset)
+    return [c.label for c in F.complete(project, path, at["line"], at["character"])]
+
+
+def test_completion_of_option_values_events_procedures_and_quoted_names():
+    text = AGE1.read_text(encoding="utf-8").replace(
+        "    produce wood\n}",
+        '    produce wood\n    choose 1 from city owner=\n    when \n    run \n    move "Lum\n}', 1)
+    project = _project_with(AGE1, text)
+    owners = _labels(project, AGE1, text, "owner=", 6)
+    assert owners == list(__import__("rulesdsl.registry", fromlist=["OWNER_WORDS"]).OWNER_WORDS)
+    zones = _labels(project, AGE1, text, "choose 1 from ", 14)
+    assert "city" in zones and "discard" in zones and "owner=" in zones and "structure" in zones
+    assert "built" in _labels(project, AGE1, text, "    when ", 9)
+    assert "game_end" not in _labels(project, AGE1, text, "    when ", 9)
+    assert _labels(project, AGE1, text, "    run ", 8) == sorted(_labels(project, AGE1, text, "    run ", 8))
+    quoted = _labels(project, AGE1, text, 'move "Lum', 9)
+    assert "Lumber Yard" in quoted and "Pyramids" in quoted and "wood" not in quoted
+    # `a == ` is a comparison, not an option: the names and functions are offered.
+    compare = text.replace("    when \n", "    if coins == \n")
+    assert "count" in _labels(_project_with(AGE1, compare), AGE1, compare, "coins == ", 9)
+
+
+def test_hover_over_declared_words_functions_events_and_options():
+    text = AGORA.read_text(encoding="utf-8")
+    project = _project_with(AGORA, text)
+
+    def hover(needle: str, offset: int) -> str:
+        at = _at(text, needle, offset)
+        found = F.hover(project, AGORA, at["line"], at["character"])
+        assert found is not None, needle
+        return found[0]
+
+    assert "**senate** (zone, declared at expansion.rules" in hover("score senate controlled_sum(senate", 30)
+    assert "controlled_sum(zone, table)" in hover("controlled_sum(senate", 3)
+    assert "**cube_added** (event)" in hover("when cube_added", 7) and "`space`" in hover("when cube_added", 7)
+    assert "an option of `deal`" in hover("space=1 face_down", 1)
+    assert "**control_gained** (event)" in hover("when control_gained by=me", 6)
+    kinds = {s.kind for s in F.document_symbols(project, AGORA)}
+    assert {"expansion", "extend age", "rule", "procedure"} <= kinds
+
+
+def test_a_quick_fix_keeps_the_quotes_of_a_quoted_name():
+    from rulesdsl.diagnostics import Diagnostic, Span
+    source = 'replace card "Lumber Yrd" {\n}\n'
+    d = Diagnostic("error", "E105", "not defined", Span("f", 1, 14, 1, 26), "did you mean `Lumber Yard`?")
+    assert F.replacement(d, source) == '"Lumber Yard"'
+    assert F.replacement(Diagnostic("error", "E301", "x", Span("f", 1, 1, 1, 8), "add it"), source) is None

@@ -13,6 +13,7 @@ function activate(context) {
     documentSelector: [
       { scheme: "file", language: "rules" },
       { scheme: "untitled", language: "rules" },
+      { scheme: "file", language: "rules-scenario" },
     ],
     initializationOptions: { expansions: config.get("expansions", []) },
     synchronize: { configurationSection: "rulesdsl" },

@@ -28,6 +28,10 @@ _VOCAB_TYPES = {R.ZONE: "zone", R.RESOURCE: "resource", R.COLOR: "colour", R.SCI
                 R.KIND: "item kind"}
 
 
+# Definitions named by a bare word or number, never quoted.
+_BARE_NAMED = ("game", "expansion", "age", "layout", "procedure", "action", "track")
+
+
 # -- reading the text around the cursor ------------------------------------------------------------
 
 @attrs.frozen
@@ -151,9 +155,9 @@ def context_at(text: str, line: int, character: int) -> Context:
                 current.append(ch)
         i += 1
     partial = "" if in_string else token
-    after_equals = None
-    if not in_string and current and current[-1] == "=" and len(current) >= 2 and (not token or True):
-        after_equals = current[-2] if len(current) < 3 or current[-3] not in "=<>!" else None
+    after_equals = None  # `name=` (an option), not `==`, `<=`...
+    if not in_string and len(current) >= 2 and current[-1] == "=" and current[-2].isidentifier():
+        after_equals = current[-2]
     words = tuple(current)
     return Context(tuple(heads), words, partial if not in_string else token, in_string, after_equals)
 
@@ -472,9 +476,9 @@ def complete(project: Project, path: Path, line: int, character: int) -> list[Co
     ctx = context_at(text, line, character)
     found = project.check(path)
     if ctx.in_string:
-        names = sorted({s.name for s in definitions(found.trees.values())
-                        if s.kind not in _VOCAB_TYPES and s.name} if found else set())
-        return [Completion(n, "name", "definition") for n in names]
+        names = {s.name: s.kind for s in definitions(project.name_trees(path))
+                 if s.kind not in _VOCAB_TYPES and s.kind not in _BARE_NAMED and s.name}
+        return [Completion(n, "name", kind) for n, kind in sorted(names.items())]
     if not ctx.before or all(w in MODIFIERS for w in ctx.before):
         if ctx.depth == 0:
             kinds = list(R.KINDS) + _vocabulary(found, R.KIND)

@@ -72,14 +72,35 @@ class Project:
         self.expansions: list[str] = list(expansions)
         self.open: dict[Path, str] = {}
         self._parsed: dict[Path, Parsed] = {}
+        # The last tree of each file that parsed whole: names to complete while a file is broken.
+        self.last_good: dict[Path, ast.SourceFile] = {}
         self._sets: dict[tuple[Path, ...], ContentSet] = {}
 
     # -- buffers ------------------------------------------------------------------------------
     def update(self, path: Path, text: str) -> None:
-        self.open[_abs(path)] = text
+        path = _abs(path)
+        if path not in self.open and path not in self.last_good and path.suffix == SUFFIX:
+            self.parse(path)  # the saved file: its names stand in while the buffer is broken
+        self.open[path] = text
 
     def close(self, path: Path) -> None:
         self.open.pop(_abs(path), None)
+        self.last_good.pop(_abs(path), None)
+
+    def name_trees(self, path: Path) -> list[ast.SourceFile]:
+        """The trees of `path`'s content set, a broken file standing in by its last good tree:
+        the names to offer while typing."""
+        found = self.check(path)
+        files = [Path(f) for f in found.diagnostics] if found else [_abs(path)]
+        trees = []
+        for f in files:
+            parsed = self._parsed.get(f)
+            tree = parsed.tree if parsed is not None and not parsed.diagnostics else self.last_good.get(f)
+            if tree is None and parsed is not None:
+                tree = parsed.tree
+            if tree is not None:
+                trees.append(tree)
+        return trees
 
     def text(self, path: Path) -> str | None:
         path = _abs(path)
@@ -99,6 +120,8 @@ class Project:
                 return old
             tree, diags = _parse(shown, text)
             self._parsed[path] = Parsed(text, tree, diags)
+            if tree is not None and not diags:
+                self.last_good[path] = tree
             return self._parsed[path]
         try:
             data = read_regular(path, MAX_FILE_BYTES)
@@ -118,6 +141,8 @@ class Project:
             tree, diags = _parse(shown, text)
             if tree is not None and not diags:
                 parse_cache.store(shown, data, tree)
+        if tree is not None and not diags:
+            self.last_good[path] = tree
         self._parsed[path] = Parsed(text, tree, diags)
         return self._parsed[path]
 
@@ -126,6 +151,8 @@ class Project:
         """The folders a file is checked with: its game folder (or the bundled base game under an
         expansion folder) and the expansions of the setting; None outside any content folder."""
         path = _abs(path)
+        if path.suffix != SUFFIX:  # a scenario, or any other file in the card syntax: parsed only
+            return None
         folder = path.parent
         kind = self._header_kind(folder)
         if kind is None:
