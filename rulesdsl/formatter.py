@@ -4,7 +4,7 @@ The formatter works on tokens, not on the AST, because the AST drops comments: i
 (4 spaces a block level), puts one space between the words of a statement (none around `=`
 of a named argument, `|`, `.`, inside brackets and before `,`), puts each statement of a
 multi-line block on its own line, and keeps every comment on the line of the code it follows.
-A block written on one line (`extend age 1 { deal 5 senators age1 }`) stays on one line: such
+A block written on one line (`extend age 1 { deal 5 extra_deck age1 }`) stays on one line: such
 one-liners are a deliberate table layout in the bundled files.  Blank lines are kept, at most
 one in a row, none at the start or end of a block.  A `\\` line continuation is joined.
 

@@ -22,7 +22,7 @@ from .project import ContentSet, Project
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _DID_YOU_MEAN = re.compile(r"did you mean `([^`]+)`\?")
 MODIFIERS = ("replace", "extend", "remove")
-# Definition kinds whose names are bare words (`procedure place_a_god`, `layout age1`).
+# Vocabulary types and the word a hover calls them by.
 _VOCAB_TYPES = {R.ZONE: "zone", R.RESOURCE: "resource", R.COLOR: "colour", R.SCIENCE: "scientific symbol",
                 R.CHAIN: "chain symbol", "table": "table", R.LAYOUT: "layout", "procedure": "procedure",
                 R.KIND: "item kind"}
