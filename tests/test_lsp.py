@@ -262,3 +262,19 @@ def test_a_quick_fix_keeps_the_quotes_of_a_quoted_name():
     d = Diagnostic("error", "E105", "not defined", Span("f", 1, 14, 1, 26), "did you mean `Lumber Yard`?")
     assert F.replacement(d, source) == '"Lumber Yard"'
     assert F.replacement(Diagnostic("error", "E301", "x", Span("f", 1, 1, 1, 8), "add it"), source) is None
+
+
+def test_diagnostics_are_those_of_rulesdsl_check(tmp_path: Path):
+    """Same codes, messages, spans and help as `rulesdsl check` for a folder with several errors."""
+    from rulesdsl.report import check_paths
+    folder = tmp_path / "fan"
+    folder.mkdir()
+    (folder / "expansion.rules").write_text('expansion fan {\n    title "Fan"\n}\n', encoding="utf-8")
+    (folder / "cards.rules").write_text(
+        'card "Odd Mill" {\n    age 1\n    color brwn\n    produce woood\n    run missing_one\n}\n', encoding="utf-8")
+    expected = {(d.code, d.message, d.help, d.span.line, d.span.column, d.span.end_column)
+                for d in check_paths([folder]).diagnostics if Path(d.span.file).name == "cards.rules"}
+    project = Project()
+    got = project.diagnostics(folder / "cards.rules")[str((folder / "cards.rules").absolute())]
+    assert {(d.code, d.message, d.help, d.span.line, d.span.column, d.span.end_column) for d in got} == expected
+    assert {d.code for d in got} >= {"E301", "E302", "E315"}

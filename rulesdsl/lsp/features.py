@@ -500,7 +500,13 @@ def complete(project: Project, path: Path, line: int, character: int) -> list[Co
     verb = R.verb_for(ctx.definition_kind or "", verb_name)
     if ctx.after_equals is not None:
         type_ = verb.kwarg_types.get(ctx.after_equals) if verb else None
-        return [Completion(w, "value", what) for w, what in _values(found, type_ or "")]
+        if type_ is None:  # an option of a function call (`count(city, color=`), or of any verb
+            type_ = next((t for f in R.FUNCTIONS.values() for k, t in f.kwargs if k == ctx.after_equals),
+                         next((t for v in R.VERBS.values() for k, t in v.kwargs if k == ctx.after_equals), ""))
+        values = [Completion(w, "value", what) for w, what in _values(found, type_)]
+        if type_ in (R.BOOL, R.INT, R.ITEM, R.PLAYER, "any", ""):  # an expression: names and functions too
+            values += _expression_words({c.label for c in values} | {"it"}) + [Completion("it", "name", "the item tested")]
+        return values
     out: list[Completion] = []
     if verb_name == "when" and len([w for w in ctx.before if w not in "=,()[]"]) == 1:
         return [Completion(e, "event", "fields: " + ", ".join(R.EVENTS[e])) for e in R.EVENTS]
@@ -520,8 +526,13 @@ def complete(project: Project, path: Path, line: int, character: int) -> list[Co
                 if w not in seen:
                     seen.add(w)
                     out.append(Completion(w, "value", what))
-    out += [Completion(n, "name", R.NAMES[n] if n in R.NAMES else "", documentation=R.NAME_DOCS.get(n, ""))
-            for n in sorted(set(R.NAMES) | {"chosen", "event"}) if n not in {c.label for c in out}]
+    return out + _expression_words({c.label for c in out})
+
+
+def _expression_words(taken: set[str]) -> list[Completion]:
+    """The names and functions any expression may use."""
+    out = [Completion(n, "name", R.NAMES[n] if n in R.NAMES else "", documentation=R.NAME_DOCS.get(n, ""))
+           for n in sorted(set(R.NAMES) | {"chosen", "event"}) if n not in taken]
     out += [Completion(f.name, "function", f"{f.name}(" + ", ".join(n for n, _ in f.params) + ")",
                        insert=f.name + "(", documentation=f.doc) for f in R.FUNCTIONS.values()]
     return out
