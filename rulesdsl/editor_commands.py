@@ -114,6 +114,12 @@ def lsp(stdio: bool, expansions: tuple[str, ...]) -> None:
             click.echo("error: rulesdsl lsp needs pygls and lsprotocol: pip install 'rulesdsl[lsp]'", err=True)
             sys.exit(1)
         raise
+    from .loader import layer_folder
+    for name in expansions:
+        try:
+            layer_folder(name, "expansion")
+        except ValueError as exc:  # UnknownName: with did-you-mean and the names accepted
+            raise click.BadParameter(str(exc), param_hint="--expansion") from None
     serve(list(expansions))
 
 

@@ -278,3 +278,28 @@ def test_diagnostics_are_those_of_rulesdsl_check(tmp_path: Path):
     got = project.diagnostics(folder / "cards.rules")[str((folder / "cards.rules").absolute())]
     assert {(d.code, d.message, d.help, d.span.line, d.span.column, d.span.end_column) for d in got} == expected
     assert {d.code for d in got} >= {"E301", "E302", "E315"}
+
+
+def test_the_expansions_setting_adds_them_to_the_content_set():
+    text = AGE1.read_text(encoding="utf-8").replace("    color brown\n", "    color black\n", 1)
+    alone, with_agora = Project(), Project(["agora"])
+    for project in (alone, with_agora):
+        project.update(AGE1, text)
+    codes = lambda project: [d.code for d in project.diagnostics(AGE1)[str(AGE1)]]
+    assert codes(alone) == ["E302"]      # black is a colour only Agora declares
+    assert codes(with_agora) == []
+    assert [p.name for p in with_agora.layers_for(AGE1)] == ["duel", "duel-agora"]
+
+
+def test_an_unknown_expansion_in_the_setting_is_shown_to_the_user_and_on_the_command_line_refused(tmp_path):
+    c = LspClient(options={"expansions": ["agoraa"]})
+    try:
+        c.open(tmp_path / "x.rules", "")
+        c.request("textDocument/documentSymbol", {"textDocument": {"uri": (tmp_path / "x.rules").as_uri()}})
+        shown = [m["params"]["message"] for m in c.notifications if m.get("method") == "window/showMessage"]
+        assert shown and "unknown expansion `agoraa`; did you mean `agora`?" in shown[0]
+    finally:
+        assert c.close() == 0
+    result = subprocess.run([sys.executable, "-m", "rulesdsl", "lsp", "-e", "agoraa"], capture_output=True,
+                            text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert result.returncode == 2 and "did you mean `agora`?" in result.stderr

@@ -166,11 +166,22 @@ class Project:
         for name in self.expansions:
             try:
                 extra = _abs(layer_folder(name, "expansion"))
-            except ValueError:  # an unknown name in the setting: ignored (the server logs it)
+            except ValueError:  # an unknown name in the setting: the server told the user
                 continue
             if extra not in layers and extra.is_dir():
                 layers.append(extra)
         return tuple(layers)
+
+    def unknown_expansions(self) -> list[str]:
+        """The setting's names that are no bundled expansion and no folder, each with why."""
+        problems = []
+        for name in self.expansions:
+            try:
+                if not layer_folder(name, "expansion").is_dir():
+                    problems.append(f"no such folder: {name}")
+            except ValueError as exc:
+                problems.append(str(exc))
+        return problems
 
     def _header_kind(self, folder: Path) -> str | None:
         """`game` or `expansion`: what the folder's own files (not its subfolders', as the

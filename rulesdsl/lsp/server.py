@@ -131,6 +131,12 @@ def _settings(value) -> list[str] | None:
     return None
 
 
+def _set_expansions(ls: "RulesServer", names: list[str]) -> None:
+    ls.project.expansions = names
+    for problem in ls.project.unknown_expansions():
+        ls.window_show_message(T.ShowMessageParams(T.MessageType.Warning, f"rulesdsl.expansions: {problem}"))
+
+
 def build_server(expansions: list[str] | tuple[str, ...] = (), debounce: float = DEBOUNCE_SECONDS) -> RulesServer:
     server = RulesServer(expansions, debounce)
 
@@ -139,14 +145,19 @@ def build_server(expansions: list[str] | tuple[str, ...] = (), debounce: float =
     def initialize(ls: RulesServer, params: T.InitializeParams) -> None:
         options = _settings(params.initialization_options)
         if options is not None:
-            ls.project.expansions = options
+            ls.project.expansions = options  # checked once the client is ready for messages
+
+    @server.feature(T.INITIALIZED)
+    @_guard()
+    def initialized(ls: RulesServer, params: T.InitializedParams) -> None:
+        _set_expansions(ls, ls.project.expansions)
 
     @server.feature(T.WORKSPACE_DID_CHANGE_CONFIGURATION)
     @_guard()
     def configuration(ls: RulesServer, params: T.DidChangeConfigurationParams) -> None:
         options = _settings(params.settings)
         if options is not None:
-            ls.project.expansions = options
+            _set_expansions(ls, options)
             for uri in list(ls.workspace.text_documents):
                 path = ls.path(uri)
                 if path is not None:
