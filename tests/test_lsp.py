@@ -303,3 +303,13 @@ def test_an_unknown_expansion_in_the_setting_is_shown_to_the_user_and_on_the_com
     result = subprocess.run([sys.executable, "-m", "rulesdsl", "lsp", "-e", "agoraa"], capture_output=True,
                             text=True, timeout=60, stdin=subprocess.DEVNULL)
     assert result.returncode == 2 and "did you mean `agora`?" in result.stderr
+
+
+def test_workspace_symbols_before_any_file_is_opened():
+    c = LspClient(root=CARDS_ROOT)
+    try:
+        found = c.request("workspace/symbol", {"query": "Lumber"})
+        assert [s["name"] for s in found] == ["Lumber Yard"]
+        assert found[0]["location"]["uri"] == AGE1.as_uri()
+    finally:
+        assert c.close() == 0

@@ -269,6 +269,17 @@ class Project:
     def sets(self) -> Iterator[ContentSet]:
         yield from self._sets.values()
 
+    def discover(self, root: Path, depth: int = 3) -> None:
+        """Check the content folders at most `depth` levels under `root` (for workspace symbols
+        before any file is opened); a bounded scan, so a huge folder cannot stall the server."""
+        seen: set[Path] = set()
+        for level in range(1, depth + 1):
+            for f in sorted(root.glob("/".join(["*"] * level) + SUFFIX))[:500]:
+                if f.parent not in seen and f.is_file():
+                    seen.add(f.parent)
+                    if self.layers_for(f) is not None:
+                        self.check(f)
+
 
 def _parse(shown: str, text: str):
     try:

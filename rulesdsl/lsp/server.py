@@ -267,6 +267,13 @@ def build_server(expansions: list[str] | tuple[str, ...] = (), debounce: float =
     @server.feature(T.WORKSPACE_SYMBOL)
     @_guard()
     def workspace_symbol(ls: RulesServer, params: T.WorkspaceSymbolParams) -> list[T.SymbolInformation] | None:
+        if not any(True for _ in ls.project.sets()):  # nothing opened yet: look at the workspace
+            for folder in ls.workspace.folders.values():
+                root = ls.path(folder.uri)
+                if root is not None and root.is_dir():
+                    ls.project.discover(root)
+            if ls.workspace.root_path and Path(ls.workspace.root_path).is_dir():
+                ls.project.discover(Path(ls.workspace.root_path))
         return [T.SymbolInformation(name=s.name, kind=_ITEM_SYMBOLS.get(s.kind, T.SymbolKind.Class),
                                     location=ls.location(s.span), container_name=s.kind)
                 for s in F.workspace_symbols(ls.project, params.query)[:500]]
