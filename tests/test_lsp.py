@@ -313,3 +313,17 @@ def test_workspace_symbols_before_any_file_is_opened():
         assert found[0]["location"]["uri"] == AGE1.as_uri()
     finally:
         assert c.close() == 0
+
+
+def test_ranges_count_utf16_units_as_the_protocol_does(client, tmp_path):
+    folder = tmp_path / "fan"
+    folder.mkdir()
+    (folder / "expansion.rules").write_text('expansion fan {\n    title "Fan"\n}\n', encoding="utf-8")
+    text = 'card "\U0001F3DB Hall" { age 1; color brown; produce woood }\n'
+    mark = len(client.notifications)
+    uri = client.open(folder / "cards.rules", text)
+    diags = client.diagnostics(uri, after=mark)
+    start = text.index("woood") + 1  # the temple is two UTF-16 units
+    assert [(d["code"], d["range"]["start"]["character"], d["range"]["end"]["character"]) for d in diags] == \
+        [("E301", start, start + 5)]
+    client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
