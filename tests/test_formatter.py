@@ -176,7 +176,7 @@ def _noisy_file(draw) -> str:
     return "\n".join(out) + draw(st.sampled_from(["", "\n", "\n\n"]))
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=70, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_noisy_file())
 def test_formatting_generated_files_keeps_meaning_and_comments_and_is_idempotent(text: str):
     tree, diagnostics = parse_file("g.rules", text)
@@ -229,3 +229,13 @@ def test_fmt_refuses_a_broken_file_with_its_diagnostic_and_leaves_it(tmp_path: P
 def test_fmt_usage_errors():
     assert CliRunner().invoke(cli, ["fmt"]).exit_code == 2
     assert CliRunner().invoke(cli, ["fmt", "/no/such/file.rules"]).exit_code == 2
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list('card "A" {}()[]=|.,;#\\\n\t 0123456789+-*/%<>!xyz_é')), max_size=120))
+def test_any_text_is_formatted_or_refused_with_a_format_error(text: str):
+    try:
+        once = format_text(text, "t.rules")
+    except FormatError:
+        return
+    assert format_text(once, "t.rules") == once

@@ -165,7 +165,7 @@ def _edits(draw):
     return out
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_edits(), st.integers(0, 40), st.integers(0, 60))
 def test_features_answer_any_text(texts, line, character):
     project = _PROJECT
@@ -183,7 +183,7 @@ def test_features_answer_any_text(texts, line, character):
 _PROJECT = Project()
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(_edits())
 def test_the_server_survives_edits_made_by_hypothesis(client, texts):
     mark = len(client.notifications)
