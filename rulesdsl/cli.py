@@ -349,6 +349,13 @@ from .testing.commands import test as _test_command, verify as _verify_command  
 cli.add_command(_verify_command)
 cli.add_command(_test_command)
 
+# The editor commands (rulesdsl/editor_commands.py): fmt, lsp, editor-grammar.
+from .editor_commands import editor_grammar as _grammar_command, fmt as _fmt_command, lsp as _lsp_command  # noqa: E402
+
+cli.add_command(_fmt_command)
+cli.add_command(_lsp_command)
+cli.add_command(_grammar_command)
+
 
 def main() -> None:
     cli(prog_name="rulesdsl")

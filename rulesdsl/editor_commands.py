@@ -1,0 +1,153 @@
+"""The editor commands: `rulesdsl fmt`, `rulesdsl lsp` and `rulesdsl editor-grammar`."""
+
+from __future__ import annotations
+
+import difflib
+import sys
+from pathlib import Path
+
+import click
+
+
+def _diff(name: str, before: str, after: str) -> str:
+    return "".join(difflib.unified_diff(before.splitlines(True), after.splitlines(True),
+                                        f"{name} (now)", f"{name} (formatted)"))
+
+
+def _report_unformattable(name: str, exc, source: str) -> None:
+    from .diagnostics import render
+    if exc.diagnostics:
+        for d in exc.diagnostics:
+            click.echo(render(d, source), err=True)
+    click.echo(f"error: {exc}", err=True)
+
+
+@click.command("fmt")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path, allow_dash=True))
+@click.option("--check", "check_only", is_flag=True,
+              help="Change nothing: print a diff of each file that would change and exit 1 if any would.")
+def fmt(paths: tuple[Path, ...], check_only: bool) -> None:
+    """Format card files in place (folders: every *.rules file in them; `-`: stdin to stdout).
+
+    Exit status: 0 done (or, with --check, nothing would change), 1 a file would change or has
+    syntax errors, 2 usage."""
+    from .files import FileProblem, read_regular, write_atomic
+    from .formatter import FormatError, format_text, iter_rules_files
+    from .parser import decode
+    if not paths:
+        raise click.UsageError("give the card files or folders to format, or - for standard input")
+    missing = [p for p in paths if str(p) != "-" and not p.exists()]
+    if missing:
+        raise click.UsageError(f"no such file or folder: {missing[0]}")
+    failed = changed = unchanged = 0
+    if any(str(p) == "-" for p in paths):
+        if len(paths) > 1:
+            raise click.UsageError("- (standard input) cannot be combined with other paths")
+        data = sys.stdin.buffer.read()
+        text, problem = decode("<stdin>", data)
+        if problem is not None:
+            click.echo(f"error: <stdin>: {problem.message}", err=True)
+            sys.exit(1)
+        try:
+            result = format_text(text, "<stdin>")
+        except FormatError as exc:
+            _report_unformattable("<stdin>", exc, text)
+            sys.exit(1)
+        if check_only:
+            if result != text:
+                click.echo(_diff("<stdin>", text, result), nl=False)
+                sys.exit(1)
+            return
+        click.echo(result, nl=False)
+        return
+    for path in iter_rules_files(list(paths)):
+        try:
+            text, problem = decode(str(path), read_regular(path))
+        except FileProblem as exc:
+            click.echo(f"error: {exc}", err=True)
+            failed += 1
+            continue
+        if problem is not None:
+            click.echo(f"error: {path}: {problem.message}", err=True)
+            failed += 1
+            continue
+        try:
+            result = format_text(text, str(path))
+        except FormatError as exc:
+            _report_unformattable(str(path), exc, text)
+            failed += 1
+            continue
+        if result == text:
+            unchanged += 1
+            continue
+        changed += 1
+        if check_only:
+            click.echo(_diff(str(path), text, result), nl=False)
+            click.echo(f"would reformat {path}", err=True)
+            continue
+        try:
+            write_atomic(path, result)
+        except FileProblem as exc:
+            click.echo(f"error: {exc}", err=True)
+            failed += 1
+            continue
+        click.echo(f"reformatted {path}", err=True)
+    verb = "would be reformatted" if check_only else "reformatted"
+    click.echo(f"{changed} file{'s' if changed != 1 else ''} {verb}, {unchanged} unchanged"
+               + (f", {failed} failed" if failed else ""), err=True)
+    sys.exit(1 if failed or (check_only and changed) else 0)
+
+
+@click.command("lsp")
+@click.option("--stdio", is_flag=True, help="Talk over standard input and output (the default; editors pass it).")
+@click.option("--expansion", "-e", "expansions", multiple=True, metavar="NAME",
+              help="Also check every file with this expansion (repeatable); the editor setting "
+                   "`rulesdsl.expansions` overrides it.")
+def lsp(stdio: bool, expansions: tuple[str, ...]) -> None:
+    """The language server for editors (Language Server Protocol over stdio).
+
+    Needs the optional extra: pip install 'rulesdsl[lsp]'.  See docs/editors.md."""
+    try:
+        from .lsp.server import serve
+    except ImportError as exc:
+        if "pygls" in str(exc) or "lsprotocol" in str(exc):
+            click.echo("error: rulesdsl lsp needs pygls and lsprotocol: pip install 'rulesdsl[lsp]'", err=True)
+            sys.exit(1)
+        raise
+    from .loader import layer_folder
+    for name in expansions:
+        try:
+            layer_folder(name, "expansion")
+        except ValueError as exc:  # UnknownName: with did-you-mean and the names accepted
+            raise click.BadParameter(str(exc), param_hint="--expansion") from None
+    serve(list(expansions))
+
+
+@click.command("editor-grammar")
+@click.option("--output-dir", "-o", type=click.Path(path_type=Path, file_okay=False), default=Path("editors/vscode/syntaxes"),
+              show_default=True, help="Where to write rules.tmLanguage.json and scenario.tmLanguage.json.")
+@click.option("--check", "check_only", is_flag=True, help="Write nothing; exit 1 if the files there are not up to date.")
+def editor_grammar(output_dir: Path, check_only: bool) -> None:
+    """Generate the TextMate grammars (highlighting) for .rules and .scenario files from the
+    registry and the Lark grammar."""
+    from .editor_grammar import generate
+    from .files import FileProblem, write_atomic
+    if not output_dir.is_dir():
+        raise click.UsageError(f"no such folder: {output_dir}")
+    stale = []
+    for name, text in generate().items():
+        target = output_dir / name
+        current = target.read_text(encoding="utf-8") if target.is_file() else None
+        if current == text:
+            continue
+        stale.append(target)
+        if not check_only:
+            try:
+                write_atomic(target, text)
+            except FileProblem as exc:
+                click.echo(f"error: {exc}", err=True)
+                sys.exit(1)
+            click.echo(f"wrote {target}", err=True)
+    if check_only and stale:
+        click.echo(f"error: {', '.join(map(str, stale))} out of date: run `rulesdsl editor-grammar -o {output_dir}`", err=True)
+        sys.exit(1)

@@ -1,0 +1,300 @@
+"""The files an editor works on: open buffers over the files on disk, the content set (game
+folder plus expansions) each file is checked in, and the diagnostics of that set.
+
+Checking is incremental: a file is parsed again only when its text changed (open buffers are
+compared in memory, files on disk through the parse cache), and the checker then runs over the
+merged definitions, which takes milliseconds for the bundled content.  Memory stays bounded:
+one parse per file, one result per content set."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Iterator
+
+import attrs
+
+from .. import ast, parse_cache
+from ..checker import check, vocabulary, Vocabulary
+from ..diagnostics import Diagnostic, Span
+from ..files import FileProblem, read_regular
+from ..loader import BASE_GAME, SUFFIX, Merged, bundled_folder, layer_folder, merge
+from ..parser import decode, parse_file
+
+# A file larger than this is not a card file: it is reported, not parsed (the editor would
+# freeze on it).
+MAX_FILE_BYTES = 4 * 1024 * 1024
+_HEADER = re.compile(r"\s*(game|expansion)\s+\S")
+
+
+@attrs.define
+class Parsed:
+    text: str
+    tree: ast.SourceFile | None
+    diagnostics: list[Diagnostic]
+
+
+@attrs.define
+class ContentSet:
+    """One check of a content set: the folders, the merged definitions, what the checker found."""
+
+    layers: tuple[Path, ...]
+    merged: Merged
+    trees: dict[str, ast.SourceFile]        # by file (as in spans)
+    diagnostics: dict[str, list[Diagnostic]]  # by file, every file of the set (empty lists too)
+    version: tuple                          # the texts it was made from, to know when it is stale
+    _vocabulary: Vocabulary | None = None
+    _content: object = None                 # compiled lazily for hover (None: not yet, False: failed)
+
+    @property
+    def vocabulary(self) -> Vocabulary:
+        if self._vocabulary is None:
+            self._vocabulary = vocabulary(self.merged)
+        return self._vocabulary
+
+    def content(self):
+        """The compiled content, for `explain` texts; None when the set does not compile."""
+        if self._content is None:
+            self._content = False
+            if not any(d.severity == "error" for ds in self.diagnostics.values() for d in ds):
+                try:
+                    from ..compiler import compile_content
+                    self._content = compile_content(self.merged, [str(p) for p in self.layers])
+                except Exception:  # a checker gap must not break hover; the text falls back
+                    self._content = False
+        return self._content or None
+
+
+class Project:
+    """Open buffers and the content sets they belong to.  Paths are absolute, as in spans."""
+
+    def __init__(self, expansions: list[str] | tuple[str, ...] = ()):
+        self.expansions: list[str] = list(expansions)
+        self.open: dict[Path, str] = {}
+        self._parsed: dict[Path, Parsed] = {}
+        # The last tree of each file that parsed whole: names to complete while a file is broken.
+        self.last_good: dict[Path, ast.SourceFile] = {}
+        self._sets: dict[tuple[Path, ...], ContentSet] = {}
+
+    # -- buffers ------------------------------------------------------------------------------
+    def update(self, path: Path, text: str) -> None:
+        path = _abs(path)
+        if path not in self.open and path not in self.last_good and path.suffix == SUFFIX:
+            self.parse(path)  # the saved file: its names stand in while the buffer is broken
+        self.open[path] = text
+
+    def close(self, path: Path) -> None:
+        self.open.pop(_abs(path), None)
+        self.last_good.pop(_abs(path), None)
+
+    def name_trees(self, path: Path) -> list[ast.SourceFile]:
+        """The trees of `path`'s content set, a broken file standing in by its last good tree:
+        the names to offer while typing."""
+        found = self.check(path)
+        files = [Path(f) for f in found.diagnostics] if found else [_abs(path)]
+        trees = []
+        for f in files:
+            parsed = self._parsed.get(f)
+            tree = parsed.tree if parsed is not None and not parsed.diagnostics else self.last_good.get(f)
+            if tree is None and parsed is not None:
+                tree = parsed.tree
+            if tree is not None:
+                trees.append(tree)
+        return trees
+
+    def text(self, path: Path) -> str | None:
+        path = _abs(path)
+        if path in self.open:
+            return self.open[path]
+        parsed = self.parse(path)
+        return parsed.text if parsed else None
+
+    def parse(self, path: Path) -> Parsed | None:
+        """The parse of a file's current text (buffer or disk); None when it cannot be read."""
+        path = _abs(path)
+        shown = str(path)
+        if path in self.open:
+            text = self.open[path]
+            old = self._parsed.get(path)
+            if old is not None and old.text == text:
+                return old
+            tree, diags = _parse(shown, text)
+            self._parsed[path] = Parsed(text, tree, diags)
+            if tree is not None and not diags:
+                self.last_good[path] = tree
+            return self._parsed[path]
+        try:
+            data = read_regular(path, MAX_FILE_BYTES)
+        except FileProblem as exc:
+            self._parsed.pop(path, None)
+            return Parsed("", None, [Diagnostic("error", "E009", str(exc), Span.point(shown, 1, 1))]) \
+                if path.exists() or path.is_symlink() else None
+        text, problem = decode(shown, data)
+        if problem is not None:
+            return Parsed("", None, [problem])
+        old = self._parsed.get(path)
+        if old is not None and old.text == text:
+            return old
+        tree = parse_cache.load(shown, data, text)
+        diags: list[Diagnostic] = []
+        if tree is None:
+            tree, diags = _parse(shown, text)
+            if tree is not None and not diags:
+                parse_cache.store(shown, data, tree)
+        if tree is not None and not diags:
+            self.last_good[path] = tree
+        self._parsed[path] = Parsed(text, tree, diags)
+        return self._parsed[path]
+
+    # -- content sets -------------------------------------------------------------------------
+    def layers_for(self, path: Path) -> tuple[Path, ...] | None:
+        """The folders a file is checked with: its game folder (or the bundled base game under an
+        expansion folder) and the expansions of the setting; None outside any content folder."""
+        path = _abs(path)
+        if path.suffix != SUFFIX:  # a scenario, or any other file in the card syntax: parsed only
+            return None
+        folder = path.parent
+        kind = self._header_kind(folder)
+        if kind is None:
+            return None
+        layers: list[Path] = [folder]
+        if kind == "expansion":
+            base = bundled_folder(BASE_GAME)
+            if base is None:
+                return None
+            layers.insert(0, _abs(base))
+        for name in self.expansions:
+            try:
+                extra = _abs(layer_folder(name, "expansion"))
+            except ValueError:  # an unknown name in the setting: the server told the user
+                continue
+            if extra not in layers and extra.is_dir():
+                layers.append(extra)
+        return tuple(layers)
+
+    def unknown_expansions(self) -> list[str]:
+        """The setting's names that are no bundled expansion and no folder, each with why."""
+        problems = []
+        for name in self.expansions:
+            try:
+                if not layer_folder(name, "expansion").is_dir():
+                    problems.append(f"no such folder: {name}")
+            except ValueError as exc:
+                problems.append(str(exc))
+        return problems
+
+    def _header_kind(self, folder: Path) -> str | None:
+        """`game` or `expansion`: what the folder's own files (not its subfolders', as the
+        loader's header scan) declare; None for a folder that is no content folder."""
+        if not folder.is_dir():
+            return None
+        files = {_abs(p) for p in folder.glob(f"*{SUFFIX}") if p.is_file()}
+        files |= {p for p in self.open if p.parent == folder and p.suffix == SUFFIX}
+        for f in sorted(files):
+            text = self.open.get(f)
+            if text is None:
+                try:
+                    text = read_regular(f, MAX_FILE_BYTES).decode("utf-8", errors="replace")
+                except FileProblem:
+                    continue
+            for line in text.split("\n"):
+                m = _HEADER.match(line)
+                if m:
+                    return m.group(1)
+        return None
+
+    def files_in(self, folder: Path) -> list[Path]:
+        """The card files of a folder (and its subfolders), open buffers not yet saved included."""
+        if not folder.is_dir():
+            return []
+        found = {_abs(p) for p in folder.rglob(f"*{SUFFIX}") if p.is_file()}
+        found |= {p for p in self.open if p.suffix == SUFFIX and _inside(p, folder)}
+        return sorted(found)
+
+    def check(self, path: Path) -> ContentSet | None:
+        """Check the content set `path` belongs to (None: no set; see `syntax_only`)."""
+        layers = self.layers_for(path)
+        if layers is None:
+            return None
+        files = [(folder, self.files_in(folder)) for folder in layers]
+        parsed = {f: self.parse(f) for _, fs in files for f in fs}
+        version = tuple((f, p.text if p else None) for f, p in parsed.items())
+        old = self._sets.get(layers)
+        if old is not None and old.version == version:
+            return old
+        merged = Merged()
+        trees: dict[str, ast.SourceFile] = {}
+        by_layer: list[list[ast.SourceFile]] = []
+        for _, fs in files:
+            layer = []
+            for f in fs:
+                p = parsed[f]
+                if p is None:
+                    continue
+                merged.files += 1
+                merged.read.append(str(f))
+                merged.sources[str(f)] = p.text
+                merged.diagnostics.extend(p.diagnostics)
+                if p.tree is not None:
+                    trees[str(f)] = p.tree
+                    layer.append(p.tree)
+            by_layer.append(layer)
+        merge(by_layer, merged)
+        diagnostics = list(merged.diagnostics)
+        try:
+            diagnostics += check(merged)
+        except Exception as exc:  # a checker bug on half-typed text: report it, keep serving
+            first = next(iter(trees), str(path))
+            diagnostics.append(Diagnostic("warning", "E001", f"the checker stopped: {type(exc).__name__}",
+                                          Span.point(first, 1, 1), "please report this file"))
+        by_file: dict[str, list[Diagnostic]] = {str(f): [] for f in parsed}
+        for d in diagnostics:
+            by_file.setdefault(d.span.file, []).append(d)
+        result = ContentSet(layers, merged, trees, by_file, version)
+        self._sets[layers] = result
+        return result
+
+    def syntax_only(self, path: Path) -> list[Diagnostic]:
+        parsed = self.parse(path)
+        return parsed.diagnostics if parsed else []
+
+    def diagnostics(self, path: Path) -> dict[str, list[Diagnostic]]:
+        """Every file's diagnostics after a change to `path`: the whole content set's, or the
+        file's own syntax errors when it belongs to no set."""
+        found = self.check(path)
+        if found is None:
+            return {str(_abs(path)): self.syntax_only(path)}
+        return found.diagnostics
+
+    def sets(self) -> Iterator[ContentSet]:
+        yield from self._sets.values()
+
+    def discover(self, root: Path, depth: int = 3) -> None:
+        """Check the content folders at most `depth` levels under `root` (for workspace symbols
+        before any file is opened); a bounded scan, so a huge folder cannot stall the server."""
+        seen: set[Path] = set()
+        for level in range(1, depth + 1):
+            for f in sorted(root.glob("/".join(["*"] * level) + SUFFIX))[:500]:
+                if f.parent not in seen and f.is_file():
+                    seen.add(f.parent)
+                    if self.layers_for(f) is not None:
+                        self.check(f)
+
+
+def _parse(shown: str, text: str):
+    try:
+        return parse_file(shown, text)
+    except RecursionError:  # parse_file reports deep nesting itself; this is the last guard
+        return None, [Diagnostic("error", "E007", "nested too deeply", Span.point(shown, 1, 1))]
+
+
+def _abs(path: Path) -> Path:
+    return Path(path).absolute()
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    try:
+        path.relative_to(_abs(folder))
+        return True
+    except ValueError:
+        return False
