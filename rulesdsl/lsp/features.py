@@ -367,8 +367,7 @@ def hover(project: Project, path: Path, line: int, character: int) -> tuple[str,
         if verb is not None and w in verb.kwarg_types:
             return f"`{w}=`: an option of `{verb.name}` ({verb.kwarg_types[w]})\n\n" + verb_text(verb), word
     if ctx.before and ctx.before[0] == "when" and len(ctx.before) == 1 and w in R.EVENTS:
-        fields = R.EVENTS[w]
-        return f"**{w}** (event)\n\nFields: " + (", ".join(f"`{f}`" for f in fields) or "none"), word
+        return _event_text(w), word
     if found is not None:
         text_for = _declared(found, parsed, word)
         if text_for:
@@ -376,7 +375,7 @@ def hover(project: Project, path: Path, line: int, character: int) -> tuple[str,
     if w in R.NAME_DOCS or w in R.NAMES:
         return f"**{w}**: {R.NAME_DOCS.get(w, R.NAMES.get(w, ''))}", word
     if w in R.EVENTS:
-        return f"**{w}** (event)\n\nFields: " + (", ".join(f"`{f}`" for f in R.EVENTS[w]) or "none"), word
+        return _event_text(w), word
     return None
 
 
@@ -405,6 +404,12 @@ def _english(found: ContentSet | None, parsed, word: Word) -> str | None:
         return english(statement, context=ctx)
     except Exception:  # a statement still being written may not render
         return None
+
+
+def _event_text(name: str) -> str:
+    event = R.EVENTS[name]
+    fields = ", ".join(f"`{f}` ({kind})" for f, kind in event.fields) or "none"
+    return f"**{name}** (event)" + (f"\n\n{event.doc}" if event.doc else "") + f"\n\nFields: {fields}"
 
 
 def _declared(found: ContentSet | None, parsed, word: Word) -> str | None:
@@ -509,7 +514,7 @@ def complete(project: Project, path: Path, line: int, character: int) -> list[Co
         return values
     out: list[Completion] = []
     if verb_name == "when" and len([w for w in ctx.before if w not in "=,()[]"]) == 1:
-        return [Completion(e, "event", "fields: " + ", ".join(R.EVENTS[e])) for e in R.EVENTS]
+        return [Completion(e, "event", "fields: " + ", ".join(f for f, _ in R.EVENTS[e].fields)) for e in R.EVENTS]
     if verb_name == "run":
         return [Completion(w, "name", "procedure") for w in _vocabulary(found, "procedure")]
     if verb is not None:

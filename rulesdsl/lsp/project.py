@@ -135,12 +135,12 @@ class Project:
         old = self._parsed.get(path)
         if old is not None and old.text == text:
             return old
-        tree = parse_cache.load(shown, data, text)
+        tree = parse_cache.load(path, shown, data, text)
         diags: list[Diagnostic] = []
         if tree is None:
             tree, diags = _parse(shown, text)
             if tree is not None and not diags:
-                parse_cache.store(shown, data, tree)
+                parse_cache.store(path, data, tree)
         if tree is not None and not diags:
             self.last_good[path] = tree
         self._parsed[path] = Parsed(text, tree, diags)
