@@ -35,6 +35,7 @@ import attrs
 
 from . import ast
 from . import registry as R
+from .flows import propagate
 
 OWNER_TEXT = {"me": "your", "opponent": "the opponent's", "all": "every player's",
               "most": "the city with the most", "any": "any"}
@@ -225,14 +226,7 @@ class Context:
             walk(d.block.statements, {})
         if ctx.discard_pile:
             edges.extend((z, ctx.discard_pile) for z in discard_sources)
-        changed = True
-        while changed:
-            changed = False
-            for src, dst in edges:
-                add = holds.get(src, set()) - holds.get(dst, set())
-                if add:
-                    holds.setdefault(dst, set()).update(add)
-                    changed = True
+        propagate(edges, holds)
         ctx.nouns = {z: next(iter(k)) for z, k in holds.items() if len(k) == 1}
         return ctx
 

@@ -13,6 +13,7 @@ from typing import Iterator
 from . import ast
 from . import registry as R
 from .diagnostics import Diagnostic, Span
+from .flows import propagate
 from .loader import Merged
 
 # Statements that take items out of a zone and put them in another: verb -> (from arg, to arg).
@@ -89,7 +90,7 @@ class Playable:
         return self._exprs
 
     def named(self) -> set[str]:
-        """Item names written out anywhere (`move "Pyramids" ...`)."""
+        """Item names written out anywhere (`move "Some Wonder" ...`)."""
         if self._named is None:
             self._named = {e.value for e in self.all_expressions() if isinstance(e, ast.Str)}
         return self._named
@@ -457,14 +458,7 @@ class Playable:
                 kind = self.items.get(s.args[0].value)
                 if kind:
                     kinds.setdefault(s.args[1].name, set()).add(kind)
-        changed = True
-        while changed:
-            changed = False
-            for a, b in flows:
-                extra = kinds.get(a, set()) - kinds.get(b, set())
-                if extra:
-                    kinds.setdefault(b, set()).update(extra)
-                    changed = True
+        propagate(flows, kinds)
         return kinds
 
 
