@@ -72,7 +72,7 @@ def _stdin_file():
 
 
 def _ruleset(expansions: tuple[str, ...], base: str = "duel"):
-    from rulesdsl.interpreter import load_ruleset
+    from rulesdsl.pipeline import load_ruleset
     from .diagnostics import RulesError
     try:
         return load_ruleset(expansions, base)
@@ -152,7 +152,7 @@ def simulate(games: int, seed: int, expansions: tuple[str, ...], agents: str, as
     """Play many games between agents and summarise them."""
     from rulesdsl.interpreter import BudgetExceeded
     from rulesdsl.interpreter.agents import AGENTS
-    from rulesdsl.interpreter.simulate import simulate as run
+    from rulesdsl.simulate import simulate as run
     from .names import check_agents
     rules = _ruleset(expansions)
     names = _checked("--agents", check_agents, [a.strip() for a in agents.split(",") if a.strip()],
@@ -194,7 +194,7 @@ def play(agent: str, seat: int, seed: int | None, expansions: tuple[str, ...], s
     import random
     from rulesdsl.interpreter import BudgetExceeded
     from rulesdsl.interpreter.agents import AGENTS, make_agent
-    from rulesdsl.interpreter.trace import save_trace
+    from rulesdsl.trace import save_trace
     from .files import FileProblem
     from .names import check_agent, check_seat
     from .play_view import choose_action, render_game
@@ -244,7 +244,7 @@ def replay(file: Path, max_steps: int) -> None:
     """Re-run a saved trace and check it arrives at the same final state."""
     from rulesdsl.interpreter import BudgetExceeded
     from rulesdsl.interpreter.actions import IllegalAction
-    from rulesdsl.interpreter.trace import TraceError, load_trace, replay as run
+    from rulesdsl.trace import TraceError, load_trace, replay as run
     from .safe_text import printable  # a trace is not the user's own text: nothing in it reaches the terminal raw
     try:
         game, diffs = run(load_trace(file), max_steps=max_steps)

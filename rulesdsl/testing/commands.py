@@ -115,7 +115,7 @@ def verify(path: Path | None, games: int, expansions: tuple[str, ...], seed: int
 
 def _verify_trace(path: Path) -> None:
     from rulesdsl.interpreter.budget import BudgetExceeded
-    from rulesdsl.interpreter.trace import TraceError, compare_end, load_trace
+    from rulesdsl.trace import TraceError, compare_end, load_trace
     from .verify import check_trace
     try:
         data = load_trace(path)
