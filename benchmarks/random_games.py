@@ -9,7 +9,7 @@ import argparse
 import time
 
 from rulesdsl.interpreter import load_ruleset
-from rulesdsl.interpreter.simulate import game_seed, play_one
+from rulesdsl.simulate import game_seed, play_one
 
 
 def main() -> None:

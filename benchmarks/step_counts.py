@@ -10,7 +10,7 @@ import argparse
 import random
 
 from rulesdsl.interpreter import load_ruleset
-from rulesdsl.interpreter.simulate import game_seed
+from rulesdsl.simulate import game_seed
 
 SETS = [(), ("pantheon",), ("agora",), ("pantheon", "agora")]
 

@@ -1,33 +1,25 @@
-"""The rulesdsl runtime: game state, turn loop, triggers, decisions, legal actions, scoring."""
+"""The rulesdsl runtime: game state, turn loop, triggers, decisions, legal actions, scoring.
+
+It is played from compiled content (`rulesdsl.model`) and imports nothing of the front end
+(loader, checker, compiler): `rulesdsl.pipeline` turns card files into content and games."""
 
 from __future__ import annotations
-
-import functools
 
 from .actions import Action, IllegalAction
 from .budget import DEFAULT_MAX_STEPS, MAX_REPEAT, BudgetExceeded
 from .game import Game
-from .ruleset import Ruleset
 from .state import DRAW, State
 
-
-@functools.lru_cache(maxsize=16)
-def _ruleset(expansions: tuple[str, ...], base: str) -> Ruleset:
-    return Ruleset.load(expansions, base)
-
-
-def load_ruleset(expansions: list[str] | tuple[str, ...] = (), base: str = "duel") -> Ruleset:
-    """The compiled rules for a base game and expansions (compiled once per process)."""
-    from rulesdsl.loader import canonical_expansions
-    return _ruleset(tuple(canonical_expansions(list(expansions))), str(base))
+# Loading lives in rulesdsl.pipeline, above the runtime; these names stay importable from here as
+# they always were, resolved on first use so that importing the runtime does not load the front end.
+_FROM_PIPELINE = ("Ruleset", "load_ruleset", "new_game")
 
 
-def new_game(expansions: list[str] | tuple[str, ...] = (), seed: int = 0, options: list[str] | tuple[str, ...] = (),
-             script: dict[str, list[str]] | None = None, base: str = "duel",
-             max_steps: int = DEFAULT_MAX_STEPS) -> Game:
-    """Start a game: a bundled base game plus expansions, by name or folder path.  `max_steps`
-    bounds the work of the setup and of each action (BudgetExceeded beyond it)."""
-    return load_ruleset(expansions, base).new_game(seed=seed, options=options, script=script, max_steps=max_steps)
+def __getattr__(name: str):
+    if name in _FROM_PIPELINE:
+        from rulesdsl import pipeline
+        return getattr(pipeline, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = ["Action", "BudgetExceeded", "DEFAULT_MAX_STEPS", "DRAW", "MAX_REPEAT", "Game", "IllegalAction", "Ruleset", "State", "load_ruleset", "new_game"]

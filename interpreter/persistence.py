@@ -381,25 +381,5 @@ def load_file(path: Path) -> State:
     return loads(data)
 
 
-def load_game(saved: "str | bytes | State", content: Content | None = None):
-    """A game to play on from a save (text, or a State already loaded), checked against the
-    content: `content` when given, else the card set the save names (its `layers`).  Raises
-    SaveFileError for anything that cannot be played on, including another card set's save."""
-    from .game import Game
-    state = saved if isinstance(saved, State) else loads(saved)
-    if content is None:
-        from rulesdsl.diagnostics import RulesError
-
-        from . import load_ruleset
-        try:
-            content = load_ruleset(tuple(state.layers[1:]), state.layers[0]).content
-        except RulesError as exc:
-            first = exc.diagnostics[0].message if exc.diagnostics else "errors"
-            raise SaveFileError(f"the content the save names does not load: {first}") from None
-        except (ValueError, OSError) as exc:
-            raise SaveFileError(f"the content the save names does not load: {exc}") from None
-    return Game(content, state)
-
-
-__all__ = ["SaveFileError", "check_state", "copy_state", "dumps", "load_file", "load_game", "loads", "state_to_dict",
+__all__ = ["SaveFileError", "check_state", "copy_state", "dumps", "load_file", "loads", "state_to_dict",
            "state_from_dict", "Frame", "Decision"]

@@ -13,7 +13,7 @@ from . import ast
 from . import registry as R
 from .diagnostics import Diagnostic, Span, did_you_mean
 from .loader import Merged
-from .playable import check_playable
+from .playable import check_playable, item_start_zone
 from .recursion import check_recursion, check_repeat_counts
 
 EVENT_TYPE = "event:"  # the type of `event` inside `when EVENT`: "event:built", ...
@@ -714,20 +714,6 @@ def filled_zones(block: ast.Block) -> set[str]:
             if s.block is not None:
                 stack.append(s.block)
     return out
-
-
-def item_start_zone(d: ast.Definition, start_zone: dict[str, str]) -> str | None:
-    deck = age = None
-    for s in d.block.statements if d.block else ():
-        if s.verb == "deck" and s.args and isinstance(s.args[0], ast.Name):
-            deck = s.args[0].name
-        if s.verb == "age" and s.args and isinstance(s.args[0], ast.Int):
-            age = s.args[0].value
-    if deck:
-        return deck
-    if age is not None:
-        return f"age{age}"
-    return start_zone.get(d.kind)
 
 
 def check(merged: Merged) -> list[Diagnostic]:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 
+from .cli_support import checked, content_layers, load_rules, writable
 from .limits import DEFAULT_MAX_STEPS
 
 
@@ -71,40 +72,6 @@ def _stdin_file():
     return Inline("<stdin>", data)
 
 
-def _ruleset(expansions: tuple[str, ...], base: str = "duel"):
-    from rulesdsl.interpreter import load_ruleset
-    from .diagnostics import RulesError
-    try:
-        return load_ruleset(expansions, base)
-    except RulesError as exc:
-        click.echo(str(exc), err=True)
-        click.echo("run `rulesdsl check` for every diagnostic", err=True)
-        sys.exit(1)
-    except ValueError as exc:
-        from .names import UnknownName
-        if isinstance(exc, UnknownName) and exc.kind == "expansion":
-            raise click.BadParameter(str(exc), param_hint="--expansion") from None
-        raise click.UsageError(str(exc)) from None
-
-
-def _checked(flag: str, check, *args):
-    """A rulesdsl.names check of a command-line value: an unknown name is a usage error naming the flag."""
-    try:
-        return check(*args)
-    except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint=flag) from None
-
-
-def _writable(path: Path | None) -> None:
-    """An output path is checked before any work: a game is not played for nothing."""
-    from .files import FileProblem, check_writable
-    if path is None:
-        return
-    try:
-        check_writable(path)
-    except FileProblem as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(1)
 def max_steps_option(command):
     """`--max-steps`: the step budget of one action (docs/language.md, "The step budget")."""
     return click.option("--max-steps", default=DEFAULT_MAX_STEPS, show_default=True, type=click.IntRange(min=1),
@@ -133,7 +100,7 @@ def explain(name: str, expansions: tuple[str, ...]) -> None:
         return
     from .explain import explain as render
     from .safe_text import printable
-    rules = _ruleset(expansions)
+    rules = load_rules(expansions)
     try:
         click.echo(printable(render(name, rules.content)))
     except KeyError as exc:
@@ -152,10 +119,10 @@ def simulate(games: int, seed: int, expansions: tuple[str, ...], agents: str, as
     """Play many games between agents and summarise them."""
     from rulesdsl.interpreter import BudgetExceeded
     from rulesdsl.interpreter.agents import AGENTS
-    from rulesdsl.interpreter.simulate import simulate as run
+    from rulesdsl.simulate import simulate as run
     from .names import check_agents
-    rules = _ruleset(expansions)
-    names = _checked("--agents", check_agents, [a.strip() for a in agents.split(",") if a.strip()],
+    rules = load_rules(expansions)
+    names = checked("--agents", check_agents, [a.strip() for a in agents.split(",") if a.strip()],
                      rules.content.players, AGENTS)
     show_bar = sys.stderr.isatty()
     try:
@@ -194,15 +161,15 @@ def play(agent: str, seat: int, seed: int | None, expansions: tuple[str, ...], s
     import random
     from rulesdsl.interpreter import BudgetExceeded
     from rulesdsl.interpreter.agents import AGENTS, make_agent
-    from rulesdsl.interpreter.trace import save_trace
+    from rulesdsl.trace import save_trace
     from .files import FileProblem
     from .names import check_agent, check_seat
     from .play_view import choose_action, render_game
     from .safe_text import printable
-    _checked("--agent", check_agent, agent, ["human", *AGENTS])
-    rules = _ruleset(expansions)
-    _checked("--seat", check_seat, seat, rules.content.players)
-    _writable(save)
+    checked("--agent", check_agent, agent, ["human", *AGENTS])
+    rules = load_rules(expansions)
+    checked("--seat", check_seat, seat, rules.content.players)
+    writable(save)
     seed = random.randrange(1_000_000) if seed is None else seed
     try:
         game = rules.new_game(seed=seed, max_steps=max_steps)
@@ -244,7 +211,7 @@ def replay(file: Path, max_steps: int) -> None:
     """Re-run a saved trace and check it arrives at the same final state."""
     from rulesdsl.interpreter import BudgetExceeded
     from rulesdsl.interpreter.actions import IllegalAction
-    from rulesdsl.interpreter.trace import TraceError, load_trace, replay as run
+    from rulesdsl.trace import TraceError, load_trace, replay as run
     from .safe_text import printable  # a trace is not the user's own text: nothing in it reaches the terminal raw
     try:
         game, diffs = run(load_trace(file), max_steps=max_steps)
@@ -277,12 +244,11 @@ def list_names(kind: str | None, path: Path | None, expansions: tuple[str, ...],
     from .listing import catalogue, resolve_kind
     from .loader import load_paths, resolve_layers
     from .names import shown
-    from .testing.commands import _layers
     if path is None and kind is not None and "/" in kind:
         if not Path(kind).exists():
             raise click.BadParameter(f"no such file or folder: {kind}", param_hint="PATH")
         kind, path = None, Path(kind)
-    base, layers = _layers(path, expansions)
+    base, layers = content_layers(path, expansions)
     try:
         merged = load_paths(resolve_layers(layers, base))
     except ValueError as exc:
@@ -301,7 +267,7 @@ def list_names(kind: str | None, path: Path | None, expansions: tuple[str, ...],
         for k, entries in found.items():
             click.echo(f"{k:{width}}  {len(entries)}")
         return
-    kind = _checked("KIND", resolve_kind, kind, found)
+    kind = checked("KIND", resolve_kind, kind, found)
     entries = found.get(kind, [])
     if as_json:
         click.echo(json.dumps({"kind": kind, "names": [e.as_json() for e in entries]}))

@@ -441,7 +441,6 @@ class Playable:
 
     def kinds_by_zone(self, start_zone: dict[str, str]) -> dict[str, set[str]]:
         """The item kinds each zone may hold: where items start, then what moves between zones."""
-        from .checker import item_start_zone
         kinds: dict[str, set[str]] = {}
         for d in self.merged.definitions:
             if d.kind in self.item_kinds:
@@ -464,3 +463,19 @@ class Playable:
 
 def check_playable(merged: Merged, item_kinds: set[str], items: dict[str, str]) -> list[Diagnostic]:
     return Playable(merged, item_kinds, items).run()
+
+
+def item_start_zone(d: ast.Definition, start_zone: dict[str, str]) -> str | None:
+    """The zone an item starts in: its `deck`, else its age's deck, else its kind's start zone.
+    (Here rather than in the checker, which imports this module: the compiler reads it too.)"""
+    deck = age = None
+    for s in d.block.statements if d.block else ():
+        if s.verb == "deck" and s.args and isinstance(s.args[0], ast.Name):
+            deck = s.args[0].name
+        if s.verb == "age" and s.args and isinstance(s.args[0], ast.Int):
+            age = s.args[0].value
+    if deck:
+        return deck
+    if age is not None:
+        return f"age{age}"
+    return start_zone.get(d.kind)

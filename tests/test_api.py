@@ -11,7 +11,7 @@ from rulesdsl.interpreter import DRAW, Action, Game, IllegalAction, load_ruleset
 from rulesdsl.interpreter.agents import GreedyAgent, RandomAgent, make_agent
 from rulesdsl.interpreter.observation import observe
 from rulesdsl.interpreter.persistence import dumps
-from rulesdsl.interpreter.simulate import game_seed, play_one, simulate
+from rulesdsl.simulate import game_seed, play_one, simulate
 
 RULES = load_ruleset()
 AGE1 = [it.name for it in RULES.content.items if it.kind == "card" and it.age == 1]

@@ -223,7 +223,7 @@ def test_simulate_prints_one_error_line(tmp_path):
     result = run("simulate", "-e", path, "-n", "2", "--max-steps", "500")
     assert result.exit_code == 1
     lines = result.output.strip().splitlines()
-    from rulesdsl.interpreter.simulate import game_seed
+    from rulesdsl.simulate import game_seed
     assert len(lines) == 1 and lines[0].startswith(f"error: game 0 (seed {game_seed(0, 0)}): the action `build ")
     assert "within 500 steps" in lines[0] and "rule `Echo` (when built)" in lines[0]
     assert "Traceback" not in result.output

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from rulesdsl.interpreter import new_game
-from rulesdsl.interpreter.ruleset import Ruleset
+from rulesdsl.pipeline import Ruleset
 from rulesdsl import codes
 from rulesdsl import registry as R
 from rulesdsl.explain import explain

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from rulesdsl.interpreter import Action, Ruleset
-from rulesdsl.interpreter.simulate import simulate
+from rulesdsl.simulate import simulate
 from rulesdsl.cli import cli
 from rulesdsl.report import check_paths
 

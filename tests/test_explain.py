@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from rulesdsl.interpreter.ruleset import Ruleset
+from rulesdsl.pipeline import Ruleset
 from rulesdsl import ast
 from rulesdsl.explain import UnknownName, entries, explain, find
 from rulesdsl.explain_text import english

@@ -95,7 +95,7 @@ def test_formatted_content_compiles_to_the_same_game(tmp_path: Path):
     texts for every definition and the same seeded games."""
     import shutil
     from rulesdsl.interpreter import load_ruleset
-    from rulesdsl.interpreter.simulate import simulate
+    from rulesdsl.simulate import simulate
     from rulesdsl.explain import entries, explain
     for folder in ("duel", "duel-pantheon"):
         shutil.copytree(CARDS_ROOT / folder, tmp_path / folder)

@@ -18,8 +18,8 @@ from rulesdsl.files import FileProblem
 from rulesdsl.interpreter import load_ruleset, new_game
 from rulesdsl.interpreter.agents import make_agent
 from rulesdsl.interpreter.observation import observe
-from rulesdsl.interpreter.simulate import simulate
-from rulesdsl.interpreter.trace import save_trace
+from rulesdsl.simulate import simulate
+from rulesdsl.trace import save_trace
 from rulesdsl.loader import resolve_layers
 from rulesdsl.names import UnknownName
 from rulesdsl.testing import scenarios as S

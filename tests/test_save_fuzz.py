@@ -13,8 +13,9 @@ from hypothesis import strategies as st
 
 from rulesdsl.interpreter import IllegalAction, Game, load_ruleset, new_game
 from rulesdsl.interpreter.agents import RandomAgent
-from rulesdsl.interpreter.persistence import SaveFileError, dumps, load_game
-from rulesdsl.interpreter.trace import TraceError, replay, trace_of
+from rulesdsl.interpreter.persistence import SaveFileError, dumps
+from rulesdsl.pipeline import load_game
+from rulesdsl.trace import TraceError, replay, trace_of
 
 FUZZ = settings(max_examples=250, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

@@ -12,7 +12,7 @@ import pytest
 from rulesdsl.interpreter import Action, IllegalAction, load_ruleset, new_game
 from rulesdsl.interpreter import chance
 from rulesdsl.interpreter.persistence import dumps
-from rulesdsl.interpreter.simulate import game_seed, simulate
+from rulesdsl.simulate import game_seed, simulate
 
 
 def _dice(seed: int, n: int = 12) -> list[int]:

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from rulesdsl.interpreter import Action, load_ruleset
 from rulesdsl.interpreter.game import Game
-from rulesdsl.interpreter.trace import load_trace, replay
+from rulesdsl.trace import load_trace, replay
 from rulesdsl.cli import cli
 from rulesdsl.testing.verify import check_trace, find_failure, shrink, verify, write_trace
 

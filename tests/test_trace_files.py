@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from rulesdsl.cli import cli
 from rulesdsl.interpreter import new_game
 from rulesdsl.interpreter.agents import RandomAgent
-from rulesdsl.interpreter.trace import TraceError, load_trace, replay, trace_of, validate_trace
+from rulesdsl.trace import TraceError, load_trace, replay, trace_of, validate_trace
 
 COMMANDS = [["replay"], ["verify", "--trace"]]
 
@@ -111,7 +111,7 @@ def test_a_device_is_refused(command):
 
 
 def test_a_trace_over_the_size_limit_is_refused(tmp_path, monkeypatch):
-    import rulesdsl.interpreter.trace as trace_module
+    import rulesdsl.trace as trace_module
     monkeypatch.setattr(trace_module, "MAX_TRACE_BYTES", 100)
     path = _write(tmp_path, {"format": "rulesdsl-trace", "actions": [["build", "x" * 200]]})
     with pytest.raises(TraceError, match="limit"):

@@ -11,24 +11,8 @@ from pathlib import Path
 import click
 
 from ..safe_text import printable  # card files, traces and scenarios are printed escaped
+from ..cli_support import checked, content_layers, load_rules, writable
 from ..limits import DEFAULT_MAX_STEPS
-
-
-def _layers(path: Path | None, expansions: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
-    """(base, expansions): a folder that defines a `game` is the base; any other folder is an
-    expansion layered last, on the bundled base game and the named expansions."""
-    if path is None:
-        return "duel", tuple(expansions)
-    from ..loader import load_paths
-    folder = str(path.resolve())
-    if load_paths([path]).by_kind("game"):
-        return folder, tuple(expansions)
-    return "duel", (*expansions, folder)
-
-
-def _load(base: str, expansions: tuple[str, ...]):
-    from ..cli import _ruleset  # one way of loading content for every command
-    return _ruleset(expansions, base)
 
 
 @click.command()
@@ -61,19 +45,18 @@ def verify(path: Path | None, games: int, expansions: tuple[str, ...], seed: int
     if trace_file is not None:
         _verify_trace(trace_file)
         return
-    from ..cli import _checked, _writable
     from ..files import FileProblem
     from ..names import check_options
     from .invariants import DRIVER_INVARIANTS, all_invariants
     from .verify import default_jobs, verify as run, write_trace
     from ..loader import FolderProblem
     try:
-        base, layers = _layers(path, expansions)
+        base, layers = content_layers(path, expansions)
     except FolderProblem as exc:
         raise click.UsageError(str(exc)) from None
-    rules = _load(base, layers)
+    rules = load_rules(layers, base)
     content = rules.content
-    options = tuple(_checked("--option", check_options, content.options, options))
+    options = tuple(checked("--option", check_options, content.options, options))
     known = {i.name for i in all_invariants(content)}
     unknown = [n for n in skip if n not in known]
     if unknown:
@@ -83,7 +66,7 @@ def verify(path: Path | None, games: int, expansions: tuple[str, ...], seed: int
         for inv in invariants + DRIVER_INVARIANTS:
             click.echo(printable(f"{inv.name:32} {inv.message}"))
         return
-    _writable(out)  # before the games: a failure found must not be lost for want of a place to write it
+    writable(out)  # before the games: a failure found must not be lost for want of a place to write it
     jobs = jobs or default_jobs()
     label = " + ".join(Path(x).name if "/" in x else x for x in [base, *layers])
     designer = sum(1 for i in invariants if i.name.startswith("designer: "))
@@ -115,7 +98,7 @@ def verify(path: Path | None, games: int, expansions: tuple[str, ...], seed: int
 
 def _verify_trace(path: Path) -> None:
     from rulesdsl.interpreter.budget import BudgetExceeded
-    from rulesdsl.interpreter.trace import TraceError, compare_end, load_trace
+    from rulesdsl.trace import TraceError, compare_end, load_trace
     from .verify import check_trace
     try:
         data = load_trace(path)

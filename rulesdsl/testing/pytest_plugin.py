@@ -85,7 +85,7 @@ class ScenarioItem(pytest.Item):
 @pytest.fixture
 def rulesdsl_new_game():
     """A factory for new games: rulesdsl_new_game(expansions=(), base="duel", seed=0, options=())."""
-    from rulesdsl.interpreter import load_ruleset
+    from rulesdsl.pipeline import load_ruleset
 
     def make(expansions=(), base="duel", seed: int = 0, options=(), script=None):
         return load_ruleset(tuple(expansions), str(base)).new_game(seed=seed, options=list(options), script=script)

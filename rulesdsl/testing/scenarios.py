@@ -145,20 +145,11 @@ class Loaded:
 @functools.lru_cache(maxsize=16)
 def _load(layers: tuple[str, ...]) -> Loaded:
     """Load, check and compile a base game and expansions (folders or bundled names); keeps the
-    merged definitions and the compiler, which scenario expressions need."""
-    from ..checker import check
-    from ..compiler import Compiler, compile_invariants
-    from ..diagnostics import RulesError
-    from ..loader import load_paths, resolve_layers
-    paths = resolve_layers(list(layers[1:]), layers[0])
-    merged = load_paths(paths)
-    diags = merged.diagnostics + (check(merged) if not merged.diagnostics else [])
-    if any(d.severity == "error" for d in diags):
-        raise RulesError(diags, merged.sources)
-    compiler = Compiler(merged, list(layers))
-    content = compiler.compile()
-    content.invariants = compile_invariants(compiler, merged)
-    return Loaded(content, merged, compiler)
+    merged definitions and the compiler, which scenario expressions need.  A compilation of its
+    own, not the shared `load_ruleset` one: compiling scenario expressions adds to its content."""
+    from ..pipeline import compile_layers
+    built = compile_layers(layers[1:], layers[0])
+    return Loaded(built.content, built.merged, built.compiler)
 
 
 # -- statements ------------------------------------------------------------------------------------

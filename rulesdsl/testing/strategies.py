@@ -40,7 +40,7 @@ def _key(expansions: Iterable[str], base) -> tuple[str, tuple[str, ...]]:
 
 def ruleset(expansions: Iterable[str] = (), base="duel"):
     """The compiled content (cached per process)."""
-    from rulesdsl.interpreter import load_ruleset
+    from rulesdsl.pipeline import load_ruleset
     b, e = _key(expansions, base)
     return load_ruleset(e, b)
 
@@ -86,8 +86,8 @@ class Playthrough:
         return game
 
     def trace(self) -> dict:
-        """The game as a trace (rulesdsl.interpreter.trace): save it and `rulesdsl replay` re-runs it."""
-        from rulesdsl.interpreter.trace import trace_of
+        """The game as a trace (rulesdsl.trace): save it and `rulesdsl replay` re-runs it."""
+        from rulesdsl.trace import trace_of
         return trace_of(self.replay())
 
     def __repr__(self) -> str:

@@ -22,8 +22,8 @@ from rulesdsl.files import write_atomic
 from rulesdsl.interpreter.actions import Action, IllegalAction
 from rulesdsl.interpreter.budget import DEFAULT_MAX_STEPS
 from rulesdsl.interpreter.game import Game
-from rulesdsl.interpreter.simulate import game_seed
-from rulesdsl.interpreter.trace import trace_of
+from rulesdsl.simulate import game_seed
+from rulesdsl.trace import trace_of
 from rulesdsl.names import check_options
 
 from .invariants import (CRASHES, DEFAULT_MAX_ACTIONS, GAME_ENDS, Context, InvariantViolation, all_invariants,
@@ -97,7 +97,7 @@ _WORKER: dict = {}
 
 def _worker_init(base: str, expansions: tuple[str, ...]) -> None:
     if "content" not in _WORKER:
-        from rulesdsl.interpreter import load_ruleset
+        from rulesdsl.pipeline import load_ruleset
         _WORKER["content"] = load_ruleset(expansions, base).content
 
 
@@ -380,7 +380,7 @@ def write_trace(content, failure: Failure, path: Path) -> Path:
 def check_trace(data: dict):
     """Replay a trace with the invariants checked after every action, then try its recorded
     `then` action (a refused action, or the action that crashed); returns (game, violation or None)."""
-    from rulesdsl.interpreter.trace import actions_of, new_game_of, validate_trace
+    from rulesdsl.trace import actions_of, new_game_of, validate_trace
     data = validate_trace(data)  # a malformed trace: TraceError
     info = data.get("verify") or {}
     max_steps = info.get("max_steps")

@@ -5,13 +5,12 @@ from __future__ import annotations
 import time
 from typing import Callable
 
-from rulesdsl.names import check_agents
-
-from .agents import AGENTS, make_agent
-from .budget import DEFAULT_MAX_STEPS, BudgetExceeded
-from .chance import derive
-from .ruleset import Ruleset
-from .state import DRAW
+from .interpreter.agents import AGENTS, make_agent
+from .interpreter.budget import DEFAULT_MAX_STEPS, BudgetExceeded
+from .interpreter.chance import derive
+from .interpreter.state import DRAW
+from .names import check_agents
+from .pipeline import Ruleset
 
 
 def game_seed(seed: int, index: int) -> int:

@@ -5,15 +5,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from rulesdsl.files import FileProblem, read_regular, write_atomic
-from rulesdsl.loader import BASE_GAME
-
-from .actions import Action, IllegalAction
-from .chance import SEED_MAX, SEED_MIN, is_seed
-from .budget import DEFAULT_MAX_STEPS
-from .game import Game
-from .persistence import dumps
-from .ruleset import Ruleset
+from .diagnostics import RulesError
+from .files import FileProblem, read_regular, write_atomic
+from .interpreter.actions import Action, IllegalAction
+from .interpreter.budget import DEFAULT_MAX_STEPS
+from .interpreter.chance import SEED_MAX, SEED_MIN, is_seed
+from .interpreter.game import Game
+from .interpreter.persistence import dumps
+from .loader import BASE_GAME
+from .names import UnknownName
+from .pipeline import Ruleset, load_ruleset
 
 FORMAT = "rulesdsl-trace"
 VERSION = 2  # 2: seeds are mixed through a hash; a version 1 trace's seed drew other dice
@@ -145,9 +146,6 @@ def validate_trace(data: object) -> dict:
 def new_game_of(data: dict, max_steps: int = DEFAULT_MAX_STEPS) -> Game:
     """The game a (validated) trace starts from; content or set-up that cannot be created
     raises TraceError with one line."""
-    from rulesdsl.diagnostics import RulesError
-
-    from . import load_ruleset
     try:
         rules: Ruleset = load_ruleset(tuple(data["expansions"]), data["base"])
     except RulesError as exc:
@@ -157,7 +155,6 @@ def new_game_of(data: dict, max_steps: int = DEFAULT_MAX_STEPS) -> Game:
         raise TraceError(f"the content the trace names does not load ({where}); run `rulesdsl check`") from None
     except (ValueError, OSError) as exc:
         raise TraceError(f"the content the trace names does not load: {exc}") from None
-    from rulesdsl.names import UnknownName
     try:
         return rules.new_game(seed=data["seed"], options=data["options"], script=data["script"] or None,
                               max_steps=max_steps)

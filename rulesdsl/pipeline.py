@@ -1,0 +1,104 @@
+"""The pipeline: card files -> loaded and merged -> checked -> compiled content -> games.
+
+The one driver of the front end, used by the command line, the testing tools and the API.  It
+sits above both the front end (loader, checker, compiler) and the runtime (`rulesdsl.interpreter`,
+which sees only the compiled `rulesdsl.model`), so neither imports the other.  `load_ruleset`,
+`new_game` and `Ruleset` are also importable from `rulesdsl.interpreter`, as before."""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import attrs
+
+from .checker import check
+from .compiler import Compiler, compile_invariants
+from .diagnostics import RulesError
+from .interpreter.game import Game
+from .interpreter.persistence import SaveFileError, loads
+from .interpreter.state import State
+from .limits import DEFAULT_MAX_STEPS
+from .loader import BASE_GAME, Merged, canonical_expansions, load_paths, resolve_layers
+from .model import Content
+
+
+@attrs.frozen
+class Compiled:
+    """One run of the pipeline: the merged definitions, the compiler (scenarios compile their
+    own expressions with it, adding blocks to the content) and the content."""
+
+    merged: Merged
+    compiler: Compiler
+    content: Content
+
+
+def compile_layers(expansions: list[str] | tuple[str, ...] = (), base: str | Path = BASE_GAME) -> Compiled:
+    """Load, check and compile a base game and expansions, in the order given (afresh, no cache).
+    Content with errors raises RulesError with every diagnostic; an unknown name UnknownName,
+    a folder past the limits FolderProblem, a base without a `game` ValueError."""
+    merged = load_paths(resolve_layers(list(expansions), base))
+    diagnostics = merged.diagnostics + (check(merged) if not merged.diagnostics else [])
+    if any(d.severity == "error" for d in diagnostics):
+        raise RulesError(diagnostics, merged.sources)
+    if not merged.by_kind("game"):  # a folder with no card file at all: nothing to play
+        raise ValueError(f"{base} defines no game (no `game` definition in its card files)")
+    compiler = Compiler(merged, [str(base), *expansions])
+    content = compiler.compile()
+    content.invariants = compile_invariants(compiler, merged)
+    return Compiled(merged, compiler, content)
+
+
+@attrs.define
+class Ruleset:
+    """Compiled content; create any number of games from it."""
+
+    content: Content
+
+    @classmethod
+    def load(cls, expansions: list[str] | tuple[str, ...] = (), base: str | Path = BASE_GAME) -> "Ruleset":
+        """Load and compile; content with errors raises RulesError with every diagnostic."""
+        return cls(compile_layers(canonical_expansions(list(expansions)), base).content)
+
+    def new_game(self, seed: int = 0, options: list[str] | tuple[str, ...] = (),
+                 script: dict[str, list[str]] | None = None, max_steps: int = DEFAULT_MAX_STEPS) -> Game:
+        """`max_steps`: the step budget of the setup and of each action (interpreter/budget.py)."""
+        return Game.create(self.content, seed=seed, options=options, script=script, max_steps=max_steps)
+
+
+# The per-process cache: a command, a test session or a verify worker compiles each set once.
+@functools.lru_cache(maxsize=16)
+def _ruleset(expansions: tuple[str, ...], base: str) -> Ruleset:
+    return Ruleset.load(expansions, base)
+
+
+def load_ruleset(expansions: list[str] | tuple[str, ...] = (), base: str = BASE_GAME) -> Ruleset:
+    """The compiled rules for a base game and expansions (compiled once per process)."""
+    return _ruleset(tuple(canonical_expansions(list(expansions))), str(base))
+
+
+def new_game(expansions: list[str] | tuple[str, ...] = (), seed: int = 0, options: list[str] | tuple[str, ...] = (),
+             script: dict[str, list[str]] | None = None, base: str = BASE_GAME,
+             max_steps: int = DEFAULT_MAX_STEPS) -> Game:
+    """Start a game: a bundled base game plus expansions, by name or folder path.  `max_steps`
+    bounds the work of the setup and of each action (BudgetExceeded beyond it)."""
+    return load_ruleset(expansions, base).new_game(seed=seed, options=options, script=script, max_steps=max_steps)
+
+
+def load_game(saved: "str | bytes | State", content: Content | None = None) -> Game:
+    """A game to play on from a save (text, or a State already loaded), checked against the
+    content: `content` when given, else the card set the save names (its `layers`).  Raises
+    SaveFileError for anything that cannot be played on, including another card set's save."""
+    state = saved if isinstance(saved, State) else loads(saved)
+    if content is None:
+        try:
+            content = load_ruleset(tuple(state.layers[1:]), state.layers[0]).content
+        except RulesError as exc:
+            first = exc.diagnostics[0].message if exc.diagnostics else "errors"
+            raise SaveFileError(f"the content the save names does not load: {first}") from None
+        except (ValueError, OSError) as exc:
+            raise SaveFileError(f"the content the save names does not load: {exc}") from None
+    return Game(content, state)
+
+
+__all__ = ["Compiled", "Ruleset", "compile_layers", "load_game", "load_ruleset", "new_game"]
