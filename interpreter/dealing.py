@@ -25,16 +25,17 @@ def draw(g: Game, slot: int, count: int, label: str, unseen: bool = False) -> li
         scripted = None
     count = min(count, len(pool))
     out = []
+    rest = list(pool)  # what is still there, in the zone's order: the k-th of it is drawn
     for _ in range(count):
         if scripted:
             name = scripted.pop(0)
             item = g.content.item_index.get(name)
-            if item is None or item not in pool or item in out:
+            if item is None or item not in rest:
                 raise ValueError(f"scripted draw from {label}: {name!r} is not there")
+            rest.remove(item)
         else:
-            rest = [i for i in pool if i not in out]
             st.rng, k = chance.below(st.rng, len(rest))
-            item = rest[k]
+            item = rest.pop(k)
         out.append(item)
     st.chance.append([label, *(core.name(g, i) for i in out)])
     return out
