@@ -1,7 +1,8 @@
 """Checked AST -> `model.Content`: expressions and effects become closures over the game.
 
-The closures call the interpreter's generic verbs (`game.gain_coins`, `game.build`, ...) by
-name; the compiler knows what a verb means only through the registry and this table of
+The closures call the interpreter's generic verbs (`g.gain_coins`, `g.build`, ...) by name,
+only those of the closed table in interpreter/verbs.py (tests/test_verbs.py holds the two
+equal); the compiler knows what a verb means only through the registry and this table of
 compile functions, one per registry verb.
 """
 

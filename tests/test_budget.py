@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from rulesdsl.cli import cli
-from rulesdsl.interpreter import MAX_REPEAT, Action, BudgetExceeded, Ruleset, new_game
+from rulesdsl.interpreter import MAX_REPEAT, Action, BudgetExceeded, Ruleset, machine, new_game
 from rulesdsl.interpreter.persistence import dumps
 from rulesdsl.limits import DEFAULT_MAX_STEPS
 from rulesdsl.report import check_paths
@@ -149,16 +149,16 @@ def test_a_position_set_up_by_hand_is_kept(tmp_path):
     assert dumps(game.state) == before
 
 
-def test_waiting_triggers_are_bounded_too(tmp_path):
+def test_waiting_triggers_are_bounded_too(tmp_path, monkeypatch):
     game = rules_with(tmp_path, FAN_OUT).new_game(seed=1, options=["beginner_wonders"], max_steps=2000)
     build = to_first_build(game)
     seen = []
-    original = game.schedule
+    original = machine.schedule   # every module schedules the frames of events through it
 
-    def watch(frames):
-        original(frames)
-        seen.append(len(game.state.frames))
-    game.schedule = watch
+    def watch(g, frames):
+        original(g, frames)
+        seen.append(len(g.state.frames))
+    monkeypatch.setattr(machine, "schedule", watch)
     with pytest.raises(BudgetExceeded):
         game.apply(build)
     assert max(seen) <= 2000 + 10   # what one event adds at once, beyond the bound it then trips on

@@ -1,0 +1,121 @@
+"""Where items are: a game's zone slots, moving an item from one slot to another, and the caches
+derived from what lies where (each player's stats and prices, the structure's cover counts),
+cleared by the moves that change them.
+
+A zone that exists once per player has one slot per player; one more slot holds the structure
+(the cards laid out this age).  The slot tables are derived from the content once per game.
+Every function here takes the game first: they are the game's methods, kept in one module per
+concern (see `interpreter/game.py`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rulesdsl.model import Content
+
+from . import events
+from .state import Frame
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def lay_out_slots(g: Game, content: Content) -> None:
+    """The slot tables of `content`: which zone and owner each slot is, which slots count as
+    in play, which is the discard pile, which zones are ruled by another's spaces."""
+    g.zone_base = []
+    g.slot_zone = []
+    g.slot_owner = []
+    for z in content.zones:
+        g.zone_base.append(len(g.slot_zone))
+        for p in range(content.players if z.per_player else 1):
+            g.slot_zone.append(z.id)
+            g.slot_owner.append(p if z.per_player else -1)
+    g.structure_slot = len(g.slot_zone)
+    g.slot_zone += [-1]
+    g.slot_owner += [-1]
+    tz = content.track.zone
+    g.track_slot = g.zone_base[tz] if tz >= 0 else -1
+    g.n_slots = len(g.slot_zone)
+    g._resource_index = {r: i for i, r in enumerate(content.resources)}
+    g.slot_active = [z >= 0 and content.zones[z].active for z in g.slot_zone]
+    g.active_slots = [[g.zone_base[z.id] + p for z in content.zones if z.active and z.per_player]
+                      for p in range(content.players)]
+    discard = content.discard_zone
+    # Whether a slot is (a seat of) the discard pile: items arriving there are `discarded`.
+    g.slot_discard = [discard >= 0 and z == discard for z in g.slot_zone]
+    # Zones whose items work for whoever controls their space in another zone.
+    g.ruled = {g.zone_base[z.id]: content.zones[z.ruled_by].name for z in content.zones if z.ruled_by >= 0}
+
+
+def clear_caches(g: Game) -> None:
+    """Forget everything derived from the state (after the state was replaced or poked)."""
+    players = g.content.players
+    g._stats = [None] * players
+    g._prices = [None] * players
+    g._price_cache = [{} for _ in range(players)]
+    g._accessible = None
+    g._cover_count = None
+
+
+def name(g: Game, item: int) -> str:
+    return g.content.items[item].name
+
+
+def slot(g: Game, zone: int, owner: int) -> int:
+    return g.zone_base[zone] + (owner if g.content.zones[zone].per_player else 0)
+
+
+def owner_of(g: Game, item: int) -> int:
+    slot = g.state.loc[item]
+    return g.slot_owner[slot] if slot >= 0 else -1
+
+
+def relocate(g: Game, item: int, slot: int) -> None:
+    """Move an item to a slot (NOWHERE: out of the game), keeping the caches true; no event."""
+    st = g.state
+    old = st.loc[item]
+    if old >= 0:
+        st.zones[old].remove(item)
+        if old == g.structure_slot and item in st.structure:
+            position = st.structure.index(item)
+            st.structure[position] = -1
+            g._accessible = None
+            if g._cover_count is not None:
+                for under in g.content.layouts[st.layout].covers[position]:
+                    g._cover_count[under] -= 1
+        if g.slot_active[old]:
+            dirty(g, g.slot_owner[old])
+    st.attached.pop(item, None)
+    st.positions.pop(item, None)
+    if st.hidden and item in st.hidden:
+        st.hidden.remove(item)
+    if old in g.ruled or slot in g.ruled:
+        for p in range(g.content.players):
+            dirty(g, p)
+    st.loc[item] = slot
+    if slot >= 0:
+        st.zones[slot].append(item)
+        if g.slot_active[slot]:
+            dirty(g, g.slot_owner[slot])
+
+
+def dirty(g: Game, p: int) -> None:
+    # Prices depend on both players' cities, so any change clears every price cache.
+    g._stats[p] = None
+    for q in range(g.content.players):
+        g._prices[q] = None
+        g._price_cache[q].clear()
+
+
+def arrive(g: Game, item: int, slot: int, by: int, frames: list[Frame]) -> None:
+    """Move an item as player `by`'s doing (-1: nobody's, as when a test sets a position up).
+    The one place that notices items reaching the discard pile, however they are moved
+    there: their `discarded` triggers are added to `frames`, which the caller schedules."""
+    if by < 0 or not g.slot_discard[slot] or "discarded" not in g.content.triggers_by_event:
+        relocate(g, item, slot)
+        return
+    owner = owner_of(g, item)  # the player whose zone it leaves
+    relocate(g, item, slot)
+    frames += events.event_frames(g, "discarded", by, item, owner=owner)

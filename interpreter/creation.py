@@ -1,0 +1,79 @@
+"""What creates a game: the arguments a user gives (seed, options, script), checked, and the
+state before set-up (every item in its deck, the cube supplies full)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rulesdsl.model import Content
+from rulesdsl.names import check_options
+
+from . import chance
+from .state import NOWHERE, State
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def creation_args(content: Content, seed: object, options: object,
+                  script: object) -> tuple[list[str], dict[str, list[str]]]:
+    """The options and script, checked against the content (ValueError, UnknownName): the
+    values come from users and files."""
+    options, script = _creation_args(seed, options, script)
+    options = check_options(content.options, options)  # an unknown option would be ignored silently
+    for label, names in script.items():
+        if label not in content.zone_index:
+            raise ValueError(f"scripted draw from {label}: there is no zone {label!r}")
+        unknown = next((n for n in names if n not in content.item_index), None)
+        if unknown is not None:
+            raise ValueError(f"scripted draw from {label}: {unknown!r} is not an item of this game")
+    return options, script
+
+
+def _creation_args(seed: object, options: object, script: object) -> tuple[list[str], dict[str, list[str]]]:
+    """What creates a game, type-checked (ValueError): the values come from users and files."""
+    if not chance.is_seed(seed):
+        raise ValueError(f"the seed must be an integer from {chance.SEED_MIN} to {chance.SEED_MAX}, not {seed!r}")
+    if isinstance(options, str):
+        options = [options]  # one option, not a list of letters
+    names = [] if isinstance(options, bytes) else _iterable(options, "options")
+    if isinstance(options, bytes):
+        raise ValueError(f"options must be a list of names, not {options!r}")
+    # A name that is not a string is refused by check_options as an unknown option (UnknownName).
+    if script is None:
+        return names, {}
+    if not isinstance(script, dict) or not all(
+            type(k) is str and isinstance(v, (list, tuple)) and all(type(n) is str for n in v) for k, v in script.items()):
+        raise ValueError("a script maps zone names to lists of item names")
+    return names, {k: list(v) for k, v in script.items()}
+
+
+def _iterable(value: object, what: str) -> list:
+    try:
+        return list(value)  # type: ignore[call-overload]
+    except TypeError:
+        raise ValueError(f"{what} must be a list, not {value!r}") from None
+
+
+def initial_state(g: Game, seed: int, options: list[str], script: dict[str, list[str]]) -> State:
+    """The state before set-up: each item in its deck (in content order), nothing else dealt;
+    `g` has its slot tables (`core.lay_out_slots`)."""
+    content = g.content
+    players = content.players
+    zones: list[list[int]] = [[] for _ in range(g.n_slots)]
+    loc = [NOWHERE] * len(content.items)
+    for it in content.items:
+        if it.deck >= 0:
+            slot = g.zone_base[it.deck]
+            zones[slot].append(it.id)
+            loc[it.id] = slot
+    state = State(layers=list(content.layers), options=options, seed=seed, players=players, loc=loc,
+                  zones=zones, coins=[0] * players, rng=chance.seed_state(seed),
+                  script={k: list(v) for k, v in (script or {}).items()},
+                  setup_script={k: list(v) for k, v in (script or {}).items()}, fingerprint=content.fingerprint())
+    for z in content.zones:
+        if z.counters:
+            state.cubes[z.name] = [[0] * z.spaces for _ in range(players)]
+            state.supply[z.name] = [z.counters] * players
+            state.control[z.name] = [-1] * z.spaces
+    return state

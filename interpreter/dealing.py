@@ -1,0 +1,61 @@
+"""Chance steps that move items: drawing at random (or as the script dictates), dealing, and
+shuffling.  Every outcome is recorded in `state.chance`; the dice are `state.rng` (chance.py)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import chance, core, machine
+from .state import Frame
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def draw(g: Game, slot: int, count: int, label: str, unseen: bool = False) -> list[int]:
+    """A chance step: `count` items at random from a slot (or as the script dictates).
+    An `unseen` draw (cards leaving the game face down) is never dictated: it takes items
+    the zone's script does not name, so the script describes what players do see."""
+    st = g.state
+    pool = st.zones[slot]
+    scripted = st.script.get(label)
+    if unseen and scripted:
+        promised = {g.content.item_index.get(n) for n in scripted}
+        pool = [i for i in pool if i not in promised]
+        scripted = None
+    count = min(count, len(pool))
+    out = []
+    rest = list(pool)  # what is still there, in the zone's order: the k-th of it is drawn
+    for _ in range(count):
+        if scripted:
+            name = scripted.pop(0)
+            item = g.content.item_index.get(name)
+            if item is None or item not in rest:
+                raise ValueError(f"scripted draw from {label}: {name!r} is not there")
+            rest.remove(item)
+        else:
+            st.rng, k = chance.below(st.rng, len(rest))
+            item = rest.pop(k)
+        out.append(item)
+    st.chance.append([label, *(core.name(g, i) for i in out)])
+    return out
+
+
+def deal(g: Game, count: int, src: int, dst: int, owner: int, space: int | None = None,
+         hidden: bool = False, unseen: bool = False, by: int = -1) -> None:
+    frames: list[Frame] = []
+    for item in draw(g, core.slot(g, src, owner), count, g.content.zones[src].name, unseen):
+        core.arrive(g, item, core.slot(g, dst, owner), by, frames)
+        if space is not None:
+            g.state.positions[item] = space
+        if hidden:
+            g.state.hidden.append(item)
+    if frames:
+        machine.schedule(g, frames)
+
+
+def shuffle(g: Game, zone: int) -> None:
+    """A chance step: put a zone in random order (the last item is the top)."""
+    slot = core.slot(g, zone, 0)
+    order = draw(g, slot, len(g.state.zones[slot]), g.content.zones[zone].name)
+    g.state.zones[slot][:] = list(reversed(order))  # the first drawn is the top

@@ -1,0 +1,107 @@
+"""Decisions: a step that asks a player to choose (an item, a space, an option, a player) stops
+the machine with `state.pending`; the next action answers it, and the answer runs the choice's
+body with `chosen` (and its alias) bound."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rulesdsl.model import Selector
+
+from . import core, machine, selection, track
+from .actions import CHOOSE, CHOOSE_OPTION, CHOOSE_PLAYER, CHOOSE_SPACE, PASS, Action, player_label
+from .state import Decision, Frame
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def choose(g: Game, by: int, count: int, sel: Selector, body: int, f: Frame, alias: str | None = None,
+           optional: bool = False) -> None:
+    count = f.env.get("_remaining", count)
+    options = selection.candidates(g, sel, f.me, f.env)
+    if count <= 0 or not options:
+        return
+    env = {k: v for k, v in f.env.items() if k != "_remaining"}
+    if alias:
+        env["_alias"] = alias
+    g.state.pending = Decision(by, "item", list(options), body, env, f.block, f.pc - 1, f.me, count,
+                               f"choose from {sel.text}", optional)
+
+
+def choose_space(g: Game, by: int, zone: int, empty: bool, body: int, f: Frame, where=None,
+                 alias: str | None = None) -> None:
+    st = g.state
+    z = g.content.zones[zone]
+    if zone == g.content.track.zone:
+        options = track.spaces(g)
+    else:
+        options = list(range(z.spaces))
+    if empty:
+        taken = {st.positions.get(i) for i in st.zones[core.slot(g, zone, by)]}
+        options = [o for o in options if o not in taken]
+    if where is not None:
+        probe = Frame(0, 0, 0, f.me, dict(f.env))
+        kept = []
+        for o in options:
+            probe.env["space"] = o
+            if where(g, probe):
+                kept.append(o)
+        options = kept
+    env = dict(f.env)
+    if alias:
+        env["_alias"] = alias
+    if options:
+        st.pending = Decision(by, "space", options, body, env, prompt=f"choose a space of {z.name}")
+
+
+def choose_option(g: Game, by: int, options: list[tuple[str, int]], f: Frame) -> None:
+    if options:
+        g.state.pending = Decision(by, "option", list(range(len(options))), -1, dict(f.env),
+                                   prompt="choose one", labels=[o[0] for o in options],
+                                   bodies=[o[1] for o in options])
+
+
+def choose_player(g: Game, by: int, body: int, f: Frame) -> None:
+    g.state.pending = Decision(by, "player", list(range(g.content.players)), body, dict(f.env),
+                               prompt="choose a player")
+
+
+def answers(g: Game, d: Decision) -> list[Action]:
+    """The legal answers to a pending decision."""
+    if d.kind == "player":
+        return [Action(CHOOSE_PLAYER, (player_label(o),)) for o in d.options]
+    if d.kind == "space":
+        return [Action(CHOOSE_SPACE, (str(o),)) for o in d.options]
+    if d.kind == "option":
+        return [Action(CHOOSE_OPTION, (label,)) for label in d.labels]
+    out = [Action(CHOOSE, (core.name(g, o),)) for o in d.options]
+    if d.optional:
+        out.append(Action(PASS))
+    return out
+
+
+def answer(g: Game, d: Decision, action: Action) -> None:
+    """Start what a legal answer to `d` runs (the caller has cleared `pending` and advances):
+    the choice's body, after which a choice of several items asks again."""
+    if action.name == PASS:
+        return
+    if d.kind == "option":
+        machine.push(g, d.bodies[d.labels.index(action.args[0])], d.player, dict(d.env))
+        return
+    if d.kind == "player":
+        chosen = int(action.args[0][1:])
+    elif d.kind == "space":
+        chosen = int(action.args[0])
+    else:
+        chosen = g.content.item_index[action.args[0]]
+    if d.remaining > 1:
+        env = dict(d.env)
+        env["_remaining"] = d.remaining - 1
+        g.state.frames.append(Frame(d.again_block, d.again_pc, d.again_pc + 1, d.again_me, env))
+    env = dict(d.env)
+    env["chosen"] = chosen
+    alias = env.pop("_alias", None)
+    if alias:
+        env[alias] = chosen
+    machine.push(g, d.body, d.player, env)

@@ -1,0 +1,168 @@
+"""The economy: what a player's city gives (stats, production), the bank's prices, what an item
+costs a player (cheapest payment, chains), coins gained, lost and spent, and building: paying
+for an item and putting it into play.  Stats and prices are cached per player until a city
+changes (`core.dirty`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import core, events, machine, majority, seats
+from .costs import Stats, cheapest_trade, compute_stats
+from .state import Frame
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def stats(g: Game, p: int) -> Stats:
+    s = g._stats[p]
+    if s is None:
+        zones = g.state.zones
+        mine = [i for slot in g.active_slots[p] for i in zones[slot]]
+        for slot in g.ruled:
+            mine += [i for i in zones[slot] if majority.ruled_owner(g, i, slot) == p]
+        s = g._stats[p] = compute_stats(g.content, mine, g.state.attached)
+    return s
+
+
+def production(g: Game, p: int, resource, colors) -> int:
+    r = g._resource_index[resource] if isinstance(resource, str) else resource
+    s = stats(g, p)
+    if colors is None:
+        return s.produce[r]
+    return sum(row[r] for color, row in s.by_color.items() if color in colors)
+
+
+def trade_prices(g: Game, p: int) -> list[int]:
+    """The bank price of each resource for player p."""
+    return [trade_price(g, p, r) for r in range(len(g.content.resources))]
+
+
+def trade_price(g: Game, p: int, r: int) -> int:
+    """The bank price of one resource, computed when first needed after a city changes."""
+    prices = g._prices[p]
+    if prices is None:
+        prices = g._prices[p] = [-1] * len(g.content.resources)
+    price = prices[r]
+    if price < 0:
+        s = stats(g, p)
+        fn = g.content.trade_price
+        price = fn(g, Frame(0, 0, 0, p, {"resource": g.content.resources[r]})) if fn else 2
+        fixed = s.fixed[r]
+        if fixed is not None:
+            price = min(price, fixed)
+        if s.trade_discount[r]:
+            price = max(1, price - s.trade_discount[r])
+        prices[r] = price
+    return price
+
+
+def price(g: Game, p: int, item: int) -> tuple[int, int, bool]:
+    """(coins to pay in all, of which for trading, whether free by chain)."""
+    cache = g._price_cache[p]
+    hit = cache.get(item)
+    if hit is not None:
+        return hit
+    it = g.content.items[item]
+    s = stats(g, p)
+    if it.chain_from and (any(sym in s.chains for sym in it.chain_from) or s.borrow_chains and any(
+            sym in stats(g, seats.opponent(g, p)).chains for sym in it.chain_from)):
+        result = (0, 0, True)
+    elif it.chain_from and s.chain_price is not None and (it.cost is None or _cost(g, p, it, s)[0] > s.chain_price):
+        result = (s.chain_price, 0, False)
+    elif it.cost is None:
+        result = (0, 0, False)
+    else:
+        result = _cost(g, p, it, s)
+    cache[item] = result
+    return result
+
+
+def _cost(g: Game, p: int, it, s: Stats) -> tuple[int, int, bool]:
+    cost = it.cost
+    coins = cost.coins + (max(0, cost.coins_fn(g, Frame(0, 0, 0, p, {}))) if cost.coins_fn else 0)
+    need = [max(0, c - q) for c, q in zip(cost.resources, s.produce)]
+    discount = waive = 0
+    for n, kind, color, or_coins in s.discounts:
+        if (kind is None or kind == it.kind) and (color is None or color == it.color):
+            discount += n
+            waive += or_coins
+    prices = [trade_price(g, p, r) if q else 0 for r, q in enumerate(need)] if any(need) else None
+    trade = cheapest_trade(need, prices, s.one_of, discount) if prices else 0
+    total = coins + trade
+    if waive and coins:
+        # "Ignore one cost symbol": the coin cost instead of a resource, whichever is cheaper.
+        without = cheapest_trade(need, prices, s.one_of, discount - waive) if prices else 0
+        if without < total:
+            return (without, without, False)
+    return (total, trade, False)
+
+
+def available_coins(g: Game, p: int) -> int:
+    """Treasury plus coins lying on the player's items in play (spendable, not losable)."""
+    st = g.state
+    if not st.item_coins:
+        return st.coins[p]
+    return st.coins[p] + sum(n for i, n in st.item_coins.items()
+                             if core.owner_of(g, i) == p and g.slot_active[st.loc[i]])
+
+
+def gain_coins(g: Game, p: int, n: int) -> None:
+    if n > 0:
+        g.state.coins[p] += n
+
+
+def lose_coins(g: Game, p: int, n: int) -> None:
+    if n > 0:
+        g.state.coins[p] = max(0, g.state.coins[p] - n)
+
+
+def put_coins(g: Game, amount: int, item: int) -> None:
+    if amount > 0:
+        g.state.item_coins[item] = g.state.item_coins.get(item, 0) + amount
+
+
+def spend(g: Game, p: int, amount: int) -> None:
+    """Pay the bank: treasury first, then coins lying on the player's items."""
+    st = g.state
+    amount = max(0, amount)
+    from_treasury = min(amount, st.coins[p])
+    st.coins[p] -= from_treasury
+    amount -= from_treasury
+    for i in sorted(st.item_coins):
+        if amount <= 0:
+            break
+        if core.owner_of(g, i) == p and g.slot_active[st.loc[i]]:
+            take = min(amount, st.item_coins[i])
+            st.item_coins[i] -= take
+            amount -= take
+
+
+def build(g: Game, p: int, item: int, free: bool = False) -> None:
+    via = "free"
+    frames: list[Frame] = []
+    if not free:
+        total, trade, chain = price(g, p, item)
+        via = "chain" if chain else "paid"
+        spend(g, p, total)
+        if trade:
+            frames += events.event_frames(g, "traded", p, amount=trade)
+    _into_play(g, p, item, "built", via, frames)
+
+
+def acquire(g: Game, p: int, item: int) -> None:
+    _into_play(g, p, item, "acquired", None, [])
+
+
+def _into_play(g: Game, p: int, item: int, event: str, via: str | None, frames: list[Frame]) -> None:
+    it = g.content.items[item]
+    core.relocate(g, item, core.slot(g, g.content.build_zone[it.kind], p))
+    # What happens because the item is now in play (the rules' and other items' `built`
+    # triggers, e.g. "once 7 wonders are built") comes first, then the item's own effect.
+    frames += events.event_frames(g, event, p, item, via=via)
+    if it.effect >= 0:
+        frames.append(Frame(it.effect, 0, len(g.content.blocks[it.effect].steps), p, {}))
+    for sym in it.science:
+        frames += events.event_frames(g, "gained_science", p, symbol=sym)
+    machine.schedule(g, frames)

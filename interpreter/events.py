@@ -1,0 +1,73 @@
+"""Events and the triggers they set off: which items (and rules) hear an event, as whom, and
+the frames that run their blocks.  The caller schedules the frames (`machine.schedule`), so the
+order in which several events' triggers run is the caller's to say."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import machine, majority
+from .state import Frame
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def event_frames(g: Game, name: str, actor: int, item: int = -1, only: int = -1, **fields) -> list[Frame]:
+    """Frames for the triggers an event sets off (`only`: just that item's triggers, and the
+    item's controller as `me` even before the event reaches the rules)."""
+    triggers = g.content.triggers_by_event.get(name)
+    if not triggers:
+        return []
+    if only >= 0:
+        blocks = g.content.blocks
+        event = {"name": name, "by": actor, **fields}
+        return [Frame(t.block, 0, len(blocks[t.block].steps), actor, {"event": event})
+                for t in triggers if t.item == only and (t.zone is None or t.zone == fields.get("zone"))]
+    st = g.state
+    items = g.content.items
+    it = items[item] if item >= 0 else None
+    event = {"name": name, "by": actor, "item": item, **fields}
+    out = []
+    for t in triggers:
+        if t.zone is not None and t.zone != fields.get("zone"):
+            continue
+        if t.item >= 0:
+            slot = st.loc[t.item]
+            if slot in g.ruled:
+                me = majority.ruled_owner(g, t.item, slot)
+                # A ruled item hears the events of its own space of the zone that rules it.
+                if me < 0 or ("space" in fields and (st.positions.get(t.item) != fields["space"]
+                                                     or fields.get("zone") != g.ruled[slot])):
+                    continue
+            elif slot < 0 or not g.slot_active[slot]:
+                continue
+            else:
+                me = g.slot_owner[slot]
+        else:
+            me = actor
+        if t.by == "me" and actor != me or t.by == "opponent" and actor == me:
+            continue
+        if t.colors is not None and (it is None or it.color not in t.colors):
+            continue
+        if t.kind is not None and (it is None or it.kind != t.kind):
+            continue
+        if t.via is not None and fields.get("via") != t.via:
+            continue
+        out.append(Frame(t.block, 0, len(g.content.blocks[t.block].steps), me, {"event": event}))
+    return out
+
+
+def event_field(g: Game, event: dict, name: str):
+    if name == "kind" or name == "color":
+        # Read from the event's item when asked: most events never need them.
+        item = event.get("item", -1)
+        return getattr(g.content.items[item], name) if item >= 0 else None
+    return event.get(name)
+
+
+def trigger(g: Game, me: int, item: int) -> None:
+    """Run an item's effect again, for player `me`."""
+    it = g.content.items[item]
+    if it.effect >= 0:
+        machine.push(g, it.effect, me, {})

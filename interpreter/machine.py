@@ -1,0 +1,72 @@
+"""The frame machine: a stack of frames (a block, the next step, whose it is, its names) run
+step by step within the step budget of one action (interpreter/budget.py).  A step is one
+compiled closure, called with the game and its frame."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .budget import MAX_REPEAT, BudgetExceeded, chain_of
+from .state import Frame
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def set_budget(g: Game, max_steps: int) -> None:
+    g.max_steps = max_steps
+    g.steps_left = max_steps
+    # The state at this game's first action and its history length then (see `undo.snapshot`).
+    g._origin_of = None
+    g._origin = None
+
+
+def push(g: Game, block: int, me: int, env: dict[str, Any]) -> None:
+    g.state.frames.append(Frame(block, 0, len(g.content.blocks[block].steps), me, env))
+
+
+def schedule(g: Game, frames: list[Frame]) -> None:
+    """Run these frames next, in list order."""
+    stack = g.state.frames
+    stack.extend(reversed(frames))
+    # Events may set off several triggers each: bound what waits to run, not only what runs.
+    if len(stack) > g.max_steps:
+        raise runaway(g, f"{len(stack)} effects are waiting to run, more than the budget of "
+                         f"{g.max_steps} steps")
+
+
+def run(g: Game) -> None:
+    """Run steps until the stack is empty, a player must decide, or the game is over."""
+    st = g.state
+    blocks = g.content.blocks
+    frames = st.frames
+    left = g.steps_left
+    while frames and st.pending is None and st.flow != "over":
+        f = frames[-1]
+        if f.pc >= f.stop:
+            frames.pop()
+            continue
+        left -= 1
+        if left < 0:
+            g.steps_left = left
+            raise runaway(g, f"its effects did not end within {g.max_steps} steps")
+        step = blocks[f.block].steps[f.pc]
+        f.pc += 1
+        step(g, f)
+    g.steps_left = left
+
+
+def repeat(g: Game, rounds: int, count: int, f: Frame) -> None:
+    """Start a `repeat` of `count` rounds (its frame counts them down, one step each)."""
+    if count > MAX_REPEAT:
+        raise runaway(g, f"`repeat` asked for {count} rounds, more than the limit of {MAX_REPEAT}")
+    g.state.frames.append(Frame(rounds, 0, count, f.me, f.env))
+
+
+def runaway(g: Game, what: str) -> BudgetExceeded:
+    origins = g.content.block_origins
+    stack = g.state.frames
+    # Frames not started yet (pc 0) are waiting, not running: they are left out of the chain.
+    frames = [(f.block, origins[f.block] if f.block < len(origins) else "?") for i, f in enumerate(stack)
+              if f.pc > 0 or i == len(stack) - 1]
+    return BudgetExceeded(what, chain_of(frames))

@@ -1,0 +1,106 @@
+"""Cubes on the spaces of a zone (`counters=`): each player's cubes and supply, who controls
+each space (a strict majority), and the items of a zone ruled by those spaces, which work for
+the controller and change hands with control (`control_lost`, then `control_gained`).  One
+expansion's board, kept apart from the core so that it can become a construct a game declares."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import core, events, machine
+from .state import Frame
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def cubes(g: Game, zone: int, player: int, space: int | None = None) -> int:
+    grid = g.state.cubes.get(g.content.zones[zone].name)
+    if grid is None or not 0 <= player < len(grid):
+        return 0
+    row = grid[player]
+    if space is None:
+        return sum(row)
+    return row[space] if 0 <= space < len(row) else 0
+
+
+def cube_supply(g: Game, zone: int, player: int) -> int:
+    return g.state.supply.get(g.content.zones[zone].name, [0] * g.content.players)[player]
+
+
+def control(g: Game, zone: int) -> list[int]:
+    return g.state.control.get(g.content.zones[zone].name, [])
+
+
+def controller(g: Game, zone: int, space: int) -> int:
+    c = control(g, zone)
+    return c[space] if 0 <= space < len(c) else -1
+
+
+def add_cube(g: Game, zone: int, player: int, space) -> None:
+    name = g.content.zones[zone].name
+    st = g.state
+    if name not in st.cubes or not isinstance(space, int) or not 0 <= space < len(st.cubes[name][player]) \
+            or st.supply[name][player] <= 0:
+        return
+    st.supply[name][player] -= 1
+    st.cubes[name][player][space] += 1
+    frames = events.event_frames(g, "cube_added", player, zone=name, space=space)
+    _update_control(g, zone, frames)
+
+
+def remove_cube(g: Game, zone: int, player: int, space) -> None:
+    name = g.content.zones[zone].name
+    st = g.state
+    if name not in st.cubes or not isinstance(space, int) or not 0 <= space < len(st.cubes[name][player]) \
+            or st.cubes[name][player][space] <= 0:
+        return
+    st.cubes[name][player][space] -= 1
+    st.supply[name][player] += 1
+    _update_control(g, zone, [])
+
+
+def move_cube(g: Game, zone: int, player: int, src, dst) -> None:
+    name = g.content.zones[zone].name
+    st = g.state
+    row = st.cubes.get(name, [[]])[player] if name in st.cubes else []
+    if not (isinstance(src, int) and isinstance(dst, int) and 0 <= src < len(row) and 0 <= dst < len(row)) \
+            or row[src] <= 0 or src == dst:
+        return
+    row[src] -= 1
+    row[dst] += 1
+    # A cube arriving on a space, placed or moved, is a cube added there.
+    _update_control(g, zone, events.event_frames(g, "cube_added", player, zone=name, space=dst))
+
+
+def _update_control(g: Game, zone: int, frames: list[Frame]) -> None:
+    """Recompute who controls each space; items ruled by those spaces change hands, and the
+    players concerned get `control_lost` (first) and `control_gained` events."""
+    z = g.content.zones[zone]
+    st = g.state
+    grid = st.cubes[z.name]
+    ctrl = st.control[z.name]
+    lost: list[Frame] = []
+    gained: list[Frame] = []
+    for space in range(z.spaces):
+        counts = [grid[p][space] for p in range(st.players)]
+        top = max(counts)
+        new = counts.index(top) if top > 0 and counts.count(top) == 1 else -1
+        old = ctrl[space]
+        if new == old:
+            continue
+        if old >= 0:
+            lost += events.event_frames(g, "control_lost", old, zone=z.name, space=space)
+        ctrl[space] = new
+        for p in range(st.players):
+            core.dirty(g, p)
+        if new >= 0:
+            gained += events.event_frames(g, "control_gained", new, zone=z.name, space=space)
+    machine.schedule(g, frames + lost + gained)
+
+
+def ruled_owner(g: Game, item: int, slot: int) -> int:
+    """The controller of the space a ruled item stands on (-1: nobody)."""
+    ctrl = g.state.control.get(g.ruled[slot])
+    space = g.state.positions.get(item, -1)
+    return ctrl[space] if ctrl and 0 <= space < len(ctrl) else -1

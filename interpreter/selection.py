@@ -1,0 +1,71 @@
+"""Selection: the items a selector picks (zone, owner, colour, kind, age, deck, `where`), how
+many, and what an expression reads of an item or of the game's options."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rulesdsl.model import STRUCTURE, STRUCTURE_ALL, Selector
+
+from . import seats, structure
+from .state import Frame
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def candidates(g: Game, sel: Selector, me: int, env: dict | None = None) -> list[int]:
+    if sel.more_zones or sel.where is not None:
+        return _candidates_slow(g, sel, me, env)
+    return _pool(g, sel, sel.zone, me)
+
+
+def _candidates_slow(g: Game, sel: Selector, me: int, env: dict | None) -> list[int]:
+    pool = [i for z in (sel.zone, *sel.more_zones) for i in _pool(g, sel, z, me)]
+    if sel.where is None:
+        return pool
+    f = Frame(0, 0, 0, me, dict(env) if env else {})
+    out = []
+    for i in pool:
+        f.env["it"] = i
+        if sel.where(g, f):
+            out.append(i)
+    return out
+
+
+def _pool(g: Game, sel: Selector, zone: int, me: int) -> list[int]:
+    items = g.content.items
+    if zone == STRUCTURE:
+        pool = structure.accessible(g)
+    elif zone == STRUCTURE_ALL:
+        pool = [i for i in g.state.structure if i >= 0]
+    elif g.content.zones[zone].per_player:
+        pool = [i for o in seats.owners(g, sel.owner, me) for i in g.state.zones[g.zone_base[zone] + o]]
+    else:
+        pool = g.state.zones[g.zone_base[zone]]
+    if sel.colors is None and sel.kind is None and sel.age is None and sel.deck is None:
+        return pool  # read-only for callers: copying it is the hot path
+    return [i for i in pool if sel.matches(items[i])]
+
+
+def count(g: Game, sel: Selector, me: int) -> int:
+    if sel.owner == "most" and sel.zone >= 0 and g.content.zones[sel.zone].per_player:
+        items = g.content.items
+        zones = g.state.zones
+        base = g.zone_base[sel.zone]
+        return max(sum(1 for i in zones[base + p] if sel.matches(items[i]))
+                   for p in range(g.content.players))
+    return len(candidates(g, sel, me))
+
+
+def item_attr(g: Game, item: int, name: str):
+    if not isinstance(item, int) or not 0 <= item < len(g.content.items):
+        return None
+    value = getattr(g.content.items[item], name, None)
+    if value is None and name in ("age", "value", "side", "space"):
+        return 0  # an item without an age compares as age 0, never as a crash
+    return value
+
+
+def has_option(g: Game, name: str) -> bool:
+    return name in g.state.options

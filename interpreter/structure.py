@@ -1,0 +1,98 @@
+"""The card structure of an age (Duel's pyramid): cards laid out by a layout, some face down,
+each accessible once no card covers it; cards uncovered during a turn are turned up at its end
+(`uncovered` events); the age ends when the structure is empty.  A construct of the Duel
+content, kept apart from the core so that it can become one that a game declares."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import core, dealing, events, machine
+from .state import Frame
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def accessible(g: Game) -> list[int]:
+    """Structure cards no other card covers, in slot order (cached until the structure changes)."""
+    cached = g._accessible
+    if cached is not None:
+        return cached
+    cover = covering(g)
+    structure, face_up = g.state.structure, g.state.face_up
+    # A card uncovered during a turn is turned up at its end: until then it cannot be chosen.
+    g._accessible = [item for slot, item in enumerate(structure)
+                     if item >= 0 and not cover[slot] and face_up[slot]]
+    return g._accessible
+
+
+def covering(g: Game) -> list[int]:
+    """For each structure slot, how many cards still lie on it (derived; rebuilt on load)."""
+    if g._cover_count is None:
+        st = g.state
+        lay = g.content.layouts.get(st.layout)
+        g._cover_count = [sum(1 for c in cov if st.structure[c] >= 0) for cov in lay.covered_by] if lay else []
+    return g._cover_count
+
+
+def exhausted(g: Game) -> bool:
+    """A structure was laid out and every card of it is gone: the age is over."""
+    structure = g.state.structure
+    return bool(structure) and all(i < 0 for i in structure)
+
+
+def uncover(g: Game) -> bool:
+    """Turn up the face-down cards nothing covers any more; True if `uncovered` triggers run."""
+    st = g.state
+    if not st.layout:
+        return False
+    cover = covering(g)
+    face_up = st.face_up
+    frames: list[Frame] = []
+    for slot, item in enumerate(st.structure):
+        if item >= 0 and not face_up[slot] and not cover[slot]:
+            face_up[slot] = True
+            frames += events.event_frames(g, "uncovered", st.current, item)
+            g._accessible = None
+    if frames:
+        machine.schedule(g, frames)
+        return True
+    return False
+
+
+def deal_structure(g: Game, src: int, layout: str) -> None:
+    st = g.state
+    lay = g.content.layouts[layout]
+    items = dealing.draw(g, core.slot(g, src, 0), len(lay.face_up), g.content.zones[src].name)
+    st.layout = layout
+    g._accessible = None
+    g._cover_count = None
+    st.structure = [-1] * len(lay.face_up)
+    st.face_up = list(lay.face_up)
+    for slot, item in enumerate(items):
+        core.relocate(g, item, g.structure_slot)
+        st.structure[slot] = item
+    machine.schedule(g, events.event_frames(g, "structure_dealt", st.next_starter))
+
+
+def deal_onto_structure(g: Game, count: int, src: int, slots: list[int]) -> None:
+    """Lay `count` items from `src` onto the given structure slots that still hold a card."""
+    st = g.state
+    spots = [s for s in slots if 0 <= s < len(st.structure) and st.structure[s] >= 0][:count]
+    for item, spot in zip(dealing.draw(g, core.slot(g, src, 0), len(spots), g.content.zones[src].name), spots):
+        core.relocate(g, item, g.structure_slot)
+        st.attached[item] = st.structure[spot]
+
+
+def marked_slots(g: Game, mark: str) -> list[int]:
+    lay = g.content.layouts.get(g.state.layout)
+    return list(lay.marks.get(mark, [])) if lay else []
+
+
+def structure_row(g: Game, item: int) -> int:
+    st = g.state
+    lay = g.content.layouts.get(st.layout)
+    if lay is None or item not in st.structure:
+        return -1
+    return lay.row_of[st.structure.index(item)]

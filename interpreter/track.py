@@ -1,0 +1,67 @@
+"""The conflict track (Duel's): one pawn between two capitals, moved by shields towards the
+opponent; tokens on the track apply when the pawn reaches them, blocking pieces stop it.
+`state.pawn` > 0 is towards player 1's capital.  A two-seat construct of the Duel content, kept
+apart from the core so that it can become one that a game declares."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import core, events, machine, seats
+from .state import NOWHERE, Frame
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def pawn_distance(g: Game, p: int) -> int:
+    return g.state.pawn if p == 0 else -g.state.pawn
+
+
+def track_points(g: Game, p: int) -> int:
+    d = pawn_distance(g, p)
+    pts = g.content.track.points
+    if d <= 0 or not pts:
+        return 0
+    return pts[min(d, len(pts) - 1)]
+
+
+def spaces(g: Game) -> list[int]:
+    """The track's spaces, as `choose_space` offers them: capital to capital."""
+    cap = g.content.track.capital
+    return list(range(-cap, cap + 1))
+
+
+def shields(g: Game, p: int, n: int) -> None:
+    """Move the pawn n spaces towards p's opponent, one at a time; tokens reached apply; a
+    blocking piece stops the pawn before its space and is removed."""
+    st = g.state
+    capital = g.content.track.capital
+    direction = 1 if p == 0 else -1
+    side = seats.opponent(g, p)
+    frames: list[Frame] = []
+    moved = 0
+    items = g.content.items
+    pieces = st.zones[g.track_slot] if g.track_slot >= 0 else []
+    for _ in range(max(0, n)):
+        if st.pawn * direction >= capital:
+            break
+        target = st.pawn + direction
+        blocker = next((b for b in pieces if items[b].blocks_pawn and st.positions.get(b) == target), None)
+        if blocker is not None:
+            core.relocate(g, blocker, g.zone_base[g.content.zone_index["box"]]
+                          if "box" in g.content.zone_index else NOWHERE)
+            break
+        st.pawn = target
+        moved += 1
+        dist = st.pawn * direction
+        if dist > 0:
+            for tok in list(pieces):
+                it = items[tok]
+                if it.side == side and it.space == dist:
+                    core.relocate(g, tok, NOWHERE)
+                    if it.effect >= 0:
+                        frames.append(Frame(it.effect, 0, len(g.content.blocks[it.effect].steps), p, {}))
+    if moved:
+        frames += events.event_frames(g, "pawn_moved", p, amount=moved)
+    machine.schedule(g, frames)

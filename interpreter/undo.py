@@ -1,0 +1,46 @@
+"""Undoing a runaway action: a game keeps a copy of the state before its first checked action;
+an action that exceeds the step budget is undone by replaying, on a copy of that state, the
+actions applied since (a game is deterministic)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import attrs
+
+from . import core, turns
+from .actions import Action
+from .persistence import copy_state
+from .state import State
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def snapshot(g: Game) -> None:
+    """Keep a copy of the state before this game's first checked action (or after `state`
+    was replaced): a runaway action is undone by replaying the actions applied since, so a
+    position set up by hand before it is kept."""
+    g._origin_of = g.state
+    g._origin = (copy_state(g.state), len(g.state.history))
+
+
+def undo_last(g: Game) -> None:
+    """Put the state back as it was before the last action: replay the actions before it (a
+    game is deterministic) on a copy of the snapshot, or without one from the game's seed."""
+    from .game import Game
+    st = g.state
+    unlimited = 2**62
+    if g._origin_of is st:
+        saved, known = g._origin
+        again = Game(g.content, copy_state(saved), max_steps=unlimited)
+    else:
+        known = 0
+        again = Game.create(g.content, seed=st.seed, options=st.options, script=st.setup_script or None,
+                            max_steps=unlimited)
+    redo = [Action(h[0], tuple(h[1:])) for h in st.history[known:-1]]
+    for a in redo:
+        turns.run_action(again, a)
+    for field in attrs.fields(State):
+        setattr(st, field.name, getattr(again.state, field.name))
+    core.clear_caches(g)

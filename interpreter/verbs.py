@@ -1,0 +1,90 @@
+"""The runtime's interface for content: the closed table of what compiled closures may call on a
+game (`VERBS`), and the data they may read directly (`READS`).
+
+The compiler (rulesdsl/compiler.py) turns card files into closures `step(g, f)` / `expr(g, f)`
+over the game `g` and the running frame `f`; those closures use `g.<name>` for exactly the names
+below, nothing else (tests/test_verbs.py holds this table equal to what the compiler uses).  A new
+verb of the card language that needs the runtime adds its function here, in the module of its
+concern, and binds it on `Game`; the closures never reach into any other method.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from . import dealing, decisions, economy, events, machine, majority, scoring, seats, selection, structure, track, turns, zones
+from .core import owner_of
+
+VERBS: dict[str, Callable] = {
+    # the frame machine: run a block, repeat one
+    "push": machine.push,
+    "repeat": machine.repeat,
+    # players
+    "opponent": seats.opponent,
+    # turn flow
+    "grant_play_again": turns.grant_play_again,
+    "set_next_starter": turns.set_next_starter,
+    "win": turns.win,
+    # selection and reading values
+    "count": selection.count,
+    "item_attr": selection.item_attr,
+    "has_option": selection.has_option,
+    "owner_of": owner_of,
+    "event_field": events.event_field,
+    "trigger": events.trigger,
+    # the economy: coins, production, building
+    "gain_coins": economy.gain_coins,
+    "lose_coins": economy.lose_coins,
+    "spend": economy.spend,
+    "put_coins": economy.put_coins,
+    "stats": economy.stats,
+    "production": economy.production,
+    "build": economy.build,
+    "acquire": economy.acquire,
+    # scoring
+    "science_count": scoring.science_count,
+    "distinct_science": scoring.distinct_science,
+    # moving items
+    "move": zones.move,
+    "move_all": zones.move_all,
+    "discard": zones.discard,
+    "take_top": zones.take_top,
+    "return_to_deck": zones.return_to_deck,
+    "take_attached": zones.take_attached,
+    "place": zones.place,
+    "claim": zones.claim,
+    "reveal": zones.reveal,
+    "first_empty": zones.first_empty,
+    # chance
+    "deal": dealing.deal,
+    "shuffle": dealing.shuffle,
+    # decisions
+    "choose": decisions.choose,
+    "choose_space": decisions.choose_space,
+    "choose_option": decisions.choose_option,
+    "choose_player": decisions.choose_player,
+    # the card structure (Duel)
+    "deal_structure": structure.deal_structure,
+    "deal_onto_structure": structure.deal_onto_structure,
+    "marked_slots": structure.marked_slots,
+    "structure_row": structure.structure_row,
+    # the conflict track (Duel)
+    "shields": track.shields,
+    "pawn_distance": track.pawn_distance,
+    "track_points": track.track_points,
+    # cubes on spaces and who controls them (an expansion's board)
+    "cubes": majority.cubes,
+    "cube_supply": majority.cube_supply,
+    "control": majority.control,
+    "controller": majority.controller,
+    "add_cube": majority.add_cube,
+    "remove_cube": majority.remove_cube,
+    "move_cube": majority.move_cube,
+}
+
+# Data closures read directly rather than through a verb, because they are read on hot paths
+# (a price expression reads coins): the game's attribute, then the fields of it they read.
+READS: dict[str, frozenset[str]] = {
+    "state": frozenset({"coins", "age", "positions", "attached", "item_coins"}),
+    "content": frozenset({"players"}),
+}

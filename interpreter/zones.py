@@ -1,0 +1,144 @@
+"""Moving items between zones as effects do: to a zone (on top, at the bottom, onto another
+item), all of a zone, to the discard pile, the top of a deck, back to their decks; placing on
+a numbered space, claiming, turning face-down items up.  Each move that reaches the discard
+pile or changes who rules an item sets off its events (`core.arrive`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import core, economy, events, machine, majority, seats
+from .state import Frame
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def move(g: Game, item: int, zone: int, owner: int, onto: int | None = None, bottom: bool = False,
+         by: int = -1) -> None:
+    frames: list[Frame] = []
+    core.arrive(g, item, core.slot(g, zone, owner), by, frames)
+    if frames:
+        machine.schedule(g, frames)
+    if bottom:
+        pile = g.state.zones[core.slot(g, zone, owner)]
+        pile.insert(0, pile.pop())
+    if onto is not None:
+        g.state.attached[item] = onto
+        it = g.content.items[item]
+        if it.copy_science and g.slot_active[g.state.loc[item]]:
+            # A copied symbol counts like any other: announce it (pairs, supremacy).
+            holder = core.owner_of(g, item)
+            core.dirty(g, holder)
+            frames = []
+            for sym in g.content.items[onto].science:
+                frames += events.event_frames(g, "gained_science", holder, symbol=sym)
+            machine.schedule(g, frames)
+
+
+def move_all(g: Game, src: int, dst: int, owner, me: int, bottom: bool = False, claim_them: bool = False) -> None:
+    zones = g.content.zones
+    owners = seats.owners(g, owner, me) if (zones[src].per_player or zones[dst].per_player) else [0]
+    frames: list[Frame] = []
+    for o in owners:
+        moving = list(g.state.zones[core.slot(g, src, o)])
+        for item in moving:
+            if claim_them:
+                claim(g, item, dst, o, me)
+            else:
+                core.arrive(g, item, core.slot(g, dst, o), me, frames)
+        if bottom and moving:
+            pile = g.state.zones[core.slot(g, dst, o)]
+            pile[:] = pile[-len(moving):] + pile[:-len(moving)]
+    if frames:
+        machine.schedule(g, frames)
+
+
+def discard(g: Game, me: int, item: int) -> None:
+    """To the discard pile, with whatever lies on the item (tokens on a structure card)."""
+    pile = g.zone_base[g.content.discard_zone]
+    riders = [x for x, host in g.state.attached.items() if host == item]
+    frames: list[Frame] = []
+    core.arrive(g, item, pile, me, frames)
+    for x in riders:
+        core.arrive(g, x, pile, me, frames)
+    if frames:
+        machine.schedule(g, frames)
+
+
+def take_top(g: Game, count: int, src: int, dst: int, me: int) -> None:
+    """The top `count` items, keeping their order (the top one last, as in the deck)."""
+    pile = g.state.zones[core.slot(g, src, me)]
+    frames: list[Frame] = []
+    for item in pile[len(pile) - min(count, len(pile)):]:
+        core.arrive(g, item, core.slot(g, dst, me), me, frames)
+    if frames:
+        machine.schedule(g, frames)
+
+
+def return_to_deck(g: Game, zone: int, me: int) -> None:
+    """Every item back on top of its own deck, in the order they lie (the last ends on top)."""
+    items = g.content.items
+    frames: list[Frame] = []
+    for item in list(g.state.zones[core.slot(g, zone, me)]):
+        deck = items[item].deck
+        if deck >= 0:
+            core.arrive(g, item, core.slot(g, deck, me), me, frames)
+    if frames:
+        machine.schedule(g, frames)
+
+
+def take_attached(g: Game, me: int, host: int) -> None:
+    """Player `me` acquires what lies on `host`."""
+    riders = [x for x, h in g.state.attached.items() if h == host]
+    for x in reversed(riders):
+        economy.acquire(g, me, x)
+
+
+def place(g: Game, item: int, zone: int, owner: int, space: int, hidden: bool = False, by: int = -1) -> None:
+    st = g.state
+    old = st.loc[item]
+    before = majority.ruled_owner(g, item, old) if old in g.ruled else -1
+    fields = {"zone": g.ruled[old], "space": st.positions.get(item, -1)} if old in g.ruled else {}
+    frames: list[Frame] = []
+    core.arrive(g, item, core.slot(g, zone, owner), by, frames)
+    st.positions[item] = space
+    if hidden:
+        st.hidden.append(item)
+    new = st.loc[item]
+    after = majority.ruled_owner(g, item, new) if new in g.ruled else -1
+    if before != after:
+        # A ruled item changing hands: its own lost/gained triggers, as if control had changed
+        # (of the space it left, then of the space it came to).
+        if before >= 0:
+            frames += events.event_frames(g, "control_lost", before, only=item, **fields)
+        if after >= 0:
+            frames += events.event_frames(g, "control_gained", after, only=item, zone=g.ruled[new], space=space)
+    if frames:
+        machine.schedule(g, frames)
+
+
+def claim(g: Game, item: int, zone: int, owner: int, by: int = -1) -> None:
+    frames: list[Frame] = []
+    core.arrive(g, item, core.slot(g, zone, owner), by, frames)
+    block = g.content.items[item].claim_block
+    if block >= 0 and owner < 0:
+        owner = core.owner_of(g, item)
+    if block >= 0:
+        machine.push(g, block, owner, {})
+    if frames:
+        machine.schedule(g, frames)
+
+
+def reveal(g: Game, zone: int, space: int | None) -> None:
+    """Turn up the face-down items of a zone (of one space of it)."""
+    st = g.state
+    if not st.hidden:
+        return
+    here = set(st.zones[core.slot(g, zone, 0)])
+    st.hidden = [i for i in st.hidden if not (i in here and (space is None or st.positions.get(i) == space))]
+
+
+def first_empty(g: Game, zone: int) -> int:
+    taken = {g.state.positions.get(i) for i in g.state.zones[core.slot(g, zone, 0)]}
+    return next((s for s in range(max(g.content.zones[zone].spaces, 1)) if s not in taken), -1)

@@ -1,0 +1,69 @@
+"""The closed table of verbs (interpreter/verbs.py) is exactly what compiled closures use of a game:
+every `g.<name>` inside a closure of rulesdsl/compiler.py is a verb or a declared read, every verb
+is used, and `Game` offers each verb as the table's own function."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import rulesdsl.compiler
+from rulesdsl.interpreter import Game, new_game
+from rulesdsl.interpreter.verbs import READS, VERBS
+
+COMPILER = Path(rulesdsl.compiler.__file__)
+
+
+def _closure_uses(source: str) -> tuple[set[str], dict[str, set[str]]]:
+    """The attributes read of `g` inside every function and lambda whose first parameter is `g`
+    (a compiled closure: `step(g, f)`), and for `g.X.Y` the fields Y read of each X."""
+    used: set[str] = set()
+    fields: dict[str, set[str]] = {}
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, (ast.Lambda, ast.FunctionDef)):
+            continue
+        params = node.args.args
+        if not params or params[0].arg != "g":
+            continue
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) and sub.value.id == "g":
+                used.add(sub.attr)
+            if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Attribute) \
+                    and isinstance(sub.value.value, ast.Name) and sub.value.value.id == "g":
+                fields.setdefault(sub.value.attr, set()).add(sub.attr)
+    return used, fields
+
+
+def test_the_scan_finds_closure_uses_only():
+    source = ("def outside(g):\n    return g.state.coins, g.spend(1)\n"
+              "def compile(self, games):\n    for g in games:\n        g.block\n"
+              "def make():\n    return lambda g, f: g.gain_coins(f.me, 1)\n")
+    used, fields = _closure_uses(source)
+    assert used == {"state", "spend", "gain_coins"} and fields == {"state": {"coins"}}
+
+
+def test_verbs_are_exactly_what_the_compiler_calls():
+    used, fields = _closure_uses(COMPILER.read_text(encoding="utf-8"))
+    verbs = used - set(READS)
+    assert verbs == set(VERBS), (f"compiled closures call verbs not in the table: {sorted(verbs - set(VERBS))}; "
+                                 f"the table has verbs no closure calls: {sorted(set(VERBS) - verbs)}")
+    assert set(READS) <= used
+    for name, read in READS.items():
+        assert fields.get(name, set()) == read, name
+
+
+def test_game_offers_each_verb_as_the_tables_function():
+    for name, fn in VERBS.items():
+        assert getattr(Game, name) is fn, name
+    game = new_game(seed=1)
+    for name in VERBS:
+        assert callable(getattr(game, name)), name
+
+
+def test_a_verb_call_acts_on_the_game():
+    game = new_game(seed=1, options=["beginner_wonders"])
+    before = game.state.coins[1]
+    game.gain_coins(1, 4)
+    assert game.state.coins[1] == before + 4
+    game.spend(1, 3)
+    assert game.state.coins[1] == before + 1
