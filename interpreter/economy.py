@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import core, events, machine, majority, seats
+from . import core, events, machine, seats
 from .costs import Stats, cheapest_trade, compute_stats
 from .state import Frame
 
@@ -21,7 +21,7 @@ def stats(g: Game, p: int) -> Stats:
         zones = g.state.zones
         mine = [i for slot in g.active_slots[p] for i in zones[slot]]
         for slot in g.ruled:
-            mine += [i for i in zones[slot] if majority.ruled_owner(g, i, slot) == p]
+            mine += [i for i in zones[slot] if seats.ruled_owner(g, i, slot) == p]
         s = g._stats[p] = compute_stats(g.content, mine, g.state.attached)
     return s
 

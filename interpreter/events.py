@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import machine, majority
+from . import machine, seats
 from .state import Frame
 
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ def event_frames(g: Game, name: str, actor: int, item: int = -1, only: int = -1,
         if t.item >= 0:
             slot = st.loc[t.item]
             if slot in g.ruled:
-                me = majority.ruled_owner(g, t.item, slot)
+                me = seats.ruled_owner(g, t.item, slot)
                 # A ruled item hears the events of its own space of the zone that rules it.
                 if me < 0 or ("space" in fields and (st.positions.get(t.item) != fields["space"]
                                                      or fields.get("zone") != g.ruled[slot])):

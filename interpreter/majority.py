@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import core, events, machine
+from . import core, events, machine, seats
 from .state import Frame
 
 if TYPE_CHECKING:
@@ -99,8 +99,4 @@ def _update_control(g: Game, zone: int, frames: list[Frame]) -> None:
     machine.schedule(g, frames + lost + gained)
 
 
-def ruled_owner(g: Game, item: int, slot: int) -> int:
-    """The controller of the space a ruled item stands on (-1: nobody)."""
-    ctrl = g.state.control.get(g.ruled[slot])
-    space = g.state.positions.get(item, -1)
-    return ctrl[space] if ctrl and 0 <= space < len(ctrl) else -1
+ruled_owner = seats.ruled_owner  # read by events and economy too: it lives with the other owner rules

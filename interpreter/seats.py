@@ -24,3 +24,11 @@ def owners(g: Game, owner, me: int) -> list[int]:
     if owner in ("all", "most", "any"):
         return list(range(g.content.players))
     return [owner(g, Frame(0, 0, 0, me, {}))] if callable(owner) else [int(owner)]
+
+
+def ruled_owner(g: Game, item: int, slot: int) -> int:
+    """Who owns an item ruled by a zone (it stands on a space of a zone with control): the
+    controller of its space (-1: nobody)."""
+    ctrl = g.state.control.get(g.ruled[slot])
+    space = g.state.positions.get(item, -1)
+    return ctrl[space] if ctrl and 0 <= space < len(ctrl) else -1

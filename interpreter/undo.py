@@ -28,7 +28,7 @@ def snapshot(g: Game) -> None:
 def undo_last(g: Game) -> None:
     """Put the state back as it was before the last action: replay the actions before it (a
     game is deterministic) on a copy of the snapshot, or without one from the game's seed."""
-    from .game import Game
+    Game = type(g)  # the façade's class, without importing the module that binds this one
     st = g.state
     unlimited = 2**62
     if g._origin_of is st:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import core, economy, events, machine, majority, seats
+from . import core, economy, events, machine, seats
 from .state import Frame
 
 if TYPE_CHECKING:
@@ -98,7 +98,7 @@ def take_attached(g: Game, me: int, host: int) -> None:
 def place(g: Game, item: int, zone: int, owner: int, space: int, hidden: bool = False, by: int = -1) -> None:
     st = g.state
     old = st.loc[item]
-    before = majority.ruled_owner(g, item, old) if old in g.ruled else -1
+    before = seats.ruled_owner(g, item, old) if old in g.ruled else -1
     fields = {"zone": g.ruled[old], "space": st.positions.get(item, -1)} if old in g.ruled else {}
     frames: list[Frame] = []
     core.arrive(g, item, core.slot(g, zone, owner), by, frames)
@@ -106,7 +106,7 @@ def place(g: Game, item: int, zone: int, owner: int, space: int, hidden: bool = 
     if hidden:
         st.hidden.append(item)
     new = st.loc[item]
-    after = majority.ruled_owner(g, item, new) if new in g.ruled else -1
+    after = seats.ruled_owner(g, item, new) if new in g.ruled else -1
     if before != after:
         # A ruled item changing hands: its own lost/gained triggers, as if control had changed
         # (of the space it left, then of the space it came to).

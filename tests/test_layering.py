@@ -45,6 +45,13 @@ def _compat_imports(tree: ast.Module) -> set[int]:
             for n in ast.walk(fn) if isinstance(n, (ast.Import, ast.ImportFrom))}
 
 
+def _type_only_imports(tree: ast.Module) -> set[int]:
+    """ids of the import nodes under `if TYPE_CHECKING:`: read by type checkers, never run."""
+    return {id(n) for block in ast.walk(tree) if isinstance(block, ast.If)
+            and isinstance(block.test, ast.Name) and block.test.id == "TYPE_CHECKING"
+            for stmt in block.body for n in ast.walk(stmt) if isinstance(n, (ast.Import, ast.ImportFrom))}
+
+
 def import_graph() -> tuple[dict[str, set[str]], set[tuple[str, str]]]:
     """(module -> the project modules it imports, the compatibility re-exports left out)."""
     mods = modules()
@@ -59,9 +66,12 @@ def import_graph() -> tuple[dict[str, set[str]], set[tuple[str, str]]]:
     for name, (path, is_pkg) in mods.items():
         tree = ast.parse(path.read_text(), str(path))
         compat = _compat_imports(tree) if is_pkg else set()
+        typing_only = _type_only_imports(tree)
         here = name if is_pkg else name.rpartition(".")[0]
         targets: set[str] = set()
         for node in ast.walk(tree):
+            if id(node) in typing_only:
+                continue
             if isinstance(node, ast.Import):
                 found = {known(a.name) for a in node.names}
             elif isinstance(node, ast.ImportFrom):
