@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from rulesdsl.interpreter import Game, load_ruleset, new_game
 from rulesdsl.interpreter.agents import RandomAgent
 from rulesdsl.interpreter.persistence import SaveFileError, dumps, loads
+from json_paths import json_paths
 
 
 def _played(seed: int, moves: int, stop_at_decision: bool = False) -> Game:
@@ -181,13 +182,7 @@ def test_pending_decision_corruptions(mid_game):
 # -- random mutations -----------------------------------------------------------------------------
 
 def _paths(value, path=()):
-    yield path
-    if isinstance(value, dict):
-        for k, v in value.items():
-            yield from _paths(v, path + (k,))
-    elif isinstance(value, list):
-        for i, v in enumerate(value[:6]):
-            yield from _paths(v, path + (i,))
+    return json_paths(value, path, first=6)
 
 
 _SAVED = _save(_played(seed=7, moves=25, stop_at_decision=True))

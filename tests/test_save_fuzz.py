@@ -16,6 +16,7 @@ from rulesdsl.interpreter.agents import RandomAgent
 from rulesdsl.interpreter.persistence import SaveFileError, dumps
 from rulesdsl.pipeline import load_game
 from rulesdsl.trace import TraceError, replay, trace_of
+from json_paths import json_paths
 
 FUZZ = settings(max_examples=250, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -54,14 +55,7 @@ def _plays_to_the_end(game: Game, seed: int = 0) -> None:
 
 
 def _paths(value, path=()):
-    """Every place in a JSON value (the first few items of long lists)."""
-    yield path
-    if isinstance(value, dict):
-        for k, v in value.items():
-            yield from _paths(v, path + (k,))
-    elif isinstance(value, list):
-        for i, v in enumerate(value[:8]):
-            yield from _paths(v, path + (i,))
+    return json_paths(value, path, first=8)
 
 
 _json_values = st.recursive(
