@@ -11,6 +11,8 @@ import pytest
 from rulesdsl.interpreter import load_ruleset
 from rulesdsl.interpreter.state import Frame
 from rulesdsl.interpreter import seats
+from rulesdsl.explain_text import english
+from rulesdsl.parser import parse_file
 from rulesdsl.report import check_paths
 
 THREE = Path(__file__).resolve().parent / "data" / "three_seats"
@@ -114,3 +116,17 @@ def test_opponent_is_an_error_at_three_seats_only(tmp_path):
     assert "left" in report.diagnostics[0].help
     (folder / "game.rules").write_text(text.replace("players 3", "players 2"), encoding="utf-8")
     assert not check_paths([folder]).diagnostics
+
+
+
+@pytest.mark.parametrize("source, text", [
+    ("gain 1 coin who=left", "Your left neighbour gains 1 coin"),
+    ("gain 2 coins who=right", "Your right neighbour gains 2 coins"),
+    ("points count(city, owner=neighbours)", "Worth 1 VP for each item in your neighbours' cities"),
+    ("points count(tokens, owner=others)", "Worth 1 VP for each token of the other players"),
+    ("when built by=others { gain 1 coin }", "When another player builds something: gain 1 coin"),
+])
+def test_explain_says_the_seat_words(source, text):
+    tree, diags = parse_file("snippet.rules", f'card "X" {{\n{source}\n}}\n')
+    assert tree is not None, diags
+    assert english(tree.definitions[0].block.statements[0]) == text
