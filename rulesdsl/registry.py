@@ -177,7 +177,7 @@ def _verbs() -> dict[str, Verb]:
         Verb("when", TRIGGER, (Param("event", EVENT),),
              (("by", "owner"), ("color", COLORS), ("kind", KIND), ("via", WORD), ("zone", ZONE)), block="required",
              doc="Runs the block each time the event happens while the item is in play (a rule: always). "
-                 "`by=me|opponent|any` says whose event; `color=`, `kind=` and `via=` match the event's item, "
+                 "`by=me|opponent|others|left|right|neighbours|any` says whose event; `color=`, `kind=` and `via=` match the event's item, "
                  "`zone=` the zone of a zone event (`cube_added`, `control_gained`, `control_lost`).",
              example="when built by=me color=red { shields 1 }", explain="when {event}: {block}"),
         # -- action parts ----------------------------------------------------------------------
@@ -462,7 +462,7 @@ class Function:
 
 FUNCTIONS: dict[str, Function] = {f.name: f for f in [
     Function("count", (("zone", SELECTOR_ZONE),), FILTER_KWARGS,
-             doc="How many items of a zone match. `owner=me` (default), `opponent`, `all`, or `most` "
+             doc="How many items of a zone match. `owner=me` (default), `opponent`, `left`, `right`, `neighbours`, `others`, `all`, or `most` "
                  "(the player with the most).", example="count(city, color=[brown, grey], owner=most)"),
     Function("coins", (("player", PLAYER),), min_args=0, doc="A player's coins (default: the player).",
              example="coins(opponent)"),
