@@ -46,7 +46,8 @@ def event_frames(g: Game, name: str, actor: int, item: int = -1, only: int = -1,
                 me = g.slot_owner[slot]
         else:
             me = actor
-        if t.by == "me" and actor != me or t.by == "opponent" and actor == me:
+        # `me` inline: the most common filter, on the path of every event.
+        if t.by != "any" and not (actor == me if t.by == "me" else seats.acts_as(g, t.by, actor, me)):
             continue
         if t.colors is not None and (it is None or it.color not in t.colors):
             continue

@@ -132,6 +132,7 @@ class Game:
     push = machine.push
     repeat = machine.repeat
     opponent = seats.opponent
+    seats_of = seats.seats_of
     grant_play_again = turns.grant_play_again
     set_next_starter = turns.set_next_starter
     win = turns.win

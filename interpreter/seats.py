@@ -1,5 +1,10 @@
-"""Who the player words of the card language mean: `opponent`, and the owners a selector's
-`owner=` names (me, opponent, all, most, any, or a player expression)."""
+"""Who the player words of the card language mean: the seat words (`left`, `right`,
+`neighbours`, `others`, `all`, `opponent`), and the owners a selector's `owner=` names (those
+words, `me`, `most`, `any`, or a player expression).
+
+Seats are numbered from 0 in turn order.  `left` is the next seat (seat + 1) and `right` the
+previous one (seat - 1), both wrapping around the table; with two players both are the other
+seat, which is what `opponent` means (a word the checker keeps for two-seat games, E408)."""
 
 from __future__ import annotations
 
@@ -12,17 +17,46 @@ if TYPE_CHECKING:
 
 
 def opponent(g: Game, p: int) -> int:
-    # Two seats: the other one.  (With more seats this is the next seat: see issue 10.)
+    # Two seats: the other one (the checker refuses the word in a game of more seats).
     return (p + 1) % g.content.players
+
+
+def seats_of(g: Game, word: str, me: int) -> list[int]:
+    """The seats a seat word names for player `me`, each once, in seat order from `me` on."""
+    n = g.content.players
+    if word == "me":
+        return [me]
+    if word in ("left", "opponent"):
+        return [(me + 1) % n]
+    if word == "right":
+        return [(me - 1) % n]
+    if word == "neighbours":
+        # One seat when the left and right neighbours are the same player (two seats).
+        return sorted({(me + 1) % n, (me - 1) % n} - {me}, key=lambda s: (s - me) % n)
+    if word == "others":
+        return [(me + k) % n for k in range(1, n)]
+    if word in ("all", "most", "any"):
+        return list(range(n))
+    raise ValueError(f"not a seat word: {word}")
+
+
+def acts_as(g: Game, by: str, actor: int, me: int) -> bool:
+    """Whether an event by `actor` is one a trigger of `me` with `by=WORD` hears."""
+    if by == "me":
+        return actor == me
+    if by in ("opponent", "others"):
+        # `opponent` has always meant "anyone but me" in a trigger; `others` says so at any count.
+        return actor != me
+    if by in ("any", "all", "most"):
+        return True
+    return actor in seats_of(g, by, me)
 
 
 def owners(g: Game, owner, me: int) -> list[int]:
     if owner == "me":
         return [me]
-    if owner == "opponent":
-        return [opponent(g, me)]
-    if owner in ("all", "most", "any"):
-        return list(range(g.content.players))
+    if isinstance(owner, str):
+        return seats_of(g, owner, me)
     return [owner(g, Frame(0, 0, 0, me, {}))] if callable(owner) else [int(owner)]
 
 

@@ -314,8 +314,9 @@ class Checker:
                            kw.value.span, f"e.g. {verb.example}")
                 continue
             if s.verb == "when" and kw.name == "by" \
-                    and not (isinstance(kw.value, ast.Name) and kw.value.name in R.OWNER_WORDS):
-                self.error("E309", "`by=` of a trigger names whose event it is: `me`, `opponent` or `any`",
+                    and not (isinstance(kw.value, ast.Name) and kw.value.name in R.TRIGGER_BY_WORDS):
+                self.error("E309", "`by=` of a trigger names whose event it is: `me`, `opponent`, `others`, "
+                                   "`left`, `right`, `neighbours` or `any`",
                            kw.value.span, "e.g. when built by=me { ... }")
                 continue
             if kw.name == "where" and kw.name in kwtypes:
@@ -519,7 +520,7 @@ class Checker:
 
     @staticmethod
     def type_hint(t: str) -> str | None:
-        return {R.INT: "e.g. 3, or count(city, color=red)", R.PLAYER: "me, opponent, chosen, or player(0)",
+        return {R.INT: "e.g. 3, or count(city, color=red)", R.PLAYER: "me, left, right, chosen, or player(0)",
                 R.ITEM: 'chosen, an action parameter, or a quoted item name', R.BOOL: "e.g. coins >= 3"}.get(t)
 
     def expr(self, e: ast.Expr, scope: Scope) -> str | None:
@@ -537,6 +538,12 @@ class Checker:
             known = set(scope.names) | {n for t in (R.RESOURCE, R.COLOR, R.SCIENCE) for n in self.voc.known(t)}
             if any(e.name in self.voc.known(t) for t in (R.RESOURCE, R.COLOR, R.SCIENCE, R.CHAIN, R.ZONE, R.KIND)):
                 return "word"
+            if e.name in R.OWNER_WORDS:
+                # `others`, `neighbours`, `all`...: several seats (or a rule), where one player is meant.
+                self.error("E309", f"`{e.name}` names several players; one player is needed here", e.span,
+                           "name one seat: me, left, right, player(K), chosen; `owner=` of a count and "
+                           "`by=` of a trigger take several")
+                return None
             self.error("E307", f"unknown name `{e.name}`", e.span,
                        did_you_mean(e.name, known) or "names here: " + ", ".join(sorted(scope.names)))
             return None

@@ -714,6 +714,12 @@ class Compiler:
             return lambda g, f: f.me
         if n == "opponent":
             return lambda g, f: g.opponent(f.me)
+        if n in ("left", "right") and n not in self.bound:
+            return lambda g, f: g.seats_of(n, f.me)[0]
+        if n == "seat" and n not in self.bound:
+            return lambda g, f: f.me
+        if n == "players" and n not in self.bound:
+            return lambda g, f: g.content.players
         if n == "coins":
             return lambda g, f: g.state.coins[f.me]
         if n == "pawn_distance":
@@ -783,6 +789,10 @@ class Compiler:
         kw = {k.name: k.value for k in e.kwargs}
         colors = self.colorset(kw["color"]) if "color" in kw else None
         o = kw.get("owner")
+        if isinstance(o, ast.Name) and o.name in R.MULTI_SEAT_WORDS:
+            # Several seats: what they make together.
+            word = o.name
+            return lambda g, f: sum(g.production(p, res(g, f), colors) for p in g.seats_of(word, f.me))
         owner = (lambda g, f: f.me) if o is None else self.owner_fn(o)
         return lambda g, f: g.production(owner(g, f), res(g, f), colors)
 
@@ -829,7 +839,12 @@ class Compiler:
         zone = self.zone_index[e.args[0].name]
         kw = {k.name: k.value for k in e.kwargs}
         space = self.expr(kw["space"]) if "space" in kw else None
-        owner = self.owner_fn(kw["owner"]) if "owner" in kw else (lambda g, f: f.me)
+        o = kw.get("owner")
+        if isinstance(o, ast.Name) and o.name in R.MULTI_SEAT_WORDS:
+            word = o.name
+            return lambda g, f: sum(g.cubes(zone, p, None if space is None else space(g, f))
+                                    for p in g.seats_of(word, f.me))
+        owner = self.owner_fn(o) if o is not None else (lambda g, f: f.me)
         return lambda g, f: g.cubes(zone, owner(g, f), None if space is None else space(g, f))
 
     def call_supply(self, e: ast.Call) -> Fn:

@@ -39,6 +39,9 @@ from .flows import propagate
 
 OWNER_TEXT = {"me": "your", "opponent": "the opponent's", "all": "every player's",
               "most": "the city with the most", "any": "any"}
+# The seat words that name one player (docs/language.md, "Seats"), as sentence subjects.
+SEAT_TEXT = {"left": "your left neighbour", "right": "your right neighbour"}
+SEVERAL_TEXT = {"neighbours": "your neighbours", "others": "the other players"}
 
 
 # -- source text --------------------------------------------------------------------------------
@@ -420,6 +423,8 @@ def owner_poss(owner: ast.Expr | None, scope: Scope) -> str:
         return "any player's"
     if o == "most":
         return "the player with the most"
+    if o in SEVERAL_TEXT:
+        return SEVERAL_TEXT[o] + "'"
     return subject_of(owner, scope).poss
 
 
@@ -520,6 +525,8 @@ def count_quantity(call: ast.Call, scope: Scope) -> Quantity:
             return Quantity(sing, plur, loc="of all players")
         if o == "any":
             return Quantity(sing, plur, loc="of any player")
+        if o in SEVERAL_TEXT:
+            return Quantity(sing, plur, loc=f"of {SEVERAL_TEXT[o]}")
         return Quantity(sing, plur, owner=subject_of(owner, scope))
     if o == "most":
         return Quantity(sing, plur, loc=f"in the {zw} with the most {plur}")
@@ -527,6 +534,8 @@ def count_quantity(call: ast.Call, scope: Scope) -> Quantity:
         return Quantity(sing, plur, loc=f"in all players' {plural(zw)}")
     if o == "any":
         return Quantity(sing, plur, loc=f"in any player's {zw}")
+    if o in SEVERAL_TEXT:
+        return Quantity(sing, plur, loc=f"in {SEVERAL_TEXT[o]}' {plural(zw)}")
     who = subject_of(owner, scope)
     return Quantity(sing, plur, owner=who, loc=f"in {who.poss} {zw}")
 
@@ -644,6 +653,8 @@ def subject_of(e: ast.Expr | None, scope: Scope) -> Subject:
         return scope.me
     if n == "opponent":
         return OPPONENT
+    if n in SEAT_TEXT and n not in scope.chosen_names:
+        return Subject(SEAT_TEXT[n], SEAT_TEXT[n], SEAT_TEXT[n] + "'s")
     if n in scope.chosen_names and scope.chosen_player:
         return THAT_PLAYER
     if isinstance(e, ast.Call) and e.func == "player" and e.args and isinstance(e.args[0], ast.Int):
@@ -686,6 +697,12 @@ def phrase(e: ast.Expr, scope: Scope | None = None) -> str:
             return scope.me.ref
         if n == "opponent":
             return "the opponent"
+        if n in SEAT_TEXT:
+            return SEAT_TEXT[n]
+        if n == "seat":
+            return "your seat number"
+        if n == "players":
+            return "the number of players"
         if n in scope.chosen_names and scope.chosen:
             return scope.chosen
         for name, text in scope.earlier:
@@ -975,7 +992,8 @@ def _value(e: ast.Expr, ptype: str | None, kw: dict[str, ast.Expr], scope: Scope
         return Val(e.value if isinstance(e, ast.Str) else phrase(e, scope))
     if ptype == "owner":
         if _name(e) in R.OWNER_WORDS and _name(e) not in ("me", "opponent"):
-            return Val({"all": "every player", "most": "the player with the most", "any": "any player"}[_name(e)])
+            return Val({"all": "every player", "most": "the player with the most", "any": "any player",
+                        **SEVERAL_TEXT}[_name(e)])
         return subject_val(subject_of(e, scope))
     if ptype in (R.RESOURCE, R.SCIENCE) and not isinstance(e, ast.Name):
         return Val(phrase(e, scope))
@@ -1010,6 +1028,9 @@ def _event_clause(s: ast.Statement, kw: dict[str, ast.Expr], scope: Scope) -> tu
         actor_text, actor = scope.me.text or "they", scope.me
     elif by == "opponent":
         actor_text, actor = "the opponent", Subject("the opponent", "they", "their")
+    elif by in ("others", "neighbours", "left", "right"):
+        actor_text = {"others": "another player", "neighbours": "a neighbour"}.get(by) or SEAT_TEXT[by]
+        actor = Subject(actor_text, "they", "their")
     else:
         actor_text, actor = "any player", Subject("any player", "they", "their")
     found = noun_of(None, {k: v for k, v in kw.items() if k in ("color", "kind")}, scope)

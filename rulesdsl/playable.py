@@ -149,6 +149,12 @@ class Playable:
         for e in self.all_expressions():
             if isinstance(e, ast.Call) and e.func == "player" and e.args and isinstance(e.args[0], ast.Int):
                 self.seat(e.args[0], count, "player()")
+            elif count > 2 and isinstance(e, ast.Name) and e.name == "opponent":
+                # At more than two seats "the other player" is not one player.
+                self.error("E408", f"`opponent` names the other player of a two-player game; this game "
+                                   f"seats {count}", e.span,
+                           "say which seat: left or right (one neighbour), neighbours, or others (every other "
+                           "player)")
 
     def seat(self, e: ast.Int, count: int, what: str) -> None:
         if not 0 <= e.value < count:

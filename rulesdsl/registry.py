@@ -177,7 +177,7 @@ def _verbs() -> dict[str, Verb]:
         Verb("when", TRIGGER, (Param("event", EVENT),),
              (("by", "owner"), ("color", COLORS), ("kind", KIND), ("via", WORD), ("zone", ZONE)), block="required",
              doc="Runs the block each time the event happens while the item is in play (a rule: always). "
-                 "`by=me|opponent|any` says whose event; `color=`, `kind=` and `via=` match the event's item, "
+                 "`by=me|opponent|others|left|right|neighbours|any` says whose event; `color=`, `kind=` and `via=` match the event's item, "
                  "`zone=` the zone of a zone event (`cube_added`, `control_gained`, `control_lost`).",
              example="when built by=me color=red { shields 1 }", explain="when {event}: {block}"),
         # -- action parts ----------------------------------------------------------------------
@@ -462,7 +462,7 @@ class Function:
 
 FUNCTIONS: dict[str, Function] = {f.name: f for f in [
     Function("count", (("zone", SELECTOR_ZONE),), FILTER_KWARGS,
-             doc="How many items of a zone match. `owner=me` (default), `opponent`, `all`, or `most` "
+             doc="How many items of a zone match. `owner=me` (default), `opponent`, `left`, `right`, `neighbours`, `others`, `all`, or `most` "
                  "(the player with the most).", example="count(city, color=[brown, grey], owner=most)"),
     Function("coins", (("player", PLAYER),), min_args=0, doc="A player's coins (default: the player).",
              example="coins(opponent)"),
@@ -508,12 +508,15 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in [
 
 # Bare names an expression may use, with their types.
 NAMES: dict[str, str] = {
-    "me": PLAYER, "opponent": PLAYER, "coins": INT, "pawn_distance": INT, "distinct_science": INT,
+    "me": PLAYER, "opponent": PLAYER, "left": PLAYER, "right": PLAYER, "players": INT, "seat": INT, "coins": INT, "pawn_distance": INT, "distinct_science": INT,
     "track_points": INT, "true": BOOL, "false": BOOL, "age": INT, "this": ITEM,
 }
 # Names only some places define: `it` in a where= filter, `space` in choose_space's where=.
 NAME_DOCS: dict[str, str] = {
-    "me": "the player the effect belongs to", "opponent": "the other player",
+    "me": "the player the effect belongs to", "opponent": "the other player (two-seat games only: E408)",
+    "left": "the next seat in turn order (seat + 1, wrapping; with 2 players, the other one)",
+    "right": "the previous seat in turn order (seat - 1, wrapping; with 2 players, the other one)",
+    "players": "how many players the game seats", "seat": "the player's seat number, from 0",
     "coins": "the player's coins", "pawn_distance": "how far the conflict pawn stands towards the opponent's capital (negative: towards the player's own)",
     "distinct_science": "how many different scientific symbols the player has",
     "track_points": "the VP the conflict track gives the player",
@@ -521,7 +524,16 @@ NAME_DOCS: dict[str, str] = {
     "resource": "inside the game's `trade_price`: the resource being bought",
     "age": "the current age, from 1", "this": "inside an item: the item itself",
 }
-OWNER_WORDS = ("me", "opponent", "all", "most", "any")
+OWNER_WORDS = ("me", "opponent", "all", "most", "any", "neighbours", "others")
+# Seat words naming several players: `owner=` of a selector and `by=` of a trigger take them,
+# a place wanting one player does not (E309).
+MULTI_SEAT_WORDS = ("neighbours", "others", "all")
+# Whose events a trigger hears (`when EVENT by=WORD`).
+TRIGGER_BY_WORDS = OWNER_WORDS + ("left", "right")
+OWNER_WORD_DOCS: dict[str, str] = {
+    "neighbours": "the seats to the left and right (one seat when only 2 play)",
+    "others": "every seat but the player's", "all": "every seat",
+}
 # The fewest players the engine plays with (`players N` in the game); content may need more
 # (a `player(K)` or a military token's `side K` names seat K).
 MIN_PLAYERS = 2
