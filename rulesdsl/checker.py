@@ -473,8 +473,13 @@ class Checker:
                 if not (isinstance(z, ast.Name) and z.name in ("structure", "structure_all")):
                     self.vocab(z, R.ZONE)
             return
-        if type_ == "owner":
+        if type_ in ("owner", R.SEATS):
+            words = R.OWNER_WORDS if type_ == "owner" else R.SUMMED_OWNER_WORDS
+            if isinstance(e, ast.Name) and e.name in words:
+                return
             if isinstance(e, ast.Name) and e.name in R.OWNER_WORDS:
+                self.error("E309", f"`owner={e.name}` cannot be added up here", e.span,
+                           "name a seat or a group of seats: " + ", ".join(R.SUMMED_OWNER_WORDS + ("left", "right")))
                 return
             self.expect(e, R.PLAYER, scope)
             return

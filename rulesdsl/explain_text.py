@@ -990,7 +990,7 @@ def _value(e: ast.Expr, ptype: str | None, kw: dict[str, ast.Expr], scope: Scope
         return Val(join(_colors(e), "or"))
     if ptype == R.TEXT:
         return Val(e.value if isinstance(e, ast.Str) else phrase(e, scope))
-    if ptype == "owner":
+    if ptype in ("owner", R.SEATS):
         if _name(e) in R.OWNER_WORDS and _name(e) not in ("me", "opponent"):
             return Val({"all": "every player", "most": "the player with the most", "any": "any player",
                         **SEVERAL_TEXT}[_name(e)])

@@ -21,6 +21,7 @@ WORDS = "words"            # any number of bare words (vocabulary declarations)
 INTS = "ints"              # any number of integers
 EVENT = "event"
 SELECTOR_ZONE = "selector_zone"  # a zone name or `structure`
+SEATS = "seats"            # `owner=` of production/cubes: a seat or a group of seats, added up
 
 # Roles: where a statement may stand.
 PROPERTY = "property"   # describes the definition (static)
@@ -471,7 +472,7 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in [
     Function("either", (("condition", BOOL), ("then", "any"), ("else", "any")), returns="any",
              doc="`then` when the condition holds, else `else`.", example="either(pawn_distance > 0, opponent, me)"),
     Function("player", (("index", INT),), returns=PLAYER, doc="Player by seat, from 0.", example="player(0)"),
-    Function("production", (("resource", RESOURCE),), (("owner", "owner"), ("color", COLORS)),
+    Function("production", (("resource", RESOURCE),), (("owner", SEATS), ("color", COLORS)),
              doc="Units of a resource a player's cards make (one-of producers not counted).",
              example="production(stone, owner=opponent, color=[brown, grey])"),
     Function("science_count", (("symbol", SCIENCE),), doc="How many of a scientific symbol the player has.",
@@ -487,7 +488,7 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in [
     Function("owner", (("item", ITEM),), returns=PLAYER, doc="The player whose zone holds the item.",
              example="owner(host(chosen))"),
     Function("coins_on", (("item", ITEM),), doc="Coins lying on an item (put_coins).", example="coins_on(this)"),
-    Function("cubes", (("zone", ZONE),), (("space", INT), ("owner", "owner")),
+    Function("cubes", (("zone", ZONE),), (("space", INT), ("owner", SEATS)),
              doc="A player's cubes on a zone (on one space with space=).", example="cubes(council, space=2, owner=opponent)"),
     Function("supply", (("zone", ZONE),), doc="Cubes the player still has to put on a zone.", example="supply(council)"),
     Function("controller", (("zone", ZONE), ("space", INT)), returns=PLAYER,
@@ -528,6 +529,9 @@ OWNER_WORDS = ("me", "opponent", "all", "most", "any", "neighbours", "others")
 # Seat words naming several players: `owner=` of a selector and `by=` of a trigger take them,
 # a place wanting one player does not (E309).
 MULTI_SEAT_WORDS = ("neighbours", "others", "all")
+# `owner=` of a function that adds seats up (`production`, `cubes`): one seat or a group, never
+# `most`/`any` (whose sum would mean nothing); the type of such an option.
+SUMMED_OWNER_WORDS = ("me", "opponent") + MULTI_SEAT_WORDS
 # Whose events a trigger hears (`when EVENT by=WORD`).
 TRIGGER_BY_WORDS = OWNER_WORDS + ("left", "right")
 OWNER_WORD_DOCS: dict[str, str] = {

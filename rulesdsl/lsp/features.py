@@ -465,6 +465,8 @@ def _values(found: ContentSet | None, type_: str) -> list[tuple[str, str]]:
         return [(w, "zone") for w in words]
     if type_ in (R.PLAYER, "owner"):
         return [(w, "player") for w in R.OWNER_WORDS]
+    if type_ == R.SEATS:
+        return [(w, "player") for w in R.SUMMED_OWNER_WORDS + ("left", "right")]
     if type_ == R.BOOL:
         return [("true", "bool"), ("false", "bool")]
     if type_ == R.EVENT:
