@@ -1,4 +1,5 @@
-"""Every place in a JSON value, for tests that corrupt saves and traces one field at a time."""
+"""Every place in a JSON value, and one edit at a place: for tests that corrupt saves and traces
+one field at a time."""
 
 from __future__ import annotations
 
@@ -13,3 +14,26 @@ def json_paths(value, path=(), first: int = 8):
     elif isinstance(value, list):
         for i, v in enumerate(value[:first]):
             yield from json_paths(v, path + (i,), first)
+
+
+def edit_json(data, path, how: str, value, delta: int) -> None:
+    """Change `data` in place at `path`: "delete" the key, "int" add `delta` to an integer (other
+    values are left alone), "swap" a list item with another, anything else set it to `value`.
+    A path that no longer leads anywhere (an earlier edit removed it) is skipped."""
+    parent = data
+    try:
+        for key in path[:-1]:
+            parent = parent[key]
+        key = path[-1]
+        if how == "delete":
+            del parent[key]
+        elif how == "int":
+            if type(parent[key]) is int:
+                parent[key] += delta
+        elif how == "swap" and isinstance(parent, list) and len(parent) > 1:
+            other = (key + delta) % len(parent)
+            parent[key], parent[other] = parent[other], parent[key]
+        else:
+            parent[key] = value
+    except (KeyError, IndexError, TypeError):
+        pass

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from rulesdsl.interpreter import Game, load_ruleset, new_game
 from rulesdsl.interpreter.agents import RandomAgent
 from rulesdsl.interpreter.persistence import SaveFileError, dumps, loads
-from json_paths import json_paths
+from json_paths import edit_json, json_paths
 
 
 def _played(seed: int, moves: int, stop_at_decision: bool = False) -> Game:
@@ -199,19 +199,7 @@ _json_values = st.recursive(
 def test_random_mutations_load_or_raise_save_file_error(edits):
     data = json.loads(_SAVED)
     for path, how, value, delta in edits:
-        parent = data
-        try:
-            for key in path[:-1]:
-                parent = parent[key]
-            key = path[-1]
-            if how == "delete":
-                del parent[key]
-            elif how == "int" and type(parent[key]) is int:
-                parent[key] += delta
-            else:
-                parent[key] = value
-        except (KeyError, IndexError, TypeError):
-            continue
+        edit_json(data, path, how, value, delta)
     text = json.dumps(data)
     try:
         state = loads(text)

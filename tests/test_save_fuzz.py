@@ -16,7 +16,7 @@ from rulesdsl.interpreter.agents import RandomAgent
 from rulesdsl.interpreter.persistence import SaveFileError, dumps
 from rulesdsl.pipeline import load_game
 from rulesdsl.trace import TraceError, replay, trace_of
-from json_paths import json_paths
+from json_paths import edit_json, json_paths
 
 FUZZ = settings(max_examples=250, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -65,24 +65,7 @@ _json_values = st.recursive(
     max_leaves=6)
 
 
-def _edit(data, path, how: str, value, delta: int) -> None:
-    parent = data
-    try:
-        for key in path[:-1]:
-            parent = parent[key]
-        key = path[-1]
-        if how == "delete":
-            del parent[key]
-        elif how == "int":
-            if type(parent[key]) is int:
-                parent[key] += delta
-        elif how == "swap" and isinstance(parent, list) and len(parent) > 1:
-            other = (key + delta) % len(parent)
-            parent[key], parent[other] = parent[other], parent[key]
-        else:
-            parent[key] = value
-    except (KeyError, IndexError, TypeError):
-        pass
+_edit = edit_json
 
 
 def _edits(paths):
