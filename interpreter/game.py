@@ -154,6 +154,7 @@ class Game:
     set_next_starter = turns.set_next_starter
     win = turns.win
     count = selection.count
+    count_named = selection.count_named
     item_attr = selection.item_attr
     has_option = selection.has_option
     owner_of = core.owner_of
