@@ -24,10 +24,32 @@ ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator
          ">=": operator.ge}
 
 
+def player_range(headers: list[ast.Definition]) -> tuple[int, int]:
+    """The player counts a game supports, from its `players N` or `players LOW HIGH`."""
+    for g in headers:
+        for s in g.block.statements:
+            if s.verb == "players" and s.args:
+                values = [a.value for a in s.args]
+                return values[0], values[-1]
+    return R.MIN_PLAYERS, R.MIN_PLAYERS
+
+
+def copies_at(d: ast.Definition, players: int) -> int:
+    """How many copies of an item a game of `players` uses: one per number of its `copies` that
+    is at most `players` (none at all: one copy, kept out of play; see `Compiler.item`)."""
+    marks = [a.value for s in d.block.statements if s.verb == "copies" for a in s.args]
+    if not marks:
+        return 1
+    return max(1, sum(1 for m in marks if m <= players))
+
+
 class Compiler:
-    def __init__(self, merged: Merged, layers: list[str]):
+    def __init__(self, merged: Merged, layers: list[str], players: int | None = None):
         self.merged = merged
         self.layers = layers
+        # The player count to compile for (None: the game's smallest); copies of items are kept
+        # or left out by it (`copies`), so a content is compiled for one count.
+        self.wanted_players = players
         self.blocks: list[Block] = []
         self.resources: list[str] = []
         self.colors: list[str] = []
@@ -59,9 +81,15 @@ class Compiler:
             self.vocabulary(g)
         for name, ruler in self.ruled_later:
             self.zones[self.zone_index[name]].ruled_by = self.zone_index[ruler]
-        items = [d for d in self.merged.definitions if d.kind in self.item_kinds]
+        low, high = player_range(headers)
+        players = low if self.wanted_players is None else self.wanted_players
+        if not low <= players <= high:
+            span = f"{low}" if low == high else f"{low} to {high}"
+            raise ValueError(f"{game.name} plays with {span} players, not {players}")
+        self.players = players
+        items = [d for d in self.merged.definitions if d.kind in self.item_kinds for _ in range(copies_at(d, players))]
         for i, d in enumerate(items):
-            self.item_index[d.name] = i
+            self.item_index.setdefault(d.name, i)
         for d in self.merged.by_kind("layout"):
             self.layouts[d.name] = self.layout(d)
         # Procedures first: items and actions `run` them by name.
@@ -76,7 +104,7 @@ class Compiler:
         start_zone: dict[str, str] = {}
         build_zone: dict[str, int] = {}
         scores: list[tuple[str, Fn]] = []
-        settings: dict[str, object] = {"players": R.MIN_PLAYERS, "title": game.name, "tiebreak": None, "discard": -1,
+        settings: dict[str, object] = {"title": game.name, "tiebreak": None, "discard": -1,
                                        "trade": None, "setup": [], "between": -1}
         for g in headers:
             for s in g.block.statements:
@@ -107,7 +135,8 @@ class Compiler:
         setup = self.new_block(self.sequence_steps(setup_blocks), ["setup"]) if setup_blocks else self.new_block([], [])
         track_def = next(iter(self.merged.by_kind("track")), None)
         return Content(
-            name=game.name, title=str(settings["title"]), layers=self.layers, players=int(settings["players"]),
+            name=game.name, title=str(settings["title"]), layers=self.layers, players=players,
+            min_players=low, max_players=high,
             resources=self.resources, colors=self.colors, science=self.science, chains=self.chains,
             zones=self.zones, zone_index=self.zone_index, items=compiled_items, item_index=self.item_index,
             blocks=self.blocks, actions=actions, rules=rules, triggers_by_event=triggers_by_event,
@@ -152,8 +181,6 @@ class Compiler:
         a = s.args
         if s.verb == "title":
             settings["title"] = a[0].value
-        elif s.verb == "players":
-            settings["players"] = a[0].value
         elif s.verb == "build_zone":
             build_zone[a[0].name] = self.zone_index[a[1].name]
         elif s.verb == "start_zone":
@@ -219,6 +246,9 @@ class Compiler:
         self.origin = label(d)
         zone = item_start_zone(d, start_zone)
         it.deck = self.zone_index.get(zone, -1) if zone else -1
+        marks = [a.value for s in d.block.statements if s.verb == "copies" for a in s.args]
+        if marks and min(marks) > self.players:
+            it.deck = -1  # no copy is used at this player count: the one kept stays out of play
         effects: list[ast.Statement] = []
         produce = [0] * len(self.resources)
         one_of, fixed, discounts, science = [], [], [], []

@@ -185,6 +185,8 @@ class Content:
     track: Track
     military_tokens: list[int]
     item_kinds: list[str] = attrs.Factory(list)
+    min_players: int = 2                 # the counts the game supports (`players 3 7`);
+    max_players: int = 2                 # `players` is the one this content is compiled for
     tables: dict[str, list[int]] = attrs.Factory(dict)
     sources: dict[str, str] = attrs.Factory(dict)
     # Designer invariants (`invariant "Name" { holds COND }`): (name, condition, span of the `holds`).

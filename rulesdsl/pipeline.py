@@ -33,17 +33,19 @@ class Compiled:
     content: Content
 
 
-def compile_layers(expansions: list[str] | tuple[str, ...] = (), base: str | Path = BASE_GAME) -> Compiled:
-    """Load, check and compile a base game and expansions, in the order given (afresh, no cache).
-    Content with errors raises RulesError with every diagnostic; an unknown name UnknownName,
-    a folder past the limits FolderProblem, a base without a `game` ValueError."""
+def compile_layers(expansions: list[str] | tuple[str, ...] = (), base: str | Path = BASE_GAME,
+                   players: int | None = None) -> Compiled:
+    """Load, check and compile a base game and expansions, in the order given (afresh, no cache),
+    for `players` (None: the game's fewest).  Content with errors raises RulesError with every
+    diagnostic; an unknown name UnknownName, a folder past the limits FolderProblem, a base
+    without a `game` or a player count outside the game's range ValueError."""
     merged = load_paths(resolve_layers(list(expansions), base))
     diagnostics = merged.diagnostics + (check(merged) if not merged.diagnostics else [])
     if any(d.severity == "error" for d in diagnostics):
         raise RulesError(diagnostics, merged.sources)
     if not merged.by_kind("game"):  # a folder with no card file at all: nothing to play
         raise ValueError(f"{base} defines no game (no `game` definition in its card files)")
-    compiler = Compiler(merged, [str(base), *expansions])
+    compiler = Compiler(merged, [str(base), *expansions], players)
     content = compiler.compile()
     content.invariants = compile_invariants(compiler, merged)
     return Compiled(merged, compiler, content)
@@ -56,9 +58,11 @@ class Ruleset:
     content: Content
 
     @classmethod
-    def load(cls, expansions: list[str] | tuple[str, ...] = (), base: str | Path = BASE_GAME) -> "Ruleset":
-        """Load and compile; content with errors raises RulesError with every diagnostic."""
-        return cls(compile_layers(canonical_expansions(list(expansions)), base).content)
+    def load(cls, expansions: list[str] | tuple[str, ...] = (), base: str | Path = BASE_GAME,
+             players: int | None = None) -> "Ruleset":
+        """Load and compile for `players` (None: the game's fewest); content with errors raises
+        RulesError with every diagnostic, a count outside the game's range ValueError."""
+        return cls(compile_layers(canonical_expansions(list(expansions)), base, players).content)
 
     def new_game(self, seed: int = 0, options: list[str] | tuple[str, ...] = (),
                  script: dict[str, list[str]] | None = None, max_steps: int = DEFAULT_MAX_STEPS) -> Game:
@@ -67,22 +71,26 @@ class Ruleset:
 
 
 # The per-process cache: a command, a test session or a verify worker compiles each set once.
-@functools.lru_cache(maxsize=16)
-def _ruleset(expansions: tuple[str, ...], base: str) -> Ruleset:
-    return Ruleset.load(expansions, base)
+@functools.lru_cache(maxsize=32)
+def _ruleset(expansions: tuple[str, ...], base: str, players: int | None) -> Ruleset:
+    return Ruleset.load(expansions, base, players)
 
 
-def load_ruleset(expansions: list[str] | tuple[str, ...] = (), base: str = BASE_GAME) -> Ruleset:
-    """The compiled rules for a base game and expansions (compiled once per process)."""
-    return _ruleset(tuple(canonical_expansions(list(expansions))), str(base))
+def load_ruleset(expansions: list[str] | tuple[str, ...] = (), base: str = BASE_GAME,
+                 players: int | None = None) -> Ruleset:
+    """The compiled rules for a base game and expansions at a player count (None: the game's
+    fewest), compiled once per process."""
+    return _ruleset(tuple(canonical_expansions(list(expansions))), str(base), players)
 
 
 def new_game(expansions: list[str] | tuple[str, ...] = (), seed: int = 0, options: list[str] | tuple[str, ...] = (),
              script: dict[str, list[str]] | None = None, base: str = BASE_GAME,
-             max_steps: int = DEFAULT_MAX_STEPS) -> Game:
-    """Start a game: a bundled base game plus expansions, by name or folder path.  `max_steps`
-    bounds the work of the setup and of each action (BudgetExceeded beyond it)."""
-    return load_ruleset(expansions, base).new_game(seed=seed, options=options, script=script, max_steps=max_steps)
+             max_steps: int = DEFAULT_MAX_STEPS, players: int | None = None) -> Game:
+    """Start a game: a bundled base game plus expansions, by name or folder path, for `players`
+    (None: the game's fewest).  `max_steps` bounds the work of the setup and of each action
+    (BudgetExceeded beyond it)."""
+    return load_ruleset(expansions, base, players).new_game(seed=seed, options=options, script=script,
+                                                            max_steps=max_steps)
 
 
 def load_game(saved: "str | bytes | State", content: Content | None = None) -> Game:
@@ -92,7 +100,7 @@ def load_game(saved: "str | bytes | State", content: Content | None = None) -> G
     state = saved if isinstance(saved, State) else loads(saved)
     if content is None:
         try:
-            content = load_ruleset(tuple(state.layers[1:]), state.layers[0]).content
+            content = load_ruleset(tuple(state.layers[1:]), state.layers[0], state.players).content
         except RulesError as exc:
             first = exc.diagnostics[0].message if exc.diagnostics else "errors"
             raise SaveFileError(f"the content the save names does not load: {first}") from None

@@ -142,6 +142,11 @@ class Playable:
             self.error("E404", f"a game of {count} player{'s' if count != 1 else ''} cannot be played",
                        declared[-1].args[0].span, f"the engine plays with {R.MIN_PLAYERS} or more players")
             return
+        most = declared[-1].args[-1] if declared else None
+        if isinstance(most, ast.Int) and most.value < count:
+            self.error("E404", f"`players {count} {most.value}`: the most is fewer than the fewest", most.span,
+                       f"write the fewest first: players {most.value} {count}")
+            return
         # Seats the content names must exist.
         for d, s in self.all_statements():
             if s.verb == "side" and d.kind in self.item_kinds and s.args and isinstance(s.args[0], ast.Int):

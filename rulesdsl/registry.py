@@ -192,8 +192,10 @@ def _verbs() -> dict[str, Verb]:
         # -- game definition -------------------------------------------------------------------
         Verb("title", GAME, (Param("title", TEXT),), kinds=("game", "expansion"), repeatable=False,
              doc="The game's full title.", example='title "7 Wonders Duel"', explain="title: {title}"),
-        Verb("players", GAME, (Param("count", INT),), kinds=("game",), repeatable=False,
-             doc="Number of players.", example="players 2", explain="{count} players"),
+        Verb("players", GAME, (Param("count", INT), Param("most", INT, optional=True)), kinds=("game",), repeatable=False,
+             doc="The player counts the game supports: one number, or the fewest and the most (`players 3 7`). "
+                 "A game is played (and compiled) for one count: `--players N`, the fewest by default.",
+             example="players 3 7", explain="{count}{most:? to %} players"),
         Verb("resources", GAME, (Param("words", WORDS),), kinds=("game", "expansion"),
              doc="Declares resource names.", example="resources wood clay stone", explain="resources: {words}"),
         Verb("colors", GAME, (Param("words", WORDS),), kinds=("game", "expansion"),
@@ -242,6 +244,10 @@ def _verbs() -> dict[str, Verb]:
         Verb("table", GAME, (Param("name", WORD), Param("numbers", INTS)), kinds=("game", "expansion"),
              doc="A named row of numbers, read with lookup(NAME, index) (index from 0; past the end: the last).",
              example="table set_bonus 0 5 12 21", explain="table {name}: {numbers}"),
+        Verb("copies", PROPERTY, (Param("counts", INTS),), repeatable=False,
+             doc="One copy of the item per number; each number is the smallest player count that uses that copy "
+                 "(`copies 3 4`: one copy from 3 players, a second from 4). Copies share the name. Without it: one copy.",
+             example="copies 3 5", explain="copies used from {counts} players"),
         Verb("value", PROPERTY, (Param("value", INT),), repeatable=False,
              doc="A number printed on the item that rules read as `item.value` (a discount printed on a token).",
              example="value 3", explain="value: {value}"),
