@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import core, events, machine, seats, trade
+from . import core, events, machine, seats
+from . import trade as neighbour_trade
 from .costs import Stats, cheapest_trade, compute_stats
 from .state import Frame
 
@@ -89,7 +90,7 @@ def _cost(g: Game, p: int, it, s: Stats) -> tuple[int, int, bool]:
     if g.content.trade_base:
         if not any(need):
             return (coins, 0, False)
-        options = trade.payments(g, p, tuple(need), s)
+        options = neighbour_trade.payments(g, p, tuple(need), s)
         return (coins + options[0][0], options[0][0], False) if options else (IMPOSSIBLE, IMPOSSIBLE, False)
     discount = waive = 0
     for n, kind, color, or_coins in s.discounts:
@@ -107,7 +108,7 @@ def _cost(g: Game, p: int, it, s: Stats) -> tuple[int, int, bool]:
     return (total, trade, False)
 
 
-def payment_options(g: Game, p: int, item: int) -> list[tuple[int, trade.Payment]] | None:
+def payment_options(g: Game, p: int, item: int) -> list[tuple[int, neighbour_trade.Payment]] | None:
     """A game that trades with neighbours: the ways p can pay for `item`, (coins in all, coins
     to each seller), cheapest first; None when it needs no purchase (or the game trades with
     the bank, or a chain makes it free)."""
@@ -120,7 +121,7 @@ def payment_options(g: Game, p: int, item: int) -> list[tuple[int, trade.Payment
     s = stats(g, p)
     need = tuple(max(0, c - q) for c, q in zip(it.cost.resources, s.produce))
     coins = total - traded
-    return [(coins + t, pay) for t, pay in trade.payments(g, p, need, s)]
+    return [(coins + t, pay) for t, pay in neighbour_trade.payments(g, p, need, s)]
 
 
 def round_payment(g: Game, p: int, act, binding: list[int], pay) -> tuple[int, dict[int, int], list[int], list]:
