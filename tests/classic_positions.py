@@ -33,7 +33,11 @@ def classic_game(players: int = 3, seed: int = 0, options: tuple[str, ...] = ())
 
 
 def act(name: str, *args: str, pay: tuple[tuple[int, int], ...] = ()) -> Action:
-    return Action(name, tuple(args), pay) if pay else Action(name, tuple(args))
+    """An action; `pay` is the coins to each neighbour, written as the engine's last argument
+    `pay=p1:2,p2:1`."""
+    if pay:
+        args = (*args, "pay=" + ",".join(f"p{s}:{c}" for s, c in pay))
+    return Action(name, tuple(args))
 
 
 # -- looking things up ----------------------------------------------------------------------------
@@ -74,15 +78,23 @@ def score(game: Game, p: int, category: str) -> int:
 # -- changing the position --------------------------------------------------------------------------
 
 def _spare(game: Game, avoid: set[int]) -> int:
-    """A card to refill a hand with: from the discard pile, the box, or a guild the game can spare."""
+    """A card to refill a hand with: from the box, a guild the game can spare, the discard pile, or
+    a later age's deck."""
     st = game.state
-    for zone in ("discard", "box"):
-        for j in st.zones[slot_of(game, zone)]:
-            if game.content.items[j].kind == "card" and j not in avoid:
-                return j
+    for j in st.zones[slot_of(game, "box")]:
+        if game.content.items[j].kind == "card" and j not in avoid:
+            return j
     guilds = [j for j in st.zones[slot_of(game, "guilds")] if j not in avoid]
     if len(guilds) > game.content.players + 2:
         return guilds[0]
+    for j in st.zones[slot_of(game, "discard")]:
+        if j not in avoid:
+            return j
+    # Last resort: a card of a later age's deck (that age then deals one hand a card short).
+    for zone in ("age2", "age3"):
+        for j in st.zones[slot_of(game, zone)]:
+            if j not in avoid:
+                return j
     raise AssertionError("no spare card to keep the hands even")
 
 
@@ -118,12 +130,13 @@ def give(game: Game, p: int, *item_names: str) -> None:
         game.relocate(i, slot_of(game, {"card": "city", "stage": "built_stages"}[kind], p))
 
 
-def set_hand(game: Game, p: int, *card_names: str) -> None:
-    """Exactly these cards in the player's hand; the cards held before go to the box."""
+def set_hand(game: Game, p: int, *card_names: str, keep: tuple[int, ...] = ()) -> None:
+    """Exactly these cards in the player's hand; the cards held before go to the box.  The hands of
+    the seats in `keep` (set up already) are not taken from."""
     box = slot_of(game, "box")
     for i in list(game.state.zones[slot_of(game, "hand", p)]):
         game.relocate(i, box)
-    chosen: set[int] = set()
+    chosen: set[int] = {i for q in keep for i in game.state.zones[slot_of(game, "hand", q)]}
     for name in card_names:
         i = take(game, name, avoid=chosen)
         chosen.add(i)
@@ -210,13 +223,25 @@ def play_until_age(game: Game, age: int) -> None:
         play_round(game)
 
 
+def _plain(action: Action) -> tuple[str, ...]:
+    return tuple(a for a in action.args if not a.startswith("pay="))
+
+
 def actions_named(game: Game, p: int, name: str, *args: str) -> list[Action]:
-    return [a for a in game.legal_actions(p) if a.name == name and tuple(a.args) == args]
+    """The legal actions of that name and arguments, whatever they pay."""
+    return [a for a in game.legal_actions(p) if a.name == name and _plain(a) == args]
 
 
 def payment(action: Action) -> tuple[tuple[int, int], ...]:
-    """An action's payment to neighbours, as sorted (seat, coins) pairs without zeros."""
-    return tuple(sorted((s, c) for s, c in getattr(action, "pay", ()) if c))
+    """An action's payment to neighbours (its `pay=p1:2,p2:1` argument), as sorted (seat, coins)
+    pairs without zeros."""
+    pairs = []
+    for a in action.args:
+        if a.startswith("pay="):
+            for part in a[len("pay="):].split(","):
+                seat, coins = part.lstrip("p").split(":")
+                pairs.append((int(seat), int(coins)))
+    return tuple(sorted((s, c) for s, c in pairs if c))
 
 
 def pays(game: Game, p: int, name: str, *args: str) -> set[tuple[tuple[int, int], ...]]:

@@ -291,7 +291,7 @@ def test_no_two_cards_of_one_name_in_a_city():
     set_board(game, P0, "Gizah (Day)")
     give(game, P0, "Loom", "Lumber Yard")
     set_coins(game, P0, 0)
-    set_hand(game, P0, "Loom", "Altar", "Baths", "Stockade", "Barracks", "Apothecary", "Tavern")
+    set_hand(game, P0, "Loom", "Altar", "Baths", "Stockade", "Barracks", "Apothecary", "Marketplace")
     give(game, P0, "Timber Yard")          # stone|wood: with the Lumber Yard, 2 wood for stage 1
     assert actions_named(game, P0, "build", "Loom") == []
     assert actions_named(game, P0, "sell", "Loom")
@@ -304,7 +304,7 @@ def test_stages_are_built_in_order():
     game = classic_game(3)
     set_board(game, P0, "Gizah (Day)")
     give(game, P0, "Sawmill", "Brickyard", "Loom")            # 2 wood, 2 clay, textile
-    set_hand(game, P0, "Altar", "Theater", "Baths", "Well", "Stockade", "Barracks", "Guard Tower")
+    set_hand(game, P0, "Altar", "Theater", "Baths", "Workshop", "Stockade", "Barracks", "Guard Tower")
     assert actions_named(game, P0, "wonder", "Altar", "Gizah (Day) stage 2") == []
     with pytest.raises(IllegalAction):
         game.apply(act("wonder", "Altar", "Gizah (Day) stage 2"), seat=P0)
@@ -331,7 +331,7 @@ def test_own_production_pays_for_barracks_and_scriptorium_but_not_guard_tower():
         set_board(game, p, board)
     give(game, P0, "Stone Pit", "Ore Vein", "Press")
     set_coins(game, P0, 0)                                   # nothing can be bought
-    set_hand(game, P0, "Barracks", "Scriptorium", "Guard Tower", "Altar", "Theater", "Baths", "Tavern")
+    set_hand(game, P0, "Barracks", "Scriptorium", "Guard Tower", "Altar", "Theater", "Baths", "Marketplace")
     assert actions_named(game, P0, "build", "Barracks") == [act("build", "Barracks")]
     assert actions_named(game, P0, "build", "Scriptorium") == [act("build", "Scriptorium")]
     assert actions_named(game, P0, "build", "Guard Tower") == []
@@ -355,7 +355,7 @@ def test_a_chain_builds_gardens_for_nothing():
         set_board(game, p, board)
     give(game, P0, "Theater")
     set_coins(game, P0, 0)
-    set_hand(game, P0, "Gardens", "Altar", "Baths", "Stockade", "Barracks", "Apothecary", "Tavern")
+    set_hand(game, P0, "Gardens", "Altar", "Baths", "Stockade", "Barracks", "Apothecary", "Marketplace")
     assert actions_named(game, P0, "build", "Gardens") == [act("build", "Gardens")]
     play_round(game, {P0: act("build", "Gardens")})
     assert "Gardens" in names(game, "city", P0) and game.state.coins[P0] == 0
@@ -378,7 +378,7 @@ def test_a_resource_from_a_neighbour_costs_2_coins_paid_to_that_neighbour():
     game = classic_game(3)
     boards(game, NO_WOOD)
     give(game, P1, "Lumber Yard")
-    set_hand(game, P0, "Stockade", "Altar", "Theater", "Baths", "Barracks", "Apothecary", "Tavern")
+    set_hand(game, P0, "Stockade", "Altar", "Theater", "Baths", "Barracks", "Apothecary", "Marketplace")
     assert pays(game, P0, "build", "Stockade") == {((P1, 2),)}
     play_round(game, {P0: paying(game, P0, "build", "Stockade", pay=((P1, 2),))})
     assert game.state.coins[P0] == 1
@@ -393,7 +393,7 @@ def test_two_units_one_from_each_neighbour():
     give(game, P1, "Lumber Yard")
     give(game, P2, "Timber Yard")
     set_coins(game, P0, 10)
-    set_hand(game, P0, "Altar", "Theater", "Baths", "Stockade", "Barracks", "Apothecary", "Tavern")
+    set_hand(game, P0, "Altar", "Theater", "Baths", "Stockade", "Barracks", "Apothecary", "Marketplace")
     assert pays(game, P0, "wonder", "Altar", "Gizah (Day) stage 1") == {((P1, 2), (P2, 2))}
     play_round(game, {P0: paying(game, P0, "wonder", "Altar", "Gizah (Day) stage 1", pay=((P1, 2), (P2, 2)))})
     assert game.state.coins[P0] == 10 - 4
@@ -407,7 +407,7 @@ def test_each_unit_a_neighbour_makes_is_bought_once():
     boards(game, NO_WOOD)
     give(game, P1, "Lumber Yard")
     set_coins(game, P0, 10)
-    set_hand(game, P0, "Altar", "Theater", "Baths", "Stockade", "Barracks", "Apothecary", "Tavern")
+    set_hand(game, P0, "Altar", "Theater", "Baths", "Stockade", "Barracks", "Apothecary", "Marketplace")
     assert pays(game, P0, "wonder", "Altar", "Gizah (Day) stage 1") == set()
     give(game, P2, "Sawmill")
     assert pays(game, P0, "wonder", "Altar", "Gizah (Day) stage 1") == {((P2, 4),), ((P1, 2), (P2, 2))}
@@ -418,11 +418,12 @@ def test_yellow_cards_and_stages_are_not_for_sale_but_boards_are():
     brown and grey cards do."""
     game = classic_game(3)
     boards(game, {P0: "Gizah (Day)", P1: "Alexandria (Day)", P2: "Ephesos (Day)"})
-    give(game, P1, "Caravansery", "Alexandria (Day) stage 1", "Alexandria (Day) stage 2")
+    give(game, P1, "Caravansery")
+    build_stages(game, P1, 2)
     set_coins(game, P0, 10)
-    set_hand(game, P0, "Stockade", "Altar", "Theater", "Baths", "Barracks", "Apothecary", "Tavern")
+    set_hand(game, P0, "Stockade", "Altar", "Theater", "Baths", "Barracks", "Apothecary", "Marketplace")
     assert pays(game, P0, "build", "Stockade") == set()           # wood only from yellow / a stage
-    set_hand(game, P0, "Workshop", "Altar", "Theater", "Baths", "Barracks", "Apothecary", "Tavern")
+    set_hand(game, P0, "Workshop", "Altar", "Theater", "Baths", "Barracks", "Apothecary", "Marketplace")
     assert pays(game, P0, "build", "Workshop") == {((P1, 2),)}    # glass: Alexandria's base resource
 
 
@@ -431,7 +432,7 @@ def test_only_the_two_neighbours_sell():
     game = classic_game(4)
     boards(game, {P0: "Gizah (Day)", P1: "Rhodos (Day)", 2: "Ephesos (Day)", 3: "Alexandria (Day)"})
     give(game, 2, "Lumber Yard")
-    set_hand(game, P0, "Stockade", "Altar", "Theater", "Baths", "Barracks", "Apothecary", "Tavern")
+    set_hand(game, P0, "Stockade", "Altar", "Theater", "Baths", "Barracks", "Apothecary", "Marketplace")
     assert pays(game, P0, "build", "Stockade") == set()
     give(game, 3, "Timber Yard")                                   # seat 3 is seat 0's right
     assert pays(game, P0, "build", "Stockade") == {((3, 2),)}
@@ -442,7 +443,7 @@ def test_an_either_or_card_sells_either_resource():
     game = classic_game(3)
     boards(game, {P0: "Rhodos (Day)", P1: "Ephesos (Day)", P2: "Alexandria (Day)"})
     give(game, P1, "Timber Yard")
-    set_hand(game, P0, "Stockade", "Baths", "Altar", "Theater", "Barracks", "Apothecary", "Tavern")
+    set_hand(game, P0, "Stockade", "Baths", "Altar", "Theater", "Barracks", "Apothecary", "Marketplace")
     assert pays(game, P0, "build", "Stockade") == {((P1, 2),)}
     assert pays(game, P0, "build", "Baths") == {((P1, 2),)}
 
@@ -454,7 +455,7 @@ def test_coins_received_this_turn_cannot_pay_this_turn():
     give(game, P0, "Ore Vein")
     give(game, P1, "Lumber Yard")
     set_coins(game, P0, 0)
-    set_hand(game, P0, "Stockade", "Altar", "Theater", "Baths", "Apothecary", "Tavern", "Well")
+    set_hand(game, P0, "Stockade", "Altar", "Theater", "Baths", "Apothecary", "Marketplace", "Workshop")
     set_hand(game, P1, "Barracks", "Clay Pool", "Stone Pit", "Loom", "Press", "Glassworks", "Scriptorium")
     assert pays(game, P0, "build", "Stockade") == set()
     play_round(game, {P1: paying(game, P1, "build", "Barracks", pay=((P0, 2),))})
@@ -466,26 +467,27 @@ def test_a_card_built_this_turn_does_not_sell_this_turn():
     """D7: a neighbour's card built this round cannot be bought from before the next round."""
     game = classic_game(3)
     boards(game, NO_WOOD)
-    set_hand(game, P0, "Stockade", "Altar", "Theater", "Baths", "Barracks", "Apothecary", "Tavern")
-    set_hand(game, P1, "Lumber Yard", "Well", "Clay Pool", "Stone Pit", "Loom", "Press", "Glassworks")
+    set_hand(game, P0, "Stockade", "Altar", "Theater", "Baths", "Barracks", "Apothecary", "Marketplace")
+    set_hand(game, P1, "Lumber Yard", "Workshop", "Clay Pool", "Stone Pit", "Loom", "Press", "Glassworks")
     game.apply(act("build", "Lumber Yard"), seat=P1)
     assert pays(game, P0, "build", "Stockade") == set()
     play_round(game, {P0: act("sell", "Altar")})
     # The hands moved on: P0 now holds P2's old hand; give it a Stockade again.
-    set_hand(game, P0, "Stockade", "Theater", "Baths", "Barracks", "Apothecary", "Tavern")
+    set_hand(game, P0, "Stockade", "Theater", "Baths", "Barracks", "Apothecary", "Marketplace")
     assert pays(game, P0, "build", "Stockade") == {((P1, 2),)}
 
 
 def test_both_neighbours_may_buy_the_same_stone():
-    """D8: the owner cannot refuse; one stone bought by both neighbours: owner +4."""
-    game = classic_game(3)
-    boards(game, {P0: "Rhodos (Day)", P1: "Ephesos (Day)", P2: "Alexandria (Day)"})
+    """D8: the owner cannot refuse; one stone bought by both neighbours: owner +4 (7 players: two
+    copies of Baths; seat 0's neighbours are seats 1 and 6)."""
+    game = classic_game(7)
+    boards(game, {P0: "Rhodos (Day)", P1: "Ephesos (Day)", 6: "Alexandria (Day)"})
     give(game, P0, "Stone Pit")
-    set_hand(game, P1, "Baths", "Altar", "Theater", "Stockade", "Barracks", "Apothecary", "Tavern")
-    set_hand(game, P2, "Baths", "Well", "Clay Pool", "Lumber Yard", "Loom", "Press", "Glassworks")
+    set_hand(game, P1, "Baths", "Altar", "Theater", "Stockade", "Barracks", "Apothecary", "Marketplace")
+    set_hand(game, 6, "Baths", "Well", "Clay Pool", "Lumber Yard", "Loom", "Press", "Glassworks", keep=(P1,))
     play_round(game, {P1: paying(game, P1, "build", "Baths", pay=((P0, 2),)),
-                      P2: paying(game, P2, "build", "Baths", pay=((P0, 2),))})
-    assert "Baths" in names(game, "city", P1) and "Baths" in names(game, "city", P2)
+                      6: paying(game, 6, "build", "Baths", pay=((P0, 2),))})
+    assert "Baths" in names(game, "city", P1) and "Baths" in names(game, "city", 6)
     assert game.state.coins[P0] == 3 + 4 + 3
 
 
@@ -496,7 +498,7 @@ def test_the_trading_posts_and_the_marketplace_lower_the_price():
     give(game, P0, "West Trading Post", "Marketplace")
     give(game, P1, "Ore Vein", "Glassworks")
     give(game, P2, "Glassworks")
-    set_hand(game, P0, "Barracks", "Workshop", "Altar", "Theater", "Baths", "Apothecary", "Tavern")
+    set_hand(game, P0, "Barracks", "Workshop", "Altar", "Theater", "Baths", "Apothecary", "East Trading Post")
     assert pays(game, P0, "build", "Barracks") == {((P1, 1),), ((P2, 2),)}
     assert pays(game, P0, "build", "Workshop") == {((P1, 1),), ((P2, 1),)}
     play_round(game, {P0: paying(game, P0, "build", "Barracks", pay=((P1, 1),))})
@@ -508,7 +510,7 @@ def test_east_trading_post_lowers_the_right_side_only():
     boards(game, {P0: "Gizah (Day)", P1: "Ephesos (Day)", P2: "Rhodos (Day)"})
     give(game, P0, "East Trading Post")
     give(game, P1, "Ore Vein")
-    set_hand(game, P0, "Barracks", "Altar", "Theater", "Baths", "Apothecary", "Tavern", "Stockade")
+    set_hand(game, P0, "Barracks", "Altar", "Theater", "Baths", "Apothecary", "Marketplace", "Stockade")
     assert pays(game, P0, "build", "Barracks") == {((P1, 2),), ((P2, 1),)}
 
 
@@ -629,13 +631,13 @@ def test_halikarnassos_builds_a_discarded_card_at_the_end_of_the_turn():
     boards(game, {P0: "Halikarnassos (Day)", P1: "Ephesos (Day)", P2: "Rhodos (Day)"})
     build_stages(game, P0, 1)
     give(game, P0, "Glassworks", "Press")
-    discard_pile(game, "Altar")
-    for p, cards in ((P0, ("Baths", "Theater")), (P1, ("Stockade", "Palace")), (P2, ("Well", "Tavern"))):
+    for p, cards in ((P0, ("Baths", "Theater")), (P1, ("Stockade", "Palace")), (P2, ("Workshop", "Apothecary"))):
         set_hand(game, p, *cards)
+    discard_pile(game, "Altar")
     play_round(game, {P0: act("wonder", "Baths", "Halikarnassos (Day) stage 2")})
     assert game.to_act() == [P0]
     offered = {a.args[0] for a in game.legal_actions(P0) if a.name == "choose"}
-    assert {"Altar", "Theater", "Palace", "Tavern"} <= offered
+    assert {"Altar", "Theater", "Palace", "Apothecary"} <= offered
     game.apply(act("choose", "Palace"), seat=P0)
     assert "Palace" in names(game, "city", P0)
     assert game.state.coins[P0] == 3
@@ -647,7 +649,7 @@ def test_olympia_day_builds_the_first_card_of_each_colour_free():
     build_stages(game, P0, 2)
     give(game, P0, "Barracks")
     set_coins(game, P0, 0)
-    set_hand(game, P0, "Palace", "Stockade", "Altar", "Theater", "Baths", "Apothecary", "Tavern")
+    set_hand(game, P0, "Palace", "Stockade", "Altar", "Theater", "Baths", "Apothecary", "Marketplace")
     assert actions_named(game, P0, "build_free", "Palace")
     assert actions_named(game, P0, "build_free", "Stockade") == []     # a red card is there already
     play_round(game, {P0: act("build_free", "Palace")})
@@ -659,7 +661,7 @@ def test_olympia_night_builds_the_first_and_the_last_card_of_an_age_free():
     boards(game, {P0: "Olympia (Night)", P1: "Ephesos (Day)", P2: "Rhodos (Day)"})
     build_stages(game, P0, 2)
     set_coins(game, P0, 0)
-    set_hand(game, P0, "Palace", "Stockade", "Altar", "Theater", "Baths", "Apothecary", "Tavern")
+    set_hand(game, P0, "Palace", "Stockade", "Altar", "Theater", "Baths", "Apothecary", "Marketplace")
     assert actions_named(game, P0, "build_free", "Palace")           # a hand of 7
     play_round(game, {P0: act("build_free", "Palace")})
     assert "Palace" in names(game, "city", P0)
@@ -691,10 +693,10 @@ def test_ephesos_and_rhodos_stages_give_coins_when_built():
     build_stages(game, P0, 1)
     give(game, P0, "Lumber Yard", "Timber Yard")
     give(game, P1, "Stone Pit", "Quarry")
-    set_hand(game, P0, "Altar", "Theater", "Baths", "Stockade", "Barracks", "Apothecary", "Tavern")
-    set_hand(game, P1, "Well", "Clay Pool", "Ore Vein", "Loom", "Press", "Glassworks", "Scriptorium")
+    set_hand(game, P0, "Altar", "Theater", "Baths", "Stockade", "Barracks", "Apothecary", "Marketplace")
+    set_hand(game, P1, "Workshop", "Clay Pool", "Ore Vein", "Loom", "Press", "Glassworks", "Scriptorium")
     play_round(game, {P0: act("wonder", "Altar", "Ephesos (Day) stage 2"),
-                      P1: act("wonder", "Well", "Rhodos (Night) stage 1")})
+                      P1: act("wonder", "Workshop", "Rhodos (Night) stage 1")})
     assert game.state.coins[P0] == 3 + 9
     assert game.state.coins[P1] == 3 + 3
     assert score(game, P1, "stage") == 3
@@ -705,7 +707,7 @@ def test_alexandria_produces_a_raw_material_of_choice():
     boards(game, {P0: "Alexandria (Day)", P1: "Ephesos (Day)", P2: "Gizah (Day)"})
     build_stages(game, P0, 2)
     set_coins(game, P0, 0)
-    set_hand(game, P0, "Stockade", "Guard Tower", "Altar", "Theater", "Baths", "Apothecary", "Tavern")
+    set_hand(game, P0, "Stockade", "Guard Tower", "Altar", "Theater", "Baths", "Apothecary", "Marketplace")
     assert actions_named(game, P0, "build", "Stockade") == [act("build", "Stockade")]
     assert actions_named(game, P0, "build", "Guard Tower") == [act("build", "Guard Tower")]
 
