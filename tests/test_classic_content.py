@@ -8,6 +8,7 @@ Seats: at 3 players seat 0's left neighbour is seat 1 and its right neighbour se
 from __future__ import annotations
 
 import collections
+import random
 import re
 from pathlib import Path
 
@@ -15,7 +16,7 @@ import pytest
 import yaml
 
 from rulesdsl.pipeline import load_ruleset
-from rulesdsl.interpreter import IllegalAction
+from rulesdsl.interpreter import DRAW, IllegalAction
 from classic_positions import (CLASSIC, act, actions_named, build_stages, classic_game, discard_pile, give, names,
                                paying, pays, play_round, play_until_age, score, set_board, set_coins, set_hand,
                                stages_of)
@@ -339,6 +340,19 @@ def test_own_production_pays_for_barracks_and_scriptorium_but_not_guard_tower():
     assert "Barracks" in names(game, "city", P0) and game.state.coins[P0] == 0
 
 
+def test_each_produced_unit_pays_once_a_turn():
+    """C4: a city producing 1 ore cannot pay a 2-ore stage from it (and with no coins buys nothing)."""
+    game = classic_game(3)
+    boards(game, {P0: "Halikarnassos (Day)", P1: "Ephesos (Day)", P2: "Gizah (Day)"})
+    give(game, P0, "Ore Vein")
+    set_coins(game, P0, 0)
+    set_hand(game, P0, "Barracks", "Altar", "Theater", "Baths", "Apothecary", "Marketplace", "Stockade")
+    assert actions_named(game, P0, "build", "Barracks") == [act("build", "Barracks")]
+    assert actions_named(game, P0, "wonder", "Altar", "Halikarnassos (Day) stage 1") == []
+    give(game, P0, "Clay Pit")                               # clay|ore: a second ore
+    assert actions_named(game, P0, "wonder", "Altar", "Halikarnassos (Day) stage 1")
+
+
 def test_excavation_costs_a_coin():
     """C2."""
     game = classic_game(4)
@@ -607,6 +621,16 @@ def test_a_tie_goes_to_the_most_coins():
     assert game.state.winner == P1
 
 
+def test_a_tie_on_coins_too_is_a_shared_victory():
+    """G3: still equal: the victory is shared."""
+    game = classic_game(3)
+    play_until_age(game, 4)
+    assert game.over
+    assert [sum(game.score(p).values()) for p in range(3)] == [19, 19, 19]
+    assert game.state.coins == [57, 57, 57]
+    assert game.state.winner == DRAW
+
+
 def test_scoring_categories():
     """G1: blue, yellow and purple cards score by colour, stages as `stage`."""
     game = classic_game(4)                  # Chamber of Commerce: 4+; seat 0's neighbours are 1 and 3
@@ -737,6 +761,31 @@ def test_guilds_score_their_neighbours():
     build_stages(game, P1, 1)
     # Builders 3 + 1, Decorators 7 (own board complete), Shipowners: 1 brown + 1 grey + 3 purple.
     assert score(game, P0, "purple") == 4 + 7 + 5
+
+
+# =================================================================================================
+# Whole games
+# =================================================================================================
+
+@pytest.mark.parametrize("players", COUNTS)
+def test_random_games_play_to_the_end(players):
+    """Random legal actions (decisions included) at every count and board option: every game ends
+    after Age III with every hand empty, no coins below 0, and the 7 x players cards of each age
+    either in a city, under a stage or in the discard pile."""
+    for seed, options in enumerate([(), ("night_sides",), ("random_sides",)]):
+        game = classic_game(players, seed=seed, options=options)
+        rng = random.Random(seed)
+        for _ in range(200):
+            if game.over:
+                break
+            for p in list(game.to_act()):
+                if p in game.to_act():
+                    game.apply(rng.choice(game.legal_actions(p)), seat=p)
+                assert min(game.state.coins) >= 0
+        assert game.over
+        assert all(names(game, "hand", p) == [] for p in range(players))
+        placed = sum(len(names(game, zone, p)) for zone in ("city", "under") for p in range(players))
+        assert placed + len(names(game, "discard")) == 3 * 7 * players
 
 
 # =================================================================================================
