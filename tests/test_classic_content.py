@@ -752,6 +752,70 @@ def test_vineyard_counts_brown_cards_in_three_cities_when_built():
     assert game.state.coins[P0] == coins + 4
 
 
+VARIABLE_KEYS = ("coins", "coins_per_card", "vp_per_card", "coins_per_wonder_stage", "vp_per_wonder_stage")
+VARIABLE = [c for c in AGE_CARDS + GUILDS if any(k in e for e in c["effects"] for k in VARIABLE_KEYS)]
+FILLERS = {"brown": ("Lumber Yard", "Ore Vein", "Clay Pool"), "grey": ("Glassworks", "Press", "Loom"),
+           "yellow": ("Tavern", "Marketplace", "East Trading Post"), "red": ("Stockade", "Barracks", "Guard Tower"),
+           "blue": ("Altar", "Theater", "Baths"), "green": ("Apothecary", "Workshop", "Scriptorium")}
+
+
+@pytest.mark.parametrize("card", VARIABLE, ids=lambda c: c["name"])
+def test_coins_when_built_and_vp_at_the_end_follow_the_yaml(card):
+    """YAML coins / coins_per_card / coins_per_wonder_stage (counted once, when built: U9) and
+    vp_per_card / vp_per_wonder_stage (at the end), with cities self, left and right.  The card is
+    built for free from the discard pile by Halikarnassos (7 players: seat 0's neighbours are 1, 6)."""
+    game = classic_game(7)
+    left, right = P1, 6
+    boards(game, {P0: "Halikarnassos (Day)", left: "Gizah (Day)", right: "Rhodos (Day)"})
+    build_stages(game, P0, 1)
+    build_stages(game, left, 2)
+    cities = {P0: ("brown", "grey", "grey", "yellow", "red"), left: ("brown", "red", "blue", "green", "grey"),
+              right: ("brown", "brown", "grey", "yellow", "green")}
+    for k, (p, colours) in enumerate(cities.items()):
+        taken = {card["name"]}                  # a city never holds two cards of one name
+        for colour in colours:
+            rotated = FILLERS[colour][k:] + FILLERS[colour][:k]      # copies run out: vary by city
+            name = next(n for n in rotated if n not in taken)
+            taken.add(name)
+            give(game, p, name)
+    discard_pile(game, card["name"])
+    hand = ["Timber Yard", "Forest Cave", "Mine", "Tree Farm", "Clay Pit", "Excavation", "Baths"]
+    set_hand(game, P0, *hand)
+    coins = game.state.coins[P0]
+    play_round(game, {P0: act("wonder", hand[0], "Halikarnassos (Day) stage 2")})
+    game.apply(act("choose", card["name"]), seat=P0)
+    assert card["name"] in names(game, "city", P0)
+
+    def in_cities(colours, which) -> int:
+        seats = {"self": P0, "left": left, "right": right}
+        return sum(1 for w in which for n in names(game, "city", seats[w])
+                   if first(game.content, n).color in colours)
+
+    def stages(which) -> int:
+        seats = {"self": P0, "left": left, "right": right}
+        return sum(len(names(game, "built_stages", seats[w])) for w in which)
+
+    gained = vp = 0
+    for effect in card["effects"]:
+        if "coins" in effect:
+            gained += effect["coins"]
+        if "coins_per_card" in effect:
+            e = effect["coins_per_card"]
+            gained += e["amount"] * in_cities(e["colors"], e["cities"])
+        if "coins_per_wonder_stage" in effect:
+            e = effect["coins_per_wonder_stage"]
+            gained += e["amount"] * stages(e["cities"])
+        if "vp_per_card" in effect:
+            e = effect["vp_per_card"]
+            vp += e["amount"] * in_cities(e["colors"], e["cities"])
+        if "vp_per_wonder_stage" in effect:
+            e = effect["vp_per_wonder_stage"]
+            vp += e["amount"] * stages(e["cities"])
+    assert game.state.coins[P0] == coins + gained
+    colour = card.get("color", "purple")
+    assert score(game, P0, colour) == vp
+
+
 def test_guilds_score_their_neighbours():
     game = classic_game(3)
     set_board(game, P0, "Gizah (Day)")
