@@ -427,6 +427,20 @@ def test_each_unit_a_neighbour_makes_is_bought_once():
     assert pays(game, P0, "wonder", "Altar", "Gizah (Day) stage 1") == {((P2, 4),), ((P1, 2), (P2, 2))}
 
 
+def test_bought_resources_last_one_turn():
+    """D4: the wood bought in one round is gone the next: a 2-wood stage needs both units bought."""
+    game = classic_game(3)
+    boards(game, NO_WOOD)
+    give(game, P1, "Lumber Yard")
+    give(game, P2, "Timber Yard")
+    set_coins(game, P0, 10)
+    set_hand(game, P0, "Stockade", "Altar", "Theater", "Baths", "Barracks", "Apothecary", "Marketplace")
+    play_round(game, {P0: paying(game, P0, "build", "Stockade", pay=((P1, 2),))})
+    assert game.state.coins[P0] == 8
+    card = names(game, "hand", P0)[0]
+    assert pays(game, P0, "wonder", card, "Gizah (Day) stage 1") == {((P1, 2), (P2, 2))}
+
+
 def test_yellow_cards_and_stages_are_not_for_sale_but_boards_are():
     """D2: a neighbour's Caravansery or Alexandria stage does not sell; its board's base resource,
     brown and grey cards do."""
