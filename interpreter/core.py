@@ -61,6 +61,8 @@ def clear_caches(g: Game) -> None:
     g._price_cache = [{} for _ in range(players)]
     g._offers = [None] * players
     g._trade_cache = [{} for _ in range(players)]
+    g._cheapest_cache = [{} for _ in range(players)]
+    g._round_pools = {}
     g._accessible = None
     g._cover_count = None
 
@@ -82,6 +84,8 @@ def relocate(g: Game, item: int, slot: int) -> None:
     """Move an item to a slot (NOWHERE: out of the game), keeping the caches true; no event."""
     st = g.state
     old = st.loc[item]
+    if g._round_pools:
+        g._round_pools.clear()
     if old >= 0:
         st.zones[old].remove(item)
         if old == g.structure_slot and item in st.structure:
@@ -117,6 +121,9 @@ def dirty(g: Game, p: int) -> None:
         g._price_cache[q].clear()
         if trade_cache[q]:
             trade_cache[q].clear()
+            g._cheapest_cache[q].clear()
+        elif g._cheapest_cache[q]:
+            g._cheapest_cache[q].clear()
 
 
 def arrive(g: Game, item: int, slot: int, by: int, frames: list[Frame]) -> None:

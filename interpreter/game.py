@@ -35,6 +35,8 @@ class Game:
     _price_cache: list[dict[int, tuple[int, int, bool]]]
     _offers: list[tuple[list[int], list[tuple[int, ...]]] | None]
     _trade_cache: list[dict]
+    _cheapest_cache: list[dict]
+    _round_pools: dict
     _accessible: list[int] | None
     _cover_count: list[int] | None
 

@@ -67,7 +67,11 @@ def payments_for(g: Game, act, binding, me: int, coins: int) -> list:
 
 
 def can_act(g: Game, me: int) -> bool:
-    """Whether seat `me` has a turn action now."""
+    """Whether seat `me` has a turn action now (an action that needs no check and has candidates
+    answers at once, before any price is worked out)."""
+    for act, pools in open_actions(g, me):
+        if not (act.requires or act.paid or act.pays or act.shared_pools) and all(pools):
+            return True
     return next(bindings(g, me), None) is not None
 
 
@@ -96,15 +100,25 @@ def decode(g: Game, action: Action, me: int):
 
 
 def open_actions(g: Game, me: int):
-    """The actions whose turn-wide conditions hold now, each with its parameters' candidates."""
+    """The actions whose turn-wide conditions hold now, each with its parameters' candidates.
+    While a simultaneous round waits for choices nothing moves, so each seat's candidates are
+    worked out once (`core.relocate` forgets them, should a test move items meanwhile)."""
     st = g.state
     guard_frame = Frame(0, 0, 0, me, {})
+    pools_of = g._round_pools if st.flow == "round" else None
     for act in g.content.actions:
         if act.before_turn and st.before_used:
             continue
         if act.guards and not all(guard(g, guard_frame) for guard in act.guards):
             continue
-        yield act, [selection.candidates(g, p.selector, me) for p in act.params]
+        if pools_of is None:
+            yield act, [selection.candidates(g, p.selector, me) for p in act.params]
+            continue
+        key = (act.id, me)
+        pools = pools_of.get(key)
+        if pools is None:
+            pools = pools_of[key] = [selection.candidates(g, p.selector, me) for p in act.params]
+        yield act, pools
 
 
 def bindings(g: Game, me: int):

@@ -46,7 +46,10 @@ def _pool(g: Game, sel: Selector, zone: int, me: int) -> list[int]:
     elif zone == STRUCTURE_ALL:
         pool = [i for i in g.state.structure if i >= 0]
     elif g.content.zones[zone].per_player:
-        pool = [i for o in seats.owners(g, sel.owner, me) for i in g.state.zones[g.zone_base[zone] + o]]
+        if sel.owner == "me":
+            pool = g.state.zones[g.zone_base[zone] + me]   # the hot case: no list to build
+        else:
+            pool = [i for o in seats.owners(g, sel.owner, me) for i in g.state.zones[g.zone_base[zone] + o]]
     else:
         pool = g.state.zones[g.zone_base[zone]]
     if sel.colors is None and sel.kind is None and sel.age is None and sel.deck is None:

@@ -159,6 +159,7 @@ def rotate(g: Game, zone: int, step: int, me: int) -> None:
     st = g.state
     n = g.content.players
     base = g.zone_base[zone]
+    g._round_pools.clear()
     held = [st.zones[base + p] for p in range(n)]
     for p in range(n):
         for item in held[p]:
