@@ -40,9 +40,15 @@ def lay_out_slots(g: Game, content: Content) -> None:
     g.n_slots = len(g.slot_zone)
     g._resource_index = {r: i for i, r in enumerate(content.resources)}
     g.action_by_name = {a.name: a for a in content.actions}
-    names = [it.name for it in content.items]
+    # Whose prices a change in seat p's city can change: every seat's, unless prices depend only
+    # on a seat's own city and its neighbours' (trade with neighbours, no price formula, no
+    # computed coin cost): then p's own and its two neighbours'.
+    n = content.players
+    scoped = content.trade_base and content.trade_price is None and not any(
+        it.cost is not None and it.cost.coins_fn is not None for it in content.items)
+    g._price_scope = [sorted({p, (p - 1) % n, (p + 1) % n}) for p in range(n)] if scoped else None
     # Names several items share (`copies`): an action naming one must find which copy it means.
-    g.copied_names = frozenset(n for n in names if names.count(n) > 1) if len(set(names)) < len(names) else frozenset()
+    g.copied_names = content.copied_names
     g.slot_active = [z >= 0 and content.zones[z].active for z in g.slot_zone]
     g.active_slots = [[g.zone_base[z.id] + p for z in content.zones if z.active and z.per_player]
                       for p in range(content.players)]
@@ -112,11 +118,18 @@ def relocate(g: Game, item: int, slot: int) -> None:
 
 
 def dirty(g: Game, p: int) -> None:
-    # Prices depend on other players' cities, so any change clears every price cache.
+    # Prices depend on other players' cities: a change clears the price caches it can change (`_price_scope`).
     g._stats[p] = None
+    scope = g._price_scope
+    if scope is None and not g.content.trade_base:  # trade with the bank only (Duel): the hot case
+        prices, cache = g._prices, g._price_cache
+        for q in range(g.content.players):
+            prices[q] = None
+            cache[q].clear()
+        return
     g._offers[p] = None
     trade_cache = g._trade_cache
-    for q in range(g.content.players):
+    for q in (range(g.content.players) if scope is None or p < 0 else scope[p]):
         g._prices[q] = None
         g._price_cache[q].clear()
         if trade_cache[q]:

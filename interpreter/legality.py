@@ -67,12 +67,28 @@ def payments_for(g: Game, act, binding, me: int, coins: int) -> list:
 
 
 def can_act(g: Game, me: int) -> bool:
-    """Whether seat `me` has a turn action now (an action that needs no check and has candidates
-    answers at once, before any price is worked out)."""
-    for act, pools in open_actions(g, me):
-        if not (act.requires or act.paid or act.pays or act.shared_pools) and all(pools):
+    """Whether seat `me` has a turn action now: an action with no condition, cost or guard that
+    has candidates answers at once, before any other action's candidates or prices."""
+    st = g.state
+    for act in g.content.actions:
+        if act.guards or act.requires or act.paid or act.pays or act.shared_pools \
+                or act.before_turn and st.before_used:
+            continue
+        if all(pools_of(g, act, me)):
             return True
     return next(bindings(g, me), None) is not None
+
+
+def pools_of(g: Game, act, me: int) -> list[list[int]]:
+    """The candidates of each parameter of `act` for `me` (kept while a round waits)."""
+    cache = g._round_pools if g.state.flow == "round" else None
+    if cache is None:
+        return [selection.candidates(g, p.selector, me) for p in act.params]
+    key = (act.id, me)
+    pools = cache.get(key)
+    if pools is None:
+        pools = cache[key] = [selection.candidates(g, p.selector, me) for p in act.params]
+    return pools
 
 
 def decode(g: Game, action: Action, me: int):
@@ -105,20 +121,16 @@ def open_actions(g: Game, me: int):
     worked out once (`core.relocate` forgets them, should a test move items meanwhile)."""
     st = g.state
     guard_frame = Frame(0, 0, 0, me, {})
-    pools_of = g._round_pools if st.flow == "round" else None
+    waiting = st.flow == "round"
     for act in g.content.actions:
         if act.before_turn and st.before_used:
             continue
         if act.guards and not all(guard(g, guard_frame) for guard in act.guards):
             continue
-        if pools_of is None:
+        if waiting:
+            yield act, pools_of(g, act, me)
+        else:
             yield act, [selection.candidates(g, p.selector, me) for p in act.params]
-            continue
-        key = (act.id, me)
-        pools = pools_of.get(key)
-        if pools is None:
-            pools = pools_of[key] = [selection.candidates(g, p.selector, me) for p in act.params]
-        yield act, pools
 
 
 def bindings(g: Game, me: int):
@@ -140,7 +152,12 @@ def random_action(g: Game, rng: random.Random, seat: int | None = None) -> Actio
     bindings are drawn uniformly and the illegal ones rejected (never drawn twice); then,
     when it needs trade, one of its payments."""
     st = g.state
-    me = None if st.pending is not None or st.flow == "over" else acting_seat(g, seat)
+    if st.pending is not None or st.flow == "over":
+        me = None
+    elif seat is None and st.flow != "round":
+        me = st.current
+    else:
+        me = acting_seat(g, seat)
     if me is None:
         actions = legal_actions(g, seat)
         if not actions:

@@ -57,6 +57,15 @@ def _pool(g: Game, sel: Selector, zone: int, me: int) -> list[int]:
     return [i for i in pool if sel.matches(items[i])]
 
 
+def count_named(g: Game, sel: Selector, me: int, named: int) -> int:
+    """`count(ZONE, named=ITEM)` with no other filter: how many items of the zone bear that name."""
+    items = g.content.items
+    if not isinstance(named, int) or not 0 <= named < len(items):
+        return 0
+    name = items[named].name
+    return sum(1 for i in _pool(g, sel, sel.zone, me) if items[i].name == name)
+
+
 def count(g: Game, sel: Selector, me: int, env: dict | None = None) -> int:
     if sel.owner == "most" and sel.zone >= 0 and g.content.zones[sel.zone].per_player:
         items = g.content.items

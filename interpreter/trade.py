@@ -153,6 +153,12 @@ def _own_covers(need: tuple[int, ...], one_of: list[tuple[int, ...]]) -> list[li
 
 
 def _sides(g: Game, p: int, s: Stats) -> list:
+    """(seat, fixed units, one-of producers, p's prices) of each neighbour p buys from, cached
+    with p's purchases (`core.dirty` forgets both)."""
+    cache = g._trade_cache[p]
+    hit = cache.get("sides")
+    if hit is not None:
+        return hit
     sides = []
     for side in ("left", "right"):
         (q,) = seats.seats_of(g, side, p)
@@ -160,6 +166,7 @@ def _sides(g: Game, p: int, s: Stats) -> list:
         sides.append((q, fixed, one_of, unit_prices(g, s, side)))
     if sides[0][0] == sides[1][0]:
         sides = sides[:1]  # two seats: one neighbour, on both sides
+    cache["sides"] = sides
     return sides
 
 
