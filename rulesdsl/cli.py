@@ -262,13 +262,16 @@ def replay(file: Path, max_steps: int) -> None:
 @click.argument("path", required=False, type=click.Path(exists=True, path_type=Path))
 @click.option("--expansion", "-e", "expansions", multiple=True, help="Include an expansion (repeatable).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def list_names(kind: str | None, path: Path | None, expansions: tuple[str, ...], as_json: bool) -> None:
+@game_options
+def list_names(kind: str | None, path: Path | None, expansions: tuple[str, ...], as_json: bool, game: str | None,
+               players: int | None) -> None:
     """List the names a content set defines: KIND (card, wonder, zone, procedure, option, event,
     verb, ...; singular or plural), or without KIND (or with `all`) the kinds and how many.
 
     PATH is a content folder, as for `verify`: one with a `game` is the base game, any other is
-    layered on the bundled base game (after the --expansion ones). A lone argument holding `/`
-    is the PATH."""
+    layered on the base game (--game, default the bundled Duel; after the --expansion ones). A
+    lone argument holding `/` is the PATH. Copies of an item share its name: the names are the
+    same at every player count (--players only checks that the game plays with that many)."""
     from .diagnostics import RulesError
     from .listing import catalogue, resolve_kind
     from .loader import load_paths, resolve_layers
@@ -277,7 +280,9 @@ def list_names(kind: str | None, path: Path | None, expansions: tuple[str, ...],
         if not Path(kind).exists():
             raise click.BadParameter(f"no such file or folder: {kind}", param_hint="PATH")
         kind, path = None, Path(kind)
-    base, layers = content_layers(path, expansions)
+    base, layers = content_layers(path, expansions, game)
+    if players is not None:
+        check_players(layers, base, players)
     try:
         merged = load_paths(resolve_layers(layers, base))
     except ValueError as exc:
