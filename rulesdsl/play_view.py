@@ -73,19 +73,22 @@ def _structure(game, o: dict) -> list[str]:
     lay = game.content.layouts.get(game.state.layout)
     if not lay or not any(lay.rows):
         return []
+    texts = []
+    for got in o["structure"]:
+        if got is None:
+            texts.append("..")
+        elif "card" in got:
+            texts.append(got["card"] + ("*" if got["accessible"] else ""))
+        else:
+            texts.append(f"## ({got['back']})")
     half_columns = max(lay.columns) - min(lay.columns) + 2
-    cell = max(8, min(22, 2 * WIDTH // half_columns))
+    # As wide as the longest text (and a space), as long as the widest row fits.
+    cell = max(8, min(22, max(len(t) for t in texts) + 1, 2 * WIDTH // half_columns))
     lines = ["structure (top row first; ## = face down, .. = taken; * = can be taken):"]
     for row in lay.rows:
         cells = []
         for slot in row:
-            got = o["structure"][slot]
-            if got is None:
-                text = ".."
-            elif "card" in got:
-                text = got["card"] + ("*" if got["accessible"] else "")
-            else:
-                text = f"## ({got['back']})"
+            text = texts[slot]
             if len(text) > cell - 1:
                 text = text[:cell - 2] + "~"
             cells.append(f"{text:^{cell}}")

@@ -1,0 +1,104 @@
+"""Simulation, agents and observations at any number of seats (the API side of
+tests/test_cli_seats.py): `simulate` with its default agents, the greedy agent in a game without
+a conflict track, observations that keep every other seat's private zones hidden."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from rulesdsl.interpreter.agents import GreedyAgent, make_agent
+from rulesdsl.interpreter.observation import observe
+from rulesdsl.names import UnknownName
+from rulesdsl.pipeline import load_ruleset
+from rulesdsl.simulate import play_one, simulate
+
+THREE = Path(__file__).resolve().parent / "data" / "three_seats"
+
+
+@pytest.fixture(scope="module")
+def ranged(tmp_path_factory) -> Path:
+    """three_seats for 3 to 5 players, each with a private hand of one card dealt at the start."""
+    folder = tmp_path_factory.mktemp("ranged_api") / "ranged"
+    folder.mkdir()
+    text = (THREE / "game.rules").read_text(encoding="utf-8")
+    text = text.replace("players 3\n", "players 3 5\n")
+    text = text.replace("    zone discard public\n", "    zone discard public\n    zone hand player private\n")
+    text = text.replace("each_player { gain 10 coins }", "each_player {\n            gain 10 coins\n"
+                        "            deal 1 age1 hand\n        }")
+    (folder / "game.rules").write_text(text, encoding="utf-8")
+    (folder / "cards.rules").write_text((THREE / "cards.rules").read_text(encoding="utf-8"), encoding="utf-8")
+    return folder
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_simulate_with_default_agents_plays_every_seat(ranged, players):
+    rules = load_ruleset((), str(ranged), players)
+    result = simulate(rules, 10, seed=1)
+    assert result["agents"] == ["random"] * players and result["players"] == players
+    assert set(result["wins"]) == {str(p) for p in range(players)} | {"draw"}
+    assert sum(result["wins"].values()) == 10
+    assert set(result["mean_score"]) == {str(p) for p in range(players)}
+    with pytest.raises(ValueError, match=f"the game has {players} seats"):
+        simulate(rules, 1, agents=["random", "random"])
+
+
+@pytest.mark.parametrize("seat", [0, 1, 2])
+def test_the_greedy_agent_plays_a_game_without_a_track_at_any_seat(seat):
+    rules = load_ruleset((), str(THREE))
+    assert rules.content.track.zone < 0  # no conflict track, no pawn
+    names = ["random"] * 3
+    names[seat] = "greedy"
+    wins = simulate(rules, 30, seed=0, agents=names)["wins"]
+    # It takes the card worth most coins to it (Seat Coins: 30 + its seat) when it can.
+    assert wins[str(seat)] >= 20, wins
+
+
+def test_the_greedy_agent_weighs_itself_against_the_strongest_other_seat():
+    rules = load_ruleset((), str(THREE))
+    game = rules.new_game(seed=2)
+    agent = GreedyAgent(0)
+    assert len(set(game.state.coins)) == 1  # every seat as strong: seat 0 is measured against either
+    before = agent.evaluate(game, 0)
+    game.state.coins[2] += 20  # seat 2 pulls ahead: seat 0's position is worse by as much
+    assert agent.evaluate(game, 0) == pytest.approx(before - 20)
+    game.state.coins[1] += 5   # seat 1, still behind seat 2, does not count
+    assert agent.evaluate(game, 0) == pytest.approx(before - 20)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_observations_hide_every_other_seats_hand(ranged, players):
+    game = load_ruleset((), str(ranged), players).new_game(seed=3)
+    hands = [game.items_in("hand", p) for p in range(players)]
+    assert all(len(h) == 1 for h in hands)
+    rng = random.Random(players)
+    for turn in range(3):  # also after a few moves: the hands stay where they are
+        for me in range(players):
+            o = observe(game, me)
+            assert o["zones"]["hand"] == {str(p): hands[p] if p == me else 1 for p in range(players)}
+            text = json.dumps(o)
+            assert all(hands[p][0] not in text for p in range(players) if p != me)
+        if game.over:
+            break
+        game.apply(game.random_action(rng))
+    with pytest.raises(UnknownName):
+        observe(game, players)
+
+
+def test_observations_show_the_legal_actions_only_to_the_seat_to_move(ranged):
+    game = load_ruleset((), str(ranged), 3).new_game(seed=3)
+    mover = game.to_move()
+    for me in range(3):
+        o = observe(game, me)
+        assert (o["legal_actions"] != []) == (me == mover)
+
+
+def test_make_agent_at_any_seat_count(ranged):
+    rules = load_ruleset((), str(ranged), 5)
+    game = rules.new_game(seed=0)
+    for name in ("random", "greedy"):
+        action = make_agent(name, 1).act(game)
+        assert action in game.legal_actions()
