@@ -251,3 +251,27 @@ def test_scenarios_take_the_game_and_count_from_the_command_or_their_header(rang
     assert "S401" in result.output and "plays with 3 to 5 players, not 9" in result.output and ":3:5" in result.output
     assert one_error_line(run("test", scenario, "--game", ranged, "--players", "6")) == \
         "error: three_seats plays with 3 to 5 players, not 6"
+
+
+# -- traces ---------------------------------------------------------------------------------------
+
+def test_a_trace_replays_at_its_own_count_and_a_bad_count_is_one_error(ranged, tmp_path):
+    save = tmp_path / "four.json"
+    result = run("play", "--game", ranged, "--players", "4", "--agent", "random", "--seed", "2", "--save", save,
+                 input="1\n" * 20)
+    assert result.exit_code == 0, result.output
+    data = json.loads(save.read_text(encoding="utf-8"))
+    assert data["players"] == 4 and len(data["final"]["coins"]) == 4
+    replayed = run("replay", save)
+    assert replayed.exit_code == 0 and "same final state" in replayed.output
+    for bad, message in ((9, "plays with 3 to 5 players, not 9"), ("4", "`players` must be"),
+                         (0, "`players` must be")):
+        data["players"] = bad
+        path = tmp_path / "bad.json"
+        path.write_text(json.dumps(data), encoding="utf-8")
+        result = run("replay", path)
+        assert result.exit_code == 1 and message in result.output, result.output
+        assert len(result.output.strip().splitlines()) == 1
+    del data["players"]  # an older trace: the game's fewest, so this one no longer ends the same
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert run("replay", path).exit_code == 1
