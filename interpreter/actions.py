@@ -38,9 +38,9 @@ def malformed(action: object) -> str | None:
         return f"the action name must be a non-empty string, not {action.name!r}"
     if type(action.args) is not tuple:
         return f"the arguments must be a tuple of strings, not {action.args!r}"
-    bad = next((a for a in action.args if type(a) is not str), None)
-    if bad is not None:
-        return f"every argument must be a string, not {bad!r}"
+    bad = [a for a in action.args if type(a) is not str]
+    if bad:  # (a list: None itself may be the bad argument)
+        return f"every argument must be a string, not {bad[0]!r}"
     return None
 
 

@@ -55,6 +55,8 @@ def clear_caches(g: Game) -> None:
     g._stats = [None] * players
     g._prices = [None] * players
     g._price_cache = [{} for _ in range(players)]
+    g._offers = [None] * players
+    g._trade_cache = [{} for _ in range(players)]
     g._accessible = None
     g._cover_count = None
 
@@ -102,11 +104,13 @@ def relocate(g: Game, item: int, slot: int) -> None:
 
 
 def dirty(g: Game, p: int) -> None:
-    # Prices depend on both players' cities, so any change clears every price cache.
+    # Prices depend on other players' cities, so any change clears every price cache.
     g._stats[p] = None
+    g._offers[p] = None
     for q in range(g.content.players):
         g._prices[q] = None
         g._price_cache[q].clear()
+        g._trade_cache[q].clear()
 
 
 def arrive(g: Game, item: int, slot: int, by: int, frames: list[Frame]) -> None:

@@ -23,6 +23,7 @@ class Stats:
     chain_price: int | None = None
     trade_discount: list[int] = attrs.Factory(list)
     borrow_chains: bool = False
+    side_prices: dict[str, list[int | None]] = attrs.Factory(dict)   # neighbour trade: side -> price per resource
 
 
 def compute_stats(content: Content, items: list[int], attached: dict[int, int] | None = None) -> Stats:
@@ -52,6 +53,9 @@ def compute_stats(content: Content, items: list[int], attached: dict[int, int] |
         s.one_of.extend(it.produce_one_of)
         for r, price in it.trade_fixed:
             s.fixed[r] = price if s.fixed[r] is None else min(s.fixed[r], price)
+        for side, r, price in it.side_prices:
+            row = s.side_prices.setdefault(side, [None] * n)
+            row[r] = price if row[r] is None else min(row[r], price)
         s.discounts.extend(it.discounts)
         for sym in it.science:
             s.science[sym] = s.science.get(sym, 0) + 1

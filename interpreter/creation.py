@@ -76,4 +76,5 @@ def initial_state(g: Game, seed: int, options: list[str], script: dict[str, list
             state.cubes[z.name] = [[0] * z.spaces for _ in range(players)]
             state.supply[z.name] = [z.counters] * players
             state.control[z.name] = [-1] * z.spaces
+    state.counters = {name: [0] * players for name in content.counters}
     return state

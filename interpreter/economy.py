@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import core, events, machine, seats
+from . import trade as neighbour_trade
 from .costs import Stats, cheapest_trade, compute_stats
 from .state import Frame
 
@@ -67,7 +68,7 @@ def price(g: Game, p: int, item: int) -> tuple[int, int, bool]:
     it = g.content.items[item]
     s = stats(g, p)
     if it.chain_from and (any(sym in s.chains for sym in it.chain_from) or s.borrow_chains and any(
-            sym in stats(g, seats.opponent(g, p)).chains for sym in it.chain_from)):
+            sym in stats(g, q).chains for q in seats.seats_of(g, "neighbours", p) for sym in it.chain_from)):
         result = (0, 0, True)
     elif it.chain_from and s.chain_price is not None and (it.cost is None or _cost(g, p, it, s)[0] > s.chain_price):
         result = (s.chain_price, 0, False)
@@ -79,10 +80,18 @@ def price(g: Game, p: int, item: int) -> tuple[int, int, bool]:
     return result
 
 
+IMPOSSIBLE = 10**9   # the price of what cannot be had at all (neighbours lacking a resource)
+
+
 def _cost(g: Game, p: int, it, s: Stats) -> tuple[int, int, bool]:
     cost = it.cost
     coins = cost.coins + (max(0, cost.coins_fn(g, Frame(0, 0, 0, p, {}))) if cost.coins_fn else 0)
     need = [max(0, c - q) for c, q in zip(cost.resources, s.produce)]
+    if g.content.trade_base:
+        if not any(need):
+            return (coins, 0, False)
+        options = neighbour_trade.payments(g, p, tuple(need), s)
+        return (coins + options[0][0], options[0][0], False) if options else (IMPOSSIBLE, IMPOSSIBLE, False)
     discount = waive = 0
     for n, kind, color, or_coins in s.discounts:
         if (kind is None or kind == it.kind) and (color is None or color == it.color):
@@ -97,6 +106,47 @@ def _cost(g: Game, p: int, it, s: Stats) -> tuple[int, int, bool]:
         if without < total:
             return (without, without, False)
     return (total, trade, False)
+
+
+def payment_options(g: Game, p: int, item: int) -> list[tuple[int, neighbour_trade.Payment]] | None:
+    """A game that trades with neighbours: the ways p can pay for `item`, (coins in all, coins
+    to each seller), cheapest first; None when it needs no purchase (or the game trades with
+    the bank, or a chain makes it free)."""
+    if not g.content.trade_base:
+        return None
+    total, traded, chain = price(g, p, item)
+    if chain or not traded or total >= IMPOSSIBLE:
+        return None
+    it = g.content.items[item]
+    s = stats(g, p)
+    need = tuple(max(0, c - q) for c, q in zip(it.cost.resources, s.produce))
+    coins = total - traded
+    return [(coins + t, pay) for t, pay in neighbour_trade.payments(g, p, need, s)]
+
+
+def round_payment(g: Game, p: int, act, binding: list[int], pay) -> tuple[int, dict[int, int], list[int], list]:
+    """What seat p's action in a simultaneous round pays before anything resolves: (coins to the
+    bank, coins to each seller, the items it paid for, (seller, resource, coins) trades)."""
+    bank = 0
+    to_seats: dict[int, int] = {}
+    paid: list[int] = []
+    trades: list[tuple[int, str, int]] = []
+    for idx in act.paid:
+        item = binding[idx]
+        total, traded, _ = price(g, p, item)
+        options = payment_options(g, p, item)
+        if options:
+            chosen = next((o for o in options if o[1] == pay), options[0])
+            bank += total - traded
+            for seller, coins in chosen[1]:
+                to_seats[seller] = to_seats.get(seller, 0) + coins
+                trades.append((seller, "", coins))
+        else:
+            bank += total
+            if traded:
+                trades.append((-1, "", traded))
+        paid.append(item)
+    return bank, to_seats, paid, trades
 
 
 def available_coins(g: Game, p: int) -> int:
@@ -142,12 +192,17 @@ def spend(g: Game, p: int, amount: int) -> None:
 def build(g: Game, p: int, item: int, free: bool = False) -> None:
     via = "free"
     frames: list[Frame] = []
-    if not free:
+    prepaid = g.state.prepaid
+    if prepaid and prepaid.get(item) == p:
+        # Paid with the round's payments (turns.resolve_round), before any effect resolved.
+        del prepaid[item]
+        via = "chain" if price(g, p, item)[2] else "paid"
+    elif not free:
         total, trade, chain = price(g, p, item)
         via = "chain" if chain else "paid"
         spend(g, p, total)
         if trade:
-            frames += events.event_frames(g, "traded", p, amount=trade)
+            frames += events.event_frames(g, "traded", p, seller=-1, resource="", amount=trade)
     _into_play(g, p, item, "built", via, frames)
 
 

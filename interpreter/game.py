@@ -33,6 +33,8 @@ class Game:
     _stats: list[Stats | None]
     _prices: list[list[int] | None]
     _price_cache: list[dict[int, tuple[int, int, bool]]]
+    _offers: list[tuple[list[int], list[tuple[int, ...]]] | None]
+    _trade_cache: list[dict]
     _accessible: list[int] | None
     _cover_count: list[int] | None
 
@@ -81,9 +83,16 @@ class Game:
         return self.state.flow == "over"
 
     def to_move(self) -> int:
-        """The player whose decision it is."""
+        """The player whose decision it is: the lowest seat of `to_act()` (a simultaneous round
+        takes its seats' choices one after another through `apply`, lowest seat first)."""
         st = self.state
-        return st.pending.player if st.pending is not None else st.current
+        if st.pending is not None:
+            return st.pending.player
+        if st.flow == "round":
+            return next((p for p in st.acting if st.choices[p] is None), st.current)
+        return st.current
+
+    to_act = turns.to_act
 
     def items_in(self, zone: str, owner: int = 0) -> list[str]:
         """Names of the items in a zone (`structure` for the cards still laid out)."""
@@ -104,22 +113,28 @@ class Game:
     random_action = legality.random_action
     explain_illegal = legality.explain_illegal
 
-    def apply(self, action: Action) -> None:
-        """Apply a legal action; an illegal one raises IllegalAction and changes nothing."""
-        reason = self.explain_illegal(action)
+    def apply(self, action: Action, seat: int | None = None) -> None:
+        """Apply a legal action for `seat` (default: the seat to move; in a simultaneous round,
+        any seat that has not chosen yet); an illegal one raises IllegalAction and changes nothing."""
+        reason = self.explain_illegal(action, seat)
         if reason is not None:
             raise IllegalAction(action, reason)
         if self._origin_of is not self.state:
             undo.snapshot(self)
-        self._apply(action)
+        if seat is None:
+            self._apply(action)
+        else:
+            self._apply(action, seat)
 
-    def _apply(self, action: Action) -> None:
+    def _apply(self, action: Action, seat: int | None = None) -> None:
         """Apply an action known to be legal (agents, simulations: no check, no snapshot)."""
         self.steps_left = self.max_steps
+        st = self.state
+        before = (len(st.history), [c if c is None else c[:] for c in st.choices])
         try:
-            turns.run_action(self, action)
+            turns.run_action(self, action, seat)
         except BudgetExceeded as exc:
-            undo.undo_last(self)
+            undo.undo_last(self, before)
             raise exc.for_action(action) from None
 
     # -- running effects, and moving items directly (tests set positions up with these) -----------
@@ -182,3 +197,9 @@ class Game:
     add_cube = majority.add_cube
     remove_cube = majority.remove_cube
     move_cube = majority.move_cube
+    rotate = zones.rotate
+    first_in = zones.first_in
+    counter = scoring.counter
+    add_counter = scoring.add_counter
+    science_score = scoring.science_score
+    after_turn = turns.after_turn

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from rulesdsl.model import STRUCTURE
 
-from . import core, decisions, economy, selection
+from . import core, decisions, economy, selection, trade
 from .actions import CHOOSE, CHOOSE_OPTION, CHOOSE_PLAYER, CHOOSE_SPACE, PASS, Action, malformed
 from .state import Frame
 
@@ -19,17 +19,72 @@ if TYPE_CHECKING:
     from .game import Game
 
 
-def legal_actions(g: Game) -> list[Action]:
+def acting_seat(g: Game, seat: int | None) -> int | None:
+    """The seat whose turn actions are asked for (`seat`, or the one to move), or None when that
+    seat has no turn action to take now (a decision is pending, it waits, it has chosen)."""
+    st = g.state
+    if st.flow == "round":
+        if seat is None:
+            waiting = [p for p in st.acting if st.choices[p] is None]
+            return waiting[0] if waiting else None
+        return seat if seat in st.acting and st.choices[seat] is None else None
+    return st.current if seat is None or seat == st.current else None
+
+
+def legal_actions(g: Game, seat: int | None = None) -> list[Action]:
+    """The legal actions of `seat` (default: the seat to move); none for a seat that does not
+    have to act now.  Copies of one item make one action; a build that needs trade with
+    neighbours makes one action per way to pay (`pay=p1:2`)."""
     st = g.state
     if st.flow == "over":
         return []
     if st.pending is not None:
-        return decisions.answers(g, st.pending)
-    out = []
+        return decisions.answers(g, st.pending) if seat is None or seat == st.pending.player else []
+    me = acting_seat(g, seat)
+    if me is None:
+        return []
+    out: dict[Action, None] = {}
     items = g.content.items
-    for act, binding in bindings(g):
-        out.append(Action(act.name, tuple(items[i].name for i in binding)))
-    return out
+    trades = bool(g.content.trade_base)
+    coins = st.coins[me]
+    for act, binding in bindings(g, me):
+        action = Action(act.name, tuple(items[i].name for i in binding))
+        if trades and act.paid:
+            for pay in payments_for(g, act, binding, me, coins):
+                out[action if not pay else Action(act.name, action.args + (trade.pay_label(pay),))] = None
+        else:
+            out[action] = None
+    return list(out)
+
+
+def payments_for(g: Game, act, binding, me: int, coins: int) -> list:
+    """The payments an action may name (one empty one when it needs no purchase)."""
+    options = economy.payment_options(g, me, binding[act.paid[0]])
+    if not options:
+        return [()]
+    other = sum(economy.price(g, me, binding[i])[0] for i in act.paid[1:])
+    return [pay for total, pay in options if total + other <= coins]
+
+
+def can_act(g: Game, me: int) -> bool:
+    """Whether seat `me` has a turn action now."""
+    return next(bindings(g, me), None) is not None
+
+
+def decode(g: Game, action: Action, me: int):
+    """(action definition, its items, its payment or None) for an action legal for `me`: each
+    argument names the first candidate of that name (copies of one item are alike)."""
+    act = next(a for a in g.content.actions if a.name == action.name)
+    args = list(action.args)
+    pay = trade.parse_pay(args[-1]) if args and args[-1].startswith("pay=") else None
+    if pay is not None:
+        args.pop()
+    items = g.content.items
+    binding: list[int] = []
+    for p, arg in zip(act.params, args):
+        pool = selection.candidates(g, p.selector, me)
+        binding.append(next(i for i in pool if items[i].name == arg and i not in binding))
+    return act, binding, pay
 
 
 def open_actions(g: Game, me: int):
@@ -44,9 +99,8 @@ def open_actions(g: Game, me: int):
         yield act, [selection.candidates(g, p.selector, me) for p in act.params]
 
 
-def bindings(g: Game):
+def bindings(g: Game, me: int):
     st = g.state
-    me = st.current
     coins = st.coins[me]
     for act, pools in open_actions(g, me):
         combos = ((x,) for x in pools[0]) if len(pools) == 1 else product(*pools)
@@ -59,14 +113,17 @@ def bindings(g: Game):
             yield act, binding
 
 
-def random_action(g: Game, rng: random.Random) -> Action:
+def random_action(g: Game, rng: random.Random, seat: int | None = None) -> Action:
     """A legal action drawn uniformly at random, without listing them all: candidate
-    bindings are drawn uniformly and the illegal ones rejected (never drawn twice)."""
+    bindings are drawn uniformly and the illegal ones rejected (never drawn twice); then,
+    when it needs trade, one of its payments."""
     st = g.state
-    if st.pending is not None or st.flow == "over":
-        actions = legal_actions(g)
+    me = None if st.pending is not None or st.flow == "over" else acting_seat(g, seat)
+    if me is None:
+        actions = legal_actions(g, seat)
+        if not actions:
+            raise RuntimeError("no legal action")
         return actions[rng.randrange(len(actions))]
-    me = st.current
     coins = st.coins[me]
     spaces = []
     total = 0
@@ -97,7 +154,13 @@ def random_action(g: Game, rng: random.Random) -> Action:
             continue
         if (act.requires or act.paid or act.pays) and not allowed(g, act, binding, me, coins):
             continue
-        return Action(act.name, tuple(core.name(g, i) for i in binding))
+        args = tuple(core.name(g, i) for i in binding)
+        if act.paid and g.content.trade_base:
+            pays = payments_for(g, act, binding, me, coins)
+            pay = pays[rng.randrange(len(pays))]
+            if pay:
+                args += (trade.pay_label(pay),)
+        return Action(act.name, args)
     raise RuntimeError("no legal action")
 
 
@@ -119,42 +182,58 @@ def allowed(g: Game, act, binding, me: int, coins: int) -> bool:
     return True
 
 
-def explain_illegal(g: Game, action: Action) -> str | None:
-    """Why an action is not legal now, or None when it is."""
+def explain_illegal(g: Game, action: Action, seat: int | None = None) -> str | None:
+    """Why an action is not legal now for `seat` (default: the seat to move), or None when it is."""
     st = g.state
     if st.flow == "over":
         return "the game is over"
     problem = malformed(action)
     if problem is not None:
         return problem
+    if seat is not None and (type(seat) is not int or not 0 <= seat < st.players):
+        return f"there is no seat {seat!r} (seats 0 to {st.players - 1})"
     if st.pending is not None:
         d = st.pending
+        if seat is not None and seat != d.player:
+            return f"seat {seat} does not act now: player {d.player} must first answer a choice"
         if action.name not in (CHOOSE, CHOOSE_PLAYER, CHOOSE_SPACE, CHOOSE_OPTION, PASS):
             return f"player {d.player} must first answer a choice ({d.prompt or 'choose'})"
         if action in legal_actions(g):
             return None
         options = ", ".join(str(a) for a in legal_actions(g))
         return f"not one of the options: {options}"
+    me = acting_seat(g, seat)
+    if me is None:
+        if st.flow == "round" and seat in st.acting:
+            return f"seat {seat} has already chosen its action this round"
+        return f"seat {seat} does not act now (acting: {', '.join(map(str, _acting(g)))})"
     act = next((a for a in g.content.actions if a.name == action.name), None)
     if act is None:
         names = ", ".join(a.name for a in g.content.actions)
         return f"unknown action `{action.name}` (actions: {names})"
     if act.before_turn and st.before_used:
         return f"`{act.name}` comes only first in a turn, once"
-    if len(action.args) != len(act.params):
+    args = list(action.args)
+    pay = None
+    if args and args[-1].startswith("pay="):
+        pay = trade.parse_pay(args.pop())
+        if pay is None:
+            return f"{action.args[-1]!r} is not a payment (write pay=p1:2,p2:1: coins to each seat)"
+    if len(args) != len(act.params):
         return f"`{act.name}` takes {len(act.params)} argument(s): {', '.join(p.name for p in act.params)}"
-    binding = []
-    for p, arg in zip(act.params, action.args):
-        item = g.content.item_index.get(arg)
-        if item is None:
+    binding: list[int] = []
+    items = g.content.items
+    for p, arg in zip(act.params, args):
+        if arg not in g.content.item_index:
             return f"there is no item named {arg!r}"
-        if item not in selection.candidates(g, p.selector, st.current):
+        item = next((i for i in selection.candidates(g, p.selector, me) if items[i].name == arg and i not in binding),
+                    None)
+        if item is None:
+            if arg in (items[i].name for i in binding):
+                return "the same item twice"
             where = "accessible in the structure" if p.selector.zone == STRUCTURE else f"in {p.selector.text}"
             return f"{arg} is not {where}"
         binding.append(item)
-    if len(set(binding)) != len(binding):
-        return "the same item twice"
-    me = st.current
     f = Frame(act.block, 0, 0, me, {p.name: i for p, i in zip(act.params, binding)})
     for req in act.guards + act.requires:
         if not req(g, f):
@@ -163,6 +242,26 @@ def explain_illegal(g: Game, action: Action) -> str | None:
         total = sum(economy.price(g, me, binding[i])[0] for i in act.paid)
         total += sum(max(0, fn(g, f)) for fn in act.pays)
         have = economy.available_coins(g, me)
+        if total >= economy.IMPOSSIBLE:
+            return "what it needs cannot be produced or bought now"
         if total > have:
             return f"it costs {total} coins and player {me} has {have}"
+    if act.paid and g.content.trade_base:
+        pays = payments_for(g, act, binding, me, st.coins[me])
+        if pays != [()] and pay not in pays:
+            named = " or ".join(trade.pay_label(p) for p in pays)
+            if pay is None:
+                return f"it needs resources from neighbours: name a payment ({named})"
+            return f"{action.args[-1]} is not a way to pay for it ({named})"
+        if pays == [()] and pay:
+            return "it needs no purchase: name no payment"
+    elif pay is not None:
+        return "this action pays no one: name no payment"
     return None
+
+
+def _acting(g: Game) -> list[int]:
+    st = g.state
+    if st.flow == "round":
+        return [p for p in st.acting if st.choices[p] is None]
+    return [st.current]

@@ -21,8 +21,10 @@ from .state import DRAW, NOWHERE, Decision, Frame, State
 
 _converter = cattrs.Converter(forbid_extra_keys=True)
 FORMAT = "rulesdsl-state"
-VERSION = 2         # 2: the state records its content's fingerprint
-OLD_VERSIONS = (1,)  # still read: no fingerprint, checked against the content all the same
+VERSION = 3         # 2: the state records its content's fingerprint; 3: simultaneous rounds, counters
+OLD_VERSIONS = (1, 2)  # still read: the fields added since take their defaults
+# Fields added in version 3, with their values in an older save.
+ADDED_IN_3 = {"acting": [], "choices": [], "again": [], "deferred": [], "counters": {}, "prepaid": {}}
 
 
 class SaveFileError(ValueError):
@@ -55,6 +57,12 @@ def copy_state(state: State) -> State:
     new.chance = [c[:] for c in state.chance]
     new.options = state.options[:]
     new.layers = state.layers[:]
+    new.acting = state.acting[:]
+    new.choices = [c if c is None else c[:] for c in state.choices]
+    new.again = state.again[:]
+    new.deferred = [Frame(f.block, f.pc, f.stop, f.me, dict(f.env)) for f in state.deferred]
+    new.counters = {k: v[:] for k, v in state.counters.items()}
+    new.prepaid = dict(state.prepaid)
     return new
 
 
@@ -131,6 +139,10 @@ def state_from_dict(data: object) -> State:
         if "fingerprint" in raw:
             raise SaveFileError("invalid state: a version 1 save has no fingerprint")
         raw = {**raw, "fingerprint": ""}
+    if version in (1, 2) and isinstance(raw, dict):
+        if any(k in raw for k in ADDED_IN_3):
+            raise SaveFileError(f"invalid state: a version {version} save has no simultaneous rounds")
+        raw = {**raw, **ADDED_IN_3}
     try:
         state = _converter.structure(raw, State)
     except Exception as exc:  # cattrs raises several exception types; all mean a bad file
@@ -140,7 +152,8 @@ def state_from_dict(data: object) -> State:
     return state
 
 
-FLOWS = ("start", "setup", "age_setup", "turn", "action", "before_action", "between", "over")
+FLOWS = ("start", "setup", "age_setup", "turn", "action", "before_action", "between", "over",
+         "round", "resolve", "after_round", "end_of_age", "end_of_game")
 
 
 def _validate(state: State) -> None:
@@ -191,7 +204,12 @@ def _validate(state: State) -> None:
         if not d.kind or not 0 <= d.player < players or not d.options \
                 or limit is not None and any(not 0 <= o < limit for o in d.options):
             raise bad("the pending decision")
-    for f in state.frames:
+    if any(not 0 <= p < players for p in state.acting + state.again) \
+            or state.choices and len(state.choices) != players \
+            or any(len(v) != players for v in state.counters.values()) \
+            or any(not 0 <= k < n or not 0 <= v < players for k, v in state.prepaid.items()):
+        raise bad("the round (acting seats, choices, counters or payments) does not fit the players")
+    for f in state.frames + state.deferred:
         if f.pc < 0 or f.stop < f.pc - 1 or f.block < 0 or not 0 <= f.me < players:
             raise bad("a frame is out of range")
     if not 0 <= state.rng < 2**64:

@@ -34,6 +34,10 @@ def civilian_winner(g: Game) -> int:
     totals = [sum(score(g, p).values()) for p in range(st.players)]
     best = max(totals)
     leaders = [p for p, t in enumerate(totals) if t == best]
+    if len(leaders) > 1 and g.content.tiebreak_by is not None:
+        by = [g.content.tiebreak_by(g, Frame(0, 0, 0, p, {})) for p in leaders]
+        top = max(by)
+        leaders = [p for p, t in zip(leaders, by) if t == top]
     if len(leaders) > 1 and g.content.tiebreak:
         tb = [score(g, p).get(g.content.tiebreak, 0) for p in leaders]
         top = max(tb)
@@ -47,3 +51,32 @@ def science_count(g: Game, p: int, symbol: str) -> int:
 
 def distinct_science(g: Game, p: int) -> int:
     return sum(1 for n in economy.stats(g, p).science.values() if n > 0)
+
+
+def counter(g: Game, name: str, p: int) -> int:
+    return g.state.counters[name][p]
+
+
+def add_counter(g: Game, name: str, p: int, amount: int) -> None:
+    g.state.counters[name][p] += amount
+
+
+def science_score(g: Game, p: int, set_bonus: int) -> int:
+    """Per symbol its count squared, plus `set_bonus` per complete set of the game's symbols; each
+    `any` symbol counts as whichever symbol makes the total highest (tried exhaustively: a city
+    holds few of them)."""
+    science = economy.stats(g, p).science
+    symbols = [s for s in g.content.science if s != "any"]
+    counts = [science.get(s, 0) for s in symbols]
+    return _best_science(counts, science.get("any", 0), set_bonus)
+
+
+def _best_science(counts: list[int], wild: int, set_bonus: int) -> int:
+    if wild == 0:
+        return sum(c * c for c in counts) + set_bonus * (min(counts) if counts else 0)
+    best = 0
+    for k in range(len(counts)):
+        counts[k] += 1
+        best = max(best, _best_science(counts, wild - 1, set_bonus))
+        counts[k] -= 1
+    return best

@@ -21,6 +21,11 @@ def opponent(g: Game, p: int) -> int:
     return (p + 1) % g.content.players
 
 
+def next_seat(g: Game, p: int) -> int:
+    """The seat that moves after p when seats take turns one after another."""
+    return (p + 1) % g.content.players
+
+
 def seats_of(g: Game, word: str, me: int) -> list[int]:
     """The seats a seat word names for player `me`, each once, in seat order from `me` on."""
     n = g.content.players

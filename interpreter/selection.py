@@ -15,13 +15,19 @@ if TYPE_CHECKING:
 
 
 def candidates(g: Game, sel: Selector, me: int, env: dict | None = None) -> list[int]:
-    if sel.more_zones or sel.where is not None:
+    if sel.more_zones or sel.where is not None or sel.named is not None:
         return _candidates_slow(g, sel, me, env)
     return _pool(g, sel, sel.zone, me)
 
 
 def _candidates_slow(g: Game, sel: Selector, me: int, env: dict | None) -> list[int]:
     pool = [i for z in (sel.zone, *sel.more_zones) for i in _pool(g, sel, z, me)]
+    if sel.named is not None:
+        # Evaluated once, before `it` names the candidates (`named=it` is the outer item).
+        items = g.content.items
+        named = sel.named(g, Frame(0, 0, 0, me, dict(env) if env else {}))
+        name = items[named].name if isinstance(named, int) and 0 <= named < len(items) else None
+        pool = [i for i in pool if items[i].name == name]
     if sel.where is None:
         return pool
     f = Frame(0, 0, 0, me, dict(env) if env else {})
@@ -48,14 +54,14 @@ def _pool(g: Game, sel: Selector, zone: int, me: int) -> list[int]:
     return [i for i in pool if sel.matches(items[i])]
 
 
-def count(g: Game, sel: Selector, me: int) -> int:
+def count(g: Game, sel: Selector, me: int, env: dict | None = None) -> int:
     if sel.owner == "most" and sel.zone >= 0 and g.content.zones[sel.zone].per_player:
         items = g.content.items
         zones = g.state.zones
         base = g.zone_base[sel.zone]
         return max(sum(1 for i in zones[base + p] if sel.matches(items[i]))
                    for p in range(g.content.players))
-    return len(candidates(g, sel, me))
+    return len(candidates(g, sel, me, env))
 
 
 def item_attr(g: Game, item: int, name: str):

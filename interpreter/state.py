@@ -83,6 +83,14 @@ class State:
     history: list[list[str]] = attrs.Factory(list)     # actions applied: [name, *args]
     chance: list[list[str]] = attrs.Factory(list)      # chance outcomes: [zone, *items]
     fingerprint: str = ""                              # the content's (`Content.fingerprint`); "" in old saves
+    # A simultaneous round (`turns simultaneous`): the seats acting in it and what each has chosen
+    # (an action as [name, *args], None: not yet).  Choices reach `history` in seat order.
+    acting: list[int] = attrs.Factory(list)
+    choices: list[list[str] | None] = attrs.Factory(list)
+    again: list[int] = attrs.Factory(list)             # seats that play again after this round
+    deferred: list[Frame] = attrs.Factory(list)        # `after_turn` blocks, run when the turn ends
+    counters: dict[str, list[int]] = attrs.Factory(dict)   # `counter NAME`: a number per seat
+    prepaid: dict[int, int] = attrs.Factory(dict)      # item -> seat whose round payment covered it
 
     @property
     def over(self) -> bool:

@@ -1,14 +1,27 @@
-"""The turn flow: set-up, ages, one player's turn after the other's, extra turns, the end of an
-age and of the game.  `state.flow` says where the game stands between steps:
-setup -> age_setup -> turn -> (before_action -> turn ->) action -> turn ... -> between -> ... -> over.
+"""The turn flow: set-up, ages, turns, the end of an age and of the game.
+
+A game says how a turn goes (`turns alternate | simultaneous`):
+- alternate (Duel): one seat's turn after another's, extra turns, an optional first action;
+- simultaneous (classic): a *round* in which every seat that can act chooses an action without
+  seeing the others' (`choose`), then all resolve together (`resolve_round`): every payment
+  first, from the coins held at the start of the round, then each seat's effects in seat order.
+After a turn or round: its `after_turn` blocks, then (simultaneous) the `after_round` hook and
+the seats that play again; then the age may end (`age_ends when`, or its structure is empty):
+the `end_of_age` hook, then `between_ages` and the next age, or after the last one the
+`end_of_game` hook and the final scoring.
+
+`state.flow` says where the game stands between steps:
+setup -> age_setup -> turn -> (before_action -> turn ->) action -> turn ... -> end_of_age -> between -> ...
+                   -> round -> resolve -> after_round -> round ... -> end_of_age -> ... -> end_of_game -> over
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import decisions, machine, scoring, seats, structure
+from . import decisions, economy, events, legality, machine, scoring, seats, structure
 from .actions import Action
+from .state import Frame
 
 if TYPE_CHECKING:
     from .game import Game
@@ -23,6 +36,7 @@ def start(g: Game) -> None:
 def advance(g: Game) -> None:
     """Run until a player must decide something or the game ends."""
     st = g.state
+    content = g.content
     while True:
         machine.run(g)
         if st.pending is not None or st.flow == "over":
@@ -33,11 +47,30 @@ def advance(g: Game) -> None:
         elif flow == "between":
             begin_age(g, st.age + 1)
         elif flow == "age_setup":
+            if content.simultaneous:
+                begin_round(g, list(range(st.players)))
+                if st.flow == "round":
+                    return
+                continue
             st.flow = "turn"
             st.current = st.next_starter
             st.play_again = False
             st.before_used = False
             return
+        elif flow == "round":
+            return
+        elif flow == "resolve":
+            if st.deferred:
+                machine.schedule(g, st.deferred)
+                st.deferred = []
+                continue
+            st.flow = "after_round"
+            if content.after_round >= 0:
+                machine.push(g, content.after_round, 0, {})
+        elif flow == "after_round":
+            end_round(g)
+            if st.flow == "round":
+                return
         elif flow == "action":
             end_turn(g)
             if st.flow == "turn":
@@ -51,8 +84,27 @@ def advance(g: Game) -> None:
                 st.flow = "action"   # nothing left to take: the turn (and the age) ends
                 continue
             return
+        elif flow == "end_of_age":
+            if st.age + 1 >= len(content.ages):
+                st.flow = "end_of_game"
+                frames = [f for p in range(st.players) for f in events.event_frames(g, "game_ended", p)]
+                if content.end_of_game >= 0:
+                    frames.append(_hook(g, content.end_of_game, 0))
+                machine.schedule(g, frames)
+            else:
+                st.flow = "between"
+                st.next_starter = st.last_actor
+                if content.between_ages >= 0:
+                    machine.push(g, content.between_ages, st.last_actor, {})
+        elif flow == "end_of_game":
+            finish(g)
+            return
         else:
             return
+
+
+def _hook(g: Game, block: int, me: int) -> Frame:
+    return Frame(block, 0, len(g.content.blocks[block].steps), me, {})
 
 
 def begin_age(g: Game, age: int) -> None:
@@ -62,29 +114,139 @@ def begin_age(g: Game, age: int) -> None:
     machine.push(g, g.content.ages[age], st.next_starter, {})
 
 
+def age_ended(g: Game) -> bool:
+    """Whether the age is over: the game's `age_ends when` condition, or else its structure is empty."""
+    cond = g.content.age_ends
+    if cond is not None:
+        return bool(cond(g, Frame(0, 0, 0, 0, {})))
+    return structure.exhausted(g)
+
+
+def end_age(g: Game) -> None:
+    """The age is over: its `end_of_age` hook and `age_ended` events run, then the next age or the end."""
+    st = g.state
+    st.play_again = False  # an extra turn is lost when the age ends
+    st.before_used = False
+    st.again = []
+    st.acting = []
+    st.flow = "end_of_age"
+    frames = [f for p in range(st.players) for f in events.event_frames(g, "age_ended", p)]
+    if g.content.end_of_age >= 0:
+        frames.append(_hook(g, g.content.end_of_age, 0))
+    machine.schedule(g, frames)
+
+
 def end_turn(g: Game) -> None:
     st = g.state
+    if st.deferred:
+        machine.schedule(g, st.deferred)  # `after_turn` blocks end the turn
+        st.deferred = []
+        st.flow = "action"
+        return
     if structure.uncover(g):
         st.flow = "action"  # effects of uncovering run first; the turn ends when they are done
         return
-    if structure.exhausted(g):
-        st.play_again = False  # an extra turn is lost when the age ends
-        st.before_used = False
-        if st.age + 1 >= len(g.content.ages):
-            finish(g)
-            return
-        st.flow = "between"
-        st.next_starter = st.last_actor
-        if g.content.between_ages >= 0:
-            machine.push(g, g.content.between_ages, st.last_actor, {})
+    if age_ended(g):
+        end_age(g)
         return
     if not st.play_again:
-        st.current = seats.opponent(g, st.current)
+        st.current = seats.next_seat(g, st.current)
     st.play_again = False
     st.before_used = False
     st.flow = "turn"
 
 
+# -- simultaneous rounds ----------------------------------------------------------------------------
+def begin_round(g: Game, candidates: list[int]) -> None:
+    """A new round for the seats among `candidates` that have a legal action; when none has,
+    the age ends (nothing could ever happen in it again)."""
+    st = g.state
+    acting = [p for p in candidates if legality.can_act(g, p)]
+    if not acting:
+        end_age(g)
+        return
+    st.acting = acting
+    st.choices = [None] * st.players
+    st.flow = "round"
+    st.current = acting[0]
+
+
+def waiting(g: Game) -> list[int]:
+    """The seats of this round that have not chosen yet."""
+    st = g.state
+    return [p for p in st.acting if st.choices[p] is None]
+
+
+def choose(g: Game, seat: int, action: Action) -> None:
+    """Seat `seat` commits its action for this round (known legal).  Choices enter the history in
+    seat order, as the run of chosen seats from the round's first grows (a replay, which acts for
+    `to_move`, meets them in the same order); the round resolves when the last seat has chosen."""
+    st = g.state
+    before = _chosen_run(g)
+    st.choices[seat] = [action.name, *action.args]
+    after = _chosen_run(g)
+    for p in st.acting[before:after]:
+        st.history.append(list(st.choices[p]))
+    if after == len(st.acting):
+        resolve_round(g)
+        advance(g)
+    else:
+        st.current = waiting(g)[0]
+
+
+def _chosen_run(g: Game) -> int:
+    st = g.state
+    n = 0
+    for p in st.acting:
+        if st.choices[p] is None:
+            break
+        n += 1
+    return n
+
+
+def resolve_round(g: Game) -> None:
+    """All seats have chosen: every payment first (each computed from the state at the start of
+    the round, so coins received this round cannot be spent in it and a card built this round
+    sells nothing in it), then each seat's action in seat order."""
+    st = g.state
+    st.turn += 1
+    st.flow = "resolve"
+    plans = []
+    for p in st.acting:
+        name, *args = st.choices[p]
+        act, binding, pay = legality.decode(g, Action(name, tuple(args)), p)
+        plans.append((p, act, binding, economy.round_payment(g, p, act, binding, pay)))
+    frames: list[Frame] = []
+    for p, act, binding, (bank, to_seats, paid, trades) in plans:
+        economy.spend(g, p, bank + sum(to_seats.values()))
+        for seller, coins in to_seats.items():
+            st.coins[seller] += coins
+        for item in paid:
+            st.prepaid[item] = p
+        for seller, resource, coins in trades:
+            frames += events.event_frames(g, "traded", p, seller=seller, resource=resource, amount=coins)
+        frames.append(Frame(act.block, 0, len(g.content.blocks[act.block].steps), p,
+                            {prm.name: i for prm, i in zip(act.params, binding)}))
+    st.last_actor = st.acting[-1]
+    st.acting = []
+    st.choices = []
+    machine.schedule(g, frames)
+
+
+def end_round(g: Game) -> None:
+    st = g.state
+    st.prepaid.clear()
+    if st.again:
+        again, st.again = sorted(set(st.again)), []
+        begin_round(g, again)
+        return
+    if age_ended(g):
+        end_age(g)
+        return
+    begin_round(g, list(range(st.players)))
+
+
+# -- the end ------------------------------------------------------------------------------------------
 def finish(g: Game) -> None:
     """The end of the last age: the civilian victory (or a draw) by the scores."""
     st = g.state
@@ -106,26 +268,51 @@ def win(g: Game, p: int, victory: str) -> None:
 
 
 def grant_play_again(g: Game, p: int) -> None:
-    if p == g.state.current:
-        g.state.play_again = True
+    st = g.state
+    if g.content.simultaneous:
+        st.again.append(p)
+    elif p == st.current:
+        st.play_again = True
 
 
 def set_next_starter(g: Game, p: int) -> None:
     g.state.next_starter = p
 
 
-def run_action(g: Game, action: Action) -> None:
-    """Apply an action known to be legal: the answer to a pending decision, or a turn's action."""
+def after_turn(g: Game, block: int, f: Frame) -> None:
+    """Run a block at the end of the current turn (round), as the same player."""
+    g.state.deferred.append(Frame(block, 0, len(g.content.blocks[block].steps), f.me, dict(f.env)))
+
+
+def to_act(g: Game) -> list[int]:
+    """The seats that must act now: the one answering a decision, this round's seats that have
+    not chosen, or the seat whose turn it is; none when the game is over."""
     st = g.state
-    st.history.append([action.name, *action.args])
+    if st.flow == "over":
+        return []
     if st.pending is not None:
+        return [st.pending.player]
+    if st.flow == "round":
+        return waiting(g)
+    return [st.current]
+
+
+def run_action(g: Game, action: Action, seat: int | None = None) -> None:
+    """Apply an action known to be legal: the answer to a pending decision, a seat's choice in a
+    simultaneous round, or a turn's action."""
+    st = g.state
+    if st.pending is not None:
+        st.history.append([action.name, *action.args])
         d = st.pending
         st.pending = None
         decisions.answer(g, d, action)
         advance(g)
         return
-    act = next(a for a in g.content.actions if a.name == action.name)
-    binding = [g.content.item_index[a] for a in action.args]
+    if st.flow == "round":
+        choose(g, waiting(g)[0] if seat is None else seat, action)
+        return
+    st.history.append([action.name, *action.args])
+    act, binding, _ = legality.decode(g, action, st.current)
     start_action(g, act, binding)
 
 

@@ -25,9 +25,12 @@ def snapshot(g: Game) -> None:
     g._origin = (copy_state(g.state), len(g.state.history))
 
 
-def undo_last(g: Game) -> None:
+def undo_last(g: Game, before: tuple[int, list] | None = None) -> None:
     """Put the state back as it was before the last action: replay the actions before it (a
-    game is deterministic) on a copy of the snapshot, or without one from the game's seed."""
+    game is deterministic) on a copy of the snapshot, or without one from the game's seed.
+    `before`: the history's length and the round's choices before that action (a choice that
+    completes a simultaneous round may add several entries; choices made out of seat order are
+    not in the history yet)."""
     Game = type(g)  # the façade's class, without importing the module that binds this one
     st = g.state
     unlimited = 2**62
@@ -38,9 +41,14 @@ def undo_last(g: Game) -> None:
         known = 0
         again = Game.create(g.content, seed=st.seed, options=st.options, script=st.setup_script or None,
                             max_steps=unlimited)
-    redo = [Action(h[0], tuple(h[1:])) for h in st.history[known:-1]]
+    end = before[0] if before is not None else len(st.history) - 1
+    redo = [Action(h[0], tuple(h[1:])) for h in st.history[known:end]]
     for a in redo:
         turns.run_action(again, a)
+    if before is not None and again.state.flow == "round":
+        for p, choice in enumerate(before[1]):
+            if choice is not None and again.state.choices[p] is None:
+                again.state.choices[p] = choice
     for field in attrs.fields(State):
         setattr(st, field.name, getattr(again.state, field.name))
     core.clear_caches(g)

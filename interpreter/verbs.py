@@ -81,6 +81,13 @@ VERBS: dict[str, Callable] = {
     "add_cube": majority.add_cube,
     "remove_cube": majority.remove_cube,
     "move_cube": majority.move_cube,
+    # seats, rounds and what each seat tallies (games of any number of seats)
+    "rotate": zones.rotate,
+    "first_in": zones.first_in,
+    "counter": scoring.counter,
+    "add_counter": scoring.add_counter,
+    "science_score": scoring.science_score,
+    "after_turn": turns.after_turn,
 }
 
 # Data closures read directly rather than through a verb, because they are read on hot paths

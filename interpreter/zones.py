@@ -36,12 +36,21 @@ def move(g: Game, item: int, zone: int, owner: int, onto: int | None = None, bot
             machine.schedule(g, frames)
 
 
-def move_all(g: Game, src: int, dst: int, owner, me: int, bottom: bool = False, claim_them: bool = False) -> None:
+def move_all(g: Game, src: int, dst: int, owner, me: int, bottom: bool = False, claim_them: bool = False,
+             where=None, f: Frame | None = None) -> None:
     zones = g.content.zones
     owners = seats.owners(g, owner, me) if (zones[src].per_player or zones[dst].per_player) else [0]
     frames: list[Frame] = []
     for o in owners:
         moving = list(g.state.zones[core.slot(g, src, o)])
+        if where is not None:  # `where=`: only the items it holds for (`it`)
+            probe = Frame(0, 0, 0, me, dict(f.env) if f is not None else {})
+            kept = []
+            for item in moving:
+                probe.env["it"] = item
+                if where(g, probe):
+                    kept.append(item)
+            moving = kept
         for item in moving:
             if claim_them:
                 claim(g, item, dst, o, me)
@@ -142,3 +151,26 @@ def reveal(g: Game, zone: int, space: int | None) -> None:
 def first_empty(g: Game, zone: int) -> int:
     taken = {g.state.positions.get(i) for i in g.state.zones[core.slot(g, zone, 0)]}
     return next((s for s in range(max(g.content.zones[zone].spaces, 1)) if s not in taken), -1)
+
+
+def rotate(g: Game, zone: int, step: int, me: int) -> None:
+    """Every seat's items in a per-seat zone move together to the seat `step` places on (+1: left):
+    hands passed around the table.  No event: the items change hands, not places."""
+    st = g.state
+    n = g.content.players
+    base = g.zone_base[zone]
+    held = [st.zones[base + p] for p in range(n)]
+    for p in range(n):
+        for item in held[p]:
+            st.loc[item] = base + (p + step) % n
+    for p in range(n):
+        st.zones[base + (p + step) % n] = held[p]
+    if g.content.zones[zone].active:
+        for p in range(n):
+            core.dirty(g, p)
+
+
+def first_in(g: Game, zone: int, me: int) -> int:
+    """The first item of the player's zone (-1: none)."""
+    items = g.state.zones[core.slot(g, zone, me)]
+    return items[0] if items else -1

@@ -23,7 +23,8 @@ ZONE_FLAGS = ("player", "active", "public", "private", "majority")
 VOCAB_VERBS = {"resources": R.RESOURCE, "colors": R.COLOR, "science": R.SCIENCE, "chains": R.CHAIN}
 VOCAB_LABEL = {R.RESOURCE: ("E301", "resource"), R.COLOR: ("E302", "colour"), R.SCIENCE: ("E303", "scientific symbol"),
                R.CHAIN: ("E304", "chain symbol"), R.ZONE: ("E305", "zone"), R.LAYOUT: ("E311", "layout"),
-               R.KIND: ("E313", "kind"), "table": ("E314", "table"), "procedure": ("E315", "procedure")}
+               R.KIND: ("E313", "kind"), "table": ("E314", "table"), "procedure": ("E315", "procedure"),
+               "counter": ("E316", "counter")}
 
 
 @attrs.define
@@ -50,11 +51,12 @@ def vocabulary(merged: Merged) -> Vocabulary:
             for s in d.block.statements:
                 if s.verb in VOCAB_VERBS:
                     voc.words[VOCAB_VERBS[s.verb]].update(a.name for a in s.args if isinstance(a, ast.Name))
-                if s.verb == "table" and s.args and isinstance(s.args[0], ast.Name):
-                    voc.words["table"].add(s.args[0].name)
+                if s.verb in ("table", "counter") and s.args and isinstance(s.args[0], ast.Name):
+                    voc.words[s.verb].add(s.args[0].name)
                 if s.verb == "zone" and s.args and isinstance(s.args[0], ast.Name):
                     voc.words[R.ZONE].add(s.args[0].name)
                     voc.zone_flags[s.args[0].name] = {a.name for a in s.args[1:] if isinstance(a, ast.Name)}
+    voc.words[R.SCIENCE].add("any")  # `science any`: a symbol of any kind, chosen when scored
     return voc
 
 
@@ -497,8 +499,13 @@ class Checker:
             if not isinstance(e, ast.Str):
                 self.error("E309", 'expected quoted text here, e.g. "7 Wonders Duel"', e.span)
             return
-        if type_ == "table":
-            self.vocab(e, "table")
+        if type_ in ("table", "counter"):
+            self.vocab(e, type_)
+            return
+        if type_ == "side":
+            if not (isinstance(e, ast.Name) and e.name in ("left", "right", "neighbours")):
+                self.error("E309", "expected a side: left, right or neighbours", e.span,
+                           "`from=left` lowers the price of what the left neighbour sells")
             return
         if type_ == "procedure":
             self.vocab(e, "procedure")

@@ -53,6 +53,7 @@ CODES: dict[str, str] = {
     "E313": "unknown kind",
     "E314": "unknown table",
     "E315": "unknown procedure",
+    "E316": "unknown counter",
     # -- whole-game consistency ------------------------------------------------------------------
     "E401": "not enough cards for a structure or deal",
     "E402": "overlapping cards in a layout row",
@@ -262,6 +263,10 @@ EXPLANATIONS: dict[str, Explanation] = {
         "`run` names a procedure that no `procedure` definition defines.",
         'token "Test Token" {\n    run may_mvoe_cube\n}\n',
         "Correct the name, or define the procedure: procedure NAME { ... }."),
+    "E316": Explanation(
+        "`add` or `counter()` names a counter that no `counter` statement declares.",
+        'token "Test Token" {\n    add 2 militray\n}\n',
+        "Correct the name, or declare the counter in the game or expansion: counter NAME."),
     "E401": Explanation(
         "A deal or a structure needs more cards than the deck it draws from holds.",
         "replace age 3 {\n    deal 3 age3 box unseen=true\n    deal 8 guilds age3\n"

@@ -61,6 +61,7 @@ class Compiler:
         self.layouts: dict[str, Layout] = {}
         self.item_kinds: list[str] = []
         self.tables: dict[str, list[int]] = {}
+        self.counters: list[str] = []
         self.ruled_later: list[tuple[str, str]] = []
         self.text_context = context_for(merged)
         self.current_item = -1
@@ -105,7 +106,9 @@ class Compiler:
         build_zone: dict[str, int] = {}
         scores: list[tuple[str, Fn]] = []
         settings: dict[str, object] = {"title": game.name, "tiebreak": None, "discard": -1,
-                                       "trade": None, "setup": [], "between": -1}
+                                       "trade": None, "setup": [], "between": -1, "turns": "alternate",
+                                       "after_round": -1, "end_of_age": -1, "end_of_game": -1, "age_ends": None,
+                                       "trade_where": None, "trade_base": 0, "tiebreak_by": None}
         for g in headers:
             for s in g.block.statements:
                 self.origin = f"{label(g)} ({s.verb})"
@@ -145,7 +148,11 @@ class Compiler:
             ages=ages, age_names=[d.name for d in self.merged.by_kind("age")], layouts=self.layouts,
             track=self.track(track_def), military_tokens=[it.id for it in compiled_items if it.kind == "military_token"],
             item_kinds=self.item_kinds, tables=self.tables, sources=self.merged.sources,
-            options=tuple(options_read(self.merged.definitions)), block_origins=self.origins)
+            options=tuple(options_read(self.merged.definitions)), block_origins=self.origins,
+            simultaneous=settings["turns"] == "simultaneous", after_round=int(settings["after_round"]),
+            end_of_age=int(settings["end_of_age"]), end_of_game=int(settings["end_of_game"]),
+            age_ends=settings["age_ends"], trade_where=settings["trade_where"], trade_base=int(settings["trade_base"]),
+            counters=tuple(self.counters), tiebreak_by=settings["tiebreak_by"])
 
     def sequence_steps(self, block_ids: list[int]) -> list[Step]:
         # Each step pushes one block; it runs to completion before the next step starts.
@@ -163,6 +170,8 @@ class Compiler:
                 target.extend(w for w in words if w not in target)
             elif s.verb == "table" and words:
                 self.tables[words[0]] = [a.value for a in s.args[1:]]
+            elif s.verb == "counter" and words and words[0] not in self.counters:
+                self.counters.append(words[0])
             elif s.verb == "zone" and words:
                 name, flags = words[0], set(words[1:])
                 kw = {k.name: k.value for k in s.kwargs}
@@ -197,6 +206,18 @@ class Compiler:
             settings["setup"].append(self.block(s.block.statements))
         elif s.verb == "between_ages":
             settings["between"] = self.block(s.block.statements)
+        elif s.verb == "turns":
+            settings["turns"] = a[0].name
+        elif s.verb in ("after_round", "end_of_age", "end_of_game"):
+            settings[s.verb] = self.block(s.block.statements)
+        elif s.verb == "age_ends":
+            settings["age_ends"] = self.expr(a[1])
+        elif s.verb == "trade":
+            settings["trade_base"] = a[1].value
+            kw = {k.name: k.value for k in s.kwargs}
+            settings["trade_where"] = self.expr(kw["where"]) if "where" in kw else None
+        elif s.verb == "tiebreak_by":
+            settings["tiebreak_by"] = self.expr(a[0])
 
     def layout(self, d: ast.Definition) -> Layout:
         rows: list[list[int]] = []
@@ -284,8 +305,15 @@ class Compiler:
                     for r, n in self.counted(a):
                         produce[self.resources.index(r)] += n
             elif s.verb == "trade_price":
-                for r in a[1:]:
-                    fixed.append((self.resources.index(r.name), a[0].value))
+                side = next((k.value.name for k in s.kwargs if k.name == "from"), None)
+                if side is None:
+                    for r in a[1:]:
+                        fixed.append((self.resources.index(r.name), a[0].value))
+                else:
+                    sides = ("left", "right") if side == "neighbours" else (side,)
+                    it.side_prices += tuple((sd, self.resources.index(r.name), a[0].value) for sd in sides for r in a[1:])
+            elif s.verb == "part_of":
+                it.part_of = self.item_index[a[0].value]
             elif s.verb == "discount":
                 kw = {k.name: k.value.name for k in s.kwargs}
                 discounts.append((a[0].value, kw.get("kind"), kw.get("color"), kw.get("or_coins") == "true"))
@@ -325,7 +353,7 @@ class Compiler:
         it.chain_gives = tuple(chain_gives)
         it.has_statics = bool(any(produce) or one_of or fixed or discounts or science or chain_gives
                               or it.modifiers or it.copy_science or it.chain_price is not None
-                              or it.trade_discounts or it.borrow_chains)
+                              or it.trade_discounts or it.borrow_chains or it.side_prices)
         if effects:
             it.effect = self.block(effects)
             it.texts.extend(self.blocks[it.effect].texts)
@@ -437,7 +465,8 @@ class Compiler:
                         kw["kind"].name if "kind" in kw else None,
                         kw["age"].value if "age" in kw and isinstance(kw["age"], ast.Int) else None,
                         self.zone_index[kw["deck"].name] if "deck" in kw else None, text,
-                        self.expr(kw["where"]) if "where" in kw else None, more)
+                        self.expr(kw["where"]) if "where" in kw else None, more,
+                        self.expr(kw["named"]) if "named" in kw else None)
 
     # -- blocks and effects ----------------------------------------------------------------------
     def new_block(self, steps: list[Step], texts: list[str]) -> int:
@@ -643,6 +672,13 @@ class Compiler:
         o = kw.get("owner")
         bottom = "at" in kw and kw["at"].name == "bottom"
         claim = "claim" in kw and kw["claim"].name == "true"
+        if "where" in kw:
+            where = self.expr(kw["where"])
+            mode = o.name if o is None or isinstance(o, ast.Name) and o.name in R.OWNER_WORDS else self.expr(o)
+            if o is None:
+                mode = "me"
+            return lambda g, f: g.move_all(src, dst, mode if isinstance(mode, str) else mode(g, f), f.me, bottom, claim,
+                                           where, f)
         if o is None or (isinstance(o, ast.Name) and o.name in R.OWNER_WORDS):
             mode = o.name if o is not None else "me"
             return lambda g, f: g.move_all(src, dst, mode, f.me, bottom, claim)
@@ -665,6 +701,18 @@ class Compiler:
         src = self.zone_index[s.args[0].name]
         layout = kw["layout"].name
         return lambda g, f: g.deal_structure(src, layout)
+
+    def do_rotate(self, s, kw) -> Step:
+        zone, step = self.zone_index[s.args[0].name], 1 if s.args[1].name == "left" else -1
+        return lambda g, f: g.rotate(zone, step, f.me)
+
+    def do_add(self, s, kw) -> Step:
+        amount, name, who = self.expr(s.args[0]), s.args[1].name, self.who(kw)
+        return lambda g, f: g.add_counter(name, who(g, f), amount(g, f))
+
+    def do_after_turn(self, s, kw) -> Step:
+        body = self.block(s.block.statements)
+        return lambda g, f: g.after_turn(body, f)
 
     def do_each_player(self, s, kw) -> Step:
         body = self.block(s.block.statements)
@@ -793,7 +841,9 @@ class Compiler:
 
     def call_count(self, e: ast.Call) -> Fn:
         sel = self.selector(e.args[0], e.kwargs)
-        return lambda g, f: g.count(sel, f.me)
+        if sel.where is None and sel.named is None:
+            return lambda g, f: g.count(sel, f.me)
+        return lambda g, f: g.count(sel, f.me, f.env)
 
     def call_coins(self, e: ast.Call) -> Fn:
         who = self.expr(e.args[0]) if e.args else (lambda g, f: f.me)
@@ -851,7 +901,30 @@ class Compiler:
 
     def call_modifier(self, e: ast.Call) -> Fn:
         name = e.args[0].name
-        return lambda g, f: g.stats(f.me).modifiers.get(name, 0)
+        return self.summed(e, lambda g, p: g.stats(p).modifiers.get(name, 0))
+
+    def summed(self, e: ast.Call, of) -> Fn:
+        """`of(g, seat)` for the seat (or the group of seats, added up) the call's `owner=` names."""
+        o = next((k.value for k in e.kwargs if k.name == "owner"), None)
+        if o is None:
+            return lambda g, f: of(g, f.me)
+        if isinstance(o, ast.Name) and o.name in R.MULTI_SEAT_WORDS:
+            word = o.name
+            return lambda g, f: sum(of(g, p) for p in g.seats_of(word, f.me))
+        owner = self.owner_fn(o)
+        return lambda g, f: of(g, owner(g, f))
+
+    def call_counter(self, e: ast.Call) -> Fn:
+        name = e.args[0].name
+        return self.summed(e, lambda g, p: g.counter(name, p))
+
+    def call_science_score(self, e: ast.Call) -> Fn:
+        bonus = self.expr(e.args[0])
+        return lambda g, f: g.science_score(f.me, bonus(g, f))
+
+    def call_first_in(self, e: ast.Call) -> Fn:
+        zone = self.zone_index[e.args[0].name]
+        return lambda g, f: g.first_in(zone, f.me)
 
     def call_host(self, e: ast.Call) -> Fn:
         item = self.expr(e.args[0])

@@ -216,8 +216,8 @@ def _identity(it, content) -> str:
     parts = [capitalize(desc) + "."]
     if it.cost is not None:
         parts.append(f"Cost: {_cost_text(it.cost, content)}.")
-    elif it.kind in R.VERBS["cost"].kinds:
-        parts.append("No cost.")
+    elif any(other.cost is not None for other in content.items if other.kind == it.kind):
+        parts.append("No cost.")  # a kind that is paid for: saying so is worth a line
     for sym in it.chain_from:
         parts.append(f"Free to build if you have the {words(sym)} chain symbol.")
     for sym in it.chain_gives:

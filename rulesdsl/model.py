@@ -46,6 +46,7 @@ class Selector:
     text: str = ""
     where: Fn | None = None            # a condition on `it`, the candidate item
     more_zones: tuple[int, ...] = ()   # further zones to draw candidates from
+    named: Fn | None = None            # only items with the name of this item (`named=card`)
 
     def matches(self, item: "ItemDef") -> bool:
         return ((self.colors is None or item.color in self.colors) and (self.kind is None or item.kind == self.kind)
@@ -95,6 +96,8 @@ class ItemDef:
     trade_discounts: tuple[tuple[int, int], ...] = ()   # (resource index, coins off, never below 1)
     borrow_chains: bool = False          # the opponent's chain symbols count as its owner's
     claim_block: int = -1                # run when the item is claimed (chosen in a draft)
+    side_prices: tuple[tuple[str, int, int], ...] = ()   # (left|right, resource index, price) from a neighbour
+    part_of: int = -1                    # the item it belongs to (a stage to its board)
     has_statics: bool = False
     texts: list[str] = attrs.Factory(list)   # English for `explain`, in source order
 
@@ -191,6 +194,16 @@ class Content:
     sources: dict[str, str] = attrs.Factory(dict)
     # Designer invariants (`invariant "Name" { holds COND }`): (name, condition, span of the `holds`).
     invariants: list[tuple[str, Fn, Span]] = attrs.Factory(list)
+    # How turns go, and the hooks around rounds and ages (block ids, -1: none).
+    simultaneous: bool = False
+    after_round: int = -1
+    end_of_age: int = -1
+    end_of_game: int = -1
+    age_ends: Fn | None = None            # `age_ends when COND`; None: when the structure is empty
+    trade_where: Fn | None = None         # `trade neighbours PRICE where=COND`: what a neighbour sells
+    trade_base: int = 0                   # its price per unit; 0: the game trades with the bank only
+    counters: tuple[str, ...] = ()        # `counter NAME`: a number per seat
+    tiebreak_by: Fn | None = None         # `tiebreak_by EXPR`
     # The game options the cards read with `option(NAME)`: the only options a game accepts.
     options: tuple[str, ...] = ()
     _fingerprint: str = attrs.field(default="", init=False, repr=False, eq=False)
@@ -219,6 +232,8 @@ class Content:
                 "ages": len(self.ages),
                 "track": [self.track.zone, self.track.capital],
             }
+            if self.counters:
+                shape["counters"] = list(self.counters)
             text = json.dumps(shape, sort_keys=True, separators=(",", ":"))
             self._fingerprint = hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
         return self._fingerprint

@@ -178,9 +178,11 @@ class Playable:
                        else "an expansion may replace an age, but the game needs at least one")
         rows = {lay.name: sum(len(s.args) - 1 for s in statements(lay.block) if s.verb == "row")
                 for lay in self.merged.by_kind("layout")}
+        # `age_ends when COND`: an age ends on the game's condition, not when a structure is empty.
+        by_condition = any(s.verb == "age_ends" for s in self.header_statements())
         for age in ages:
             deals = [s for s in statements(age.block) if s.verb == "deal_structure"]
-            if not deals:
+            if not deals and not by_condition:
                 self.error("E405", f"age `{age.name}` lays out no structure: its turns could never end",
                            age.name_span, "an age ends when its structure is empty: add "
                                           "`deal_structure ZONE layout=LAYOUT`")
@@ -195,8 +197,8 @@ class Playable:
                                "the cards of its last row (and any that the next row does not cover) must be "
                                "face up: `row up ...`")
         actions = self.merged.by_kind("action")
-        takers = [a for a in actions if any(s.verb == "param" and self.from_structure(s) and not self.before_turn(a)
-                                            for s in statements(a.block))]
+        takers = [a for a in actions if any(s.verb == "param" and (by_condition or self.from_structure(s))
+                                            and not self.before_turn(a) for s in statements(a.block))]
         if not takers:
             removed = [r for r, old in self.merged.removed if old.kind == "action"]
             span = removed[-1].name_span if removed else game.name_span

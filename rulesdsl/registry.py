@@ -65,7 +65,8 @@ class Verb:
         return dict(self.kwargs)
 
 
-FILTER_KWARGS = (("color", COLORS), ("kind", KIND), ("owner", "owner"), ("age", INT), ("deck", ZONE), ("where", BOOL))
+FILTER_KWARGS = (("color", COLORS), ("kind", KIND), ("owner", "owner"), ("age", INT), ("deck", ZONE), ("where", BOOL),
+                 ("named", ITEM))
 ITEM_KINDS = ("card", "wonder", "token", "military_token")
 
 
@@ -79,7 +80,7 @@ def _verbs() -> dict[str, Verb]:
              doc="The zone the item starts the game in.", example="deck guilds", explain="starts the game in {zone}"),
         Verb("color", PROPERTY, (Param("color", COLOR),), kinds=("card",), repeatable=False,
              doc="The card's colour.", example="color brown", explain="{color} card"),
-        Verb("cost", PROPERTY, (Param("amounts", AMOUNTS),), kinds=("card", "wonder"), repeatable=False,
+        Verb("cost", PROPERTY, (Param("amounts", AMOUNTS),), repeatable=False,
              doc="What building it costs: coins and resources, each with an optional count.",
              example="cost 2 coins wood 2 stone", explain="cost: {amounts}"),
         Verb("chain_from", PROPERTY, (Param("symbol", CHAIN),), kinds=("card",),
@@ -91,8 +92,9 @@ def _verbs() -> dict[str, Verb]:
         Verb("produce", PROPERTY, (Param("products", PRODUCTS),),
              doc="Produces resources every turn: `produce 2 wood`, or one of several: `produce glass|papyrus`.",
              example="produce wood|clay|stone", explain="produces {products}"),
-        Verb("trade_price", PROPERTY, (Param("price", INT), Param("resources", WORDS)),
-             doc="Fixes the owner's price for buying these resources from the bank. In `game`, the "
+        Verb("trade_price", PROPERTY, (Param("price", INT), Param("resources", WORDS)), (("from", "side"),),
+             doc="Fixes the owner's price for buying these resources from the bank, or with `from=left|right|"
+                 "neighbours` from those neighbours (a game with `trade neighbours`). In `game`, the "
                  "base price formula, with `resource` the resource bought.",
              example="trade_price 1 wood", explain="{me:+buy} {resources} from the bank for {price:coins} each"),
         Verb("discount", PROPERTY, (Param("count", INT),), (("kind", KIND), ("color", COLOR), ("or_coins", BOOL)),
@@ -152,8 +154,9 @@ def _verbs() -> dict[str, Verb]:
         Verb("move", EFFECT, (Param("item", ITEM), Param("zone", ZONE)), (("owner", PLAYER), ("onto", ITEM), ("at", WORD)),
              doc="Move an item to a zone (a player zone of `owner`, default the player); `onto` attaches it to another item.",
              example="move chosen wonders", explain="{me:move} {item} to {zone}{at:? (at the %)}{onto:?, attached to %}"),
-        Verb("move_all", EFFECT, (Param("from", ZONE), Param("to", ZONE)), (("owner", "owner"), ("at", WORD), ("claim", BOOL)),
-             doc="Move every item of a zone to another.", example="move_all draft wonders owner=player(0)",
+        Verb("move_all", EFFECT, (Param("from", ZONE), Param("to", ZONE)),
+             (("owner", "owner"), ("at", WORD), ("claim", BOOL), ("where", BOOL)),
+             doc="Move every item of a zone to another (with `where=`, those for which it holds; `it`: the item).", example="move_all draft wonders owner=player(0)",
              explain="{me:move} everything in {from} to {to}{at:? (at the %)}"),
         Verb("deal", EFFECT, (Param("count", INT), Param("from", ZONE), Param("to", ZONE)),
              (("owner", PLAYER), ("space", INT), ("face_down", BOOL), ("unseen", BOOL)),
@@ -345,6 +348,51 @@ def _verbs() -> dict[str, Verb]:
         Verb("run", EFFECT, (Param("procedure", "procedure"),),
              doc="Run a named `procedure` block here (same player, same names in scope).",
              example="run may_move_cube", explain="{procedure}"),
+        # -- seats, rounds, ages (games of any number of seats) ---------------------------------
+        Verb("turns", GAME, (Param("how", WORD, literal=("alternate", "simultaneous")),), kinds=("game",),
+             repeatable=False,
+             doc="How a turn goes: `alternate` (default: one seat after another) or `simultaneous` (every seat "
+                 "chooses an action unseen, then all resolve together: payments first, then effects in seat order).",
+             example="turns simultaneous", explain="turns: {how}"),
+        Verb("after_round", GAME, kinds=("game",), block="required", repeatable=False,
+             doc="Runs after each round (simultaneous turns), once, as seat 0, after the round's `after_turn` blocks.",
+             example="after_round { rotate hand left }", explain="after each round: {block}"),
+        Verb("end_of_age", GAME, kinds=("game",), block="required", repeatable=False,
+             doc="Runs when an age ends (after the last age too), once, as seat 0.",
+             example="end_of_age { each_player { add 1 military } }", explain="at the end of each age: {block}"),
+        Verb("end_of_game", GAME, kinds=("game",), block="required", repeatable=False,
+             doc="Runs after the last age's `end_of_age`, before the final scoring, once, as seat 0.",
+             example="end_of_game { each_player { gain 1 coin } }", explain="at the end of the game: {block}"),
+        Verb("age_ends", GAME, (Param("when", WORD, literal=("when",)), Param("condition", BOOL)), kinds=("game",),
+             repeatable=False, evaluated=True,
+             doc="The age ends after a turn or round when the condition holds (as seat 0). Without it an age ends "
+                 "when its structure is empty; with neither, when nobody can act.",
+             example="age_ends when count(hand, owner=all) == 0", explain="an age ends when {condition}"),
+        Verb("counter", GAME, (Param("name", WORD),), kinds=("game", "expansion"),
+             doc="A number per seat, from 0: `add N NAME` changes it, `counter(NAME)` reads it.",
+             example="counter military", explain="each player counts {name}"),
+        Verb("trade", GAME, (Param("with", WORD, literal=("neighbours",)), Param("price", INT)), (("where", BOOL),),
+             kinds=("game",), repeatable=False,
+             doc="Resources a build lacks may be bought from the two neighbours at `price` coins a unit, paid to the "
+                 "neighbour; a neighbour sells what its items in play for which `where=` holds produce (`it`: the item).",
+             example="trade neighbours 2 where=it.color == brown",
+             explain="a resource bought from a neighbour costs {price:coins}, paid to the neighbour"),
+        Verb("tiebreak_by", GAME, (Param("value", INT),), kinds=("game",), repeatable=False, evaluated=True,
+             doc="Equal totals go to the player with the most of this (then `tiebreak`); still equal: a shared victory.",
+             example="tiebreak_by coins", explain="a tie goes to the player with the most {value}; still tied, the victory is shared"),
+        Verb("rotate", EFFECT, (Param("zone", ZONE), Param("direction", WORD, literal=("left", "right"))),
+             doc="Every seat's items in a per-seat zone move together to the seat on that side (left = seat + 1): "
+                 "passing hands.", example="rotate hand left", explain="every player passes {zone} to the {direction}"),
+        Verb("add", EFFECT, (Param("amount", INT), Param("counter", "counter")), (("who", PLAYER),),
+             doc="Add to a player's counter (a negative amount takes away).", example="add 3 military",
+             explain="{who:add} {amount} to {counter}"),
+        Verb("after_turn", EFFECT, block="required",
+             doc="Run the block at the end of this turn (a simultaneous round: after every seat's action), as the player.",
+             example="after_turn { choose 1 from discard optional=true { build chosen free } }",
+             explain="at the end of the turn, {block}"),
+        Verb("part_of", PROPERTY, (Param("item", ITEM),), repeatable=False,
+             doc="The item this one belongs to (a stage to its board side); read as `it.part_of`.",
+             example='part_of "Alexandria (Day)"', explain="part of {item}"),
         Verb("order", GAME, (Param("position", INT),), kinds=("expansion",), repeatable=False,
              doc="Where the expansion is applied among several (lower first), whatever order they are given in.",
              example="order 2", explain="applied in position {position}"),
@@ -431,7 +479,11 @@ EVENTS: dict[str, Event] = {e.name: e for e in [
     _event("acquired", "an item is taken without being built (`acquire`, a progress token)", *_ITEM_FIELDS),
     _event("gained_science", "a player gains a scientific symbol (once per symbol of the item)", ("symbol", WORD)),
     _event("pawn_moved", "shields moved the conflict pawn (`amount`: spaces moved)", ("amount", INT)),
-    _event("traded", "a player pays the bank for resources while building (`amount`: coins paid)", ("amount", INT)),
+    _event("traded", "a player buys resources while building (`seller`: the seat paid, -1 for the bank; `resource`: "
+                     "the resource when one kind was bought, else empty; `amount`: coins paid)",
+           ("seller", PLAYER), ("resource", WORD), ("amount", INT)),
+    _event("age_ended", "an age has ended (one event per player, before `end_of_age`)"),
+    _event("game_ended", "the last age has ended (one event per player, before `end_of_game` and the scoring)"),
     _event("discarded", "an item reaches the discard pile, whatever put it there (`discard`, `move`, `move_all`, "
                         "`deal`, ...; `by`: the player who discarded it, `owner`: the player whose zone it "
                         "left, -1 for none)", *_ITEM_FIELDS, ("owner", PLAYER)),
@@ -446,12 +498,12 @@ EVENT_FILTERS = ("color", "kind", "via", "zone")
 
 # What `ITEM.X` may read of an item (`it.color`, `chosen.value`), with types.
 ITEM_ATTRIBUTES: dict[str, str] = {
-    "kind": WORD, "color": WORD, "age": INT, "value": INT, "side": INT, "space": INT,
+    "kind": WORD, "color": WORD, "age": INT, "value": INT, "side": INT, "space": INT, "part_of": ITEM,
 }
 ITEM_ATTRIBUTE_DOCS: dict[str, str] = {
     "kind": "its kind (`card`, `wonder`, ...)", "color": "its colour (none: matches no colour)",
     "age": "its age (0 when it has none)", "value": "the number its `value` gives (0 by default)",
-    "side": "a military token's `side`", "space": "a military token's printed `space` (see `space(ITEM)` for "
+    "side": "a military token's `side`", "part_of": "the item its `part_of` names (-1: none)", "space": "a military token's printed `space` (see `space(ITEM)` for "
                                                "the space it stands on)",
 }
 
@@ -488,8 +540,16 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in [
     Function("space", (("item", ITEM),), doc="The space an item stands on (-1: none).", example="space(chosen)"),
     Function("first_empty", (("zone", ZONE),), doc="The lowest free space of a zone with spaces.",
              example="first_empty(board)"),
-    Function("modifier", (("name", WORD),), doc="The sum of the player's `modify NAME` amounts in play.",
-             example="modifier(activation_discount)"),
+    Function("modifier", (("name", WORD),), (("owner", SEATS),),
+             doc="The sum of the player's `modify NAME` amounts in play (`owner=`: another seat's, or a group's).",
+             example="modifier(shields, owner=left)"),
+    Function("counter", (("name", "counter"),), (("owner", SEATS),), doc="A player's counter (`counter NAME`).",
+             example="counter(military, owner=left)"),
+    Function("science_score", (("set", INT),),
+             doc="Science points: per symbol, its count squared, plus `set` per complete set of every symbol; "
+                 "`science any` symbols count as whichever symbols make it highest.", example="science_score(7)"),
+    Function("first_in", (("zone", ZONE),), returns=ITEM, doc="The first item of the player's zone (-1: none).",
+             example="first_in(board)"),
     Function("host", (("item", ITEM),), returns=ITEM, doc="The item this one is attached to.", example="host(chosen)"),
     Function("owner", (("item", ITEM),), returns=PLAYER, doc="The player whose zone holds the item.",
              example="owner(host(chosen))"),

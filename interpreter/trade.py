@@ -1,0 +1,156 @@
+"""Trade between players (`trade neighbours PRICE where=COND`): buying the resources a build lacks
+from the two neighbouring seats, each unit paid to the neighbour who makes it.
+
+A neighbour sells what its items in play for which COND holds produce (a one-of producer sells
+either of its resources, whatever its owner uses it for); the seller keeps its production; each
+unit of a neighbour's production is bought at most once per purchase.  The buyer's own
+production is used first (its one-of producers as it likes).  Of all the ways to cover the
+missing units, the ones offered are those not dominated for the buyer: no other way pays each
+neighbour no more and one of them less (a cheaper unit on the other side is still a choice,
+since who receives the coins matters to the players).  Offers and payments are cached until a
+city changes (`core.dirty`)."""
+
+from __future__ import annotations
+
+from itertools import product
+from typing import TYPE_CHECKING
+
+from . import seats
+from .costs import Stats
+from .state import Frame
+
+if TYPE_CHECKING:
+    from .game import Game
+
+Payment = tuple[tuple[int, int], ...]   # (seat, coins) per seller, by seat, sellers paid only
+
+
+def offer(g: Game, seller: int) -> tuple[list[int], list[tuple[int, ...]]]:
+    """What a seat sells: fixed units per resource, and its one-of producers."""
+    cached = g._offers[seller]
+    if cached is not None:
+        return cached
+    content = g.content
+    where = content.trade_where
+    n = len(content.resources)
+    fixed = [0] * n
+    one_of: list[tuple[int, ...]] = []
+    items = content.items
+    f = Frame(0, 0, 0, seller, {})
+    for slot in g.active_slots[seller]:
+        for i in g.state.zones[slot]:
+            it = items[i]
+            if not (any(it.produce) or it.produce_one_of):
+                continue
+            f.env["it"] = i
+            if where is not None and not where(g, f):
+                continue
+            for r, q in enumerate(it.produce):
+                fixed[r] += q
+            one_of.extend(it.produce_one_of)
+    g._offers[seller] = (fixed, one_of)
+    return fixed, one_of
+
+
+def unit_prices(g: Game, s: Stats, side: str) -> list[int]:
+    """The price per resource that a seat with stats `s` pays the neighbour on `side`."""
+    base = g.content.trade_base
+    lowered = s.side_prices.get(side)
+    if not lowered:
+        return [base] * len(g.content.resources)
+    return [base if low is None else min(base, low) for low in lowered]
+
+
+def payments(g: Game, p: int, need: tuple[int, ...], s: Stats) -> list[tuple[int, Payment]]:
+    """The ways p (whose stats are `s`) can buy what its own production leaves of `need` (units
+    per resource, before its one-of producers): (coins in all, coins per seller), not dominated,
+    cheapest first.  Empty when the neighbours cannot supply it."""
+    cache = g._trade_cache[p]
+    hit = cache.get(need)
+    if hit is not None:
+        return hit
+    own = s.one_of
+    sides = []
+    for side in ("left", "right"):
+        (q,) = seats.seats_of(g, side, p)
+        fixed, one_of = offer(g, q)
+        sides.append((q, fixed, one_of, unit_prices(g, s, side)))
+    if len(sides) == 2 and sides[0][0] == sides[1][0]:
+        sides = sides[:1]  # two seats: one neighbour, on both sides
+    found: set[tuple[int, ...]] = set()
+    useful = [tuple(r for r in opts if need[r]) for opts in own]
+    useful = [u + (-1,) for u in useful if u]   # -1: the producer is not used for this
+    for pick in product(*useful) if useful else [()]:
+        left = list(need)
+        for r in pick:
+            if r >= 0 and left[r]:
+                left[r] -= 1
+        found |= _buy(left, sides)
+    result = _frontier(found, [s[0] for s in sides])
+    cache[need] = result
+    return result
+
+
+def _buy(need: list[int], sides) -> set[tuple[int, ...]]:
+    """Every vector of coins per side that buys `need` from the sides' production."""
+    units = [r for r, q in enumerate(need) for _ in range(q)]
+    if not units:
+        return {tuple(0 for _ in sides)}
+    # Sources: (side, resources it may give, capacity, fixed?); fixed units grouped per resource.
+    memo: dict = {}
+    caps0 = []
+    for k, (_, fixed, one_of, _) in enumerate(sides):
+        for r, q in enumerate(fixed):
+            if q:
+                caps0.append((k, (r,), q))
+        for opts in one_of:
+            caps0.append((k, tuple(opts), 1))
+    prices = [s[3] for s in sides]
+
+    def go(u: int, caps: tuple[int, ...]) -> frozenset:
+        if u == len(units):
+            return frozenset({tuple(0 for _ in sides)})
+        key = (u, caps)
+        if key in memo:
+            return memo[key]
+        r = units[u]
+        out = set()
+        for j, (k, gives, _) in enumerate(caps0):
+            if caps[j] and r in gives:
+                rest = go(u + 1, caps[:j] + (caps[j] - 1,) + caps[j + 1:])
+                cost = prices[k][r]
+                for vec in rest:
+                    out.add(vec[:k] + (vec[k] + cost,) + vec[k + 1:])
+        result = memo[key] = frozenset(out)
+        return result
+
+    return set(go(0, tuple(c for _, _, c in caps0)))
+
+
+def _frontier(found: set[tuple[int, ...]], sellers: list[int]) -> list[tuple[int, Payment]]:
+    kept = [v for v in found if not any(w != v and all(a <= b for a, b in zip(w, v)) for w in found)]
+    out = []
+    for v in sorted(kept, key=lambda v: (sum(v), v)):
+        pay = tuple(sorted((s, c) for s, c in zip(sellers, v) if c))
+        out.append((sum(v), pay))
+    return out
+
+
+def pay_label(pay: Payment) -> str:
+    return "pay=" + ",".join(f"p{s}:{c}" for s, c in pay)
+
+
+def parse_pay(text: str) -> Payment | None:
+    """`pay=p1:2,p2:1` -> ((1, 2), (2, 1)); None when it is not one."""
+    if not text.startswith("pay="):
+        return None
+    out = []
+    try:
+        for part in text[4:].split(","):
+            seat, coins = part.split(":")
+            if not seat.startswith("p"):
+                return None
+            out.append((int(seat[1:]), int(coins)))
+    except ValueError:
+        return None
+    return tuple(sorted(out))
