@@ -47,15 +47,27 @@ class GreedyAgent:
         if len(actions) == 1:
             return actions[0]
         best, best_value = [], None
+        in_round = game.state.flow == "round"
         for action in actions:
             trial = game.clone()
             trial._apply(action)
+            if in_round:
+                self.finish_round(trial, me)
             value = self.evaluate(trial, me)
             if best_value is None or value > best_value + 1e-9:
                 best, best_value = [action], value
             elif abs(value - best_value) <= 1e-9:
                 best.append(action)
         return best[self.rng.randrange(len(best))]
+
+    def finish_round(self, game: Game, me: int) -> None:
+        """A simultaneous round resolves only when every seat has chosen: on the copy, the seats
+        still to choose take their first legal action, so that `me`'s choice takes effect and
+        can be scored (seats that chose before `me` keep their choice)."""
+        for _ in range(4 * game.content.players):  # a bound: each seat chooses once a round
+            if game.over or me in game.to_act() or game.state.flow != "round":
+                return
+            game._apply(game.legal_actions()[0])
 
     def evaluate(self, game: Game, me: int) -> float:
         st = game.state

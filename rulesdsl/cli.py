@@ -184,7 +184,7 @@ def play(agent: str | None, agents: str | None, seat: int, seed: int | None, exp
     from rulesdsl.trace import save_trace
     from .files import FileProblem
     from .names import check_agent, check_seat
-    from .play_view import announce, choose_action, render_game
+    from .play_view import announce, choose_action, render_game, round_open
     if agent is not None and agents is not None:
         usage_error("give --agent (every other seat) or --agents (one per seat), not both")
     if agent is not None:
@@ -206,20 +206,25 @@ def play(agent: str | None, agents: str | None, seat: int, seed: int | None, exp
         budget_error(exc)
     bots = {p: make_agent(name, agent_seed(seed, p)) for p, name in enumerate(who) if name != "human"}
     click.echo(f"seed {seed}")
+    held: list[str] = []  # agents' choices in a simultaneous round: shown once it resolves
     try:
         while not current.over:
             p = current.to_move()
             if p in bots:
                 action = bots[p].act(current)
-                click.echo(announce(current, p, who[p], action))
+                held.append(announce(current, p, who[p], action))
                 current.apply(action)
-                continue
-            click.echo(render_game(current, p, who))
-            action = choose_action(current)
-            if action is None:
-                click.echo("bye")
-                return
-            current.apply(action)
+            else:
+                click.echo(render_game(current, p, who))
+                action = choose_action(current)
+                if action is None:
+                    click.echo("bye")
+                    return
+                current.apply(action)
+            if not round_open(current):
+                for line in held:
+                    click.echo(line)
+                held.clear()
     except BudgetExceeded as exc:
         budget_error(exc)   # the game is as it was before the runaway action: its trace replays
     finally:

@@ -26,6 +26,9 @@ def render_game(game, player: int, labels: list[str] | None = None) -> str:
         track = "".join("o" if pos == pawn else ("|" if pos == 0 else "-") for pos in range(-cap, cap + 1))
         lines.append(f"conflict: p0 [{track}] p1   (pawn {pawn:+d})")
     lines += _structure(game, o)
+    if o["round"] and o["round"]["chosen"]:
+        lines.append("this round, chosen: " + ", ".join(f"player {p}" for p in o["round"]["chosen"])
+                     + (f" (you: {o['round']['mine']})" if o["round"]["mine"] else ""))
     zones = {z.name: z for z in content.zones}
     for p in range(content.players):
         who = "you" if p == player else (labels[p] if labels else "")
@@ -95,6 +98,13 @@ def _structure(game, o: dict) -> list[str]:
         indent = " " * ((lay.columns[row[0]] - min(lay.columns)) * cell // 2) if row else ""
         lines.append((indent + "".join(cells)).rstrip())
     return lines
+
+
+def round_open(game) -> bool:
+    """A simultaneous round in which some seats have chosen and others not yet: what the chosen
+    ones chose stays hidden until it resolves."""
+    st = game.state
+    return st.flow == "round" and any(c is not None for c in st.choices)
 
 
 def announce(game, player: int, who: str, action) -> str:
