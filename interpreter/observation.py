@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from rulesdsl.names import check_seat
 
+from .actions import Action
 from .game import Game
 from .state import DRAW
 
@@ -59,7 +60,7 @@ def observe(game: Game, player: int) -> dict:
     if st.flow == "round":  # a simultaneous round: who has chosen, and only my own choice
         mine = st.choices[player] if player < len(st.choices) else None
         round_ = {"acting": list(st.acting), "chosen": [p for p in st.acting if st.choices[p] is not None],
-                  "mine": None if mine is None else " ".join(mine)}
+                  "mine": None if mine is None else str(Action(mine[0], tuple(mine[1:])))}
     return {
         "player": player,
         "age": st.age + 1,

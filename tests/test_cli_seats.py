@@ -275,3 +275,36 @@ def test_a_trace_replays_at_its_own_count_and_a_bad_count_is_one_error(ranged, t
     del data["players"]  # an older trace: the game's fewest, so this one no longer ends the same
     path.write_text(json.dumps(data), encoding="utf-8")
     assert run("replay", path).exit_code == 1
+
+
+# -- simultaneous rounds (tests/data/hands) -------------------------------------------------------
+
+HANDS = Path(__file__).resolve().parent / "data" / "hands"
+
+
+def test_play_keeps_the_agents_choices_of_a_round_hidden_until_it_resolves(tmp_path):
+    save = tmp_path / "hands.json"
+    result = run("play", "--game", HANDS, "--players", "4", "--seat", "2", "--seed", "1", "--save", save,
+                 input="1\n" * 30)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    first_screen = out.index("your move")
+    # Seats 0 and 1 chose before seat 2 (lowest seat first), but what they chose is not shown yet.
+    assert "this round, chosen: player 0, player 1" in out[:first_screen]
+    assert not re.search(r"^player [013] \(greedy\): (build|sell)", out[:first_screen], re.M)
+    after = out[first_screen:].split("== Age", 1)[0]
+    assert re.search(r"^player 0 \(greedy\): (build|sell)", after, re.M)
+    assert re.search(r"^player 3 \(greedy\): (build|sell)", after, re.M)
+    assert "hand: 3 hidden" in out[:first_screen] and "result: winner" in out
+    assert max(len(line) for line in out.splitlines()) <= 100
+    assert json.loads(save.read_text(encoding="utf-8"))["players"] == 4
+    replayed = run("replay", save)
+    assert replayed.exit_code == 0 and "same final state" in replayed.output
+
+
+@pytest.mark.parametrize("players", ["3", "4"])
+def test_simulate_and_verify_simultaneous_rounds(players):
+    data = json.loads(run("simulate", "--game", HANDS, "--players", players, "-n", "10", "--json").output)
+    assert data["players"] == int(players) and len(data["agents"]) == int(players)
+    result = run("verify", "--game", HANDS, "--players", players, "-n", "30", "-j", "1")
+    assert result.exit_code == 0, result.output

@@ -102,3 +102,51 @@ def test_make_agent_at_any_seat_count(ranged):
     for name in ("random", "greedy"):
         action = make_agent(name, 1).act(game)
         assert action in game.legal_actions()
+
+
+# -- simultaneous rounds (tests/data/hands: `turns simultaneous`, a private hand per seat) --------
+
+HANDS = Path(__file__).resolve().parent / "data" / "hands"
+
+
+@pytest.fixture(scope="module", params=[3, 4])
+def hands_rules(request):
+    return load_ruleset((), str(HANDS), request.param)
+
+
+def test_simulate_and_the_greedy_agent_play_simultaneous_rounds(hands_rules):
+    n = hands_rules.content.players
+    result = simulate(hands_rules, 20, seed=4, agents=["greedy"] + ["random"] * (n - 1))
+    assert sum(result["wins"].values()) == 20 and set(result["mean_score"]) == {str(p) for p in range(n)}
+
+
+def test_the_greedy_agent_scores_its_choice_after_the_round_resolves(hands_rules):
+    game = hands_rules.new_game(seed=2)
+    n = game.content.players
+    assert game.to_act() == list(range(n))
+    rng = random.Random(0)
+    game.apply(game.random_action(rng))   # seat 0 chooses; the round waits for the others
+    me = game.to_move()
+    assert me == 1 and game.to_act() == list(range(1, n))
+    build = next(a for a in game.legal_actions() if a.name == "build")
+    trial = game.clone()
+    trial._apply(build)
+    assert build.args[0] not in trial.items_in("city", me)   # chosen, not yet done
+    GreedyAgent(0).finish_round(trial, me)
+    assert me in trial.to_act() or trial.over                 # the round has resolved
+    assert build.args[0] in trial.items_in("city", me)
+    assert game.to_act() == list(range(1, n))                 # the game itself is as it was
+
+
+def test_observations_of_a_round_show_who_chose_but_only_my_own_choice(hands_rules):
+    game = hands_rules.new_game(seed=5)
+    n = game.content.players
+    first = game.legal_actions(0)[0]
+    game.apply(first, seat=0)
+    for me in range(n):
+        o = observe(game, me)
+        assert o["to_act"] == list(range(1, n))
+        assert o["round"]["acting"] == list(range(n)) and o["round"]["chosen"] == [0]
+        assert o["round"]["mine"] == (str(first) if me == 0 else None)
+        assert o["legal_actions"] == ([] if me == 0 else [str(a) for a in game.legal_actions(me)])
+        assert o["legal_actions"] or me == 0
