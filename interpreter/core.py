@@ -39,6 +39,10 @@ def lay_out_slots(g: Game, content: Content) -> None:
     g.track_slot = g.zone_base[tz] if tz >= 0 else -1
     g.n_slots = len(g.slot_zone)
     g._resource_index = {r: i for i, r in enumerate(content.resources)}
+    g.action_by_name = {a.name: a for a in content.actions}
+    names = [it.name for it in content.items]
+    # Names several items share (`copies`): an action naming one must find which copy it means.
+    g.copied_names = frozenset(n for n in names if names.count(n) > 1) if len(set(names)) < len(names) else frozenset()
     g.slot_active = [z >= 0 and content.zones[z].active for z in g.slot_zone]
     g.active_slots = [[g.zone_base[z.id] + p for z in content.zones if z.active and z.per_player]
                       for p in range(content.players)]
@@ -107,10 +111,12 @@ def dirty(g: Game, p: int) -> None:
     # Prices depend on other players' cities, so any change clears every price cache.
     g._stats[p] = None
     g._offers[p] = None
+    trade_cache = g._trade_cache
     for q in range(g.content.players):
         g._prices[q] = None
         g._price_cache[q].clear()
-        g._trade_cache[q].clear()
+        if trade_cache[q]:
+            trade_cache[q].clear()
 
 
 def arrive(g: Game, item: int, slot: int, by: int, frames: list[Frame]) -> None:

@@ -74,14 +74,22 @@ def can_act(g: Game, me: int) -> bool:
 def decode(g: Game, action: Action, me: int):
     """(action definition, its items, its payment or None) for an action legal for `me`: each
     argument names the first candidate of that name (copies of one item are alike)."""
-    act = next(a for a in g.content.actions if a.name == action.name)
-    args = list(action.args)
-    pay = trade.parse_pay(args[-1]) if args and args[-1].startswith("pay=") else None
-    if pay is not None:
-        args.pop()
+    act = g.action_by_name[action.name]
+    args = action.args
+    pay = None
+    if args and args[-1][:4] == "pay=":
+        pay = trade.parse_pay(args[-1])
+        args = args[:-1]
+    index = g.content.item_index
+    copied = g.copied_names
+    if not copied:
+        return act, [index[a] for a in args], pay
     items = g.content.items
     binding: list[int] = []
     for p, arg in zip(act.params, args):
+        if arg not in copied:
+            binding.append(index[arg])  # one item of that name: no need to look for it
+            continue
         pool = selection.candidates(g, p.selector, me)
         binding.append(next(i for i in pool if items[i].name == arg and i not in binding))
     return act, binding, pay
