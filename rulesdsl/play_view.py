@@ -118,7 +118,9 @@ def choose_action(game):
     click.echo(printable(f"\n{pending.prompt}:" if pending else "\nyour move:"))
     for i, a in enumerate(actions, 1):
         extra = ""
-        if a.name in ("build", "wonder") and a.args:
+        # The price to the bank; an action that pays neighbours says so itself (`pay=p1:2`).
+        paid = bool(a.args) and a.args[-1].startswith("pay=")
+        if a.name in ("build", "wonder") and a.args and not paid and a.args[-1] in game.content.item_index:
             item = game.content.item_index[a.args[-1]]
             cost = game.price(game.to_move(), item)[0]
             extra = f"  ({cost} coin{'' if cost == 1 else 's'})"

@@ -308,3 +308,12 @@ def test_simulate_and_verify_simultaneous_rounds(players):
     assert data["players"] == int(players) and len(data["agents"]) == int(players)
     result = run("verify", "--game", HANDS, "--players", players, "-n", "30", "-j", "1")
     assert result.exit_code == 0, result.output
+
+
+def test_play_offers_and_plays_builds_that_pay_neighbours():
+    result = run("play", "--game", HANDS, "--players", "3", "--seat", "1", "--seed", "2", "--agent", "random",
+                 input="1\n" * 30)
+    assert result.exit_code == 0, result.output
+    offered = re.findall(r"^ +1\. (build \S+ pay=p\d:\d+)$", result.output, re.M)
+    assert offered  # chosen as the first action: the game went on
+    assert "result: winner" in result.output
