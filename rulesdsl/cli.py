@@ -52,8 +52,8 @@ def check(paths: tuple[str, ...], expansions: tuple[str, ...], fmt: str, max_err
     targets: list = [_stdin_file() if str(p) == "-" else p for p in paths]
     try:
         report = check_paths(targets, expansions, base)
-        sets = [[str(x) for x in layers_for(t, expansions, base)] for t in targets if isinstance(t, Path)] \
-            if targets else [[base or "duel", *expansions]]
+        sets = [[str(x.resolve()) for x in layers_for(t, expansions, base)]
+                for t in targets if isinstance(t, Path)] if targets else [[base or "duel", *expansions]]
     except ValueError as exc:  # an unknown expansion, or a folder past the limits (FolderProblem)
         from .names import UnknownName
         if isinstance(exc, UnknownName) and exc.kind == "expansion":

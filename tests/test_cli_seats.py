@@ -317,3 +317,13 @@ def test_play_offers_and_plays_builds_that_pay_neighbours():
     offered = re.findall(r"^ +1\. (build \S+ pay=p\d:\d+)$", result.output, re.M)
     assert offered  # chosen as the first action: the game went on
     assert "result: winner" in result.output
+
+
+def test_check_players_with_a_relative_card_file(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("extra.rules").write_text('card "Extra" {\n    age 1\n    color brown\n    produce wood\n}\n', encoding="utf-8")
+    assert run("check", "extra.rules", "--players", "2").exit_code == 0   # on Duel
+    assert one_error_line(run("check", "extra.rules", "--players", "3")) == "error: duel plays with 2 players, not 3"
+    assert run("check", "extra.rules", "--game", HANDS, "--players", "4").exit_code == 0
+    assert one_error_line(run("check", "extra.rules", "--game", HANDS, "--players", "5")) == \
+        "error: hands plays with 3 to 4 players, not 5"
