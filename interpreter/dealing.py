@@ -20,17 +20,20 @@ def draw(g: Game, slot: int, count: int, label: str, unseen: bool = False) -> li
     pool = st.zones[slot]
     scripted = st.script.get(label)
     if unseen and scripted:
-        promised = {g.content.item_index.get(n) for n in scripted}
-        pool = [i for i in pool if i not in promised]
+        promised = set(scripted)
+        pool = [i for i in pool if g.content.items[i].name not in promised]
         scripted = None
+    if count > len(pool) and st.flow in ("setup", "age_setup"):
+        # A deck too small for the set-up: the game goes on with fewer, `check` reports it.
+        g.short_draws.append((label, count, len(pool)))
     count = min(count, len(pool))
     out = []
     rest = list(pool)  # what is still there, in the zone's order: the k-th of it is drawn
     for _ in range(count):
         if scripted:
             name = scripted.pop(0)
-            item = g.content.item_index.get(name)
-            if item is None or item not in rest:
+            item = next((i for i in rest if g.content.items[i].name == name), None)  # any copy of it
+            if item is None:
                 raise ValueError(f"scripted draw from {label}: {name!r} is not there")
             rest.remove(item)
         else:

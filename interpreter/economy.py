@@ -140,7 +140,12 @@ def round_payment(g: Game, p: int, act, binding: list[int], pay) -> tuple[int, d
             bank += total - traded
             for seller, coins in chosen[1]:
                 to_seats[seller] = to_seats.get(seller, 0) + coins
-                trades.append((seller, "", coins))
+            it = g.content.items[item]
+            s = stats(g, p)
+            need = tuple(max(0, c - q) for c, q in zip(it.cost.resources, s.produce))
+            resources = g.content.resources
+            trades += [(seller, resources[r], coins)
+                       for seller, r, coins in neighbour_trade.purchases(g, p, need, s, chosen[1])]
         else:
             bank += total
             if traded:

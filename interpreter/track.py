@@ -1,7 +1,7 @@
 """The conflict track (Duel's): one pawn between two capitals, moved by shields towards the
 opponent; tokens on the track apply when the pawn reaches them, blocking pieces stop it.
-`state.pawn` > 0 is towards player 1's capital.  A two-seat construct of the Duel content, kept
-apart from the core so that it can become one that a game declares."""
+`state.pawn` > 0 is towards player 1's capital.  A two-seat construct that a game declares
+(`track NAME { ... }`): the checker allows it, and `shields`, only in a game of two players."""
 
 from __future__ import annotations
 
@@ -49,8 +49,7 @@ def shields(g: Game, p: int, n: int) -> None:
         target = st.pawn + direction
         blocker = next((b for b in pieces if items[b].blocks_pawn and st.positions.get(b) == target), None)
         if blocker is not None:
-            core.relocate(g, blocker, g.zone_base[g.content.zone_index["box"]]
-                          if "box" in g.content.zone_index else NOWHERE)
+            core.relocate(g, blocker, NOWHERE)  # it leaves the game, as a token reached does
             break
         st.pawn = target
         moved += 1

@@ -70,13 +70,7 @@ def payments(g: Game, p: int, need: tuple[int, ...], s: Stats) -> list[tuple[int
     if hit is not None:
         return hit
     own = s.one_of
-    sides = []
-    for side in ("left", "right"):
-        (q,) = seats.seats_of(g, side, p)
-        fixed, one_of = offer(g, q)
-        sides.append((q, fixed, one_of, unit_prices(g, s, side)))
-    if len(sides) == 2 and sides[0][0] == sides[1][0]:
-        sides = sides[:1]  # two seats: one neighbour, on both sides
+    sides = _sides(g, p, s)
     found: set[tuple[int, ...]] = set()
     useful = [tuple(r for r in opts if need[r]) for opts in own]
     useful = [u + (-1,) for u in useful if u]   # -1: the producer is not used for this
@@ -89,6 +83,64 @@ def payments(g: Game, p: int, need: tuple[int, ...], s: Stats) -> list[tuple[int
     result = _frontier(found, [s[0] for s in sides])
     cache[need] = result
     return result
+
+
+def purchases(g: Game, p: int, need: tuple[int, ...], s: Stats, pay: Payment) -> list[tuple[int, int, int]]:
+    """One way to buy `need` that pays each seller what `pay` says: (seller, resource, coins) per
+    seller and resource (what the `traded` events tell).  Empty if `pay` is not a way to buy it."""
+    sides = _sides(g, p, s)
+    target = tuple(dict(pay).get(q, 0) for q, *_ in sides)
+    useful = [tuple(r for r in opts if need[r]) for opts in s.one_of]
+    useful = [u + (-1,) for u in useful if u]
+    for pick in product(*useful) if useful else [()]:
+        left = list(need)
+        for r in pick:
+            if r >= 0 and left[r]:
+                left[r] -= 1
+        units = _assign(left, sides, target)
+        if units is not None:
+            out: dict[tuple[int, int], int] = {}
+            for k, r in units:
+                key = (sides[k][0], r)
+                out[key] = out.get(key, 0) + sides[k][3][r]
+            return [(q, r, c) for (q, r), c in sorted(out.items())]
+    return []
+
+
+def _sides(g: Game, p: int, s: Stats) -> list:
+    sides = []
+    for side in ("left", "right"):
+        (q,) = seats.seats_of(g, side, p)
+        fixed, one_of = offer(g, q)
+        sides.append((q, fixed, one_of, unit_prices(g, s, side)))
+    if sides[0][0] == sides[1][0]:
+        sides = sides[:1]  # two seats: one neighbour, on both sides
+    return sides
+
+
+def _assign(need: list[int], sides, target: tuple[int, ...]) -> list[tuple[int, int]] | None:
+    """(side, resource) for each unit bought, paying exactly `target` per side; None if no way does."""
+    units = [r for r, q in enumerate(need) for _ in range(q)]
+    sources = [(k, (r,), q) for k, (_, fixed, _, _) in enumerate(sides) for r, q in enumerate(fixed) if q]
+    sources += [(k, tuple(opts), 1) for k, (_, _, one_of, _) in enumerate(sides) for opts in one_of]
+
+    def go(u: int, caps: list[int], spent: list[int]) -> list[tuple[int, int]] | None:
+        if u == len(units):
+            return [] if tuple(spent) == target else None
+        r = units[u]
+        for j, (k, gives, _) in enumerate(sources):
+            cost = sides[k][3][r]
+            if caps[j] and r in gives and spent[k] + cost <= target[k]:
+                caps[j] -= 1
+                spent[k] += cost
+                rest = go(u + 1, caps, spent)
+                caps[j] += 1
+                spent[k] -= cost
+                if rest is not None:
+                    return [(k, r)] + rest
+        return None
+
+    return go(0, [c for _, _, c in sources], [0] * len(sides))
 
 
 def _buy(need: list[int], sides) -> set[tuple[int, ...]]:

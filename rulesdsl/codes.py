@@ -62,7 +62,8 @@ CODES: dict[str, str] = {
     "E405": "nothing to play: no age, structure or card-taking action",
     "E406": "cards of an age that no age deals",
     "E407": "no zone for an item that comes into play",
-    "E408": "`opponent` in a game of more than two players",
+    "E408": "a two-player word or construct (`opponent`, the conflict track, `shields`) in a game of more seats",
+    "E409": "the game cannot be played at a player count it supports",
     "E410": "an effect that certainly never ends (a cycle of runs or triggers)",
     "E411": "`repeat` count above the limit",
     # -- warnings --------------------------------------------------------------------------------
@@ -309,10 +310,18 @@ EXPLANATIONS: dict[str, Explanation] = {
         "Add `build_zone KIND ZONE` (and `discard_pile ZONE`) to the game or the expansion."),
     "E408": Explanation(
         "`opponent` means the other player, which only two-player games have: at 3 or more seats "
-        "it names nobody in particular.",
+        "it names nobody in particular. Likewise the conflict track (a pawn between two capitals), "
+        "`shields` that move its pawn, and `pawn_distance`/`track_points` that read it.",
         'game three {\n    players 3\n    resources wood\n    colors yellow\n    item_kinds card\n    zone city player active public\n    zone discard public\n    zone age1\n    build_zone card city\n    discard_pile discard\n    score coins coins\n}\n\nlayout row {\n    row up 1 3\n}\n\nage 1 {\n    deal_structure age1 layout=row\n}\n\naction discard {\n    param card from structure\n    discard card\n}\n\ncard "Test Card" {\n    age 1\n    color yellow\n    gain 1 coin who=opponent\n}\n\ncard "Other Card" {\n    age 1\n    color yellow\n}\n',
         "Say which seat: `left` or `right` (a neighbour), or, where several are taken (`owner=` of "
         "a count, `by=` of a trigger), `neighbours` or `others`."),
+    "E409": Explanation(
+        "`check` plays one random game at each player count the game supports (`players 3 7`): at "
+        "this count the set-up could not deal what it asks for, the game got stuck (a player with no "
+        "legal action), failed, or did not end.",
+        "game short {\n    players 3 4\n    turns simultaneous\n    resources wood\n    colors brown\n    item_kinds card\n    zone hand player private\n    zone city player active public\n    zone discard public\n    zone age1\n    build_zone card city\n    discard_pile discard\n    age_ends when count(hand, owner=all) == 0\n    score coins coins\n}\n\nage 1 {\n    each_player { deal 1 age1 hand }\n}\n\naction sell {\n    param card from hand\n    discard card\n    gain 1 coin\n}\n\ncard \"Test Card\" {\n    age 1\n    color brown\n    copies 3 3 3\n}\n",
+        "Give the cards enough copies for the largest count (`copies 3 4 5`), deal fewer, or lower the "
+        "most players."),
     "E410": Explanation(
         "A procedure runs itself, procedures run each other, or an item's effect sets off its "
         "own trigger, with nothing on the way that could stop it (no `if`, choice, filter or "

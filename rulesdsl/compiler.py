@@ -674,9 +674,12 @@ class Compiler:
         claim = "claim" in kw and kw["claim"].name == "true"
         if "where" in kw:
             where = self.expr(kw["where"])
-            mode = o.name if o is None or isinstance(o, ast.Name) and o.name in R.OWNER_WORDS else self.expr(o)
             if o is None:
                 mode = "me"
+            elif isinstance(o, ast.Name) and o.name in R.OWNER_WORDS:
+                mode = o.name
+            else:
+                mode = self.expr(o)
             return lambda g, f: g.move_all(src, dst, mode if isinstance(mode, str) else mode(g, f), f.me, bottom, claim,
                                            where, f)
         if o is None or (isinstance(o, ast.Name) and o.name in R.OWNER_WORDS):

@@ -504,6 +504,8 @@ def count_quantity(call: ast.Call, scope: Scope) -> Quantity:
     kw = _kw(call)
     zone = _name(call.args[0]) if call.args else None
     adjs, base, after = noun_parts(zone, kw, scope) or ([], "item", "")
+    if "named" in kw:
+        after += f" with the name of {phrase(kw['named'], scope)}"
     sing, plur = " ".join(adjs + [base]) + after, " ".join(adjs + [plural(base)]) + after
     owner = kw.get("owner")
     o = _name(owner)
@@ -781,7 +783,7 @@ def phrase(e: ast.Expr, scope: Scope | None = None) -> str:
 
 def _function_phrase(e: ast.Call, scope: Scope) -> str | None:
     a = [zone_phrase(x, None, scope) if t in (R.ZONE, R.SELECTOR_ZONE) else
-         words(unparse(x)) if t in (R.WORD, "table") else phrase(x, scope)
+         words(unparse(x)) if t in (R.WORD, "table", "counter") else phrase(x, scope)
          for x, (_, t) in zip(e.args, R.FUNCTIONS[e.func].params if e.func in R.FUNCTIONS else ())]
     if len(a) != len(e.args):
         return None
@@ -789,7 +791,11 @@ def _function_phrase(e: ast.Call, scope: Scope) -> str | None:
         "lookup": lambda: f"the {a[0]} entry for {a[1]}",
         "space": lambda: f"the space of {a[0]}",
         "first_empty": lambda: f"the first empty space of {a[0]}",
-        "modifier": lambda: f"{scope.me.poss} {a[0]}",
+        "modifier": lambda: f"{owner_poss(_kw(e).get('owner'), scope)} {a[0]}",
+        "counter": lambda: f"{owner_poss(_kw(e).get('owner'), scope)} {a[0]}",
+        "science_score": lambda: (f"{scope.me.poss} science points (each symbol's count squared, plus {a[0]} "
+                                  f"per set of every symbol)"),
+        "first_in": lambda: f"the first item in {a[0]}",
         "host": lambda: f"the item {a[0]} lies on",
         "owner": lambda: f"the owner of {a[0]}",
         "controller": lambda: f"the player who controls space {a[1]} of {a[0]}",

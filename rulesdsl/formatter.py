@@ -171,11 +171,17 @@ class _Reader:
 def _words(words: list[_Tok]) -> str:
     out: list[str] = []
     prev: _Tok | None = None
+    sign = False  # the previous token is a sign (`-1`, `-(x)`): nothing between it and its number
     for index, tok in enumerate(words):
         if prev is not None:
             call = (tok.text == "(" and prev.kind == "NAME" and prev.text not in _KEYWORDS and index > 1)
-            if not (prev.text in _NO_SPACE_AFTER and prev.kind == "OP") and tok.text not in _NO_SPACE_BEFORE and not call:
+            if not (prev.text in _NO_SPACE_AFTER and prev.kind == "OP") and tok.text not in _NO_SPACE_BEFORE \
+                    and not call and not sign:
                 out.append(" ")
+        # A sign right after the verb, an operator, a bracket or a comma is a number's sign, not a minus.
+        sign = tok.text in ("-", "+") and tok.kind == "OP" and (
+            index == 1 or prev is not None and (prev.kind == "OP" and prev.text not in (")", "]")
+                                                or prev.text in _KEYWORDS))
         out.append(tok.text)
         prev = tok
     return "".join(out)

@@ -151,15 +151,33 @@ class Playable:
         for d, s in self.all_statements():
             if s.verb == "side" and d.kind in self.item_kinds and s.args and isinstance(s.args[0], ast.Int):
                 self.seat(s.args[0], count, "a side")
+        high = most.value if isinstance(most, ast.Int) else count
+        if high > 2:
+            self.two_seat_constructs(high)
         for e in self.all_expressions():
             if isinstance(e, ast.Call) and e.func == "player" and e.args and isinstance(e.args[0], ast.Int):
                 self.seat(e.args[0], count, "player()")
-            elif count > 2 and isinstance(e, ast.Name) and e.name == "opponent":
+            elif high > 2 and isinstance(e, ast.Name) and e.name in ("pawn_distance", "track_points"):
+                self.error("E408", f"`{e.name}` reads the conflict track, which only a game of two players has; "
+                                   f"this game seats up to {high}", e.span,
+                           "count strength with `modify shields N` and `modifier(shields, owner=left)`")
+            elif high > 2 and isinstance(e, ast.Name) and e.name == "opponent":
                 # At more than two seats "the other player" is not one player.
                 self.error("E408", f"`opponent` names the other player of a two-player game; this game "
                                    f"seats {count}", e.span,
                            "say which seat: left or right (one neighbour), neighbours, or others (every other "
                            "player)")
+
+    def two_seat_constructs(self, high: int) -> None:
+        """The conflict track, its pawn and `shields` (which move it) exist only between two seats."""
+        for d in self.merged.by_kind("track"):
+            self.error("E408", f"a conflict track has a capital at each end, for two players; this game seats up to "
+                               f"{high}", d.name_span, "compare strengths instead: `modify shields N` on the cards, "
+                                                        "`modifier(shields, owner=left)` at the end of an age")
+        for _, s in self.all_statements():
+            if s.verb == "shields":
+                self.error("E408", f"`shields` moves the pawn of a two-player conflict track; this game seats up to "
+                                   f"{high}", s.verb_span, "write `modify shields N` (a strength the rules compare) instead")
 
     def seat(self, e: ast.Int, count: int, what: str) -> None:
         if not 0 <= e.value < count:

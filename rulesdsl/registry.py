@@ -250,7 +250,7 @@ def _verbs() -> dict[str, Verb]:
         Verb("copies", PROPERTY, (Param("counts", INTS),), repeatable=False,
              doc="One copy of the item per number; each number is the smallest player count that uses that copy "
                  "(`copies 3 4`: one copy from 3 players, a second from 4). Copies share the name. Without it: one copy.",
-             example="copies 3 5", explain="copies used from {counts} players"),
+             example="copies 3 5", explain="one copy for each of these player counts and up: {counts}"),
         Verb("value", PROPERTY, (Param("value", INT),), repeatable=False,
              doc="A number printed on the item that rules read as `item.value` (a discount printed on a token).",
              example="value 3", explain="value: {value}"),
@@ -379,10 +379,10 @@ def _verbs() -> dict[str, Verb]:
              explain="a resource bought from a neighbour costs {price:coins}, paid to the neighbour"),
         Verb("tiebreak_by", GAME, (Param("value", INT),), kinds=("game",), repeatable=False, evaluated=True,
              doc="Equal totals go to the player with the most of this (then `tiebreak`); still equal: a shared victory.",
-             example="tiebreak_by coins", explain="a tie goes to the player with the most {value}; still tied, the victory is shared"),
+             example="tiebreak_by coins", explain="a tie goes to the player with the highest {value}; still tied, the victory is shared"),
         Verb("rotate", EFFECT, (Param("zone", ZONE), Param("direction", WORD, literal=("left", "right"))),
              doc="Every seat's items in a per-seat zone move together to the seat on that side (left = seat + 1): "
-                 "passing hands.", example="rotate hand left", explain="every player passes {zone} to the {direction}"),
+                 "passing hands.", example="rotate hand left", explain="every player passes the items of that zone ({zone}) to the {direction}"),
         Verb("add", EFFECT, (Param("amount", INT), Param("counter", "counter")), (("who", PLAYER),),
              doc="Add to a player's counter (a negative amount takes away).", example="add 3 military",
              explain="{who:add} {amount} to {counter}"),

@@ -14,6 +14,7 @@ from . import registry as R
 from .checker import check, declared_item_kinds
 from .diagnostics import Diagnostic, render, source_lines
 from .formats import github_command, sarif_log
+from .trial import trial_diagnostics
 from .loader import (BASE_GAME, CARDS_ROOT, Inline, bundled_folder, bundled_names, files_in, load_paths,
                      resolve_layers)
 
@@ -110,6 +111,9 @@ class _Checked:
 def _check_set(paths: list[Path | Inline], read: dict | None = None) -> _Checked:
     merged = load_paths(paths, read)
     diags = list(merged.diagnostics) + check(merged)
+    if not any(d.severity == "error" for d in diags):
+        # W504 already says a player may be left with nothing to do: a trial stuck so is not news.
+        diags += trial_diagnostics(merged, stuck_ok=any(d.code == "W504" for d in diags))
     known = set(R.KINDS) | declared_item_kinds(merged)
     keys = {(d.kind, d.name) for d in merged.definitions if d.kind in known}
     return _Checked(diags, merged.sources, keys, set(merged.read))

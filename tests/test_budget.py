@@ -264,9 +264,21 @@ def test_verify_reports_effects_end_with_a_shrunk_trace(tmp_path):
 # -- the checker ------------------------------------------------------------------------------------------
 
 def codes(tmp_path: Path, text: str) -> list[tuple[str, int]]:
+    """What the checker's static passes say (before `check` plays its trial games)."""
+    from rulesdsl.checker import check
+    from rulesdsl.loader import load_paths
+    from rulesdsl.report import layers_for
     file = tmp_path / "cards.rules"
     file.write_text(text, encoding="utf-8")
-    return [(d.code, d.span.line) for d in check_paths([file]).diagnostics]
+    merged = load_paths(layers_for(file))
+    return [(d.code, d.span.line) for d in merged.diagnostics + check(merged)]
+
+
+def test_a_circle_the_checker_cannot_judge_is_found_by_the_trial_games(tmp_path):
+    file = tmp_path / "cards.rules"
+    file.write_text('rule "Echo" {\n    when built color=blue { build event.item free }\n}\n', encoding="utf-8")
+    (found,) = [d for d in check_paths([file]).diagnostics if d.code == "E409"]
+    assert "BudgetExceeded" in found.message and "at 2 players" in found.message
 
 
 @pytest.mark.parametrize("text", [

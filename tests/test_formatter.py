@@ -239,3 +239,9 @@ def test_any_text_is_formatted_or_refused_with_a_format_error(text: str):
     except FormatError:
         return
     assert format_text(once, "t.rules") == once
+
+
+def test_a_sign_stays_on_its_number_and_a_minus_between_spaces():
+    text = 'card "N" {\n    points  - 1\n    gain 2-1 coins\n    points max( -1 ,3 - - 2)+( - 4)\n    add - 1 military\n}\n'
+    assert format_text(text) == ('card "N" {\n    points -1\n    gain 2 - 1 coins\n'
+                                 '    points max(-1, 3 - -2) + (-4)\n    add -1 military\n}\n')

@@ -116,6 +116,28 @@ def test_opponent_is_an_error_at_three_seats_only(tmp_path):
     assert "left" in report.diagnostics[0].help
     (folder / "game.rules").write_text(text.replace("players 3", "players 2"), encoding="utf-8")
     assert not check_paths([folder]).diagnostics
+    # A range that reaches 3 seats: `opponent` is no more a player at its top than at 3.
+    (folder / "game.rules").write_text(text.replace("players 3", "players 2 3"), encoding="utf-8")
+    assert [d.code for d in check_paths([folder]).diagnostics] == ["E408"]
+
+
+def test_the_conflict_track_and_shields_are_two_seat_constructs(tmp_path):
+    folder = tmp_path / "game"
+    folder.mkdir()
+    text = (THREE / "game.rules").read_text(encoding="utf-8")
+    (folder / "game.rules").write_text(text + "\ntrack conflict {\n    capital 9\n    points 0 2\n}\n",
+                                       encoding="utf-8")
+    (folder / "cards.rules").write_text((THREE / "cards.rules").read_text(encoding="utf-8") +
+                                        'card "War" {\n    age 1\n    color brown\n    shields 1\n'
+                                        '    points track_points\n}\n', encoding="utf-8")
+    report = check_paths([folder])
+    got = sorted((d.code, d.span.file.rsplit("/", 1)[-1], d.span.line) for d in report.diagnostics)
+    assert got == [("E408", "cards.rules", 41), ("E408", "cards.rules", 42), ("E408", "game.rules", 44)], \
+        report.human()
+    assert all("modify shields" in d.help for d in report.diagnostics)
+    (folder / "game.rules").write_text(text.replace("players 3", "players 2") +
+                                       "\ntrack conflict {\n    capital 9\n    points 0 2\n}\n", encoding="utf-8")
+    assert not [d for d in check_paths([folder]).diagnostics if d.code == "E408"]
 
 
 

@@ -171,3 +171,26 @@ def test_random_games_end_at_every_count():
                 g.apply(g.random_action(rng))
             assert len(g.state.history) == players * 2 * 2      # 2 ages of 2 rounds
             assert sum(g.state.coins) + 0 >= 0
+
+
+def test_the_traded_event_names_the_seller_and_the_resource(tmp_path):
+    folder = tmp_path / "hands"
+    folder.mkdir()
+    for f in Path(HANDS).iterdir():
+        (folder / f.name).write_text(f.read_text())
+    with open(folder / "game.rules", "a") as out:
+        out.write('\nrule "Receipt" {\n    when traded by=me {\n'
+                  '        if event.resource == ore { gain 10 * event.amount coins who=event.seller }\n    }\n}\n')
+    g = load_ruleset((), str(folder), 3).new_game(seed=0)
+    clear_hands(g)
+    put(g, 2, "city", "Ore Vein")
+    put(g, 1, "city", "Wood Pile")
+    put(g, 0, "hand", "Fort")
+    put(g, 1, "hand", "Ore Vein")
+    put(g, 2, "hand", "Wood Pile")
+    g.state.coins[:] = [4, 0, 0]
+    options = [a for a in g.legal_actions(0) if a.name == "build"]
+    assert options == [Action("build", ("Fort", "pay=p1:2,p2:2"))]
+    play_round(g, {0: options[0], 1: Action("sell", ("Ore Vein",)), 2: Action("sell", ("Wood Pile",))})
+    # Wood from seat 1 (2 coins), ore from seat 2 (2 coins, and 10 x 2 more by the rule).
+    assert g.state.coins == [0, 2 + 3, 2 + 20 + 3]

@@ -1,0 +1,64 @@
+"""Trial games: the last part of `check`.  Content that checks clean is compiled at each player
+count its game supports and one random game is played at each; a count at which the set-up
+finds a deck too small, the game gets stuck or fails, or does not end is an error (E409) at the
+game's `players` statement: "a clean check means the content plays" at every count."""
+
+from __future__ import annotations
+
+import random
+
+from .compiler import Compiler, player_range
+from .diagnostics import Diagnostic, Span
+from .loader import Merged
+
+MAX_ACTIONS = 20000   # far more than any bundled game needs (a classic game at 7: 126)
+
+
+def trial_diagnostics(merged: Merged, stuck_ok: bool = False) -> list[Diagnostic]:
+    """E409 for each player count at which a random game does not play to its end (`stuck_ok`:
+    a game stuck with no legal action is not reported)."""
+    games = merged.by_kind("game")
+    if not games:
+        return []
+    game = games[0]
+    headers = [game] + merged.by_kind("expansion")
+    low, high = player_range(headers)
+    where = next((s.args[-1].span for s in game.block.statements if s.verb == "players" and s.args),
+                 game.name_span) if game.block else game.name_span
+    out = []
+    for players in range(low, high + 1):
+        problem = _trial(merged, players, stuck_ok)
+        if problem:
+            out.append(_error(where, players, problem))
+    return out
+
+
+def _trial(merged: Merged, players: int, stuck_ok: bool) -> str | None:
+    from .interpreter.game import Game  # the runtime, only when content is clean
+    try:
+        content = Compiler(merged, ["check"], players).compile()
+        game = Game.create(content, seed=0)
+        if game.short_draws:
+            zone, asked, found = game.short_draws[0]
+            return f"the set-up draws {asked} from {zone}, which holds {found}"
+        rng = random.Random(0)
+        for _ in range(MAX_ACTIONS):
+            if game.over:
+                return None
+            if not game.legal_actions():
+                return None if stuck_ok else "the game gets stuck: the player to move has no legal action"
+            game._apply(game.random_action(rng))
+            if game.short_draws:
+                zone, asked, found = game.short_draws[0]
+                return f"an age's set-up draws {asked} from {zone}, which holds {found}"
+        return f"a random game did not end within {MAX_ACTIONS} actions"
+    except Exception as exc:  # anything a trial game raises is a reason the content does not play
+        return f"a random game failed: {type(exc).__name__}: {exc}"
+
+
+def _error(span: Span, players: int, problem: str) -> Diagnostic:
+    return Diagnostic("error", "E409", f"at {players} players the game cannot be played: {problem}", span,
+                      "check the copies and the deals for that many players, or change `players`")
+
+
+__all__ = ["trial_diagnostics"]
