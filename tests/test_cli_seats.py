@@ -33,8 +33,7 @@ def one_error_line(result, code: int = 2) -> str:
 
 @pytest.fixture(scope="module")
 def ranged(tmp_path_factory) -> Path:
-    """three_seats for 3 to 5 players, each with a private hand of one card dealt at the start
-    and a zone nobody sees (`tucked`)."""
+    """three_seats for 3 to 5 players, each with a private hand of one card dealt at the start."""
     folder = tmp_path_factory.mktemp("ranged") / "ranged"
     folder.mkdir()
     text = (THREE / "game.rules").read_text(encoding="utf-8")
@@ -44,7 +43,9 @@ def ranged(tmp_path_factory) -> Path:
                         "            deal 1 age1 hand\n        }")
     assert "players 3 5" in text and "deal 1 age1 hand" in text
     (folder / "game.rules").write_text(text, encoding="utf-8")
-    (folder / "cards.rules").write_text((THREE / "cards.rules").read_text(encoding="utf-8"), encoding="utf-8")
+    # Five cards more, so that age 1 fills the hands and the six places of the structure at 5 players.
+    extra = "".join(f'\ncard "Extra {c}" {{\n    age 1\n    color yellow\n    gain 1 coin\n}}\n' for c in "ABCDE")
+    (folder / "cards.rules").write_text((THREE / "cards.rules").read_text(encoding="utf-8") + extra, encoding="utf-8")
     return folder
 
 

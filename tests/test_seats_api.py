@@ -30,7 +30,9 @@ def ranged(tmp_path_factory) -> Path:
     text = text.replace("each_player { gain 10 coins }", "each_player {\n            gain 10 coins\n"
                         "            deal 1 age1 hand\n        }")
     (folder / "game.rules").write_text(text, encoding="utf-8")
-    (folder / "cards.rules").write_text((THREE / "cards.rules").read_text(encoding="utf-8"), encoding="utf-8")
+    # Five cards more, so that age 1 fills the hands and the six places of the structure at 5 players.
+    extra = "".join(f'\ncard "Extra {c}" {{\n    age 1\n    color yellow\n    gain 1 coin\n}}\n' for c in "ABCDE")
+    (folder / "cards.rules").write_text((THREE / "cards.rules").read_text(encoding="utf-8") + extra, encoding="utf-8")
     return folder
 
 
