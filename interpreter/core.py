@@ -10,6 +10,7 @@ concern (see `interpreter/game.py`).
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import TYPE_CHECKING
 
 from rulesdsl.model import Content
@@ -40,9 +41,16 @@ def lay_out_slots(g: Game, content: Content) -> None:
     g.n_slots = len(g.slot_zone)
     g._resource_index = {r: i for i, r in enumerate(content.resources)}
     g.action_by_name = {a.name: a for a in content.actions}
-    names = [it.name for it in content.items]
+    # Whose prices a change in seat p's city can change: every seat's, unless prices depend only
+    # on a seat's own city and its neighbours' (trade with neighbours, no price formula, no
+    # computed coin cost): then p's own and its two neighbours'.
+    n = content.players
+    scoped = content.trade_base and content.trade_price is None and not any(
+        it.cost is not None and it.cost.coins_fn is not None for it in content.items)
+    g._price_scope = [sorted({p, (p - 1) % n, (p + 1) % n}) for p in range(n)] if scoped else None
     # Names several items share (`copies`): an action naming one must find which copy it means.
-    g.copied_names = frozenset(n for n in names if names.count(n) > 1) if len(set(names)) < len(names) else frozenset()
+    shared = Counter(it.name for it in content.items)
+    g.copied_names = frozenset(n for n, k in shared.items() if k > 1)
     g.slot_active = [z >= 0 and content.zones[z].active for z in g.slot_zone]
     g.active_slots = [[g.zone_base[z.id] + p for z in content.zones if z.active and z.per_player]
                       for p in range(content.players)]
@@ -61,6 +69,8 @@ def clear_caches(g: Game) -> None:
     g._price_cache = [{} for _ in range(players)]
     g._offers = [None] * players
     g._trade_cache = [{} for _ in range(players)]
+    g._cheapest_cache = [{} for _ in range(players)]
+    g._round_pools = {}
     g._accessible = None
     g._cover_count = None
 
@@ -82,6 +92,8 @@ def relocate(g: Game, item: int, slot: int) -> None:
     """Move an item to a slot (NOWHERE: out of the game), keeping the caches true; no event."""
     st = g.state
     old = st.loc[item]
+    if g._round_pools:
+        g._round_pools.clear()
     if old >= 0:
         st.zones[old].remove(item)
         if old == g.structure_slot and item in st.structure:
@@ -108,15 +120,19 @@ def relocate(g: Game, item: int, slot: int) -> None:
 
 
 def dirty(g: Game, p: int) -> None:
-    # Prices depend on other players' cities, so any change clears every price cache.
+    # Prices depend on other players' cities: a change clears the price caches it can change (`_price_scope`).
     g._stats[p] = None
     g._offers[p] = None
     trade_cache = g._trade_cache
-    for q in range(g.content.players):
+    scope = g._price_scope
+    for q in (range(g.content.players) if scope is None or p < 0 else scope[p]):
         g._prices[q] = None
         g._price_cache[q].clear()
         if trade_cache[q]:
             trade_cache[q].clear()
+            g._cheapest_cache[q].clear()
+        elif g._cheapest_cache[q]:
+            g._cheapest_cache[q].clear()
 
 
 def arrive(g: Game, item: int, slot: int, by: int, frames: list[Frame]) -> None:

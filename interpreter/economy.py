@@ -90,8 +90,8 @@ def _cost(g: Game, p: int, it, s: Stats) -> tuple[int, int, bool]:
     if g.content.trade_base:
         if not any(need):
             return (coins, 0, False)
-        options = neighbour_trade.payments(g, p, tuple(need), s)
-        return (coins + options[0][0], options[0][0], False) if options else (IMPOSSIBLE, IMPOSSIBLE, False)
+        least = neighbour_trade.cheapest(g, p, tuple(need), s)
+        return (coins + least, least, False) if least is not None else (IMPOSSIBLE, IMPOSSIBLE, False)
     discount = waive = 0
     for n, kind, color, or_coins in s.discounts:
         if (kind is None or kind == it.kind) and (color is None or color == it.color):

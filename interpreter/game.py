@@ -35,6 +35,8 @@ class Game:
     _price_cache: list[dict[int, tuple[int, int, bool]]]
     _offers: list[tuple[list[int], list[tuple[int, ...]]] | None]
     _trade_cache: list[dict]
+    _cheapest_cache: list[dict]
+    _round_pools: dict
     _accessible: list[int] | None
     _cover_count: list[int] | None
 
@@ -152,6 +154,7 @@ class Game:
     set_next_starter = turns.set_next_starter
     win = turns.win
     count = selection.count
+    count_named = selection.count_named
     item_attr = selection.item_attr
     has_option = selection.has_option
     owner_of = core.owner_of

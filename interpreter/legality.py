@@ -67,8 +67,28 @@ def payments_for(g: Game, act, binding, me: int, coins: int) -> list:
 
 
 def can_act(g: Game, me: int) -> bool:
-    """Whether seat `me` has a turn action now."""
+    """Whether seat `me` has a turn action now: an action with no condition, cost or guard that
+    has candidates answers at once, before any other action's candidates or prices."""
+    st = g.state
+    for act in g.content.actions:
+        if act.guards or act.requires or act.paid or act.pays or act.shared_pools \
+                or act.before_turn and st.before_used:
+            continue
+        if all(pools_of(g, act, me)):
+            return True
     return next(bindings(g, me), None) is not None
+
+
+def pools_of(g: Game, act, me: int) -> list[list[int]]:
+    """The candidates of each parameter of `act` for `me` (kept while a round waits)."""
+    cache = g._round_pools if g.state.flow == "round" else None
+    if cache is None:
+        return [selection.candidates(g, p.selector, me) for p in act.params]
+    key = (act.id, me)
+    pools = cache.get(key)
+    if pools is None:
+        pools = cache[key] = [selection.candidates(g, p.selector, me) for p in act.params]
+    return pools
 
 
 def decode(g: Game, action: Action, me: int):
@@ -96,7 +116,9 @@ def decode(g: Game, action: Action, me: int):
 
 
 def open_actions(g: Game, me: int):
-    """The actions whose turn-wide conditions hold now, each with its parameters' candidates."""
+    """The actions whose turn-wide conditions hold now, each with its parameters' candidates.
+    While a simultaneous round waits for choices nothing moves, so each seat's candidates are
+    worked out once (`core.relocate` forgets them, should a test move items meanwhile)."""
     st = g.state
     guard_frame = Frame(0, 0, 0, me, {})
     for act in g.content.actions:
@@ -104,7 +126,7 @@ def open_actions(g: Game, me: int):
             continue
         if act.guards and not all(guard(g, guard_frame) for guard in act.guards):
             continue
-        yield act, [selection.candidates(g, p.selector, me) for p in act.params]
+        yield act, pools_of(g, act, me)
 
 
 def bindings(g: Game, me: int):

@@ -46,12 +46,24 @@ def _pool(g: Game, sel: Selector, zone: int, me: int) -> list[int]:
     elif zone == STRUCTURE_ALL:
         pool = [i for i in g.state.structure if i >= 0]
     elif g.content.zones[zone].per_player:
-        pool = [i for o in seats.owners(g, sel.owner, me) for i in g.state.zones[g.zone_base[zone] + o]]
+        if sel.owner == "me":
+            pool = g.state.zones[g.zone_base[zone] + me]   # the hot case: no list to build
+        else:
+            pool = [i for o in seats.owners(g, sel.owner, me) for i in g.state.zones[g.zone_base[zone] + o]]
     else:
         pool = g.state.zones[g.zone_base[zone]]
     if sel.colors is None and sel.kind is None and sel.age is None and sel.deck is None:
         return pool  # read-only for callers: copying it is the hot path
     return [i for i in pool if sel.matches(items[i])]
+
+
+def count_named(g: Game, sel: Selector, me: int, named: int) -> int:
+    """`count(ZONE, named=ITEM)` with no other filter: how many items of the zone bear that name."""
+    items = g.content.items
+    if not isinstance(named, int) or not 0 <= named < len(items):
+        return 0
+    name = items[named].name
+    return sum(1 for i in _pool(g, sel, sel.zone, me) if items[i].name == name)
 
 
 def count(g: Game, sel: Selector, me: int, env: dict | None = None) -> int:

@@ -49,7 +49,9 @@ def shields(g: Game, p: int, n: int) -> None:
         target = st.pawn + direction
         blocker = next((b for b in pieces if items[b].blocks_pawn and st.positions.get(b) == target), None)
         if blocker is not None:
-            core.relocate(g, blocker, NOWHERE)  # it leaves the game, as a token reached does
+            # Off the track, back to the zone it started in (its `deck`; none: out of the game).
+            deck = items[blocker].deck
+            core.relocate(g, blocker, g.zone_base[deck] if deck >= 0 else NOWHERE)
             break
         st.pawn = target
         moved += 1

@@ -69,20 +69,44 @@ def payments(g: Game, p: int, need: tuple[int, ...], s: Stats) -> list[tuple[int
     hit = cache.get(need)
     if hit is not None:
         return hit
-    own = s.one_of
     sides = _sides(g, p, s)
     found: set[tuple[int, ...]] = set()
-    useful = [tuple(r for r in opts if need[r]) for opts in own]
-    useful = [u + (-1,) for u in useful if u]   # -1: the producer is not used for this
-    for pick in product(*useful) if useful else [()]:
-        left = list(need)
-        for r in pick:
-            if r >= 0 and left[r]:
-                left[r] -= 1
+    for left in _own_covers(need, s.one_of):
         found |= _buy(left, sides)
     result = _frontier(found, [s[0] for s in sides])
     cache[need] = result
     return result
+
+
+def cheapest(g: Game, p: int, need: tuple[int, ...], s: Stats) -> int | None:
+    """The fewest coins p can buy `need` for (None: it cannot), without listing the ways: what
+    deciding whether a build is affordable needs."""
+    cache = g._cheapest_cache[p]
+    if need in cache:
+        return cache[need]
+    sides = _sides(g, p, s)
+    best = None
+    for left in _own_covers(need, s.one_of):
+        if any(left[r] for _, _, one_of, _ in sides for opts in one_of for r in opts):
+            options = payments(g, p, need, s)  # neighbours' one-of producers: the full search
+            best = options[0][0] if options else None
+            break
+        cost = 0
+        for r, n in enumerate(left):
+            if not n:
+                continue
+            by_price = sorted((side[3][r], side[1][r]) for side in sides)
+            for price, supply in by_price:
+                take = min(n, supply)
+                cost += take * price
+                n -= take
+            if n:
+                break
+        else:
+            if best is None or cost < best:
+                best = cost
+    cache[need] = best
+    return best
 
 
 def purchases(g: Game, p: int, need: tuple[int, ...], s: Stats, pay: Payment) -> list[tuple[int, int, int]]:
@@ -90,13 +114,7 @@ def purchases(g: Game, p: int, need: tuple[int, ...], s: Stats, pay: Payment) ->
     seller and resource (what the `traded` events tell).  Empty if `pay` is not a way to buy it."""
     sides = _sides(g, p, s)
     target = tuple(dict(pay).get(q, 0) for q, *_ in sides)
-    useful = [tuple(r for r in opts if need[r]) for opts in s.one_of]
-    useful = [u + (-1,) for u in useful if u]
-    for pick in product(*useful) if useful else [()]:
-        left = list(need)
-        for r in pick:
-            if r >= 0 and left[r]:
-                left[r] -= 1
+    for left in _own_covers(need, s.one_of):
         units = _assign(left, sides, target)
         if units is not None:
             out: dict[tuple[int, int], int] = {}
@@ -107,7 +125,40 @@ def purchases(g: Game, p: int, need: tuple[int, ...], s: Stats, pay: Payment) ->
     return []
 
 
+def _own_covers(need: tuple[int, ...], one_of: list[tuple[int, ...]]) -> list[list[int]]:
+    """What is left to buy after each way of using the buyer's own one-of producers.  A way that
+    leaves a producer idle while it could cover a unit still needed is left out: using it costs
+    nothing, so that way is never better."""
+    useful = [tuple(r for r in opts if need[r]) for opts in one_of]
+    useful = [u for u in useful if u]
+    if not useful:
+        return [list(need)]
+    out = []
+    seen = set()
+    for pick in product(*[u + (-1,) for u in useful]):
+        left = list(need)
+        for r in pick:
+            if r >= 0:
+                if not left[r]:
+                    break
+                left[r] -= 1
+        else:
+            if any(r < 0 and any(left[x] for x in opts) for r, opts in zip(pick, useful)):
+                continue
+            key = tuple(left)
+            if key not in seen:
+                seen.add(key)
+                out.append(left)
+    return out
+
+
 def _sides(g: Game, p: int, s: Stats) -> list:
+    """(seat, fixed units, one-of producers, p's prices) of each neighbour p buys from, cached
+    with p's purchases (`core.dirty` forgets both)."""
+    cache = g._trade_cache[p]
+    hit = cache.get("sides")
+    if hit is not None:
+        return hit
     sides = []
     for side in ("left", "right"):
         (q,) = seats.seats_of(g, side, p)
@@ -115,6 +166,7 @@ def _sides(g: Game, p: int, s: Stats) -> list:
         sides.append((q, fixed, one_of, unit_prices(g, s, side)))
     if sides[0][0] == sides[1][0]:
         sides = sides[:1]  # two seats: one neighbour, on both sides
+    cache["sides"] = sides
     return sides
 
 
@@ -148,6 +200,8 @@ def _buy(need: list[int], sides) -> set[tuple[int, ...]]:
     units = [r for r, q in enumerate(need) for _ in range(q)]
     if not units:
         return {tuple(0 for _ in sides)}
+    if not any(need[r] for _, _, one_of, _ in sides for opts in one_of for r in opts):
+        return _buy_fixed(need, sides)
     # Sources: (side, resources it may give, capacity, fixed?); fixed units grouped per resource.
     memo: dict = {}
     caps0 = []
@@ -177,6 +231,28 @@ def _buy(need: list[int], sides) -> set[tuple[int, ...]]:
         return result
 
     return set(go(0, tuple(c for _, _, c in caps0)))
+
+
+def _buy_fixed(need: list[int], sides) -> set[tuple[int, ...]]:
+    """`_buy` when only fixed production can help: each resource is split between the sides on
+    its own (k units from the first side, the rest from the second)."""
+    vectors = {tuple(0 for _ in sides)}
+    for r, n in enumerate(need):
+        if not n:
+            continue
+        if len(sides) == 1:
+            _, fixed, _, prices = sides[0]
+            if fixed[r] < n:
+                return set()
+            vectors = {(v[0] + n * prices[r],) for v in vectors}
+            continue
+        a, b = sides[0][1][r], sides[1][1][r]
+        pl, pr = sides[0][3][r], sides[1][3][r]
+        splits = [(k * pl, (n - k) * pr) for k in range(max(0, n - b), min(n, a) + 1)]
+        if not splits:
+            return set()
+        vectors = {(v[0] + x, v[1] + y) for v in vectors for x, y in splits}
+    return vectors
 
 
 def _frontier(found: set[tuple[int, ...]], sellers: list[int]) -> list[tuple[int, Payment]]:

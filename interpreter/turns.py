@@ -161,6 +161,8 @@ def begin_round(g: Game, candidates: list[int]) -> None:
     """A new round for the seats among `candidates` that have a legal action; when none has,
     the age ends (nothing could ever happen in it again)."""
     st = g.state
+    g._round_pools.clear()
+    st.flow = "round"   # (the candidates worked out now are kept while the round waits)
     acting = [p for p in candidates if legality.can_act(g, p)]
     if not acting:
         end_age(g)
@@ -209,6 +211,7 @@ def resolve_round(g: Game) -> None:
     the round, so coins received this round cannot be spent in it and a card built this round
     sells nothing in it), then each seat's action in seat order."""
     st = g.state
+    g._round_pools.clear()
     st.turn += 1
     st.flow = "resolve"
     plans = []

@@ -28,6 +28,7 @@ VERBS: dict[str, Callable] = {
     "win": turns.win,
     # selection and reading values
     "count": selection.count,
+    "count_named": selection.count_named,
     "item_attr": selection.item_attr,
     "has_option": selection.has_option,
     "owner_of": owner_of,

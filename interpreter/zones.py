@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import core, economy, events, machine, seats
+from . import core, economy, events, machine, seats, selection
 from .state import Frame
 
 if TYPE_CHECKING:
@@ -37,13 +37,18 @@ def move(g: Game, item: int, zone: int, owner: int, onto: int | None = None, bot
 
 
 def move_all(g: Game, src: int, dst: int, owner, me: int, bottom: bool = False, claim_them: bool = False,
-             where=None, f: Frame | None = None) -> None:
+             where=None, f: Frame | None = None, key=None) -> None:
+    """Every item of a zone to another (`where=`: those it holds for; `key`: the same test as
+    (attribute, value), when it is `it.ATTR == VALUE`, with the value worked out once)."""
     zones = g.content.zones
     owners = seats.owners(g, owner, me) if (zones[src].per_player or zones[dst].per_player) else [0]
     frames: list[Frame] = []
     for o in owners:
         moving = list(g.state.zones[core.slot(g, src, o)])
-        if where is not None:  # `where=`: only the items it holds for (`it`)
+        if key is not None:
+            attr, value = key[0], key[1](g, Frame(0, 0, 0, me, dict(f.env) if f is not None else {}))
+            moving = [i for i in moving if selection.item_attr(g, i, attr) == value]
+        elif where is not None:  # `where=`: only the items it holds for (`it`)
             probe = Frame(0, 0, 0, me, dict(f.env) if f is not None else {})
             kept = []
             for item in moving:
@@ -159,6 +164,7 @@ def rotate(g: Game, zone: int, step: int, me: int) -> None:
     st = g.state
     n = g.content.players
     base = g.zone_base[zone]
+    g._round_pools.clear()
     held = [st.zones[base + p] for p in range(n)]
     for p in range(n):
         for item in held[p]:

@@ -24,6 +24,25 @@ ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator
          ">=": operator.ge}
 
 
+def _walk(e: ast.Expr):
+    """An expression and every expression inside it."""
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        yield x
+        if isinstance(x, ast.Call):
+            stack.extend(x.args)
+            stack.extend(k.value for k in x.kwargs)
+        elif isinstance(x, ast.BinOp):
+            stack.extend((x.left, x.right))
+        elif isinstance(x, ast.Not):
+            stack.append(x.operand)
+        elif isinstance(x, ast.Attribute):
+            stack.append(x.obj)
+        elif isinstance(x, ast.ListExpr):
+            stack.extend(x.items)
+
+
 def player_range(headers: list[ast.Definition]) -> tuple[int, int]:
     """The player counts a game supports, from its `players N` or `players LOW HIGH`."""
     for g in headers:
@@ -680,8 +699,9 @@ class Compiler:
                 mode = o.name
             else:
                 mode = self.expr(o)
+            key = self.attribute_test(kw["where"])
             return lambda g, f: g.move_all(src, dst, mode if isinstance(mode, str) else mode(g, f), f.me, bottom, claim,
-                                           where, f)
+                                           where, f, key)
         if o is None or (isinstance(o, ast.Name) and o.name in R.OWNER_WORDS):
             mode = o.name if o is not None else "me"
             return lambda g, f: g.move_all(src, dst, mode, f.me, bottom, claim)
@@ -704,6 +724,18 @@ class Compiler:
         src = self.zone_index[s.args[0].name]
         layout = kw["layout"].name
         return lambda g, f: g.deal_structure(src, layout)
+
+    def attribute_test(self, e: ast.Expr) -> tuple[str, Fn] | None:
+        """`it.ATTR == VALUE` where VALUE does not read `it`: (ATTR, VALUE) so the value is worked
+        out once for all the items tested, not once per item (set-up filters over many items)."""
+        if not (isinstance(e, ast.BinOp) and e.op == "=="):
+            return None
+        for side, other in ((e.left, e.right), (e.right, e.left)):
+            if (isinstance(side, ast.Attribute) and isinstance(side.obj, ast.Name) and side.obj.name == "it"
+                    and side.name in R.ITEM_ATTRIBUTES
+                    and not any(isinstance(x, ast.Name) and x.name == "it" for x in _walk(other))):
+                return side.name, self.expr(other)
+        return None
 
     def do_rotate(self, s, kw) -> Step:
         zone, step = self.zone_index[s.args[0].name], 1 if s.args[1].name == "left" else -1
@@ -778,7 +810,13 @@ class Compiler:
             op = ARITH[e.op]
             if e.op in ("//", "%"):
                 # A division by zero in a card is worth 0, not a crash in the middle of a game.
+                if isinstance(e.right, ast.Int) and e.right.value:
+                    k = e.right.value
+                    return lambda g, f: op(left(g, f), k)
                 return lambda g, f: (lambda b: op(left(g, f), b) if b else 0)(right(g, f))
+            if isinstance(e.right, ast.Int):
+                k = e.right.value  # a number written out: no call to read it (hot in requires)
+                return lambda g, f: op(left(g, f), k)
             return lambda g, f: op(left(g, f), right(g, f))
         if isinstance(e, ast.ListExpr):
             parts = [self.expr(i) for i in e.items]
@@ -846,6 +884,9 @@ class Compiler:
         sel = self.selector(e.args[0], e.kwargs)
         if sel.where is None and sel.named is None:
             return lambda g, f: g.count(sel, f.me)
+        if sel.where is None and not sel.more_zones and sel.zone >= 0:
+            named = sel.named  # `count(city, named=card)`: a name compared, no frame to build
+            return lambda g, f: g.count_named(sel, f.me, named(g, f))
         return lambda g, f: g.count(sel, f.me, f.env)
 
     def call_coins(self, e: ast.Call) -> Fn:

@@ -261,7 +261,7 @@ def _verbs() -> dict[str, Verb]:
              doc="Gives its owner the scientific symbols of the item it is attached to (`move X Z onto=Y`).",
              example="copy_science", explain="gives its owner the scientific symbols of the item it lies on"),
         Verb("blocks_pawn", PROPERTY, repeatable=False,
-             doc="On the track, the conflict pawn cannot enter its space: it stops before it, and this item is removed.",
+             doc="On the track, the conflict pawn cannot enter its space: it stops before it, and this item goes back to the zone it started in (its `deck`).",
              example="blocks_pawn", explain="stops the conflict pawn before its space"),
         Verb("chain_price", PROPERTY, (Param("coins", INT),), repeatable=False,
              doc="Its owner may build any card that has a `chain_from` for this many coins (not a chain build).",
