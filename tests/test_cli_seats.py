@@ -328,3 +328,57 @@ def test_check_players_with_a_relative_card_file(tmp_path, monkeypatch):
     assert run("check", "extra.rules", "--game", HANDS, "--players", "4").exit_code == 0
     assert one_error_line(run("check", "extra.rules", "--game", HANDS, "--players", "5")) == \
         "error: hands plays with 3 to 4 players, not 5"
+
+
+# -- the bundled classic game -----------------------------------------------------------------------
+
+def test_classic_is_a_bundled_game():
+    result = run("check", "--game", "classic")
+    assert result.exit_code == 0, result.output
+    assert one_error_line(run("simulate", "--game", "classic", "--players", "9")) == \
+        "error: classic plays with 3 to 7 players, not 9"
+    assert one_error_line(run("play", "--game", "classic", "--players", "2")) == \
+        "error: classic plays with 3 to 7 players, not 2"
+    line = one_error_line(run("simulate", "--game", "clasic"))
+    assert "did you mean `classic`?" in line and "classic" in line and "duel" in line
+
+
+@pytest.mark.parametrize("players", [3, 7])
+def test_simulate_classic_at_the_ends_of_its_range(players):
+    result = run("simulate", "--game", "classic", "--players", str(players), "-n", "3", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["game"] == "classic" and data["players"] == players and data["agents"] == ["random"] * players
+    assert set(data["wins"]) == {str(p) for p in range(players)} | {"draw"} and sum(data["wins"].values()) == 3
+
+
+def test_simulate_classic_with_a_greedy_seat():
+    result = run("simulate", "--game", "classic", "--players", "4", "-n", "2", "--agents", "random,greedy,random,random")
+    assert result.exit_code == 0, result.output
+    assert "agents random vs greedy vs random vs random; classic, 4 players" in result.output
+    assert re.search(r"player 3: total \d", result.output)
+
+
+def test_play_classic_at_seven(tmp_path):
+    save = tmp_path / "seven.json"
+    result = run("play", "--game", "classic", "--players", "7", "--seat", "3", "--agent", "random", "--seed", "2",
+                 "--save", save, input="1\n" * 60)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    first = out[:out.index("your move")]
+    assert all(f"player {p} (random): " in first for p in (0, 1, 2, 4, 5, 6)) and "player 3 (you): " in first
+    assert first.count("   hand: 7 hidden") == 6
+    (mine,) = re.findall(r"^   hand: (?!\d+ hidden)(.+)$", first, re.M)  # my own hand only
+    assert len(mine.split(", ")) == 7
+    assert "result: winner" in out
+    assert max(len(line) for line in out.splitlines()) <= 100
+    data = json.loads(save.read_text(encoding="utf-8"))
+    assert data["base"] == "classic" and data["players"] == 7
+    replayed = run("replay", save)
+    assert replayed.exit_code == 0 and "same final state" in replayed.output
+
+
+def test_verify_classic_at_five():
+    result = run("verify", "--game", "classic", "--players", "5", "-n", "4", "-j", "1")
+    assert result.exit_code == 0, result.output
+    assert "(5 players)" in result.output

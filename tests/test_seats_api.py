@@ -152,3 +152,22 @@ def test_observations_of_a_round_show_who_chose_but_only_my_own_choice(hands_rul
         assert o["round"]["mine"] == (str(first) if me == 0 else None)
         assert o["legal_actions"] == ([] if me == 0 else [str(a) for a in game.legal_actions(me)])
         assert o["legal_actions"] or me == 0
+
+
+# -- the bundled classic game ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("players", [3, 7])
+def test_classic_observations_hide_every_other_hand(players):
+    game = load_ruleset((), "classic", players).new_game(seed=1)
+    for me in range(players):
+        o = observe(game, me)
+        hands = o["zones"]["hand"]
+        assert hands[str(me)] == game.items_in("hand", me) and len(hands[str(me)]) == 7
+        assert all(hands[str(p)] == 7 for p in range(players) if p != me)
+        assert o["legal_actions"] and o["to_act"] == list(range(players))
+
+
+def test_the_greedy_agent_plays_classic():
+    rules = load_ruleset((), "classic", 3)
+    game = play_one(rules, 5, ["greedy", "random", "random"])
+    assert game.over and len(game.state.coins) == 3
