@@ -1,0 +1,137 @@
+"""The fixed action space of a content set: every action the game could offer, numbered once
+from the compiled content, and the translation between those numbers and `Action`s.
+
+The numbering (docs/rl.md, "Action space"):
+1. each turn action of `Content.actions`, in definition order, with every combination of item
+   *names* its parameters' selectors could hold (the selector's static filters: kind, colour,
+   age, deck; copies of an item share a name, as they do in `Action`s).  In a game that trades
+   with neighbours an action that builds (`paid`) takes `pay_slots` numbers per binding: slot k
+   is the k-th way to pay offered now, ordered by (total coins, coins to the left neighbour,
+   coins to the right neighbour); slot 0 is also the action that needs no purchase.  Payments
+   past the last slot are not offered by the environment (the cheapest ones are kept);
+2. the answers to decisions: `choose ITEM` for every item name, `pass`, `choose_player pK` for
+   every seat, `choose_space N` for every space of a zone with spaces (and the track's, from
+   -capital to capital), and `choose_option` by position (slot k: the k-th option offered).
+
+Legal actions outside those numbers cannot happen for the selectors' static filters; an option
+or payment past its slots is left out of the mask (and counted in `dropped`)."""
+
+from __future__ import annotations
+
+from itertools import product
+
+import attrs
+
+from rulesdsl.interpreter.actions import CHOOSE, CHOOSE_OPTION, CHOOSE_PLAYER, CHOOSE_SPACE, PASS, Action
+from rulesdsl.interpreter.game import Game
+from rulesdsl.interpreter.trade import parse_pay
+from rulesdsl.model import Content
+
+DEFAULT_PAY_SLOTS = 4
+DEFAULT_OPTION_SLOTS = 8
+
+
+@attrs.define
+class ActionSpace:
+    """Numbers <-> actions for one content set (the same for every seat)."""
+
+    labels: list[str]                              # a printable label per number
+    base: dict[tuple[str, tuple[str, ...]], int]   # (name, args without payment) -> first number
+    paid: set[str]                                 # action names that take payment slots
+    pay_slots: int
+    option_base: int
+    option_slots: int
+
+    @property
+    def n(self) -> int:
+        return len(self.labels)
+
+    @classmethod
+    def build(cls, content: Content, pay_slots: int = DEFAULT_PAY_SLOTS,
+              option_slots: int = DEFAULT_OPTION_SLOTS) -> "ActionSpace":
+        if pay_slots < 1 or option_slots < 1:
+            raise ValueError("pay_slots and option_slots must be at least 1")
+        labels: list[str] = []
+        base: dict[tuple[str, tuple[str, ...]], int] = {}
+        paid = {a.name for a in content.actions if a.paid} if content.trade_base else set()
+
+        def names(sel) -> list[str]:
+            return list(dict.fromkeys(it.name for it in content.items if sel.matches(it)))
+
+        for act in content.actions:
+            pools = [names(p.selector) for p in act.params]
+            slots = pay_slots if act.name in paid else 1
+            for args in product(*pools):
+                key = (act.name, args)
+                if key in base:
+                    continue
+                base[key] = len(labels)
+                text = str(Action(act.name, args))
+                labels.extend([text] if slots == 1 else [f"{text} [pay {k}]" for k in range(slots)])
+        for name in dict.fromkeys(it.name for it in content.items):
+            base[(CHOOSE, (name,))] = len(labels)
+            labels.append(str(Action(CHOOSE, (name,))))
+        base[(PASS, ())] = len(labels)
+        labels.append(PASS)
+        for p in range(content.players):
+            base[(CHOOSE_PLAYER, (f"p{p}",))] = len(labels)
+            labels.append(f"{CHOOSE_PLAYER} p{p}")
+        spaces: dict[int, None] = {}
+        for z in content.zones:
+            spaces.update((s, None) for s in range(z.spaces))
+        if content.track.points:
+            cap = content.track.capital
+            spaces.update((s, None) for s in range(-cap, cap + 1))
+        for s in sorted(spaces):
+            base[(CHOOSE_SPACE, (str(s),))] = len(labels)
+            labels.append(f"{CHOOSE_SPACE} {s}")
+        option_base = len(labels)
+        labels.extend(f"{CHOOSE_OPTION} #{k}" for k in range(option_slots))
+        return cls(labels, base, paid, pay_slots, option_base, option_slots)
+
+    def legal(self, game: Game, seat: int) -> tuple[dict[int, Action], int]:
+        """The legal actions of `seat` now by number, and how many legal actions have no number
+        (payments or options past their slots)."""
+        out: dict[int, Action] = {}
+        dropped = 0
+        pays: dict[int, list] = {}
+        base = self.base
+        for action in game.legal_actions(seat):
+            if action.name == CHOOSE_OPTION:
+                pending = game.state.pending
+                k = pending.labels.index(action.args[0]) if pending is not None else -1
+                if 0 <= k < self.option_slots:
+                    out[self.option_base + k] = action
+                else:
+                    dropped += 1
+                continue
+            args = action.args
+            pay = ()
+            if args and args[-1][:4] == "pay=":
+                pay = parse_pay(args[-1])
+                args = args[:-1]
+            first = base.get((action.name, args))
+            if first is None:
+                raise KeyError(f"the legal action {action} has no number in the action space "
+                               "(a selector whose static filters miss an item: report it)")
+            if action.name in self.paid:
+                pays.setdefault(first, []).append((pay, action))
+            else:
+                out[first] = action
+        if pays:
+            n = game.state.players
+            for first, options in pays.items():
+                options.sort(key=lambda o: _pay_order(o[0], seat, n))
+                for k, (_, action) in enumerate(options):
+                    if k < self.pay_slots:
+                        out[first + k] = action
+                    else:
+                        dropped += 1
+        return out, dropped
+
+
+def _pay_order(pay, me: int, players: int) -> tuple[int, int, int]:
+    """(total, coins to the left, coins to the right): the slot order of payments."""
+    coins = dict(pay)
+    left, right = coins.get((me + 1) % players, 0), coins.get((me - 1) % players, 0)
+    return (sum(coins.values()), left, right)
