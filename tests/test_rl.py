@@ -110,7 +110,8 @@ def test_max_cycles_truncates_after_that_many_cycles(config):
                 cycles, in_cycle = cycles + 1, []
             in_cycle.append(agent)
             env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-        par = rl.parallel_env(*CONFIGS[config], max_cycles=5)
+        # In Duel a step's later seats chose before its earlier ones played: illegal="random".
+        par = rl.parallel_env(*CONFIGS[config], max_cycles=5, illegal="random")
         observations, _ = par.reset(seed=seed)
         steps = 0
         while par.agents:

@@ -79,6 +79,8 @@ class RulesEnv(AECEnv):
         self.reward_mode, self.obs_type, self.illegal = reward, obs_type, illegal
         self.max_cycles = max_cycles
         self.render_mode = render_mode
+        # PettingZoo's parallel conversion suits the games whose seats choose together.
+        self.metadata = dict(self.metadata, is_parallelizable=self.content.simultaneous)
         self.space = ActionSpace.build(self.content, pay_slots, option_slots)
         self.game: Game = self.ruleset.new_game(seed=0, options=self.game_options)
         self.encoder = Encoder(self.content, self.game)

@@ -1,6 +1,9 @@
 """PettingZoo's parallel API over the AEC environment: one `step` takes an action from every
 seat that acts in it and is one simultaneous round (in a game of alternating turns, or while a
-decision is pending, the seats that act one after another until one would act twice)."""
+decision is pending, the seats that act one after another until one would act twice: there
+a later seat's action was chosen before the earlier seats' actions of the step were played, so
+such games are better played through the AEC API; an action that has become illegal meets the
+environment's `illegal` policy)."""
 
 from __future__ import annotations
 
