@@ -400,3 +400,49 @@ def test_single_agent_env(config, opponent):
     assert (total == 1.0) == (winner == 1)
     with pytest.raises(RuntimeError, match="reset"):
         single.step(0)
+
+
+# -- the example and the documentation ----------------------------------------------------------
+
+def test_example_loop_runs(capsys):
+    import runpy
+    example = runpy.run_path(str(Path(__file__).resolve().parent.parent / "examples" / "rl_loop.py"))
+    returns = example["main"](HANDS, 2)
+    assert sorted(returns.values()) in ([-1.0, -1.0, 1.0], [-1.0, 0.0, 0.0], [0.0, 0.0, 0.0])
+    out = capsys.readouterr().out
+    assert "player_0 plays" in out and "steps; returns" in out
+
+
+def test_doc_code_runs(monkeypatch):
+    import re
+    root = Path(__file__).resolve().parent.parent
+    monkeypatch.chdir(root)
+    blocks = re.findall(r"^```python\n(.*?)^```", (root / "docs" / "rl.md").read_text(encoding="utf-8"), re.S | re.M)
+    assert blocks
+    for block in blocks:
+        namespace: dict = {}
+        exec(compile(block, "docs/rl.md", "exec"), namespace)
+        assert namespace["env"].game.over
+
+
+def test_doc_sizes_are_true():
+    text = (Path(__file__).resolve().parent.parent / "docs" / "rl.md").read_text(encoding="utf-8")
+    for config in CONFIGS:
+        assert f"{make(config).space.n:,}" in text
+
+
+def test_vector_holds_coins_and_points():
+    env = make("duel")
+    play = np.random.default_rng(0)
+    env.reset(seed=0)
+    for _ in range(30):
+        obs, *_ = env.last()
+        env.step(int(play.choice(np.flatnonzero(obs["action_mask"]))))
+    enc, game = env.encoder, env.game
+    v = enc.encode(game, 1)
+    at, size = enc.sections["seats"]
+    width = size // 2
+    for p in range(2):
+        assert v[at + p * width] == game.state.coins[p]
+        assert v[at + p * width + 1] == sum(game.score(p).values())
+    assert v[enc.sections["seat"][0] + 1] == 1.0 and v[enc.sections["seat"][0]] == 0.0

@@ -70,86 +70,99 @@ class Encoder:
             offset += size
         self.size = offset
         self.capital = content.track.capital if content.track.points else 0
+        # Totals by seat, kept while the game and its history stay the same: every change of the
+        # state is an action that reaches the history (a round's choices reach it together).
+        self._totals_of: tuple[Game | None, int] = (None, -1)
+        self._totals: list[int] = []
+
+    def totals(self, game: Game) -> list[int]:
+        key = (game, len(game.state.history))
+        if self._totals_of[0] is not game or self._totals_of[1] != key[1]:
+            self._totals = [sum(game.score(p).values()) for p in range(self.players)]
+            self._totals_of = key
+        return self._totals
 
     def encode(self, game: Game, me: int) -> np.ndarray:
+        # Everything before the items is built as a list and the items' marks as indexes: one
+        # numpy assignment each (numpy element writes cost more than the list).
         st = game.state
-        v = np.zeros(self.size, dtype=np.float32)
-        sec = self.sections
         n = self.players
-        v[sec["seat"][0] + me] = 1.0
-        v[sec["status"][0]] = me in game.to_act()
-        v[sec["status"][0] + 1] = st.flow == "over"
+        sec = self.sections
+        head = [0.0] * sec["items"][0]
+        head[sec["seat"][0] + me] = 1.0
+        head[sec["status"][0]] = float(me in game.to_act())
+        head[sec["status"][0] + 1] = float(st.flow == "over")
         if 0 <= st.age < sec["age"][1]:
-            v[sec["age"][0] + st.age] = 1.0
+            head[sec["age"][0] + st.age] = 1.0
         pending = st.pending
-        v[sec["pending"][0] + (0 if pending is None else 1 + PENDING_KINDS.index(pending.kind))] = 1.0
+        head[sec["pending"][0] + (0 if pending is None else 1 + PENDING_KINDS.index(pending.kind))] = 1.0
         if self.capital:
-            v[sec["track"][0]] = st.pawn / self.capital
+            head[sec["track"][0]] = st.pawn / self.capital
         at = sec["seats"][0]
         base = game.zone_base
+        zones = st.zones
+        totals = self.totals(game)
         for p in range(n):
-            v[at] = st.coins[p]
-            v[at + 1] = sum(game.score(p).values())
+            head[at] = st.coins[p]
+            head[at + 1] = totals[p]
             at += 2
             for name in self.counters:
-                v[at] = st.counters[name][p] if name in st.counters else 0
+                head[at] = st.counters[name][p] if name in st.counters else 0
                 at += 1
             for z in self.private:
-                v[at] = len(st.zones[base[z] + p])
+                head[at] = len(zones[base[z] + p])
                 at += 1
         at = sec["hidden"][0]
         for k, z in enumerate(self.hidden_zones):
             per = n if game.content.zones[z].per_player else 1
-            v[at + k] = sum(len(st.zones[base[z] + p]) for p in range(per))
+            head[at + k] = sum(len(zones[base[z] + p]) for p in range(per))
         at = sec["majority"][0]
         for z in self.majority:
             grid = st.cubes.get(z.name)
             control = st.control.get(z.name)
             for p in range(n):
                 for s in range(z.spaces):
-                    v[at] = grid[p][s] if grid else 0
+                    head[at] = grid[p][s] if grid else 0
                     at += 1
             for s in range(z.spaces):
                 if control and 0 <= control[s] < n:
-                    v[at + control[s]] = 1.0
+                    head[at + control[s]] = 1.0
                 at += n
-        at = sec["structure"][0]
         items_at, width = sec["items"][0], self.width
+        marks: list[int] = []
+        hidden = st.hidden
         if st.structure:
+            at = sec["structure"][0]
             accessible = set(game.accessible())
-            hidden = set(st.hidden)
-            place = self.structure_place
+            place = items_at + self.structure_place
+            face_up = st.face_up
             for slot, item in enumerate(st.structure[:self.slots]):
                 if item < 0:
                     continue
-                up = st.face_up[slot]
                 k = at + 3 * slot
-                v[k] = 1.0
-                v[k + 1] = up
-                v[k + 2] = item in accessible
-                if up and item not in hidden:
-                    v[items_at + item * width + place] = 1.0
-        hidden = st.hidden
-        places = self.place_of_slot[me]
-        zones = st.zones
-        for slot, place in enumerate(places):
-            if place < 0:
-                continue
-            for item in zones[slot]:
-                v[items_at + item * width + place] = 1.0
-        if hidden:  # items lying face down in a visible zone show nothing of themselves
-            for item in hidden:
-                v[items_at + item * width:items_at + (item + 1) * width] = 0.0
-        seen = None
-        for item, space in st.positions.items():
-            if seen is None:
-                seen = v[items_at:].reshape(-1, width)[:, :self.structure_place + 1].any(axis=1)
-            if seen[item]:
-                v[items_at + item * width + width - 3] = 1.0
-                v[items_at + item * width + width - 2] = space
-        for item, coins in st.item_coins.items():
-            if seen is None:
-                seen = v[items_at:].reshape(-1, width)[:, :self.structure_place + 1].any(axis=1)
-            if seen[item]:
-                v[items_at + item * width + width - 1] = coins
+                head[k] = 1.0
+                if face_up[slot]:
+                    head[k + 1] = 1.0
+                    if item in accessible:
+                        head[k + 2] = 1.0
+                    marks.append(place + item * width)
+        for slot, place in enumerate(self.place_of_slot[me]):
+            if place >= 0:
+                for item in zones[slot]:
+                    marks.append(items_at + item * width + place)
+        if hidden:   # items lying face down in a visible zone show nothing of themselves
+            gone = set(hidden)
+            marks = [m for m in marks if (m - items_at) // width not in gone]
+        v = np.zeros(self.size, dtype=np.float32)
+        v[:items_at] = head
+        v[marks] = 1.0
+        if st.positions or st.item_coins:
+            seen = {(m - items_at) // width for m in marks}
+            for item, space in st.positions.items():
+                if item in seen:
+                    v[items_at + item * width + width - 3] = 1.0
+                    v[items_at + item * width + width - 2] = space
+            for item, coins in st.item_coins.items():
+                if item in seen:
+                    v[items_at + item * width + width - 1] = coins
         return v
