@@ -1,6 +1,8 @@
 """Benchmark: PettingZoo environment steps per second (random masked actions, the observation
 vector and the mask read at every step, as a learning loop reads them) beside raw random games
-(`game.random_action` + `game._apply`), and the ratio: what the wrapper costs per action.
+(`game.random_action` + `game._apply`, which draws an action without listing them all) and raw
+games that list the legal actions (`game.legal_actions`, as a mask needs), and the ratios: what
+the wrapper costs per action.
 Not a test: timings vary by machine; the ratio is measured in one process, one after the other,
 several times over (the best of each kept).
 
@@ -27,6 +29,20 @@ def raw_actions_per_second(rules, games: int, seed: int) -> float:
         rng = random.Random(seed + i)
         while not game.over:
             game._apply(game.random_action(rng))
+        actions += len(game.state.history)
+    return actions / (time.perf_counter() - start)
+
+
+def listed_actions_per_second(rules, games: int, seed: int) -> float:
+    """Raw games that list every legal action and pick one, as any masked loop must."""
+    actions = 0
+    start = time.perf_counter()
+    for i in range(games):
+        game = rules.new_game(seed=seed + i)
+        rng = random.Random(seed + i)
+        while not game.over:
+            legal = game.legal_actions()
+            game._apply(legal[rng.randrange(len(legal))])
         actions += len(game.state.history)
     return actions / (time.perf_counter() - start)
 
@@ -61,14 +77,17 @@ def main() -> None:
     env = rl.env(args.game, tuple(args.expansion), args.players)
     raw_actions_per_second(rules, 3, 999)   # warm-up: first-call costs
     env_steps_per_second(env, 3, 999)
-    raw = steps = 0.0
+    raw = listed = steps = 0.0
     for _ in range(args.rounds):
         raw = max(raw, raw_actions_per_second(rules, args.games, args.seed))
+        listed = max(listed, listed_actions_per_second(rules, args.games, args.seed))
         steps = max(steps, env_steps_per_second(env, args.games, args.seed))
     label = "+".join([str(args.game), *args.expansion]) + (f" {args.players}p" if args.players else "")
-    print(f"{label}: raw {raw:,.0f} actions/s, environment {steps:,.0f} steps/s "
-          f"(action space {env.space.n}, observation {env.encoder.size}): the environment costs "
-          f"{raw / steps:.2f}x")
+    print(f"{label} (action space {env.space.n}, observation {env.encoder.size}):\n"
+          f"  raw random games          {raw:9,.0f} actions/s\n"
+          f"  raw, listing legal moves  {listed:9,.0f} actions/s\n"
+          f"  environment               {steps:9,.0f} steps/s\n"
+          f"  the environment costs {raw / steps:.2f}x a raw action, {listed / steps:.2f}x a listed one")
 
 
 if __name__ == "__main__":
