@@ -96,7 +96,7 @@ class RulesEnv(AECEnv):
                                    for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.space.n) for a in self.possible_agents}
         self._rng = random.Random(seed)
-        self._legal: dict[int, Action] = {}
+        self._legal: dict[int, object] = {}   # number -> ActionSpace.legal_bindings entry
         self._legal_seat = -1
         self.dropped = 0   # legal actions left out of masks (payments or options past their slots)
 
@@ -134,7 +134,7 @@ class RulesEnv(AECEnv):
         seat = self.seat_of[agent]
         mask = np.zeros(self.space.n, dtype=np.int8)
         if not self.game.over:
-            legal = self._legal if seat == self._legal_seat else self.space.legal(self.game, seat)[0]
+            legal = self._legal if seat == self._legal_seat else self.space.legal_bindings(self.game, seat)[0]
             if legal:
                 mask[list(legal)] = 1
         if self.obs_type == "vector":
@@ -152,17 +152,17 @@ class RulesEnv(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         for a in self.rewards:
             self.rewards[a] = 0.0
-        chosen = self._legal.get(self._index(action))
-        if chosen is None:
+        entry = self._legal.get(self._index(action))
+        if entry is None:
             if self.illegal == "raise":
                 raise IllegalActionError(self._refusal(action, agent))
             if self.illegal == "terminate":
                 self._terminate_illegal(agent)
                 return
             legal = list(self._legal.values())
-            chosen = legal[self._rng.randrange(len(legal))]
+            entry = legal[self._rng.randrange(len(legal))]
             self.infos[agent] = {"illegal": True}
-        self._play(chosen, seat)
+        self._play(self.space.action(self.game, entry), seat)
 
     def play(self, action: Action) -> None:
         """Step with an `Action` instead of its number (a legal action of the agent to act, as
@@ -208,9 +208,8 @@ class RulesEnv(AECEnv):
     def legal_actions(self, agent: str | None = None) -> dict[int, Action]:
         """The numbers an agent may play now, with the action each stands for."""
         seat = self.seat_of[agent or self.agent_selection]
-        if seat == self._legal_seat:
-            return dict(self._legal)
-        return {} if self.game.over else self.space.legal(self.game, seat)[0]
+        legal = self._legal if seat == self._legal_seat else self.space.legal_bindings(self.game, seat)[0]
+        return {k: self.space.action(self.game, entry) for k, entry in legal.items()}
 
     def action_label(self, index: int) -> str:
         return self.space.labels[index]
@@ -229,7 +228,7 @@ class RulesEnv(AECEnv):
         if self.game.over:
             self._legal, self._legal_seat = {}, -1
             return
-        self._legal, dropped = self.space.legal(self.game, seat)
+        self._legal, dropped = self.space.legal_bindings(self.game, seat)
         self._legal_seat = seat
         self.dropped += dropped
 
@@ -247,7 +246,7 @@ class RulesEnv(AECEnv):
             return f"{agent}: the action must be an action number, not {action!r}"
         if not 0 <= index < self.space.n or index != action:
             return f"{agent}: {action!r} is not an action number (0 to {self.space.n - 1})"
-        legal = ", ".join(f"{k} ({a})" for k, a in sorted(self._legal.items())[:8])
+        legal = ", ".join(f"{k} ({self.space.action(self.game, a)})" for k, a in sorted(self._legal.items())[:8])
         return (f"{agent}: action {index} ({self.space.labels[index]}) is not legal now (masked); "
                 f"legal: {legal}{' ...' if len(self._legal) > 8 else ''}")
 

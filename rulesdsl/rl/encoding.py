@@ -58,6 +58,7 @@ class Encoder:
             self.place_of_slot.append(row)
         self.structure_place = places
         self.width = places + 4   # + structure, on a space, the space, coins
+
         sizes = [("seat", n), ("status", 2), ("age", max(1, len(content.ages))), ("pending", 1 + len(PENDING_KINDS)),
                  ("track", 1), ("seats", n * (2 + len(self.counters) + len(self.private))),
                  ("hidden", len(self.hidden_zones)),
@@ -69,6 +70,10 @@ class Encoder:
             self.sections[name] = (offset, size)
             offset += size
         self.size = offset
+        items_at = self.sections["items"][0]
+        # Per observing seat: (slot, index of its place for item 0) for each slot it sees.
+        self.seen_slots = [[(slot, items_at + place) for slot, place in enumerate(row) if place >= 0]
+                           for row in self.place_of_slot]
         self.capital = content.track.capital if content.track.points else 0
         # Totals by seat, kept while the game and its history stay the same: every change of the
         # state is an action that reaches the history (a round's choices reach it together).
@@ -146,10 +151,10 @@ class Encoder:
                     if item in accessible:
                         head[k + 2] = 1.0
                     marks.append(place + item * width)
-        for slot, place in enumerate(self.place_of_slot[me]):
-            if place >= 0:
-                for item in zones[slot]:
-                    marks.append(items_at + item * width + place)
+        for slot, first in self.seen_slots[me]:
+            held = zones[slot]
+            if held:
+                marks.extend([first + item * width for item in held])
         if hidden:   # items lying face down in a visible zone show nothing of themselves
             gone = set(hidden)
             marks = [m for m in marks if (m - items_at) // width not in gone]

@@ -22,9 +22,10 @@ from itertools import product
 
 import attrs
 
+from rulesdsl.interpreter import legality
 from rulesdsl.interpreter.actions import CHOOSE, CHOOSE_OPTION, CHOOSE_PLAYER, CHOOSE_SPACE, PASS, Action
 from rulesdsl.interpreter.game import Game
-from rulesdsl.interpreter.trade import parse_pay
+from rulesdsl.interpreter.trade import parse_pay, pay_label
 from rulesdsl.model import Content
 
 DEFAULT_PAY_SLOTS = 4
@@ -41,6 +42,9 @@ class ActionSpace:
     pay_slots: int
     option_base: int
     option_slots: int
+    # Per turn action (by id): its first number and, per parameter, item id -> the number's
+    # offset for that item's name: a binding's number is a sum, no Action needed to find it.
+    offsets: list[tuple[int, list[dict[int, int]]]] = attrs.Factory(list)
 
     @property
     def n(self) -> int:
@@ -58,14 +62,20 @@ class ActionSpace:
         def names(sel) -> list[str]:
             return list(dict.fromkeys(it.name for it in content.items if sel.matches(it)))
 
+        offsets: list[tuple[int, list[dict[int, int]]]] = []
         for act in content.actions:
             pools = [names(p.selector) for p in act.params]
             slots = pay_slots if act.name in paid else 1
+            first = len(labels)
+            stride, per_param = slots, []
+            for pool in reversed(pools):
+                at = {name: k * stride for k, name in enumerate(pool)}
+                per_param.append({it.id: at[it.name] for it in content.items if it.name in at})
+                stride *= len(pool)
+            per_param.reverse()
+            offsets.append((first, per_param))
             for args in product(*pools):
-                key = (act.name, args)
-                if key in base:
-                    continue
-                base[key] = len(labels)
+                base[(act.name, args)] = len(labels)
                 text = str(Action(act.name, args))
                 labels.extend([text] if slots == 1 else [f"{text} [pay {k}]" for k in range(slots)])
         for name in dict.fromkeys(it.name for it in content.items):
@@ -87,7 +97,52 @@ class ActionSpace:
             labels.append(f"{CHOOSE_SPACE} {s}")
         option_base = len(labels)
         labels.extend(f"{CHOOSE_OPTION} #{k}" for k in range(option_slots))
-        return cls(labels, base, paid, pay_slots, option_base, option_slots)
+        return cls(labels, base, paid, pay_slots, option_base, option_slots, offsets)
+
+    def legal_bindings(self, game: Game, seat: int) -> tuple[dict[int, object], int]:
+        """As `legal`, but a turn action's number maps to (action, items, payment) until
+        `action()` spells it out (the legal actions of the engine, without naming them all)."""
+        st = game.state
+        if st.flow == "over" or st.pending is not None:
+            return self.legal(game, seat)
+        me = legality.acting_seat(game, seat)
+        if me is None:
+            return {}, 0
+        out: dict[int, object] = {}
+        dropped = 0
+        trades = bool(game.content.trade_base)
+        coins = st.coins[me]
+        offsets = self.offsets
+        for act, binding in legality.bindings(game, me):
+            first, per_param = offsets[act.id]
+            k = first
+            for pos, item in zip(per_param, binding):
+                k += pos[item]
+            if k in out:
+                continue   # another copy of the same card: one number
+            if trades and act.paid:
+                pays = legality.payments_for(game, act, binding, me, coins)
+                if len(pays) > 1:
+                    n = st.players
+                    pays = sorted(pays, key=lambda pay: _pay_order(pay, me, n))
+                for slot, pay in enumerate(pays):
+                    if slot < self.pay_slots:
+                        out[k + slot] = (act, binding, pay)
+                    else:
+                        dropped += 1
+            else:
+                out[k] = (act, binding, ())
+        return out, dropped
+
+    @staticmethod
+    def action(game: Game, entry) -> Action:
+        """The `Action` of an entry of `legal_bindings`."""
+        if isinstance(entry, Action):
+            return entry
+        act, binding, pay = entry
+        items = game.content.items
+        args = tuple(items[i].name for i in binding)
+        return Action(act.name, args + (pay_label(pay),) if pay else args)
 
     def legal(self, game: Game, seat: int) -> tuple[dict[int, Action], int]:
         """The legal actions of `seat` now by number, and how many legal actions have no number
