@@ -446,3 +446,13 @@ def test_vector_holds_coins_and_points():
         assert v[at + p * width] == game.state.coins[p]
         assert v[at + p * width + 1] == sum(game.score(p).values())
     assert v[enc.sections["seat"][0] + 1] == 1.0 and v[enc.sections["seat"][0]] == 0.0
+
+
+@pytest.mark.parametrize("config", ["duel", "hands-4"])
+def test_single_agent_env_passes_gymnasium_check(config):
+    from gymnasium.utils.env_checker import check_env
+    game, expansions, players = CONFIGS[config]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")   # its advice on unbounded Box spaces is not a failure
+        # check_env samples without the mask: illegal="random" plays a legal action for those.
+        check_env(rl.single_agent_env(game, expansions, players, seat=1, illegal="random"), skip_render_check=True)

@@ -3,7 +3,7 @@ pettingzoo, gymnasium, numpy).  docs/rl.md describes the action numbering, the o
 layout, rewards and the wrappers.
 
     from rulesdsl import rl
-    env = rl.env("duel", expansions=("pantheon",), seed=1)      # PettingZoo AEC
+    env = rl.env("duel", seed=1)                                 # PettingZoo AEC
     par = rl.parallel_env("tests/data/hands", players=4)         # PettingZoo parallel
     single = rl.single_agent_env("duel", opponent="greedy")      # Gymnasium, one seat
 """
