@@ -72,6 +72,8 @@ class Encoder:
         self.size = offset
         items_at = self.sections["items"][0]
         # Per observing seat: (slot, index of its place for item 0) for each slot it sees.
+        self.hidden_slots = [[game.zone_base[z] + p for p in range(n if content.zones[z].per_player else 1)]
+                             for z in self.hidden_zones]
         self.seen_slots = [[(slot, items_at + place) for slot, place in enumerate(row) if place >= 0]
                            for row in self.place_of_slot]
         self.capital = content.track.capital if content.track.points else 0
@@ -118,24 +120,23 @@ class Encoder:
                 head[at] = len(zones[base[z] + p])
                 at += 1
         at = sec["hidden"][0]
-        for k, z in enumerate(self.hidden_zones):
-            per = n if game.content.zones[z].per_player else 1
-            head[at + k] = sum(len(zones[base[z] + p]) for p in range(per))
+        for k, slots in enumerate(self.hidden_slots):
+            head[at + k] = sum([len(zones[s]) for s in slots])
         at = sec["majority"][0]
         for z in self.majority:
             grid = st.cubes.get(z.name)
             control = st.control.get(z.name)
             for p in range(n):
-                for s in range(z.spaces):
-                    head[at] = grid[p][s] if grid else 0
-                    at += 1
+                if grid:
+                    head[at:at + z.spaces] = grid[p]
+                at += z.spaces
             for s in range(z.spaces):
                 if control and 0 <= control[s] < n:
                     head[at + control[s]] = 1.0
                 at += n
         items_at, width = sec["items"][0], self.width
         marks: list[int] = []
-        hidden = st.hidden
+        seen: list[int] = []
         if st.structure:
             at = sec["structure"][0]
             accessible = set(game.accessible())
@@ -151,23 +152,25 @@ class Encoder:
                     if item in accessible:
                         head[k + 2] = 1.0
                     marks.append(place + item * width)
+                    seen.append(item)
         for slot, first in self.seen_slots[me]:
             held = zones[slot]
             if held:
                 marks.extend([first + item * width for item in held])
-        if hidden:   # items lying face down in a visible zone show nothing of themselves
-            gone = set(hidden)
-            marks = [m for m in marks if (m - items_at) // width not in gone]
+                seen.extend(held)
         v = np.zeros(self.size, dtype=np.float32)
         v[:items_at] = head
         v[marks] = 1.0
+        hidden = st.hidden
+        for item in hidden:   # lying face down in a visible zone: nothing of it shows
+            v[items_at + item * width:items_at + (item + 1) * width] = 0.0
         if st.positions or st.item_coins:
-            seen = {(m - items_at) // width for m in marks}
+            shown = set(seen).difference(hidden)
             for item, space in st.positions.items():
-                if item in seen:
+                if item in shown:
                     v[items_at + item * width + width - 3] = 1.0
                     v[items_at + item * width + width - 2] = space
             for item, coins in st.item_coins.items():
-                if item in seen:
+                if item in shown:
                     v[items_at + item * width + width - 1] = coins
         return v
