@@ -456,3 +456,19 @@ def test_single_agent_env_passes_gymnasium_check(config):
         warnings.simplefilter("ignore")   # its advice on unbounded Box spaces is not a failure
         # check_env samples without the mask: illegal="random" plays a legal action for those.
         check_env(rl.single_agent_env(game, expansions, players, seat=1, illegal="random"), skip_render_check=True)
+
+
+def test_numbers_and_games_do_not_depend_on_the_hash_seed():
+    import subprocess
+    import sys
+    code = ("import hashlib, numpy as np; from rulesdsl import rl\n"
+            "env = rl.env('duel', ('pantheon', 'agora'))\n"
+            "env.reset(seed=3); rng = np.random.default_rng(3)\n"
+            "for _ in range(60):\n"
+            "    obs, *_ = env.last(); env.step(int(rng.choice(np.flatnonzero(obs['action_mask']))))\n"
+            "obs, *_ = env.last()\n"
+            "print(hashlib.sha256(repr((env.space.labels, env.game.state.history)).encode()"
+            " + obs['observation'].tobytes() + obs['action_mask'].tobytes()).hexdigest())\n")
+    outs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                           env={**__import__("os").environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2")}
+    assert len(outs) == 1
