@@ -21,6 +21,8 @@ CONFIGS = {
     "duel-both": ("duel", ("pantheon", "agora"), None),
     "hands-3": (HANDS, (), 3),
     "hands-4": (HANDS, (), 4),
+    "classic-3": ("classic", (), 3),
+    "classic-7": ("classic", (), 7),
 }
 
 
@@ -65,7 +67,7 @@ def test_pettingzoo_seed_test(config):
 # decision, which its assertions cannot allow for; so Duel starts with the beginner wonders (no
 # draft), from a game seed whose first cycles alternate (Duel with both expansions asks many
 # decisions: 377 is such a seed).  The action spaces are seeded: the run is the same every time.
-MAX_CYCLES_SEEDS = {"duel": 3, "duel-both": 377, "hands-3": 0, "hands-4": 0}
+MAX_CYCLES_SEEDS = {"duel": 3, "duel-both": 377, "hands-3": 0, "hands-4": 0, "classic-3": 0, "classic-7": 0}
 
 
 @pytest.mark.parametrize("config", CONFIGS)
@@ -255,8 +257,11 @@ def test_a_choice_in_a_round_is_not_shown_to_the_others(config):
     for a in watchers:
         assert np.array_equal(env.observe(a)["observation"], before[a])
         view = env.view(a)
-        assert {k: v for k, v in view.items() if k not in ("to_move", "legal_actions")} == \
-            {k: v for k, v in views[a].items() if k not in ("to_move", "legal_actions")}
+        # Who has chosen shows, as at a table; what seat 0 chose does not.
+        assert view["round"]["chosen"] == [0] and view["round"]["mine"] is None
+        moving = ("to_move", "to_act", "legal_actions", "round")
+        assert {k: v for k, v in view.items() if k not in moving} == \
+            {k: v for k, v in views[a].items() if k not in moving}
 
 
 def test_observation_hides_other_hands():

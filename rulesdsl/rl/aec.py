@@ -24,6 +24,7 @@ from rulesdsl.interpreter.state import DRAW, Frame
 from rulesdsl.pipeline import load_ruleset
 
 from .encoding import Encoder
+from .reach import reachable
 from .render import render_text
 from .space import DEFAULT_OPTION_SLOTS, DEFAULT_PAY_SLOTS, ActionSpace
 
@@ -81,7 +82,8 @@ class RulesEnv(AECEnv):
         self.render_mode = render_mode
         # PettingZoo's parallel conversion suits the games whose seats choose together.
         self.metadata = dict(self.metadata, is_parallelizable=self.content.simultaneous)
-        self.space = ActionSpace.build(self.content, pay_slots, option_slots)
+        self.space = ActionSpace.build(self.content, pay_slots, option_slots,
+                                       reachable(self.content, tuple(expansions), str(game)))
         self.game: Game = self.ruleset.new_game(seed=0, options=self.game_options)
         self.encoder = Encoder(self.content, self.game)
         n = self.content.players

@@ -3,8 +3,9 @@ from the compiled content, and the translation between those numbers and `Action
 
 The numbering (docs/rl.md, "Action space"):
 1. each turn action of `Content.actions`, in definition order, with every combination of item
-   *names* its parameters' selectors could hold (the selector's static filters: kind, colour,
-   age, deck; copies of an item share a name, as they do in `Action`s).  In a game that trades
+   *names* its parameters' selectors could hold: the items that can ever lie in the selector's
+   zones (rulesdsl/rl/reach.py) and pass its static filters (kind, colour, age, deck); copies
+   of an item share a name, as they do in `Action`s.  In a game that trades
    with neighbours an action that builds (`paid`) takes `pay_slots` numbers per binding: slot k
    is the k-th way to pay offered now, ordered by (total coins, coins to the left neighbour,
    coins to the right neighbour); slot 0 is also the action that needs no purchase.  Payments
@@ -13,8 +14,8 @@ The numbering (docs/rl.md, "Action space"):
    every seat, `choose_space N` for every space of a zone with spaces (and the track's, from
    -capital to capital), and `choose_option` by position (slot k: the k-th option offered).
 
-Legal actions outside those numbers cannot happen for the selectors' static filters; an option
-or payment past its slots is left out of the mask (and counted in `dropped`)."""
+A legal action outside those numbers cannot happen (the reach analysis is a superset); an
+option or payment past its slots is left out of the mask (and counted in `dropped`)."""
 
 from __future__ import annotations
 
@@ -52,7 +53,10 @@ class ActionSpace:
 
     @classmethod
     def build(cls, content: Content, pay_slots: int = DEFAULT_PAY_SLOTS,
-              option_slots: int = DEFAULT_OPTION_SLOTS) -> "ActionSpace":
+              option_slots: int = DEFAULT_OPTION_SLOTS,
+              reach: dict[int, frozenset[int]] | None = None) -> "ActionSpace":
+        """`reach`: zone -> the items that can lie there (rulesdsl/rl/reach.py); without it a
+        parameter may take any item its selector's static filters accept."""
         if pay_slots < 1 or option_slots < 1:
             raise ValueError("pay_slots and option_slots must be at least 1")
         labels: list[str] = []
@@ -60,7 +64,10 @@ class ActionSpace:
         paid = {a.name for a in content.actions if a.paid} if content.trade_base else set()
 
         def names(sel) -> list[str]:
-            return list(dict.fromkeys(it.name for it in content.items if sel.matches(it)))
+            if reach is None:
+                return list(dict.fromkeys(it.name for it in content.items if sel.matches(it)))
+            there = set().union(*(reach.get(z, ()) for z in (sel.zone, *sel.more_zones)))
+            return list(dict.fromkeys(it.name for it in content.items if it.id in there and sel.matches(it)))
 
         offsets: list[tuple[int, list[dict[int, int]]]] = []
         for act in content.actions:
