@@ -142,7 +142,8 @@ def test_mask_is_exactly_the_legal_actions(config):
         legal = env.game.legal_actions(seat)
         numbered = env.legal_actions(agent)
         assert set(np.flatnonzero(obs["action_mask"])) == set(numbered)
-        assert sorted(map(str, numbered.values())) == sorted(map(str, legal))   # nothing left out
+        # Nothing left out (copies answering a choice are one number, as they are one action).
+        assert sorted(map(str, numbered.values())) == sorted(set(map(str, legal)))
         for k, action in numbered.items():
             label = env.action_label(k)
             assert label.split(" [pay")[0] == str(action).split(" pay=")[0] or label.startswith("choose_option")
@@ -164,6 +165,22 @@ def test_space_size_depends_on_content_only():
     duel = make("duel")
     assert "wonder Sawmill Pyramids" in duel.space.labels
     assert "choose_player p1" in duel.space.labels
+
+
+def test_parameters_take_the_items_that_can_reach_their_zone():
+    from rulesdsl.rl.reach import reachable
+    env = make("duel-both")
+    content = env.content
+    wonders = {it.name for it in content.items if it.kind == "wonder"}
+    assert {args[1] for (name, args) in env.space.base if name == "wonder"} == wonders
+    reach = reachable(content, ("pantheon", "agora"), "duel")
+    assert {content.items[i].kind for i in reach[content.zone_index["wonders"]]} == {"wonder"}
+    # Every card of the ages can reach the structure; no wonder can.
+    structure = {content.items[i].kind for i in reach[-2]}
+    assert "card" in structure and "wonder" not in structure
+    classic = make("classic-3")
+    hand = reachable(classic.content, (), "classic")[classic.content.zone_index["hand"]]
+    assert {classic.content.items[i].kind for i in hand} == {"card"}
 
 
 def test_payments_take_slots_cheapest_first():
