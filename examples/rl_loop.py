@@ -1,7 +1,7 @@
 """A PettingZoo loop with action masks: every seat plays a uniformly random legal action (no
 learning; swap `pick` for a policy).  Needs the `rl` extra: pip install 'rulesdsl[rl]'.
 
-    python3 examples/rl_loop.py [GAME] [SEED]      # GAME: duel (default) or a game folder
+    python3 examples/rl_loop.py [GAME] [SEED]      # GAME: duel (default), classic, or a game folder
 """
 
 from __future__ import annotations
