@@ -177,18 +177,28 @@ def simulate(games: int, seed: int, expansions: tuple[str, ...], agents: str | N
 @click.option("--seed", "-s", default=None, type=int, help="Seed (default: random).")
 @click.option("--expansion", "-e", "expansions", multiple=True)
 @game_options
-@click.option("--save", type=click.Path(dir_okay=False, path_type=Path), help="Write the game's trace here at the end.")
+@click.option("--save", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the game's trace here at the end (and, on the full screen, when `s` is pressed).")
+@click.option("--option", "options", multiple=True, metavar="NAME", help="A game option (e.g. beginner_wonders).")
+@click.option("--plain", is_flag=True,
+              help="The plain-text screen (the default when standard output is not a terminal).")
+@click.option("--no-color", "no_color", is_flag=True, help="No colour on the full screen (as NO_COLOR does).")
 @max_steps_option
 def play(agent: str | None, agents: str | None, seat: int, seed: int | None, expansions: tuple[str, ...],
-         game: str | None, players: int | None, save: Path | None, max_steps: int) -> None:
-    """Play in the terminal against agents, or hot seat."""
+         game: str | None, players: int | None, save: Path | None, options: tuple[str, ...], plain: bool,
+         no_color: bool, max_steps: int) -> None:
+    """Play in the terminal against agents, or hot seat.
+
+    In a terminal: a full screen (arrow keys or a number and enter to play, ? explains the
+    highlighted action, u takes your last move back, s saves the trace, q quits); --plain, or
+    an output that is not a terminal: the plain-text screen."""
     import random
     from rulesdsl.interpreter import BudgetExceeded
     from rulesdsl.interpreter.agents import AGENTS, make_agent
     from rulesdsl.simulate import agent_seed
     from rulesdsl.trace import save_trace
     from .files import FileProblem
-    from .names import check_agent, check_seat
+    from .names import check_agent, check_options, check_seat
     from .play_view import announce, choose_action, render_game, round_open
     if agent is not None and agents is not None:
         usage_error("give --agent (every other seat) or --agents (one per seat), not both")
@@ -203,10 +213,14 @@ def play(agent: str | None, agents: str | None, seat: int, seed: int | None, exp
             usage_error(f"--agents: seat {seat} is yours (--seat {seat}): its entry must be human, not {who[seat]}")
     else:
         who = ["human" if p == seat else (agent or "greedy") for p in range(seats)]
+    options = tuple(checked("--option", check_options, rules.content.options, options))
     writable(save)
     seed = random.randrange(1_000_000) if seed is None else seed
+    if not plain and sys.stdout.isatty() and sys.stdin.isatty():
+        _play_screen(rules, seed, who, options, save, no_color, max_steps)
+        return
     try:
-        current = rules.new_game(seed=seed, max_steps=max_steps)
+        current = rules.new_game(seed=seed, options=list(options), max_steps=max_steps)
     except BudgetExceeded as exc:
         budget_error(exc)
     bots = {p: make_agent(name, agent_seed(seed, p)) for p, name in enumerate(who) if name != "human"}
@@ -241,6 +255,33 @@ def play(agent: str | None, agents: str | None, seat: int, seed: int | None, exp
                 sys.exit(1)
             click.echo(f"trace written to {save}")
     click.echo(render_game(current, seat, who))
+
+
+def _play_screen(rules, seed: int, who: list[str], options: tuple[str, ...], save: Path | None, no_color: bool,
+                 max_steps: int) -> None:
+    """`rulesdsl play` on the full screen (rulesdsl/play_screen.py; the `play` extra: textual)."""
+    from rulesdsl.interpreter import BudgetExceeded
+    from .files import FileProblem
+    try:
+        from .play_screen import run_screen
+    except ImportError:
+        usage_error("the full play screen needs textual: pip install 'rulesdsl[play]' (or use --plain)")
+    from .play_session import Session
+    try:
+        session = Session(rules, seed, who, options, max_steps).start()
+        run_screen(session, save, no_color)
+    except BudgetExceeded as exc:
+        budget_error(exc)
+    click.echo(f"seed {seed}")
+    if session.game.over:
+        click.echo(session.result())
+    if save:
+        try:
+            session.save(save)
+        except FileProblem as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(1)
+        click.echo(f"trace written to {save}")
 
 
 @cli.command()

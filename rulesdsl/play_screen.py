@@ -1,0 +1,459 @@
+"""The full-screen play screen of `rulesdsl play` (textual): what one seat sees (an observation,
+interpreter/observation.py, so nothing hidden shows), the actions it may take with what each
+costs it now, and keys to choose, explain, undo, save and quit.  The game and the agents live
+in rulesdsl/play_session.py; the plain-text screen (`--plain`) in rulesdsl/play_view.py."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from .play_session import Session
+from .safe_text import printable
+
+MIN_WIDTH, MIN_HEIGHT = 100, 40   # the screen is laid out for this; smaller gets a message
+
+
+# -- what the screen shows, as rich Text (no textual: testable alone) -----------------------------
+
+def colour_style(color: str | None) -> str:
+    """A terminal style for a content colour name (`brown`, `blue`...): the CSS colour of that
+    name, lightened to read on a dark background; a name that is no colour gets none."""
+    from textual.color import Color
+    if not color:
+        return ""
+    try:
+        c = Color.parse(color).blend(Color(255, 255, 255), 0.3)
+    except Exception:   # a colour the cards name that no terminal knows (`gold` is known, `mauve`...)
+        return ""
+    return f"rgb({c.r},{c.g},{c.b})"
+
+
+def coins(n: int) -> str:
+    return f"{n} coin{'' if n == 1 else 's'}"
+
+
+def cost_text(game, seat: int, action) -> str:
+    """What `action` costs `seat` now: for each item it builds that must be paid for
+    (ActionDef.paid), its price (`free (chain)`, `3 coins (2 trade)`), and the neighbours a
+    `pay=` variant pays."""
+    c = game.content
+    adef = next((a for a in c.actions if a.name == action.name), None)
+    args = list(action.args)
+    pay = args.pop() if args and args[-1].startswith("pay=") else None
+    parts = []
+    for k in (adef.paid if adef else []):
+        if k < len(args) and args[k] in c.item_index:
+            total, trade, chain = game.price(seat, c.item_index[args[k]])
+            if chain:
+                parts.append("free (chain)")
+            elif pay is None:
+                parts.append(coins(total) + (f" ({trade} trade)" if trade else ""))
+            else:
+                paid = [(p, int(n)) for p, n in (x.split(":") for x in pay[4:].split(",") if ":" in x)]
+                to = ", ".join(f"{n} to {p}" for p, n in paid)
+                bank = total - trade if total < 10**8 else 0
+                parts.append(f"{coins(bank + sum(n for _, n in paid))} ({to})" if paid else coins(bank))
+    return "; ".join(parts)
+
+
+def action_label(action) -> str:
+    args = [a for a in action.args if not a.startswith("pay=")]
+    return " ".join([action.name, *args])
+
+
+def header(session: Session, seat: int) -> Text:
+    g = session.game
+    st = g.state
+    o_age = st.age + 1
+    stage = f"Age {o_age}" if o_age > 0 else "Setup"
+    text = Text()
+    text.append(f" {g.content.title or g.content.name} ", style="bold reverse")
+    text.append(f"  {stage}  seed {session.seed}  you: p{seat}  ")
+    if g.over:
+        text.append(session.result(), style="bold")
+    else:
+        acting = g.to_act()
+        text.append("to act: " + ", ".join(f"p{p}" for p in acting), style="bold" if seat in acting else "")
+    return text
+
+
+def track_text(game) -> Text | None:
+    """The conflict track between two capitals: the pawn, the military tokens on their spaces."""
+    c = game.content
+    if game.track_slot < 0 or c.players != 2:
+        return None
+    cap = c.track.capital
+    pawn = game.state.pawn
+    tokens = {}
+    for i in game.state.zones[game.track_slot]:
+        it = c.items[i]
+        if it.space >= 0 and it.side >= 0:
+            tokens[it.space if it.side == 1 else -it.space] = it
+    line, marks = Text("p0 "), Text("   ")
+    for pos in range(-cap, cap + 1):
+        if pos == pawn:
+            line.append("@", style="bold red")
+        else:
+            line.append("|" if pos == 0 else "-")
+        tok = tokens.get(pos)
+        marks.append("v" if tok else " ", style="yellow" if tok else "")
+    line.append(f" p1   pawn {pawn:+d}")
+    out = Text("Conflict track\n", style="bold")
+    out.append_text(line)
+    out.append("\n")
+    out.append_text(marks)
+    if tokens:
+        out.append("  tokens: " + ", ".join(f"{game.name(tokens[p].id)} at {p:+d}" for p in sorted(tokens)),
+                   style="yellow")
+    return out
+
+
+def structure_text(game, o: dict) -> Text | None:
+    """The card structure, top row first: face-down cards as `##` and their deck, cards that
+    can be taken in bold, taken slots as `..`."""
+    lay = game.content.layouts.get(game.state.layout)
+    if not lay or not any(lay.rows):
+        return None
+    half_columns = max(lay.columns) - min(lay.columns) + 2
+    cell = max(6, min(16, 2 * 58 // half_columns))
+    out = Text("Structure  (## face down, bold: can be taken)\n", style="bold")
+    for row in lay.rows:
+        indent = (lay.columns[row[0]] - min(lay.columns)) * cell // 2 if row else 0
+        out.append(" " * indent)
+        for slot in row:
+            got = o["structure"][slot]
+            if got is None:
+                label, style = "..", "dim"
+            elif "card" in got:
+                label = got["card"]
+                item = game.content.item_index.get(label)
+                color = game.content.items[item].color if item is not None else None
+                style = colour_style(color) + (" bold underline" if got["accessible"] else " dim")
+            else:
+                label, style = "## " + got["back"], "dim"
+            if len(label) > cell - 1:
+                label = label[:cell - 2] + "~"
+            out.append(f"{label:^{cell}}", style=style)
+        out.append("\n")
+    return out
+
+
+def offer_text(game, seat: int, actions) -> Text | None:
+    """Each item the seat may build now and what it costs (the cheapest; each `pay=` variant)."""
+    c = game.content
+    seen: dict[str, list[str]] = {}
+    for a in actions:
+        adef = next((d for d in c.actions if d.name == a.name), None)
+        for k in (adef.paid if adef else []):
+            if k < len(a.args) and a.args[k] in c.item_index:
+                costs = seen.setdefault(a.args[k], [])
+                t = cost_text(game, seat, a)
+                if t not in costs:
+                    costs.append(t)
+    if not seen:
+        return None
+    out = Text("On offer to you\n", style="bold")
+    for name, costs in seen.items():
+        item = c.items[c.item_index[name]]
+        out.append(f"  {name}", style=colour_style(item.color))
+        out.append(f" ({item.color or item.kind}): ", style="dim")
+        out.append(" | ".join(costs) + "\n")
+    return out
+
+
+def city_text(game, o: dict, p: int, viewer: int, who: list[str]) -> Text:
+    """Seat p's city as the viewer sees it: coins, counters, the build zone grouped by colour,
+    what it produces, its modifiers (shields...) and science; its other zones."""
+    from .play_view import _city_stats
+    c = game.content
+    zones = {z.name: z for z in c.zones}
+    n = c.players
+    tags = ["you" if p == viewer else who[p]]
+    if n > 2 and p != viewer:
+        if p == (viewer + 1) % n:
+            tags.append("left neighbour")
+        if p == (viewer - 1) % n:
+            tags.append("right neighbour")
+    out = Text()
+    out.append(f"p{p}", style="bold reverse" if p == viewer else "bold")
+    out.append(f" ({', '.join(tags)})  {coins(o['coins'][p])}", style="bold" if p == viewer else "")
+    for name, per_seat in sorted(game.state.counters.items()):
+        out.append(f"  {name} {per_seat[p]}")
+    out.append("\n")
+    build_zones = {c.zones[z].name for z in c.build_zone.values()}
+    open_cities = all(z.public for z in c.zones if z.active and z.per_player)
+    for name, held in o["zones"].items():
+        z = zones[name]
+        if not z.per_player:
+            continue
+        mine = held.get(str(p))
+        if isinstance(mine, int):
+            if mine:
+                out.append(f"  {name}: {mine} hidden\n", style="dim")
+            continue
+        if not mine:
+            continue
+        if name in build_zones:
+            groups: dict[str, list[str]] = {}
+            for item_name in mine:
+                i = c.item_index.get(item_name)
+                color = (c.items[i].color or c.items[i].kind) if i is not None else "?"
+                groups.setdefault(color, []).append(item_name)
+            for color in sorted(groups, key=lambda k: c.colors.index(k) if k in c.colors else len(c.colors)):
+                out.append(f"  {color}: ", style=colour_style(color) + " bold")
+                out.append(", ".join(groups[color]) + "\n", style=colour_style(color))
+        else:
+            out.append(f"  {name}: ", style="dim")
+            out.append(", ".join(mine) + "\n")
+    if open_cities or p == viewer:
+        stats = [", ".join(g) for g in _city_stats(game, p)]
+        if stats:
+            out.append("  " + "; ".join(stats) + "\n", style="italic")
+    return out
+
+
+def board_text(session: Session, seat: int) -> Text:
+    """Everything left of the action list: the track, the structure, the offer, the shared
+    zones, every city (the viewer's first)."""
+    from .interpreter.observation import observe
+    g = session.game
+    o = observe(g, seat)
+    out = Text()
+    for piece in (track_text(g), structure_text(g, o)):
+        if piece is not None:
+            out.append_text(piece)
+            out.append("\n")
+    actions = g.legal_actions(seat) if seat in g.to_act() else []
+    offer = offer_text(g, seat, actions)
+    if offer is not None:
+        out.append_text(offer)
+        out.append("\n")
+    zones = {z.name: z for z in g.content.zones}
+    drawn = {g.content.zones[g.content.track.zone].name} if track_text(g) is not None else set()
+    shared = [(name, held) for name, held in o["zones"].items()
+              if not zones[name].per_player and held and name not in drawn]
+    for name, held in shared:
+        out.append(f"{name}: ", style="bold")
+        out.append(", ".join(held) + "\n")
+    if shared:
+        out.append("\n")
+    n = g.content.players
+    for p in [seat, *[(seat + k) % n for k in range(1, n)]]:
+        out.append_text(city_text(g, o, p, seat, session.who))
+    return out
+
+
+def moves_text(session: Session) -> Text:
+    out = Text("Last moves\n", style="bold")
+    for p in sorted(session.last):
+        out.append(session.last[p] + "\n")
+    return out
+
+
+# -- the app ---------------------------------------------------------------------------------------
+
+class Explanation(ModalScreen):
+    """The English explanation of an action and the items it names; any key closes it."""
+
+    BINDINGS = [Binding("escape,question_mark,q,enter", "dismiss", "close")]
+    DEFAULT_CSS = """
+    Explanation { align: center middle; }
+    #explain { width: 90; max-height: 36; border: round $accent; padding: 0 1; background: $surface; }
+    """
+
+    def __init__(self, text: str):
+        super().__init__()
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="explain"):
+            yield Static(Text(self.text + "\n\n(esc or ? to close)"), id="explain-text")
+
+
+def explanation(content, action) -> str:
+    """`rulesdsl explain` of each item an action names, then of the action itself."""
+    from .explain import explain
+    parts = []
+    for name in [a for a in action.args if not a.startswith("pay=")] + [action.name]:
+        try:
+            parts.append(explain(name, content))
+        except KeyError:   # a choice's answer that names no definition (a seat, a space)
+            continue
+    return printable("\n\n".join(parts) or f"{action}: nothing to explain")
+
+
+class PlayApp(App):
+    """`rulesdsl play` on the full screen."""
+
+    TITLE = "rulesdsl play"
+    CSS = """
+    #main { height: 1fr; }
+    #header { height: 1; }
+    #board { width: 1fr; padding: 0 1; }
+    #side { width: 40; }
+    #actions { height: 1fr; border: round $accent; }
+    #moves { height: 12; border: round $panel; padding: 0 1; }
+    #status { height: 1; }
+    #small { display: none; width: 100%; height: 100%; content-align: center middle; text-align: center; }
+    """
+    BINDINGS = [
+        Binding("q", "quit_game", "quit"),
+        Binding("question_mark", "explain", "explain"),
+        Binding("u", "undo", "undo"),
+        Binding("s", "save", "save"),
+    ]
+
+    def __init__(self, session: Session, save_path: Path | None = None, no_color: bool = False):
+        if no_color:   # textual reads (and removes) NO_COLOR as it starts
+            os.environ["NO_COLOR"] = "1"
+        super().__init__()
+        self.session = session
+        self.save_path = save_path
+        self.status = ""
+        self.digits = ""
+        self.actions: list = []
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="main"):
+            yield Static(id="header")
+            with Horizontal():
+                with VerticalScroll(id="board-scroll"):
+                    yield Static(id="board")
+                with Vertical(id="side"):
+                    yield OptionList(id="actions")
+                    yield Static(id="moves")
+            yield Static(id="status")
+        yield Static(id="small")
+
+    def on_mount(self) -> None:
+        self.session.run_agents()
+        self.refresh_view()
+        self._fit()
+
+    def on_resize(self, event) -> None:
+        self._fit()
+
+    def _fit(self) -> None:
+        """Too small a terminal: one clear message instead of the screen."""
+        w, h = self.size.width, self.size.height
+        small = w < MIN_WIDTH or h < MIN_HEIGHT
+        self.query_one("#main").display = not small
+        note = self.query_one("#small", Static)
+        note.display = small
+        if small:
+            note.update(f"This terminal is {w}x{h}: the play screen needs at least {MIN_WIDTH}x{MIN_HEIGHT}.\n"
+                        "Enlarge the window, or run `rulesdsl play --plain`.\n\nq quits.")
+
+    @property
+    def too_small(self) -> bool:
+        return not self.query_one("#main").display
+
+    def refresh_view(self) -> None:
+        s = self.session
+        g = s.game
+        seat = s.viewer()
+        self.query_one("#header", Static).update(header(s, seat))
+        self.query_one("#board", Static).update(board_text(s, seat))
+        self.query_one("#moves", Static).update(moves_text(s))
+        self.actions = g.legal_actions(seat) if s.human_to_move() == seat else []
+        menu = self.query_one("#actions", OptionList)
+        menu.clear_options()
+        pending = g.state.pending
+        menu.border_title = (pending.prompt if pending and pending.player == seat else "Your move") \
+            if self.actions else ("Game over" if g.over else "Waiting")
+        for i, a in enumerate(self.actions, 1):
+            label = Text(f"{i:2}. {printable(action_label(a))}")
+            cost = cost_text(g, seat, a)
+            if cost:
+                label.append(f"  {cost}", style="dim" if "free" not in cost else "green")
+            menu.add_option(Option(label))
+        if self.actions:
+            menu.highlighted = 0
+            menu.focus()
+        keys = "↑↓ or number, enter: play   ?: explain   u: undo   s: save   q: quit"
+        status = Text(f" {keys}", style="reverse")
+        if self.status:
+            status.append(f"   {self.status}", style="bold reverse")
+        self.query_one("#status", Static).update(status)
+
+    # -- keys --------------------------------------------------------------------------------------
+    def on_key(self, event) -> None:
+        if event.character and event.character.isdigit() and self.actions:
+            self.digits = (self.digits + event.character)[-3:]
+            n = int(self.digits)
+            if not 1 <= n <= len(self.actions):
+                self.digits = event.character
+                n = int(self.digits)
+            if 1 <= n <= len(self.actions):
+                self.query_one("#actions", OptionList).highlighted = n - 1
+            event.stop()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.digits = ""
+        if self.too_small or not 0 <= event.option_index < len(self.actions):
+            return
+        from .interpreter import BudgetExceeded
+        from .interpreter.actions import IllegalAction
+        action = self.actions[event.option_index]
+        try:
+            self.session.play(action)
+            self.status = ""
+        except (IllegalAction, BudgetExceeded) as exc:
+            self.status = printable(str(exc))
+        self.refresh_view()
+
+    def highlighted_action(self):
+        menu = self.query_one("#actions", OptionList)
+        k = menu.highlighted
+        return self.actions[k] if k is not None and 0 <= k < len(self.actions) else None
+
+    def action_explain(self) -> None:
+        action = self.highlighted_action()
+        if action is not None and not self.too_small:
+            self.push_screen(Explanation(explanation(self.session.game.content, action)))
+
+    def action_undo(self) -> None:
+        if self.too_small:
+            return
+        self.status = "your last move is taken back" if self.session.undo() else "nothing to undo"
+        self.session.run_agents()
+        self.refresh_view()
+
+    def action_save(self) -> None:
+        from .files import FileProblem
+        path = self.save_path or Path(f"rulesdsl-play-{self.session.seed}.trace.json")
+        try:
+            self.session.save(path)
+            self.status = printable(f"trace written to {path}")
+        except FileProblem as exc:
+            self.status = printable(f"error: {exc}")
+        if not self.too_small:
+            self.refresh_view()
+
+    def action_quit_game(self) -> None:
+        self.exit(self.session.game.over)
+
+
+def run_screen(session: Session, save_path: Path | None, no_color: bool) -> None:
+    PlayApp(session, save_path, no_color).run()
+
+
+def screen_text(app: App, styles: bool = False) -> str:
+    """What the running app shows now, as text (with ANSI styles if `styles`): for tests and
+    for a look at the screen without a terminal."""
+    import io
+    from rich.console import Console
+    width, height = app.size
+    console = Console(width=width, height=height, file=io.StringIO(), force_terminal=True, record=True,
+                      color_system="truecolor", legacy_windows=False, safe_box=False)
+    console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
+    return console.export_text(styles=styles)

@@ -1,0 +1,198 @@
+"""The full-screen `rulesdsl play` (rulesdsl/play_screen.py), driven by keystrokes through
+textual's Pilot: whole games against agents, the explanation panel, undo, saving, NO_COLOR and
+a terminal too small."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("textual")
+
+from click.testing import CliRunner
+
+from rulesdsl.cli import cli
+from rulesdsl.explain import explain
+from rulesdsl.interpreter.persistence import dumps
+from rulesdsl.pipeline import load_ruleset
+from rulesdsl.play_screen import Explanation, PlayApp, screen_text
+from rulesdsl.play_session import Session
+from rulesdsl.trace import load_trace, replay
+
+HANDS = str(Path(__file__).resolve().parent / "data" / "hands")
+SIZE = (100, 40)
+
+
+def hands_session(seed: int = 1, seat_agents=("human", "greedy", "random")) -> Session:
+    return Session(load_ruleset((), HANDS, 3), seed, list(seat_agents)).start()
+
+
+def duel_session(seed: int = 3) -> Session:
+    return Session(load_ruleset((), "duel", None), seed, ["human", "greedy"], ("beginner_wonders",)).start()
+
+
+def drive(app: PlayApp, keys, size=SIZE, check=None):
+    """Run the app headless, press the keys, then call check(app, pilot) inside the run."""
+    async def go():
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            for key in keys:
+                await pilot.press(key)
+            await pilot.pause()
+            return await check(app, pilot) if check else None
+    return asyncio.run(go())
+
+
+def test_a_whole_hands_game_against_agents_by_keystrokes():
+    session = hands_session()
+    app = PlayApp(session)
+
+    async def play_out(app, pilot):
+        first = screen_text(app)
+        for _ in range(40):   # 2 ages; each: 3 cards, 2 played, the last discarded
+            if session.game.over:
+                break
+            await pilot.press("down", "enter")
+            await pilot.pause()
+        return first, screen_text(app)
+
+    first, last = drive(app, [], check=play_out)
+    assert session.game.over
+    assert sum(1 for p, _ in session.moves if p == 0) == 4
+    # The first screen: the hand on offer with prices, three cities with neighbours marked.
+    assert "On offer to you" in first and "p1 (greedy, left neighbour)" in first
+    assert "p2 (random, right neighbour)" in first and "hand: 3 hidden" in first
+    assert "game over" in last and "scores" in last
+    # The game the keys played replays from its seed.
+    g = session.game
+    data = {"format": "rulesdsl-trace", "base": g.state.layers[0], "players": 3, "seed": g.state.seed,
+            "actions": [list(a) for a in g.state.history]}
+    again, _ = replay(data)
+    assert dumps(again.state) == dumps(g.state)
+
+
+def test_duel_with_beginner_wonders_shows_the_structure_prices_and_plays_by_number():
+    session = duel_session()
+    assert session.game.state.options == ["beginner_wonders"]
+    app = PlayApp(session)
+    seen = {}
+
+    async def look(app, pilot):
+        seen["before"] = screen_text(app)
+        actions = list(app.actions)
+        await pilot.press("2", "enter")
+        await pilot.pause()
+        seen["chosen"] = actions[1]
+        seen["after"] = screen_text(app)
+
+    drive(app, [], check=look)
+    before = seen["before"]
+    assert "Conflict track" in before and "## age1" in before and "On offer to you" in before
+    assert re.search(r"\d+ coins?", before)
+    assert session.moves[0] == (0, seen["chosen"])        # the key `2` played the second action
+    assert f"p0 (human): {seen['chosen']}" in seen["after"]   # the last moves panel
+    assert len(session.moves) == 2                          # and the agent answered
+
+
+def test_question_mark_explains_the_highlighted_action():
+    session = duel_session()
+    app = PlayApp(session)
+
+    async def ask(app, pilot):
+        action = app.highlighted_action()
+        await pilot.press("question_mark")
+        await pilot.pause()
+        shown = isinstance(app.screen, Explanation)
+        text = screen_text(app)
+        await pilot.press("escape")
+        await pilot.pause()
+        return action, shown, text, isinstance(app.screen, Explanation)
+
+    action, shown, text, still = drive(app, [], check=ask)
+    assert shown and not still
+    first_line = explain(action.args[0], session.game.content).splitlines()[0]
+    assert first_line in text
+    assert session.moves == []   # explaining plays nothing
+
+
+def test_undo_restores_the_state_before_the_last_own_move():
+    session = hands_session(seed=2)
+    before = dumps(session.game.state)
+    app = PlayApp(session)
+
+    async def undo(app, pilot):
+        await pilot.press("enter")
+        await pilot.pause()
+        moved = dumps(session.game.state)
+        await pilot.press("u")
+        await pilot.pause()
+        return moved, screen_text(app)
+
+    moved, text = drive(app, [], check=undo)
+    assert moved != before
+    assert dumps(session.game.state) == before
+    assert "taken back" in text
+
+
+def test_s_saves_a_trace_that_replays(tmp_path):
+    session = duel_session()
+    path = tmp_path / "game.json"
+    app = PlayApp(session, save_path=path)
+    drive(app, ["enter", "s"])
+    data = load_trace(path)
+    assert data["options"] == ["beginner_wonders"] and len(data["actions"]) == 2
+    game, diffs = replay(data)
+    assert diffs == [] and dumps(game.state) == dumps(session.game.state)
+
+
+def _colours(app) -> set[tuple[int, int, int]]:
+    styled = screen_text(app, styles=True)
+    return {tuple(map(int, m)) for m in re.findall(r"38;2;(\d+);(\d+);(\d+)", styled)}
+
+
+def test_colour_by_default_none_with_no_color(monkeypatch):
+    monkeypatch.delenv("NO_COLOR", raising=False)
+
+    async def colours(app, pilot):
+        return app.no_color, _colours(app)
+
+    no_color, seen = drive(PlayApp(duel_session()), [], check=colours)
+    assert not no_color and any(len(set(c)) > 1 for c in seen)   # some colour
+    monkeypatch.setenv("NO_COLOR", "1")
+    no_color, seen = drive(PlayApp(duel_session()), [], check=colours)
+    assert no_color and all(len(set(c)) == 1 for c in seen)     # greys only
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    no_color, seen = drive(PlayApp(duel_session(), no_color=True), [], check=colours)   # --no-color
+    assert no_color and all(len(set(c)) == 1 for c in seen)
+
+
+def test_a_terminal_too_small_gets_a_message_and_plays_nothing():
+    session = duel_session()
+    app = PlayApp(session)
+
+    async def small(app, pilot):
+        return screen_text(app)
+
+    text = drive(app, ["enter", "2", "enter"], size=(80, 24), check=small)
+    assert "needs at least 100x40" in text and "80x24" in text
+    assert "Structure" not in text
+    assert session.moves == []
+
+
+def test_the_cli_is_plain_when_the_output_is_not_a_terminal(tmp_path):
+    path = tmp_path / "game.json"
+    result = CliRunner().invoke(cli, ["play", "--agent", "random", "--seed", "5", "--option", "beginner_wonders",
+                                      "--save", str(path)], input="1\n" * 300)
+    assert result.exit_code == 0, result.output
+    assert "your move:" in result.output   # the plain screen's prompt
+    assert json.loads(path.read_text())["options"] == ["beginner_wonders"]
+
+
+def test_an_unknown_option_is_a_usage_error():
+    result = CliRunner().invoke(cli, ["play", "--option", "beginer_wonders", "--seed", "1"])
+    assert result.exit_code == 2
+    assert "beginner_wonders" in result.output   # the did-you-mean names it
