@@ -159,6 +159,14 @@ def offer_text(game, seat: int, actions) -> Text | None:
                 t = cost_text(game, seat, a)
                 if t not in costs:
                     costs.append(t)
+    # The cards that can be taken from the structure, even those the seat cannot pay for now.
+    for i in game.accessible() if game.state.structure else []:
+        name = game.name(i)
+        if name not in seen and c.items[i].cost is not None:
+            total, trade, chain = game.price(seat, i)
+            seen[name] = ["free (chain)" if chain else
+                          (coins(total) + (f" ({trade} trade)" if trade else "") if total < 10**8 else "cannot be had")
+                          + ("" if chain or total <= game.state.coins[seat] else ", more than you have")]
     if not seen:
         return None
     out = Text("On offer to you\n", style="bold")
@@ -190,6 +198,7 @@ def city_text(game, o: dict, p: int, viewer: int, who: list[str]) -> Text:
         out.append(f"  {name} {per_seat[p]}")
     out.append("\n")
     build_zones = {c.zones[z].name for z in c.build_zone.values()}
+    compact = n > 2 and p != viewer   # N cities: the others' in colour, one wrapped line each
     open_cities = all(z.public for z in c.zones if z.active and z.per_player)
     for name, held in o["zones"].items():
         z = zones[name]
@@ -202,7 +211,13 @@ def city_text(game, o: dict, p: int, viewer: int, who: list[str]) -> Text:
             continue
         if not mine:
             continue
-        if name in build_zones:
+        if name in build_zones and compact:
+            for item_name in mine:
+                i = c.item_index.get(item_name)
+                out.append(("  " if item_name == mine[0] else ", "))
+                out.append(item_name, style=colour_style(c.items[i].color) if i is not None else "")
+            out.append("\n")
+        elif name in build_zones:
             groups: dict[str, list[str]] = {}
             for item_name in mine:
                 i = c.item_index.get(item_name)
@@ -228,6 +243,9 @@ def board_text(session: Session, seat: int) -> Text:
     g = session.game
     o = observe(g, seat)
     out = Text()
+    if g.over:
+        out.append_text(scores_text(g))
+        out.append("\n")
     for piece in (track_text(g), structure_text(g, o)):
         if piece is not None:
             out.append_text(piece)
@@ -246,14 +264,46 @@ def board_text(session: Session, seat: int) -> Text:
         out.append(", ".join(held) + "\n")
     if shared:
         out.append("\n")
+    boards = boards_text(o)
+    if boards is not None:
+        out.append_text(boards)
+        out.append("\n")
     n = g.content.players
     for p in [seat, *[(seat + k) % n for k in range(1, n)]]:
         out.append_text(city_text(g, o, p, seat, session.who))
     return out
 
 
+def scores_text(game) -> Text:
+    """The final scores, per seat and category."""
+    out = Text("Final scores\n", style="bold")
+    for p in range(game.content.players):
+        score = game.score(p)
+        parts = ", ".join(f"{k} {v}" for k, v in score.items() if v)
+        out.append(f"  p{p}: {sum(score.values())}" + (f"  ({parts})" if parts else "") + "\n")
+    return out
+
+
+def boards_text(o: dict) -> Text | None:
+    """Zones with numbered spaces players put cubes on (a senate): each seat's cubes per space
+    and who controls it."""
+    if not o["cubes"]:
+        return None
+    out = Text()
+    for name, grid in o["cubes"].items():
+        spaces = len(grid[0]) if grid else 0
+        control = o["control"].get(name, [])
+        out.append(name, style="bold")
+        out.append(f"  {'space':<9}" + "".join(f"{k + 1:>4}" for k in range(spaces)) + "\n")
+        rows = [(f"cubes p{p}", row) for p, row in enumerate(grid)]
+        rows.append(("control", [f"p{w}" if w >= 0 else "-" for w in control]))
+        for label, cells in rows:
+            out.append(f"{'':{len(name)}}  {label:<9}" + "".join(f"{x:>4}" for x in cells) + "\n")
+    return out
+
+
 def moves_text(session: Session) -> Text:
-    out = Text("Last moves\n", style="bold")
+    out = Text("Last moves\n", style="bold", no_wrap=True, overflow="ellipsis")
     for p in sorted(session.last):
         out.append(session.last[p] + "\n")
     return out
@@ -301,7 +351,7 @@ class PlayApp(App):
     #board { width: 1fr; padding: 0 1; }
     #side { width: 40; }
     #actions { height: 1fr; border: round $accent; }
-    #moves { height: 12; border: round $panel; padding: 0 1; }
+    #moves { height: 12; text-wrap: nowrap; text-overflow: ellipsis; border: round $panel; padding: 0 1; }
     #status { height: 1; }
     #small { display: none; width: 100%; height: 100%; content-align: center middle; text-align: center; }
     """

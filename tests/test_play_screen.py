@@ -19,7 +19,7 @@ from rulesdsl.cli import cli
 from rulesdsl.explain import explain
 from rulesdsl.interpreter.persistence import dumps
 from rulesdsl.pipeline import load_ruleset
-from rulesdsl.play_screen import Explanation, PlayApp, screen_text
+from rulesdsl.play_screen import Explanation, PlayApp, action_label, cost_text, screen_text
 from rulesdsl.play_session import Session
 from rulesdsl.trace import load_trace, replay
 
@@ -196,3 +196,48 @@ def test_an_unknown_option_is_a_usage_error():
     result = CliRunner().invoke(cli, ["play", "--option", "beginer_wonders", "--seed", "1"])
     assert result.exit_code == 2
     assert "beginner_wonders" in result.output   # the did-you-mean names it
+
+
+def test_classic_shows_the_hand_with_payments_to_neighbours_and_compact_cities():
+    session = Session(load_ruleset((), "classic", 5), 3, ["human", "greedy", "greedy", "greedy", "greedy"]).start()
+    app = PlayApp(session)
+    texts = []
+
+    async def look(app, pilot):
+        for _ in range(4):   # a few rounds: neighbours' cities fill, trades appear
+            texts.append(screen_text(app))
+            await pilot.press("enter")
+            await pilot.pause()
+
+    drive(app, [], check=look)
+    assert all("p1 (greedy, left neighbour)" in t and "p4 (greedy, right neighbour)" in t for t in texts)
+    assert all("hand: " in t for t in texts)          # the own hand, named
+    assert len([p for p, _ in session.moves if p == 0]) == 4
+
+
+def test_a_payment_to_neighbours_says_whom_it_pays():
+    from rulesdsl.interpreter.agents import make_agent
+    game = load_ruleset((), "classic", 3).new_game(seed=4)
+    bot = make_agent("greedy", 1)
+    for _ in range(60):
+        paid = [a for a in game.legal_actions(game.to_move()) if a.args[-1:] and a.args[-1].startswith("pay=")]
+        if paid:
+            break
+        game.apply(bot.act(game))
+    assert paid, "no payment to a neighbour in 60 moves"
+    for a in paid:
+        text = cost_text(game, game.to_move(), a)
+        sellers = re.findall(r"p(\d+):(\d+)", a.args[-1])
+        assert all(f"{n} to p{p}" in text for p, n in sellers), (a, text)
+        assert action_label(a) == " ".join([a.name, *a.args[:-1]])
+
+
+def test_the_senate_of_agora_shows_cubes_and_control():
+    session = Session(load_ruleset(("agora",), "duel", None), 3, ["human", "greedy"], ("beginner_wonders",)).start()
+    app = PlayApp(session)
+
+    async def look(app, pilot):
+        return screen_text(app)
+
+    text = drive(app, [], check=look)
+    assert "cubes p0" in text and "cubes p1" in text and "control" in text
