@@ -183,10 +183,12 @@ def simulate(games: int, seed: int, expansions: tuple[str, ...], agents: str | N
 @click.option("--plain", is_flag=True,
               help="The plain-text screen (the default when standard output is not a terminal).")
 @click.option("--no-color", "no_color", is_flag=True, help="No colour on the full screen (as NO_COLOR does).")
+@click.option("--load", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Go on with a saved game (a trace): its game, seed, options and moves.")
 @max_steps_option
 def play(agent: str | None, agents: str | None, seat: int, seed: int | None, expansions: tuple[str, ...],
          game: str | None, players: int | None, save: Path | None, options: tuple[str, ...], plain: bool,
-         no_color: bool, max_steps: int) -> None:
+         no_color: bool, load: Path | None, max_steps: int) -> None:
     """Play in the terminal against agents, or hot seat.
 
     In a terminal: a full screen (arrow keys or a number and enter to play, ? explains the
@@ -204,7 +206,22 @@ def play(agent: str | None, agents: str | None, seat: int, seed: int | None, exp
         usage_error("give --agent (every other seat) or --agents (one per seat), not both")
     if agent is not None:
         checked("--agent", check_agent, agent, ["human", *AGENTS])
-    rules = load_rules(expansions, game_base(game), players)
+    loaded, script = [], None
+    if load is not None:
+        from .safe_text import printable
+        from .trace import TraceError, actions_of, load_trace
+        if expansions or game is not None or players is not None or options or seed is not None:
+            usage_error("--load plays on the saved game: its game, expansions, players, seed and options "
+                        "come from the trace")
+        try:
+            data = load_trace(load)
+        except TraceError as exc:
+            click.echo(printable(f"error: {exc}"), err=True)
+            sys.exit(1)
+        rules = load_rules(tuple(data["expansions"]), data["base"], data["players"])
+        seed, options, script, loaded = data["seed"], tuple(data["options"]), data["script"] or None, actions_of(data)
+    else:
+        rules = load_rules(expansions, game_base(game), players)
     seats = rules.content.players
     checked("--seat", check_seat, seat, seats)
     if agents is not None:
@@ -217,10 +234,11 @@ def play(agent: str | None, agents: str | None, seat: int, seed: int | None, exp
     writable(save)
     seed = random.randrange(1_000_000) if seed is None else seed
     if not plain and sys.stdout.isatty() and sys.stdin.isatty():
-        _play_screen(rules, seed, who, options, save, no_color, max_steps)
+        _play_screen(rules, seed, who, options, script, loaded, save, no_color, max_steps)
         return
     try:
-        current = rules.new_game(seed=seed, options=list(options), max_steps=max_steps)
+        current = _resumed(rules.new_game(seed=seed, options=list(options), script=script, max_steps=max_steps),
+                           loaded)
     except BudgetExceeded as exc:
         budget_error(exc)
     bots = {p: make_agent(name, agent_seed(seed, p)) for p, name in enumerate(who) if name != "human"}
@@ -257,8 +275,21 @@ def play(agent: str | None, agents: str | None, seat: int, seed: int | None, exp
     click.echo(render_game(current, seat, who))
 
 
-def _play_screen(rules, seed: int, who: list[str], options: tuple[str, ...], save: Path | None, no_color: bool,
-                 max_steps: int) -> None:
+def _resumed(game, actions: list):
+    """The game (or play_session.Session) with a loaded trace's actions applied; one that is
+    not legal: `error:`, exit 1."""
+    from .safe_text import printable
+    play = game.resume if hasattr(game, "resume") else (lambda acts: [game.apply(a) for a in acts])
+    try:
+        play(actions)
+    except ValueError as exc:   # IllegalAction, or a name the content lacks
+        click.echo(printable(f"error: --load: {exc}"), err=True)
+        sys.exit(1)
+    return game
+
+
+def _play_screen(rules, seed: int, who: list[str], options: tuple[str, ...], script, loaded: list,
+                 save: Path | None, no_color: bool, max_steps: int) -> None:
     """`rulesdsl play` on the full screen (rulesdsl/play_screen.py; the `play` extra: textual)."""
     from rulesdsl.interpreter import BudgetExceeded
     from .files import FileProblem
@@ -268,7 +299,8 @@ def _play_screen(rules, seed: int, who: list[str], options: tuple[str, ...], sav
         usage_error("the full play screen needs textual: pip install 'rulesdsl[play]' (or use --plain)")
     from .play_session import Session
     try:
-        session = Session(rules, seed, who, options, max_steps).start()
+        session = Session(rules, seed, who, options, max_steps, script=script).start()
+        _resumed(session, loaded)
         run_screen(session, save, no_color)
     except BudgetExceeded as exc:
         budget_error(exc)

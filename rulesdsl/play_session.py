@@ -18,6 +18,7 @@ class Session:
     who: list[str]                      # per seat: "human" or an agent's name
     options: tuple[str, ...] = ()
     max_steps: int = 0
+    script: dict | None = None          # a saved game's set-up script (rulesdsl.trace)
     game: object = None                 # rulesdsl.interpreter.Game
     bots: dict = attrs.Factory(dict)
     moves: list[tuple[int, object]] = attrs.Factory(list)   # (seat, Action) in the order applied
@@ -30,7 +31,7 @@ class Session:
         from .interpreter.agents import make_agent
         from .simulate import agent_seed
         kwargs = {"max_steps": self.max_steps} if self.max_steps else {}
-        self.game = self.rules.new_game(seed=self.seed, options=list(self.options), **kwargs)
+        self.game = self.rules.new_game(seed=self.seed, options=list(self.options), script=self.script, **kwargs)
         self.bots = {p: make_agent(name, agent_seed(self.seed, p)) for p, name in enumerate(self.who)
                      if name != "human"}
         self.moves, self.last, self.log, self._held = [], {}, [], []
@@ -67,17 +68,26 @@ class Session:
             self._apply(p, self.bots[p].act(g))
 
     def _apply(self, seat: int, action) -> None:
-        from .play_view import round_open
         g = self.game
         g.apply(action)
         self.moves.append((seat, action))
         self._held.append((seat, printable(f"p{seat} ({self.who[seat]}): {action}")))
-        if not round_open(g):   # a round's choices show once it resolves
+        self._flush()
+
+    def _flush(self) -> None:
+        from .play_view import round_open
+        if not round_open(self.game):   # a round's choices show once it resolves
             for p, line in self._held:
                 self.last[p] = line
                 self.log.append(line)
             self._held.clear()
             del self.log[:-200]
+
+    def resume(self, actions) -> None:
+        """Play a saved game's moves (each by the seat to move then), as if made here: a
+        human's can be undone.  One that is not legal raises IllegalAction (ValueError)."""
+        for action in actions:
+            self._apply(self.game.to_move(), action)
 
     def can_undo(self) -> bool:
         return any(p in self.humans for p, _ in self.moves)

@@ -241,3 +241,33 @@ def test_the_senate_of_agora_shows_cubes_and_control():
 
     text = drive(app, [], check=look)
     assert "cubes p0" in text and "cubes p1" in text and "control" in text
+
+
+def test_load_goes_on_with_a_saved_game(tmp_path):
+    path = tmp_path / "game.json"
+    first = CliRunner().invoke(cli, ["play", "--agent", "greedy", "--seed", "5", "--option", "beginner_wonders",
+                                     "--save", str(path)], input="1\n1\nq\n")
+    assert first.exit_code == 0, first.output
+    saved = load_trace(path)
+    assert len(saved["actions"]) == 4
+    again = tmp_path / "again.json"
+    result = CliRunner().invoke(cli, ["play", "--load", str(path), "--save", str(again)], input="1\nq\n")
+    assert result.exit_code == 0, result.output
+    went_on = load_trace(again)
+    assert went_on["actions"][:4] == saved["actions"] and len(went_on["actions"]) == 6
+    assert went_on["options"] == ["beginner_wonders"] and went_on["seed"] == 5
+    # On the full screen the loaded moves can be undone like any.
+    from rulesdsl.trace import actions_of
+    session = Session(load_ruleset((), "duel", None), 5, ["human", "greedy"], ("beginner_wonders",)).start()
+    session.resume(actions_of(saved))
+    assert [list(a) for a in session.game.state.history] == saved["actions"]
+    assert session.undo() and len(session.moves) == 2
+
+
+def test_load_refuses_a_bad_trace_and_mixed_flags(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "rulesdsl-trace", "actions": [["build", "Nothing At All"]]}')
+    result = CliRunner().invoke(cli, ["play", "--load", str(bad)], input="q\n")
+    assert result.exit_code == 1 and "error: --load" in result.output
+    result = CliRunner().invoke(cli, ["play", "--load", str(bad), "--seed", "3"])
+    assert result.exit_code == 2 and "come from the trace" in result.output
