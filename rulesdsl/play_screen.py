@@ -370,6 +370,7 @@ class PlayApp(App):
         self.save_path = save_path
         self.status = ""
         self.digits = ""
+        self.digit_time = 0.0
         self.actions: list = []
 
     def compose(self) -> ComposeResult:
@@ -438,6 +439,11 @@ class PlayApp(App):
     # -- keys --------------------------------------------------------------------------------------
     def on_key(self, event) -> None:
         if event.character and event.character.isdigit() and self.actions:
+            import time
+            now = time.monotonic()
+            if now - self.digit_time > 1.5:   # a number is its digits typed together
+                self.digits = ""
+            self.digit_time = now
             self.digits = (self.digits + event.character)[-3:]
             n = int(self.digits)
             if not 1 <= n <= len(self.actions):

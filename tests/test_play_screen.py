@@ -271,3 +271,20 @@ def test_load_refuses_a_bad_trace_and_mixed_flags(tmp_path):
     assert result.exit_code == 1 and "error: --load" in result.output
     result = CliRunner().invoke(cli, ["play", "--load", str(bad), "--seed", "3"])
     assert result.exit_code == 2 and "come from the trace" in result.output
+
+
+def test_two_digits_choose_the_twelfth_action():
+    session = duel_session()
+    app = PlayApp(session)
+
+    async def twelve(app, pilot):
+        actions = list(app.actions)
+        await pilot.press("1", "2")
+        highlighted = app.query_one("#actions").highlighted
+        await pilot.press("enter")
+        await pilot.pause()
+        return actions, highlighted
+
+    actions, highlighted = drive(app, [], check=twelve)
+    assert len(actions) >= 12 and highlighted == 11
+    assert session.moves[0] == (0, actions[11])
