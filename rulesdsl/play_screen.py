@@ -285,7 +285,7 @@ def scores_text(game) -> Text:
 
 
 def boards_text(o: dict) -> Text | None:
-    """Zones with numbered spaces players put cubes on (a senate): each seat's cubes per space
+    """Zones with numbered spaces players put cubes on: each seat's cubes per space
     and who controls it."""
     if not o["cubes"]:
         return None
