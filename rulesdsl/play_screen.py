@@ -386,8 +386,17 @@ class PlayApp(App):
         yield Static(id="small")
 
     def on_mount(self) -> None:
-        self.session.run_agents()
+        self._run_agents()
         self.refresh_view()
+
+    def _run_agents(self) -> None:
+        """The agents play to the next human decision; one whose action runs away (the step
+        budget) leaves the game as it was before it, and the screen says so."""
+        from .interpreter import BudgetExceeded
+        try:
+            self.session.run_agents()
+        except BudgetExceeded as exc:
+            self.status = printable(f"error: {exc}")
         self._fit()
 
     def on_resize(self, event) -> None:
@@ -481,7 +490,7 @@ class PlayApp(App):
         if self.too_small:
             return
         self.status = "your last move is taken back" if self.session.undo() else "nothing to undo"
-        self.session.run_agents()
+        self._run_agents()
         self.refresh_view()
 
     def action_save(self) -> None:
