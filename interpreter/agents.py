@@ -73,7 +73,9 @@ class GreedyAgent:
         return value
 
 
-AGENTS = {"random": RandomAgent, "greedy": GreedyAgent}
+from .search import MCTSAgent  # noqa: E402  (search imports this module lazily, for its greedy rollouts)
+
+AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MCTSAgent}
 
 
 def make_agent(name: str, seed: int) -> Agent:
