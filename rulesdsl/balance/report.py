@@ -1,0 +1,115 @@
+"""The balance report on the terminal: rich tables of the report dict (analysis.summarise) and
+of an A/B comparison (analysis.compare)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+
+def _pct(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:.1f}%"
+
+
+def _interval(low: float, high: float) -> str:
+    return f"[{100 * low:.1f}, {100 * high:.1f}]"
+
+
+def _meta_line(meta: dict) -> str:
+    line = (f"{meta['games_played']} games of {meta['game']} ({meta['players']} players), seed {meta['seed']}, "
+            f"agents {', '.join(meta['agents'])}")
+    if meta.get("expansions"):
+        line += f", expansions {', '.join(meta['expansions'])}"
+    return line
+
+
+def render(report: dict, console: Console, top: int = 15) -> None:
+    meta = report["meta"]
+    console.print(Text(_meta_line(meta), style="bold"))
+    console.print(Text(f"content {meta['content_hash']}; every agent sat in every seat on the same deals; "
+                       f"intervals: Wilson 95%"))
+    rates = Table(title="Win rate by agent and by seat")
+    for col in ("", "games", "wins", "win rate", "95% interval", "mean score"):
+        rates.add_column(col, justify="right" if col else "left")
+    for e in report["agents"]:
+        rates.add_row(f"agent {e['agent']}", str(e["games"]), str(e["wins"]), _pct(e["rate"]),
+                      _interval(e["low"], e["high"]), f"{e['score']['mean']:.1f}")
+    for e in report["seats"]:
+        rates.add_row(f"seat {e['seat']}", str(e["games"]), str(e["wins"]), _pct(e["rate"]),
+                      _interval(e["low"], e["high"]), f"{e['score']['mean']:.1f}")
+    console.print(rates)
+    games = meta["games_played"]
+    length = report["length"]
+    console.print(f"draws {report['draws']}; victories: "
+                  + ", ".join(f"{v['victory']} {v['wins']} ({_pct(v['rate'])})" for v in report["victories"])
+                  + f"; game length {length['turns']['mean']:.1f} turns ({length['min_turns']}-{length['max_turns']}), "
+                  f"{length['actions']['mean']:.1f} actions")
+    cats = Table(title="Mean score by category (per seat and game)")
+    cats.add_column("category")
+    cats.add_column("mean", justify="right")
+    cats.add_column("95% interval", justify="right")
+    for agent in report["score_by_agent"]:
+        cats.add_column(agent, justify="right")
+    for e in report["score_categories"]:
+        cats.add_row(e["category"], f"{e['mean']:.2f}", f"[{e['low']:.2f}, {e['high']:.2f}]",
+                     *(f"{report['score_by_agent'][a].get(e['category'], 0):.2f}" for a in report["score_by_agent"]))
+    console.print(cats)
+    for kind, entries in report["definitions"].items():
+        shown = [e for e in entries if e["delta"] is not None]
+        if not shown:
+            continue
+        shown.sort(key=lambda e: -abs(e["delta"]))
+        table = Table(title=f"{kind}: win rate when taken vs not (largest differences first"
+                            + (f", top {top} of {len(shown)})" if len(shown) > top else ")"))
+        for col in (kind, "taken", "win taken", "95%", "not", "win not", "95%", f"by turn {meta['early_turns']}",
+                    "win early", "difference"):
+            table.add_column(col, justify="left" if col == kind else "right")
+        for e in shown[:top]:
+            table.add_row(e["name"], str(e["built"]), _pct(e["win_rate_built"]), _interval(e["built_low"], e["built_high"]),
+                          str(e["not_built"]), _pct(e["win_rate_not_built"]),
+                          _interval(e["not_built_low"], e["not_built_high"]), str(e["built_early"]),
+                          _pct(e["win_rate_early"]),
+                          Text(f"{100 * e['delta']:+.1f}", style="bold" if e["significant"] else ""))
+        console.print(table)
+    if report["outliers"]:
+        console.print(Text(f"Outliers (significant at {meta['alpha']} after Holm's correction over every tested "
+                           f"definition):", style="bold"))
+        for o in report["outliers"]:
+            console.print(f"  {o['kind']} {o['name']}: {o['direction']}, win rate {100 * o['delta']:+.1f} points "
+                          f"when taken (adjusted p {o['p_holm']:.4f})")
+    else:
+        console.print(f"No outlier: no definition's effect is significant at {meta['alpha']} after Holm's correction"
+                      + (f" ({games} games)" if games else ""))
+
+
+def render_compare(result: dict, console: Console, top: int = 15) -> None:
+    cmp = result["compare"]
+    console.print(Text(f"A/B: {result['a']['meta']['source']} (A) against {result['b']['meta']['source']} (B), "
+                       f"the same seeds and agents; B - A with 95% intervals", style="bold"))
+    table = Table(title="Differences")
+    for col in ("metric", "A", "B", "B - A", "95% interval", ""):
+        table.add_column(col, justify="left" if col == "metric" else "right")
+    for m in cmp["metrics"]:
+        as_rate = m["metric"].startswith("win rate") or m["metric"].endswith("victories")
+        f = _pct if as_rate else (lambda x: f"{x:.2f}")
+        table.add_row(m["metric"], f(m["a"]), f(m["b"]), f"{(100 if as_rate else 1) * m['delta']:+.2f}",
+                      f"[{(100 if as_rate else 1) * m['low']:.2f}, {(100 if as_rate else 1) * m['high']:.2f}]",
+                      "significant" if m["significant"] else "")
+    console.print(table)
+    changed = [d for d in cmp["definitions"] if d.get("only_in") or (d.get("delta") is not None)]
+    changed.sort(key=lambda d: (d.get("only_in") is None, -abs(d.get("delta") or 0)))
+    defs = Table(title="Win rate when taken, B - A (largest first)")
+    for col in ("kind", "name", "taken A", "taken B", "win A", "win B", "B - A", "95% interval"):
+        defs.add_column(col, justify="left" if col in ("kind", "name") else "right")
+    for d in changed[:top]:
+        if d.get("delta") is None:
+            defs.add_row(d["kind"], d["name"], str(d["a_built"]), str(d["b_built"]), "-", "-",
+                         f"only in {d['only_in']}" if d["only_in"] else "never taken", "")
+            continue
+        defs.add_row(d["kind"], d["name"], str(d["a_built"]), str(d["b_built"]), _pct(d["a_rate"]), _pct(d["b_rate"]),
+                     Text(f"{100 * d['delta']:+.1f}", style="bold" if d["significant"] else ""),
+                     _interval(d["low"], d["high"]))
+    console.print(defs)
