@@ -91,6 +91,11 @@ def balance(game: str | None, players: int | None, expansions: tuple[str, ...], 
     """Play many games with seats rotated and report what unbalances the game: win rates by
     seat, agent and definition (cards, wonders, tokens, ...) with 95% intervals, outliers after
     Holm's correction; with --compare A B, the differences between two content sets."""
+    try:
+        import matplotlib  # noqa: F401
+        import rich  # noqa: F401
+    except ImportError as exc:
+        _fail(f"rulesdsl balance needs the lab extra ({exc.name} is missing): pip install 'rulesdsl[lab]'")
     from .lab import Plan, SearchOptions, ab, balance as run_balance
     from .agents import AgentError, check_all
     if compare and game is not None:
