@@ -10,7 +10,6 @@ concern (see `interpreter/game.py`).
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import TYPE_CHECKING
 
 from rulesdsl.model import Content
@@ -49,8 +48,7 @@ def lay_out_slots(g: Game, content: Content) -> None:
         it.cost is not None and it.cost.coins_fn is not None for it in content.items)
     g._price_scope = [sorted({p, (p - 1) % n, (p + 1) % n}) for p in range(n)] if scoped else None
     # Names several items share (`copies`): an action naming one must find which copy it means.
-    shared = Counter(it.name for it in content.items)
-    g.copied_names = frozenset(n for n, k in shared.items() if k > 1)
+    g.copied_names = content.copied_names
     g.slot_active = [z >= 0 and content.zones[z].active for z in g.slot_zone]
     g.active_slots = [[g.zone_base[z.id] + p for z in content.zones if z.active and z.per_player]
                       for p in range(content.players)]
@@ -122,9 +120,15 @@ def relocate(g: Game, item: int, slot: int) -> None:
 def dirty(g: Game, p: int) -> None:
     # Prices depend on other players' cities: a change clears the price caches it can change (`_price_scope`).
     g._stats[p] = None
+    scope = g._price_scope
+    if scope is None and not g.content.trade_base:  # trade with the bank only (Duel): the hot case
+        prices, cache = g._prices, g._price_cache
+        for q in range(g.content.players):
+            prices[q] = None
+            cache[q].clear()
+        return
     g._offers[p] = None
     trade_cache = g._trade_cache
-    scope = g._price_scope
     for q in (range(g.content.players) if scope is None or p < 0 else scope[p]):
         g._prices[q] = None
         g._price_cache[q].clear()

@@ -132,7 +132,8 @@ class Game:
         """Apply an action known to be legal (agents, simulations: no check, no snapshot)."""
         self.steps_left = self.max_steps
         st = self.state
-        before = (len(st.history), [c if c is None else c[:] for c in st.choices])
+        # A choice that completes a round may add several history entries (see undo.undo_last).
+        before = (len(st.history), [c if c is None else c[:] for c in st.choices]) if st.choices else None
         try:
             turns.run_action(self, action, seat)
         except BudgetExceeded as exc:

@@ -121,12 +121,16 @@ def open_actions(g: Game, me: int):
     worked out once (`core.relocate` forgets them, should a test move items meanwhile)."""
     st = g.state
     guard_frame = Frame(0, 0, 0, me, {})
+    waiting = st.flow == "round"
     for act in g.content.actions:
         if act.before_turn and st.before_used:
             continue
         if act.guards and not all(guard(g, guard_frame) for guard in act.guards):
             continue
-        yield act, pools_of(g, act, me)
+        if waiting:
+            yield act, pools_of(g, act, me)
+        else:
+            yield act, [selection.candidates(g, p.selector, me) for p in act.params]
 
 
 def bindings(g: Game, me: int):
@@ -148,7 +152,12 @@ def random_action(g: Game, rng: random.Random, seat: int | None = None) -> Actio
     bindings are drawn uniformly and the illegal ones rejected (never drawn twice); then,
     when it needs trade, one of its payments."""
     st = g.state
-    me = None if st.pending is not None or st.flow == "over" else acting_seat(g, seat)
+    if st.pending is not None or st.flow == "over":
+        me = None
+    elif seat is None and st.flow != "round":
+        me = st.current
+    else:
+        me = acting_seat(g, seat)
     if me is None:
         actions = legal_actions(g, seat)
         if not actions:

@@ -143,14 +143,14 @@ def end_turn(g: Game) -> None:
         st.deferred = []
         st.flow = "action"
         return
-    if structure.uncover(g):
+    if st.layout and structure.uncover(g):
         st.flow = "action"  # effects of uncovering run first; the turn ends when they are done
         return
-    if age_ended(g):
+    if (structure.exhausted(g) if g.content.age_ends is None else age_ended(g)):
         end_age(g)
         return
     if not st.play_again:
-        st.current = seats.next_seat(g, st.current)
+        st.current = (st.current + 1) % st.players  # seats.next_seat, inline on the hot path
     st.play_again = False
     st.before_used = False
     st.flow = "turn"
@@ -315,7 +315,11 @@ def run_action(g: Game, action: Action, seat: int | None = None) -> None:
         choose(g, waiting(g)[0] if seat is None else seat, action)
         return
     st.history.append([action.name, *action.args])
-    act, binding, _ = legality.decode(g, action, st.current)
+    if g.copied_names or g.content.trade_base:
+        act, binding, _ = legality.decode(g, action, st.current)
+    else:  # every name is one item and no payment is named: the hot path of alternate turns
+        index = g.content.item_index
+        act, binding = g.action_by_name[action.name], [index[a] for a in action.args]
     start_action(g, act, binding)
 
 

@@ -9,6 +9,7 @@ compile functions, one per registry verb.
 from __future__ import annotations
 
 import operator
+from collections import Counter
 
 from . import ast
 from . import registry as R
@@ -171,7 +172,8 @@ class Compiler:
             simultaneous=settings["turns"] == "simultaneous", after_round=int(settings["after_round"]),
             end_of_age=int(settings["end_of_age"]), end_of_game=int(settings["end_of_game"]),
             age_ends=settings["age_ends"], trade_where=settings["trade_where"], trade_base=int(settings["trade_base"]),
-            counters=tuple(self.counters), tiebreak_by=settings["tiebreak_by"])
+            counters=tuple(self.counters), tiebreak_by=settings["tiebreak_by"],
+            copied_names=frozenset(n for n, k in Counter(it.name for it in compiled_items).items() if k > 1))
 
     def sequence_steps(self, block_ids: list[int]) -> list[Step]:
         # Each step pushes one block; it runs to completion before the next step starts.

@@ -204,6 +204,7 @@ class Content:
     trade_base: int = 0                   # its price per unit; 0: the game trades with the bank only
     counters: tuple[str, ...] = ()        # `counter NAME`: a number per seat
     tiebreak_by: Fn | None = None         # `tiebreak_by EXPR`
+    copied_names: frozenset[str] = frozenset()   # names several items share (`copies`)
     # The game options the cards read with `option(NAME)`: the only options a game accepts.
     options: tuple[str, ...] = ()
     _fingerprint: str = attrs.field(default="", init=False, repr=False, eq=False)
