@@ -226,3 +226,15 @@ def test_duel_report_has_wonders_and_tokens():
     kinds = set(report["definitions"])
     assert "card" in kinds and len(kinds) >= 3    # Duel's wonders and progress tokens too
     assert any(e["built"] for entries in report["definitions"].values() for e in entries if e["kind"] != "card")
+
+
+def test_agent_example_of_docs_agents_md_plays(tmp_path, monkeypatch):
+    """docs/agents.md's example agent, as written there, plays a run."""
+    import re
+    text = (Path(__file__).parent.parent / "docs" / "agents.md").read_text()
+    code = next(b for b in re.findall(r"```python\n(.*?)```", text, re.S) if "class Cautious" in b)
+    name = f"doc_agents_{tmp_path.name.replace('-', '_')}"
+    (tmp_path / f"{name}.py").write_text(code)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    report = lab_json("-g", HANDS, "-p", "3", "--agents", f"{name}:Cautious,random,random", "-n", "3", "-j", "1")
+    assert report["meta"]["games_played"] == 3 and report["meta"]["error"] is None

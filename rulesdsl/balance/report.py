@@ -61,8 +61,9 @@ def render(report: dict, console: Console, top: int = 15) -> None:
         shown = [e for e in entries if e["delta"] is not None]
         if not shown:
             continue
-        shown.sort(key=lambda e: -abs(e["delta"]))
-        table = Table(title=f"{kind}: win rate when taken vs not (largest differences first"
+        # Most significant first: a large difference on a handful of games says little.
+        shown.sort(key=lambda e: (e["p"] is None, e["p"] if e["p"] is not None else 1.0, -abs(e["delta"])))
+        table = Table(title=f"{kind}: win rate when taken vs not (most significant first"
                             + (f", top {top} of {len(shown)})" if len(shown) > top else ")"))
         for col in (kind, "taken", "win taken", "95%", "not", "win not", "95%", f"by turn {meta['early_turns']}",
                     "win early", "difference"):
