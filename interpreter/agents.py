@@ -10,6 +10,7 @@ from rulesdsl.names import check_agent
 
 from .actions import Action
 from .game import Game
+from .search import MCTSAgent
 
 
 class Agent(Protocol):
@@ -72,8 +73,6 @@ class GreedyAgent:
         value += 0.8 * game.pawn_distance(me)
         return value
 
-
-from .search import MCTSAgent  # noqa: E402  (search imports this module lazily, for its greedy rollouts)
 
 AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MCTSAgent}
 

@@ -86,6 +86,26 @@ def determinize(game: Game, seat: int, rng: random.Random) -> Game:
     return g
 
 
+def greedy_step(game: Game, rng: random.Random) -> Action:
+    """The greedy rollout policy: the action after which the seat to move leads the best other
+    seat by the most points (ties at random).  In a simultaneous round the action takes effect
+    only when the round resolves, so there every action looks alike and the draw decides."""
+    me = game.to_move()
+    actions = game.legal_actions()
+    if len(actions) == 1:
+        return actions[0]
+    best, best_value = [], -math.inf
+    for action in actions:
+        trial = game.clone()
+        trial._apply(action)
+        value = rewards(trial)[me]
+        if value > best_value + 1e-12:
+            best, best_value = [action], value
+        elif value >= best_value - 1e-12:
+            best.append(action)
+    return best[rng.randrange(len(best))]
+
+
 def _item_at(st, spot: tuple[str, int, int]) -> int:
     kind, where, index = spot
     return st.structure[where] if kind == "structure" else st.zones[where][index]
@@ -124,7 +144,7 @@ class Node:
 @attrs.define(eq=False)
 class MCTSAgent:
     """ISMCTS for the seat to move: `iterations` determinized playouts per decision; `rollout`
-    random (fast) or greedy (the greedy agent plays the rest: slower, stronger); `depth` stops a
+    random (fast) or greedy (`greedy_step` plays the rest: slower); `depth` stops a
     playout after that many actions (None: at the end of the game) and scores the position as
     it stands; `exploration` is the UCB constant."""
 
@@ -135,7 +155,6 @@ class MCTSAgent:
     exploration: float = 0.7
     name: str = "mcts"
     rng: random.Random = attrs.field(init=False)
-    _greedy: object = attrs.field(init=False, default=None)   # the greedy rollout policy, made once
 
     def __attrs_post_init__(self) -> None:
         if self.rollout not in ROLLOUTS:
@@ -212,11 +231,7 @@ class MCTSAgent:
         steps = 0
         while not g.over and (self.depth is None or steps < self.depth):
             if self.rollout == "greedy":
-                if self._greedy is None:
-                    from .agents import GreedyAgent
-                    self._greedy = GreedyAgent(self.seed)
-                self._greedy.rng = rng
-                g._apply(self._greedy.act(g))
+                g._apply(greedy_step(g, rng))
             else:
                 g._apply(g.random_action(rng))
             steps += 1

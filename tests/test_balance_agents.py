@@ -114,6 +114,14 @@ def test_mcts_plays_every_seat_count():
         assert game.state.victory == "civilian"
 
 
+def test_mcts_greedy_rollouts_and_cut_playouts():
+    game = _hands(3, seed=8)
+    agents = [MCTSAgent(0, iterations=8, rollout="greedy"), MCTSAgent(1, iterations=8, depth=2), RandomAgent(2)]
+    while not game.over:
+        game.apply(agents[game.to_move()].act(game))
+    assert game.state.victory == "civilian"
+
+
 def test_mcts_beats_greedy():
     """One mcts against two greedy agents, seats rotated, 30 games: the 95% interval of its win
     rate minus the better greedy agent's lies above 0 (many games of this small game are shared
