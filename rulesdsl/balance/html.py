@@ -81,15 +81,15 @@ def _section(report: dict, heading: str) -> list[str]:
                                           [e["high"] for e in seat_like], even),
                          "Win rate by agent and seat (95% intervals; dashed: an even share)", 1 + 0.3 * len(seat_like)))
     if report["victories"]:
-        parts.append(_figure(lambda ax: ax.pie([v["wins"] for v in report["victories"]] + [report["draws"]],
-                                               labels=[v["victory"] for v in report["victories"]] + ["draw"],
-                                               autopct="%1.0f%%"), "Victory types", 3))
+        parts.append(_figure(lambda ax: ax.pie([v["wins"] for v in report["victories"]],
+                                               labels=[v["victory"] for v in report["victories"]],
+                                               autopct="%1.0f%%"),
+                             f"Victory types ({report['draws']} of the games a shared victory)", 3))
         parts.append(_table(["victory", "games", "share", "95% interval"],
                             [[v["victory"], v["wins"], _pct(v["rate"]), f"[{_pct(v['low'])}, {_pct(v['high'])}]"]
                              for v in report["victories"]], "victories"))
     if report["totals"]:
-        parts.append(_figure(lambda ax: ax.hist(report["totals"], bins=min(30, max(5, len(set(report["totals"])))),
-                                                color="#4a7ab8"), "Score distribution (every seat of every game)", 3))
+        parts.append(_figure(lambda ax: _score_histogram(ax, report), "Score distribution by agent (every seat of every game)", 3))
     parts.append(_table(["category", "mean", "95% interval"],
                         [[e["category"], f"{e['mean']:.2f}", f"[{e['low']:.2f}, {e['high']:.2f}]"]
                          for e in report["score_categories"]], "categories"))
@@ -158,3 +158,14 @@ def _delta_bars(ax, deltas: list[dict]) -> None:
     ax.set_yticks(ys, [f"{d['kind']} {d['name']}" for d in deltas], fontsize=7)
     ax.invert_yaxis()
     ax.axvline(0, color="#000", linewidth=1)
+
+
+def _score_histogram(ax, report: dict) -> None:
+    by_agent: dict[str, list[int]] = {}
+    for g in report["games"]:
+        for agent, total in zip(g["agents"], g["totals"]):
+            by_agent.setdefault(agent, []).append(total)
+    bins = min(30, max(5, len(set(report["totals"]))))
+    ax.hist(list(by_agent.values()), bins=bins, label=list(by_agent), histtype="stepfilled", alpha=0.5)
+    ax.legend()
+    ax.set_xlabel("score")
