@@ -126,10 +126,10 @@ def compare(a: dict, b: dict, records_a: list[dict], records_b: list[dict]) -> d
     `significant`: the interval leaves out 0."""
     metrics = []
 
-    def rate_metric(metric: str, ra: dict, rb: dict) -> None:
-        low, high = newcombe(rb["wins"], rb["games"], ra["wins"], ra["games"])
-        metrics.append({"metric": metric, "a": ra["rate"], "b": rb["rate"],
-                        "delta": round((rb["rate"] or 0) - (ra["rate"] or 0), 4),
+    def rate_metric(metric: str, rate_a: dict, rate_b: dict) -> None:
+        low, high = newcombe(rate_b["wins"], rate_b["games"], rate_a["wins"], rate_a["games"])
+        metrics.append({"metric": metric, "a": rate_a["rate"], "b": rate_b["rate"],
+                        "delta": round((rate_b["rate"] or 0) - (rate_a["rate"] or 0), 4),
                         "low": round(low, 4), "high": round(high, 4), "significant": low > 0 or high < 0})
 
     def mean_metric(metric: str, va: list[float], vb: list[float]) -> None:
@@ -143,9 +143,9 @@ def compare(a: dict, b: dict, records_a: list[dict], records_b: list[dict]) -> d
     for ea, eb in zip(a["seats"], b["seats"]):
         rate_metric(f"win rate seat {ea['seat']}", ea, eb)
     for v in sorted({e["victory"] for e in a["victories"]} | {e["victory"] for e in b["victories"]}):
-        ra = next((e for e in a["victories"] if e["victory"] == v), {"wins": 0, "games": len(records_a), "rate": 0.0})
-        rb = next((e for e in b["victories"] if e["victory"] == v), {"wins": 0, "games": len(records_b), "rate": 0.0})
-        rate_metric(f"{v} victories", ra, rb)
+        rate_a = next((e for e in a["victories"] if e["victory"] == v), {"wins": 0, "games": len(records_a), "rate": 0.0})
+        rate_b = next((e for e in b["victories"] if e["victory"] == v), {"wins": 0, "games": len(records_b), "rate": 0.0})
+        rate_metric(f"{v} victories", rate_a, rate_b)
     paired = min(len(records_a), len(records_b))
     mean_metric("game length (turns)", [r["turns"] for r in records_a[:paired]], [r["turns"] for r in records_b[:paired]])
     ta = [t for r in records_a[:paired] for t in r["totals"]]
