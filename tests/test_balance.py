@@ -141,6 +141,19 @@ class Raises:
         return game.legal_actions()[0]
 
 
+class FailsOnSecondDeal:
+    """Raises in the games of deal 1 (games 3 to 5 at three seats), whichever process plays them."""
+
+    def __init__(self, seed):
+        pass
+
+    def act(self, game):
+        from rulesdsl.balance.runner import deal_seed
+        if game.state.seed == deal_seed(0, 1):
+            raise ValueError("deal 1")
+        return game.legal_actions()[0]
+
+
 class Illegal:
     def __init__(self, seed):
         pass
@@ -179,6 +192,18 @@ def test_agent_that_raises_keeps_the_games_before(agent_module):
     report = json.loads(result.stdout)
     assert report["meta"]["partial"] and report["meta"]["games_played"] == 3
     assert [g["index"] for g in report["games"]] == [0, 1, 2]
+
+
+def test_partial_report_same_for_one_and_two_jobs(agent_module):
+    outs = []
+    for jobs in ("1", "2"):
+        result = invoke("-g", HANDS, "-p", "3", "--agents", f"random,{agent_module}:FailsOnSecondDeal,random",
+                        "-n", "12", "-j", jobs, "--json")
+        assert result.exit_code == 1 and "ValueError: deal 1 in game 3 (seed" in result.stderr
+        report = json.loads(result.stdout)
+        report.pop("run")
+        outs.append(report)
+    assert outs[0] == outs[1] and outs[0]["meta"]["games_played"] == 3
 
 
 def test_agent_with_an_illegal_action(agent_module):
