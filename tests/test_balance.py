@@ -85,10 +85,22 @@ def _variant(tmp_path, points):
     return folder
 
 
-def test_ab_same_seeds_one_card_changed(tmp_path):
-    variant = _variant(tmp_path, 2)    # Wood Pile: 0 points -> 2
-    out = lab_json("--compare", HANDS, variant, "-p", "3", "--agents", "random,random,random", "-n", "12", "-j", "1")
+def _layer(tmp_path, points):
+    """A variant folder without a game: one `replace` layered on the game."""
+    folder = tmp_path / "tweak"
+    folder.mkdir()
+    (folder / "pile.rules").write_text(
+        f'replace card "Wood Pile" {{ age 1; color brown; copies 3 3 3 4; produce wood; points {points} }}\n')
+    return folder
+
+
+@pytest.mark.parametrize("make, game", [(_variant, []), (_layer, ["-g", HANDS])])
+def test_ab_same_seeds_one_card_changed(tmp_path, make, game):
+    variant = make(tmp_path, 2)    # Wood Pile: 0 points -> 2
+    out = lab_json(*game, "--compare", HANDS, variant, "-p", "3", "--agents", "random,random,random", "-n", "12",
+                   "-j", "1")
     a, b, cmp = out["a"], out["b"], out["compare"]
+    assert cmp["changed"] == [{"kind": "card", "name": "Wood Pile", "change": "changed"}]
     assert [g["seed"] for g in a["games"]] == [g["seed"] for g in b["games"]]
     assert a["meta"]["content_hash"] != b["meta"]["content_hash"]
     # Random agents choose from the same legal actions on the same seeds: the same games, and

@@ -21,21 +21,31 @@ def _fail(message: str, status: int = 1) -> None:
 
 def _base(game: str | None, flag: str = "--game") -> str:
     """A bundled game's name or a folder holding a `game` (its absolute path); else one error line."""
-    from ..loader import BASE_GAME, FolderProblem, bundled_sets, load_paths
+    from ..loader import BASE_GAME
     if game is None:
         return BASE_GAME
+    base, layer = _side(game, BASE_GAME, flag)
+    if layer is not None:
+        _fail(f"{flag} {game}: the folder defines no `game` (an expansion? use --expansion)", 2)
+    return base
+
+
+def _side(text: str, base: str, flag: str) -> tuple[str, str | None]:
+    """(base, extra layer) of a content set named on the command line: a bundled game, a folder
+    holding a `game` (the base itself), or a folder without one: a variant layered on `base`
+    (e.g. one file with `replace card "Name" { ... }`)."""
+    from ..loader import FolderProblem, bundled_sets, load_paths
     bundled = bundled_sets("game")
-    if game in bundled:
-        return game
-    path = Path(game)
+    if text in bundled:
+        return text, None
+    path = Path(text)
     if not path.is_dir():
-        _fail(f"{flag} {game}: neither a bundled game ({', '.join(bundled)}) nor a folder", 2)
+        _fail(f"{flag} {text}: neither a bundled game ({', '.join(bundled)}) nor a folder", 2)
     try:
-        if not load_paths([path]).by_kind("game"):
-            _fail(f"{flag} {game}: the folder defines no `game` (an expansion? use --expansion)", 2)
+        defines_game = bool(load_paths([path]).by_kind("game"))
     except FolderProblem as exc:
-        _fail(f"{flag} {game}: {exc}", 2)
-    return str(path.resolve())
+        _fail(f"{flag} {text}: {exc}", 2)
+    return (str(path.resolve()), None) if defines_game else (base, str(path.resolve()))
 
 
 def _load(expansions: tuple[str, ...], base: str, players: int | None):
@@ -66,7 +76,8 @@ def _load(expansions: tuple[str, ...], base: str, players: int | None):
 @click.option("--seed", "-s", default=0, show_default=True, type=int)
 @click.option("--jobs", "-j", default=None, type=click.IntRange(min=1), help="Processes (default: all cores).")
 @click.option("--compare", nargs=2, default=None, metavar="A B",
-              help="A/B: play both content sets (bundled game names or folders) on the same seeds and agents.")
+              help="A/B: play both content sets on the same seeds and agents: each a bundled game, a folder "
+                   "holding a `game`, or a variant folder layered on --game (e.g. `replace card ...`).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
 @click.option("--html", "html_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Also write a self-contained HTML report with plots here.")
@@ -98,16 +109,16 @@ def balance(game: str | None, players: int | None, expansions: tuple[str, ...], 
         _fail(f"rulesdsl balance needs the lab extra ({exc.name} is missing): pip install 'rulesdsl[lab]'")
     from .lab import Plan, SearchOptions, ab, balance as run_balance
     from .agents import AgentError, check_all
-    if compare and game is not None:
-        _fail("--compare names both content sets: give it or --game, not both", 2)
     writable(html_file)
     if traces is not None:
         try:
             traces.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             _fail(f"cannot create {traces}: {exc.strerror or exc}")
-    bases = [_base(c, "--compare") for c in compare] if compare else [_base(game)]
-    seats = [_load(expansions, b, players).content.players for b in bases]
+    base = _base(game)
+    sides = [_side(c, base, "--compare") for c in compare] if compare else [(base, None)]
+    layers = [(b, tuple(expansions) + ((extra,) if extra else ())) for b, extra in sides]
+    seats = [_load(e, b, players).content.players for b, e in layers]
     if len(set(seats)) > 1:
         _fail(f"--compare: the two content sets seat {seats[0]} and {seats[1]} players; give --players", 2)
     line_up = [a.strip() for a in agents.split(",") if a.strip()] if agents else ["greedy"] * seats[0]
@@ -119,8 +130,8 @@ def balance(game: str | None, players: int | None, expansions: tuple[str, ...], 
         check_all(line_up, search)
     except AgentError as exc:
         _fail(str(exc), 2 if str(exc).startswith("unknown agent") else 1)
-    plans = [Plan(b, tuple(expansions), players, tuple(line_up), games, seed, search, max_steps,
-                  str(traces / (f"{'ab'[i]}" if compare else "")) if traces else None) for i, b in enumerate(bases)]
+    plans = [Plan(b, e, players, tuple(line_up), games, seed, search, max_steps,
+                  str(traces / (f"{'ab'[i]}" if compare else "")) if traces else None) for i, (b, e) in enumerate(layers)]
     for p in plans:
         if p.traces:
             Path(p.traces).mkdir(parents=True, exist_ok=True)

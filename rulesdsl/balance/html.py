@@ -130,6 +130,10 @@ def render_html(result: dict) -> str:
         parts.append(f"<h2>A/B: {html.escape(result['b']['meta']['source'])} (B) against "
                      f"{html.escape(result['a']['meta']['source'])} (A)</h2><p>The same seeds and agents; B - A with 95% "
                      "intervals (rates: Newcombe; means: paired game by game).</p>")
+        changed = cmp.get("changed", [])
+        parts.append("<p>B changes: " + (", ".join(f"{html.escape(c['kind'])} <b>{html.escape(c['name'])}</b> "
+                                                  f"({c['change']})" for c in changed)
+                                        if changed else "no definition (the same card text)") + "</p>")
         metrics = cmp["metrics"]
         parts.append(_table(["metric", "A", "B", "B - A", "95% interval"],
                             [[m["metric"], m["a"], m["b"], (f"{m['delta']:+.4g}", "sig" if m["significant"] else ""),

@@ -30,6 +30,38 @@ def content_hash(plan: Plan) -> str:
     return h.hexdigest()[:16]
 
 
+def definition_texts(plan: Plan) -> dict[tuple[str, str], str]:
+    """(kind, name) -> the definition's source text, whitespace folded, as in force after every
+    layer (a `replace` in a later layer wins)."""
+    from ..loader import load_paths, resolve_layers
+    merged = load_paths(resolve_layers(list(plan.expansions), plan.base))
+    lines = {f: text.splitlines() for f, text in merged.sources.items()}
+    out = {}
+    for d in merged.definitions:
+        span = d.span
+        got = lines.get(span.file, [])[span.line - 1:span.end_line]
+        if got:
+            got = got[:]
+            got[-1] = got[-1][:span.end_column - 1]
+            got[0] = got[0][span.column - 1:]
+        out[(d.kind, d.name)] = " ".join(" ".join(got).split())
+    return out
+
+
+def changed_definitions(plan_a: Plan, plan_b: Plan) -> list[dict]:
+    """What B changes: the definitions whose text differs, and those only one side has."""
+    a, b = definition_texts(plan_a), definition_texts(plan_b)
+    out = []
+    for key in sorted(set(a) | set(b)):
+        if key not in b:
+            out.append({"kind": key[0], "name": key[1], "change": "only in A"})
+        elif key not in a:
+            out.append({"kind": key[0], "name": key[1], "change": "only in B"})
+        elif a[key] != b[key]:
+            out.append({"kind": key[0], "name": key[1], "change": "changed"})
+    return out
+
+
 def _version() -> str:
     try:
         return version("rulesdsl")
@@ -75,4 +107,6 @@ def ab(plan_a: Plan, plan_b: Plan, source_a: str, source_b: str, jobs: int = 1, 
     second = run(plan_b, jobs, (lambda d, t: progress(done + d, total)) if progress else None)
     a = _report(plan_a, source_a, first, early, jobs)
     b = _report(plan_b, source_b, second, early, jobs)
-    return {"a": a, "b": b, "compare": compare(a, b, first.records, second.records)}
+    result = compare(a, b, first.records, second.records)
+    result["changed"] = changed_definitions(plan_a, plan_b)
+    return {"a": a, "b": b, "compare": result}

@@ -90,6 +90,9 @@ def render_compare(result: dict, console: Console, top: int = 15) -> None:
     cmp = result["compare"]
     console.print(Text(f"A/B: {result['a']['meta']['source']} (A) against {result['b']['meta']['source']} (B), "
                        f"the same seeds and agents; B - A with 95% intervals", style="bold"))
+    changed = cmp.get("changed", [])
+    console.print("B changes: " + (", ".join(f"{c['kind']} {c['name']} ({c['change']})" for c in changed)
+                                   if changed else "no definition (the same card text)"))
     table = Table(title="Differences")
     for col in ("metric", "A", "B", "B - A", "95% interval", ""):
         table.add_column(col, justify="left" if col == "metric" else "right")
@@ -100,12 +103,14 @@ def render_compare(result: dict, console: Console, top: int = 15) -> None:
                       f"[{(100 if as_rate else 1) * m['low']:.2f}, {(100 if as_rate else 1) * m['high']:.2f}]",
                       "significant" if m["significant"] else "")
     console.print(table)
-    changed = [d for d in cmp["definitions"] if d.get("only_in") or (d.get("delta") is not None)]
-    changed.sort(key=lambda d: (d.get("only_in") is None, -abs(d.get("delta") or 0)))
-    defs = Table(title="Win rate when taken, B - A (largest first)")
+    edited = {(c["kind"], c["name"]) for c in changed}
+    rows = [d for d in cmp["definitions"] if d.get("only_in") or (d.get("delta") is not None)]
+    # The definitions B changes first, then the largest differences.
+    rows.sort(key=lambda d: ((d["kind"], d["name"]) not in edited, d.get("only_in") is None, -abs(d.get("delta") or 0)))
+    defs = Table(title="Win rate when taken, B - A (the changed definitions, then the largest differences)")
     for col in ("kind", "name", "taken A", "taken B", "win A", "win B", "B - A", "95% interval"):
         defs.add_column(col, justify="left" if col in ("kind", "name") else "right")
-    for d in changed[:top]:
+    for d in rows[:top]:
         if d.get("delta") is None:
             defs.add_row(d["kind"], d["name"], str(d["a_built"]), str(d["b_built"]), "-", "-",
                          f"only in {d['only_in']}" if d["only_in"] else "never taken", "")
