@@ -48,9 +48,12 @@ class GreedyAgent:
         if len(actions) == 1:
             return actions[0]
         best, best_value = [], None
+        in_round = game.state.flow == "round"
         for action in actions:
             trial = game.clone()
             trial._apply(action)
+            if in_round:
+                self.finish_round(trial, me)
             value = self.evaluate(trial, me)
             if best_value is None or value > best_value + 1e-9:
                 best, best_value = [action], value
@@ -58,19 +61,31 @@ class GreedyAgent:
                 best.append(action)
         return best[self.rng.randrange(len(best))]
 
+    def finish_round(self, game: Game, me: int) -> None:
+        """A simultaneous round resolves only when every seat has chosen: on the copy, the seats
+        still to choose take their first legal action, so that `me`'s choice takes effect and
+        can be scored (seats that chose before `me` keep their choice)."""
+        for _ in range(4 * game.content.players):  # a bound: each seat chooses once a round
+            if game.over or me in game.to_act() or game.state.flow != "round":
+                return
+            game._apply(game.legal_actions()[0])
+
     def evaluate(self, game: Game, me: int) -> float:
         st = game.state
         if st.flow == "over" and st.victory != "civilian":
             return self.WIN if st.winner == me else -self.WIN
-        opp = game.opponent(me)
-        mine, theirs = sum(game.score(me).values()), sum(game.score(opp).values())
+        totals = [sum(game.score(p).values()) for p in range(st.players)]
+        # Measured against the strongest other seat (with two seats: the opponent).
+        rival = max((p for p in range(st.players) if p != me), key=lambda p: totals[p], default=me)
         if st.flow == "over":
-            return self.WIN if st.winner == me else (-self.WIN if st.winner == opp else 0.0)
+            lost = st.winner is not None and 0 <= st.winner != me   # another seat won (not a draw)
+            return self.WIN if st.winner == me else (-self.WIN if lost else 0.0)
         later = max(0, len(game.content.ages) - 1 - st.age)  # production matters less as the game ends
-        value = float(mine - theirs)
+        value = float(totals[me] - totals[rival])
         value += 0.6 * later * (sum(game.stats(me).produce) + len(game.stats(me).one_of))
-        value += 1.5 * game.distinct_science(me) - 1.5 * game.distinct_science(opp)
-        value += 0.8 * game.pawn_distance(me)
+        value += 1.5 * game.distinct_science(me) - 1.5 * game.distinct_science(rival)
+        if st.players == 2:  # the conflict pawn lies between two capitals (0 in a game without a track)
+            value += 0.8 * game.pawn_distance(me)
         return value
 
 

@@ -69,6 +69,7 @@ def clear_caches(g: Game) -> None:
     g._trade_cache = [{} for _ in range(players)]
     g._cheapest_cache = [{} for _ in range(players)]
     g._round_pools = {}
+    g._sells = {}
     g._accessible = None
     g._cover_count = None
 

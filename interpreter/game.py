@@ -37,6 +37,7 @@ class Game:
     _trade_cache: list[dict]
     _cheapest_cache: list[dict]
     _round_pools: dict
+    _sells: dict
     _accessible: list[int] | None
     _cover_count: list[int] | None
 

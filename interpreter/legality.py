@@ -125,8 +125,16 @@ def open_actions(g: Game, me: int):
     for act in g.content.actions:
         if act.before_turn and st.before_used:
             continue
-        if act.guards and not all(guard(g, guard_frame) for guard in act.guards):
-            continue
+        if act.guards:
+            if waiting:  # kept with the round's candidates: nothing moves while a round waits
+                key = ("guards", act.id, me)
+                held = g._round_pools.get(key)
+                if held is None:
+                    held = g._round_pools[key] = all(guard(g, guard_frame) for guard in act.guards)
+                if not held:
+                    continue
+            elif not all(guard(g, guard_frame) for guard in act.guards):
+                continue
         if waiting:
             yield act, pools_of(g, act, me)
         else:

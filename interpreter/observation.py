@@ -1,12 +1,15 @@
 """What one player may see: the state with hidden information left out.
 
 Hidden: face-down structure cards (only their back, i.e. their deck, shows), cards tucked
-under wonders, the box and every deck, and another player's pending options."""
+under wonders, the box and every deck, every other seat's private zones (how many items they
+hold shows, not which), another player's pending options, and in a simultaneous round what the
+other seats have chosen (only that they have)."""
 
 from __future__ import annotations
 
 from rulesdsl.names import check_seat
 
+from .actions import Action
 from .game import Game
 from .state import DRAW
 
@@ -52,10 +55,17 @@ def observe(game: Game, player: int) -> dict:
         pending = {"player": d.player, "prompt": d.prompt}
         if d.player == player:
             pending["options"] = [a.args[0] if a.args else a.name for a in game.legal_actions()]
+    to_act = game.to_act()
+    round_ = None
+    if st.flow == "round":  # a simultaneous round: who has chosen, and only my own choice
+        mine = st.choices[player] if player < len(st.choices) else None
+        round_ = {"acting": list(st.acting), "chosen": [p for p in st.acting if st.choices[p] is not None],
+                  "mine": None if mine is None else str(Action(mine[0], tuple(mine[1:])))}
     return {
         "player": player,
         "age": st.age + 1,
         "to_move": game.to_move(),
+        "to_act": to_act,
         "over": game.over,
         "winner": None if st.winner is None else ("draw" if st.winner == DRAW else st.winner),
         "victory": st.victory,
@@ -69,5 +79,6 @@ def observe(game: Game, player: int) -> dict:
         "hidden_counts": hidden_counts,
         "structure": structure,
         "pending": pending,
-        "legal_actions": [str(a) for a in game.legal_actions()] if game.to_move() == player else [],
+        "round": round_,
+        "legal_actions": [str(a) for a in game.legal_actions(player)] if player in to_act else [],
     }

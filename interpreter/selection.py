@@ -31,6 +31,9 @@ def _candidates_slow(g: Game, sel: Selector, me: int, env: dict | None) -> list[
     if sel.where is None:
         return pool
     f = Frame(0, 0, 0, me, dict(env) if env else {})
+    if sel.key is not None:  # `it.ATTR == VALUE`: the value once, then the attribute of each item
+        attr, value = sel.key[0], sel.key[1](g, f)
+        return [i for i in pool if item_attr(g, i, attr) == value]
     out = []
     for i in pool:
         f.env["it"] = i

@@ -37,14 +37,21 @@ def offer(g: Game, seller: int) -> tuple[list[int], list[tuple[int, ...]]]:
     one_of: list[tuple[int, ...]] = []
     items = content.items
     f = Frame(0, 0, 0, seller, {})
+    sells = g._sells if content.trade_where_static else None   # item -> whether it sells, once known
     for slot in g.active_slots[seller]:
         for i in g.state.zones[slot]:
             it = items[i]
             if not (any(it.produce) or it.produce_one_of):
                 continue
-            f.env["it"] = i
-            if where is not None and not where(g, f):
-                continue
+            if where is not None:
+                known = sells.get(i) if sells is not None else None
+                if known is None:
+                    f.env["it"] = i
+                    known = bool(where(g, f))
+                    if sells is not None:
+                        sells[i] = known
+                if not known:
+                    continue
             for r, q in enumerate(it.produce):
                 fixed[r] += q
             one_of.extend(it.produce_one_of)

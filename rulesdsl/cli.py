@@ -10,7 +10,8 @@ from pathlib import Path
 
 import click
 
-from .cli_support import checked, content_layers, load_rules, writable
+from .cli_support import (checked, check_players, content_layers, game_base, game_options, load_rules, seat_agents,
+                          usage_error, writable)
 from .limits import DEFAULT_MAX_STEPS
 
 
@@ -28,13 +29,18 @@ def cli() -> None:
               show_default=True, help="github: workflow annotations; sarif: SARIF 2.1.0 for code scanning.")
 @click.option("--max-errors", type=click.IntRange(min=0), default=200, show_default=True,
               help="Show at most N diagnostics and count the rest (0: all). json and sarif keep all.")
-def check(paths: tuple[str, ...], expansions: tuple[str, ...], fmt: str, max_errors: int) -> None:
-    """Check card files (default: all bundled content); `-` reads one file from stdin.
+@game_options
+def check(paths: tuple[str, ...], expansions: tuple[str, ...], fmt: str, max_errors: int, game: str | None,
+          players: int | None) -> None:
+    """Check card files (default: all bundled content; with --game, that game); `-` reads one
+    file from stdin.
 
-    A folder without a `game` definition is checked as an expansion on top of the bundled
-    base game (with -e, on top of the base game and those expansions). Exit status: 0 clean
+    A folder without a `game` definition is checked as an expansion on top of the base game
+    (--game, default the bundled Duel; with -e, on top of the base game and those expansions).
+    With --players, a clean game is also compiled for that many players. Exit status: 0 clean
     (warnings allowed), 1 errors, 2 usage."""
-    from .report import check_paths
+    from .report import check_paths, layers_for
+    base = None if game is None else game_base(game)
     if any(not p.strip() for p in paths):
         raise click.UsageError("an empty path is not a card file or folder")
     paths = tuple(Path(p) for p in paths)
@@ -45,12 +51,17 @@ def check(paths: tuple[str, ...], expansions: tuple[str, ...], fmt: str, max_err
         raise click.UsageError(f"no such file or folder: {missing[0]}")
     targets: list = [_stdin_file() if str(p) == "-" else p for p in paths]
     try:
-        report = check_paths(targets, expansions)
+        report = check_paths(targets, expansions, base)
+        sets = [[str(x.resolve()) for x in layers_for(t, expansions, base)]
+                for t in targets if isinstance(t, Path)] if targets else [[base or "duel", *expansions]]
     except ValueError as exc:  # an unknown expansion, or a folder past the limits (FolderProblem)
         from .names import UnknownName
         if isinstance(exc, UnknownName) and exc.kind == "expansion":
             raise click.BadParameter(str(exc), param_hint="--expansion") from None
         raise click.UsageError(str(exc)) from None
+    if players is not None and not report.errors:
+        for layers in sets:  # each game checked, at that count (a count outside its range: exit 2)
+            load_rules(tuple(layers[1:]), layers[0], players)
     if fmt == "json":
         click.echo(report.to_json())
     elif fmt == "sarif":
@@ -87,7 +98,8 @@ def budget_error(exc: Exception) -> None:
 @cli.command()
 @click.argument("name")
 @click.option("--expansion", "-e", "expansions", multiple=True, help="Include an expansion (repeatable).")
-def explain(name: str, expansions: tuple[str, ...]) -> None:
+@game_options
+def explain(name: str, expansions: tuple[str, ...], game: str | None, players: int | None) -> None:
     """Show what the engine understood of a definition, in plain English; or, given a
     diagnostic code such as E201, what the code means and how to fix it."""
     import re
@@ -100,7 +112,7 @@ def explain(name: str, expansions: tuple[str, ...]) -> None:
         return
     from .explain import explain as render
     from .safe_text import printable
-    rules = load_rules(expansions)
+    rules = load_rules(expansions, game_base(game), players)
     try:
         click.echo(printable(render(name, rules.content)))
     except KeyError as exc:
@@ -112,18 +124,20 @@ def explain(name: str, expansions: tuple[str, ...]) -> None:
 @click.option("--games", "-n", default=100, show_default=True, type=click.IntRange(min=1))
 @click.option("--seed", "-s", default=0, show_default=True, type=int)
 @click.option("--expansion", "-e", "expansions", multiple=True, help="Include an expansion (repeatable).")
-@click.option("--agents", default="random,random", show_default=True, help="Agents per seat: random, greedy.")
+@click.option("--agents", default=None, metavar="A,B,...",
+              help="One agent per seat (random, greedy), comma-separated. Default: random at every seat.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@game_options
 @max_steps_option
-def simulate(games: int, seed: int, expansions: tuple[str, ...], agents: str, as_json: bool, max_steps: int) -> None:
+def simulate(games: int, seed: int, expansions: tuple[str, ...], agents: str | None, as_json: bool,
+             game: str | None, players: int | None, max_steps: int) -> None:
     """Play many games between agents and summarise them."""
     from rulesdsl.interpreter import BudgetExceeded
     from rulesdsl.interpreter.agents import AGENTS
     from rulesdsl.simulate import simulate as run
-    from .names import check_agents
-    rules = load_rules(expansions)
-    names = checked("--agents", check_agents, [a.strip() for a in agents.split(",") if a.strip()],
-                     rules.content.players, AGENTS)
+    rules = load_rules(expansions, game_base(game), players)
+    seats = rules.content.players
+    names = seat_agents("--agents", agents, seats, AGENTS) if agents is not None else ["random"] * seats
     show_bar = sys.stderr.isatty()
     try:
         if show_bar:
@@ -137,7 +151,8 @@ def simulate(games: int, seed: int, expansions: tuple[str, ...], agents: str, as
         click.echo(json.dumps(result, sort_keys=True))
         return
     click.echo(f"{result['games']} games, seed {seed}, agents {' vs '.join(names)}"
-               + (f", expansions {', '.join(expansions)}" if expansions else ""))
+               + (f", expansions {', '.join(expansions)}" if expansions else "")
+               + f"; {rules.content.name}, {seats} players")
     w = result["wins"]
     click.echo("wins: " + ", ".join(f"player {k} {v}" for k, v in w.items() if k != "draw") + f", draws {w['draw']}")
     click.echo("victories: " + ", ".join(f"{k} {v}" for k, v in result["victories"].items()))
@@ -149,59 +164,78 @@ def simulate(games: int, seed: int, expansions: tuple[str, ...], agents: str, as
 
 
 @cli.command()
-@click.option("--agent", default="greedy", show_default=True, help="Opponent: greedy, random, or human (hot seat).")
-@click.option("--seat", default=0, type=int, show_default=True, help="Your seat (0 starts).")
+@click.option("--agent", default=None,
+              help="Who plays every other seat: greedy (the default), random, or human (hot seat).")
+@click.option("--agents", default=None, metavar="A,B,...",
+              help="One per seat instead, comma-separated: human, greedy or random (your seat: human).")
+@click.option("--seat", default=0, type=int, show_default=True, help="Your seat (0 starts; 0 to players - 1).")
 @click.option("--seed", "-s", default=None, type=int, help="Seed (default: random).")
 @click.option("--expansion", "-e", "expansions", multiple=True)
+@game_options
 @click.option("--save", type=click.Path(dir_okay=False, path_type=Path), help="Write the game's trace here at the end.")
 @max_steps_option
-def play(agent: str, seat: int, seed: int | None, expansions: tuple[str, ...], save: Path | None,
-         max_steps: int) -> None:
-    """Play in the terminal against an agent, or hot seat."""
+def play(agent: str | None, agents: str | None, seat: int, seed: int | None, expansions: tuple[str, ...],
+         game: str | None, players: int | None, save: Path | None, max_steps: int) -> None:
+    """Play in the terminal against agents, or hot seat."""
     import random
     from rulesdsl.interpreter import BudgetExceeded
     from rulesdsl.interpreter.agents import AGENTS, make_agent
+    from rulesdsl.simulate import agent_seed
     from rulesdsl.trace import save_trace
     from .files import FileProblem
     from .names import check_agent, check_seat
-    from .play_view import choose_action, render_game
-    from .safe_text import printable
-    checked("--agent", check_agent, agent, ["human", *AGENTS])
-    rules = load_rules(expansions)
-    checked("--seat", check_seat, seat, rules.content.players)
+    from .play_view import announce, choose_action, render_game, round_open
+    if agent is not None and agents is not None:
+        usage_error("give --agent (every other seat) or --agents (one per seat), not both")
+    if agent is not None:
+        checked("--agent", check_agent, agent, ["human", *AGENTS])
+    rules = load_rules(expansions, game_base(game), players)
+    seats = rules.content.players
+    checked("--seat", check_seat, seat, seats)
+    if agents is not None:
+        who = seat_agents("--agents", agents, seats, ["human", *AGENTS])
+        if who[seat] != "human":
+            usage_error(f"--agents: seat {seat} is yours (--seat {seat}): its entry must be human, not {who[seat]}")
+    else:
+        who = ["human" if p == seat else (agent or "greedy") for p in range(seats)]
     writable(save)
     seed = random.randrange(1_000_000) if seed is None else seed
     try:
-        game = rules.new_game(seed=seed, max_steps=max_steps)
+        current = rules.new_game(seed=seed, max_steps=max_steps)
     except BudgetExceeded as exc:
         budget_error(exc)
-    bot = None if agent == "human" else make_agent(agent, seed)
+    bots = {p: make_agent(name, agent_seed(seed, p)) for p, name in enumerate(who) if name != "human"}
     click.echo(f"seed {seed}")
+    held: list[str] = []  # agents' choices in a simultaneous round: shown once it resolves
     try:
-        while not game.over:
-            p = game.to_move()
-            if bot is not None and p != seat:
-                action = bot.act(game)
-                click.echo(printable(f"player {p} ({agent}): {action}"))
-                game.apply(action)
-                continue
-            click.echo(render_game(game, p))
-            action = choose_action(game)
-            if action is None:
-                click.echo("bye")
-                return
-            game.apply(action)
+        while not current.over:
+            p = current.to_move()
+            if p in bots:
+                action = bots[p].act(current)
+                held.append(announce(current, p, who[p], action))
+                current.apply(action)
+            else:
+                click.echo(render_game(current, p, who))
+                action = choose_action(current)
+                if action is None:
+                    click.echo("bye")
+                    return
+                current.apply(action)
+            if not round_open(current):
+                for line in held:
+                    click.echo(line)
+                held.clear()
     except BudgetExceeded as exc:
         budget_error(exc)   # the game is as it was before the runaway action: its trace replays
     finally:
         if save:
             try:
-                save_trace(game, save)
+                save_trace(current, save)
             except FileProblem as exc:
                 click.echo(f"error: {exc}", err=True)
                 sys.exit(1)
             click.echo(f"trace written to {save}")
-    click.echo(render_game(game, seat))
+    click.echo(render_game(current, seat, who))
 
 
 @cli.command()
@@ -233,13 +267,16 @@ def replay(file: Path, max_steps: int) -> None:
 @click.argument("path", required=False, type=click.Path(exists=True, path_type=Path))
 @click.option("--expansion", "-e", "expansions", multiple=True, help="Include an expansion (repeatable).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def list_names(kind: str | None, path: Path | None, expansions: tuple[str, ...], as_json: bool) -> None:
+@game_options
+def list_names(kind: str | None, path: Path | None, expansions: tuple[str, ...], as_json: bool, game: str | None,
+               players: int | None) -> None:
     """List the names a content set defines: KIND (card, wonder, zone, procedure, option, event,
     verb, ...; singular or plural), or without KIND (or with `all`) the kinds and how many.
 
     PATH is a content folder, as for `verify`: one with a `game` is the base game, any other is
-    layered on the bundled base game (after the --expansion ones). A lone argument holding `/`
-    is the PATH."""
+    layered on the base game (--game, default the bundled Duel; after the --expansion ones). A
+    lone argument holding `/` is the PATH. Copies of an item share its name: the names are the
+    same at every player count (--players only checks that the game plays with that many)."""
     from .diagnostics import RulesError
     from .listing import catalogue, resolve_kind
     from .loader import load_paths, resolve_layers
@@ -248,7 +285,9 @@ def list_names(kind: str | None, path: Path | None, expansions: tuple[str, ...],
         if not Path(kind).exists():
             raise click.BadParameter(f"no such file or folder: {kind}", param_hint="PATH")
         kind, path = None, Path(kind)
-    base, layers = content_layers(path, expansions)
+    base, layers = content_layers(path, expansions, game)
+    if players is not None:
+        check_players(layers, base, players)
     try:
         merged = load_paths(resolve_layers(layers, base))
     except ValueError as exc:

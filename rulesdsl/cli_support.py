@@ -6,17 +6,19 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 import click
 
 
-def load_rules(expansions: tuple[str, ...], base: str = "duel"):
-    """The compiled ruleset (rulesdsl.pipeline.load_ruleset); content with errors is printed
-    and exits 1, an unknown expansion or a bad folder is a usage error."""
+def load_rules(expansions: tuple[str, ...], base: str = "duel", players: int | None = None):
+    """The compiled ruleset (rulesdsl.pipeline.load_ruleset) for `players` (None: the game's
+    fewest); content with errors is printed and exits 1, an unknown expansion or a bad folder is
+    a usage error, a count the game does not play with one `error:` line and exit 2."""
     from .diagnostics import RulesError
     from .pipeline import load_ruleset
     try:
-        return load_ruleset(expansions, base)
+        return load_ruleset(expansions, base, players)
     except RulesError as exc:
         click.echo(str(exc), err=True)
         click.echo("run `rulesdsl check` for every diagnostic", err=True)
@@ -25,7 +27,60 @@ def load_rules(expansions: tuple[str, ...], base: str = "duel"):
         from .names import UnknownName
         if isinstance(exc, UnknownName) and exc.kind == "expansion":
             raise click.BadParameter(str(exc), param_hint="--expansion") from None
+        if players is not None:
+            check_players(expansions, base, players)
         raise click.UsageError(str(exc)) from None
+
+
+def check_players(expansions: tuple[str, ...], base: str, players: int) -> None:
+    """A player count outside the game's range: `error: classic plays with 3 to 7 players, not 9`
+    (one line, exit 2).  The range is read from the game compiled for its fewest players."""
+    content = load_rules(expansions, base).content
+    low, high = content.min_players, content.max_players
+    if not low <= players <= high:
+        usage_error(f"{content.name} plays with {low if low == high else f'{low} to {high}'} players, not {players}")
+
+
+def usage_error(message: str) -> NoReturn:
+    """A usage error as one line: `error: MESSAGE`, exit status 2."""
+    click.echo(f"error: {message}", err=True)
+    sys.exit(2)
+
+
+def game_options(command):
+    """`--game NAME|FOLDER` and `--players N`: which game a command loads, and for how many."""
+    command = click.option("--players", "-p", "players", type=int, default=None, metavar="N",
+                           help="The number of players (default: the game's fewest).")(command)
+    return click.option("--game", "-g", "game", default=None, metavar="NAME|FOLDER",
+                        help="The base game: a bundled one (duel, the default; classic) or a folder "
+                             "holding a `game`.")(command)
+
+
+def game_base(game: str | None) -> str:
+    """The base game `--game` names: a bundled game's name, or a folder holding a `game`
+    definition (its absolute path); anything else is one `error:` line naming the bundled games
+    (exit 2).  None: the bundled default."""
+    from .loader import BASE_GAME, bundled_sets
+    if game is None:
+        return BASE_GAME
+    bundled = bundled_sets("game")
+    if game in bundled:
+        return game
+    looks_like_folder = "/" in game or Path(game).is_dir()
+    if looks_like_folder:
+        from .loader import FolderProblem, load_paths
+        path = Path(game)
+        if not path.is_dir():
+            usage_error(f"--game {game}: no such folder (the bundled games: {', '.join(bundled)})")
+        try:
+            defines_game = bool(load_paths([path]).by_kind("game"))
+        except FolderProblem as exc:
+            usage_error(f"--game {game}: {exc}")
+        if not defines_game:
+            usage_error(f"--game {game}: the folder defines no `game` (an expansion? use --expansion)")
+        return str(path.resolve())
+    from .names import UnknownName
+    usage_error(f"{UnknownName('game', game, bundled)} (or a folder holding a `game`)")
 
 
 def checked(flag: str, check, *args):
@@ -34,6 +89,17 @@ def checked(flag: str, check, *args):
         return check(*args)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint=flag) from None
+
+
+def seat_agents(flag: str, text: str, seats: int, agents) -> list[str]:
+    """A comma-separated list of agents, one per seat: an unknown name is a usage error naming
+    the flag; a list of the wrong length one `error:` line saying how many seats (exit 2)."""
+    from .names import check_agent
+    names = [checked(flag, check_agent, a.strip(), agents) for a in text.split(",") if a.strip()]
+    if len(names) != seats:
+        usage_error(f"{flag} gives {len(names)} agent{'' if len(names) == 1 else 's'}, the game has {seats} seats: "
+                    f"one per seat, comma-separated, each one of: {', '.join(agents)}")
+    return names
 
 
 def writable(path: Path | None) -> None:
@@ -48,13 +114,18 @@ def writable(path: Path | None) -> None:
         sys.exit(1)
 
 
-def content_layers(path: Path | None, expansions: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
+def content_layers(path: Path | None, expansions: tuple[str, ...],
+                   game: str | None = None) -> tuple[str, tuple[str, ...]]:
     """(base, expansions): a folder that defines a `game` is the base; any other folder is an
-    expansion layered last, on the bundled base game and the named expansions."""
+    expansion layered last, on the base game (`--game`, default the bundled one) and the named
+    expansions.  A PATH with its own `game` and a `--game` too is a usage error."""
+    base = game_base(game)
     if path is None:
-        return "duel", tuple(expansions)
+        return base, tuple(expansions)
     from .loader import load_paths
     folder = str(path.resolve())
     if load_paths([path]).by_kind("game"):
+        if game is not None:
+            usage_error(f"{path} defines its own game: give it as PATH or as --game, not both")
         return folder, tuple(expansions)
-    return "duel", (*expansions, folder)
+    return base, (*expansions, folder)

@@ -128,7 +128,8 @@ class Compiler:
         settings: dict[str, object] = {"title": game.name, "tiebreak": None, "discard": -1,
                                        "trade": None, "setup": [], "between": -1, "turns": "alternate",
                                        "after_round": -1, "end_of_age": -1, "end_of_game": -1, "age_ends": None,
-                                       "trade_where": None, "trade_base": 0, "tiebreak_by": None}
+                                       "trade_where": None, "trade_base": 0, "tiebreak_by": None,
+                                       "trade_static": True}
         for g in headers:
             for s in g.block.statements:
                 self.origin = f"{label(g)} ({s.verb})"
@@ -173,6 +174,7 @@ class Compiler:
             end_of_age=int(settings["end_of_age"]), end_of_game=int(settings["end_of_game"]),
             age_ends=settings["age_ends"], trade_where=settings["trade_where"], trade_base=int(settings["trade_base"]),
             counters=tuple(self.counters), tiebreak_by=settings["tiebreak_by"],
+            trade_where_static=bool(settings["trade_static"]),
             copied_names=frozenset(n for n, k in Counter(it.name for it in compiled_items).items() if k > 1))
 
     def sequence_steps(self, block_ids: list[int]) -> list[Step]:
@@ -237,6 +239,7 @@ class Compiler:
             settings["trade_base"] = a[1].value
             kw = {k.name: k.value for k in s.kwargs}
             settings["trade_where"] = self.expr(kw["where"]) if "where" in kw else None
+            settings["trade_static"] = "where" not in kw or self.reads_only_item(kw["where"])
         elif s.verb == "tiebreak_by":
             settings["tiebreak_by"] = self.expr(a[0])
 
@@ -487,7 +490,8 @@ class Compiler:
                         kw["age"].value if "age" in kw and isinstance(kw["age"], ast.Int) else None,
                         self.zone_index[kw["deck"].name] if "deck" in kw else None, text,
                         self.expr(kw["where"]) if "where" in kw else None, more,
-                        self.expr(kw["named"]) if "named" in kw else None)
+                        self.expr(kw["named"]) if "named" in kw else None,
+                        self.attribute_test(kw["where"]) if "where" in kw else None)
 
     # -- blocks and effects ----------------------------------------------------------------------
     def new_block(self, steps: list[Step], texts: list[str]) -> int:
@@ -726,6 +730,19 @@ class Compiler:
         src = self.zone_index[s.args[0].name]
         layout = kw["layout"].name
         return lambda g, f: g.deal_structure(src, layout)
+
+    def reads_only_item(self, e: ast.Expr) -> bool:
+        """Whether a condition on `it` reads nothing but the item's printed attributes and words
+        (its value for an item never changes: worked out once per item)."""
+        words = {"it", "true", "false", *self.colors, *self.item_kinds, *self.resources}
+        for x in _walk(e):
+            if isinstance(x, (ast.Call, ast.ListExpr)):
+                return False
+            if isinstance(x, ast.Name) and x.name not in words:
+                return False
+            if isinstance(x, ast.Attribute) and not (isinstance(x.obj, ast.Name) and x.obj.name == "it"):
+                return False
+        return True
 
     def attribute_test(self, e: ast.Expr) -> tuple[str, Fn] | None:
         """`it.ATTR == VALUE` where VALUE does not read `it`: (ATTR, VALUE) so the value is worked

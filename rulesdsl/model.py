@@ -47,6 +47,7 @@ class Selector:
     where: Fn | None = None            # a condition on `it`, the candidate item
     more_zones: tuple[int, ...] = ()   # further zones to draw candidates from
     named: Fn | None = None            # only items with the name of this item (`named=card`)
+    key: tuple[str, Fn] | None = None  # `where=` as `it.ATTR == VALUE`, VALUE not reading `it`
 
     def matches(self, item: "ItemDef") -> bool:
         return ((self.colors is None or item.color in self.colors) and (self.kind is None or item.kind == self.kind)
@@ -202,6 +203,7 @@ class Content:
     age_ends: Fn | None = None            # `age_ends when COND`; None: when the structure is empty
     trade_where: Fn | None = None         # `trade neighbours PRICE where=COND`: what a neighbour sells
     trade_base: int = 0                   # its price per unit; 0: the game trades with the bank only
+    trade_where_static: bool = True       # the condition reads only the item: worked out once per item
     counters: tuple[str, ...] = ()        # `counter NAME`: a number per seat
     tiebreak_by: Fn | None = None         # `tiebreak_by EXPR`
     copied_names: frozenset[str] = frozenset()   # names several items share (`copies`)

@@ -141,16 +141,17 @@ def _combine(sets: list[_Checked]) -> Report:
                   dict(sorted(counts.items())))
 
 
-def layers_for(path: Path | Inline, expansions: Sequence[str] = ()) -> list[Path | Inline]:
-    """A folder that defines no `game` is checked on top of the bundled base game; with
-    `expansions`, every path is checked on top of the base game and those expansions (which
-    then apply in their `order`, as when played)."""
+def layers_for(path: Path | Inline, expansions: Sequence[str] = (), game: str | None = None) -> list[Path | Inline]:
+    """A folder that defines no `game` is checked on top of the base game (`game`: a bundled
+    game's name or a folder; default the bundled base game); with `expansions`, every path is
+    checked on top of the base game and those expansions (which then apply in their `order`,
+    as when played)."""
     if expansions:
-        layers: list[Path | Inline] = list(resolve_layers(list(expansions)))
+        layers: list[Path | Inline] = list(resolve_layers(list(expansions), game or BASE_GAME))
         if isinstance(path, Inline) or all(path.resolve() != p.resolve() for p in layers):
             layers.append(path)
         return layers
-    base = bundled_folder(BASE_GAME)
+    base = bundled_folder(BASE_GAME) if game is None else resolve_layers([], game)[0]
     if isinstance(path, Inline):
         texts = [path.data.decode("utf-8", errors="replace")]
     else:
@@ -179,14 +180,15 @@ def _mentions_game(text: str) -> bool:
 _GAME_HEADER = re.compile(r"\s*game(?![A-Za-z0-9_])")
 
 
-def check_paths(paths: list[Path | Inline], expansions: Sequence[str] = ()) -> Report:
+def check_paths(paths: list[Path | Inline], expansions: Sequence[str] = (), base: str | None = None) -> Report:
     """`rulesdsl check PATH...`: each path is checked as its own content set (a folder without
-    a `game` on top of the bundled base game, or with `expansions` on top of the base game and
-    those expansions); no path means every bundled folder, or with `expansions` the base game
-    and those expansions together.  ValueError names an unknown expansion."""
+    a `game` on top of the base game, or with `expansions` on top of the base game and those
+    expansions); no path means every bundled folder, or with `expansions` or a `base` (a
+    bundled game's name or a folder; default the bundled base game) that game and those
+    expansions together.  ValueError names an unknown expansion."""
     read: dict = {}  # each folder is read once, however many content sets use it
     if not paths:
-        if expansions:
-            return _combine([_check_set(list(resolve_layers(list(expansions))), read)])
+        if expansions or base is not None:
+            return _combine([_check_set(list(resolve_layers(list(expansions), base or BASE_GAME)), read)])
         paths = [CARDS_ROOT / n for n in bundled_names()]
-    return _combine([_check_set(layers_for(p, expansions), read) for p in paths])
+    return _combine([_check_set(layers_for(p, expansions, base), read) for p in paths])

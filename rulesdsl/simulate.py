@@ -33,6 +33,8 @@ def play_one(rules: Ruleset, seed: int, agent_names: list[str], max_steps: int =
 
 def simulate(rules: Ruleset, games: int, seed: int = 0, agents: list[str] | None = None,
              progress: Callable[[int], None] | None = None, max_steps: int = DEFAULT_MAX_STEPS) -> dict:
+    """Play `games` games between agents (one name per seat; default: random at every seat) and
+    summarise them: wins per seat and draws, victories by kind, mean scores per seat."""
     players = rules.content.players
     agent_names = check_agents(agents or ["random"] * players, players, AGENTS)
     wins = {str(p): 0 for p in range(players)}
@@ -61,6 +63,7 @@ def simulate(rules: Ruleset, games: int, seed: int = 0, agents: list[str] | None
         mean[p][cat] = round(total / games, 3) if games else 0.0
     for p in mean:
         mean[p]["total"] = round(sum(mean[p].values()), 3)
-    return {"games": games, "seed": seed, "expansions": rules.content.layers[1:], "agents": agent_names,
+    return {"games": games, "seed": seed, "game": rules.content.name, "players": players,
+            "expansions": rules.content.layers[1:], "agents": agent_names,
             "wins": wins, "victories": dict(sorted(victories.items())), "mean_score": mean,
             "seconds": round(elapsed, 3), "games_per_second": round(games / elapsed, 1) if elapsed > 0 else None}

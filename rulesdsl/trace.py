@@ -26,7 +26,8 @@ class TraceError(ValueError):
 
 def trace_of(game: Game) -> dict:
     st = game.state
-    return {"format": FORMAT, "version": VERSION, "base": st.layers[0], "expansions": st.layers[1:], "seed": st.seed,
+    return {"format": FORMAT, "version": VERSION, "base": st.layers[0], "expansions": st.layers[1:],
+            "players": st.players, "seed": st.seed,
             "options": st.options, "script": st.setup_script, "actions": [list(a) for a in st.history],
             "final": {"winner": st.winner, "victory": st.victory, "coins": st.coins, "pawn": st.pawn,
                       "scores": [game.score(p) for p in range(st.players)]},
@@ -61,6 +62,7 @@ def load_trace(path: Path) -> dict:
 
 
 MAX_TRACE_BYTES = 16 * 1024 * 1024  # a long game's trace is tens of kB
+MAX_TRACE_PLAYERS = 64              # a count past any game's: refused before anything is compiled
 _FINAL_KEYS = ("winner", "victory", "coins", "pawn", "scores")
 _VERIFY_KEYS = {"invariant": str, "message": str, "detail": str, "game_index": int, "original_length": int,
                 "max_steps": int}
@@ -79,7 +81,7 @@ def validate_trace(data: object) -> dict:
     raises TraceError naming the first bad key.  Only `format` and `actions` are required."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise TraceError("not a rulesdsl trace (no \"format\": \"rulesdsl-trace\")")
-    known = {"format", "version", "base", "expansions", "seed", "options", "script", "actions", "final",
+    known = {"format", "version", "base", "expansions", "players", "seed", "options", "script", "actions", "final",
              "final_state", "verify"}
     extra = sorted(k for k in data if k not in known)
     if extra:
@@ -100,6 +102,9 @@ def validate_trace(data: object) -> dict:
         raise bad("base", "the name or folder of a base game")
     if not _strings(out.setdefault("expansions", []), non_empty=True):
         raise bad("expansions", "a list of expansion names or folders")
+    players = out.setdefault("players", None)  # None (older traces): the game's fewest
+    if players is not None and (not _is_int(players) or not 1 <= players <= MAX_TRACE_PLAYERS):
+        raise bad("players", f"the number of players, 1 to {MAX_TRACE_PLAYERS}")
     if not is_seed(out.setdefault("seed", 0)):
         raise bad("seed", f"an integer from {SEED_MIN} to {SEED_MAX}")
     if not _strings(out.setdefault("options", [])):
@@ -147,7 +152,7 @@ def new_game_of(data: dict, max_steps: int = DEFAULT_MAX_STEPS) -> Game:
     """The game a (validated) trace starts from; content or set-up that cannot be created
     raises TraceError with one line."""
     try:
-        rules: Ruleset = load_ruleset(tuple(data["expansions"]), data["base"])
+        rules: Ruleset = load_ruleset(tuple(data["expansions"]), data["base"], data["players"])
     except RulesError as exc:
         errors = [d for d in exc.diagnostics if d.severity == "error"] or exc.diagnostics
         where = f"{errors[0].span.file}:{errors[0].span.line}:{errors[0].span.column}: {errors[0].message}" \

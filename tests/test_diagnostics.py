@@ -232,9 +232,14 @@ def test_bundled_content_checks_clean():
     assert report.human().startswith("ok: ")
     base = check_paths([ROOT / "cards" / "duel"])
     assert base.definitions["card"] == 73 and base.definitions["wonder"] == 12
-    # Every bundled folder together: the base game's cards, Pantheon's 5 Grand Temples and
-    # Agora's 13 senators.
-    assert report.definitions["card"] == 73 + 5 + 13
+    # The Duel folders together: the base game's cards, Pantheon's 5 Grand Temples and Agora's 13
+    # senators.  (`report` counts a name once across all bundled games, so it is not summed here.)
+    duel = check_paths([], expansions=["pantheon", "agora"])
+    assert duel.diagnostics == [] and duel.definitions["card"] == 73 + 5 + 13
+    # The classic game: its card definitions (Loom, Glassworks, Press serve two ages), 14 board
+    # sides and their 41 stages.
+    classic = check_paths([ROOT / "cards" / "classic"])
+    assert [classic.definitions[k] for k in ("card", "board", "stage")] == [77, 14, 41]
 
 
 def test_check_layers_base_and_expansion():

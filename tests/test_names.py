@@ -77,7 +77,7 @@ def test_an_unknown_expansion_lists_the_names_the_flag_takes():
 
 
 def test_games_and_expansions_are_different_kinds_of_name():
-    with pytest.raises(UnknownName, match=r"^unknown game `pantheon`; games: duel$"):
+    with pytest.raises(UnknownName, match=r"^unknown game `pantheon`; games: classic, duel$"):
         load_ruleset(base="pantheon")
     with pytest.raises(UnknownName, match=r"^unknown expansion `duel`; expansions: agora, pantheon$"):
         load_ruleset(["duel"])

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from ..cli_support import writable
+from ..cli_support import game_base, game_options, load_rules, writable
 from ..limits import DEFAULT_MAX_STEPS
 
 
@@ -17,17 +17,6 @@ def _fail(message: str, status: int = 1) -> None:
     from ..safe_text import printable
     click.echo(printable(f"error: {message}"), err=True)
     sys.exit(status)
-
-
-def _base(game: str | None, flag: str = "--game") -> str:
-    """A bundled game's name or a folder holding a `game` (its absolute path); else one error line."""
-    from ..loader import BASE_GAME
-    if game is None:
-        return BASE_GAME
-    base, layer = _side(game, BASE_GAME, flag)
-    if layer is not None:
-        _fail(f"{flag} {game}: the folder defines no `game` (an expansion? use --expansion)", 2)
-    return base
 
 
 def _side(text: str, base: str, flag: str) -> tuple[str, str | None]:
@@ -48,25 +37,8 @@ def _side(text: str, base: str, flag: str) -> tuple[str, str | None]:
     return (str(path.resolve()), None) if defines_game else (base, str(path.resolve()))
 
 
-def _load(expansions: tuple[str, ...], base: str, players: int | None):
-    """The compiled rules; content with errors is printed (exit 1), a bad name or a player count
-    the game does not play with is one error line (exit 2)."""
-    from ..diagnostics import RulesError
-    from ..pipeline import load_ruleset
-    try:
-        return load_ruleset(expansions, base, players)
-    except RulesError as exc:
-        click.echo(str(exc), err=True)
-        _fail("run `rulesdsl check` for every diagnostic")
-    except ValueError as exc:
-        _fail(str(exc), 2)
-
-
 @click.command()
-@click.option("--game", "-g", "game", default=None, metavar="NAME|FOLDER",
-              help="The base game: a bundled one (duel, the default) or a folder holding a `game`.")
-@click.option("--players", "-p", "players", type=int, default=None, metavar="N",
-              help="The number of players (default: the game's fewest).")
+@game_options
 @click.option("--expansion", "-e", "expansions", multiple=True, help="Include an expansion (repeatable).")
 @click.option("--agents", default=None, metavar="A,B,...",
               help="The line-up, one agent per seat: random, greedy, mcts, module:Class or an installed "
@@ -115,10 +87,10 @@ def balance(game: str | None, players: int | None, expansions: tuple[str, ...], 
             traces.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             _fail(f"cannot create {traces}: {exc.strerror or exc}")
-    base = _base(game)
+    base = game_base(game)
     sides = [_side(c, base, "--compare") for c in compare] if compare else [(base, None)]
     layers = [(b, tuple(expansions) + ((extra,) if extra else ())) for b, extra in sides]
-    seats = [_load(e, b, players).content.players for b, e in layers]
+    seats = [load_rules(e, b, players).content.players for b, e in layers]
     if len(set(seats)) > 1:
         _fail(f"--compare: the two content sets seat {seats[0]} and {seats[1]} players; give --players", 2)
     line_up = [a.strip() for a in agents.split(",") if a.strip()] if agents else ["greedy"] * seats[0]

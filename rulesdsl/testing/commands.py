@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from ..safe_text import printable  # card files, traces and scenarios are printed escaped
-from ..cli_support import checked, content_layers, load_rules, writable
+from ..cli_support import checked, check_players, content_layers, game_base, game_options, load_rules, writable
 from ..limits import DEFAULT_MAX_STEPS
 
 
@@ -33,13 +33,15 @@ from ..limits import DEFAULT_MAX_STEPS
 @click.option("--list", "list_only", is_flag=True, help="List the invariants and exit.")
 @click.option("--max-steps", default=DEFAULT_MAX_STEPS, show_default=True, type=click.IntRange(min=1),
               help="Steps one action's effects may take; beyond, the action breaks `effects-end`.")
+@game_options
 def verify(path: Path | None, games: int, expansions: tuple[str, ...], seed: int, options: tuple[str, ...],
            max_actions: int, jobs: int | None, out: Path, no_shrink: bool, trace_file: Path | None,
-           skip: tuple[str, ...], list_only: bool, max_steps: int) -> None:
+           skip: tuple[str, ...], list_only: bool, max_steps: int, game: str | None, players: int | None) -> None:
     """Play N random games checking every rule invariant after every action.
 
     PATH is a content folder: one with a `game` is the base game, any other is layered on the
-    bundled base game (after the --expansion ones). On a failure: the invariant, the shrunk
+    base game (--game, default the bundled Duel; after the --expansion ones). --players: how many
+    play (default: the game's fewest). On a failure: the invariant, the shrunk
     action sequence, and a trace that `rulesdsl replay` re-runs. Exit status 0: every
     invariant held; 1: one broke (or the cards do not load); 2: usage."""
     if trace_file is not None:
@@ -51,10 +53,10 @@ def verify(path: Path | None, games: int, expansions: tuple[str, ...], seed: int
     from .verify import default_jobs, verify as run, write_trace
     from ..loader import FolderProblem
     try:
-        base, layers = content_layers(path, expansions)
+        base, layers = content_layers(path, expansions, game)
     except FolderProblem as exc:
         raise click.UsageError(str(exc)) from None
-    rules = load_rules(layers, base)
+    rules = load_rules(layers, base, players)
     content = rules.content
     options = tuple(checked("--option", check_options, content.options, options))
     known = {i.name for i in all_invariants(content)}
@@ -70,7 +72,8 @@ def verify(path: Path | None, games: int, expansions: tuple[str, ...], seed: int
     jobs = jobs or default_jobs()
     label = " + ".join(Path(x).name if "/" in x else x for x in [base, *layers])
     designer = sum(1 for i in invariants if i.name.startswith("designer: "))
-    click.echo(f"verify: {label}; {games} random games from seed {seed}; {len(invariants) - designer} invariants"
+    click.echo(f"verify: {label}; {games} random games from seed {seed} ({content.players} players); "
+               f"{len(invariants) - designer} invariants"
                + (f" + {designer} of the designer's" if designer else "") + f"; {jobs} job{'s' if jobs > 1 else ''}")
     if sys.stderr.isatty():
         with click.progressbar(length=games, label="playing", file=sys.stderr) as bar:
@@ -124,17 +127,22 @@ def _verify_trace(path: Path) -> None:
 @click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
 @click.option("-k", "keyword", default=None, help="Only scenarios whose name contains this text.")
 @click.option("--format", "fmt", type=click.Choice(["human", "json"]), default="human", show_default=True)
-def test(paths: tuple[Path, ...], keyword: str | None, fmt: str) -> None:
+@game_options
+def test(paths: tuple[Path, ...], keyword: str | None, fmt: str, game: str | None, players: int | None) -> None:
     """Run scenario files (`*.scenario`; folders are searched).
 
-    Each scenario sets up a position, applies actions and checks what happens. Exit status 0:
+    Each scenario sets up a position, applies actions and checks what happens. --game and
+    --players are the defaults of scenarios without a `base` or `players` line. Exit status 0:
     every scenario passed; 1: a failure or an error in a scenario file; 2: usage (no
     scenario found)."""
     from .scenarios import find_files, run_paths
     paths = paths or (Path("."),)
+    base = None if game is None else game_base(game)
+    if base is not None and players is not None:  # else each scenario's own game decides (S401)
+        check_players((), base, players)
     if not find_files(list(paths)):
         raise click.UsageError(f"no scenario files (*.scenario) in {', '.join(map(str, paths))}")
-    report = run_paths(list(paths), keyword)
+    report = run_paths(list(paths), keyword, base, players)
     if not report.results:
         raise click.UsageError(f"no scenario matches -k {keyword!r}")
     click.echo(json.dumps(report.as_json(), indent=2) if fmt == "json" else printable(report.human()))

@@ -298,17 +298,16 @@ def _observation_hides(game: Game, ctx: Context) -> str | None:
     index = game.content.item_index
     for p in range(game.content.players):
         obs = observe(game, p)
-        visible = visible_items(game, p)
+        # Copies of an item share its name: a name is visible when one item of that name is.
+        visible = {game.name(i) for i in visible_items(game, p)}
         for where, name in _names_in_observation(obs):
-            i = index.get(name)
-            if i is not None and i not in visible:
+            if name in index and name not in visible:
                 return f"player {p}'s observation shows {name} ({where}), which that player cannot see"
         if obs.get("legal_actions"):
             # The observation lists the legal actions as text; their item arguments must be visible.
-            for a in game.legal_actions():
+            for a in game.legal_actions(p):
                 for arg in a.args:
-                    i = index.get(arg)
-                    if i is not None and i not in visible:
+                    if arg in index and arg not in visible:
                         return f"player {p}'s observation offers `{a}`, naming {arg}, which that player cannot see"
     return None
 
@@ -440,9 +439,15 @@ def check_game(game: Game, invariants: list[Invariant] | None = None, ctx: Conte
     ctx = ctx or Context()
     invs = all_invariants(game.content) if invariants is None else invariants
     wanted = "end" if end else "step"
-    # The checks do not change the position: list its legal actions once for all of them.
-    legal = Game.legal_actions(game)
-    game.legal_actions = lambda: list(legal)
+    # The checks do not change the position: list its legal actions once for all of them (per
+    # seat asked: in a simultaneous round several seats have some).
+    legal = {None: Game.legal_actions(game)}
+
+    def cached(seat: int | None = None) -> list:
+        if seat not in legal:
+            legal[seat] = Game.legal_actions(game, seat)
+        return list(legal[seat])
+    game.legal_actions = cached
     try:
         for inv in invs:
             if inv.when != wanted:

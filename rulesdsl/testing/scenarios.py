@@ -143,18 +143,19 @@ class Loaded:
 
 
 @functools.lru_cache(maxsize=16)
-def _load(layers: tuple[str, ...]) -> Loaded:
-    """Load, check and compile a base game and expansions (folders or bundled names); keeps the
-    merged definitions and the compiler, which scenario expressions need.  A compilation of its
-    own, not the shared `load_ruleset` one: compiling scenario expressions adds to its content."""
+def _load(layers: tuple[str, ...], players: int | None = None) -> Loaded:
+    """Load, check and compile a base game and expansions (folders or bundled names) for
+    `players` (None: the game's fewest); keeps the merged definitions and the compiler, which
+    scenario expressions need.  A compilation of its own, not the shared `load_ruleset` one:
+    compiling scenario expressions adds to its content."""
     from ..pipeline import compile_layers
-    built = compile_layers(layers[1:], layers[0])
+    built = compile_layers(layers[1:], layers[0], players)
     return Loaded(built.content, built.merged, built.compiler)
 
 
 # -- statements ------------------------------------------------------------------------------------
 
-HEADER = ("base", "expansion", "option", "seed", "script", "setup_choices")
+HEADER = ("base", "expansion", "players", "option", "seed", "script", "setup_choices")
 
 
 @attrs.frozen
@@ -169,6 +170,8 @@ STATEMENTS: dict[str, StatementDoc] = {s.name: s for s in [
     StatementDoc("base", "base NAME | base \"FOLDER\"", "The base game: a bundled name (default `duel`) or a "
                  "folder, relative to the scenario file.", True),
     StatementDoc("expansion", "expansion NAME | expansion \"FOLDER\"", "Add an expansion (repeatable), in order.", True),
+    StatementDoc("players", "players N", "How many play (default: the game's fewest, or `rulesdsl test "
+                 "--players N`); the game must play with that many.", True),
     StatementDoc("option", "option NAME", "A game option, e.g. `option beginner_wonders` (repeatable).", True),
     StatementDoc("seed", "seed N", "The game's seed (default 0): it decides the random structure and draws.", True),
     StatementDoc("script", "script ZONE \"A\" \"B\" ...", "Dictate the next random draws from a zone "
@@ -241,6 +244,8 @@ class Run:
     base: str = "duel"
     base_span: Span | None = None
     expansions: list[tuple[str, Span]] = attrs.Factory(list)
+    players: int | None = None        # None: the game's fewest
+    players_span: Span | None = None
     options: list[str] = attrs.Factory(list)
     seed: int = 0
     script: dict[str, list[str]] = attrs.Factory(dict)
@@ -258,9 +263,12 @@ class Run:
         return self.loaded.content
 
 
-def run_scenario(file: ScenarioFile, d: ast.Definition) -> ScenarioResult:
+def run_scenario(file: ScenarioFile, d: ast.Definition, base: str | None = None,
+                 players: int | None = None) -> ScenarioResult:
+    """Run one scenario; `base` and `players` are the defaults for a scenario without a `base`
+    or `players` line (`rulesdsl test --game/--players`)."""
     result = ScenarioResult(d.name or "(unnamed)", file.shown, d.span, "passed", source=file.text)
-    run = Run(file, d)
+    run = Run(file, d, base=base or "duel", players=players)
     try:
         if d.kind != "scenario" or d.modifier:
             raise _error("S101", f"`{' '.join(filter(None, [d.modifier, d.kind]))}` is not a scenario",
@@ -320,6 +328,10 @@ def _header(run: Run, statements: list[ast.Statement]) -> list[ast.Statement]:
                 run.base, run.base_span = value, s.span
             else:
                 run.expansions.append((value, s.span))
+        elif s.verb == "players":
+            if not isinstance(a, ast.Int) or a.value < 1:
+                raise _error("S203", "`players` takes a number, 1 or more", a.span, "e.g. players 3")
+            run.players, run.players_span = a.value, s.span
         elif s.verb == "option":
             run.options.append(_word(s, a))
         elif s.verb == "seed":
@@ -348,7 +360,7 @@ def _open(run: Run) -> None:
     from ..diagnostics import RulesError
     layers = (run.base, *[e for e, _ in run.expansions])
     try:
-        run.loaded = _load(layers)
+        run.loaded = _load(layers, run.players)
     except RulesError as exc:
         where = run.base_span or (run.expansions[-1][1] if run.expansions else run.d.name_span)
         first = next((d for d in exc.diagnostics if d.severity == "error"), None)
@@ -358,6 +370,8 @@ def _open(run: Run) -> None:
     except ValueError as exc:
         spans = [run.base_span] + [sp for _, sp in run.expansions]
         bad = next((sp for (name, sp) in zip(layers, spans) if sp is not None and name in str(exc)), None)
+        if bad is None and run.players_span is not None and f"players, not {run.players}" in str(exc):
+            bad = run.players_span  # a count the game does not play with
         raise _error("S401", str(exc), bad or run.d.name_span)
     try:
         check_options(run.content.options, run.options)
@@ -1304,7 +1318,8 @@ def _to_age(run: Run, age: int, s: ast.Statement) -> None:
 
 # -- files and reports -----------------------------------------------------------------------------
 
-def run_file(path: Path | str, keyword: str | None = None, shown: str | None = None) -> list[ScenarioResult]:
+def run_file(path: Path | str, keyword: str | None = None, shown: str | None = None, base: str | None = None,
+             players: int | None = None) -> list[ScenarioResult]:
     f = read_file(path, shown)
     if f.diagnostics:
         d = f.diagnostics[0]
@@ -1313,7 +1328,7 @@ def run_file(path: Path | str, keyword: str | None = None, shown: str | None = N
     for d in f.definitions:
         if keyword and keyword.lower() not in (d.name or "").lower():
             continue
-        out.append(run_scenario(f, d))
+        out.append(run_scenario(f, d, base, players))
     if not f.definitions:
         out.append(ScenarioResult(Path(path).name, f.shown, Span.point(f.shown, 1, 1), "error",
                                   [Diagnostic("error", "S101", "this file holds no scenario", Span.point(f.shown, 1, 1),
@@ -1365,8 +1380,11 @@ class TestReport:
                             "errors": self.errors}}
 
 
-def run_paths(paths: list[Path], keyword: str | None = None) -> TestReport:
+def run_paths(paths: list[Path], keyword: str | None = None, base: str | None = None,
+              players: int | None = None) -> TestReport:
+    """Run the scenario files in `paths`; `base`/`players`: the defaults of scenarios that do
+    not name their own."""
     results: list[ScenarioResult] = []
     for f in find_files(paths):
-        results += run_file(f, keyword)
+        results += run_file(f, keyword, base=base, players=players)
     return TestReport(results)

@@ -95,10 +95,10 @@ def play_checked(content, index: int, seed: int, options=(), max_actions: int = 
 _WORKER: dict = {}
 
 
-def _worker_init(base: str, expansions: tuple[str, ...]) -> None:
+def _worker_init(base: str, expansions: tuple[str, ...], players: int | None = None) -> None:
     if "content" not in _WORKER:
         from rulesdsl.pipeline import load_ruleset
-        _WORKER["content"] = load_ruleset(expansions, base).content
+        _WORKER["content"] = load_ruleset(expansions, base, players).content
 
 
 def _worker_chunk(args) -> list[tuple[int, int, dict | None]]:
@@ -119,7 +119,8 @@ def verify(content, games: int, seed: int = 0, options=(), max_actions: int = DE
            max_steps: int = DEFAULT_MAX_STEPS) -> VerifyReport:
     """Play `games` random games with every invariant checked after every action.  Stops at the
     first game (in order) that breaks one, and shrinks it.  With jobs > 1 games run in worker
-    processes (`base`/`expansions` say what to load there when they cannot inherit `content`).
+    processes (`base`/`expansions` and the content's player count say what to load there when
+    they cannot inherit `content`).
     An option the cards do not read is refused (rulesdsl.names.UnknownName) before any game."""
     options = check_options(content.options, options)
     start = time.perf_counter()
@@ -155,7 +156,7 @@ def _parallel(content, games, seed, options, max_actions, jobs, progress, base, 
     chunks = [list(range(a, min(games, a + size))) for a in range(0, games, size)]
     failing, total = None, 0
     with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_worker_init,
-                             initargs=(base, tuple(expansions))) as pool:
+                             initargs=(base, tuple(expansions), content.players)) as pool:
         results = pool.map(_worker_chunk, [(c, seed, tuple(options), max_actions, tuple(skip), max_steps)
                                            for c in chunks])
         for chunk in results:
