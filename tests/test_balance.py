@@ -66,7 +66,8 @@ def test_json_report_schema():
         for rate, low, high in (("win_rate_built", "built_low", "built_high"),
                                 ("win_rate_not_built", "not_built_low", "not_built_high")):
             assert 0 <= c[low] <= (c[rate] if c[rate] is not None else c[low]) <= c[high] <= 1
-        assert c["built_early"] <= c["built"]
+        assert c["built_early"] <= c["built"] == c["taken"]     # a card is held once built
+        assert c["won_built"] == round((c["win_rate_built"] or 0) * c["built"])
     # every seat-game's win counted once: the wins of the seats add up to the decided games
     assert sum(s["wins"] for s in report["seats"]) == 6 - report["draws"]
     assert sum(a["games"] for a in report["agents"]) == 18
@@ -122,7 +123,7 @@ def test_terminal_report(tmp_path):
     assert result.exit_code == 0, result.output
     out = result.stdout
     assert "3 games of hands (3 players)" in out and "Win rate by agent and by seat" in out
-    assert "agent mcts" in out and "card: win rate when taken" in out and "Holm" in out
+    assert "agent mcts" in out and "card: win rate when built" in out and "Holm" in out
 
 
 def test_compare_terminal_and_html(tmp_path):
@@ -263,6 +264,10 @@ def test_duel_report_has_wonders_and_tokens():
     kinds = set(report["definitions"])
     assert "card" in kinds and len(kinds) >= 3    # Duel's wonders and progress tokens too
     assert any(e["built"] for entries in report["definitions"].values() for e in entries if e["kind"] != "card")
+    wonders = report["definitions"]["wonder"]
+    # Each seat drafts its wonders before it builds any: held at least as often as built, and
+    # four wonders a seat in every game.
+    assert all(w["taken"] >= w["built"] for w in wonders) and sum(w["taken"] for w in wonders) == 4 * 2 * 4
 
 
 def test_agent_example_of_docs_agents_md_plays(tmp_path, monkeypatch):

@@ -77,33 +77,40 @@ def summarise(records: list[dict], meta: dict, definitions: list[tuple[str, str]
 
 
 def _definitions(records: list[dict], definitions: list[tuple[str, str]], early: int) -> list[dict]:
-    taken: list[dict[str, int]] = []   # per seat-game: name -> the turn it was first taken
+    taken: list[dict[str, int]] = []   # per seat-game: name -> the turn the seat first held it
+    built: list[dict[str, int]] = []   # ... first had it in play
     won: list[bool] = []
     for r, s in seat_games(records):
-        first: dict[str, int] = {}
-        for name, _kind, turn in r["taken"][s]:
-            first.setdefault(name, turn)
-        taken.append(first)
+        for into, key in ((taken, "taken"), (built, "built")):
+            first: dict[str, int] = {}
+            for name, _kind, turn in r[key][s]:
+                first.setdefault(name, turn)
+            into.append(first)
         won.append(r["winner"] == s)
     total = len(won)
+    k_all = sum(won)
     entries = []
     for name, kind in definitions:
-        built = [i for i in range(total) if name in taken[i]]
-        k_built = sum(won[i] for i in built)
-        k_all = sum(won)
-        k_not, n_not = k_all - k_built, total - len(built)
-        early_games = [i for i in built if taken[i][name] <= early]
-        delta_low, delta_high = newcombe(k_built, len(built), k_not, n_not)
-        tested = len(built) >= MIN_TESTED and n_not >= MIN_TESTED
-        b, nb, ea = _rate(k_built, len(built)), _rate(k_not, n_not), _rate(sum(won[i] for i in early_games), len(early_games))
+        games = [i for i in range(total) if name in built[i]]
+        held = [i for i in range(total) if name in taken[i]]
+        k_built = sum(won[i] for i in games)
+        k_not, n_not = k_all - k_built, total - len(games)
+        early_games = [i for i in games if built[i][name] <= early]
+        delta_low, delta_high = newcombe(k_built, len(games), k_not, n_not)
+        tested = len(games) >= MIN_TESTED and n_not >= MIN_TESTED
+        b, nb = _rate(k_built, len(games)), _rate(k_not, n_not)
+        ea, tk = _rate(sum(won[i] for i in early_games), len(early_games)), _rate(sum(won[i] for i in held), len(held))
         entries.append({
             "name": name, "kind": kind, "seat_games": total,
-            "built": len(built), "won_built": k_built, "won_not_built": k_not, "win_rate_built": b["rate"], "built_low": b["low"], "built_high": b["high"],
+            "built": len(games), "won_built": k_built, "won_not_built": k_not,
+            "win_rate_built": b["rate"], "built_low": b["low"], "built_high": b["high"],
             "not_built": n_not, "win_rate_not_built": nb["rate"], "not_built_low": nb["low"], "not_built_high": nb["high"],
             "built_early": len(early_games), "win_rate_early": ea["rate"], "early_low": ea["low"], "early_high": ea["high"],
-            "delta": round((b["rate"] or 0) - (nb["rate"] or 0), 4) if built and n_not else None,
+            "taken": len(held), "won_taken": tk["wins"], "win_rate_taken": tk["rate"], "taken_low": tk["low"],
+            "taken_high": tk["high"],
+            "delta": round((b["rate"] or 0) - (nb["rate"] or 0), 4) if games and n_not else None,
             "delta_low": round(delta_low, 4), "delta_high": round(delta_high, 4),
-            "p": round(two_proportion_p(k_built, len(built), k_not, n_not), 6) if tested else None,
+            "p": round(two_proportion_p(k_built, len(games), k_not, n_not), 6) if tested else None,
             "p_holm": None, "significant": False})
     tested = [e for e in entries if e["p"] is not None]
     for e, adjusted in zip(tested, holm([e["p"] for e in tested])):

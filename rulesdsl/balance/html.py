@@ -94,22 +94,31 @@ def _section(report: dict, heading: str) -> list[str]:
                         [[e["category"], f"{e['mean']:.2f}", f"[{e['low']:.2f}, {e['high']:.2f}]"]
                          for e in report["score_categories"]], "categories"))
     for kind, entries in report["definitions"].items():
-        shown = sorted((e for e in entries if e["delta"] is not None), key=lambda e: -(e["win_rate_built"] or 0))
+        shown = sorted((e for e in entries if e["delta"] is not None or e["taken"]),
+                       key=lambda e: -(e["win_rate_built"] or e["win_rate_taken"] or 0))
         if not shown:
             continue
-        parts.append(f"<h3>{html.escape(kind)}: win rate when taken</h3>")
+        held = any(e["taken"] != e["built"] for e in shown)
+        parts.append(f"<h3>{html.escape(kind)}: win rate when built</h3>")
+        if held:   # e.g. wonders: drafted (held) and built are two figures
+            parts.append(_figure(lambda ax, shown=shown: _bars(ax, [e["name"] for e in shown],
+                                                               [e["win_rate_taken"] or 0 for e in shown],
+                                                               [e["taken_low"] for e in shown],
+                                                               [e["taken_high"] for e in shown], even),
+                                 f"{kind}: win rate of a seat that held it (95% intervals)", 1 + 0.22 * len(shown)))
         parts.append(_figure(lambda ax, shown=shown: _bars(ax, [e["name"] for e in shown],
                                                            [e["win_rate_built"] or 0 for e in shown],
                                                            [e["built_low"] for e in shown],
                                                            [e["built_high"] for e in shown], even),
-                             f"{kind}: win rate of a seat that took it (95% intervals)", 1 + 0.22 * len(shown)))
-        parts.append(_table([kind, "taken", "win taken", "95%", "not taken", "win not", "95%",
+                             f"{kind}: win rate of a seat that built it (95% intervals)", 1 + 0.22 * len(shown)))
+        parts.append(_table([kind, "held", "win held", "95%", "built", "win built", "95%", "not built", "win not", "95%",
                              f"by turn {meta['early_turns']}", "win early", "difference", "Holm p"],
-                            [[e["name"], e["built"], _pct(e["win_rate_built"]),
+                            [[e["name"], e["taken"], _pct(e["win_rate_taken"]),
+                              f"[{_pct(e['taken_low'])}, {_pct(e['taken_high'])}]", e["built"], _pct(e["win_rate_built"]),
                               f"[{_pct(e['built_low'])}, {_pct(e['built_high'])}]", e["not_built"],
                               _pct(e["win_rate_not_built"]), f"[{_pct(e['not_built_low'])}, {_pct(e['not_built_high'])}]",
                               e["built_early"], _pct(e["win_rate_early"]),
-                              (f"{100 * e['delta']:+.1f}", "sig" if e["significant"] else ""),
+                              ("-" if e["delta"] is None else f"{100 * e['delta']:+.1f}", "sig" if e["significant"] else ""),
                               "-" if e["p_holm"] is None else f"{e['p_holm']:.4f}"] for e in shown], "definitions"))
     parts.append("<h3>Outliers</h3>")
     if report["outliers"]:

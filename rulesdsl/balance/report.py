@@ -58,22 +58,27 @@ def render(report: dict, console: Console, top: int = 15) -> None:
                      *(f"{report['score_by_agent'][a].get(e['category'], 0):.2f}" for a in report["score_by_agent"]))
     console.print(cats)
     for kind, entries in report["definitions"].items():
-        shown = [e for e in entries if e["delta"] is not None]
+        shown = [e for e in entries if e["delta"] is not None or e["taken"]]
         if not shown:
             continue
+        # Held (in a public zone of the seat) differs from built (in play) for e.g. wonders drafted.
+        held = any(e["taken"] != e["built"] for e in shown)
         # Most significant first: a large difference on a handful of games says little.
-        shown.sort(key=lambda e: (e["p"] is None, e["p"] if e["p"] is not None else 1.0, -abs(e["delta"])))
-        table = Table(title=f"{kind}: win rate when taken vs not (most significant first"
+        shown.sort(key=lambda e: (e["p"] is None, e["p"] if e["p"] is not None else 1.0, -abs(e["delta"] or 0)))
+        table = Table(title=f"{kind}: win rate when built vs not (most significant first"
                             + (f", top {top} of {len(shown)})" if len(shown) > top else ")"))
-        for col in (kind, "taken", "win taken", "95%", "not", "win not", "95%", f"by turn {meta['early_turns']}",
-                    "win early", "difference"):
+        columns = [kind, *(["held", "win held"] if held else []), "built", "win built", "95%", "not", "win not", "95%",
+                   f"by turn {meta['early_turns']}", "win early", "difference"]
+        for col in columns:
             table.add_column(col, justify="left" if col == kind else "right")
         for e in shown[:top]:
-            table.add_row(e["name"], str(e["built"]), _pct(e["win_rate_built"]), _interval(e["built_low"], e["built_high"]),
+            table.add_row(e["name"], *([str(e["taken"]), _pct(e["win_rate_taken"])] if held else []),
+                          str(e["built"]), _pct(e["win_rate_built"]), _interval(e["built_low"], e["built_high"]),
                           str(e["not_built"]), _pct(e["win_rate_not_built"]),
                           _interval(e["not_built_low"], e["not_built_high"]), str(e["built_early"]),
                           _pct(e["win_rate_early"]),
-                          Text(f"{100 * e['delta']:+.1f}", style="bold" if e["significant"] else ""))
+                          Text("-" if e["delta"] is None else f"{100 * e['delta']:+.1f}",
+                               style="bold" if e["significant"] else ""))
         console.print(table)
     if report["outliers"]:
         console.print(Text(f"Outliers (significant at {meta['alpha']} after Holm's correction over every tested "

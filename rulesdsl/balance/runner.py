@@ -135,31 +135,39 @@ def play_game(rules, plan: Plan, index: int, factories: list[Callable[[int], Any
             "agents": [names[positions[s]] for s in range(n)],
             "winner": -1 if st.winner == DRAW or st.winner is None else st.winner,
             "victory": st.victory, "scores": scores, "totals": [sum(s.values()) for s in scores],
-            "turns": st.turn, "actions": len(st.history), "taken": tracker.taken}
+            "turns": st.turn, "actions": len(st.history), "taken": tracker.taken, "built": tracker.built}
 
 
 class Taken:
-    """What each seat took and when: an item entering one of the seat's public zones (built
-    cards, wonders taken, tokens won, ...) is recorded once, with the game turn it came at."""
+    """What each seat took and built, and when: an item entering one of the seat's public zones
+    (a wonder drafted, a board dealt, a card built, ...) is *taken*; entering one of its active
+    zones (in play for it: a card built, a wonder or stage built, a token won) is *built*.  Each
+    is recorded once per seat, with the game turn it came at."""
 
     def __init__(self, game) -> None:
         c = game.content
-        self.slots = [(game.slot(z.id, p), p) for z in c.zones if z.per_player and z.public
+        self.slots = [(game.slot(z.id, p), p, z.active) for z in c.zones if z.per_player and z.public
                       for p in range(c.players)]
         self.items = c.items
         self.seen: list[set[int]] = [set() for _ in range(c.players)]
+        self.seen_built: list[set[int]] = [set() for _ in range(c.players)]
         self.taken: list[list[list]] = [[] for _ in range(c.players)]
+        self.built: list[list[list]] = [[] for _ in range(c.players)]
         self.update(game)
 
     def update(self, game) -> None:
         zones, turn = game.state.zones, game.state.turn
-        for slot, p in self.slots:
-            seen = self.seen[p]
+        for slot, p, active in self.slots:
+            seen, seen_built = self.seen[p], self.seen_built[p]
             for item in zones[slot]:
                 if item not in seen:
                     seen.add(item)
                     it = self.items[item]
                     self.taken[p].append([it.name, it.kind, turn])
+                if active and item not in seen_built:
+                    seen_built.add(item)
+                    it = self.items[item]
+                    self.built[p].append([it.name, it.kind, turn])
 
 
 def _factories(plan: Plan):
@@ -193,7 +201,7 @@ def run(plan: Plan, jobs: int = 1, progress: Callable[[int, int], None] | None =
     start = time.perf_counter()
     seats = load(plan).content.players
     total = total_games(plan, seats)
-    chunks = [list(range(d * seats, (d + 1) * seats)) for d in range(total // seats)]
+    chunks = [[i] for i in range(total)]   # one game a task: even a single deal uses every job
     records: list[dict] = []
     failure: GameFailure | None = None
     done = 0
@@ -217,6 +225,8 @@ def run(plan: Plan, jobs: int = 1, progress: Callable[[int, int], None] | None =
     try:
         pending = [pool.submit(_play_many, plan, chunk) for chunk in chunks]
         for fut in futures.as_completed(pending):
+            if fut.cancelled():   # after a failure: a game that never started
+                continue
             got, failed = fut.result()
             records += got
             done += len(got)
