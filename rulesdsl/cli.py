@@ -127,11 +127,15 @@ def explain(name: str, expansions: tuple[str, ...], game: str | None, players: i
 @click.option("--agents", default=None, metavar="A,B,...",
               help="One agent per seat (random, greedy), comma-separated. Default: random at every seat.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="Worker processes (default: the CPUs, at most 8); the results do not depend on it.")
 @game_options
 @max_steps_option
 def simulate(games: int, seed: int, expansions: tuple[str, ...], agents: str | None, as_json: bool,
-             game: str | None, players: int | None, max_steps: int) -> None:
+             jobs: int | None, game: str | None, players: int | None, max_steps: int) -> None:
     """Play many games between agents and summarise them."""
+    from rulesdsl.testing.verify import default_jobs
+    jobs = jobs or default_jobs()
     from rulesdsl.interpreter import BudgetExceeded
     from rulesdsl.interpreter.agents import AGENTS
     from rulesdsl.simulate import simulate as run
@@ -142,9 +146,10 @@ def simulate(games: int, seed: int, expansions: tuple[str, ...], agents: str | N
     try:
         if show_bar:
             with click.progressbar(length=games, label="simulating", file=sys.stderr) as bar:
-                result = run(rules, games, seed, names, progress=lambda i: bar.update(1), max_steps=max_steps)
+                result = run(rules, games, seed, names, progress=lambda i: bar.update(1), max_steps=max_steps,
+                             jobs=jobs)
         else:
-            result = run(rules, games, seed, names, max_steps=max_steps)
+            result = run(rules, games, seed, names, max_steps=max_steps, jobs=jobs)
     except BudgetExceeded as exc:
         budget_error(exc)
     if as_json:

@@ -888,7 +888,9 @@ class Val:
         if not spec:
             return self.text
         if spec.startswith("?"):
-            return spec[1:].replace("%", self.text) if self.text else ""
+            # `{x:?with %|without}`: the first text when the value is given, the second otherwise.
+            given, _, missing = spec[1:].partition("|")
+            return given.replace("%", self.text) if self.text else missing
         if self.special is not None:
             out = self.special(spec)
             if out is not None:
@@ -1005,6 +1007,9 @@ def _value(e: ast.Expr, ptype: str | None, kw: dict[str, ast.Expr], scope: Scope
         return Val(phrase(e, scope))
     if ptype == R.LAYOUT:
         return Val(_name(e) or phrase(e, scope))
+    if ptype == "side":  # `trade_price ... from=left`: whom the price is paid to
+        return Val({"left": "your left neighbour", "right": "your right neighbour",
+                    "neighbours": "your neighbours"}.get(_name(e) or "", phrase(e, scope)))
     return word_val(e, scope)
 
 

@@ -96,7 +96,7 @@ def _verbs() -> dict[str, Verb]:
              doc="Fixes the owner's price for buying these resources from the bank, or with `from=left|right|"
                  "neighbours` from those neighbours (a game with `trade neighbours`). In `game`, the "
                  "base price formula, with `resource` the resource bought.",
-             example="trade_price 1 wood", explain="{me:+buy} {resources} from the bank for {price:coins} each"),
+             example="trade_price 1 wood", explain="{me:+buy} {resources} from {from:?%|the bank} for {price:coins} each"),
         Verb("discount", PROPERTY, (Param("count", INT),), (("kind", KIND), ("color", COLOR), ("or_coins", BOOL)),
              doc="Items of that kind or colour cost the owner `count` fewer resources (the dearest ones).",
              example="discount 2 kind=wonder", explain="each {noun} {me:+build} costs {count:fewer resources} (the most expensive ones)"),

@@ -32,9 +32,12 @@ def play_one(rules: Ruleset, seed: int, agent_names: list[str], max_steps: int =
 
 
 def simulate(rules: Ruleset, games: int, seed: int = 0, agents: list[str] | None = None,
-             progress: Callable[[int], None] | None = None, max_steps: int = DEFAULT_MAX_STEPS) -> dict:
+             progress: Callable[[int], None] | None = None, max_steps: int = DEFAULT_MAX_STEPS,
+             jobs: int = 1) -> dict:
     """Play `games` games between agents (one name per seat; default: random at every seat) and
-    summarise them: wins per seat and draws, victories by kind, mean scores per seat."""
+    summarise them: wins per seat and draws, victories by kind, mean scores per seat.  With
+    `jobs` > 1 the games are shared out to worker processes; each game depends only on its own
+    seed and the results are added up in game order, so any number of jobs gives the same summary."""
     players = rules.content.players
     agent_names = check_agents(agents or ["random"] * players, players, AGENTS)
     wins = {str(p): 0 for p in range(players)}
@@ -42,16 +45,16 @@ def simulate(rules: Ruleset, games: int, seed: int = 0, agents: list[str] | None
     victories: dict[str, int] = {}
     totals: dict[str, float] = {}
     start = time.perf_counter()
-    for i in range(games):
-        try:
-            g = play_one(rules, game_seed(seed, i), agent_names, max_steps)
-        except BudgetExceeded as exc:
-            raise exc.within(f"game {i} (seed {game_seed(seed, i)})")
-        st = g.state
-        wins["draw" if st.winner == DRAW else str(st.winner)] += 1
-        victories[st.victory] = victories.get(st.victory, 0) + 1
+    outcomes = (_outcomes_parallel(rules, games, seed, agent_names, max_steps, jobs) if jobs > 1 and games >= 20
+                else (_outcome(rules, i, seed, agent_names, max_steps) for i in range(games)))
+    for i, outcome in enumerate(outcomes):
+        if outcome is None:  # a worker's game ran away: play it here to raise the same error
+            _outcome(rules, i, seed, agent_names, max_steps)
+        winner, victory, scores = outcome
+        wins["draw" if winner == DRAW else str(winner)] += 1
+        victories[victory] = victories.get(victory, 0) + 1
         for p in range(players):
-            for cat, pts in g.score(p).items():
+            for cat, pts in scores[p].items():
                 key = f"{p}.{cat}"
                 totals[key] = totals.get(key, 0) + pts
         if progress:
@@ -67,3 +70,54 @@ def simulate(rules: Ruleset, games: int, seed: int = 0, agents: list[str] | None
             "expansions": rules.content.layers[1:], "agents": agent_names,
             "wins": wins, "victories": dict(sorted(victories.items())), "mean_score": mean,
             "seconds": round(elapsed, 3), "games_per_second": round(games / elapsed, 1) if elapsed > 0 else None}
+
+
+Outcome = tuple[int, str, list[dict[str, int]]]   # winner, victory, scores by seat
+
+
+def _outcome(rules: Ruleset, i: int, seed: int, agent_names: list[str], max_steps: int) -> Outcome:
+    try:
+        g = play_one(rules, game_seed(seed, i), agent_names, max_steps)
+    except BudgetExceeded as exc:
+        raise exc.within(f"game {i} (seed {game_seed(seed, i)})")
+    return g.state.winner, g.state.victory, [g.score(p) for p in range(rules.content.players)]
+
+
+# Worker processes get the rules by inheritance (fork) or by loading them again (spawn).
+_WORKER: dict = {}
+
+
+def _worker_init(layers: tuple[str, ...], players: int) -> None:
+    if "rules" not in _WORKER:
+        from .pipeline import load_ruleset
+        _WORKER["rules"] = load_ruleset(layers[1:], layers[0], players)
+
+
+def _worker_chunk(args) -> list[Outcome | None]:
+    indexes, seed, agent_names, max_steps = args
+    rules = _WORKER["rules"]
+    out: list[Outcome | None] = []
+    for i in indexes:
+        try:
+            out.append(_outcome(rules, i, seed, agent_names, max_steps))
+        except BudgetExceeded:
+            out.append(None)
+    return out
+
+
+def _outcomes_parallel(rules: Ruleset, games: int, seed: int, agent_names: list[str], max_steps: int, jobs: int):
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    if ctx.get_start_method() == "fork":
+        _WORKER["rules"] = rules
+    size = max(5, min(50, games // (jobs * 8) or 1))
+    chunks = [list(range(a, min(games, a + size))) for a in range(0, games, size)]
+    layers = tuple(rules.content.layers)
+    try:
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_worker_init,
+                                 initargs=(layers, rules.content.players)) as pool:
+            for chunk in pool.map(_worker_chunk, [(c, seed, agent_names, max_steps) for c in chunks]):
+                yield from chunk
+    finally:
+        _WORKER.pop("rules", None)

@@ -194,3 +194,12 @@ def test_the_traded_event_names_the_seller_and_the_resource(tmp_path):
     play_round(g, {0: options[0], 1: Action("sell", ("Ore Vein",)), 2: Action("sell", ("Wood Pile",))})
     # Wood from seat 1 (2 coins), ore from seat 2 (2 coins, and 10 x 2 more by the rule).
     assert g.state.coins == [0, 2 + 3, 2 + 20 + 3]
+
+
+def test_explain_says_whom_a_trading_price_is_paid_to():
+    from rulesdsl.explain import explain
+    content = load_ruleset((), "classic", 3).content
+    assert "from your left neighbour for 1 coin each" in explain("West Trading Post", content)
+    assert "from your right neighbour for 1 coin each" in explain("East Trading Post", content)
+    assert "from your neighbours for 1 coin each" in explain("Marketplace", content)
+    assert "from the bank for 1 coin each" in explain("Stone Reserve", load_ruleset(()).content)

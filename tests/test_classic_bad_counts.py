@@ -1,0 +1,49 @@
+"""Player counts the classic card files cannot be played at are `check` errors, never a stuck
+game (issue 10, "Bad input"): `check` plays one random game at every count a game allows."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from rulesdsl.report import check_paths
+
+CLASSIC = Path(__file__).resolve().parent.parent / "cards" / "classic"
+
+
+def variant(tmp_path: Path, old: str, new: str, file: str = "game.rules") -> Path:
+    folder = tmp_path / "classic"
+    shutil.copytree(CLASSIC, folder)
+    text = (folder / file).read_text(encoding="utf-8")
+    assert old in text
+    (folder / file).write_text(text.replace(old, new, 1), encoding="utf-8")
+    return folder
+
+
+def errors(folder: Path) -> list[tuple[str, int, str]]:
+    return [(d.code, d.span.line, d.message) for d in check_paths([folder]).diagnostics if d.severity == "error"]
+
+
+def test_the_bundled_classic_game_checks_clean_at_every_count():
+    assert errors(CLASSIC) == []
+
+
+def test_eight_players_find_no_eighth_board(tmp_path):
+    (found,) = errors(variant(tmp_path, "players 3 7", "players 3 8"))
+    assert found[0] == "E409" and "at 8 players" in found[2] and "day_boards" in found[2]
+
+
+@pytest.mark.parametrize("count", ["0", "1"])
+def test_fewer_than_two_players_is_an_error(tmp_path, count):
+    (found,) = errors(variant(tmp_path, "players 3 7", f"players {count} 7"))
+    assert found[0] == "E404"
+
+
+def test_a_deck_one_card_short_from_four_players(tmp_path):
+    # Lumber Yard's second copy from 4 players on, now from 8: Age I is a card short at 4 to 7.
+    found = errors(variant(tmp_path, "copies 3 4", "copies 3 8", "age1.rules"))
+    assert [f[0] for f in found] == ["E409"] * 4
+    assert [f[2].split(" players")[0] for f in found] == [f"at {n}" for n in (4, 5, 6, 7)]
+    assert all("draws 7 from age1" in f[2] for f in found)
