@@ -201,7 +201,10 @@ def run(plan: Plan, jobs: int = 1, progress: Callable[[int, int], None] | None =
     start = time.perf_counter()
     seats = load(plan).content.players
     total = total_games(plan, seats)
-    chunks = [[i] for i in range(total)]   # one game a task: even a single deal uses every job
+    # About eight tasks a job: small enough that a short run (one deal of slow games) uses every
+    # job, large enough that fast games do not pay a round trip each.
+    size = max(1, total // (max(1, jobs) * 8))
+    chunks = [list(range(i, min(i + size, total))) for i in range(0, total, size)]
     records: list[dict] = []
     failure: GameFailure | None = None
     done = 0
