@@ -140,3 +140,15 @@ def test_mcts_beats_greedy():
 def test_bad_search_options():
     with pytest.raises(ValueError, match="rollout"):
         MCTSAgent(0, rollout="minimax")
+
+
+def test_classic_hidden_hands_swapped_same_decision():
+    """Classic 7 Wonders at 5 seats: seat 0 cannot see the other hands nor the decks."""
+    game = load_ruleset((), "classic", 5).new_game(seed=9)
+    me = game.to_move()
+    other = game.clone()
+    _swap_zones(other, "hand", 2, 4)
+    assert other.state.zones != game.state.zones
+    for make in (lambda: MCTSAgent(6, iterations=15), lambda: RandomAgent(6)):
+        assert str(make().act(game)) == str(make().act(other))
+    assert other.to_move() == me
