@@ -8,9 +8,9 @@ selection counts how often an edge was available (UCB with availability counts),
 actions of the other seats differ from one determinization to the next.
 
 Hidden, and so redrawn: the items of zones nobody sees (decks, the box), other seats' private
-zones (hands), face-down items (face-down structure cards among the items of the same deck:
-their back shows the deck), the other seats' choices already made in a simultaneous round, and
-the dice.  The search never reads the real arrangement of any of these: the same observation
+zones (hands) and face-down items, by class (kind and age; a face-down structure card keeps
+its back, its deck), the other seats' choices already made in a simultaneous round, and the
+dice.  The search never reads the real arrangement of any of these: the same observation
 gives the same decision, whatever lies face down (tests/test_balance_agents.py checks it).
 
 It knows no content: rewards are wins (a shared victory splits one) and a small share for the
@@ -32,41 +32,58 @@ from .state import DRAW
 ROLLOUTS = ("random", "greedy")
 
 
-def unknown_items(game: Game, seat: int) -> dict[int, list[tuple[str, int, int]]]:
-    """The places whose item `seat` cannot see, by the deck the items there come from:
-    ("zone", slot, index) or ("structure", position, 0).  Only the places depend on what the
-    seat sees (how many items each zone holds, which structure cards lie face down), so the
-    same observation gives the same places.  Items lying on others, on a space or holding coins
-    keep their place (they are tied to it)."""
+def unknown_items(game: Game, seat: int) -> dict[tuple[str, int], list[tuple[str, int, int]]]:
+    """The places whose item `seat` cannot see, by the class of item that may lie there:
+    ("zone", slot, index) or ("structure", position, deck).  A class is an item kind and age; an
+    item without an age counts as of the age being played (a guild shuffled into the last age's
+    deck is one of that age's cards).  Only the places and what the seat sees decide the classes
+    (how many items each zone holds, the ages in play, which structure cards lie face down and
+    their backs), so the same observation gives the same places.  Items lying on others, on a
+    space or holding coins keep their place (they are tied to it)."""
     st, c = game.state, game.content
     tied = set(st.attached) | set(st.attached.values()) | set(st.positions) | set(st.item_coins)
     hidden = set(st.hidden)
-    places: dict[int, list[tuple[str, int, int]]] = {}
+    places: dict[tuple[str, int], list[tuple[str, int, int]]] = {}
     for z in c.zones:
         for owner in range(c.players if z.per_player else 1):
             slot = game.slot(z.id, owner)
             unseen = (not z.public and not z.private) or (z.private and (not z.per_player or owner != seat))
             for index, item in enumerate(st.zones[slot]):
                 if (unseen or item in hidden) and item not in tied:
-                    places.setdefault(c.items[item].deck, []).append(("zone", slot, index))
+                    places.setdefault(_class(c.items[item], st.age), []).append(("zone", slot, index))
     for position, item in enumerate(st.structure):
         if item >= 0 and not st.face_up[position] and item not in tied:
-            places.setdefault(c.items[item].deck, []).append(("structure", position, 0))
+            it = c.items[item]
+            places.setdefault(_class(it, st.age), []).append(("structure", position, it.deck))
     return places
+
+
+def _class(it, age: int) -> tuple[str, int]:
+    return it.kind, it.age if it.age is not None else age + 1
 
 
 def determinize(game: Game, seat: int, rng: random.Random) -> Game:
     """A copy of `game` in which what `seat` cannot see is drawn again: the unseen items of each
-    deck are dealt afresh over that deck's unseen places, the other seats' choices of the
-    current round are forgotten (they choose again), and the dice get a new state."""
+    class are dealt afresh over that class's unseen places (a face-down structure card keeps its
+    back: an item of the same deck), the other seats' choices of the current round are forgotten
+    (they choose again), and the dice get a new state."""
     g = game.clone()
     st = g.state
     mapping: dict[int, int] = {}
-    for deck in sorted(places := unknown_items(g, seat)):
-        spots = places[deck]
+    places = unknown_items(g, seat)
+    for key in sorted(places):
+        spots = places[key]
         olds = [_item_at(st, spot) for spot in spots]
-        news = sorted(olds)   # sorted: the draw must not depend on where the items really are
-        rng.shuffle(news)
+        pool = sorted(olds)   # sorted: the draw must not depend on where the items really are
+        rng.shuffle(pool)
+        news: list[int | None] = [None] * len(spots)
+        decks = g.content.items
+        for i, (kind, _where, deck) in enumerate(spots):   # structure places first: their backs show
+            if kind == "structure":
+                j = next(j for j, item in enumerate(pool) if decks[item].deck == deck)
+                news[i] = pool.pop(j)
+        rest = iter(pool)
+        news = [n if n is not None else next(rest) for n in news]
         mapping.update(zip(olds, news))
     if mapping:
         moved_from = {old: st.loc[old] for old in mapping}
@@ -84,6 +101,11 @@ def determinize(game: Game, seat: int, rng: random.Random) -> Game:
     st.rng = rng.getrandbits(64)
     core.clear_caches(g)
     return g
+
+
+def _item_at(st, spot: tuple[str, int, int]) -> int:
+    kind, where, index = spot
+    return st.structure[where] if kind == "structure" else st.zones[where][index]
 
 
 def greedy_step(game: Game, rng: random.Random) -> Action:
@@ -104,11 +126,6 @@ def greedy_step(game: Game, rng: random.Random) -> Action:
         elif value >= best_value - 1e-12:
             best.append(action)
     return best[rng.randrange(len(best))]
-
-
-def _item_at(st, spot: tuple[str, int, int]) -> int:
-    kind, where, index = spot
-    return st.structure[where] if kind == "structure" else st.zones[where][index]
 
 
 def rewards(game: Game) -> list[float]:
