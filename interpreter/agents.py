@@ -51,9 +51,13 @@ class GreedyAgent:
         in_round = game.state.flow == "round"
         for action in actions:
             trial = game.clone()
-            trial._apply(action)
             if in_round:
+                # The others' choices this round are hidden from `me`: on the copy they choose anew.
+                trial.state.choices = [c if p == me else None for p, c in enumerate(trial.state.choices)]
+                trial._apply(action, me)
                 self.finish_round(trial, me)
+            else:
+                trial._apply(action)
             value = self.evaluate(trial, me)
             if best_value is None or value > best_value + 1e-9:
                 best, best_value = [action], value
@@ -64,7 +68,7 @@ class GreedyAgent:
     def finish_round(self, game: Game, me: int) -> None:
         """A simultaneous round resolves only when every seat has chosen: on the copy, the seats
         still to choose take their first legal action, so that `me`'s choice takes effect and
-        can be scored (seats that chose before `me` keep their choice)."""
+        can be scored (what the others really chose is not looked at: `act` forgets it)."""
         for _ in range(4 * game.content.players):  # a bound: each seat chooses once a round
             if game.over or me in game.to_act() or game.state.flow != "round":
                 return

@@ -41,13 +41,7 @@ def choose_space(g: Game, by: int, zone: int, empty: bool, body: int, f: Frame, 
         taken = {st.positions.get(i) for i in st.zones[core.slot(g, zone, by)]}
         options = [o for o in options if o not in taken]
     if where is not None:
-        probe = Frame(0, 0, 0, f.me, dict(f.env))
-        kept = []
-        for o in options:
-            probe.env["space"] = o
-            if where(g, probe):
-                kept.append(o)
-        options = kept
+        options = selection.kept_where(g, options, where, f.me, f.env, "space")
     env = dict(f.env)
     if alias:
         env["_alias"] = alias

@@ -60,6 +60,17 @@ def _pool(g: Game, sel: Selector, zone: int, me: int) -> list[int]:
     return [i for i in pool if sel.matches(items[i])]
 
 
+def kept_where(g: Game, values: list, where, me: int, env: dict | None, name: str) -> list:
+    """The values (items, spaces) for which a `where=` condition holds, each bound as `name`."""
+    probe = Frame(0, 0, 0, me, dict(env) if env else {})
+    kept = []
+    for v in values:
+        probe.env[name] = v
+        if where(g, probe):
+            kept.append(v)
+    return kept
+
+
 def count_named(g: Game, sel: Selector, me: int, named: int) -> int:
     """`count(ZONE, named=ITEM)` with no other filter: how many items of the zone bear that name."""
     items = g.content.items

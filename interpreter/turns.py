@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import decisions, economy, events, legality, machine, scoring, seats, structure
+from . import decisions, economy, events, legality, machine, scoring, structure
 from .actions import Action
 from .state import Frame
 

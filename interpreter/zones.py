@@ -49,13 +49,7 @@ def move_all(g: Game, src: int, dst: int, owner, me: int, bottom: bool = False, 
             attr, value = key[0], key[1](g, Frame(0, 0, 0, me, dict(f.env) if f is not None else {}))
             moving = [i for i in moving if selection.item_attr(g, i, attr) == value]
         elif where is not None:  # `where=`: only the items it holds for (`it`)
-            probe = Frame(0, 0, 0, me, dict(f.env) if f is not None else {})
-            kept = []
-            for item in moving:
-                probe.env["it"] = item
-                if where(g, probe):
-                    kept.append(item)
-            moving = kept
+            moving = selection.kept_where(g, moving, where, me, f.env if f is not None else None, "it")
         for item in moving:
             if claim_them:
                 claim(g, item, dst, o, me)

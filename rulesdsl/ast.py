@@ -112,3 +112,22 @@ class SourceFile:
     path: str
     text: str
     definitions: tuple[Definition, ...]
+
+
+def walk(e: "Expr"):
+    """An expression and every expression inside it, at any depth."""
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        yield x
+        if isinstance(x, Call):
+            stack.extend(x.args)
+            stack.extend(k.value for k in x.kwargs)
+        elif isinstance(x, BinOp):
+            stack.extend((x.left, x.right))
+        elif isinstance(x, Not):
+            stack.append(x.operand)
+        elif isinstance(x, Attribute):
+            stack.append(x.obj)
+        elif isinstance(x, ListExpr):
+            stack.extend(x.items)

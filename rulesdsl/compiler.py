@@ -25,25 +25,6 @@ ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator
          ">=": operator.ge}
 
 
-def _walk(e: ast.Expr):
-    """An expression and every expression inside it."""
-    stack = [e]
-    while stack:
-        x = stack.pop()
-        yield x
-        if isinstance(x, ast.Call):
-            stack.extend(x.args)
-            stack.extend(k.value for k in x.kwargs)
-        elif isinstance(x, ast.BinOp):
-            stack.extend((x.left, x.right))
-        elif isinstance(x, ast.Not):
-            stack.append(x.operand)
-        elif isinstance(x, ast.Attribute):
-            stack.append(x.obj)
-        elif isinstance(x, ast.ListExpr):
-            stack.extend(x.items)
-
-
 def player_range(headers: list[ast.Definition]) -> tuple[int, int]:
     """The player counts a game supports, from its `players N` or `players LOW HIGH`."""
     for g in headers:
@@ -735,7 +716,7 @@ class Compiler:
         """Whether a condition on `it` reads nothing but the item's printed attributes and words
         (its value for an item never changes: worked out once per item)."""
         words = {"it", "true", "false", *self.colors, *self.item_kinds, *self.resources}
-        for x in _walk(e):
+        for x in ast.walk(e):
             if isinstance(x, (ast.Call, ast.ListExpr)):
                 return False
             if isinstance(x, ast.Name) and x.name not in words:
@@ -752,7 +733,7 @@ class Compiler:
         for side, other in ((e.left, e.right), (e.right, e.left)):
             if (isinstance(side, ast.Attribute) and isinstance(side.obj, ast.Name) and side.obj.name == "it"
                     and side.name in R.ITEM_ATTRIBUTES
-                    and not any(isinstance(x, ast.Name) and x.name == "it" for x in _walk(other))):
+                    and not any(isinstance(x, ast.Name) and x.name == "it" for x in ast.walk(other))):
                 return side.name, self.expr(other)
         return None
 

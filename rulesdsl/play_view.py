@@ -30,13 +30,18 @@ def render_game(game, player: int, labels: list[str] | None = None) -> str:
         lines.append("this round, chosen: " + ", ".join(f"player {p}" for p in o["round"]["chosen"])
                      + (f" (you: {o['round']['mine']})" if o["round"]["mine"] else ""))
     zones = {z.name: z for z in content.zones}
+    # What a city produces is seen by all when every zone whose items work (`active`) is public.
+    open_cities = all(z.public for z in content.zones if z.active and z.per_player)
     for p in range(content.players):
         who = "you" if p == player else (labels[p] if labels else "")
-        science = game.stats(p).science
-        head = f"player {p}{f' ({who})' if who else ''}: {o['coins'][p]} coins"
-        if science:
-            head += "; science " + ", ".join(f"{k} {v}" for k, v in sorted(science.items()))
-        lines.append(head)
+        groups = [[f"{o['coins'][p]} coins"]] + [[f"{name} {per_seat[p]}"]
+                                                  for name, per_seat in sorted(game.state.counters.items())]
+        if open_cities or p == player:
+            groups += _city_stats(game, p)
+        # Groups apart with `;`, the entries of one with `,`; a line breaks between entries.
+        pieces = [entry + ("," if k < len(g) - 1 else ";") for g in groups for k, entry in enumerate(g)]
+        pieces[-1] = pieces[-1][:-1]
+        lines.append(_wrapped(f"player {p}{f' ({who})' if who else ''}: ", pieces, ""))
         for name, held in o["zones"].items():
             if not zones[name].per_player:
                 continue
@@ -55,12 +60,26 @@ def render_game(game, player: int, labels: list[str] | None = None) -> str:
     return printable("\n".join(lines))
 
 
-def _wrapped(head: str, names: list[str]) -> str:
-    """`head` and the names, comma-separated, wrapped at WIDTH between names (never inside one)
-    and indented under the first."""
+def _city_stats(game, p: int) -> list[list[str]]:
+    """[[`wood 2`, `clay|ore 1`], [`shields 1`], [`science gear 1`]]: what seat p's items
+    produce, their modifiers and scientific symbols (each group only when it has something)."""
+    stats = game.stats(p)
+    resources = game.content.resources
+    made = [f"{r} {n}" for r, n in zip(resources, stats.produce) if n]
+    for one_of in sorted(set(stats.one_of)):
+        made.append("|".join(resources[r] for r in one_of) + f" {stats.one_of.count(one_of)}")
+    symbols = [f"{k} {v}" for k, v in sorted(stats.science.items()) if v]
+    groups = [made, [f"{k} {v}" for k, v in sorted(stats.modifiers.items()) if v],
+              ["science " + symbols[0], *symbols[1:]] if symbols else []]
+    return [g for g in groups if g]
+
+
+def _wrapped(head: str, names: list[str], separator: str = ",") -> str:
+    """`head` and the names, separated by commas (or `separator`), wrapped at WIDTH between
+    names (never inside one) and indented under the first."""
     lines, line = [], head
     for i, name in enumerate(names):
-        piece = name + ("," if i < len(names) - 1 else "")
+        piece = name + (separator if i < len(names) - 1 else "")
         if line.strip() and line != head and len(line) + 1 + len(piece) > WIDTH:
             lines.append(line)
             line = " " * len(head) + piece

@@ -34,21 +34,8 @@ def statements(block: ast.Block | None) -> Iterator[ast.Statement]:
 
 def expressions(s: ast.Statement) -> Iterator[ast.Expr]:
     """Every expression of a statement (not of its block), at any depth."""
-    stack: list[ast.Expr] = [*s.args, *(k.value for k in s.kwargs)]
-    while stack:
-        e = stack.pop()
-        yield e
-        if isinstance(e, ast.Call):
-            stack.extend(e.args)
-            stack.extend(k.value for k in e.kwargs)
-        elif isinstance(e, ast.BinOp):
-            stack.extend((e.left, e.right))
-        elif isinstance(e, ast.Not):
-            stack.append(e.operand)
-        elif isinstance(e, ast.Attribute):
-            stack.append(e.obj)
-        elif isinstance(e, ast.ListExpr):
-            stack.extend(e.items)
+    for top in [*s.args, *(k.value for k in s.kwargs)]:
+        yield from ast.walk(top)
 
 
 def name_of(e: ast.Expr | None) -> str | None:

@@ -869,12 +869,11 @@ def test_random_games_play_to_the_end(players):
 
 @pytest.mark.parametrize("players", COUNTS)
 def test_the_invariants_hold_over_random_classic_games(players):
-    """rulesdsl.testing's invariants (one place per item, coins, determinism, ...) after every
-    action of random games.  `observation-hides` is left out: it reads an item name as the first
-    copy of that name, so a player's own copy of a shared name looks like another player's card."""
+    """rulesdsl.testing's invariants (one place per item, coins, hidden hands, determinism, ...)
+    after every action of random games."""
     rules = load_ruleset((), base=CLASSIC, players=players)
     for options in ((), ("random_sides",)):
-        report = verify(rules.content, 3, seed=players, options=options, base=CLASSIC, skip=("observation-hides",))
+        report = verify(rules.content, 3, seed=players, options=options, base=CLASSIC)
         assert report.failure is None, report.failure
 
 

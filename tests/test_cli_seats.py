@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 import pytest
+from ranged_game import write_ranged_game
 from click.testing import CliRunner
 
 from rulesdsl.cli import cli
@@ -34,19 +35,7 @@ def one_error_line(result, code: int = 2) -> str:
 @pytest.fixture(scope="module")
 def ranged(tmp_path_factory) -> Path:
     """three_seats for 3 to 5 players, each with a private hand of one card dealt at the start."""
-    folder = tmp_path_factory.mktemp("ranged") / "ranged"
-    folder.mkdir()
-    text = (THREE / "game.rules").read_text(encoding="utf-8")
-    text = text.replace("players 3\n", "players 3 5\n")
-    text = text.replace("    zone discard public\n", "    zone discard public\n    zone hand player private\n")
-    text = text.replace("each_player { gain 10 coins }", "each_player {\n            gain 10 coins\n"
-                        "            deal 1 age1 hand\n        }")
-    assert "players 3 5" in text and "deal 1 age1 hand" in text
-    (folder / "game.rules").write_text(text, encoding="utf-8")
-    # Five cards more, so that age 1 fills the hands and the six places of the structure at 5 players.
-    extra = "".join(f'\ncard "Extra {c}" {{\n    age 1\n    color yellow\n    gain 1 coin\n}}\n' for c in "ABCDE")
-    (folder / "cards.rules").write_text((THREE / "cards.rules").read_text(encoding="utf-8") + extra, encoding="utf-8")
-    return folder
+    return write_ranged_game(tmp_path_factory.mktemp("ranged") / "ranged")
 
 
 # -- --game and --players -------------------------------------------------------------------------
@@ -328,3 +317,57 @@ def test_check_players_with_a_relative_card_file(tmp_path, monkeypatch):
     assert run("check", "extra.rules", "--game", HANDS, "--players", "4").exit_code == 0
     assert one_error_line(run("check", "extra.rules", "--game", HANDS, "--players", "5")) == \
         "error: hands plays with 3 to 4 players, not 5"
+
+
+# -- the bundled classic game -----------------------------------------------------------------------
+
+def test_classic_is_a_bundled_game():
+    result = run("check", "--game", "classic")
+    assert result.exit_code == 0, result.output
+    assert one_error_line(run("simulate", "--game", "classic", "--players", "9")) == \
+        "error: classic plays with 3 to 7 players, not 9"
+    assert one_error_line(run("play", "--game", "classic", "--players", "2")) == \
+        "error: classic plays with 3 to 7 players, not 2"
+    line = one_error_line(run("simulate", "--game", "clasic"))
+    assert "did you mean `classic`?" in line and "classic" in line and "duel" in line
+
+
+@pytest.mark.parametrize("players", [3, 7])
+def test_simulate_classic_at_the_ends_of_its_range(players):
+    result = run("simulate", "--game", "classic", "--players", str(players), "-n", "3", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["game"] == "classic" and data["players"] == players and data["agents"] == ["random"] * players
+    assert set(data["wins"]) == {str(p) for p in range(players)} | {"draw"} and sum(data["wins"].values()) == 3
+
+
+def test_simulate_classic_with_a_greedy_seat():
+    result = run("simulate", "--game", "classic", "--players", "4", "-n", "2", "--agents", "random,greedy,random,random")
+    assert result.exit_code == 0, result.output
+    assert "agents random vs greedy vs random vs random; classic, 4 players" in result.output
+    assert re.search(r"player 3: total \d", result.output)
+
+
+def test_play_classic_at_seven(tmp_path):
+    save = tmp_path / "seven.json"
+    result = run("play", "--game", "classic", "--players", "7", "--seat", "3", "--agent", "random", "--seed", "2",
+                 "--save", save, input="1\n" * 60)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    first = out[:out.index("your move")]
+    assert all(f"player {p} (random): " in first for p in (0, 1, 2, 4, 5, 6)) and "player 3 (you): " in first
+    assert first.count("   hand: 7 hidden") == 6
+    (mine,) = re.findall(r"^   hand: (?!\d+ hidden)(.+)$", first, re.M)  # my own hand only
+    assert len(mine.split(", ")) == 7
+    assert "result: winner" in out
+    assert max(len(line) for line in out.splitlines()) <= 100
+    data = json.loads(save.read_text(encoding="utf-8"))
+    assert data["base"] == "classic" and data["players"] == 7
+    replayed = run("replay", save)
+    assert replayed.exit_code == 0 and "same final state" in replayed.output
+
+
+def test_verify_classic_at_five():
+    result = run("verify", "--game", "classic", "--players", "5", "-n", "4", "-j", "1")
+    assert result.exit_code == 0, result.output
+    assert "(5 players)" in result.output

@@ -9,6 +9,7 @@ import random
 from pathlib import Path
 
 import pytest
+from ranged_game import write_ranged_game
 
 from rulesdsl.interpreter.agents import GreedyAgent, make_agent
 from rulesdsl.interpreter.observation import observe
@@ -22,18 +23,7 @@ THREE = Path(__file__).resolve().parent / "data" / "three_seats"
 @pytest.fixture(scope="module")
 def ranged(tmp_path_factory) -> Path:
     """three_seats for 3 to 5 players, each with a private hand of one card dealt at the start."""
-    folder = tmp_path_factory.mktemp("ranged_api") / "ranged"
-    folder.mkdir()
-    text = (THREE / "game.rules").read_text(encoding="utf-8")
-    text = text.replace("players 3\n", "players 3 5\n")
-    text = text.replace("    zone discard public\n", "    zone discard public\n    zone hand player private\n")
-    text = text.replace("each_player { gain 10 coins }", "each_player {\n            gain 10 coins\n"
-                        "            deal 1 age1 hand\n        }")
-    (folder / "game.rules").write_text(text, encoding="utf-8")
-    # Five cards more, so that age 1 fills the hands and the six places of the structure at 5 players.
-    extra = "".join(f'\ncard "Extra {c}" {{\n    age 1\n    color yellow\n    gain 1 coin\n}}\n' for c in "ABCDE")
-    (folder / "cards.rules").write_text((THREE / "cards.rules").read_text(encoding="utf-8") + extra, encoding="utf-8")
-    return folder
+    return write_ranged_game(tmp_path_factory.mktemp("ranged_api") / "ranged")
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
@@ -152,3 +142,22 @@ def test_observations_of_a_round_show_who_chose_but_only_my_own_choice(hands_rul
         assert o["round"]["mine"] == (str(first) if me == 0 else None)
         assert o["legal_actions"] == ([] if me == 0 else [str(a) for a in game.legal_actions(me)])
         assert o["legal_actions"] or me == 0
+
+
+# -- the bundled classic game ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("players", [3, 7])
+def test_classic_observations_hide_every_other_hand(players):
+    game = load_ruleset((), "classic", players).new_game(seed=1)
+    for me in range(players):
+        o = observe(game, me)
+        hands = o["zones"]["hand"]
+        assert hands[str(me)] == game.items_in("hand", me) and len(hands[str(me)]) == 7
+        assert all(hands[str(p)] == 7 for p in range(players) if p != me)
+        assert o["legal_actions"] and o["to_act"] == list(range(players))
+
+
+def test_the_greedy_agent_plays_classic():
+    rules = load_ruleset((), "classic", 3)
+    game = play_one(rules, 5, ["greedy", "random", "random"])
+    assert game.over and len(game.state.coins) == 3

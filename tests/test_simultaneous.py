@@ -203,3 +203,14 @@ def test_explain_says_whom_a_trading_price_is_paid_to():
     assert "from your right neighbour for 1 coin each" in explain("East Trading Post", content)
     assert "from your neighbours for 1 coin each" in explain("Marketplace", content)
     assert "from the bank for 1 coin each" in explain("Stone Reserve", load_ruleset(()).content)
+
+
+def test_the_greedy_agent_does_not_see_the_choices_made_before_its_own():
+    from rulesdsl.interpreter.agents import GreedyAgent
+    picks = []
+    for other in range(2):
+        g = game(3, seed=11)
+        first = g.legal_actions(0)[other]
+        g.apply(first, seat=0)
+        picks.append(GreedyAgent(seed=1).act(g))
+    assert picks[0] == picks[1]

@@ -89,3 +89,13 @@ def test_the_example_property_tests_pass():
                            str(ROOT / "examples" / "property_test")], capture_output=True, text=True, cwd=ROOT)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "5 passed" in proc.stdout     # 3 hypothesis tests and the 2 scenarios of tavern.scenario
+
+
+@settings(max_examples=5, deadline=None)
+@given(rs.action_sequences(base="classic", players=4, max_actions=30, min_actions=8))
+def test_strategies_play_classic_at_a_chosen_count(play):
+    game = play.game
+    assert game.content.players == 4 and play.setup.players == 4
+    assert len(play.actions) >= min(8, len(play.game.state.history))
+    again = play.replay()
+    assert again.state.history == game.state.history and again.state.coins == game.state.coins

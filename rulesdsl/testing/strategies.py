@@ -11,8 +11,9 @@ of simple choices (the first legal action wherever possible).
         check_game(game)          # every invariant of rulesdsl.testing.invariants
         assert game.state.coins[0] < 99
 
-Content: `base` is a bundled game (`duel`) or a folder; `expansions` bundled names
-or folders, as for `rulesdsl.interpreter.load_ruleset`.
+Content: `base` is a bundled game (`duel`, `classic`) or a folder; `expansions` bundled names
+or folders, as for `rulesdsl.interpreter.load_ruleset`; `players` the player count (None: the
+game's fewest), e.g. `rs.action_sequences(base="classic", players=5)`.
 
 With the `hypothesis` entry point (pyproject.toml) `st.from_type(Game)`, `st.from_type(Playthrough)`
 and `st.from_type(Setup)` work in any test: they draw from the bundled base game.
@@ -38,11 +39,11 @@ def _key(expansions: Iterable[str], base) -> tuple[str, tuple[str, ...]]:
     return str(base), tuple(str(e) for e in expansions)
 
 
-def ruleset(expansions: Iterable[str] = (), base="duel"):
+def ruleset(expansions: Iterable[str] = (), base="duel", players: int | None = None):
     """The compiled content (cached per process)."""
     from rulesdsl.pipeline import load_ruleset
     b, e = _key(expansions, base)
-    return load_ruleset(e, b)
+    return load_ruleset(e, b, players)
 
 
 @attrs.frozen
@@ -54,14 +55,17 @@ class Setup:
     seed: int = 0
     options: tuple[str, ...] = ()
     script: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    players: int | None = None
 
     def new_game(self) -> Game:
-        rules = ruleset(self.expansions, self.base)
+        rules = ruleset(self.expansions, self.base, self.players)
         return rules.new_game(seed=self.seed, options=list(self.options),
                               script={k: list(v) for k, v in self.script} or None)
 
     def __repr__(self) -> str:
         parts = [f"base={self.base!r}"] + ([f"expansions={self.expansions!r}"] if self.expansions else [])
+        if self.players is not None:
+            parts.append(f"players={self.players}")
         parts.append(f"seed={self.seed}")
         if self.options:
             parts.append(f"options={self.options!r}")
@@ -98,21 +102,22 @@ class Playthrough:
 # -- set-ups ---------------------------------------------------------------------------------------
 
 def setups(expansions: Iterable[str] = (), base="duel", *, options: Iterable[str] = (),
-           seeds: st.SearchStrategy[int] | None = None) -> st.SearchStrategy[Setup]:
+           seeds: st.SearchStrategy[int] | None = None, players: int | None = None) -> st.SearchStrategy[Setup]:
     """Games created from a drawn seed (the seed decides every random draw)."""
     b, e = _key(expansions, base)
     return st.builds(Setup, st.just(b), st.just(e), seeds if seeds is not None else st.integers(0, 2**31 - 1),
-                     st.just(tuple(options)))
+                     st.just(tuple(options)), st.just(()), st.just(players))
 
 
 _plain_setups = setups
 
 
 @functools.lru_cache(maxsize=32)
-def _setup_draws(base: str, expansions: tuple[str, ...], options: tuple[str, ...]) -> tuple:
+def _setup_draws(base: str, expansions: tuple[str, ...], options: tuple[str, ...],
+                 players: int | None = None) -> tuple:
     """(zone, pool of items, how many drawn) for each chance step of the set-up (up to the
     first turn), found by creating one game; only zones whose items start there are scripted."""
-    rules = ruleset(expansions, base)
+    rules = ruleset(expansions, base, players)
     content = rules.content
     game = rules.new_game(seed=0, options=list(options))
     guard = 0
@@ -136,7 +141,8 @@ def _setup_draws(base: str, expansions: tuple[str, ...], options: tuple[str, ...
 
 
 def scripted_setups(expansions: Iterable[str] = (), base="duel", *, options: Iterable[str] = (),
-                    seeds: st.SearchStrategy[int] | None = None) -> st.SearchStrategy[Setup]:
+                    seeds: st.SearchStrategy[int] | None = None, players: int | None = None
+                    ) -> st.SearchStrategy[Setup]:
     """Set-ups whose random draws up to the first turn (the structure of Age I, the progress
     tokens, the wonders of the draft, the gods, ...) are drawn by hypothesis itself: they shrink
     towards the order of the card files."""
@@ -146,11 +152,11 @@ def scripted_setups(expansions: Iterable[str] = (), base="duel", *, options: Ite
     @st.composite
     def draw_setup(draw) -> Setup:
         script = []
-        for label, pool, n in _setup_draws(b, e, opts):
+        for label, pool, n in _setup_draws(b, e, opts, players):
             order = draw(st.permutations(pool))
             script.append((label, tuple(order[:n])))
         seed = draw(seeds if seeds is not None else st.integers(0, 2**31 - 1))
-        setup = Setup(b, e, seed, opts, tuple(script))
+        setup = Setup(b, e, seed, opts, tuple(script), players)
         try:
             setup.new_game()
         except ValueError:
@@ -163,13 +169,15 @@ def scripted_setups(expansions: Iterable[str] = (), base="duel", *, options: Ite
 
 def action_sequences(expansions: Iterable[str] = (), base="duel", *, options: Iterable[str] = (),
                      max_actions: int = DEFAULT_MAX_ACTIONS, min_actions: int = 0,
-                     setups: st.SearchStrategy[Setup] | None = None, scripted: bool = False
-                     ) -> st.SearchStrategy[Playthrough]:
+                     setups: st.SearchStrategy[Setup] | None = None, scripted: bool = False,
+                     players: int | None = None) -> st.SearchStrategy[Playthrough]:
     """A setup, then up to `max_actions` actions, each drawn from the legal actions of the
     position (the game stops earlier if it ends).  Shrinks to fewer actions and to the first
-    legal action at each step."""
+    legal action at each step.  In a simultaneous round each action is the choice of the seat
+    to move (`Game.to_move`), so a sequence replays with `apply` alone."""
     if setups is None:
-        setups = (scripted_setups if scripted else _plain_setups)(expansions, base, options=options)
+        setups = (scripted_setups if scripted else _plain_setups)(expansions, base, options=options,
+                                                                  players=players)
     return _playthroughs(setups, min_actions, max_actions)
 
 
@@ -194,17 +202,19 @@ def _playthroughs(draw, setup_strategy, min_actions: int, max_actions: int) -> P
 
 def games(expansions: Iterable[str] = (), base="duel", *, options: Iterable[str] = (),
           max_actions: int = DEFAULT_MAX_ACTIONS, min_actions: int = 0,
-          setups: st.SearchStrategy[Setup] | None = None, scripted: bool = False) -> st.SearchStrategy[Game]:
+          setups: st.SearchStrategy[Setup] | None = None, scripted: bool = False,
+          players: int | None = None) -> st.SearchStrategy[Game]:
     """The positions reached by `action_sequences` (the game itself)."""
     return action_sequences(expansions, base, options=options, max_actions=max_actions, min_actions=min_actions,
-                            setups=setups, scripted=scripted).map(lambda p: p.game)
+                            setups=setups, scripted=scripted, players=players).map(lambda p: p.game)
 
 
 def finished_games(expansions: Iterable[str] = (), base="duel", *, options: Iterable[str] = (),
-                   setups: st.SearchStrategy[Setup] | None = None) -> st.SearchStrategy[Playthrough]:
+                   setups: st.SearchStrategy[Setup] | None = None,
+                   players: int | None = None) -> st.SearchStrategy[Playthrough]:
     """Whole games (played to the end with drawn legal actions)."""
     return action_sequences(expansions, base, options=options, max_actions=10_000, min_actions=10_000,
-                            setups=setups)
+                            setups=setups, players=players)
 
 
 # -- registration (the `hypothesis` entry point in pyproject.toml) --------------------------------------

@@ -1,0 +1,176 @@
+"""The flat numeric observation of one seat: a float32 vector whose layout depends only on the
+content set (and its seat count), holding only what that seat may see (the same rule as
+interpreter/observation.py: face-down cards, decks, the box and other seats' private zones show
+at most as counts; another seat's choice in a simultaneous round never shows).
+
+Layout, in order (`Encoder.sections` names each part with its offset and length):
+- `seat`: one-hot of the observing seat (players);
+- `status`: [the seat must act now, the game is over];
+- `age`: one-hot of the current age (ages);
+- `pending`: one-hot of the kind of decision pending for anyone: none, item, space, option, player;
+- `track`: the conflict pawn position / capital (one number; 0 without a track);
+- `seats`: per seat, in seat order: coins, total score, each `counter`, then the number of
+  items in each private per-seat zone (players x (2 + counters + private zones));
+- `hidden`: the number of items in each zone nobody sees (decks, box), per zone;
+- `majority`: per zone with cubes: cubes per seat and space, then the controller of each space
+  one-hot over seats;
+- `structure`: per structure slot (the largest layout): [holds a card, face up, accessible];
+- `items`: per item (content order): one-hot of where the seat sees it (each visible zone, per
+  owner for per-seat zones, then `structure`), then [it stands on a space, that space (a zone's
+  space number, or the track's from -capital to capital)], then the coins lying on it.  An item the seat cannot see is all zeros."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from rulesdsl.interpreter.game import Game
+from rulesdsl.model import Content
+
+PENDING_KINDS = ("item", "space", "option", "player")
+
+
+class Encoder:
+    """Builds the flat observation vector of a seat for games of one content set."""
+
+    def __init__(self, content: Content, game: Game):
+        n = content.players
+        self.players = n
+        self.private = [z.id for z in content.zones if z.per_player and z.private]
+        self.hidden_zones = [z.id for z in content.zones if not z.public and not z.private]
+        self.majority = [z for z in content.zones if z.counters > 0]
+        self.slots = max((len(lay.face_up) for lay in content.layouts.values()), default=0)
+        self.counters = list(content.counters)
+        # Where an item can be seen: a place per (visible zone, owner) slot, then the structure.
+        self.place_of_slot: list[list[int]] = []   # per observing seat: place per game slot (-1: unseen)
+        places = 0
+        owner_place: dict[int, int] = {}
+        for slot, z in enumerate(game.slot_zone[:-1]):
+            zd = content.zones[z]
+            if zd.public or zd.private:
+                owner_place[slot] = places
+                places += 1
+        for me in range(n):
+            row = []
+            for slot, z in enumerate(game.slot_zone[:-1]):
+                zd = content.zones[z]
+                visible = zd.public and not zd.private or zd.private and game.slot_owner[slot] == me
+                row.append(owner_place[slot] if visible else -1)
+            self.place_of_slot.append(row)
+        self.structure_place = places
+        self.width = places + 4   # + structure, on a space, the space, coins
+
+        sizes = [("seat", n), ("status", 2), ("age", max(1, len(content.ages))), ("pending", 1 + len(PENDING_KINDS)),
+                 ("track", 1), ("seats", n * (2 + len(self.counters) + len(self.private))),
+                 ("hidden", len(self.hidden_zones)),
+                 ("majority", sum(n * z.spaces + z.spaces * n for z in self.majority)),
+                 ("structure", 3 * self.slots), ("items", len(content.items) * self.width)]
+        self.sections: dict[str, tuple[int, int]] = {}
+        offset = 0
+        for name, size in sizes:
+            self.sections[name] = (offset, size)
+            offset += size
+        self.size = offset
+        items_at = self.sections["items"][0]
+        # Per observing seat: (slot, index of its place for item 0) for each slot it sees.
+        self.hidden_slots = [[game.zone_base[z] + p for p in range(n if content.zones[z].per_player else 1)]
+                             for z in self.hidden_zones]
+        self.seen_slots = [[(slot, items_at + place) for slot, place in enumerate(row) if place >= 0]
+                           for row in self.place_of_slot]
+        self.capital = content.track.capital if content.track.points else 0
+        # Totals by seat, kept while the game and its history stay the same: every change of the
+        # state is an action that reaches the history (a round's choices reach it together).
+        self._totals_of: tuple[Game | None, int] = (None, -1)
+        self._totals: list[int] = []
+
+    def totals(self, game: Game) -> list[int]:
+        key = (game, len(game.state.history))
+        if self._totals_of[0] is not game or self._totals_of[1] != key[1]:
+            self._totals = [sum(game.score(p).values()) for p in range(self.players)]
+            self._totals_of = key
+        return self._totals
+
+    def encode(self, game: Game, me: int) -> np.ndarray:
+        # Everything before the items is built as a list and the items' marks as indexes: one
+        # numpy assignment each (numpy element writes cost more than the list).
+        st = game.state
+        n = self.players
+        sec = self.sections
+        head = [0.0] * sec["items"][0]
+        head[sec["seat"][0] + me] = 1.0
+        head[sec["status"][0]] = float(me in game.to_act())
+        head[sec["status"][0] + 1] = float(st.flow == "over")
+        if 0 <= st.age < sec["age"][1]:
+            head[sec["age"][0] + st.age] = 1.0
+        pending = st.pending
+        head[sec["pending"][0] + (0 if pending is None else 1 + PENDING_KINDS.index(pending.kind))] = 1.0
+        if self.capital:
+            head[sec["track"][0]] = st.pawn / self.capital
+        at = sec["seats"][0]
+        base = game.zone_base
+        zones = st.zones
+        totals = self.totals(game)
+        for p in range(n):
+            head[at] = st.coins[p]
+            head[at + 1] = totals[p]
+            at += 2
+            for name in self.counters:
+                head[at] = st.counters[name][p] if name in st.counters else 0
+                at += 1
+            for z in self.private:
+                head[at] = len(zones[base[z] + p])
+                at += 1
+        at = sec["hidden"][0]
+        for k, slots in enumerate(self.hidden_slots):
+            head[at + k] = sum([len(zones[s]) for s in slots])
+        at = sec["majority"][0]
+        for z in self.majority:
+            grid = st.cubes.get(z.name)
+            control = st.control.get(z.name)
+            for p in range(n):
+                if grid:
+                    head[at:at + z.spaces] = grid[p]
+                at += z.spaces
+            for s in range(z.spaces):
+                if control and 0 <= control[s] < n:
+                    head[at + control[s]] = 1.0
+                at += n
+        items_at, width = sec["items"][0], self.width
+        marks: list[int] = []
+        seen: list[int] = []
+        if st.structure:
+            at = sec["structure"][0]
+            accessible = set(game.accessible())
+            place = items_at + self.structure_place
+            face_up = st.face_up
+            for slot, item in enumerate(st.structure[:self.slots]):
+                if item < 0:
+                    continue
+                k = at + 3 * slot
+                head[k] = 1.0
+                if face_up[slot]:
+                    head[k + 1] = 1.0
+                    if item in accessible:
+                        head[k + 2] = 1.0
+                    marks.append(place + item * width)
+                    seen.append(item)
+        for slot, first in self.seen_slots[me]:
+            held = zones[slot]
+            if held:
+                marks.extend([first + item * width for item in held])
+                seen.extend(held)
+        v = np.zeros(self.size, dtype=np.float32)
+        v[:items_at] = head
+        v[marks] = 1.0
+        hidden = st.hidden
+        for item in hidden:   # lying face down in a visible zone: nothing of it shows
+            v[items_at + item * width:items_at + (item + 1) * width] = 0.0
+        if st.positions or st.item_coins:
+            shown = set(seen).difference(hidden)
+            for item, space in st.positions.items():
+                if item in shown:
+                    v[items_at + item * width + width - 3] = 1.0
+                    v[items_at + item * width + width - 2] = space
+            for item, coins in st.item_coins.items():
+                if item in shown:
+                    v[items_at + item * width + width - 1] = coins
+        return v
