@@ -19,32 +19,18 @@ import numpy as np
 
 from rulesdsl import rl
 from rulesdsl.pipeline import load_ruleset
+from random_play import play_random
 
 
 def raw_actions_per_second(rules, games: int, seed: int) -> float:
-    actions = 0
-    start = time.perf_counter()
-    for i in range(games):
-        game = rules.new_game(seed=seed + i)
-        rng = random.Random(seed + i)
-        while not game.over:
-            game._apply(game.random_action(rng))
-        actions += len(game.state.history)
-    return actions / (time.perf_counter() - start)
+    actions, seconds = play_random(rules, games, seed)
+    return actions / seconds
 
 
 def listed_actions_per_second(rules, games: int, seed: int) -> float:
     """Raw games that list every legal action and pick one, as any masked loop must."""
-    actions = 0
-    start = time.perf_counter()
-    for i in range(games):
-        game = rules.new_game(seed=seed + i)
-        rng = random.Random(seed + i)
-        while not game.over:
-            legal = game.legal_actions()
-            game._apply(legal[rng.randrange(len(legal))])
-        actions += len(game.state.history)
-    return actions / (time.perf_counter() - start)
+    actions, seconds = play_random(rules, games, seed, listing=True)
+    return actions / seconds
 
 
 def env_steps_per_second(env: rl.RulesEnv, games: int, seed: int) -> float:

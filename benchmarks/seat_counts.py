@@ -9,20 +9,13 @@ another, several times over).
 from __future__ import annotations
 
 import argparse
-import random
-import time
 
 from rulesdsl.pipeline import load_ruleset
+from random_play import play_random
 
 
 def games_per_second(rules, games: int, seed: int = 0) -> float:
-    start = time.perf_counter()
-    for i in range(games):
-        game = rules.new_game(seed=seed + i)
-        rng = random.Random(seed + i)
-        while not game.over:
-            game._apply(game.random_action(rng))
-    return games / (time.perf_counter() - start)
+    return games / play_random(rules, games, seed)[1]
 
 
 def main() -> None:

@@ -10,6 +10,7 @@ from rulesdsl.names import check_agent
 
 from .actions import Action
 from .game import Game
+from .search import MCTSAgent
 
 
 class Agent(Protocol):
@@ -92,7 +93,7 @@ class GreedyAgent:
         return value
 
 
-AGENTS = {"random": RandomAgent, "greedy": GreedyAgent}
+AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MCTSAgent}
 
 
 def make_agent(name: str, seed: int) -> Agent:

@@ -43,9 +43,11 @@ def legal_actions(g: Game, seat: int | None = None) -> list[Action]:
     me = acting_seat(g, seat)
     if me is None:
         return []
-    out: dict[Action, None] = {}
     items = g.content.items
     trades = bool(g.content.trade_base)
+    if not trades and not g.copied_names:  # one action per binding, none alike: no need to merge
+        return [Action(act.name, tuple([items[i].name for i in binding])) for act, binding in bindings(g, me)]
+    out: dict[Action, None] = {}
     coins = st.coins[me]
     for act, binding in bindings(g, me):
         action = Action(act.name, tuple(items[i].name for i in binding))

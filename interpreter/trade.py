@@ -91,22 +91,30 @@ def cheapest(g: Game, p: int, need: tuple[int, ...], s: Stats) -> int | None:
     cache = g._cheapest_cache[p]
     if need in cache:
         return cache[need]
+    listed = g._trade_cache[p].get(need)
+    if listed is not None:  # the ways were listed already: the first is the cheapest
+        best = listed[0][0] if listed else None
+        cache[need] = best
+        return best
     sides = _sides(g, p, s)
+    ladder = _ladder(g, p, sides)
+    if ladder is None:  # neighbours' one-of producers: the full search
+        options = payments(g, p, need, s)
+        best = options[0][0] if options else None
+        cache[need] = best
+        return best
     best = None
     for left in _own_covers(need, s.one_of):
-        if any(left[r] for _, _, one_of, _ in sides for opts in one_of for r in opts):
-            options = payments(g, p, need, s)  # neighbours' one-of producers: the full search
-            best = options[0][0] if options else None
-            break
         cost = 0
         for r, n in enumerate(left):
             if not n:
                 continue
-            by_price = sorted((side[3][r], side[1][r]) for side in sides)
-            for price, supply in by_price:
-                take = min(n, supply)
+            for price, supply in ladder[r]:
+                take = n if n < supply else supply
                 cost += take * price
                 n -= take
+                if not n:
+                    break
             if n:
                 break
         else:
@@ -114,6 +122,22 @@ def cheapest(g: Game, p: int, need: tuple[int, ...], s: Stats) -> int | None:
                 best = cost
     cache[need] = best
     return best
+
+
+def _ladder(g: Game, p: int, sides) -> list[list[tuple[int, int]]] | None:
+    """Per resource, the (price, units) the neighbours sell, cheapest first; None when a
+    neighbour has a one-of producer (then the sides cannot be priced resource by resource).
+    Cached with p's purchases."""
+    cache = g._trade_cache[p]
+    if "ladder" in cache:
+        return cache["ladder"]
+    if any(one_of for _, _, one_of, _ in sides):
+        ladder = None
+    else:
+        ladder = [sorted((side[3][r], side[1][r]) for side in sides if side[1][r])
+                  for r in range(len(g.content.resources))]
+    cache["ladder"] = ladder
+    return ladder
 
 
 def purchases(g: Game, p: int, need: tuple[int, ...], s: Stats, pay: Payment) -> list[tuple[int, int, int]]:

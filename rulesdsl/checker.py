@@ -282,7 +282,8 @@ class Checker:
                     continue
                 if p.optional:
                     continue
-                self.error("E203", f"`{s.verb}` expects `{p.literal[0]}` here", arg.span, f"e.g. {verb.example}")
+                words = " or ".join(f"`{w}`" for w in p.literal if w not in ("coin",))  # (`coins` says it)
+                self.error("E203", f"`{s.verb}` expects {words} here", arg.span, f"e.g. {verb.example}")
                 i += 1
                 continue
             self.typed(arg, p.type, scope, s)

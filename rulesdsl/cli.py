@@ -439,6 +439,11 @@ cli.add_command(_fmt_command)
 cli.add_command(_lsp_command)
 cli.add_command(_grammar_command)
 
+# The balance lab (rulesdsl/balance/command.py).
+from .balance.command import balance as _balance_command  # noqa: E402
+
+cli.add_command(_balance_command)
+
 
 def main() -> None:
     cli(prog_name="rulesdsl")

@@ -392,7 +392,7 @@ def _verbs() -> dict[str, Verb]:
              explain="at the end of the turn, {block}"),
         Verb("part_of", PROPERTY, (Param("item", ITEM),), repeatable=False,
              doc="The item this one belongs to (a stage to its board side); read as `it.part_of`.",
-             example='part_of "Alexandria (Day)"', explain="part of {item}"),
+             example='part_of "Harbour Board (Day)"', explain="part of {item}"),
         Verb("order", GAME, (Param("position", INT),), kinds=("expansion",), repeatable=False,
              doc="Where the expansion is applied among several (lower first), whatever order they are given in.",
              example="order 2", explain="applied in position {position}"),

@@ -84,7 +84,7 @@ def test_games_and_expansions_are_different_kinds_of_name():
 
 
 def test_unknown_agents_and_seats():
-    with pytest.raises(UnknownName, match=r"^unknown agent `gredy`; did you mean `greedy`\? agents: random, greedy$"):
+    with pytest.raises(UnknownName, match=r"^unknown agent `gredy`; did you mean `greedy`\? agents: random, greedy, mcts$"):
         make_agent("gredy", 1)
     with pytest.raises(ValueError, match="1 agent given, the game has 2 seats"):
         simulate(RULES, 1, agents=["random"])
@@ -127,11 +127,11 @@ def test_scenarios_refuse_unknown_options_and_expansions_with_did_you_mean(tmp_p
 
 @pytest.mark.parametrize("args, line", [
     (["simulate", "-n", "1", "--agents", "random,gredy"],
-     "Error: Invalid value for --agents: unknown agent `gredy`; did you mean `greedy`? agents: random, greedy"),
+     "Error: Invalid value for --agents: unknown agent `gredy`; did you mean `greedy`? agents: random, greedy, mcts"),
     (["simulate", "-n", "1", "-e", "pantheo"],
      "Error: Invalid value for --expansion: unknown expansion `pantheo`; did you mean `pantheon`? expansions: agora, pantheon"),
     (["play", "--agent", "hman"],
-     "Error: Invalid value for --agent: unknown agent `hman`; did you mean `human`? agents: human, random, greedy"),
+     "Error: Invalid value for --agent: unknown agent `hman`; did you mean `human`? agents: human, random, greedy, mcts"),
     (["play", "--seat", "2"], "Error: Invalid value for --seat: unknown seat `2`; seats: 0, 1"),
     (["play", "-e", "agor"],
      "Error: Invalid value for --expansion: unknown expansion `agor`; did you mean `agora`? expansions: agora, pantheon"),

@@ -1,0 +1,255 @@
+"""A search agent: information-set Monte Carlo tree search (ISMCTS).
+
+The agent decides for the seat to move from what that seat may see: each iteration plays on a
+*determinization*, a copy of the game in which everything the seat cannot see is drawn again
+at random among the possibilities its observation leaves (`determinize`). One tree is shared by
+all determinizations (single-observer ISMCTS): an edge is a seat and an action's text, and
+selection counts how often an edge was available (UCB with availability counts), since the legal
+actions of the other seats differ from one determinization to the next.
+
+Hidden, and so redrawn: the items of zones nobody sees (decks, the box), other seats' private
+zones (hands) and face-down items, by class (kind and age; a face-down structure card keeps
+its back, its deck), the other seats' choices already made in a simultaneous round, and the
+dice.  The search never reads the real arrangement of any of these: the same observation
+gives the same decision, whatever lies face down (tests/test_balance_agents.py checks it).
+
+It knows no content: rewards are wins (a shared victory splits one) and a small share for the
+score margin, read from `Game.score`."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import attrs
+
+from . import core
+from .actions import Action
+from .chance import derive
+from .game import Game
+from .state import DRAW
+
+ROLLOUTS = ("random", "greedy")
+
+
+def unknown_items(game: Game, seat: int) -> dict[tuple[str, int], list[tuple[str, int, int]]]:
+    """The places whose item `seat` cannot see, by the class of item that may lie there:
+    ("zone", slot, index) or ("structure", position, deck).  A class is an item kind and age; an
+    item without an age counts as of the age being played (a guild shuffled into the last age's
+    deck is one of that age's cards).  Only the places and what the seat sees decide the classes
+    (how many items each zone holds, the ages in play, which structure cards lie face down and
+    their backs), so the same observation gives the same places.  Items lying on others, on a
+    space or holding coins keep their place (they are tied to it)."""
+    st, c = game.state, game.content
+    tied = set(st.attached) | set(st.attached.values()) | set(st.positions) | set(st.item_coins)
+    hidden = set(st.hidden)
+    places: dict[tuple[str, int], list[tuple[str, int, int]]] = {}
+    for z in c.zones:
+        for owner in range(c.players if z.per_player else 1):
+            slot = game.slot(z.id, owner)
+            unseen = (not z.public and not z.private) or (z.private and (not z.per_player or owner != seat))
+            for index, item in enumerate(st.zones[slot]):
+                if (unseen or item in hidden) and item not in tied:
+                    places.setdefault(_class(c.items[item], st.age), []).append(("zone", slot, index))
+    for position, item in enumerate(st.structure):
+        if item >= 0 and not st.face_up[position] and item not in tied:
+            it = c.items[item]
+            places.setdefault(_class(it, st.age), []).append(("structure", position, it.deck))
+    return places
+
+
+def _class(it, age: int) -> tuple[str, int]:
+    return it.kind, it.age if it.age is not None else age + 1
+
+
+def determinize(game: Game, seat: int, rng: random.Random) -> Game:
+    """A copy of `game` in which what `seat` cannot see is drawn again: the unseen items of each
+    class are dealt afresh over that class's unseen places (a face-down structure card keeps its
+    back: an item of the same deck), the other seats' choices of the current round are forgotten
+    (they choose again), and the dice get a new state."""
+    g = game.clone()
+    st = g.state
+    mapping: dict[int, int] = {}
+    places = unknown_items(g, seat)
+    for key in sorted(places):
+        spots = places[key]
+        olds = [_item_at(st, spot) for spot in spots]
+        pool = sorted(olds)   # sorted: the draw must not depend on where the items really are
+        rng.shuffle(pool)
+        news: list[int | None] = [None] * len(spots)
+        decks = g.content.items
+        for i, (kind, _where, deck) in enumerate(spots):   # structure places first: their backs show
+            if kind == "structure":
+                j = next(j for j, item in enumerate(pool) if decks[item].deck == deck)
+                news[i] = pool.pop(j)
+        rest = iter(pool)
+        news = [n if n is not None else next(rest) for n in news]
+        mapping.update(zip(olds, news))
+    if mapping:
+        moved_from = {old: st.loc[old] for old in mapping}
+        for spot_items in (st.zones[s] for s in {st.loc[i] for i in mapping}):
+            spot_items[:] = [mapping.get(i, i) for i in spot_items]
+        st.structure = [mapping.get(i, i) if i >= 0 else i for i in st.structure]
+        for old, new in mapping.items():
+            st.loc[new] = moved_from[old]
+        st.hidden = [mapping.get(i, i) for i in st.hidden]
+    if st.flow == "round":
+        for p in st.acting:
+            if p != seat:
+                st.choices[p] = None
+        st.current = next(p for p in st.acting if st.choices[p] is None)
+    st.rng = rng.getrandbits(64)
+    core.clear_caches(g)
+    return g
+
+
+def _item_at(st, spot: tuple[str, int, int]) -> int:
+    kind, where, index = spot
+    return st.structure[where] if kind == "structure" else st.zones[where][index]
+
+
+def greedy_step(game: Game, rng: random.Random) -> Action:
+    """The greedy rollout policy: the action after which the seat to move leads the best other
+    seat by the most points (ties at random).  In a simultaneous round the action takes effect
+    only when the round resolves, so there every action looks alike and the draw decides."""
+    me = game.to_move()
+    actions = game.legal_actions()
+    if len(actions) == 1:
+        return actions[0]
+    best, best_value = [], -math.inf
+    for action in actions:
+        trial = game.clone()
+        trial._apply(action)
+        value = rewards(trial)[me]
+        if value > best_value + 1e-12:
+            best, best_value = [action], value
+        elif value >= best_value - 1e-12:
+            best.append(action)
+    return best[rng.randrange(len(best))]
+
+
+def rewards(game: Game) -> list[float]:
+    """Each seat's reward in [0, 1]: 0.8 for a win (shared among the seats of a shared victory;
+    an unfinished game: none) and 0.2 times a logistic of the seat's lead over the best other
+    seat, so that among equal results the search prefers the larger margin."""
+    st = game.state
+    n = st.players
+    totals = [sum(game.score(p).values()) for p in range(n)]
+    out = []
+    for p in range(n):
+        best_other = max((totals[q] for q in range(n) if q != p), default=0)
+        out.append(0.2 / (1.0 + math.exp(-(totals[p] - best_other) / 5.0)))
+    if st.flow == "over":
+        if st.winner is not None and st.winner >= 0:
+            out[st.winner] += 0.8
+        elif st.winner == DRAW:
+            top = max(totals)
+            tied = [p for p in range(n) if totals[p] == top] or list(range(n))
+            for p in tied:
+                out[p] += 0.8 / len(tied)
+    return out
+
+
+@attrs.define(eq=False)
+class Node:
+    visits: int = 0
+    available: int = 0
+    reward: list[float] = attrs.Factory(list)
+    children: dict[tuple[int, str], "Node"] = attrs.Factory(dict)
+
+
+@attrs.define(eq=False)
+class MCTSAgent:
+    """ISMCTS for the seat to move: `iterations` determinized playouts per decision; `rollout`
+    random (fast) or greedy (`greedy_step` plays the rest: slower); `depth` stops a
+    playout after that many actions (None: at the end of the game) and scores the position as
+    it stands; `exploration` is the UCB constant."""
+
+    seed: int = 0
+    iterations: int = 200
+    rollout: str = "random"
+    depth: int | None = None
+    exploration: float = 0.7
+    name: str = "mcts"
+    rng: random.Random = attrs.field(init=False)
+
+    def __attrs_post_init__(self) -> None:
+        if self.rollout not in ROLLOUTS:
+            raise ValueError(f"unknown rollout {self.rollout!r}: one of {', '.join(ROLLOUTS)}")
+        if self.iterations < 1:
+            raise ValueError("iterations must be at least 1")
+        self.rng = random.Random(self.seed)
+
+    def act(self, game: Game) -> Action:
+        me = game.to_move()
+        actions = game.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        by_text = {str(a): a for a in actions}
+        # Each decision draws from its own stream: a decision does not depend on how many
+        # random numbers earlier searches used.
+        rng = random.Random(derive("mcts", self.seed, len(game.state.history), me, self.rng.getrandbits(32)))
+        n = game.state.players
+        root = Node(reward=[0.0] * n)
+        for _ in range(self.iterations):
+            g = determinize(game, me, rng)
+            path = [root]
+            node = root
+            first = True
+            while not g.over:
+                p = me if first else g.to_move()
+                legal = actions if first else g.legal_actions()
+                keys = [(p, str(a)) for a in legal]
+                for k in keys:
+                    child = node.children.get(k)
+                    if child is not None:
+                        child.available += 1
+                untried = [i for i, k in enumerate(keys) if k not in node.children]
+                if untried:
+                    i = untried[rng.randrange(len(untried))]
+                    child = Node(available=1, reward=[0.0] * n)
+                    node.children[keys[i]] = child
+                    self._step(g, legal[i], p, first)
+                    path.append(child)
+                    break
+                i = self._select(node, keys, p)
+                node = node.children[keys[i]]
+                self._step(g, legal[i], p, first)
+                path.append(node)
+                first = False
+            result = self._playout(g, rng)
+            for visited in path:
+                visited.visits += 1
+                for q in range(n):
+                    visited.reward[q] += result[q]
+        best = max(sorted(by_text), key=lambda t: root.children[(me, t)].visits if (me, t) in root.children else -1)
+        return by_text[best]
+
+    @staticmethod
+    def _step(g: Game, action: Action, seat: int, first: bool) -> None:
+        # The root action is the searching seat's own, even where a lower seat of the round has
+        # not chosen yet in this determinization.
+        if first and g.state.flow == "round":
+            g._apply(action, seat)
+        else:
+            g._apply(action)
+
+    def _select(self, node: Node, keys: list[tuple[int, str]], p: int) -> int:
+        best, best_value = 0, -math.inf
+        for i, k in enumerate(keys):
+            child = node.children[k]
+            value = child.reward[p] / child.visits + self.exploration * math.sqrt(
+                math.log(max(child.available, 1)) / child.visits)
+            if value > best_value:
+                best, best_value = i, value
+        return best
+
+    def _playout(self, g: Game, rng: random.Random) -> list[float]:
+        steps = 0
+        while not g.over and (self.depth is None or steps < self.depth):
+            if self.rollout == "greedy":
+                g._apply(greedy_step(g, rng))
+            else:
+                g._apply(g.random_action(rng))
+            steps += 1
+        return rewards(g)

@@ -1,0 +1,157 @@
+"""`rulesdsl balance`: the balance lab on the command line (docs/cli.md, docs/balance.md)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from ..cli_support import game_base, game_options, load_rules, writable
+from ..limits import DEFAULT_MAX_STEPS
+
+
+def _fail(message: str, status: int = 1) -> None:
+    from ..safe_text import printable
+    click.echo(printable(f"error: {message}"), err=True)
+    sys.exit(status)
+
+
+def _side(text: str, base: str, flag: str) -> tuple[str, str | None]:
+    """(base, extra layer) of a content set named on the command line: a bundled game, a folder
+    holding a `game` (the base itself), or a folder without one: a variant layered on `base`
+    (e.g. one file with `replace card "Name" { ... }`)."""
+    from ..loader import FolderProblem, bundled_sets, load_paths
+    bundled = bundled_sets("game")
+    if text in bundled:
+        return text, None
+    path = Path(text)
+    if not path.is_dir():
+        _fail(f"{flag} {text}: neither a bundled game ({', '.join(bundled)}) nor a folder", 2)
+    try:
+        defines_game = bool(load_paths([path]).by_kind("game"))
+    except FolderProblem as exc:
+        _fail(f"{flag} {text}: {exc}", 2)
+    return (str(path.resolve()), None) if defines_game else (base, str(path.resolve()))
+
+
+@click.command()
+@game_options
+@click.option("--expansion", "-e", "expansions", multiple=True, help="Include an expansion (repeatable).")
+@click.option("--agents", default=None, metavar="A,B,...",
+              help="The line-up, one agent per seat: random, greedy, mcts, module:Class or an installed "
+                   "rulesdsl.agents entry point. Default: greedy at every seat.")
+@click.option("--games", "-n", default=100, show_default=True, type=click.IntRange(min=1),
+              help="Games to play (rounded up to whole rotations of the line-up).")
+@click.option("--seed", "-s", default=0, show_default=True, type=int)
+@click.option("--jobs", "-j", default=None, type=click.IntRange(min=1), help="Processes (default: all cores).")
+@click.option("--compare", nargs=2, default=None, metavar="A B",
+              help="A/B: play both content sets on the same seeds and agents: each a bundled game, a folder "
+                   "holding a `game`, or a variant folder layered on --game (e.g. `replace card ...`).")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
+@click.option("--html", "html_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Also write a self-contained HTML report with plots here.")
+@click.option("--iterations", default=200, show_default=True, type=click.IntRange(min=1),
+              help="mcts: playouts per decision.")
+@click.option("--rollout", type=click.Choice(["random", "greedy"]), default="random", show_default=True,
+              help="mcts: who plays the playouts.")
+@click.option("--depth", type=click.IntRange(min=1), default=None,
+              help="mcts: stop a playout after this many actions and score the position (default: play to the end).")
+@click.option("--early", default=5, show_default=True, type=click.IntRange(min=0),
+              help="A definition taken by this game turn counts as taken early.")
+@click.option("--traces", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Write every game's trace into this folder (game-INDEX.json; `rulesdsl replay` plays one back).")
+@click.option("--top", default=15, show_default=True, type=click.IntRange(min=1),
+              help="Rows per definition table on the terminal.")
+@click.option("--max-steps", default=DEFAULT_MAX_STEPS, show_default=True, type=click.IntRange(min=1),
+              help="Steps one action's effects may take; beyond: an error naming what ran.")
+def balance(game: str | None, players: int | None, expansions: tuple[str, ...], agents: str | None, games: int,
+            seed: int, jobs: int | None, compare: tuple[str, str] | None, as_json: bool, html_file: Path | None,
+            iterations: int, rollout: str, depth: int | None, early: int, traces: Path | None, top: int,
+            max_steps: int) -> None:
+    """Play many games with seats rotated and report what unbalances the game: win rates by
+    seat, agent and definition (cards, wonders, tokens, ...) with 95% intervals, outliers after
+    Holm's correction; with --compare A B, the differences between two content sets."""
+    try:
+        import matplotlib  # noqa: F401
+        import rich  # noqa: F401
+    except ImportError as exc:
+        _fail(f"rulesdsl balance needs the lab extra ({exc.name} is missing): pip install 'rulesdsl[lab]'")
+    from .lab import Plan, SearchOptions, ab, balance as run_balance
+    from .agents import AgentError, check_all
+    writable(html_file)
+    if traces is not None:
+        try:
+            traces.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            _fail(f"cannot create {traces}: {exc.strerror or exc}")
+    base = game_base(game)
+    sides = [_side(c, base, "--compare") for c in compare] if compare else [(base, None)]
+    layers = [(b, tuple(expansions) + ((extra,) if extra else ())) for b, extra in sides]
+    seats = [load_rules(e, b, players).content.players for b, e in layers]
+    if len(set(seats)) > 1:
+        _fail(f"--compare: the two content sets seat {seats[0]} and {seats[1]} players; give --players", 2)
+    line_up = [a.strip() for a in agents.split(",") if a.strip()] if agents else ["greedy"] * seats[0]
+    if len(line_up) != seats[0]:
+        _fail(f"--agents gives {len(line_up)} agent{'' if len(line_up) == 1 else 's'}, the game has {seats[0]} seats: "
+              "one per seat, comma-separated", 2)
+    search = SearchOptions(iterations, rollout, depth)
+    try:
+        check_all(line_up, search)
+    except AgentError as exc:
+        _fail(str(exc), 2 if str(exc).startswith("unknown agent") else 1)
+    plans = [Plan(b, e, players, tuple(line_up), games, seed, search, max_steps,
+                  str(traces / (f"{'ab'[i]}" if compare else "")) if traces else None) for i, (b, e) in enumerate(layers)]
+    for p in plans:
+        if p.traces:
+            Path(p.traces).mkdir(parents=True, exist_ok=True)
+    jobs = jobs or os.cpu_count() or 1
+    with _progress() as progress:
+        if compare:
+            result = ab(plans[0], plans[1], compare[0], compare[1], jobs, early, progress)
+        else:
+            result, _ = run_balance(plans[0], game or plans[0].base, jobs, early, progress)
+    if html_file is not None:
+        from ..files import FileProblem, write_atomic
+        from .html import render_html
+        try:
+            write_atomic(html_file, render_html(result))
+        except FileProblem as exc:
+            _fail(str(exc))
+    if as_json:
+        click.echo(json.dumps(result, sort_keys=True))
+    else:
+        from rich.console import Console
+        from .report import render, render_compare
+        console = Console(highlight=False, width=None if sys.stdout.isatty() else 150)
+        if compare:
+            render_compare(result, console, top)
+        else:
+            render(result, console, top)
+        if html_file is not None:
+            click.echo(f"HTML report written to {html_file}")
+    errors = [r["meta"]["error"] for r in ([result["a"], result["b"]] if compare else [result]) if r["meta"]["error"]]
+    played = [r["meta"]["games_played"] for r in ([result["a"], result["b"]] if compare else [result])]
+    if errors:
+        _fail(f"{errors[0]}; the report covers the {min(played)} games before it")
+
+
+class _progress:
+    """A progress bar with ETA on stderr when it is a terminal; otherwise nothing."""
+
+    def __enter__(self):
+        if not sys.stderr.isatty():
+            return None
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+        self.bar = Progress("balance", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                            console=Console(file=sys.stderr), transient=True)
+        self.bar.start()
+        self.task = self.bar.add_task("games", total=None)
+        return lambda done, total: self.bar.update(self.task, completed=done, total=total)
+
+    def __exit__(self, *exc) -> None:
+        if sys.stderr.isatty():
+            self.bar.stop()

@@ -1,0 +1,184 @@
+"""The balance report as one self-contained HTML file: tables, and plots drawn with matplotlib
+(Agg, no display) embedded as base64 PNG, so the file opens anywhere and can be mailed."""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+from typing import Any
+
+CSS = """body{font-family:system-ui,sans-serif;margin:2em;max-width:72em}table{border-collapse:collapse;margin:1em 0}
+td,th{border:1px solid #ccc;padding:.2em .6em;text-align:right}td:first-child,th:first-child{text-align:left}
+.sig{font-weight:bold;color:#a00}figure{margin:1em 0}img{max-width:100%}code{background:#f4f4f4}"""
+
+
+def _figure(draw, title: str, height: float = 3.5) -> str:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(9, height))
+    try:
+        draw(ax)
+        ax.set_title(title)
+        fig.tight_layout()
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=80)
+    finally:
+        plt.close(fig)
+    data = base64.b64encode(buf.getvalue()).decode("ascii")
+    return (f'<figure class="plot"><img alt="{html.escape(title)}" src="data:image/png;base64,{data}">'
+            f"<figcaption>{html.escape(title)}</figcaption></figure>")
+
+
+def _bars(ax, labels: list[str], rates: list[float], lows: list[float], highs: list[float], ref: float | None) -> None:
+    ys = list(range(len(labels)))
+    ax.barh(ys, rates, xerr=[[r - lo for r, lo in zip(rates, lows)], [hi - r for r, hi in zip(rates, highs)]],
+            color="#4a7ab8", ecolor="#333", capsize=2)
+    ax.set_yticks(ys, labels, fontsize=7)
+    ax.invert_yaxis()
+    ax.set_xlim(0, 1)
+    if ref is not None:
+        ax.axvline(ref, color="#a00", linestyle="--", linewidth=1)
+
+
+def _table(headers: list[str], rows: list[list[Any]], cls: str = "") -> str:
+    out = [f'<table class="{cls}"><thead><tr>' + "".join(f"<th>{html.escape(h)}</th>" for h in headers) + "</tr></thead><tbody>"]
+    for row in rows:
+        cells = []
+        for cell in row:
+            if isinstance(cell, tuple):   # (text, css class)
+                cells.append(f'<td class="{cell[1]}">{html.escape(str(cell[0]))}</td>')
+            else:
+                cells.append(f"<td>{html.escape(str(cell))}</td>")
+        out.append("<tr>" + "".join(cells) + "</tr>")
+    return "".join(out) + "</tbody></table>"
+
+
+def _pct(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:.1f}%"
+
+
+def _section(report: dict, heading: str) -> list[str]:
+    meta = report["meta"]
+    parts = [f"<h2>{html.escape(heading)}</h2>",
+             f"<p>{meta['games_played']} games of <b>{html.escape(meta['game'])}</b> ({meta['players']} players), "
+             f"seed {meta['seed']}, agents {html.escape(', '.join(meta['agents']))}; content "
+             f"<code>{meta['content_hash']}</code>, rulesdsl {html.escape(meta['version'])}. Every agent sat in every "
+             "seat on the same deals; intervals are Wilson 95%.</p>"]
+    if meta.get("error"):
+        parts.append(f'<p class="sig">Partial report: {html.escape(meta["error"])}</p>')
+    rows = [[f"agent {e['agent']}", e["games"], e["wins"], _pct(e["rate"]), f"[{_pct(e['low'])}, {_pct(e['high'])}]",
+             f"{e['score']['mean']:.1f}"] for e in report["agents"]]
+    rows += [[f"seat {e['seat']}", e["games"], e["wins"], _pct(e["rate"]), f"[{_pct(e['low'])}, {_pct(e['high'])}]",
+              f"{e['score']['mean']:.1f}"] for e in report["seats"]]
+    parts.append(_table(["", "games", "wins", "win rate", "95% interval", "mean score"], rows, "rates"))
+    even = 1 / max(1, meta["players"])
+    seat_like = report["agents"] + report["seats"]
+    parts.append(_figure(lambda ax: _bars(ax, [f"agent {e['agent']}" for e in report["agents"]]
+                                          + [f"seat {e['seat']}" for e in report["seats"]],
+                                          [e["rate"] or 0 for e in seat_like], [e["low"] for e in seat_like],
+                                          [e["high"] for e in seat_like], even),
+                         "Win rate by agent and seat (95% intervals; dashed: an even share)", 1 + 0.3 * len(seat_like)))
+    if report["victories"]:
+        parts.append(_figure(lambda ax: ax.pie([v["wins"] for v in report["victories"]],
+                                               labels=[v["victory"] for v in report["victories"]],
+                                               autopct="%1.0f%%"),
+                             f"Victory types ({report['draws']} of the games a shared victory)", 3))
+        parts.append(_table(["victory", "games", "share", "95% interval"],
+                            [[v["victory"], v["wins"], _pct(v["rate"]), f"[{_pct(v['low'])}, {_pct(v['high'])}]"]
+                             for v in report["victories"]], "victories"))
+    if report["totals"]:
+        parts.append(_figure(lambda ax: _score_histogram(ax, report), "Score distribution by agent (every seat of every game)", 3))
+    parts.append(_table(["category", "mean", "95% interval"],
+                        [[e["category"], f"{e['mean']:.2f}", f"[{e['low']:.2f}, {e['high']:.2f}]"]
+                         for e in report["score_categories"]], "categories"))
+    for kind, entries in report["definitions"].items():
+        shown = sorted((e for e in entries if e["delta"] is not None or e["taken"]),
+                       key=lambda e: -(e["win_rate_built"] or e["win_rate_taken"] or 0))
+        if not shown:
+            continue
+        held = any(e["taken"] != e["built"] for e in shown)
+        parts.append(f"<h3>{html.escape(kind)}: win rate when built</h3>")
+        if held:   # e.g. wonders: drafted (held) and built are two figures
+            parts.append(_figure(lambda ax, shown=shown: _bars(ax, [e["name"] for e in shown],
+                                                               [e["win_rate_taken"] or 0 for e in shown],
+                                                               [e["taken_low"] for e in shown],
+                                                               [e["taken_high"] for e in shown], even),
+                                 f"{kind}: win rate of a seat that held it (95% intervals)", 1 + 0.22 * len(shown)))
+        parts.append(_figure(lambda ax, shown=shown: _bars(ax, [e["name"] for e in shown],
+                                                           [e["win_rate_built"] or 0 for e in shown],
+                                                           [e["built_low"] for e in shown],
+                                                           [e["built_high"] for e in shown], even),
+                             f"{kind}: win rate of a seat that built it (95% intervals)", 1 + 0.22 * len(shown)))
+        parts.append(_table([kind, "held", "win held", "95%", "built", "win built", "95%", "not built", "win not", "95%",
+                             f"by turn {meta['early_turns']}", "win early", "difference", "Holm p"],
+                            [[e["name"], e["taken"], _pct(e["win_rate_taken"]),
+                              f"[{_pct(e['taken_low'])}, {_pct(e['taken_high'])}]", e["built"], _pct(e["win_rate_built"]),
+                              f"[{_pct(e['built_low'])}, {_pct(e['built_high'])}]", e["not_built"],
+                              _pct(e["win_rate_not_built"]), f"[{_pct(e['not_built_low'])}, {_pct(e['not_built_high'])}]",
+                              e["built_early"], _pct(e["win_rate_early"]),
+                              ("-" if e["delta"] is None else f"{100 * e['delta']:+.1f}", "sig" if e["significant"] else ""),
+                              "-" if e["p_holm"] is None else f"{e['p_holm']:.4f}"] for e in shown], "definitions"))
+    parts.append("<h3>Outliers</h3>")
+    if report["outliers"]:
+        parts.append("<ul>" + "".join(f"<li>{html.escape(o['kind'])} <b>{html.escape(o['name'])}</b>: {o['direction']}, "
+                                      f"{100 * o['delta']:+.1f} points when taken (Holm-adjusted p {o['p_holm']:.4f})</li>"
+                                      for o in report["outliers"]) + "</ul>")
+    else:
+        parts.append(f"<p>None: no definition's effect is significant at {meta['alpha']} after Holm's correction.</p>")
+    return parts
+
+
+def render_html(result: dict) -> str:
+    """The whole page: one report, or an A/B comparison (result with `a`, `b`, `compare`)."""
+    parts = ["<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Balance report</title>",
+             f"<style>{CSS}</style></head><body><h1>Balance report</h1>"]
+    if "compare" in result:
+        cmp = result["compare"]
+        parts.append(f"<h2>A/B: {html.escape(result['b']['meta']['source'])} (B) against "
+                     f"{html.escape(result['a']['meta']['source'])} (A)</h2><p>The same seeds and agents; B - A with 95% "
+                     "intervals (rates: Newcombe; means: paired game by game).</p>")
+        changed = cmp.get("changed", [])
+        parts.append("<p>B changes: " + (", ".join(f"{html.escape(c['kind'])} <b>{html.escape(c['name'])}</b> "
+                                                  f"({c['change']})" for c in changed)
+                                        if changed else "no definition (the same card text)") + "</p>")
+        metrics = cmp["metrics"]
+        parts.append(_table(["metric", "A", "B", "B - A", "95% interval"],
+                            [[m["metric"], m["a"], m["b"], (f"{m['delta']:+.4g}", "sig" if m["significant"] else ""),
+                              f"[{m['low']:.4g}, {m['high']:.4g}]"] for m in metrics], "compare"))
+        deltas = sorted((d for d in cmp["definitions"] if d.get("delta") is not None), key=lambda d: -abs(d["delta"]))[:30]
+        if deltas:
+            parts.append(_figure(lambda ax: _delta_bars(ax, deltas), "Win rate when taken: B - A (95% intervals)",
+                                 1 + 0.22 * len(deltas)))
+            parts.append(_table(["kind", "name", "taken A", "taken B", "win A", "win B", "B - A", "95% interval"],
+                                [[d["kind"], d["name"], d["a_built"], d["b_built"], _pct(d["a_rate"]), _pct(d["b_rate"]),
+                                  (f"{100 * d['delta']:+.1f}", "sig" if d["significant"] else ""),
+                                  f"[{100 * d['low']:.1f}, {100 * d['high']:.1f}]"] for d in deltas], "deltas"))
+        parts += _section(result["a"], f"A: {result['a']['meta']['source']}")
+        parts += _section(result["b"], f"B: {result['b']['meta']['source']}")
+    else:
+        parts += _section(result, result["meta"]["source"])
+    parts.append("</body></html>")
+    return "\n".join(parts)
+
+
+def _delta_bars(ax, deltas: list[dict]) -> None:
+    ys = list(range(len(deltas)))
+    values = [d["delta"] for d in deltas]
+    ax.barh(ys, values, xerr=[[v - d["low"] for v, d in zip(values, deltas)], [d["high"] - v for v, d in zip(values, deltas)]],
+            color=["#b84a4a" if v > 0 else "#4a7ab8" for v in values], ecolor="#333", capsize=2)
+    ax.set_yticks(ys, [f"{d['kind']} {d['name']}" for d in deltas], fontsize=7)
+    ax.invert_yaxis()
+    ax.axvline(0, color="#000", linewidth=1)
+
+
+def _score_histogram(ax, report: dict) -> None:
+    by_agent: dict[str, list[int]] = {}
+    for g in report["games"]:
+        for agent, total in zip(g["agents"], g["totals"]):
+            by_agent.setdefault(agent, []).append(total)
+    bins = min(30, max(5, len(set(report["totals"]))))
+    ax.hist(list(by_agent.values()), bins=bins, label=list(by_agent), histtype="stepfilled", alpha=0.5)
+    ax.legend()
+    ax.set_xlabel("score")

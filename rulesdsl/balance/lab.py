@@ -1,0 +1,112 @@
+"""Running a balance study: one content set (`balance`) or two on the same seeds (`ab`), with
+the run's metadata (seeds, content hash, agents, versions) in the report."""
+
+from __future__ import annotations
+
+import hashlib
+import platform
+from importlib.metadata import PackageNotFoundError, version
+from typing import Callable
+
+import attrs
+
+from .agents import SearchOptions
+from .analysis import compare, definitions_of, summarise
+from .runner import Plan, RunResult, labels, load, run, total_games
+
+
+
+
+def content_hash(plan: Plan) -> str:
+    """A hash of every card file the plan's content reads (paths within each layer and bytes):
+    two reports with the same hash played the same rules."""
+    from ..loader import resolve_layers
+    h = hashlib.sha256()
+    for layer in resolve_layers(list(plan.expansions), plan.base):
+        files = sorted(layer.rglob("*.rules")) if layer.is_dir() else [layer]
+        for f in files:
+            h.update(str(f.relative_to(layer) if layer.is_dir() else f.name).encode("utf-8") + b"\0")
+            h.update(f.read_bytes() + b"\0")
+    return h.hexdigest()[:16]
+
+
+def definition_texts(plan: Plan) -> dict[tuple[str, str], str]:
+    """(kind, name) -> the definition's source text, whitespace folded, as in force after every
+    layer (a `replace` in a later layer wins)."""
+    from ..loader import load_paths, resolve_layers
+    merged = load_paths(resolve_layers(list(plan.expansions), plan.base))
+    lines = {f: text.splitlines() for f, text in merged.sources.items()}
+    out = {}
+    for d in merged.definitions:
+        span = d.span
+        got = lines.get(span.file, [])[span.line - 1:span.end_line]
+        if got:
+            got = got[:]
+            got[-1] = got[-1][:span.end_column - 1]
+            got[0] = got[0][span.column - 1:]
+        out[(d.kind, d.name)] = " ".join(" ".join(got).split())
+    return out
+
+
+def changed_definitions(plan_a: Plan, plan_b: Plan) -> list[dict]:
+    """What B changes: the definitions whose text differs, and those only one side has."""
+    a, b = definition_texts(plan_a), definition_texts(plan_b)
+    out = []
+    for key in sorted(set(a) | set(b)):
+        if key not in b:
+            out.append({"kind": key[0], "name": key[1], "change": "only in A"})
+        elif key not in a:
+            out.append({"kind": key[0], "name": key[1], "change": "only in B"})
+        elif a[key] != b[key]:
+            out.append({"kind": key[0], "name": key[1], "change": "changed"})
+    return out
+
+
+def _version() -> str:
+    try:
+        return version("rulesdsl")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def meta_of(plan: Plan, source: str) -> dict:
+    content = load(plan).content
+    return {"source": source, "game": content.name, "players": content.players, "base": plan.base,
+            "expansions": list(plan.expansions), "agents": labels(plan.agents), "agent_specs": list(plan.agents),
+            "seed": plan.seed, "games_requested": plan.games, "games_scheduled": total_games(plan, content.players),
+            "content_hash": content_hash(plan), "version": _version(), "python": platform.python_version(),
+            "search": attrs.asdict(plan.search), "max_steps": plan.max_steps,
+            "deal_seeds": "derive('balance', seed, index // players)"}
+
+
+def _report(plan: Plan, source: str, result: RunResult, early: int, jobs: int) -> dict:
+    meta = meta_of(plan, source)
+    meta["error"] = result.failure
+    meta["partial"] = result.failure is not None
+    report = summarise(result.records, meta, definitions_of(load(plan).content), early)
+    report["run"] = {"jobs": jobs, "seconds": round(result.seconds, 3),
+                     "games_per_second": round(len(result.records) / result.seconds, 2) if result.seconds > 0 else None}
+    return report
+
+
+def balance(plan: Plan, source: str = "", jobs: int = 1, early: int = 5,
+            progress: Callable[[int, int], None] | None = None) -> tuple[dict, list[dict]]:
+    """Play the plan and report on it: (report, game records).  A failure is in
+    report["meta"]["error"] and the report covers the games before it."""
+    result = run(plan, jobs, progress)
+    return _report(plan, source or plan.base, result, early, jobs), result.records
+
+
+def ab(plan_a: Plan, plan_b: Plan, source_a: str, source_b: str, jobs: int = 1, early: int = 5,
+       progress: Callable[[int, int], None] | None = None) -> dict:
+    """Both plans (the same agents, games and seed; two content sets) and their differences."""
+    seats = load(plan_a).content.players
+    total = total_games(plan_a, seats) + total_games(plan_b, load(plan_b).content.players)
+    first = run(plan_a, jobs, (lambda d, t: progress(d, total)) if progress else None)
+    done = len(first.records)
+    second = run(plan_b, jobs, (lambda d, t: progress(done + d, total)) if progress else None)
+    a = _report(plan_a, source_a, first, early, jobs)
+    b = _report(plan_b, source_b, second, early, jobs)
+    result = compare(a, b, first.records, second.records)
+    result["changed"] = changed_definitions(plan_a, plan_b)
+    return {"a": a, "b": b, "compare": result}

@@ -1,0 +1,257 @@
+"""Playing the games of a balance run: the schedule (seeds and seat rotation), one game with its
+record, and a process pool whose results are merged in game order.
+
+Game `i` deals from the seed of its *deal* `i // seats` and seats the line-up rotated by
+`i % seats`: every agent of the line-up sits in every seat on the same deals, which cancels the
+advantage of a seat.  A game depends only on its index, so any number of jobs gives the same
+records.  An agent that raises or answers an illegal action ends the run with a GameFailure
+naming the agent, the seat and the game's seed; the games before it are kept."""
+
+from __future__ import annotations
+
+import concurrent.futures as futures
+import multiprocessing
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import attrs
+
+from ..interpreter.actions import Action
+from ..interpreter.budget import DEFAULT_MAX_STEPS, BudgetExceeded
+from ..interpreter.chance import derive
+from ..interpreter.state import DRAW
+from .agents import SearchOptions, resolve
+
+
+@attrs.frozen
+class Plan:
+    """What a run plays: the content (a base game name or folder, expansions, a player count),
+    one agent per seat (the line-up, rotated over the games), how many games from which seed."""
+
+    base: str
+    expansions: tuple[str, ...]
+    players: int | None
+    agents: tuple[str, ...]
+    games: int
+    seed: int = 0
+    search: SearchOptions = SearchOptions()
+    max_steps: int = DEFAULT_MAX_STEPS
+    traces: str | None = None          # a folder: each game's trace is written there (rulesdsl replay)
+
+
+@attrs.frozen
+class GameFailure(Exception):
+    """An agent raised, answered something not legal, or an action ran away: the message names
+    the agent, its seat, the game and its seed."""
+
+    index: int
+    message: str
+
+    def __str__(self) -> str:
+        return self.message
+
+
+@attrs.define
+class RunResult:
+    records: list[dict]
+    failure: str | None = None
+    seconds: float = 0.0
+
+
+def deal_seed(seed: int, deal: int) -> int:
+    return derive("balance", seed, deal)
+
+
+def seating(plan_agents: tuple[str, ...], index: int) -> list[int]:
+    """The line-up position sitting in each seat in game `index`: position a sits in seat
+    (a + index) % seats."""
+    n = len(plan_agents)
+    rotation = index % n
+    return [(s - rotation) % n for s in range(n)]
+
+
+def labels(agents: tuple[str, ...]) -> list[str]:
+    """A name for each line-up position: the agent's name, numbered where it appears twice."""
+    out = []
+    for i, a in enumerate(agents):
+        out.append(f"{a}#{agents[:i].count(a) + 1}" if agents.count(a) > 1 else a)
+    return out
+
+
+def load(plan: Plan):
+    from ..pipeline import load_ruleset
+    return load_ruleset(plan.expansions, plan.base, plan.players)
+
+
+def play_game(rules, plan: Plan, index: int, factories: list[Callable[[int], Any]], bundled: list[bool]) -> dict:
+    """Play game `index` of the plan; its record, or GameFailure."""
+    n = rules.content.players
+    deal = index // n
+    seed = deal_seed(plan.seed, deal)
+    positions = seating(plan.agents, index)
+    names = labels(plan.agents)
+    where = f"game {index} (seed {seed})"
+    try:
+        game = rules.new_game(seed=seed, max_steps=plan.max_steps)
+    except BudgetExceeded as exc:
+        raise GameFailure(index, f"{exc.within(where)}") from None
+    agents = []
+    for s in range(n):
+        a = positions[s]
+        try:
+            agents.append(factories[a](derive("agent", seed, s)))
+        except Exception as exc:
+            raise GameFailure(index, f"agent {plan.agents[a]!r} (seat {s}) could not be made in {where}: "
+                                     f"{type(exc).__name__}: {exc}") from None
+    tracker = Taken(game)
+    while not game.over:
+        s = game.to_move()
+        a = positions[s]
+        try:
+            action = agents[s].act(game)
+        except BudgetExceeded as exc:
+            raise GameFailure(index, f"agent {plan.agents[a]!r} (seat {s}): {exc.within(where)}") from None
+        except Exception as exc:
+            raise GameFailure(index, f"agent {plan.agents[a]!r} (seat {s}) raised {type(exc).__name__}: {exc} "
+                                     f"in {where}") from None
+        if not bundled[a]:
+            reason = (game.explain_illegal(action) if isinstance(action, Action)
+                      else f"not an Action but {type(action).__name__}")
+            if reason is not None:
+                raise GameFailure(index, f"agent {plan.agents[a]!r} (seat {s}) answered an illegal action "
+                                         f"{action} in {where}: {reason}")
+        try:
+            game._apply(action)
+        except BudgetExceeded as exc:
+            raise GameFailure(index, f"{exc.within(where)}") from None
+        tracker.update(game)
+    if plan.traces:
+        from ..trace import save_trace
+        save_trace(game, Path(plan.traces) / f"game-{index}.json")
+    st = game.state
+    scores = [dict(sorted(game.score(p).items())) for p in range(n)]
+    return {"index": index, "deal": deal, "seed": seed, "rotation": index % n,
+            "agents": [names[positions[s]] for s in range(n)],
+            "winner": -1 if st.winner == DRAW or st.winner is None else st.winner,
+            "victory": st.victory, "scores": scores, "totals": [sum(s.values()) for s in scores],
+            "turns": st.turn, "actions": len(st.history), "taken": tracker.taken, "built": tracker.built}
+
+
+class Taken:
+    """What each seat took and built, and when: an item entering one of the seat's public zones
+    (a wonder drafted, a board dealt, a card built, ...) is *taken*; entering one of its active
+    zones (in play for it: a card built, a wonder or stage built, a token won) is *built*.  Each
+    is recorded once per seat, with the game turn it came at."""
+
+    def __init__(self, game) -> None:
+        c = game.content
+        self.slots = [(game.slot(z.id, p), p, z.active) for z in c.zones if z.per_player and z.public
+                      for p in range(c.players)]
+        self.items = c.items
+        self.seen: list[set[int]] = [set() for _ in range(c.players)]
+        self.seen_built: list[set[int]] = [set() for _ in range(c.players)]
+        self.taken: list[list[list]] = [[] for _ in range(c.players)]
+        self.built: list[list[list]] = [[] for _ in range(c.players)]
+        self.update(game)
+
+    def update(self, game) -> None:
+        zones, turn = game.state.zones, game.state.turn
+        for slot, p, active in self.slots:
+            seen, seen_built = self.seen[p], self.seen_built[p]
+            for item in zones[slot]:
+                if item not in seen:
+                    seen.add(item)
+                    it = self.items[item]
+                    self.taken[p].append([it.name, it.kind, turn])
+                if active and item not in seen_built:
+                    seen_built.add(item)
+                    it = self.items[item]
+                    self.built[p].append([it.name, it.kind, turn])
+
+
+def _factories(plan: Plan):
+    made = [resolve(a, plan.search) for a in plan.agents]
+    from ..interpreter.agents import AGENTS
+    bundled = [a.strip() in AGENTS for a in plan.agents]
+    return made, bundled
+
+
+def _play_many(plan: Plan, indexes: list[int]) -> tuple[list[dict], GameFailure | None]:
+    """Play the games in order; stop at the first failure (the records before it are kept)."""
+    rules = load(plan)
+    factories, bundled = _factories(plan)
+    records = []
+    for i in indexes:
+        try:
+            records.append(play_game(rules, plan, i, factories, bundled))
+        except GameFailure as exc:
+            return records, exc
+    return records, None
+
+
+def total_games(plan: Plan, seats: int) -> int:
+    """The games a plan plays: its count rounded up to whole rotations (each deal at every seat)."""
+    return -(-plan.games // seats) * seats
+
+
+def run(plan: Plan, jobs: int = 1, progress: Callable[[int, int], None] | None = None) -> RunResult:
+    """Play the plan's games on `jobs` processes; records in game order.  A failure (or ^C) keeps
+    the games before the first failing one, so the records are the same for any `jobs`."""
+    start = time.perf_counter()
+    seats = load(plan).content.players
+    total = total_games(plan, seats)
+    # About eight tasks a job: small enough that a short run (one deal of slow games) uses every
+    # job, large enough that fast games do not pay a round trip each.
+    size = max(1, total // (max(1, jobs) * 8))
+    chunks = [list(range(i, min(i + size, total))) for i in range(0, total, size)]
+    records: list[dict] = []
+    failure: GameFailure | None = None
+    done = 0
+    if jobs <= 1:
+        try:
+            for chunk in chunks:
+                got, failure = _play_many(plan, chunk)
+                records += got
+                done += len(got)
+                if progress:
+                    progress(done, total)
+                if failure:
+                    break
+        except KeyboardInterrupt:
+            failure = GameFailure(len(records), f"interrupted after {len(records)} games")
+        return _finish(records, failure, start)
+    # fork where there is one: the workers start with the compiled rules and the user's agent modules.
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
+    pool = futures.ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context(method))
+    pending: list[futures.Future] = []
+    try:
+        pending = [pool.submit(_play_many, plan, chunk) for chunk in chunks]
+        for fut in futures.as_completed(pending):
+            if fut.cancelled():   # after a failure: a game that never started
+                continue
+            got, failed = fut.result()
+            records += got
+            done += len(got)
+            if progress:
+                progress(done, total)
+            if failed and (failure is None or failed.index < failure.index):
+                failure = failed
+                for other in pending:
+                    other.cancel()
+    except KeyboardInterrupt:
+        failure = GameFailure(min((c[0] for c, f in zip(chunks, pending) if not f.done()), default=total),
+                              "interrupted")
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+    return _finish(records, failure, start)
+
+
+def _finish(records: list[dict], failure: GameFailure | None, start: float) -> RunResult:
+    records.sort(key=lambda r: r["index"])
+    if failure is not None:
+        # Only the games before the first failure: the same records whatever the number of jobs.
+        records = [r for r in records if r["index"] < failure.index]
+        if failure.message == "interrupted":
+            failure = GameFailure(failure.index, f"interrupted after {len(records)} games")
+    return RunResult(records, str(failure) if failure else None, time.perf_counter() - start)

@@ -1,0 +1,282 @@
+"""`rulesdsl balance` and the lab behind it (rulesdsl/balance/): seat rotation, identical results
+for any number of jobs, the JSON report, A/B on the same seeds, and bad agents."""
+
+import json
+import shutil
+import textwrap
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from rulesdsl.balance.lab import balance
+from rulesdsl.balance.runner import Plan, run, seating
+from rulesdsl.cli import cli
+
+HANDS = str(Path(__file__).parent / "data" / "hands")
+
+
+def invoke(*args):
+    return CliRunner().invoke(cli, ["balance", *map(str, args)], catch_exceptions=False)
+
+
+def lab_json(*args):
+    result = invoke(*args, "--json")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_every_agent_sits_in_every_seat_on_the_same_deal():
+    plan = Plan(HANDS, (), 3, ("random", "greedy", "mcts"), 6, seed=4)
+    records = run(plan, jobs=1).records
+    assert [r["index"] for r in records] == list(range(6))
+    for deal in (0, 1):
+        games = records[3 * deal:3 * deal + 3]
+        assert len({r["seed"] for r in games}) == 1                     # one deal ...
+        for seat in range(3):                                            # ... every agent at every seat
+            assert sorted(r["agents"][seat] for r in games) == ["greedy", "mcts", "random"]
+    assert records[0]["seed"] != records[3]["seed"]
+    assert seating(("a", "b", "c"), 1) == [2, 0, 1]   # game 1: position 2 in seat 0, position 0 in seat 1
+
+
+def test_games_round_up_to_whole_rotations():
+    records = run(Plan(HANDS, (), 3, ("random",) * 3, 4), jobs=1).records
+    assert len(records) == 6
+
+
+def test_same_report_for_one_and_two_jobs():
+    plan = Plan(HANDS, (), 3, ("random", "greedy", "random"), 9, seed=7)
+    one, rec1 = balance(plan, jobs=1)
+    two, rec2 = balance(plan, jobs=2)
+    assert rec1 == rec2
+    one.pop("run"), two.pop("run")
+    assert one == two
+
+
+def test_json_report_schema():
+    report = lab_json("-g", HANDS, "-p", "3", "--agents", "random,greedy,random", "-n", "6", "-j", "1")
+    meta = report["meta"]
+    assert meta["games_played"] == 6 and meta["players"] == 3 and meta["seed"] == 0
+    assert meta["agents"] == ["random#1", "greedy", "random#2"] and len(meta["content_hash"]) == 16
+    assert meta["version"] and meta["correction"] == "holm" and meta["error"] is None
+    names = {c["name"] for c in report["cards"]}
+    assert names == {"Wood Pile", "Ore Vein", "Post", "Fort", "Shrine", "Lab"}
+    for c in report["cards"]:
+        assert c["built"] + c["not_built"] == c["seat_games"] == 18
+        for rate, low, high in (("win_rate_built", "built_low", "built_high"),
+                                ("win_rate_not_built", "not_built_low", "not_built_high")):
+            assert 0 <= c[low] <= (c[rate] if c[rate] is not None else c[low]) <= c[high] <= 1
+        assert c["built_early"] <= c["built"] == c["taken"]     # a card is held once built
+        assert c["won_built"] == round((c["win_rate_built"] or 0) * c["built"])
+    # every seat-game's win counted once: the wins of the seats add up to the decided games
+    assert sum(s["wins"] for s in report["seats"]) == 6 - report["draws"]
+    assert sum(a["games"] for a in report["agents"]) == 18
+    assert {v["victory"] for v in report["victories"]} == {"civilian"}
+    assert [g["index"] for g in report["games"]] == list(range(6))
+    assert {e["category"] for e in report["score_categories"]} == {"coins", "military", "science"}
+
+
+def _variant(tmp_path, points):
+    folder = tmp_path / "variant"
+    shutil.copytree(HANDS, folder)
+    cards = folder / "cards.rules"
+    text = cards.read_text()
+    assert "produce wood }" in text
+    cards.write_text(text.replace("produce wood }", f"produce wood; points {points} }}"))
+    return folder
+
+
+def _layer(tmp_path, points):
+    """A variant folder without a game: one `replace` layered on the game."""
+    folder = tmp_path / "tweak"
+    folder.mkdir()
+    (folder / "pile.rules").write_text(
+        f'replace card "Wood Pile" {{ age 1; color brown; copies 3 3 3 4; produce wood; points {points} }}\n')
+    return folder
+
+
+@pytest.mark.parametrize("make, game", [(_variant, []), (_layer, ["-g", HANDS])])
+def test_ab_same_seeds_one_card_changed(tmp_path, make, game):
+    variant = make(tmp_path, 2)    # Wood Pile: 0 points -> 2
+    out = lab_json(*game, "--compare", HANDS, variant, "-p", "3", "--agents", "random,random,random", "-n", "12",
+                   "-j", "1")
+    a, b, cmp = out["a"], out["b"], out["compare"]
+    assert cmp["changed"] == [{"kind": "card", "name": "Wood Pile", "change": "changed"}]
+    assert [g["seed"] for g in a["games"]] == [g["seed"] for g in b["games"]]
+    assert a["meta"]["content_hash"] != b["meta"]["content_hash"]
+    # Random agents choose from the same legal actions on the same seeds: the same games, and
+    # each seat that built the Wood Pile scores 2 more in B.
+    pile_a = next(c for c in a["cards"] if c["name"] == "Wood Pile")
+    pile_b = next(c for c in b["cards"] if c["name"] == "Wood Pile")
+    assert pile_a["built"] == pile_b["built"] > 0
+    gained = sum(tb - ta for ga, gb in zip(a["games"], b["games"]) for ta, tb in zip(ga["totals"], gb["totals"]))
+    assert gained == 2 * pile_a["built"]
+    score = next(m for m in cmp["metrics"] if m["metric"] == "mean score")
+    assert score["delta"] == pytest.approx(2 * pile_a["built"] / 36, abs=1e-3) and score["low"] > 0
+    assert score["significant"]
+    row = next(d for d in cmp["definitions"] if d["name"] == "Wood Pile")
+    assert row["a_built"] == row["b_built"] and row["low"] <= row["delta"] <= row["high"]
+
+
+def test_terminal_report(tmp_path):
+    result = invoke("-g", HANDS, "-p", "3", "--agents", "random,greedy,mcts", "--iterations", "10", "-n", "3", "-j", "1")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "3 games of hands (3 players)" in out and "Win rate by agent and by seat" in out
+    assert "agent mcts" in out and "card: win rate when built" in out and "Holm" in out
+
+
+def test_compare_terminal_and_html(tmp_path):
+    variant = _variant(tmp_path, 2)
+    page = tmp_path / "ab.html"
+    result = invoke("--compare", HANDS, variant, "-p", "3", "--agents", "random,random,random", "-n", "3", "-j", "1",
+                    "--html", page)
+    assert result.exit_code == 0, result.output
+    assert "A/B:" in result.stdout and "mean score" in result.stdout and "Wood Pile" in result.stdout
+    text = page.read_text()
+    assert text.count("data:image/png;base64,") >= 7 and 'class="compare"' in text
+
+
+BAD_AGENTS = '''
+from rulesdsl.interpreter.actions import Action
+
+
+class Raises:
+    made = 0
+
+    def __init__(self, seed):
+        Raises.made += 1
+        self.fail = Raises.made > 3    # the first three games play through
+
+    def act(self, game):
+        if self.fail:
+            raise RuntimeError("boom")
+        return game.legal_actions()[0]
+
+
+class FailsOnSecondDeal:
+    """Raises in the games of deal 1 (games 3 to 5 at three seats), whichever process plays them."""
+
+    def __init__(self, seed):
+        pass
+
+    def act(self, game):
+        from rulesdsl.balance.runner import deal_seed
+        if game.state.seed == deal_seed(0, 1):
+            raise ValueError("deal 1")
+        return game.legal_actions()[0]
+
+
+class Illegal:
+    def __init__(self, seed):
+        pass
+
+    def act(self, game):
+        return Action("fly", ("away",))
+
+
+class Good:
+    name = "good"
+
+    def __init__(self, seed):
+        pass
+
+    def act(self, game):
+        return game.legal_actions()[-1]
+'''
+
+
+@pytest.fixture
+def agent_module(tmp_path, monkeypatch):
+    name = f"lab_agents_{tmp_path.name.replace('-', '_')}"
+    (tmp_path / f"{name}.py").write_text(textwrap.dedent(BAD_AGENTS))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    return name
+
+
+def test_agent_that_raises_keeps_the_games_before(agent_module):
+    result = invoke("-g", HANDS, "-p", "3", "--agents", f"{agent_module}:Raises,random,random", "-n", "9", "-j", "1",
+                    "--json")
+    assert result.exit_code == 1
+    err = result.stderr.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error: agent ")
+    assert f"{agent_module}:Raises" in err[0] and "RuntimeError: boom" in err[0] and "seed " in err[0]
+    assert "the 3 games before it" in err[0]
+    report = json.loads(result.stdout)
+    assert report["meta"]["partial"] and report["meta"]["games_played"] == 3
+    assert [g["index"] for g in report["games"]] == [0, 1, 2]
+
+
+def test_partial_report_same_for_one_and_two_jobs(agent_module):
+    outs = []
+    for jobs in ("1", "2"):
+        result = invoke("-g", HANDS, "-p", "3", "--agents", f"random,{agent_module}:FailsOnSecondDeal,random",
+                        "-n", "12", "-j", jobs, "--json")
+        assert result.exit_code == 1 and "ValueError: deal 1 in game 3 (seed" in result.stderr
+        report = json.loads(result.stdout)
+        report.pop("run")
+        outs.append(report)
+    assert outs[0] == outs[1] and outs[0]["meta"]["games_played"] == 3
+
+
+def test_agent_with_an_illegal_action(agent_module):
+    result = invoke("-g", HANDS, "-p", "3", "--agents", f"random,{agent_module}:Illegal,random", "-n", "3", "-j", "1")
+    assert result.exit_code == 1
+    assert "answered an illegal action fly away in game 0 (seed" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_custom_agent_by_module_and_entry_point(agent_module, monkeypatch):
+    report = lab_json("-g", HANDS, "-p", "3", "--agents", f"{agent_module}:Good,random,random", "-n", "3", "-j", "2")
+    assert report["meta"]["games_played"] == 3 and report["meta"]["agents"][0] == f"{agent_module}:Good"
+    from importlib.metadata import EntryPoint
+    from rulesdsl.balance import agents
+    ep = EntryPoint(name="goodbot", value=f"{agent_module}:Good", group=agents.GROUP)
+    monkeypatch.setattr(agents, "entry_points", lambda group: [ep] if group == agents.GROUP else [])
+    report = lab_json("-g", HANDS, "-p", "3", "--agents", "goodbot,random,random", "-n", "3", "-j", "1")
+    assert report["meta"]["games_played"] == 3 and "goodbot" in agents.known_names()
+
+
+@pytest.mark.parametrize("agents, status, message", [
+    ("nobot,random,random", 2, "error: unknown agent 'nobot': one of random, greedy, mcts"),
+    ("no_such_module_xyz:Bot,random,random", 1, "error: agent 'no_such_module_xyz:Bot': cannot import no_such_module_xyz"),
+    ("random,random", 2, "error: --agents gives 2 agents, the game has 3 seats"),
+    ("json:Nothing,random,random", 1, "error: agent 'json:Nothing': module json has no 'Nothing'"),
+])
+def test_bad_agents_are_one_error_line(agents, status, message):
+    result = invoke("-g", HANDS, "-p", "3", "--agents", agents, "-n", "3")
+    assert result.exit_code == status
+    assert result.stderr.startswith(message) and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_traces_replay(tmp_path):
+    folder = tmp_path / "traces"
+    result = invoke("-g", HANDS, "-p", "3", "--agents", "random,greedy,random", "-n", "3", "-j", "1", "--traces", folder)
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in folder.iterdir()) == ["game-0.json", "game-1.json", "game-2.json"]
+    replayed = CliRunner().invoke(cli, ["replay", str(folder / "game-1.json")], catch_exceptions=False)
+    assert replayed.exit_code == 0 and "same final state" in replayed.output
+
+
+def test_duel_report_has_wonders_and_tokens():
+    report = lab_json("--agents", "random,random", "-n", "4", "-j", "1")
+    assert report["meta"]["game"] and report["meta"]["players"] == 2
+    kinds = set(report["definitions"])
+    assert "card" in kinds and len(kinds) >= 3    # Duel's wonders and progress tokens too
+    assert any(e["built"] for entries in report["definitions"].values() for e in entries if e["kind"] != "card")
+    wonders = report["definitions"]["wonder"]
+    # Each seat drafts its wonders before it builds any: held at least as often as built, and
+    # four wonders a seat in every game.
+    assert all(w["taken"] >= w["built"] for w in wonders) and sum(w["taken"] for w in wonders) == 4 * 2 * 4
+
+
+def test_agent_example_of_docs_agents_md_plays(tmp_path, monkeypatch):
+    """docs/agents.md's example agent, as written there, plays a run."""
+    import re
+    text = (Path(__file__).parent.parent / "docs" / "agents.md").read_text()
+    code = next(b for b in re.findall(r"```python\n(.*?)```", text, re.S) if "class Cautious" in b)
+    name = f"doc_agents_{tmp_path.name.replace('-', '_')}"
+    (tmp_path / f"{name}.py").write_text(code)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    report = lab_json("-g", HANDS, "-p", "3", "--agents", f"{name}:Cautious,random,random", "-n", "3", "-j", "1")
+    assert report["meta"]["games_played"] == 3 and report["meta"]["error"] is None
