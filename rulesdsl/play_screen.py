@@ -329,6 +329,24 @@ class Explanation(ModalScreen):
             yield Static(Text(self.text + "\n\n(esc or ? to close)"), id="explain-text")
 
 
+class Handover(ModalScreen):
+    """Hot seat: the screen is blank until the next player at the terminal is ready, so no one
+    sees another seat's hand."""
+
+    BINDINGS = [Binding("enter,space", "dismiss", "ready")]
+    DEFAULT_CSS = """
+    Handover { align: center middle; background: $background 100%; }
+    #handover { width: 60; height: 5; border: round $accent; content-align: center middle; text-align: center; }
+    """
+
+    def __init__(self, seat: int):
+        super().__init__()
+        self.seat = seat
+
+    def compose(self) -> ComposeResult:
+        yield Static(f"p{self.seat} to play: pass the keyboard.\nPress enter when ready.", id="handover")
+
+
 def explanation(content, action) -> str:
     """`rulesdsl explain` of each item an action names, then of the action itself."""
     from .explain import explain
@@ -371,6 +389,7 @@ class PlayApp(App):
         self.status = ""
         self.digits = ""
         self.digit_time = 0.0
+        self.shown = -1   # the seat whose view is on the screen (hot seat)
         self.actions: list = []
 
     def compose(self) -> ComposeResult:
@@ -421,6 +440,9 @@ class PlayApp(App):
         s = self.session
         g = s.game
         seat = s.viewer()
+        if len(s.humans) > 1 and seat != self.shown and not g.over:
+            self.shown = seat   # another person at the terminal: hide the board until they are there
+            self.push_screen(Handover(seat))
         self.query_one("#header", Static).update(header(s, seat))
         self.query_one("#board", Static).update(board_text(s, seat))
         self.query_one("#moves", Static).update(moves_text(s))

@@ -288,3 +288,25 @@ def test_two_digits_choose_the_twelfth_action():
     actions, highlighted = drive(app, [], check=twelve)
     assert len(actions) >= 12 and highlighted == 11
     assert session.moves[0] == (0, actions[11])
+
+
+def test_hot_seat_hides_the_board_until_the_next_player_is_ready():
+    from rulesdsl.play_screen import Handover
+    session = hands_session(seed=3, seat_agents=("human", "human", "greedy"))
+    app = PlayApp(session)
+
+    async def hand_over(app, pilot):
+        seen = [isinstance(app.screen, Handover), app.session.viewer()]
+        await pilot.press("enter")              # p0 is ready
+        await pilot.pause()
+        seen.append(isinstance(app.screen, Handover))
+        await pilot.press("enter")              # p0 plays: p1's turn
+        await pilot.pause()
+        seen += [isinstance(app.screen, Handover), app.session.viewer(), screen_text(app)]
+        return seen
+
+    first, viewer0, after_ready, second, viewer1, text = drive(app, [], check=hand_over)
+    assert first and viewer0 == 0 and not after_ready
+    assert second and viewer1 == 1
+    assert "p1 to play" in text and "On offer" not in text   # nothing of p1's hand shows yet
+    assert [p for p, _ in session.moves] == [0]
