@@ -310,3 +310,22 @@ def test_hot_seat_hides_the_board_until_the_next_player_is_ready():
     assert second and viewer1 == 1
     assert "p1 to play" in text and "On offer" not in text   # nothing of p1's hand shows yet
     assert [p for p, _ in session.moves] == [0]
+
+
+def test_classic_at_seven_seats_lists_every_city_compactly():
+    from rulesdsl.play_screen import board_text
+    session = Session(load_ruleset((), "classic", 7), 2, ["human"] + ["random"] * 6).start()
+    app = PlayApp(session)
+    drive(app, ["enter", "enter"])
+    assert [p for p, _ in session.moves].count(0) == 2
+    board = board_text(session, 0).plain
+    assert "p1 (random, left neighbour)" in board and "p6 (random, right neighbour)" in board
+    assert all(f"p{p} (random)" in board for p in range(2, 6))
+    # The others' cities are one line of cards each (yours is grouped by colour).
+    others = board[board.index("p1 (random"):]
+    assert not re.search(r"^  (brown|grey|blue|green|red|yellow|purple): ", others, re.M)
+    cities = [session.game.items_in("city", p) for p in range(1, 7)]
+    assert any(cities)
+    for city in cities:
+        if city:
+            assert "  " + ", ".join(city) + "\n" in others
