@@ -261,6 +261,11 @@ def board_text(session: Session, seat: int) -> Text:
               if not zones[name].per_player and held and name not in drawn]
     for name, held in shared:
         out.append(f"{name}: ", style="bold")
+        z = zones[name]
+        if z.spaces:   # items on numbered spaces: where each lies (a face-down one too: its back is seen)
+            ids = g.state.zones[g.slot(z.id, 0)]
+            held = [f"{shown} on {g.state.positions[i]}" if i in g.state.positions else shown
+                    for i, shown in zip(ids, held)]
         out.append(", ".join(held) + "\n")
     if shared:
         out.append("\n")

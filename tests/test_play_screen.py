@@ -329,3 +329,21 @@ def test_classic_at_seven_seats_lists_every_city_compactly():
     for city in cities:
         if city:
             assert "  " + ", ".join(city) + "\n" in others
+
+
+def test_items_on_numbered_spaces_show_where_they_lie_face_down_or_not():
+    import random
+    from rulesdsl.play_screen import board_text
+    session = Session(load_ruleset(("pantheon",), "duel", None), 3, ["human", "human"], ("beginner_wonders",)).start()
+    g = session.game
+    pick = random.Random(2)
+    spaced = next(z for z in g.content.zones if z.spaces and not z.per_player)
+    while not any(i in g.state.positions for i in g.state.zones[g.slot(spaced.id, 0)]):
+        g.apply(pick.choice(g.legal_actions()))
+    board = board_text(session, session.viewer()).plain
+    for i in g.state.zones[g.slot(spaced.id, 0)]:
+        if i in g.state.positions:
+            shown = "face down" if i in g.state.hidden else g.name(i)
+            assert re.search(rf"{re.escape(shown)}[^,\n]* on {g.state.positions[i]}", board)
+        if i in g.state.hidden:
+            assert g.name(i) not in board   # a face-down god's name never shows
