@@ -13,7 +13,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import OptionList, Static
+from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from .play_session import Session
@@ -334,6 +334,24 @@ class Explanation(ModalScreen):
             yield Static(Text(self.text + "\n\n(esc or ? to close)"), id="explain-text")
 
 
+class AskName(ModalScreen):
+    """`e`: type any name the game defines (a card on the table, a token, a god) to explain it."""
+
+    BINDINGS = [Binding("escape", "dismiss", "close")]
+    DEFAULT_CSS = """
+    AskName { align: center middle; }
+    #ask { width: 70; height: 5; border: round $accent; background: $surface; }
+    """
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="ask"):
+            yield Static("Explain which name? (enter; esc closes)")
+            yield Input(id="name")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value.strip())
+
+
 class Handover(ModalScreen):
     """Hot seat: the screen is blank until the next player at the terminal is ready, so no one
     sees another seat's hand."""
@@ -375,12 +393,13 @@ class PlayApp(App):
     #side { width: 40; }
     #actions { height: 1fr; border: round $accent; }
     #moves { height: 12; text-wrap: nowrap; text-overflow: ellipsis; border: round $panel; padding: 0 1; }
-    #status { height: 1; }
+    #status { height: 2; }
     #small { display: none; width: 100%; height: 100%; content-align: center middle; text-align: center; }
     """
     BINDINGS = [
         Binding("q", "quit_game", "quit"),
         Binding("question_mark", "explain", "explain"),
+        Binding("e", "explain_name", "explain a name"),
         Binding("u", "undo", "undo"),
         Binding("s", "save", "save"),
     ]
@@ -466,10 +485,9 @@ class PlayApp(App):
         if self.actions:
             menu.highlighted = 0
             menu.focus()
-        keys = "↑↓ or number, enter: play   ?: explain   u: undo   s: save   q: quit"
+        keys = "↑↓ or number + enter: play  ?: explain  e: explain a name  u: undo  s: save  q: quit"
         status = Text(f" {keys}", style="reverse")
-        if self.status:
-            status.append(f"   {self.status}", style="bold reverse")
+        status = Text(self.status, style="bold", no_wrap=True, overflow="ellipsis") + Text("\n") + status
         self.query_one("#status", Static).update(status)
 
     # -- keys --------------------------------------------------------------------------------------
@@ -512,6 +530,20 @@ class PlayApp(App):
         action = self.highlighted_action()
         if action is not None and not self.too_small:
             self.push_screen(Explanation(explanation(self.session.game.content, action)))
+
+    def action_explain_name(self) -> None:
+        if not self.too_small:
+            self.push_screen(AskName(), self._explain_name)
+
+    def _explain_name(self, name: str | None) -> None:
+        from .explain import explain
+        if not name:
+            return
+        try:
+            text = explain(name, self.session.game.content)
+        except KeyError as exc:   # explain.UnknownName: says what is near
+            text = str(exc)
+        self.push_screen(Explanation(printable(text)))
 
     def action_undo(self) -> None:
         if self.too_small:

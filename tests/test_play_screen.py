@@ -347,3 +347,25 @@ def test_items_on_numbered_spaces_show_where_they_lie_face_down_or_not():
             assert re.search(rf"{re.escape(shown)}[^,\n]* on {g.state.positions[i]}", board)
         if i in g.state.hidden:
             assert g.name(i) not in board   # a face-down god's name never shows
+
+
+def test_e_explains_any_name_typed_and_suggests_near_ones():
+    session = duel_session()
+    app = PlayApp(session)
+
+    async def ask(app, pilot):
+        texts = []
+        for typed in ("Altar", "Altr"):
+            await pilot.press("e")
+            await pilot.pause()
+            await pilot.press(*typed, "enter")
+            await pilot.pause()
+            texts.append(screen_text(app))
+            await pilot.press("escape")
+            await pilot.pause()
+        return texts
+
+    known, typo = drive(app, [], check=ask)
+    assert explain("Altar", session.game.content).splitlines()[0] in known
+    assert "nothing is named `Altr`" in typo and "Altar" in typo
+    assert session.moves == []
