@@ -443,11 +443,12 @@ class PlayApp(App):
         self._fit()
 
     def on_resize(self, event) -> None:
-        self._fit()
+        self._fit(event.size.width, event.size.height)
 
-    def _fit(self) -> None:
+    def _fit(self, w: int | None = None, h: int | None = None) -> None:
         """Too small a terminal: one clear message instead of the screen."""
-        w, h = self.size.width, self.size.height
+        if w is None or h is None:
+            w, h = self.size.width, self.size.height
         small = w < MIN_WIDTH or h < MIN_HEIGHT
         self.query_one("#main").display = not small
         note = self.query_one("#small", Static)

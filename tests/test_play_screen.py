@@ -369,3 +369,20 @@ def test_e_explains_any_name_typed_and_suggests_near_ones():
     assert explain("Altar", session.game.content).splitlines()[0] in known
     assert "nothing is named `Altr`" in typo and "Altar" in typo
     assert session.moves == []
+
+
+def test_the_screen_comes_back_when_the_terminal_is_enlarged():
+    session = duel_session()
+    app = PlayApp(session)
+
+    async def grow(app, pilot):
+        small = app.too_small
+        await pilot.resize_terminal(*SIZE)
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        return small, app.too_small, screen_text(app)
+
+    small, still_small, text = drive(app, [], size=(99, 40), check=grow)
+    assert small and not still_small
+    assert "Structure" in text and len(session.moves) == 2   # and it plays again
