@@ -461,6 +461,12 @@ class PlayApp(App):
     def too_small(self) -> bool:
         return not self.query_one("#main").display
 
+    @property
+    def busy(self) -> bool:
+        """Too small, or a panel (an explanation, a name being typed, a hand-over) is up: the
+        game's keys wait."""
+        return self.too_small or isinstance(self.screen, ModalScreen)
+
     def refresh_view(self) -> None:
         s = self.session
         g = s.game
@@ -529,11 +535,11 @@ class PlayApp(App):
 
     def action_explain(self) -> None:
         action = self.highlighted_action()
-        if action is not None and not self.too_small:
+        if action is not None and not self.busy:
             self.push_screen(Explanation(explanation(self.session.game.content, action)))
 
     def action_explain_name(self) -> None:
-        if not self.too_small:
+        if not self.busy:
             self.push_screen(AskName(), self._explain_name)
 
     def _explain_name(self, name: str | None) -> None:
@@ -547,7 +553,7 @@ class PlayApp(App):
         self.push_screen(Explanation(printable(text)))
 
     def action_undo(self) -> None:
-        if self.too_small:
+        if self.busy:
             return
         self.status = "your last move is taken back" if self.session.undo() else "nothing to undo"
         self._run_agents()
@@ -555,6 +561,8 @@ class PlayApp(App):
 
     def action_save(self) -> None:
         from .files import FileProblem
+        if self.busy:
+            return
         path = self.save_path or Path(f"rulesdsl-play-{self.session.seed}.trace.json")
         try:
             self.session.save(path)
@@ -565,6 +573,8 @@ class PlayApp(App):
             self.refresh_view()
 
     def action_quit_game(self) -> None:
+        if isinstance(self.screen, AskName):   # a `q` typed in a name
+            return
         self.exit(self.session.game.over)
 
 
