@@ -296,7 +296,9 @@ def _play_screen(rules, seed: int, who: list[str], options: tuple[str, ...], scr
     try:
         from .play_screen import run_screen
     except ImportError:
-        usage_error("the full play screen needs textual: pip install 'rulesdsl[play]' (or use --plain)")
+        click.echo("error: the full play screen needs textual: pip install 'rulesdsl[play]' (or use --plain)",
+                   err=True)
+        sys.exit(1)
     from .play_session import Session
     try:
         session = Session(rules, seed, who, options, max_steps, script=script).start()

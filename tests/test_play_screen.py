@@ -388,3 +388,15 @@ def test_the_screen_comes_back_when_the_terminal_is_enlarged():
     small, still_small, text = drive(app, [], size=(99, 40), check=grow)
     assert small and not still_small
     assert "Structure" in text and len(session.moves) == 2   # and it plays again
+
+
+def test_without_textual_the_full_screen_is_one_error_line(monkeypatch, capsys):
+    import sys
+    from rulesdsl import cli as cli_module
+    monkeypatch.setitem(sys.modules, "rulesdsl.play_screen", None)   # as if textual were not installed
+    with pytest.raises(SystemExit) as exit_:
+        cli_module._play_screen(load_ruleset((), "duel", None), 1, ["human", "greedy"], (), None, [], None, False,
+                                1000)
+    assert exit_.value.code == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "pip install 'rulesdsl[play]'" in err and "--plain" in err
