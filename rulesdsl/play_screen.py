@@ -198,7 +198,7 @@ def city_text(game, o: dict, p: int, viewer: int, who: list[str]) -> Text:
         out.append(f"  {name} {per_seat[p]}")
     out.append("\n")
     build_zones = {c.zones[z].name for z in c.build_zone.values()}
-    compact = n > 2 and p != viewer   # N cities: the others' in colour, one wrapped line each
+    compact = n > 2 and p != viewer   # N cities: the others' one wrapped line each
     open_cities = all(z.public for z in c.zones if z.active and z.per_player)
     for name, held in o["zones"].items():
         z = zones[name]
@@ -211,21 +211,22 @@ def city_text(game, o: dict, p: int, viewer: int, who: list[str]) -> Text:
             continue
         if not mine:
             continue
-        if name in build_zones and compact:
-            for item_name in mine:
-                i = c.item_index.get(item_name)
-                out.append(("  " if item_name == mine[0] else ", "))
-                out.append(item_name, style=colour_style(c.items[i].color) if i is not None else "")
-            out.append("\n")
-        elif name in build_zones:
+        if name in build_zones:
             groups: dict[str, list[str]] = {}
             for item_name in mine:
                 i = c.item_index.get(item_name)
                 color = (c.items[i].color or c.items[i].kind) if i is not None else "?"
                 groups.setdefault(color, []).append(item_name)
-            for color in sorted(groups, key=lambda k: c.colors.index(k) if k in c.colors else len(c.colors)):
-                out.append(f"  {color}: ", style=colour_style(color) + " bold")
-                out.append(", ".join(groups[color]) + "\n", style=colour_style(color))
+            for k, color in enumerate(sorted(groups, key=lambda k: c.colors.index(k) if k in c.colors
+                                             else len(c.colors))):
+                # A group a line; the others' cities at a big table: all groups on one line.
+                out.append("   " if compact and k else "  ")
+                out.append(f"{color}: ", style=colour_style(color) + " bold")
+                out.append(", ".join(groups[color]), style=colour_style(color))
+                if not compact:
+                    out.append("\n")
+            if compact:
+                out.append("\n")
         else:
             out.append(f"  {name}: ", style="dim")
             out.append(", ".join(mine) + "\n")
