@@ -169,7 +169,6 @@ def begin_round(g: Game, candidates: list[int]) -> None:
         return
     st.acting = acting
     st.choices = [None] * st.players
-    st.flow = "round"
     st.current = acting[0]
 
 
