@@ -129,15 +129,11 @@ def dirty(g: Game, p: int) -> None:
             cache[q].clear()
         return
     g._offers[p] = None
-    trade_cache = g._trade_cache
     for q in (range(g.content.players) if scope is None or p < 0 else scope[p]):
         g._prices[q] = None
         g._price_cache[q].clear()
-        if trade_cache[q]:
-            trade_cache[q].clear()
-            g._cheapest_cache[q].clear()
-        elif g._cheapest_cache[q]:
-            g._cheapest_cache[q].clear()
+        g._trade_cache[q].clear()
+        g._cheapest_cache[q].clear()
 
 
 def arrive(g: Game, item: int, slot: int, by: int, frames: list[Frame]) -> None:

@@ -146,7 +146,7 @@ def end_turn(g: Game) -> None:
     if st.layout and structure.uncover(g):
         st.flow = "action"  # effects of uncovering run first; the turn ends when they are done
         return
-    if (structure.exhausted(g) if g.content.age_ends is None else age_ended(g)):
+    if age_ended(g):
         end_age(g)
         return
     if not st.play_again:
