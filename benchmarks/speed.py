@@ -1,0 +1,114 @@
+"""Benchmark: random games per second on one core, through the code path of `rulesdsl simulate`
+(one job), for every content set the issue on speed names: Duel, Duel with Pantheon, with Agora,
+with both, and the classic game at 3, 5 and 7 seats.  Not a test: timings vary by machine.
+
+    python benchmarks/speed.py [--rounds R] [--scale X] [--only duel,classic-7] [--vs REF]
+
+--vs REF measures the commit REF (a tag, a branch, HEAD~1...) in the same sitting: its tree is
+installed into a temporary folder and the two engines take turns, round by round, so a machine
+that speeds up or slows down meanwhile weighs on both alike; the ratio now/REF is printed per set.
+Each figure is the best of R rounds (the least disturbed run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+SETS = {  # name: (expansions, base, players, games per measure at --scale 1)
+    "duel": ((), "duel", None, 400),
+    "duel+pantheon": (("pantheon",), "duel", None, 200),
+    "duel+agora": (("agora",), "duel", None, 200),
+    "duel+both": (("agora", "pantheon"), "duel", None, 150),
+    "classic-3": ((), "classic", 3, 150),
+    "classic-5": ((), "classic", 5, 80),
+    "classic-7": ((), "classic", 7, 60),
+}
+TARGETS = {"duel": 2000, "duel+both": 1000, "classic-7": 400}   # games/s, from the issue
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def measure(names: list[str], scale: float, seed: int) -> dict[str, float]:
+    """One round: games per second of each set (run in the worker process)."""
+    from rulesdsl.pipeline import load_ruleset
+    from rulesdsl.simulate import simulate
+
+    out = {}
+    for name in names:
+        expansions, base, players, games = SETS[name]
+        rules = load_ruleset(expansions, base, players)
+        simulate(rules, 3, seed=999, jobs=1)   # warm-up: first-call costs
+        out[name] = simulate(rules, max(5, int(games * scale)), seed=seed, jobs=1)["games_per_second"]
+    return out
+
+
+def run_worker(names: list[str], scale: float, seed: int, site: Path | None) -> dict[str, float]:
+    env = dict(os.environ)
+    if site is not None:  # the other commit's package shadows this checkout's
+        env["PYTHONPATH"] = os.pathsep.join([str(site), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    cmd = [sys.executable, __file__, "--worker", "--only", ",".join(names), "--scale", str(scale),
+           "--seed", str(seed)]
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
+    if done.returncode:
+        sys.exit(f"the measuring process failed:\n{done.stderr}")
+    return json.loads(done.stdout)
+
+
+def install_ref(ref: str, into: Path) -> Path:
+    """The package as commit `ref` has it, installed (without dependencies) into `into`/site."""
+    src, site = into / "src", into / "site"
+    src.mkdir()
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", ref], capture_output=True, check=False)
+    if archive.returncode:
+        sys.exit(f"no such commit: {ref} ({archive.stderr.decode().strip()})")
+    subprocess.run(["tar", "-x", "-C", str(src)], input=archive.stdout, check=True)
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation",
+                    "--target", str(site), str(src)], check=True, capture_output=True)
+    return site
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--scale", type=float, default=1.0, help="games per measure, as a multiple of the defaults")
+    parser.add_argument("--only", default=",".join(SETS), help="content sets, comma-separated")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--vs", metavar="REF", help="also measure this commit, in turns with this checkout")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    names = [n for n in args.only.split(",") if n]
+    unknown = [n for n in names if n not in SETS]
+    if unknown:
+        sys.exit(f"unknown set(s): {', '.join(unknown)} (sets: {', '.join(SETS)})")
+    if args.worker:
+        print(json.dumps(measure(names, args.scale, args.seed)))
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        site = install_ref(args.vs, Path(tmp)) if args.vs else None
+        best_now = dict.fromkeys(names, 0.0)
+        best_ref = dict.fromkeys(names, 0.0)
+        for _ in range(args.rounds):
+            for name, rate in run_worker(names, args.scale, args.seed, None).items():
+                best_now[name] = max(best_now[name], rate)
+            if site is not None:
+                for name, rate in run_worker(names, args.scale, args.seed, site).items():
+                    best_ref[name] = max(best_ref[name], rate)
+    head = f"{'set':14} {'games/s':>8}"
+    if site is not None:
+        head += f" {args.vs[:12]:>12} {'ratio':>6}"
+    print(head + "  target")
+    for name in names:
+        line = f"{name:14} {best_now[name]:8.1f}"
+        if site is not None:
+            line += f" {best_ref[name]:12.1f} {best_now[name] / best_ref[name]:6.2f}"
+        target = TARGETS.get(name)
+        print(line + (f"  >= {target}" if target else ""))
+
+
+if __name__ == "__main__":
+    main()
