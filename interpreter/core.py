@@ -103,7 +103,7 @@ def relocate(g: Game, item: int, slot: int) -> None:
                 for under in g.content.layouts[st.layout].covers[position]:
                     g._cover_count[under] -= 1
         if g.slot_active[old]:
-            dirty(g, g.slot_owner[old])
+            dirty(g, g.slot_owner[old], item)
     st.attached.pop(item, None)
     st.positions.pop(item, None)
     if st.hidden and item in st.hidden:
@@ -115,12 +115,18 @@ def relocate(g: Game, item: int, slot: int) -> None:
     if slot >= 0:
         st.zones[slot].append(item)
         if g.slot_active[slot]:
-            dirty(g, g.slot_owner[slot])
+            dirty(g, g.slot_owner[slot], item)
 
 
-def dirty(g: Game, p: int) -> None:
-    # Prices depend on other players' cities: a change clears the price caches it can change (`_price_scope`).
+def dirty(g: Game, p: int, item: int = -1) -> None:
+    """Seat p's city changed (by `item` moving, -1: unknown): forget its stats, and the prices
+    the change can reach: p's own, and other seats' where they depend on p's city."""
     g._stats[p] = None
+    shared = g.content.price_spread
+    if shared is not None and item >= 0 and p >= 0 and not shared[item]:
+        g._prices[p] = None     # (no neighbour trade here: its caches stay empty)
+        g._price_cache[p].clear()
+        return
     scope = g._price_scope
     if scope is None and not g.content.trade_base:  # trade with the bank only (Duel): the hot case
         prices, cache = g._prices, g._price_cache

@@ -63,6 +63,7 @@ class Compiler:
         self.item_kinds: list[str] = []
         self.tables: dict[str, list[int]] = {}
         self.counters: list[str] = []
+        self.foreign_costs = False   # a coin cost reads more than the buyer's own city (`Content.local_prices`)
         self.ruled_later: list[tuple[str, str]] = []
         self.text_context = context_for(merged)
         self.current_item = -1
@@ -110,7 +111,7 @@ class Compiler:
                                        "trade": None, "setup": [], "between": -1, "turns": "alternate",
                                        "after_round": -1, "end_of_age": -1, "end_of_game": -1, "age_ends": None,
                                        "trade_where": None, "trade_base": 0, "tiebreak_by": None,
-                                       "trade_static": True}
+                                       "trade_static": True, "trade_production_only": True}
         for g in headers:
             for s in g.block.statements:
                 self.origin = f"{label(g)} ({s.verb})"
@@ -156,6 +157,7 @@ class Compiler:
             age_ends=settings["age_ends"], trade_where=settings["trade_where"], trade_base=int(settings["trade_base"]),
             counters=tuple(self.counters), tiebreak_by=settings["tiebreak_by"],
             trade_where_static=bool(settings["trade_static"]),
+            price_spread=self.price_spread(compiled_items, settings),
             copied_names=frozenset(n for n, k in Counter(it.name for it in compiled_items).items() if k > 1))
 
     def sequence_steps(self, block_ids: list[int]) -> list[Step]:
@@ -202,6 +204,7 @@ class Compiler:
             settings["discard"] = self.zone_index[a[0].name]
         elif s.verb == "trade_price":
             settings["trade"] = self.expr(a[0])
+            settings["trade_production_only"] = self.reads_only_production(a[0])
         elif s.verb == "score":
             scores.append((a[0].name, self.expr(a[1])))
         elif s.verb == "tiebreak":
@@ -347,6 +350,7 @@ class Compiler:
             elif s.verb == "cost_coins":
                 base = it.cost or Cost(0, tuple([0] * len(self.resources)))
                 it.cost = Cost(base.coins, base.resources, self.expr(a[0]))
+                self.foreign_costs = self.foreign_costs or not self.reads_only_own_city(a[0])
             elif s.verb == "on_claim":
                 it.claim_block = self.block(s.block.statements)
         it.produce = tuple(produce)
@@ -724,6 +728,56 @@ class Compiler:
             if isinstance(x, ast.Attribute) and not (isinstance(x.obj, ast.Name) and x.obj.name == "it"):
                 return False
         return True
+
+    def price_spread(self, items: list[ItemDef], settings: dict) -> tuple[bool, ...] | None:
+        """Per item, whether its coming into or leaving a city can change other seats' prices:
+        when prices depend only on a seat's own city and on production (see `Content.price_spread`),
+        only items that produce can (or give chains, where chains are borrowed); otherwise None."""
+        if settings["trade_base"] or not settings["trade_production_only"] or self.foreign_costs:
+            return None
+        borrowed = any(it.borrow_chains for it in items)
+        return tuple(bool(any(it.produce) or borrowed and it.chain_gives) for it in items)
+
+    def reads_only_production(self, e: ast.Expr) -> bool:
+        """Whether a bank trade price reads nothing of the game but what seats produce: numbers,
+        arithmetic and `production(...)` of seat words (see `Content.local_prices`)."""
+        if isinstance(e, ast.Int):
+            return True
+        if isinstance(e, ast.Name):
+            return e.name == "resource" or e.name in self.resources
+        if isinstance(e, ast.BinOp):
+            return self.reads_only_production(e.left) and self.reads_only_production(e.right)
+        if isinstance(e, ast.Call) and e.func in ("max", "min", "either"):
+            return not e.kwargs and all(self.reads_only_production(x) for x in e.args)
+        if isinstance(e, ast.Call) and e.func == "production":
+            kw = {k.name: k.value for k in e.kwargs}
+            owner = kw.get("owner")
+            return (len(e.args) == 1 and self.reads_only_production(e.args[0]) and set(kw) <= {"owner", "color"}
+                    and (owner is None or isinstance(owner, ast.Name) and owner.name in R.SUMMED_OWNER_WORDS))
+        return False
+
+    def reads_only_own_city(self, e: ast.Expr) -> bool:
+        """Whether a coin cost reads nothing but the buyer's own items in play: numbers,
+        arithmetic, `count` of its own cards in play by printed attributes, its `modifier`s."""
+        if isinstance(e, ast.Int):
+            return True
+        if isinstance(e, ast.Name):
+            return e.name in ("true", "false")
+        if isinstance(e, ast.BinOp):
+            return self.reads_only_own_city(e.left) and self.reads_only_own_city(e.right)
+        if isinstance(e, ast.Not):
+            return self.reads_only_own_city(e.operand)
+        if not isinstance(e, ast.Call):
+            return False
+        if e.func in ("max", "min", "either"):
+            return not e.kwargs and all(self.reads_only_own_city(x) for x in e.args)
+        if e.func == "modifier":
+            return not e.kwargs
+        if e.func == "count" and e.args and isinstance(e.args[0], ast.Name):
+            zone = self.zone_index.get(e.args[0].name)
+            return (zone is not None and self.zones[zone].per_player and self.zones[zone].active
+                    and all(k.name in ("color", "kind", "age", "deck") for k in e.kwargs))
+        return False
 
     def attribute_test(self, e: ast.Expr) -> tuple[str, Fn] | None:
         """`it.ATTR == VALUE` where VALUE does not read `it`: (ATTR, VALUE) so the value is worked

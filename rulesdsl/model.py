@@ -207,6 +207,12 @@ class Content:
     counters: tuple[str, ...] = ()        # `counter NAME`: a number per seat
     tiebreak_by: Fn | None = None         # `tiebreak_by EXPR`
     copied_names: frozenset[str] = frozenset()   # names several items share (`copies`)
+    # Per item, whether its coming into or leaving a city can change other seats' prices; None:
+    # any change may.  A tuple when a seat's prices depend only on its own city and on what the
+    # seats produce (a bank trade price reading only `production`, coin costs reading only the
+    # buyer's own city): then only items that produce (or give chains, where chains are
+    # borrowed) reach the others' prices.
+    price_spread: tuple[bool, ...] | None = None
     # The game options the cards read with `option(NAME)`: the only options a game accepts.
     options: tuple[str, ...] = ()
     _fingerprint: str = attrs.field(default="", init=False, repr=False, eq=False)
