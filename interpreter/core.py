@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from rulesdsl.model import Content
 
 from . import events
+from .costs import add_item
 from .state import Frame
 
 if TYPE_CHECKING:
@@ -64,6 +65,7 @@ def clear_caches(g: Game) -> None:
     players = g.content.players
     g._stats = [None] * players
     g._prices = [None] * players
+    g._trade_formula = [None] * players   # the bank trade price formula's value per resource (economy.trade_price)
     g._price_cache = [{} for _ in range(players)]
     g._offers = [None] * players
     g._trade_cache = [{} for _ in range(players)]
@@ -72,6 +74,8 @@ def clear_caches(g: Game) -> None:
     g._sells = {}
     g._accessible = None
     g._cover_count = None
+    g._structure_left = None   # cards still in the structure (None: count them when asked)
+    g._to_uncover = None       # face-down slots nothing covers any more (None: look at every slot)
 
 
 def name(g: Game, item: int) -> str:
@@ -99,13 +103,21 @@ def relocate(g: Game, item: int, slot: int) -> None:
             position = st.structure.index(item)
             st.structure[position] = -1
             g._accessible = None
-            if g._cover_count is not None:
+            if g._structure_left is not None:
+                g._structure_left -= 1
+            cover = g._cover_count
+            if cover is not None:
+                turn = g._to_uncover
                 for under in g.content.layouts[st.layout].covers[position]:
-                    g._cover_count[under] -= 1
+                    cover[under] -= 1
+                    if not cover[under] and turn is not None and not st.face_up[under]:
+                        turn.append(under)
         if g.slot_active[old]:
             dirty(g, g.slot_owner[old], item)
-    st.attached.pop(item, None)
-    st.positions.pop(item, None)
+    if st.attached:
+        st.attached.pop(item, None)
+    if st.positions:
+        st.positions.pop(item, None)
     if st.hidden and item in st.hidden:
         st.hidden.remove(item)
     if old in g.ruled or slot in g.ruled:
@@ -115,13 +127,21 @@ def relocate(g: Game, item: int, slot: int) -> None:
     if slot >= 0:
         st.zones[slot].append(item)
         if g.slot_active[slot]:
-            dirty(g, g.slot_owner[slot], item)
+            dirty(g, g.slot_owner[slot], item, slot)
 
 
-def dirty(g: Game, p: int, item: int = -1) -> None:
-    """Seat p's city changed (by `item` moving, -1: unknown): forget its stats, and the prices
-    the change can reach: p's own, and other seats' where they depend on p's city."""
-    g._stats[p] = None
+def dirty(g: Game, p: int, item: int = -1, arrived: int = -1) -> None:
+    """Seat p's city changed (by `item` moving, -1: unknown; into slot `arrived`, -1: it left):
+    its stats take the item in, or are forgotten; the prices the change can reach are forgotten:
+    p's own, and other seats' where they depend on p's city."""
+    s = g._stats[p]
+    if s is not None:
+        it = g.content.items[item] if arrived >= 0 else None
+        if it is None or it.copy_science or g.ruled or g.content.trade_base and arrived != g.active_slots[p][-1]:
+            # (Stats list what the items give in zone order; neighbour trade reads that order.)
+            g._stats[p] = None
+        elif it.has_statics:
+            add_item(s, it)
     shared = g.content.price_spread
     if shared is not None and item >= 0 and p >= 0 and not shared[item]:
         g._prices[p] = None     # (no neighbour trade here: its caches stay empty)
@@ -129,14 +149,14 @@ def dirty(g: Game, p: int, item: int = -1) -> None:
         return
     scope = g._price_scope
     if scope is None and not g.content.trade_base:  # trade with the bank only (Duel): the hot case
-        prices, cache = g._prices, g._price_cache
+        prices, formula, cache = g._prices, g._trade_formula, g._price_cache
         for q in range(g.content.players):
-            prices[q] = None
+            prices[q] = formula[q] = None
             cache[q].clear()
         return
     g._offers[p] = None
     for q in (range(g.content.players) if scope is None or p < 0 else scope[p]):
-        g._prices[q] = None
+        g._prices[q] = g._trade_formula[q] = None
         g._price_cache[q].clear()
         g._trade_cache[q].clear()
         g._cheapest_cache[q].clear()

@@ -24,6 +24,7 @@ class Stats:
     trade_discount: list[int] = attrs.Factory(list)
     borrow_chains: bool = False
     side_prices: dict[str, list[int | None]] = attrs.Factory(dict)   # neighbour trade: side -> price per resource
+    colored: dict[frozenset[str], list[int]] = attrs.Factory(dict)   # colours -> what their cards make (production())
 
 
 def compute_stats(content: Content, items: list[int], attached: dict[int, int] | None = None) -> Stats:
@@ -32,35 +33,41 @@ def compute_stats(content: Content, items: list[int], attached: dict[int, int] |
     defs = content.items
     for i in items:
         it = defs[i]
-        if not it.has_statics:
-            continue
-        for r, off in it.trade_discounts:
-            s.trade_discount[r] += off
-        s.borrow_chains = s.borrow_chains or it.borrow_chains
-        for name, amount in it.modifiers:
-            s.modifiers[name] = s.modifiers.get(name, 0) + amount
-        if it.chain_price is not None:
-            s.chain_price = it.chain_price if s.chain_price is None else min(s.chain_price, it.chain_price)
-        if it.copy_science and attached and attached.get(i, -1) >= 0:
-            for sym in defs[attached[i]].science:
-                s.science[sym] = s.science.get(sym, 0) + 1
-        if any(it.produce):
-            row = s.by_color.setdefault(it.color, [0] * n)
-            for r, q in enumerate(it.produce):
-                if q:
-                    s.produce[r] += q
-                    row[r] += q
-        s.one_of.extend(it.produce_one_of)
-        for r, price in it.trade_fixed:
-            s.fixed[r] = price if s.fixed[r] is None else min(s.fixed[r], price)
-        for side, r, price in it.side_prices:
-            row = s.side_prices.setdefault(side, [None] * n)
-            row[r] = price if row[r] is None else min(row[r], price)
-        s.discounts.extend(it.discounts)
-        for sym in it.science:
-            s.science[sym] = s.science.get(sym, 0) + 1
-        s.chains.update(it.chain_gives)
+        if it.has_statics:
+            add_item(s, it, defs[attached[i]].science if it.copy_science and attached and attached.get(i, -1) >= 0
+                     else ())
     return s
+
+
+def add_item(s: Stats, it, copied: tuple[str, ...] = ()) -> None:
+    """What one more item in the city gives (`copied`: the symbols it copies from the card it holds)."""
+    n = len(s.produce)
+    for r, off in it.trade_discounts:
+        s.trade_discount[r] += off
+    s.borrow_chains = s.borrow_chains or it.borrow_chains
+    for name, amount in it.modifiers:
+        s.modifiers[name] = s.modifiers.get(name, 0) + amount
+    if it.chain_price is not None:
+        s.chain_price = it.chain_price if s.chain_price is None else min(s.chain_price, it.chain_price)
+    for sym in copied:
+        s.science[sym] = s.science.get(sym, 0) + 1
+    if any(it.produce):
+        row = s.by_color.setdefault(it.color, [0] * n)
+        for r, q in enumerate(it.produce):
+            if q:
+                s.produce[r] += q
+                row[r] += q
+        s.colored.clear()
+    s.one_of.extend(it.produce_one_of)
+    for r, price in it.trade_fixed:
+        s.fixed[r] = price if s.fixed[r] is None else min(s.fixed[r], price)
+    for side, r, price in it.side_prices:
+        row = s.side_prices.setdefault(side, [None] * n)
+        row[r] = price if row[r] is None else min(row[r], price)
+    s.discounts.extend(it.discounts)
+    for sym in it.science:
+        s.science[sym] = s.science.get(sym, 0) + 1
+    s.chains.update(it.chain_gives)
 
 
 def cheapest_trade(need: list[int], prices: list[int], one_of: list[tuple[int, ...]], discount: int,

@@ -29,10 +29,16 @@ def stats(g: Game, p: int) -> Stats:
 
 def production(g: Game, p: int, resource, colors) -> int:
     r = g._resource_index[resource] if isinstance(resource, str) else resource
-    s = stats(g, p)
+    s = g._stats[p]
+    if s is None:
+        s = stats(g, p)
     if colors is None:
         return s.produce[r]
-    return sum(row[r] for color, row in s.by_color.items() if color in colors)
+    row = s.colored.get(colors)
+    if row is None:  # what the cards of these colours make together, once per city change
+        rows = [row for color, row in s.by_color.items() if color in colors]
+        row = s.colored[colors] = [sum(x[i] for x in rows) for i in range(len(s.produce))]
+    return row[r]
 
 
 def trade_prices(g: Game, p: int) -> list[int]:
@@ -47,9 +53,18 @@ def trade_price(g: Game, p: int, r: int) -> int:
         prices = g._prices[p] = [-1] * len(g.content.resources)
     price = prices[r]
     if price < 0:
-        s = stats(g, p)
-        fn = g.content.trade_price
-        price = fn(g, Frame(0, 0, 0, p, {"resource": g.content.resources[r]})) if fn else 2
+        s = g._stats[p]
+        if s is None:
+            s = stats(g, p)
+        # The formula's value is kept apart: a change in p's city that leaves what the seats
+        # produce alone changes p's adjustments below, not the formula (`Content.price_spread`).
+        formula = g._trade_formula[p]
+        if formula is None:
+            formula = g._trade_formula[p] = [-1] * len(prices)
+        price = formula[r]
+        if price < 0:
+            fn = g.content.trade_price
+            price = formula[r] = fn(g, Frame(0, 0, 0, p, {"resource": g.content.resources[r]})) if fn else 2
         fixed = s.fixed[r]
         if fixed is not None:
             price = min(price, fixed)
@@ -66,7 +81,9 @@ def price(g: Game, p: int, item: int) -> tuple[int, int, bool]:
     if hit is not None:
         return hit
     it = g.content.items[item]
-    s = stats(g, p)
+    s = g._stats[p]
+    if s is None:
+        s = stats(g, p)
     if it.chain_from and (any(sym in s.chains for sym in it.chain_from) or s.borrow_chains and any(
             sym in stats(g, q).chains for q in seats.seats_of(g, "neighbours", p) for sym in it.chain_from)):
         result = (0, 0, True)
@@ -86,7 +103,7 @@ IMPOSSIBLE = 10**9   # the price of what cannot be had at all (neighbours lackin
 def _cost(g: Game, p: int, it, s: Stats) -> tuple[int, int, bool]:
     cost = it.cost
     coins = cost.coins + (max(0, cost.coins_fn(g, Frame(0, 0, 0, p, {}))) if cost.coins_fn else 0)
-    need = [max(0, c - q) for c, q in zip(cost.resources, s.produce)]
+    need = [c - q if c > q else 0 for c, q in zip(cost.resources, s.produce)]
     if g.content.trade_base:
         if not any(need):
             return (coins, 0, False)

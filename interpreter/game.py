@@ -32,6 +32,7 @@ class Game:
     # Derived from the state, rebuilt when it changes (core.clear_caches); private to the runtime.
     _stats: list[Stats | None]
     _prices: list[list[int] | None]
+    _trade_formula: list[list[int] | None]
     _price_cache: list[dict[int, tuple[int, int, bool]]]
     _offers: list[tuple[list[int], list[tuple[int, ...]]] | None]
     _trade_cache: list[dict]
@@ -40,6 +41,8 @@ class Game:
     _sells: dict
     _accessible: list[int] | None
     _cover_count: list[int] | None
+    _structure_left: int | None
+    _to_uncover: list[int] | None
 
     def __init__(self, content: Content, state: State, max_steps: int = DEFAULT_MAX_STEPS):
         """A game of `content` from a state, checked against the content first (a state from

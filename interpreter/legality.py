@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from rulesdsl.model import STRUCTURE
 
-from . import core, decisions, economy, selection, trade
+from . import decisions, economy, selection, trade
 from .actions import CHOOSE, CHOOSE_OPTION, CHOOSE_PLAYER, CHOOSE_SPACE, PASS, Action, malformed
 from .state import Frame
 
@@ -117,17 +117,22 @@ def decode(g: Game, action: Action, me: int):
     return act, binding, pay
 
 
-def open_actions(g: Game, me: int):
-    """The actions whose turn-wide conditions hold now, each with its parameters' candidates.
-    While a simultaneous round waits for choices nothing moves, so each seat's candidates are
-    worked out once (`core.relocate` forgets them, should a test move items meanwhile)."""
+def open_actions(g: Game, me: int) -> list[tuple]:
+    """The actions whose turn-wide conditions hold now, each with its parameters' candidates
+    (params whose selectors pick alike share one list, `Param.pool`).  While a simultaneous
+    round waits for choices nothing moves, so each seat's candidates are worked out once
+    (`core.relocate` forgets them, should a test move items meanwhile)."""
     st = g.state
-    guard_frame = Frame(0, 0, 0, me, {})
+    guard_frame = None
     waiting = st.flow == "round"
+    shared: dict[int, list[int]] = {}
+    out = []
     for act in g.content.actions:
         if act.before_turn and st.before_used:
             continue
         if act.guards:
+            if guard_frame is None:
+                guard_frame = Frame(0, 0, 0, me, {})
             if waiting:  # kept with the round's candidates: nothing moves while a round waits
                 key = ("guards", act.id, me)
                 held = g._round_pools.get(key)
@@ -138,9 +143,20 @@ def open_actions(g: Game, me: int):
             elif not all(guard(g, guard_frame) for guard in act.guards):
                 continue
         if waiting:
-            yield act, pools_of(g, act, me)
-        else:
-            yield act, [selection.candidates(g, p.selector, me) for p in act.params]
+            out.append((act, pools_of(g, act, me)))
+            continue
+        pools = []
+        for p in act.params:
+            k = p.pool
+            if k < 0:
+                pools.append(selection.candidates(g, p.selector, me))
+                continue
+            pool = shared.get(k)
+            if pool is None:
+                pool = shared[k] = selection._pool(g, p.selector, p.selector.zone, me)
+            pools.append(pool)
+        out.append((act, pools))
+    return out
 
 
 def bindings(g: Game, me: int):
@@ -194,16 +210,20 @@ def random_action(g: Game, rng: random.Random, seat: int | None = None) -> Actio
             if k < size:
                 break
             k -= size
-        binding = []
-        for pool in reversed(pools):
-            k, j = divmod(k, len(pool))
-            binding.append(pool[j])
-        binding.reverse()
-        if act.shared_pools and len(set(binding)) != len(binding):
-            continue
+        if len(pools) == 1:
+            binding = [pools[0][k]]
+        else:
+            binding = []
+            for pool in reversed(pools):
+                k, j = divmod(k, len(pool))
+                binding.append(pool[j])
+            binding.reverse()
+            if act.shared_pools and len(set(binding)) != len(binding):
+                continue
         if (act.requires or act.paid or act.pays) and not allowed(g, act, binding, me, coins):
             continue
-        args = tuple(core.name(g, i) for i in binding)
+        items = g.content.items
+        args = tuple([items[i].name for i in binding])
         if act.paid and g.content.trade_base:
             pays = payments_for(g, act, binding, me, coins)
             pay = pays[rng.randrange(len(pays))]

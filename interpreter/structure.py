@@ -33,24 +33,39 @@ def covering(g: Game) -> list[int]:
         st = g.state
         lay = g.content.layouts.get(st.layout)
         g._cover_count = [sum(1 for c in cov if st.structure[c] >= 0) for cov in lay.covered_by] if lay else []
+        g._to_uncover = None   # counted afresh: which slots came free is not known
     return g._cover_count
 
 
 def exhausted(g: Game) -> bool:
     """A structure was laid out and every card of it is gone: the age is over."""
     structure = g.state.structure
-    return bool(structure) and all(i < 0 for i in structure)
+    if not structure:
+        return False
+    left = g._structure_left
+    if left is None:
+        left = g._structure_left = sum(1 for i in structure if i >= 0)
+    return not left
 
 
 def uncover(g: Game) -> bool:
-    """Turn up the face-down cards nothing covers any more; True if `uncovered` triggers run."""
+    """Turn up the face-down cards nothing covers any more; True if `uncovered` triggers run.
+    The slots to look at are those whose last covering card left since the last look
+    (`core.relocate` notes them), or every slot when that is not known."""
     st = g.state
     if not st.layout:
         return False
     cover = covering(g)
     face_up = st.face_up
+    structure = st.structure
+    freed = g._to_uncover
+    g._to_uncover = []
+    slots = range(len(structure)) if freed is None else sorted(freed) if len(freed) > 1 else freed
+    if not slots:
+        return False
     frames: list[Frame] = []
-    for slot, item in enumerate(st.structure):
+    for slot in slots:
+        item = structure[slot]
         if item >= 0 and not face_up[slot] and not cover[slot]:
             face_up[slot] = True
             frames += events.event_frames(g, "uncovered", st.current, item)
@@ -68,6 +83,7 @@ def deal_structure(g: Game, src: int, layout: str) -> None:
     st.layout = layout
     g._accessible = None
     g._cover_count = None
+    g._structure_left = None
     st.structure = [-1] * len(lay.face_up)
     st.face_up = list(lay.face_up)
     for slot, item in enumerate(items):

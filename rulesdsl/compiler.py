@@ -130,6 +130,7 @@ class Compiler:
         for t in rules + [t for it in compiled_items for t in it.triggers]:
             triggers_by_event.setdefault(t.event, []).append(t)
         actions = [self.action(d, i) for i, d in enumerate(self.merged.by_kind("action"))]
+        share_pools(actions)
         # An age lays out its structure last, so an expansion's `extend age` can add cards first.
         ages = []
         for d in self.merged.by_kind("age"):
@@ -971,6 +972,12 @@ class Compiler:
             # Several seats: what they make together.
             word = o.name
             return lambda g, f: sum(g.production(p, res(g, f), colors) for p in g.seats_of(word, f.me))
+        if isinstance(e.args[0], ast.Name) and e.args[0].name == "resource":
+            # The bank's trade price (`production(resource, ...)`), evaluated most often of all.
+            if o is None:
+                return lambda g, f: g.production(f.me, f.env["resource"], colors)
+            if isinstance(o, ast.Name) and o.name == "opponent":
+                return lambda g, f: g.production(g.opponent(f.me), f.env["resource"], colors)
         owner = (lambda g, f: f.me) if o is None else self.owner_fn(o)
         return lambda g, f: g.production(owner(g, f), res(g, f), colors)
 
@@ -1097,6 +1104,17 @@ class Compiler:
 def label(d: ast.Definition) -> str:
     """How a runtime error names a definition: `procedure `may_move``, `card `Tavern``."""
     return f"{d.kind} `{d.name}`"
+
+
+def share_pools(actions: list[ActionDef]) -> None:
+    """Number the params whose selectors pick the same items (`Param.pool`)."""
+    numbers: dict[tuple, int] = {}
+    for act in actions:
+        for p in act.params:
+            sel = p.selector
+            if sel.where is None and sel.named is None and not sel.more_zones and isinstance(sel.owner, str):
+                key = (sel.zone, sel.owner, sel.colors, sel.kind, sel.age, sel.deck)
+                p.pool = numbers.setdefault(key, len(numbers))
 
 
 def mentions(e: ast.Expr, names: set[str]) -> bool:

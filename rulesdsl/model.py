@@ -107,6 +107,9 @@ class ItemDef:
 class Param:
     name: str
     selector: Selector
+    # Params of any action whose selectors pick alike share a number (-1: a selector with a
+    # `where`, `named` or more zones): their candidates are worked out once per decision.
+    pool: int = -1
 
 
 @attrs.define
