@@ -108,11 +108,14 @@ def decode(g: Game, action: Action, me: int):
         return act, [index[a] for a in args], pay
     items = g.content.items
     binding: list[int] = []
-    for p, arg in zip(act.params, args):
+    pools = None
+    for k, (p, arg) in enumerate(zip(act.params, args)):
         if arg not in copied:
             binding.append(index[arg])  # one item of that name: no need to look for it
             continue
-        pool = selection.candidates(g, p.selector, me)
+        if pools is None:
+            pools = pools_of(g, act, me)   # (kept while a simultaneous round waits)
+        pool = pools[k]
         binding.append(next(i for i in pool if items[i].name == arg and i not in binding))
     return act, binding, pay
 

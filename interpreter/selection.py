@@ -32,8 +32,7 @@ def _candidates_slow(g: Game, sel: Selector, me: int, env: dict | None) -> list[
         return pool
     f = Frame(0, 0, 0, me, dict(env) if env else {})
     if sel.key is not None:  # `it.ATTR == VALUE`: the value once, then the attribute of each item
-        attr, value = sel.key[0], sel.key[1](g, f)
-        return [i for i in pool if item_attr(g, i, attr) == value]
+        return with_attr(g, pool, sel.key[0], sel.key[1](g, f))
     out = []
     for i in pool:
         f.env["it"] = i
@@ -90,11 +89,28 @@ def count(g: Game, sel: Selector, me: int, env: dict | None = None) -> int:
     return len(candidates(g, sel, me, env))
 
 
+def with_attr(g: Game, pool: list[int], name: str, value) -> list[int]:
+    """The items of `pool` whose attribute `name` is `value` (as `item_attr` reads it)."""
+    items = g.content.items
+    zero = name in ZERO_WHEN_MISSING
+    out = []
+    for i in pool:
+        v = getattr(items[i], name, None)
+        if v is None and zero:
+            v = 0
+        if v == value:
+            out.append(i)
+    return out
+
+
+ZERO_WHEN_MISSING = ("age", "value", "side", "space")
+
+
 def item_attr(g: Game, item: int, name: str):
     if not isinstance(item, int) or not 0 <= item < len(g.content.items):
         return None
     value = getattr(g.content.items[item], name, None)
-    if value is None and name in ("age", "value", "side", "space"):
+    if value is None and name in ZERO_WHEN_MISSING:
         return 0  # an item without an age compares as age 0, never as a crash
     return value
 

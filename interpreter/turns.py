@@ -210,14 +210,14 @@ def resolve_round(g: Game) -> None:
     the round, so coins received this round cannot be spent in it and a card built this round
     sells nothing in it), then each seat's action in seat order."""
     st = g.state
-    g._round_pools.clear()
-    st.turn += 1
-    st.flow = "resolve"
     plans = []
-    for p in st.acting:
+    for p in st.acting:  # (decoded with the candidates the round kept: nothing has moved yet)
         name, *args = st.choices[p]
         act, binding, pay = legality.decode(g, Action(name, tuple(args)), p)
         plans.append((p, act, binding, economy.round_payment(g, p, act, binding, pay)))
+    g._round_pools.clear()
+    st.turn += 1
+    st.flow = "resolve"
     frames: list[Frame] = []
     for p, act, binding, (bank, to_seats, paid, trades) in plans:
         economy.spend(g, p, bank + sum(to_seats.values()))

@@ -47,7 +47,7 @@ def move_all(g: Game, src: int, dst: int, owner, me: int, bottom: bool = False, 
         moving = list(g.state.zones[core.slot(g, src, o)])
         if key is not None:
             attr, value = key[0], key[1](g, Frame(0, 0, 0, me, dict(f.env) if f is not None else {}))
-            moving = [i for i in moving if selection.item_attr(g, i, attr) == value]
+            moving = selection.with_attr(g, moving, attr, value)
         elif where is not None:  # `where=`: only the items it holds for (`it`)
             moving = selection.kept_where(g, moving, where, me, f.env if f is not None else None, "it")
         for item in moving:

@@ -937,6 +937,12 @@ class Compiler:
 
     def call_count(self, e: ast.Call) -> Fn:
         sel = self.selector(e.args[0], e.kwargs)
+        if (sel.where is None and sel.named is None and not sel.more_zones and sel.zone >= 0 and sel.owner == "me"
+                and sel.colors is None and sel.kind is None and sel.age is None and sel.deck is None):
+            zone = sel.zone  # `count(hand)`: the length of one zone slot
+            if self.zones[zone].per_player:
+                return lambda g, f: len(g.state.zones[g.zone_base[zone] + f.me])
+            return lambda g, f: len(g.state.zones[g.zone_base[zone]])
         if sel.where is None and sel.named is None:
             return lambda g, f: g.count(sel, f.me)
         if sel.where is None and not sel.more_zones and sel.zone >= 0:
