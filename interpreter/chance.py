@@ -44,7 +44,10 @@ def below(state: int, n: int) -> tuple[int, int]:
     if n <= 0:
         raise ValueError("below() needs n > 0")
     limit = (1 << 64) - ((1 << 64) % n)
-    while True:
-        state, x = next_u64(state)
+    while True:  # next_u64, written out: every card drawn comes through here
+        state = (state + 0x9E3779B97F4A7C15) & MASK
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+        x = z ^ (z >> 31)
         if x < limit:
             return state, x % n

@@ -1012,6 +1012,8 @@ class Compiler:
 
     def call_modifier(self, e: ast.Call) -> Fn:
         name = e.args[0].name
+        if not e.kwargs:  # the reader's own: no seat to work out (guards read it every turn)
+            return lambda g, f: (g._stats[f.me] or g.stats(f.me)).modifiers.get(name, 0)
         return self.summed(e, lambda g, p: g.stats(p).modifiers.get(name, 0))
 
     def summed(self, e: ast.Call, of) -> Fn:
