@@ -27,7 +27,7 @@ def event_frames(g: Game, name: str, actor: int, item: int = -1, only: int = -1,
     st = g.state
     items = g.content.items
     it = items[item] if item >= 0 else None
-    event = {"name": name, "by": actor, "item": item, **fields}
+    event = None   # made for the first trigger that hears it (most events set off none)
     out = []
     for t in triggers:
         if t.zone is not None and t.zone != fields.get("zone"):
@@ -55,6 +55,8 @@ def event_frames(g: Game, name: str, actor: int, item: int = -1, only: int = -1,
             continue
         if t.via is not None and fields.get("via") != t.via:
             continue
+        if event is None:
+            event = {"name": name, "by": actor, "item": item, **fields}
         out.append(Frame(t.block, 0, len(g.content.blocks[t.block].steps), me, {"event": event}))
     return out
 
