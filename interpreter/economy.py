@@ -103,8 +103,8 @@ IMPOSSIBLE = 10**9   # the price of what cannot be had at all (neighbours lackin
 def _cost(g: Game, p: int, it, s: Stats) -> tuple[int, int, bool]:
     cost = it.cost
     coins = cost.coins + (max(0, cost.coins_fn(g, Frame(0, 0, 0, p, {}))) if cost.coins_fn else 0)
-    need = [c - q if c > q else 0 for c, q in zip(cost.resources, s.produce)]
     if g.content.trade_base:
+        need = [c - q if c > q else 0 for c, q in zip(cost.resources, s.produce)]
         if not any(need):
             return (coins, 0, False)
         least = neighbour_trade.cheapest(g, p, tuple(need), s)
@@ -114,6 +114,15 @@ def _cost(g: Game, p: int, it, s: Stats) -> tuple[int, int, bool]:
         if (kind is None or kind == it.kind) and (color is None or color == it.color):
             discount += n
             waive += or_coins
+    if not discount and not waive and not s.one_of:
+        # Every missing unit bought at its price (`cheapest_trade` with nothing to weigh up).
+        trade = r = 0
+        for c, q in zip(cost.resources, s.produce):
+            if c > q:
+                trade += (c - q) * trade_price(g, p, r)
+            r += 1
+        return (coins + trade, trade, False)
+    need = [c - q if c > q else 0 for c, q in zip(cost.resources, s.produce)]
     prices = [trade_price(g, p, r) if q else 0 for r, q in enumerate(need)] if any(need) else None
     trade = cheapest_trade(need, prices, s.one_of, discount) if prices else 0
     total = coins + trade
