@@ -71,6 +71,7 @@ def clear_caches(g: Game) -> None:
     g._trade_cache = [{} for _ in range(players)]
     g._cheapest_cache = [{} for _ in range(players)]
     g._round_pools = {}
+    g._tally = [None] * g.n_slots   # per slot: colour -> items (selection.count_colors)
     g._sells = {}
     g._accessible = None
     g._cover_count = None
@@ -99,6 +100,7 @@ def relocate(g: Game, item: int, slot: int) -> None:
         g._round_pools.clear()
     if old >= 0:
         st.zones[old].remove(item)
+        g._tally[old] = None
         if old == g.structure_slot and item in st.structure:
             position = st.structure.index(item)
             st.structure[position] = -1
@@ -126,6 +128,7 @@ def relocate(g: Game, item: int, slot: int) -> None:
     st.loc[item] = slot
     if slot >= 0:
         st.zones[slot].append(item)
+        g._tally[slot] = None
         if g.slot_active[slot]:
             dirty(g, g.slot_owner[slot], item, slot)
 

@@ -27,6 +27,14 @@ def stats(g: Game, p: int) -> Stats:
     return s
 
 
+def modifier(g: Game, name: str, p: int) -> int:
+    """What seat p's items in play add up to for a `modify NAME` amount."""
+    s = g._stats[p]
+    if s is None:
+        s = stats(g, p)
+    return s.modifiers.get(name, 0)
+
+
 def production(g: Game, p: int, resource, colors) -> int:
     r = g._resource_index[resource] if isinstance(resource, str) else resource
     s = g._stats[p]

@@ -38,6 +38,7 @@ class Game:
     _trade_cache: list[dict]
     _cheapest_cache: list[dict]
     _round_pools: dict
+    _tally: list[dict[str | None, int] | None]
     _sells: dict
     _accessible: list[int] | None
     _cover_count: list[int] | None
@@ -160,6 +161,7 @@ class Game:
     win = turns.win
     count = selection.count
     count_named = selection.count_named
+    count_colors = selection.count_colors
     item_attr = selection.item_attr
     has_option = selection.has_option
     owner_of = core.owner_of
@@ -171,6 +173,7 @@ class Game:
     put_coins = economy.put_coins
     stats = economy.stats
     production = economy.production
+    modifier = economy.modifier
     build = economy.build
     acquire = economy.acquire
     science_count = scoring.science_count

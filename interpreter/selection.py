@@ -79,6 +79,22 @@ def count_named(g: Game, sel: Selector, me: int, named: int) -> int:
     return sum(1 for i in _pool(g, sel, sel.zone, me) if items[i].name == name)
 
 
+def count_colors(g: Game, zone: int, me: int, colors: tuple[str, ...]) -> int:
+    """How many items of the seat's slot of a per-seat zone have one of these colours, read
+    from a tally of the slot's colours kept until an item enters or leaves it (`core.relocate`)."""
+    slot = g.zone_base[zone] + me
+    tally = g._tally[slot]
+    if tally is None:
+        items = g.content.items
+        tally = g._tally[slot] = {}
+        for i in g.state.zones[slot]:
+            color = items[i].color
+            tally[color] = tally.get(color, 0) + 1
+    if len(colors) == 1:
+        return tally.get(colors[0], 0)
+    return sum([tally.get(c, 0) for c in colors])
+
+
 def count(g: Game, sel: Selector, me: int, env: dict | None = None) -> int:
     if sel.owner == "most" and sel.zone >= 0 and g.content.zones[sel.zone].per_player:
         items = g.content.items

@@ -29,6 +29,7 @@ VERBS: dict[str, Callable] = {
     # selection and reading values
     "count": selection.count,
     "count_named": selection.count_named,
+    "count_colors": selection.count_colors,
     "item_attr": selection.item_attr,
     "has_option": selection.has_option,
     "owner_of": owner_of,
@@ -39,8 +40,8 @@ VERBS: dict[str, Callable] = {
     "lose_coins": economy.lose_coins,
     "spend": economy.spend,
     "put_coins": economy.put_coins,
-    "stats": economy.stats,
     "production": economy.production,
+    "modifier": economy.modifier,
     "build": economy.build,
     "acquire": economy.acquire,
     # scoring
@@ -94,6 +95,7 @@ VERBS: dict[str, Callable] = {
 # Data closures read directly rather than through a verb, because they are read on hot paths
 # (a price expression reads coins): the game's attribute, then the fields of it they read.
 READS: dict[str, frozenset[str]] = {
-    "state": frozenset({"coins", "age", "positions", "attached", "item_coins"}),
+    "state": frozenset({"coins", "age", "positions", "attached", "item_coins", "zones"}),
     "content": frozenset({"players"}),
+    "zone_base": frozenset(),   # the first slot of each zone: `count(hand)` is the length of one slot
 }

@@ -165,6 +165,7 @@ def rotate(g: Game, zone: int, step: int, me: int) -> None:
             st.loc[item] = base + (p + step) % n
     for p in range(n):
         st.zones[base + (p + step) % n] = held[p]
+        g._tally[base + p] = None
     if g.content.zones[zone].active:
         for p in range(n):
             core.dirty(g, p)

@@ -943,6 +943,11 @@ class Compiler:
             if self.zones[zone].per_player:
                 return lambda g, f: len(g.state.zones[g.zone_base[zone] + f.me])
             return lambda g, f: len(g.state.zones[g.zone_base[zone]])
+        if (sel.where is None and sel.named is None and not sel.more_zones and sel.zone >= 0 and sel.owner == "me"
+                and self.zones[sel.zone].per_player and sel.colors is not None
+                and sel.kind is None and sel.age is None and sel.deck is None):
+            zone, colors = sel.zone, tuple(sorted(sel.colors))  # `count(city, color=yellow)`: a tally
+            return lambda g, f: g.count_colors(zone, f.me, colors)
         if sel.where is None and sel.named is None:
             return lambda g, f: g.count(sel, f.me)
         if sel.where is None and not sel.more_zones and sel.zone >= 0:
@@ -1013,8 +1018,8 @@ class Compiler:
     def call_modifier(self, e: ast.Call) -> Fn:
         name = e.args[0].name
         if not e.kwargs:  # the reader's own: no seat to work out (guards read it every turn)
-            return lambda g, f: (g._stats[f.me] or g.stats(f.me)).modifiers.get(name, 0)
-        return self.summed(e, lambda g, p: g.stats(p).modifiers.get(name, 0))
+            return lambda g, f: g.modifier(name, f.me)
+        return self.summed(e, lambda g, p: g.modifier(name, p))
 
     def summed(self, e: ast.Call, of) -> Fn:
         """`of(g, seat)` for the seat (or the group of seats, added up) the call's `owner=` names."""
