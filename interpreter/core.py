@@ -23,41 +23,53 @@ if TYPE_CHECKING:
 
 
 def lay_out_slots(g: Game, content: Content) -> None:
-    """The slot tables of `content`: which zone and owner each slot is, which slots count as
-    in play, which is the discard pile, which zones are ruled by another's spaces."""
-    g.zone_base = []
-    g.slot_zone = []
-    g.slot_owner = []
+    """The slot tables of `content` (see `slot_tables`), worked out once per content and shared,
+    read-only, by its games."""
+    tables = content._slot_tables
+    if tables is None:
+        tables = content._slot_tables = slot_tables(content)
+    g.__dict__.update(tables)
+
+
+def slot_tables(content: Content) -> dict:
+    """Which zone and owner each slot is, which slots count as in play, which is the discard
+    pile, which zones are ruled by another's spaces, and other tables derived from the content."""
+    t: dict = {}
+    zone_base: list[int] = []
+    slot_zone: list[int] = []
+    slot_owner: list[int] = []
     for z in content.zones:
-        g.zone_base.append(len(g.slot_zone))
+        zone_base.append(len(slot_zone))
         for p in range(content.players if z.per_player else 1):
-            g.slot_zone.append(z.id)
-            g.slot_owner.append(p if z.per_player else -1)
-    g.structure_slot = len(g.slot_zone)
-    g.slot_zone += [-1]
-    g.slot_owner += [-1]
+            slot_zone.append(z.id)
+            slot_owner.append(p if z.per_player else -1)
+    t["zone_base"], t["slot_zone"], t["slot_owner"] = zone_base, slot_zone, slot_owner
+    t["structure_slot"] = len(slot_zone)
+    slot_zone += [-1]
+    slot_owner += [-1]
     tz = content.track.zone
-    g.track_slot = g.zone_base[tz] if tz >= 0 else -1
-    g.n_slots = len(g.slot_zone)
-    g._resource_index = {r: i for i, r in enumerate(content.resources)}
-    g.action_by_name = {a.name: a for a in content.actions}
+    t["track_slot"] = zone_base[tz] if tz >= 0 else -1
+    t["n_slots"] = len(slot_zone)
+    t["_resource_index"] = {r: i for i, r in enumerate(content.resources)}
+    t["action_by_name"] = {a.name: a for a in content.actions}
     # Whose prices a change in seat p's city can change: every seat's, unless prices depend only
     # on a seat's own city and its neighbours' (trade with neighbours, no price formula, no
     # computed coin cost): then p's own and its two neighbours'.
     n = content.players
     scoped = content.trade_base and content.trade_price is None and not any(
         it.cost is not None and it.cost.coins_fn is not None for it in content.items)
-    g._price_scope = [sorted({p, (p - 1) % n, (p + 1) % n}) for p in range(n)] if scoped else None
+    t["_price_scope"] = [sorted({p, (p - 1) % n, (p + 1) % n}) for p in range(n)] if scoped else None
     # Names several items share (`copies`): an action naming one must find which copy it means.
-    g.copied_names = content.copied_names
-    g.slot_active = [z >= 0 and content.zones[z].active for z in g.slot_zone]
-    g.active_slots = [[g.zone_base[z.id] + p for z in content.zones if z.active and z.per_player]
-                      for p in range(content.players)]
+    t["copied_names"] = content.copied_names
+    t["slot_active"] = [z >= 0 and content.zones[z].active for z in slot_zone]
+    t["active_slots"] = [[zone_base[z.id] + p for z in content.zones if z.active and z.per_player]
+                         for p in range(content.players)]
     discard = content.discard_zone
     # Whether a slot is (a seat of) the discard pile: items arriving there are `discarded`.
-    g.slot_discard = [discard >= 0 and z == discard for z in g.slot_zone]
+    t["slot_discard"] = [discard >= 0 and z == discard for z in slot_zone]
     # Zones whose items work for whoever controls their space in another zone.
-    g.ruled = {g.zone_base[z.id]: content.zones[z.ruled_by].name for z in content.zones if z.ruled_by >= 0}
+    t["ruled"] = {zone_base[z.id]: content.zones[z.ruled_by].name for z in content.zones if z.ruled_by >= 0}
+    return t
 
 
 def clear_caches(g: Game) -> None:

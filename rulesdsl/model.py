@@ -219,6 +219,8 @@ class Content:
     # The game options the cards read with `option(NAME)`: the only options a game accepts.
     options: tuple[str, ...] = ()
     _fingerprint: str = attrs.field(default="", init=False, repr=False, eq=False)
+    # The runtime's slot tables of this content (interpreter/core.py `slot_tables`), made by its first game.
+    _slot_tables: dict | None = attrs.field(default=None, init=False, repr=False, eq=False)
     # The definition each block comes from (`procedure `may_move``), by block index.
     block_origins: list[str] = attrs.Factory(list)
 
