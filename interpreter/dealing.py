@@ -40,7 +40,8 @@ def draw(g: Game, slot: int, count: int, label: str, unseen: bool = False) -> li
             st.rng, k = chance.below(st.rng, len(rest))
             item = rest.pop(k)
         out.append(item)
-    st.chance.append([label, *(core.name(g, i) for i in out)])
+    items = g.content.items
+    st.chance.append([label, *[items[i].name for i in out]])
     return out
 
 

@@ -215,8 +215,13 @@ def put_coins(g: Game, amount: int, item: int) -> None:
 def spend(g: Game, p: int, amount: int) -> None:
     """Pay the bank: treasury first, then coins lying on the player's items."""
     st = g.state
-    amount = max(0, amount)
-    from_treasury = min(amount, st.coins[p])
+    if amount <= 0:
+        return
+    have = st.coins[p]
+    if amount <= have:  # the treasury pays it all: the common case
+        st.coins[p] = have - amount
+        return
+    from_treasury = have
     st.coins[p] -= from_treasury
     amount -= from_treasury
     for i in sorted(st.item_coins):

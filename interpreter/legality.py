@@ -6,6 +6,7 @@ and the player can pay for what it builds and pays."""
 from __future__ import annotations
 
 import random
+from functools import partial
 from itertools import product
 from typing import TYPE_CHECKING
 
@@ -17,6 +18,8 @@ from .state import Frame
 
 if TYPE_CHECKING:
     from .game import Game
+
+new_action = partial(tuple.__new__, Action)   # Action(name, args) without its Python-level __new__
 
 
 def acting_seat(g: Game, seat: int | None) -> int | None:
@@ -234,7 +237,7 @@ def random_action(g: Game, rng: random.Random, seat: int | None = None) -> Actio
             pay = pays[below(len(pays))]
             if pay:
                 args += (trade.pay_label(pay),)
-        return Action(act.name, args)
+        return new_action((act.name, args))
     raise RuntimeError("no legal action")
 
 
