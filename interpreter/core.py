@@ -177,6 +177,49 @@ def dirty(g: Game, p: int, item: int = -1, arrived: int = -1) -> None:
         g._cheapest_cache[q].clear()
 
 
+def relocate_all(g: Game, items: list[int], slot: int) -> None:
+    """`relocate` each of several items that lie in one slot, in order: the same outcome, with
+    the slot they leave rebuilt once (dealing moves many cards at a time)."""
+    st = g.state
+    old = st.loc[items[0]] if items else -1
+    if (len(items) < 3 or old < 0 or old == g.structure_slot or g.slot_active[old] or old in g.ruled
+            or slot in g.ruled or any(st.loc[i] != old for i in items)):
+        for item in items:
+            relocate(g, item, slot)
+        return
+    if g._round_pools:
+        g._round_pools.clear()
+    gone = set(items)
+    src = st.zones[old]
+    src[:] = [i for i in src if i not in gone]
+    g._tally[old] = None
+    loc = st.loc
+    for item in items:
+        loc[item] = slot
+    if st.attached or st.positions or st.hidden:
+        for item in items:
+            st.attached.pop(item, None)
+            st.positions.pop(item, None)
+            if item in st.hidden:
+                st.hidden.remove(item)
+    if slot >= 0:
+        st.zones[slot].extend(items)
+        g._tally[slot] = None
+        if g.slot_active[slot]:
+            owner = g.slot_owner[slot]
+            for item in items:
+                dirty(g, owner, item, slot)
+
+
+def arrive_all(g: Game, items: list[int], slot: int, by: int, frames: list[Frame]) -> None:
+    """`arrive` for several items that lie in one slot, in order."""
+    if by < 0 or not g.slot_discard[slot] or "discarded" not in g.content.triggers_by_event:
+        relocate_all(g, items, slot)
+        return
+    for item in items:
+        arrive(g, item, slot, by, frames)
+
+
 def arrive(g: Game, item: int, slot: int, by: int, frames: list[Frame]) -> None:
     """Move an item as player `by`'s doing (-1: nobody's, as when a test sets a position up).
     The one place that notices items reaching the discard pile, however they are moved

@@ -48,7 +48,10 @@ def draw(g: Game, slot: int, count: int, label: str, unseen: bool = False) -> li
 def deal(g: Game, count: int, src: int, dst: int, owner: int, space: int | None = None,
          hidden: bool = False, unseen: bool = False, by: int = -1) -> None:
     frames: list[Frame] = []
-    for item in draw(g, core.slot(g, src, owner), count, g.content.zones[src].name, unseen):
+    drawn = draw(g, core.slot(g, src, owner), count, g.content.zones[src].name, unseen)
+    if space is None and not hidden:
+        core.arrive_all(g, drawn, core.slot(g, dst, owner), by, frames)
+    for item in drawn if space is not None or hidden else ():
         core.arrive(g, item, core.slot(g, dst, owner), by, frames)
         if space is not None:
             g.state.positions[item] = space

@@ -86,9 +86,8 @@ def deal_structure(g: Game, src: int, layout: str) -> None:
     g._structure_left = None
     st.structure = [-1] * len(lay.face_up)
     st.face_up = list(lay.face_up)
-    for slot, item in enumerate(items):
-        core.relocate(g, item, g.structure_slot)
-        st.structure[slot] = item
+    core.relocate_all(g, items, g.structure_slot)
+    st.structure[:len(items)] = items
     machine.schedule(g, events.event_frames(g, "structure_dealt", st.next_starter))
 
 

@@ -50,11 +50,11 @@ def move_all(g: Game, src: int, dst: int, owner, me: int, bottom: bool = False, 
             moving = selection.with_attr(g, moving, attr, value)
         elif where is not None:  # `where=`: only the items it holds for (`it`)
             moving = selection.kept_where(g, moving, where, me, f.env if f is not None else None, "it")
-        for item in moving:
-            if claim_them:
+        if claim_them:
+            for item in moving:
                 claim(g, item, dst, o, me)
-            else:
-                core.arrive(g, item, core.slot(g, dst, o), me, frames)
+        else:
+            core.arrive_all(g, moving, core.slot(g, dst, o), me, frames)
         if bottom and moving:
             pile = g.state.zones[core.slot(g, dst, o)]
             pile[:] = pile[-len(moving):] + pile[:-len(moving)]
