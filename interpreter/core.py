@@ -159,7 +159,8 @@ def dirty(g: Game, p: int, item: int = -1, arrived: int = -1) -> None:
             add_item(s, it)
     shared = g.content.price_spread
     if shared is not None and item >= 0 and p >= 0 and not shared[item]:
-        g._prices[p] = None     # (no neighbour trade here: its caches stay empty)
+        # Only p's own prices: what it sells and what it pays its neighbours stay as they were.
+        g._prices[p] = None
         g._price_cache[p].clear()
         return
     scope = g._price_scope

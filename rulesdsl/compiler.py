@@ -732,12 +732,17 @@ class Compiler:
 
     def price_spread(self, items: list[ItemDef], settings: dict) -> tuple[bool, ...] | None:
         """Per item, whether its coming into or leaving a city can change other seats' prices:
-        when prices depend only on a seat's own city and on production (see `Content.price_spread`),
-        only items that produce can (or give chains, where chains are borrowed); otherwise None."""
-        if settings["trade_base"] or not settings["trade_production_only"] or self.foreign_costs:
+        when prices depend only on a seat's own city and on what seats produce (see
+        `Content.price_spread`), only items that produce can, or change what the seat pays its
+        neighbours, or give chains where chains are borrowed; otherwise None."""
+        if not settings["trade_production_only"] or self.foreign_costs:
             return None
+        if settings["trade_base"] and (settings["trade"] is not None or not settings["trade_static"]):
+            return None   # neighbour trade: what a seat sells must depend on its items alone
         borrowed = any(it.borrow_chains for it in items)
-        return tuple(bool(any(it.produce) or borrowed and it.chain_gives) for it in items)
+        sold = bool(settings["trade_base"])   # one-of producers are sold too, and side prices paid
+        return tuple(bool(any(it.produce) or sold and (it.produce_one_of or it.side_prices)
+                          or borrowed and it.chain_gives) for it in items)
 
     def reads_only_production(self, e: ast.Expr) -> bool:
         """Whether a bank trade price reads nothing of the game but what seats produce: numbers,

@@ -212,9 +212,10 @@ class Content:
     copied_names: frozenset[str] = frozenset()   # names several items share (`copies`)
     # Per item, whether its coming into or leaving a city can change other seats' prices; None:
     # any change may.  A tuple when a seat's prices depend only on its own city and on what the
-    # seats produce (a bank trade price reading only `production`, coin costs reading only the
-    # buyer's own city): then only items that produce (or give chains, where chains are
-    # borrowed) reach the others' prices.
+    # seats produce (a bank trade price reading only `production`, or neighbour trade whose
+    # `where=` reads only the item; coin costs reading only the buyer's own city): then only items
+    # that produce, change what their owner pays its neighbours, or give chains where chains are
+    # borrowed, reach the others' prices (or the owner's purchases from its neighbours).
     price_spread: tuple[bool, ...] | None = None
     # The game options the cards read with `option(NAME)`: the only options a game accepts.
     options: tuple[str, ...] = ()
