@@ -56,7 +56,8 @@ def _pool(g: Game, sel: Selector, zone: int, me: int) -> list[int]:
         pool = g.state.zones[g.zone_base[zone]]
     if sel.colors is None and sel.kind is None and sel.age is None and sel.deck is None:
         return pool  # read-only for callers: copying it is the hot path
-    return [i for i in pool if sel.matches(items[i])]
+    matching = sel.cache.get("items") or sel.matching(items)
+    return [i for i in pool if i in matching]
 
 
 def kept_where(g: Game, values: list, where, me: int, env: dict | None, name: str) -> list:
@@ -100,7 +101,8 @@ def count(g: Game, sel: Selector, me: int, env: dict | None = None) -> int:
         items = g.content.items
         zones = g.state.zones
         base = g.zone_base[sel.zone]
-        return max(sum(1 for i in zones[base + p] if sel.matches(items[i]))
+        matching = sel.matching(items)
+        return max(sum(1 for i in zones[base + p] if i in matching)
                    for p in range(g.content.players))
     return len(candidates(g, sel, me, env))
 

@@ -48,6 +48,15 @@ class Selector:
     more_zones: tuple[int, ...] = ()   # further zones to draw candidates from
     named: Fn | None = None            # only items with the name of this item (`named=card`)
     key: tuple[str, Fn] | None = None  # `where=` as `it.ATTR == VALUE`, VALUE not reading `it`
+    # The runtime's own: the ids of the items `matches` holds for, made when first needed (the
+    # attributes it tests are printed on the items, so the set never changes).
+    cache: dict = attrs.field(factory=dict, init=False, eq=False, repr=False)
+
+    def matching(self, items: list["ItemDef"]) -> frozenset[int]:
+        found = self.cache.get("items")
+        if found is None:
+            found = self.cache["items"] = frozenset(it.id for it in items if self.matches(it))
+        return found
 
     def matches(self, item: "ItemDef") -> bool:
         return ((self.colors is None or item.color in self.colors) and (self.kind is None or item.kind == self.kind)
