@@ -79,6 +79,8 @@ def main() -> None:
     parser.add_argument("--only", default=",".join(SETS), help="content sets, comma-separated")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--vs", metavar="REF", help="also measure this commit, in turns with this checkout")
+    parser.add_argument("--scaling", action="store_true",
+                        help="also time `simulate` of Duel and classic-7 on 1 and on all (at most 8) cores")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     names = [n for n in args.only.split(",") if n]
@@ -108,6 +110,25 @@ def main() -> None:
             line += f" {best_ref[name]:12.1f} {best_now[name] / best_ref[name]:6.2f}"
         target = TARGETS.get(name)
         print(line + (f"  >= {target}" if target else ""))
+    if args.scaling:
+        scaling(args.scale, args.seed)
+
+
+def scaling(scale: float, seed: int) -> None:
+    """`simulate` on one worker process and on every core (results identical: see docs/speed.md)."""
+    from rulesdsl.pipeline import load_ruleset
+    from rulesdsl.simulate import simulate
+
+    cores = min(8, os.cpu_count() or 1)
+    for name in ("duel", "classic-7"):
+        expansions, base, players, games = SETS[name]
+        rules = load_ruleset(expansions, base, players)
+        n = max(40, int(games * 4 * scale))
+        one, many = (simulate(rules, n, seed=seed, jobs=j) for j in (1, cores))
+        same = "same results" if {**one, "seconds": 0, "games_per_second": 0} == \
+            {**many, "seconds": 0, "games_per_second": 0} else "DIFFERENT RESULTS"
+        print(f"simulate {name}: {one['games_per_second']:.0f} games/s on 1 job, {many['games_per_second']:.0f} on "
+              f"{cores} ({many['games_per_second'] / one['games_per_second']:.2f}x; {same})")
 
 
 if __name__ == "__main__":

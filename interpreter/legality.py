@@ -228,8 +228,15 @@ def random_action(g: Game, rng: random.Random, seat: int | None = None) -> Actio
             binding.reverse()
             if act.shared_pools and len(set(binding)) != len(binding):
                 continue
-        if (act.requires or act.paid or act.pays) and not allowed(g, act, binding, me, coins):
-            continue
+        if act.requires or act.pays:
+            if not allowed(g, act, binding, me, coins):
+                continue
+        elif act.paid:  # `allowed` for an action that only builds: its price against the coins
+            cost = 0
+            for idx in act.paid:
+                cost += economy.price(g, me, binding[idx])[0]
+            if cost > coins and cost > economy.available_coins(g, me):
+                continue
         items = g.content.items
         args = tuple([items[i].name for i in binding])
         if act.paid and g.content.trade_base:

@@ -327,5 +327,6 @@ def start_action(g: Game, act, binding: list[int]) -> None:
     st.turn += 1
     st.last_actor = st.current
     st.flow = "before_action" if act.before_turn else "action"
-    machine.push(g, act.block, st.current, {p.name: i for p, i in zip(act.params, binding)})
+    st.frames.append(Frame(act.block, 0, len(g.content.blocks[act.block].steps), st.current,
+                           {p.name: i for p, i in zip(act.params, binding)}))   # machine.push
     advance(g)
