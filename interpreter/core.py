@@ -152,9 +152,10 @@ def dirty(g: Game, p: int, item: int = -1, arrived: int = -1) -> None:
     s = g._stats[p]
     if s is not None:
         it = g.content.items[item] if arrived >= 0 else None
-        if it is None or it.copy_science or g.content.trade_base and (g.ruled or arrived != g.active_slots[p][-1]):
-            # (Stats list what the items give in zone order, ruled items last; neighbour trade
-            # reads that order.)
+        if it is None or it.copy_science or it.produce_one_of and g.content.trade_base and (
+                g.ruled or arrived != g.active_slots[p][-1]):
+            # (Stats list the one-of producers in zone order, ruled items last, and neighbour
+            # trade reads that order: an arrival that would not come last is counted afresh.)
             g._stats[p] = None
         elif it.has_statics:
             add_item(s, it)
