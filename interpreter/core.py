@@ -151,7 +151,7 @@ def dirty(g: Game, p: int, item: int = -1, arrived: int = -1) -> None:
     p's own, and other seats' where they depend on p's city."""
     s = g._stats[p]
     if s is not None:
-        it = g.content.items[item] if arrived >= 0 else None
+        it = g.content.items[item] if arrived >= 0 and p >= 0 else None   # (p -1: a zone no seat owns)
         if it is None or it.copy_science or it.produce_one_of and g.content.trade_base and (
                 g.ruled or arrived != g.active_slots[p][-1]):
             # (Stats list the one-of producers in zone order, ruled items last, and neighbour
