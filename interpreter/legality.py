@@ -143,10 +143,10 @@ def open_actions(g: Game, me: int) -> list[tuple]:
                 key = ("guards", act.id, me)
                 held = g._round_pools.get(key)
                 if held is None:
-                    held = g._round_pools[key] = all(guard(g, guard_frame) for guard in act.guards)
+                    held = g._round_pools[key] = _guards_hold(g, act, guard_frame)
                 if not held:
                     continue
-            elif not all(guard(g, guard_frame) for guard in act.guards):
+            elif not _guards_hold(g, act, guard_frame):
                 continue
         if waiting:
             out.append((act, pools_of(g, act, me)))
@@ -163,6 +163,13 @@ def open_actions(g: Game, me: int) -> list[tuple]:
             pools.append(pool)
         out.append((act, pools))
     return out
+
+
+def _guards_hold(g: Game, act, frame: Frame) -> bool:
+    for guard in act.guards:
+        if not guard(g, frame):
+            return False
+    return True
 
 
 def bindings(g: Game, me: int):
