@@ -266,8 +266,12 @@ def allowed(g: Game, act, binding, me: int, coins: int) -> bool:
         for idx in act.paid:
             total += economy.price(g, me, binding[idx])[0]
         if act.pays:
-            f = Frame(act.block, 0, 0, me, {p.name: i for p, i in zip(act.params, binding)})
-            total += sum(max(0, fn(g, f)) for fn in act.pays)
+            if not act.requires:  # (else the frame the requirements read)
+                f = Frame(act.block, 0, 0, me, {p.name: i for p, i in zip(act.params, binding)})
+            for fn in act.pays:
+                amount = fn(g, f)
+                if amount > 0:
+                    total += amount
         if total > coins and total > economy.available_coins(g, me):
             return False
     return True
