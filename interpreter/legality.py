@@ -257,7 +257,7 @@ def random_action(g: Game, rng: random.Random, seat: int | None = None) -> Actio
 
 def allowed(g: Game, act, binding, me: int, coins: int) -> bool:
     if act.requires:
-        f = Frame(act.block, 0, 0, me, {p.name: i for p, i in zip(act.params, binding)})
+        f = Frame(act.block, 0, 0, me, dict(zip(act.param_names, binding)))
         for req in act.requires:
             if not req(g, f):
                 return False
@@ -267,7 +267,7 @@ def allowed(g: Game, act, binding, me: int, coins: int) -> bool:
             total += economy.price(g, me, binding[idx])[0]
         if act.pays:
             if not act.requires:  # (else the frame the requirements read)
-                f = Frame(act.block, 0, 0, me, {p.name: i for p, i in zip(act.params, binding)})
+                f = Frame(act.block, 0, 0, me, dict(zip(act.param_names, binding)))
             for fn in act.pays:
                 amount = fn(g, f)
                 if amount > 0:
@@ -329,7 +329,7 @@ def explain_illegal(g: Game, action: Action, seat: int | None = None) -> str | N
             where = "accessible in the structure" if p.selector.zone == STRUCTURE else f"in {p.selector.text}"
             return f"{arg} is not {where}"
         binding.append(item)
-    f = Frame(act.block, 0, 0, me, {p.name: i for p, i in zip(act.params, binding)})
+    f = Frame(act.block, 0, 0, me, dict(zip(act.param_names, binding)))
     for req in act.guards + act.requires:
         if not req(g, f):
             return "a requirement of this action does not hold now"

@@ -228,7 +228,7 @@ def resolve_round(g: Game) -> None:
         for seller, resource, coins in trades:
             frames += events.event_frames(g, "traded", p, seller=seller, resource=resource, amount=coins)
         frames.append(Frame(act.block, 0, len(g.content.blocks[act.block].steps), p,
-                            {prm.name: i for prm, i in zip(act.params, binding)}))
+                            dict(zip(act.param_names, binding))))
     st.last_actor = st.acting[-1]
     st.acting = []
     st.choices = []
@@ -328,5 +328,5 @@ def start_action(g: Game, act, binding: list[int]) -> None:
     st.last_actor = st.current
     st.flow = "before_action" if act.before_turn else "action"
     st.frames.append(Frame(act.block, 0, len(g.content.blocks[act.block].steps), st.current,
-                           {p.name: i for p, i in zip(act.params, binding)}))   # machine.push
+                           dict(zip(act.param_names, binding))))   # machine.push
     advance(g)

@@ -451,7 +451,7 @@ class Compiler:
         zones = [p.selector.zone for p in params]
         return ActionDef(index, d.name, params, requires, paid, pays, block, d.name_span,
                          texts + self.blocks[block].texts, shared_pools=len(set(zones)) != len(zones),
-                         guards=guards, before_turn=before)
+                         guards=guards, before_turn=before, param_names=tuple(p.name for p in params))
 
     def zone_id(self, zone: ast.Expr) -> int:
         special = {"structure": STRUCTURE, "structure_all": STRUCTURE_ALL}.get(zone.name)

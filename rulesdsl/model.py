@@ -135,6 +135,7 @@ class ActionDef:
     shared_pools: bool = False   # two params draw from the same zone (a binding may repeat an item)
     guards: list[Fn] = attrs.Factory(list)   # requirements that read no parameter: checked once per turn
     before_turn: bool = False    # optional, at the start of a turn; the player then takes a normal action
+    param_names: tuple[str, ...] = ()   # the params' names, in order (a binding's frame: dict(zip(names, items)))
 
 
 @attrs.define
