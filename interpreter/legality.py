@@ -192,7 +192,7 @@ def random_action(g: Game, rng: random.Random, seat: int | None = None) -> Actio
     when it needs trade, one of its payments."""
     st = g.state
     # randrange(n) is _randbelow(n) after checks n > 0 passes here: the same numbers, less work.
-    below = getattr(rng, "_randbelow", rng.randrange)
+    below = getattr(rng, "_randbelow", None) or rng.randrange
     if st.pending is not None or st.flow == "over":
         me = None
     elif seat is None and st.flow != "round":
