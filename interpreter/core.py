@@ -3,7 +3,7 @@ derived from what lies where (each player's stats and prices, the structure's co
 cleared by the moves that change them.
 
 A zone that exists once per player has one slot per player; one more slot holds the structure
-(the cards laid out this age).  The slot tables are derived from the content once per game.
+(the cards laid out this age).  The slot tables are derived from the content once, by its first game, and shared.
 Every function here takes the game first: they are the game's methods, kept in one module per
 concern (see `interpreter/game.py`).
 """
@@ -83,7 +83,7 @@ def clear_caches(g: Game) -> None:
     g._trade_cache = [{} for _ in range(players)]
     g._cheapest_cache = [{} for _ in range(players)]
     g._round_pools = {}
-    g._tally = [None] * g.n_slots   # per slot: colour -> items (selection.count_colors)
+    g._tally = [None] * g.n_slots   # per slot: colour -> how many of its items (selection.count_colors)
     g._sells = {}
     g._accessible = None
     g._cover_count = None
