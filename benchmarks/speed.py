@@ -67,8 +67,10 @@ def install_ref(ref: str, into: Path) -> Path:
     if archive.returncode:
         sys.exit(f"no such commit: {ref} ({archive.stderr.decode().strip()})")
     subprocess.run(["tar", "-x", "-C", str(src)], input=archive.stdout, check=True)
-    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation",
-                    "--target", str(site), str(src)], check=True, capture_output=True)
+    done = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation",
+                           "--target", str(site), str(src)], capture_output=True, text=True, check=False)
+    if done.returncode:  # (offline, it builds with the setuptools installed here: `pip install setuptools`)
+        sys.exit(f"could not install commit {ref} to measure it:\n{done.stderr.strip()}")
     return site
 
 
