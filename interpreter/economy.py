@@ -160,7 +160,8 @@ def payment_options(g: Game, p: int, item: int) -> list[tuple[int, neighbour_tra
 
 def round_payment(g: Game, p: int, act, binding: list[int], pay) -> tuple[int, dict[int, int], list[int], list]:
     """What seat p's action in a simultaneous round pays before anything resolves: (coins to the
-    bank, coins to each seller, the items it paid for, (seller, resource, coins) trades)."""
+    bank, coins to each seller, the items it paid for, (seller, resource, coins) trades; the
+    units bought from neighbours are worked out only where a trigger hears `traded`)."""
     bank = 0
     to_seats: dict[int, int] = {}
     paid: list[int] = []
@@ -174,12 +175,13 @@ def round_payment(g: Game, p: int, act, binding: list[int], pay) -> tuple[int, d
             bank += total - traded
             for seller, coins in chosen[1]:
                 to_seats[seller] = to_seats.get(seller, 0) + coins
-            it = g.content.items[item]
-            s = stats(g, p)
-            need = tuple(max(0, c - q) for c, q in zip(it.cost.resources, s.produce))
-            resources = g.content.resources
-            trades += [(seller, resources[r], coins)
-                       for seller, r, coins in neighbour_trade.purchases(g, p, need, s, chosen[1])]
+            if "traded" in g.content.triggers_by_event:  # (which units were bought: for the triggers only)
+                it = g.content.items[item]
+                s = stats(g, p)
+                need = tuple(max(0, c - q) for c, q in zip(it.cost.resources, s.produce))
+                resources = g.content.resources
+                trades += [(seller, resources[r], coins)
+                           for seller, r, coins in neighbour_trade.purchases(g, p, need, s, chosen[1])]
         else:
             bank += total
             if traded:

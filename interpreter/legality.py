@@ -92,7 +92,8 @@ def pools_of(g: Game, act, me: int) -> list[list[int]]:
     key = (act.id, me)
     pools = cache.get(key)
     if pools is None:
-        pools = cache[key] = [selection.candidates(g, p.selector, me) for p in act.params]
+        pools = cache[key] = [selection._pool(g, p.selector, p.selector.zone, me) if p.pool >= 0
+                              else selection.candidates(g, p.selector, me) for p in act.params]
     return pools
 
 
