@@ -92,7 +92,7 @@ def pools_of(g: Game, act, me: int) -> list[list[int]]:
     key = (act.id, me)
     pools = cache.get(key)
     if pools is None:
-        pools = cache[key] = [selection._pool(g, p.selector, p.selector.zone, me) if p.pool >= 0
+        pools = cache[key] = [selection.zone_pool(g, p.selector, p.selector.zone, me) if p.pool >= 0
                               else selection.candidates(g, p.selector, me) for p in act.params]
     return pools
 
@@ -160,7 +160,7 @@ def open_actions(g: Game, me: int) -> list[tuple]:
                 continue
             pool = shared.get(k)
             if pool is None:
-                pool = shared[k] = selection._pool(g, p.selector, p.selector.zone, me)
+                pool = shared[k] = selection.zone_pool(g, p.selector, p.selector.zone, me)
             pools.append(pool)
         out.append((act, pools))
     return out

@@ -17,11 +17,11 @@ if TYPE_CHECKING:
 def candidates(g: Game, sel: Selector, me: int, env: dict | None = None) -> list[int]:
     if sel.more_zones or sel.where is not None or sel.named is not None:
         return _candidates_slow(g, sel, me, env)
-    return _pool(g, sel, sel.zone, me)
+    return zone_pool(g, sel, sel.zone, me)
 
 
 def _candidates_slow(g: Game, sel: Selector, me: int, env: dict | None) -> list[int]:
-    pool = [i for z in (sel.zone, *sel.more_zones) for i in _pool(g, sel, z, me)]
+    pool = [i for z in (sel.zone, *sel.more_zones) for i in zone_pool(g, sel, z, me)]
     if sel.named is not None:
         # Evaluated once, before `it` names the candidates (`named=it` is the outer item).
         items = g.content.items
@@ -41,7 +41,9 @@ def _candidates_slow(g: Game, sel: Selector, me: int, env: dict | None) -> list[
     return out
 
 
-def _pool(g: Game, sel: Selector, zone: int, me: int) -> list[int]:
+def zone_pool(g: Game, sel: Selector, zone: int, me: int) -> list[int]:
+    """The items of one zone a selector picks by owner and printed attributes (read-only for
+    callers: often the zone's own list)."""
     items = g.content.items
     if zone == STRUCTURE:
         pool = structure.accessible(g)
@@ -77,7 +79,7 @@ def count_named(g: Game, sel: Selector, me: int, named: int) -> int:
     if not isinstance(named, int) or not 0 <= named < len(items):
         return 0
     name = items[named].name
-    return sum(1 for i in _pool(g, sel, sel.zone, me) if items[i].name == name)
+    return sum(1 for i in zone_pool(g, sel, sel.zone, me) if items[i].name == name)
 
 
 def count_colors(g: Game, zone: int, me: int, colors: tuple[str, ...]) -> int:
