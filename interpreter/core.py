@@ -128,13 +128,22 @@ def relocate(g: Game, item: int, slot: int) -> None:
                         turn.append(under)
         if g.slot_active[old]:
             dirty(g, g.slot_owner[old], item)
+    if old in g.ruled:
+        for p in range(g.content.players):
+            dirty(g, p)
+    _settle(g, item, slot)
+
+
+def _settle(g: Game, item: int, slot: int) -> None:
+    """The second half of a move: the item, out of its old slot, lies in `slot` now."""
+    st = g.state
     if st.attached:
         st.attached.pop(item, None)
     if st.positions:
         st.positions.pop(item, None)
     if st.hidden and item in st.hidden:
         st.hidden.remove(item)
-    if old in g.ruled or slot in g.ruled:
+    if slot in g.ruled:
         for p in range(g.content.players):
             dirty(g, p)
     st.loc[item] = slot
@@ -196,22 +205,8 @@ def relocate_all(g: Game, items: list[int], slot: int) -> None:
     src = st.zones[old]
     src[:] = [i for i in src if i not in gone]
     g._tally[old] = None
-    loc = st.loc
     for item in items:
-        loc[item] = slot
-    if st.attached or st.positions or st.hidden:
-        for item in items:
-            st.attached.pop(item, None)
-            st.positions.pop(item, None)
-            if item in st.hidden:
-                st.hidden.remove(item)
-    if slot >= 0:
-        st.zones[slot].extend(items)
-        g._tally[slot] = None
-        if g.slot_active[slot]:
-            owner = g.slot_owner[slot]
-            for item in items:
-                dirty(g, owner, item, slot)
+        _settle(g, item, slot)
 
 
 def arrive_all(g: Game, items: list[int], slot: int, by: int, frames: list[Frame]) -> None:

@@ -58,7 +58,7 @@ def zone_pool(g: Game, sel: Selector, zone: int, me: int) -> list[int]:
         pool = g.state.zones[g.zone_base[zone]]
     if sel.colors is None and sel.kind is None and sel.age is None and sel.deck is None:
         return pool  # read-only for callers: copying it is the hot path
-    matching = sel.cache.get("items") or sel.matching(items)
+    matching = sel.matching(items)
     return [i for i in pool if i in matching]
 
 
