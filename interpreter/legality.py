@@ -150,8 +150,11 @@ def open_actions(g: Game, me: int) -> list[tuple]:
             elif not _guards_hold(g, act, guard_frame):
                 continue
         if waiting:
-            out.append((act, pools_of(g, act, me)))
-            continue
+            key = (act.id, me)
+            pools = g._round_pools.get(key)
+            if pools is not None:
+                out.append((act, pools))
+                continue
         pools = []
         for p in act.params:
             k = p.pool
@@ -162,6 +165,8 @@ def open_actions(g: Game, me: int) -> list[tuple]:
             if pool is None:
                 pool = shared[k] = selection.zone_pool(g, p.selector, p.selector.zone, me)
             pools.append(pool)
+        if waiting:  # kept for the round, as `pools_of` keeps them
+            g._round_pools[key] = pools
         out.append((act, pools))
     return out
 
