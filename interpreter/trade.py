@@ -98,12 +98,7 @@ def cheapest(g: Game, p: int, need: tuple[int, ...], s: Stats) -> int | None:
         return best
     sides = _sides(g, p, s)
     ladder = _ladder(g, p, sides)
-    if ladder is None:  # neighbours' one-of producers: the full search, unless no way can exist
-        covers = _own_covers(need, s.one_of)
-        supply = _supply(g, p, sides)
-        if not any(all(n <= supply[r] for r, n in enumerate(left)) for left in covers):
-            cache[need] = None  # more units missing than the neighbours make in all
-            return None
+    if ladder is None:  # neighbours' one-of producers: the full search
         options = payments(g, p, need, s)
         best = options[0][0] if options else None
         cache[need] = best
@@ -143,23 +138,6 @@ def _ladder(g: Game, p: int, sides) -> list[list[tuple[int, int]]] | None:
                   for r in range(len(g.content.resources))]
     cache["ladder"] = ladder
     return ladder
-
-
-def _supply(g: Game, p: int, sides) -> list[int]:
-    """Per resource, how many units p's neighbours could sell in all (cached with p's purchases)."""
-    cache = g._trade_cache[p]
-    hit = cache.get("supply")
-    if hit is not None:
-        return hit
-    supply = [0] * len(g.content.resources)
-    for _, fixed, one_of, _ in sides:
-        for r, q in enumerate(fixed):
-            supply[r] += q
-        for opts in one_of:
-            for r in set(opts):
-                supply[r] += 1
-    cache["supply"] = supply
-    return supply
 
 
 def purchases(g: Game, p: int, need: tuple[int, ...], s: Stats, pay: Payment) -> list[tuple[int, int, int]]:
