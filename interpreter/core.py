@@ -10,6 +10,7 @@ concern (see `interpreter/game.py`).
 
 from __future__ import annotations
 
+from bisect import insort
 from typing import TYPE_CHECKING
 
 from rulesdsl.model import Content
@@ -87,6 +88,7 @@ def clear_caches(g: Game) -> None:
     g._sells = {}
     g._accessible = None
     g._cover_count = None
+    g._open_slots = None       # structure slots whose card can be taken, in order (with the cover counts)
     g._structure_left = None   # cards still in the structure (None: count them when asked)
     g._to_uncover = None       # face-down slots nothing covers any more (None: look at every slot)
 
@@ -122,10 +124,17 @@ def relocate(g: Game, item: int, slot: int) -> None:
             cover = g._cover_count
             if cover is not None:
                 turn = g._to_uncover
+                opened = g._open_slots   # (kept with the cover counts: structure.accessible)
+                if opened is not None and position in opened:
+                    opened.remove(position)
                 for under in g.content.layouts[st.layout].covers[position]:
                     cover[under] -= 1
-                    if not cover[under] and turn is not None and not st.face_up[under]:
-                        turn.append(under)
+                    if not cover[under]:
+                        if not st.face_up[under]:
+                            if turn is not None:
+                                turn.append(under)
+                        elif opened is not None and st.structure[under] >= 0:
+                            insort(opened, under)
         if g.slot_active[old]:
             dirty(g, g.slot_owner[old], item)
     if old in g.ruled:

@@ -42,6 +42,7 @@ class Game:
     _sells: dict
     _accessible: list[int] | None
     _cover_count: list[int] | None
+    _open_slots: list[int] | None
     _structure_left: int | None
     _to_uncover: list[int] | None
 

@@ -5,6 +5,7 @@ content, kept apart from the core so that it can become one that a game declares
 
 from __future__ import annotations
 
+from bisect import insort
 from typing import TYPE_CHECKING
 
 from . import core, dealing, events, machine
@@ -19,11 +20,15 @@ def accessible(g: Game) -> list[int]:
     cached = g._accessible
     if cached is not None:
         return cached
-    cover = covering(g)
-    structure, face_up = g.state.structure, g.state.face_up
-    # A card uncovered during a turn is turned up at its end: until then it cannot be chosen.
-    g._accessible = [item for slot, item in enumerate(structure)
-                     if item >= 0 and not cover[slot] and face_up[slot]]
+    structure = g.state.structure
+    slots = g._open_slots
+    if slots is None:
+        cover = covering(g)
+        face_up = g.state.face_up
+        # A card uncovered during a turn is turned up at its end: until then it cannot be chosen.
+        slots = g._open_slots = [slot for slot, item in enumerate(structure)
+                                 if item >= 0 and not cover[slot] and face_up[slot]]
+    g._accessible = [structure[slot] for slot in slots]
     return g._accessible
 
 
@@ -34,6 +39,7 @@ def covering(g: Game) -> list[int]:
         lay = g.content.layouts.get(st.layout)
         g._cover_count = [sum(1 for c in cov if st.structure[c] >= 0) for cov in lay.covered_by] if lay else []
         g._to_uncover = None   # counted afresh: which slots came free is not known
+        g._open_slots = None
     return g._cover_count
 
 
@@ -70,6 +76,8 @@ def uncover(g: Game) -> bool:
             face_up[slot] = True
             frames += events.event_frames(g, "uncovered", st.current, item)
             g._accessible = None
+            if g._open_slots is not None:
+                insort(g._open_slots, slot)
     if frames:
         machine.schedule(g, frames)
         return True
@@ -83,6 +91,7 @@ def deal_structure(g: Game, src: int, layout: str) -> None:
     st.layout = layout
     g._accessible = None
     g._cover_count = None
+    g._open_slots = None
     g._structure_left = None
     st.structure = [-1] * len(lay.face_up)
     st.face_up = list(lay.face_up)
