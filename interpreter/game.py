@@ -139,7 +139,8 @@ class Game:
         self.steps_left = self.max_steps
         st = self.state
         # A choice that completes a round may add several history entries (see undo.undo_last).
-        before = (len(st.history), [c if c is None else c[:] for c in st.choices]) if st.choices else None
+        # (A choice is never changed in place, only replaced: a copy of the list keeps them.)
+        before = (len(st.history), st.choices[:]) if st.choices else None
         try:
             turns.run_action(self, action, seat)
         except BudgetExceeded as exc:

@@ -28,8 +28,7 @@ def acting_seat(g: Game, seat: int | None) -> int | None:
     st = g.state
     if st.flow == "round":
         if seat is None:
-            waiting = [p for p in st.acting if st.choices[p] is None]
-            return waiting[0] if waiting else None
+            return next((p for p in st.acting if st.choices[p] is None), None)
         return seat if seat in st.acting and st.choices[seat] is None else None
     return st.current if seat is None or seat == st.current else None
 

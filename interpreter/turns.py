@@ -178,28 +178,36 @@ def waiting(g: Game) -> list[int]:
     return [p for p in st.acting if st.choices[p] is None]
 
 
-def choose(g: Game, seat: int, action: Action) -> None:
-    """Seat `seat` commits its action for this round (known legal).  Choices enter the history in
-    seat order, as the run of chosen seats from the round's first grows (a replay, which acts for
-    `to_move`, meets them in the same order); the round resolves when the last seat has chosen."""
+def choose(g: Game, seat: int | None, action: Action) -> None:
+    """Seat `seat` (None: the first that has not chosen) commits its action for this round
+    (known legal).  Choices enter the history in seat order, as the run of chosen seats from
+    the round's first grows (a replay, which acts for `to_move`, meets them in the same order);
+    the round resolves when the last seat has chosen."""
     st = g.state
+    acting, choices = st.acting, st.choices
     before = _chosen_run(g)
-    st.choices[seat] = [action.name, *action.args]
-    after = _chosen_run(g)
-    for p in st.acting[before:after]:
-        st.history.append(list(st.choices[p]))
-    if after == len(st.acting):
+    if seat is None:
+        seat = acting[before]
+    choices[seat] = [action.name, *action.args]
+    after = before
+    while after < len(acting) and choices[acting[after]] is not None:
+        after += 1
+    for p in acting[before:after]:
+        st.history.append(list(choices[p]))
+    if after == len(acting):
         resolve_round(g)
         advance(g)
     else:
-        st.current = waiting(g)[0]
+        st.current = acting[after]   # the first seat still to choose
 
 
 def _chosen_run(g: Game) -> int:
+    """How many of the round's seats, from its first, have chosen."""
     st = g.state
     n = 0
+    choices = st.choices
     for p in st.acting:
-        if st.choices[p] is None:
+        if choices[p] is None:
             break
         n += 1
     return n
@@ -311,7 +319,7 @@ def run_action(g: Game, action: Action, seat: int | None = None) -> None:
         advance(g)
         return
     if st.flow == "round":
-        choose(g, waiting(g)[0] if seat is None else seat, action)
+        choose(g, seat, action)
         return
     st.history.append([action.name, *action.args])
     if g.copied_names or g.content.trade_base:
