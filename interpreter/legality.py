@@ -124,57 +124,12 @@ def decode(g: Game, action: Action, me: int):
 
 
 def open_actions(g: Game, me: int) -> list[tuple]:
-    """The actions whose turn-wide conditions hold now, each with its parameters' candidates
-    (params whose selectors pick alike share one list, `Param.pool`).  While a simultaneous
-    round waits for choices nothing moves, so each seat's candidates are worked out once
-    (`core.relocate` forgets them, should a test move items meanwhile)."""
-    st = g.state
-    guard_frame = None
-    waiting = st.flow == "round"
-    shared: dict[int, list[int]] = {}
-    out = []
-    for act in g.content.actions:
-        if act.before_turn and st.before_used:
-            continue
-        if act.guards:
-            if guard_frame is None:
-                guard_frame = Frame(0, 0, 0, me, {})
-            if waiting:  # kept with the round's candidates: nothing moves while a round waits
-                key = ("guards", act.id, me)
-                held = g._round_pools.get(key)
-                if held is None:
-                    held = g._round_pools[key] = _guards_hold(g, act, guard_frame)
-                if not held:
-                    continue
-            elif not _guards_hold(g, act, guard_frame):
-                continue
-        if waiting:
-            key = (act.id, me)
-            pools = g._round_pools.get(key)
-            if pools is not None:
-                out.append((act, pools))
-                continue
-        pools = []
-        for p in act.params:
-            k = p.pool
-            if k < 0:
-                pools.append(selection.candidates(g, p.selector, me))
-                continue
-            pool = shared.get(k)
-            if pool is None:
-                pool = shared[k] = selection.zone_pool(g, p.selector, p.selector.zone, me)
-            pools.append(pool)
-        if waiting:  # kept for the round, as `pools_of` keeps them
-            g._round_pools[key] = pools
-        out.append((act, pools))
-    return out
-
-
-def _guards_hold(g: Game, act, frame: Frame) -> bool:
-    for guard in act.guards:
-        if not guard(g, frame):
-            return False
-    return True
+    """The actions whose turn-wide conditions hold now and whose parameters all have candidates,
+    each with its parameters' candidates (params whose selectors pick alike share one list,
+    `Param.pool`).  While a simultaneous round waits for choices nothing moves, so each seat's
+    are worked out once (`core.relocate` forgets them, should a test move items meanwhile).
+    The work is done by a function made for the content (interpreter/spaces.py)."""
+    return [(act, pools) for act, pools, _ in g._open_spaces(g, me)[0]]
 
 
 def bindings(g: Game, me: int):
@@ -210,15 +165,7 @@ def random_action(g: Game, rng: random.Random, seat: int | None = None) -> Actio
             raise RuntimeError("no legal action")
         return actions[below(len(actions))]
     coins = st.coins[me]
-    spaces = []
-    total = 0
-    for act, pools in open_actions(g, me):
-        size = 1
-        for pool in pools:
-            size *= len(pool)
-        if size:
-            spaces.append((act, pools, size))
-            total += size
+    spaces, total = g._open_spaces(g, me)
     tried: set[int] = set()
     while len(tried) < total:
         r = below(total)
