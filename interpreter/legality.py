@@ -71,14 +71,12 @@ def payments_for(g: Game, act, binding, me: int, coins: int) -> list:
 
 
 def can_act(g: Game, me: int) -> bool:
-    """Whether seat `me` has a turn action now: an action with no condition, cost or guard that
-    has candidates answers at once, before any other action's candidates or prices."""
-    st = g.state
-    for act in g.content.actions:
-        if act.guards or act.requires or act.paid or act.pays or act.shared_pools \
-                or act.before_turn and st.before_used:
-            continue
-        if all(pools_of(g, act, me)):
+    """Whether seat `me` has a turn action now: an open action (its guards hold, every parameter
+    has candidates) with no requirement, cost or shared list answers at once, before any
+    binding is looked at."""
+    spaces, _ = g._open_spaces(g, me)
+    for act, _, _ in spaces:
+        if not (act.requires or act.paid or act.pays or act.shared_pools):
             return True
     return next(bindings(g, me), None) is not None
 
