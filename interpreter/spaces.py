@@ -129,7 +129,9 @@ def _action(act: ActionDef, content: Content, zone_base: list[int], const, made:
             var = f"q{k}"
             body.append(f"{var} = candidates(g, {const(p.selector)}, me)")
         names.append(var)
-    if len(names) == 1:
+    if not names:
+        body.append("size = 1")   # an action of no parameter: one binding, the empty one
+    elif len(names) == 1:
         body.append(f"size = len({names[0]})")
     else:
         body.append("size = " + " * ".join(f"len({n})" for n in names))

@@ -1,0 +1,107 @@
+"""The open actions of a decision, worked out by the function written for each content set
+(interpreter/spaces.py), are those of the definition written plainly here: the actions in
+order whose `before_turn` allows them and whose guards hold, each with its parameters'
+candidates and the number of bindings they make, those making none left out.  Checked at every
+decision of seeded random games of every bundled content set, and of a fan expansion whose
+actions take the shapes the bundled ones do not (no parameter, guards in front of shared
+lists, a guarded first action, other seats' zones, every structure card, `where=`)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from golden_games import SETS
+from rulesdsl.interpreter import Game, new_game
+from rulesdsl.interpreter import selection
+from rulesdsl.interpreter.state import Frame
+from rulesdsl.pipeline import load_ruleset
+
+
+def plain_open_spaces(g: Game, me: int) -> tuple[list, int]:
+    st = g.state
+    out, total = [], 0
+    for act in g.content.actions:
+        if act.before_turn and st.before_used:
+            continue
+        frame = Frame(0, 0, 0, me, {})
+        if not all(guard(g, frame) for guard in act.guards):
+            continue
+        pools = [selection.candidates(g, p.selector, me) for p in act.params]
+        size = 1
+        for pool in pools:
+            size *= len(pool)
+        if size:
+            out.append((act.name, [list(p) for p in pools], size))
+            total += size
+    return out, total
+
+
+def written_open_spaces(g: Game, me: int) -> tuple[list, int]:
+    spaces, total = g._open_spaces(g, me)
+    return [(act.name, [list(p) for p in pools], size) for act, pools, size in spaces], total
+
+
+def check_every_decision(game: Game, rng: random.Random, limit: int = 400) -> int:
+    """Play `game` out at random, comparing both at every turn decision; how many were compared."""
+    compared = 0
+    for _ in range(limit):
+        if game.over:
+            break
+        st = game.state
+        if st.pending is None:
+            for me in game.to_act():
+                assert written_open_spaces(game, me) == plain_open_spaces(game, me), (st.turn, me)
+                compared += 1
+        game._apply(game.random_action(rng))
+    return compared
+
+
+@pytest.mark.parametrize("name", list(SETS))
+def test_every_decision_of_seeded_games_of_every_set(name):
+    expansions, base, players = SETS[name][:3]
+    rules = load_ruleset(expansions, base, players)
+    compared = 0
+    for seed in range(3):
+        compared += check_every_decision(rules.new_game(seed=seed), random.Random(seed))
+    assert compared > 60
+
+
+SHAPES = """
+expansion shapes {
+    title "Action shapes"
+    zone spares
+}
+
+token "Spare" { deck spares; value 1 }
+token "Other spare" { deck spares; value 2 }
+
+# No parameter: one binding, the empty one.
+action shout { gain 1 coins }
+# A guard in front of lists that later actions share.
+action hoard { require coins >= 4; param card from structure_all; param mine from city; discard mine }
+action peek { param card from structure_all; param theirs from city owner=opponent; discard theirs }
+# A guard first, before a turn, with a where= list.
+action prepare_first {
+    before_turn
+    require coins >= 2
+    param spare from spares where=it.value == 1
+    gain 1 coins
+}
+action pick { param card from structure; param spare from spares; move spare box }
+"""
+
+
+def test_every_decision_of_an_expansion_of_other_action_shapes(tmp_path: Path):
+    folder = tmp_path / "shapes"
+    folder.mkdir()
+    (folder / "cards.rules").write_text(SHAPES, encoding="utf-8")
+    compared = 0
+    for seed in range(4):
+        game = new_game(expansions=[str(folder)], seed=seed)
+        compared += check_every_decision(game, random.Random(seed), limit=120)
+    assert compared > 100
+    source = game._open_spaces.source
+    assert "Spare" not in source and "hoard" not in source   # content reaches the source as values only
