@@ -112,8 +112,15 @@ def _cost(g: Game, p: int, it, s: Stats) -> tuple[int, int, bool]:
     cost = it.cost
     coins = cost.coins + (max(0, cost.coins_fn(g, Frame(0, 0, 0, p, {}))) if cost.coins_fn else 0)
     if g.content.trade_base:
-        need = [c - q if c > q else 0 for c, q in zip(cost.resources, s.produce)]
-        if not any(need):
+        need = None
+        produce = s.produce
+        for r, c in cost.needs:
+            q = produce[r]
+            if c > q:
+                if need is None:
+                    need = [0] * len(produce)
+                need[r] = c - q
+        if need is None:
             return (coins, 0, False)
         least = neighbour_trade.cheapest(g, p, tuple(need), s)
         return (coins + least, least, False) if least is not None else (IMPOSSIBLE, IMPOSSIBLE, False)
@@ -124,11 +131,12 @@ def _cost(g: Game, p: int, it, s: Stats) -> tuple[int, int, bool]:
             waive += or_coins
     if not discount and not waive and not s.one_of:
         # Every missing unit bought at its price (`cheapest_trade` with nothing to weigh up).
-        trade = r = 0
-        for c, q in zip(cost.resources, s.produce):
+        trade = 0
+        produce = s.produce
+        for r, c in cost.needs:
+            q = produce[r]
             if c > q:
                 trade += (c - q) * trade_price(g, p, r)
-            r += 1
         return (coins + trade, trade, False)
     need = [c - q if c > q else 0 for c, q in zip(cost.resources, s.produce)]
     prices = [trade_price(g, p, r) if q else 0 for r, q in enumerate(need)] if any(need) else None

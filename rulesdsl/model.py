@@ -33,6 +33,11 @@ class Cost:
     coins: int
     resources: tuple[int, ...]   # count per resource index
     coins_fn: Fn | None = None   # a computed coin cost, when the card says so
+    # (resource index, count) of the resources it asks for, only those: most costs name one or two
+    needs: tuple[tuple[int, int], ...] = attrs.field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "needs", tuple((r, n) for r, n in enumerate(self.resources) if n))
 
 
 @attrs.frozen
