@@ -70,8 +70,6 @@ def slot_tables(content: Content) -> dict:
     t["slot_discard"] = [discard >= 0 and z == discard for z in slot_zone]
     # Zones whose items work for whoever controls their space in another zone.
     t["ruled"] = {zone_base[z.id]: content.zones[z.ruled_by].name for z in content.zones if z.ruled_by >= 0}
-    from .spaces import make_open_spaces   # (here: it reads the modules that read this one)
-    t["_open_spaces"] = make_open_spaces(content, zone_base)
     return t
 
 

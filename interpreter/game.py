@@ -19,7 +19,7 @@ from typing import Iterable
 from rulesdsl.model import Content
 
 from . import (core, creation, dealing, decisions, economy, events, legality, machine, majority, scoring, seats,
-               selection, structure, track, turns, undo, zones)
+               selection, spaces, structure, track, turns, undo, zones)
 from .actions import Action, IllegalAction
 from .budget import DEFAULT_MAX_STEPS, BudgetExceeded
 from .costs import Stats
@@ -43,6 +43,7 @@ class Game:
     _accessible: list[int] | None
     _cover_count: list[int] | None
     _open_slots: list[int] | None
+    _open_spaces: spaces.OpenSpaces   # the content's (interpreter/spaces.py)
     _structure_left: int | None
     _to_uncover: list[int] | None
 
@@ -59,6 +60,7 @@ class Game:
         self.state = state
         machine.set_budget(self, max_steps)
         core.lay_out_slots(self, content)
+        self._open_spaces = spaces.open_spaces_of(content)
         core.clear_caches(self)
 
     @classmethod
@@ -71,6 +73,7 @@ class Game:
         game.content = content
         machine.set_budget(game, max_steps)
         core.lay_out_slots(game, content)
+        game._open_spaces = spaces.open_spaces_of(content)
         game.state = creation.initial_state(game, seed, options, script)
         core.clear_caches(game)
         turns.start(game)

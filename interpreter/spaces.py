@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Callable
 
 from rulesdsl.model import STRUCTURE, STRUCTURE_ALL, ActionDef, Content, Param
 
-from . import selection, structure
+from . import core, selection, structure
 from .state import Frame
 
 if TYPE_CHECKING:
@@ -29,6 +29,15 @@ if TYPE_CHECKING:
 # (action, its parameters' candidate lists, how many bindings they make), actions with none left out
 Spaces = list[tuple[ActionDef, list[list[int]], int]]
 OpenSpaces = Callable[["Game", int], tuple[Spaces, int]]
+
+
+def open_spaces_of(content: Content) -> OpenSpaces:
+    """The content's `open_spaces`, made by its first game and shared by the rest."""
+    fn = content._open_spaces
+    if fn is None:
+        tables = content._slot_tables or core.slot_tables(content)
+        fn = content._open_spaces = make_open_spaces(content, tables["zone_base"])
+    return fn
 
 
 def make_open_spaces(content: Content, zone_base: list[int]) -> OpenSpaces:
