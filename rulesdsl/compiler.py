@@ -20,6 +20,7 @@ from .model import (STRUCTURE, STRUCTURE_ALL, ActionDef, Block, Content, Cost, F
                     Track, Trigger, ZoneDef)
 from .names import options_read
 
+PYTHON_OPS = {op: op for op in ("+", "-", "*", "//", "%", "==", "!=", "<", "<=", ">", ">=")}   # the card's operator, as Python writes it
 ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv, "%": operator.mod,
          "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
          ">=": operator.ge}
@@ -68,6 +69,8 @@ class Compiler:
         self.text_context = context_for(merged)
         self.current_item = -1
         self.reads: list[set[str]] = []   # per block being compiled, the frame names it reads
+        self.namespace: dict[str, object] = {"__builtins__": {"len": len}}   # of expressions written as source
+        self.sources: list[str] = []   # the source of each such expression
         # Names bound around the code being compiled (action parameters, `as=` aliases): such a
         # name hides a zone or kind word of the same spelling, as the checker reads it.
         self.bound: list[str] = []
@@ -846,7 +849,7 @@ class Compiler:
     def expr(self, e: ast.Expr) -> Fn:
         if isinstance(e, ast.Int):
             v = e.value
-            return lambda g, f: v
+            return self.written(lambda g, f: v, repr(int(v)))
         if isinstance(e, ast.Str):
             idx = self.item_index[e.value]
             return lambda g, f: idx
@@ -858,26 +861,8 @@ class Compiler:
                 self.reading("event")
                 return lambda g, f: g.event_field(f.env["event"], attr)
             return lambda g, f: g.item_attr(base(g, f), attr)
-        if isinstance(e, ast.Not):
-            x = self.expr(e.operand)
-            return lambda g, f: not x(g, f)
-        if isinstance(e, ast.BinOp):
-            left, right = self.expr(e.left), self.expr(e.right)
-            if e.op == "and":
-                return lambda g, f: left(g, f) and right(g, f)
-            if e.op == "or":
-                return lambda g, f: left(g, f) or right(g, f)
-            op = ARITH[e.op]
-            if e.op in ("//", "%"):
-                # A division by zero in a card is worth 0, not a crash in the middle of a game.
-                if isinstance(e.right, ast.Int) and e.right.value:
-                    k = e.right.value
-                    return lambda g, f: op(left(g, f), k)
-                return lambda g, f: (lambda b: op(left(g, f), b) if b else 0)(right(g, f))
-            if isinstance(e.right, ast.Int):
-                k = e.right.value  # a number written out: no call to read it (hot in requires)
-                return lambda g, f: op(left(g, f), k)
-            return lambda g, f: op(left(g, f), right(g, f))
+        if isinstance(e, (ast.Not, ast.BinOp)):
+            return self.fused(self.operators(e))
         if isinstance(e, ast.ListExpr):
             parts = [self.expr(i) for i in e.items]
             return lambda g, f: [p(g, f) for p in parts]
@@ -888,9 +873,48 @@ class Compiler:
             return getattr(self, f"call_{e.func}")(e)
         raise TypeError(f"cannot compile {type(e).__name__}")
 
+    # -- expressions written as Python source ---------------------------------------------------
+    # An expression of operators (`count(hand) == 1 and modifier(play_last_card) == 0`) becomes one
+    # function whose body is the whole expression, rather than a closure per operator calling
+    # the closures of its operands: the operands that say how they read as source (`written`)
+    # are spelled out in it, the others are called.  Nothing of a card's text reaches the source
+    # but operators and numbers: names, words and closures are values of the namespace.
+    def written(self, fn: Fn, source: str) -> Fn:
+        """`fn`, which reads as the Python expression `source` (in `g`, `f` and the namespace)."""
+        fn.source = source   # type: ignore[attr-defined]
+        return fn
+
+    def source(self, fn: Fn) -> str:
+        return getattr(fn, "source", None) or f"{self.constant(fn)}(g, f)"
+
+    def constant(self, value: object) -> str:
+        name = f"_k{len(self.namespace)}"
+        self.namespace[name] = value
+        return name
+
+    def operators(self, e: ast.Not | ast.BinOp) -> str:
+        """The source of an expression of operators, down to its operands."""
+        if isinstance(e, ast.Not):
+            return f"(not {self.operand(e.operand)})"
+        if e.op in ("and", "or"):
+            return f"({self.operand(e.left)} {'and' if e.op == 'and' else 'or'} {self.operand(e.right)})"
+        if e.op in ("//", "%") and not (isinstance(e.right, ast.Int) and e.right.value):
+            # A division by zero in a card is worth 0, not a crash in the middle of a game.
+            left, right, op = self.expr(e.left), self.expr(e.right), ARITH[e.op]
+            return self.source(lambda g, f: (lambda b: op(left(g, f), b) if b else 0)(right(g, f)))
+        return f"({self.operand(e.left)} {PYTHON_OPS[e.op]} {self.operand(e.right)})"
+
+    def operand(self, e: ast.Expr) -> str:
+        return self.operators(e) if isinstance(e, (ast.Not, ast.BinOp)) else self.source(self.expr(e))
+
+    def fused(self, source: str) -> Fn:
+        fn = eval(compile(f"lambda g, f: {source}", "<card expression>", "eval"), self.namespace)
+        self.sources.append(source)
+        return self.written(fn, source)
+
     def name(self, n: str) -> Fn:
         if n == "me":
-            return lambda g, f: f.me
+            return self.written(lambda g, f: f.me, "f.me")
         if n == "opponent":
             return lambda g, f: g.opponent(f.me)
         if n in ("left", "right") and n not in self.bound:
@@ -900,7 +924,7 @@ class Compiler:
         if n == "players" and n not in self.bound:
             return lambda g, f: g.content.players
         if n == "coins":
-            return lambda g, f: g.state.coins[f.me]
+            return self.written(lambda g, f: g.state.coins[f.me], "g.state.coins[f.me]")
         if n == "pawn_distance":
             return lambda g, f: g.pawn_distance(f.me)
         if n == "distinct_science":
@@ -913,7 +937,7 @@ class Compiler:
         if n == "resource":
             return lambda g, f: f.env["resource"]
         if n == "age":
-            return lambda g, f: g.state.age + 1
+            return self.written(lambda g, f: g.state.age + 1, "(g.state.age + 1)")
         if n == "this":
             item = self.current_item
             return lambda g, f: item
@@ -924,7 +948,7 @@ class Compiler:
         if (n in self.zone_index or n in self.item_kinds) and n not in self.bound:
             return lambda g, f: n  # a word to compare with `event.zone` or `it.kind`
         self.reading(n)
-        return lambda g, f: f.env[n]   # chosen, event, action parameters
+        return self.written(lambda g, f: f.env[n], f"f.env[{self.constant(n)}]")   # chosen, event, action parameters
 
     def aliased_block(self, statements, alias: str | None) -> int:
         """A choice's body: it gets `chosen` (and `alias`, when given) on entry."""
@@ -946,8 +970,10 @@ class Compiler:
                 and sel.colors is None and sel.kind is None and sel.age is None and sel.deck is None):
             zone = sel.zone  # `count(hand)`: the length of one zone slot
             if self.zones[zone].per_player:
-                return lambda g, f: len(g.state.zones[g.zone_base[zone] + f.me])
-            return lambda g, f: len(g.state.zones[g.zone_base[zone]])
+                return self.written(lambda g, f: len(g.state.zones[g.zone_base[zone] + f.me]),
+                                    f"len(g.state.zones[g.zone_base[{int(zone)}] + f.me])")
+            return self.written(lambda g, f: len(g.state.zones[g.zone_base[zone]]),
+                                f"len(g.state.zones[g.zone_base[{int(zone)}]])")
         if (sel.where is None and sel.named is None and not sel.more_zones and sel.zone >= 0 and sel.owner == "me"
                 and self.zones[sel.zone].per_player and sel.colors is not None
                 and sel.kind is None and sel.age is None and sel.deck is None):
@@ -1023,7 +1049,7 @@ class Compiler:
     def call_modifier(self, e: ast.Call) -> Fn:
         name = e.args[0].name
         if not e.kwargs:  # the reader's own: no seat to work out (guards read it every turn)
-            return lambda g, f: g.modifier(name, f.me)
+            return self.written(lambda g, f: g.modifier(name, f.me), f"g.modifier({self.constant(name)}, f.me)")
         return self.summed(e, lambda g, p: g.modifier(name, p))
 
     def summed(self, e: ast.Call, of) -> Fn:

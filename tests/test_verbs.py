@@ -67,3 +67,35 @@ def test_a_verb_call_acts_on_the_game():
     assert game.state.coins[1] == before + 4
     game.spend(1, 3)
     assert game.state.coins[1] == before + 1
+
+
+def test_expressions_written_as_source_use_only_the_table():
+    """Expressions of operators are compiled from Python source the compiler writes
+    (`Compiler.fused`); what that source reads of a game is held to the same table."""
+    from golden_games import SETS
+    from rulesdsl.pipeline import compile_layers
+
+    used: set[str] = set()
+    fields: dict[str, set[str]] = {}
+    written = 0
+    for expansions, base, players in SETS.values():
+        compiler = compile_layers(expansions, base, players).compiler
+        for source in compiler.sources:
+            tree = ast.parse(f"lambda g, f: {source}")
+            # A card's words and names are values of the namespace (`_k3`), never source text:
+            # the only names are the game, the frame, `len` and those values; the only literals numbers.
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Name):
+                    assert node.id in ("g", "f", "len") or node.id[:2] == "_k" and node.id[2:].isdigit(), source
+                if isinstance(node, ast.Constant):
+                    assert type(node.value) is int, source
+            u, f = _closure_uses(f"lambda g, f: {source}")
+            used |= u
+            for name, read in f.items():
+                fields.setdefault(name, set()).update(read)
+            written += 1
+    assert written > 50
+    assert used <= set(VERBS) | set(READS), sorted(used - set(VERBS) - set(READS))
+    for name, read in fields.items():
+        assert read <= READS.get(name, frozenset()), (name, read)
+    assert "modifier" in used and "state" in used   # what the hot guards and requirements read
