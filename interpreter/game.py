@@ -44,6 +44,7 @@ class Game:
     _cover_count: list[int] | None
     _open_slots: list[int] | None
     _open_spaces: spaces.OpenSpaces   # the content's (interpreter/spaces.py)
+    _draw: spaces.Draw
     _structure_left: int | None
     _to_uncover: list[int] | None
 
@@ -60,7 +61,7 @@ class Game:
         self.state = state
         machine.set_budget(self, max_steps)
         core.lay_out_slots(self, content)
-        self._open_spaces = spaces.open_spaces_of(content)
+        self._open_spaces, self._draw = spaces.functions_of(content)
         core.clear_caches(self)
 
     @classmethod
@@ -73,7 +74,7 @@ class Game:
         game.content = content
         machine.set_budget(game, max_steps)
         core.lay_out_slots(game, content)
-        game._open_spaces = spaces.open_spaces_of(content)
+        game._open_spaces, game._draw = spaces.functions_of(content)
         game.state = creation.initial_state(game, seed, options, script)
         core.clear_caches(game)
         turns.start(game)

@@ -162,7 +162,9 @@ def random_action(g: Game, rng: random.Random, seat: int | None = None) -> Actio
         if not actions:
             raise RuntimeError("no legal action")
         return actions[below(len(actions))]
-    coins = st.coins[me]
+    if st.flow != "round":
+        return g._draw(g, me, below)   # the same draw, written for the content (interpreter/spaces.py)
+    coins = st.coins[me]   # (a round's seat: its open actions are kept for the round)
     spaces, total = g._open_spaces(g, me)
     tried: set[int] = set()
     while len(tried) < total:

@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Callable
 
 from rulesdsl.model import STRUCTURE, STRUCTURE_ALL, ActionDef, Content, Param
 
-from . import core, selection, structure
+from . import core, economy, legality, selection, structure, trade
+from .actions import Action
 from .state import Frame
 
 if TYPE_CHECKING:
@@ -29,79 +30,112 @@ if TYPE_CHECKING:
 # (action, its parameters' candidate lists, how many bindings they make), actions with none left out
 Spaces = list[tuple[ActionDef, list[list[int]], int]]
 OpenSpaces = Callable[["Game", int], tuple[Spaces, int]]
+Draw = Callable[["Game", int, Callable[[int], int]], Action]
 
 
-def open_spaces_of(content: Content) -> OpenSpaces:
-    """The content's `open_spaces`, made by its first game and shared by the rest."""
-    fn = content._open_spaces
-    if fn is None:
+def functions_of(content: Content) -> tuple[OpenSpaces, Draw]:
+    """The content's `open_spaces` and `draw`, made by its first game and shared by the rest."""
+    fns = content._open_spaces
+    if fns is None:
         tables = content._slot_tables or core.slot_tables(content)
-        fn = content._open_spaces = make_open_spaces(content, tables["zone_base"])
-    return fn
+        fns = content._open_spaces = make_functions(content, tables["zone_base"])
+    return fns
 
 
-def make_open_spaces(content: Content, zone_base: list[int]) -> OpenSpaces:
-    """`open_spaces(g, me)`: the open actions of seat `me` with their candidates and the number of
+def make_functions(content: Content, zone_base: list[int]) -> tuple[OpenSpaces, Draw]:
+    """Two functions written for `content`:
+
+    `open_spaces(g, me)`: the open actions of seat `me` with their candidates and the number of
     bindings each makes (those making none left out), and the total.  While a simultaneous
-    round waits, a seat's answer is kept with the round's candidates (`g._round_pools`)."""
+    round waits, a seat's answer is kept with the round's candidates (`g._round_pools`).
+
+    `draw(g, me, below)`: what `legality.random_action` draws for `me` on its turn, with the
+    same numbers from `below` (uniform in [0, n)): a binding of all of the open actions' drawn
+    uniformly, those that are not legal rejected (none drawn twice), then a payment when it
+    trades.  Each action's bindings are read and checked by lines of their own."""
     ns: dict[str, object] = {"Frame": Frame, "candidates": selection.candidates, "zone_pool": selection.zone_pool,
-                             "accessible": structure.accessible}
-    names: dict[int, str] = {}
+                             "accessible": structure.accessible, "allowed": legality.allowed,
+                             "payments_for": legality.payments_for, "price": economy.price,
+                             "available_coins": economy.available_coins, "pay_label": trade.pay_label,
+                             "new_action": legality.new_action, "names": [it.name for it in content.items]}
+    known: dict[int, str] = {}
 
     def const(value: object) -> str:
-        name = names.get(id(value))
+        name = known.get(id(value))
         if name is None:
-            name = names[id(value)] = f"_k{len(names)}"
+            name = known[id(value)] = f"_k{len(known)}"
             ns[name] = value
         return name
 
-    lines = ["def open_spaces(g, me):",
-             "    st = g.state",
-             "    waiting = st.flow == 'round'",
-             "    if waiting:",
-             "        key = ('spaces', me, st.before_used)",
-             "        kept = g._round_pools.get(key)",
-             "        if kept is not None:",
-             "            return kept",
-             "    zones = st.zones",
-             "    before_used = st.before_used",
-             "    fr = None",
-             "    out = []",
-             "    total = 0"]
-    made: set = set()   # shared lists (`Param.pool`) already worked out on every path so far
     # A shared list that several actions need, first needed behind an action's conditions, is
     # worked out by the first open action that needs it (None until then).
     uses: dict[int, int] = {}
     for act in content.actions:
         for k in {p.pool for p in act.params if p.pool >= 0}:
             uses[k] = uses.get(k, 0) + 1
-    lazy = set()
+    lazy: set[int] = set()
+    made: set = set()
     for act in content.actions:
         if act.before_turn or act.guards:
             lazy |= {p.pool for p in act.params if p.pool >= 0 and uses[p.pool] > 1 and p.pool not in made}
         else:
             made |= {p.pool for p in act.params if p.pool >= 0}
-    lines += [f"    p{k} = None" for k in sorted(lazy)]
-    made = set()
-    for act in content.actions:
-        lines += _action(act, content, zone_base, const, made, lazy)
-    lines += ["    result = (out, total)",
+    preamble = ["    zones = st.zones",
+                "    before_used = st.before_used",
+                "    fr = None",
+                "    total = 0"] + [f"    p{k} = None" for k in sorted(lazy)]
+
+    spaces = ["def open_spaces(g, me):",
+              "    st = g.state",
+              "    waiting = st.flow == 'round'",
               "    if waiting:",
-              "        g._round_pools[key] = result",
-              "        for act, pools, _ in out:",
-              "            g._round_pools[(act.id, me)] = pools   # what `legality.pools_of` keeps",
-              "    return result"]
-    source = "\n".join(lines) + "\n"
+              "        key = ('spaces', me, st.before_used)",
+              "        kept = g._round_pools.get(key)",
+              "        if kept is not None:",
+              "            return kept",
+              "    out = []"] + preamble
+    draw = ["def draw(g, me, below):",
+            "    st = g.state",
+            "    coins = st.coins[me]"] + preamble + [f"    s{act.id} = 0" for act in content.actions]
+    made = set()
+    lists = []
+    for act in content.actions:
+        lines, names = _open(act, content, zone_base, const, made, lazy)
+        lists.append(names)
+        spaces += lines + [lines[-1][:len(lines[-1]) - len(lines[-1].lstrip())] + line for line in (
+            "if size:", f"    out.append(({const(act)}, [{', '.join(names)}], size))", "    total += size")]
+        draw += lines + [lines[-1][:len(lines[-1]) - len(lines[-1].lstrip())] + line for line in (
+            f"s{act.id} = size", "total += size")]
+    spaces += ["    result = (out, total)",
+               "    if waiting:",
+               "        g._round_pools[key] = result",
+               "        for act, pools, _ in out:",
+               "            g._round_pools[(act.id, me)] = pools   # what `legality.pools_of` keeps",
+               "    return result"]
+    draw += ["    tried = set()",
+             "    while len(tried) < total:",
+             "        r = below(total)",
+             "        if r in tried:",
+             "            continue",
+             "        tried.add(r)",
+             "        k = r"]
+    for act, names in zip(content.actions, lists):
+        draw += [f"        if k < s{act.id}:"] + ["            " + line for line in _drawn(act, names, content, const)]
+        draw += [f"        k -= s{act.id}"]
+    draw += ["    raise RuntimeError('no legal action')"]
+    source = "\n".join(spaces) + "\n\n\n" + "\n".join(draw) + "\n"
     exec(compile(source, f"<open actions of {content.name}>", "exec"), ns)
-    fn = ns["open_spaces"]
-    fn.source = source   # type: ignore[attr-defined]  (for a reader: `g._open_spaces.source`)
-    return fn  # type: ignore[return-value]
+    open_spaces, drawn = ns["open_spaces"], ns["draw"]
+    open_spaces.source = drawn.source = source   # type: ignore[attr-defined]  (for a reader)
+    return open_spaces, drawn  # type: ignore[return-value]
 
 
-def _action(act: ActionDef, content: Content, zone_base: list[int], const, made: set,
-            lazy: set[int]) -> list[str]:
-    """The lines that add `act` to `out` when it is open; `made`: what every path has made so
-    far (shared lists by number, "frame" for the guards' frame), updated."""
+def _open(act: ActionDef, content: Content, zone_base: list[int], const, made: set,
+          lazy: set[int]) -> tuple[list[str], list[str]]:
+    """The lines that work out whether `act` is open and, when it is, its candidate lists and
+    `size`, the number of bindings (the last line is at the depth where `size` is known); and
+    the lists' names.  `made`: what every path has made so far (shared lists by number,
+    "frame" for the guards' frame), updated."""
     body: list[str] = []
     conditions = []
     if act.before_turn:
@@ -117,7 +151,7 @@ def _action(act: ActionDef, content: Content, zone_base: list[int], const, made:
             out.append(f"{indent}if fr is None:")
             out.append(f"{indent}    fr = Frame(0, 0, 0, me, {{}})")
             if not conditions:
-                made.add("frame")  # type: ignore[arg-type]
+                made.add("frame")
         tests = " and ".join(f"{const(guard)}(g, fr)" for guard in act.guards)
         out.append(f"{indent}if {tests}:")
         indent += "    "
@@ -135,7 +169,7 @@ def _action(act: ActionDef, content: Content, zone_base: list[int], const, made:
                 body.append(f"{var} = {_pool(p, content, zone_base, const)}")
                 local_made.add(p.pool)
         else:
-            var = f"q{k}"
+            var = f"q{act.id}_{k}"
             body.append(f"{var} = candidates(g, {const(p.selector)}, me)")
         names.append(var)
     if not names:
@@ -144,13 +178,42 @@ def _action(act: ActionDef, content: Content, zone_base: list[int], const, made:
         body.append(f"size = len({names[0]})")
     else:
         body.append("size = " + " * ".join(f"len({n})" for n in names))
-    body += ["if size:",
-             f"    out.append(({const(act)}, [{', '.join(names)}], size))",
-             "    total += size"]
     out += [indent + line for line in body]
     if not conditions and not act.guards:
         made |= local_made
-    return out
+    return out, names
+
+
+def _drawn(act: ActionDef, names: list[str], content: Content, const) -> list[str]:
+    """The lines that take the k-th binding of `act` (k below its size), as the generic draw
+    numbers them, and return it as an action when it is legal (`continue` when not)."""
+    lines = []
+    if len(names) <= 1:
+        lines.append(f"binding = [{names[0]}[k]]" if names else "binding = []")
+    else:
+        # The last parameter varies fastest: k = ((j1 * n2) + j2) * n3 + j3 ...
+        picks = ["k"]
+        for n, var in enumerate(reversed(names[1:])):
+            lines.append(f"k, j{n} = divmod(k, len({var}))")
+            picks.append(f"j{n}")
+        picks = [picks[0]] + picks[1:][::-1]
+        lines.append("binding = [" + ", ".join(f"{var}[{pick}]" for var, pick in zip(names, picks)) + "]")
+        if act.shared_pools:
+            lines += ["if len(set(binding)) != len(binding):", "    continue"]
+    if act.requires or act.pays:
+        lines += [f"if not allowed(g, {const(act)}, binding, me, coins):", "    continue"]
+    elif act.paid:   # what `allowed` asks of an action that only builds: its price against the coins
+        cost = " + ".join(f"price(g, me, binding[{int(i)}])[0]" for i in act.paid)
+        lines += [f"cost = {cost}", "if cost > coins and cost > available_coins(g, me):", "    continue"]
+    args = "(" + "".join(f"names[binding[{i}]], " for i in range(len(names))) + ")"
+    lines.append(f"args = {args}")
+    if act.paid and content.trade_base:
+        lines += [f"pays = payments_for(g, {const(act)}, binding, me, coins)",
+                  "pay = pays[below(len(pays))]",
+                  "if pay:",
+                  "    args += (pay_label(pay),)"]
+    lines.append(f"return new_action(({const(act.name)}, args))")
+    return lines
 
 
 def _pool(p: Param, content: Content, zone_base: list[int], const) -> str:

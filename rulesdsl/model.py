@@ -237,8 +237,9 @@ class Content:
     _fingerprint: str = attrs.field(default="", init=False, repr=False, eq=False)
     # The runtime's slot tables of this content (interpreter/core.py `slot_tables`), made by its first game.
     _slot_tables: dict | None = attrs.field(default=None, init=False, repr=False, eq=False)
-    # The function that works out a decision's open actions (interpreter/spaces.py), made by its first game.
-    _open_spaces: Callable | None = attrs.field(default=None, init=False, repr=False, eq=False)
+    # The functions that work out a decision's open actions and draw one at random
+    # (interpreter/spaces.py), made by its first game.
+    _open_spaces: tuple[Callable, Callable] | None = attrs.field(default=None, init=False, repr=False, eq=False)
     # The definition each block comes from (`procedure `may_move``), by block index.
     block_origins: list[str] = attrs.Factory(list)
 

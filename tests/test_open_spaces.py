@@ -1,7 +1,9 @@
 """The open actions of a decision, worked out by the function written for each content set
 (interpreter/spaces.py), are those of the definition written plainly here: the actions in
 order whose `before_turn` allows them and whose guards hold, each with its parameters'
-candidates and the number of bindings they make, those making none left out.  Checked at every
+candidates and the number of bindings they make, those making none left out.  And the action
+the random draw written for the content picks is the one the plain draw picks from the same
+numbers.  Checked at every
 decision of seeded random games of every bundled content set, and of a fan expansion whose
 actions take the shapes the bundled ones do not (no parameter, guards in front of shared
 lists, a guarded first action, other seats' zones, every structure card, `where=`)."""
@@ -14,8 +16,7 @@ from pathlib import Path
 import pytest
 
 from golden_games import SETS
-from rulesdsl.interpreter import Game, new_game
-from rulesdsl.interpreter import selection
+from rulesdsl.interpreter import Action, Game, legality, new_game, selection, trade
 from rulesdsl.interpreter.state import Frame
 from rulesdsl.pipeline import load_ruleset
 
@@ -44,8 +45,45 @@ def written_open_spaces(g: Game, me: int) -> tuple[list, int]:
     return [(act.name, [list(p) for p in pools], size) for act, pools, size in spaces], total
 
 
+def plain_draw(g: Game, me: int, rng: random.Random) -> Action:
+    """A legal action drawn uniformly at random: bindings of the open actions drawn uniformly,
+    the illegal rejected (none drawn twice), then a payment when it trades."""
+    coins = g.state.coins[me]
+    spaces = [(g.action_by_name[name], pools, size) for name, pools, size in plain_open_spaces(g, me)[0]]
+    total = sum(size for _, _, size in spaces)
+    tried: set[int] = set()
+    while len(tried) < total:
+        r = rng.randrange(total)
+        if r in tried:
+            continue
+        tried.add(r)
+        k = r
+        for act, pools, size in spaces:
+            if k < size:
+                break
+            k -= size
+        binding = []
+        for pool in reversed(pools):   # the last parameter varies fastest
+            k, j = divmod(k, len(pool))
+            binding.append(pool[j])
+        binding.reverse()
+        if len(pools) > 1 and act.shared_pools and len(set(binding)) != len(binding):
+            continue
+        if not legality.allowed(g, act, binding, me, coins):
+            continue
+        args = tuple(g.content.items[i].name for i in binding)
+        if act.paid and g.content.trade_base:
+            pays = legality.payments_for(g, act, binding, me, coins)
+            pay = pays[rng.randrange(len(pays))]
+            if pay:
+                args += (trade.pay_label(pay),)
+        return Action(act.name, args)
+    raise RuntimeError("no legal action")
+
+
 def check_every_decision(game: Game, rng: random.Random, limit: int = 400) -> int:
-    """Play `game` out at random, comparing both at every turn decision; how many were compared."""
+    """Play `game` out at random, comparing both at every turn decision (and, on a seat's turn,
+    the action each draws from the same numbers); how many were compared."""
     compared = 0
     for _ in range(limit):
         if game.over:
@@ -55,7 +93,14 @@ def check_every_decision(game: Game, rng: random.Random, limit: int = 400) -> in
             for me in game.to_act():
                 assert written_open_spaces(game, me) == plain_open_spaces(game, me), (st.turn, me)
                 compared += 1
-        game._apply(game.random_action(rng))
+        if st.pending is None and st.flow != "round":
+            twin = random.Random()
+            twin.setstate(rng.getstate())
+            action = game.random_action(rng)
+            assert action == plain_draw(game, st.current, twin) and rng.getstate() == twin.getstate(), st.turn
+        else:
+            action = game.random_action(rng)
+        game._apply(action)
     return compared
 
 
@@ -91,6 +136,8 @@ action prepare_first {
     gain 1 coins
 }
 action pick { param card from structure; param spare from spares; move spare box }
+# Three parameters, two from one zone: a binding naming one item twice is not legal.
+action pair { param first from spares; param second from spares; param card from structure; gain 1 coins }
 """
 
 
