@@ -1,17 +1,20 @@
-"""The open actions of a decision, as one function made for each content set.
+"""A decision's open actions, and the random draw among them, as functions written for each
+content set.
 
 Every decision asks which actions are open to the seat (`before_turn` and guards) and what each
-parameter may take.  Asked through the generic loop over `Content.actions`, that costs more
-than anything else a decision does, although for a given content the answer always takes the
-same shape: Duel asks for the accessible structure cards three times and for the seat's
-wonders once.  So for each content this module writes that shape out as Python source, once,
-when the content's first game is made: the actions in order, each guard called directly, each
-candidate list worked out once and named, its length read once.  The function returns what the
-generic loop would (`legality.open_actions`), in the same order, with the same lists.
+parameter may take; the random agent then draws a binding among them.  Asked through generic
+loops over `Content.actions`, that costs more than anything else a decision does, although for
+a given content the answer always takes the same shape: Duel asks for the accessible structure
+cards three times and for the seat's wonders once.  So for each content this module writes that
+shape out as Python source, once, when the content's first game is made: the actions in order,
+each guard called directly, each candidate list worked out once and named, its length read
+once, and for the draw each action's binding read and checked by lines of its own.  They return
+what the generic definitions would (`legality.open_actions`, `legality.random_action`), in the
+same order, with the same lists, from the same random numbers (tests/test_open_spaces.py).
 
 Nothing of the content's text reaches the source: actions, selectors, guards and item sets are
-values the function reads from its namespace by generated names, and numbers (zone slots) are
-written as integers.
+values the functions read from their namespace by generated names, and numbers (zone slots,
+parameter positions) are written as integers.
 """
 
 from __future__ import annotations
@@ -74,12 +77,12 @@ def make_functions(content: Content, zone_base: list[int]) -> tuple[OpenSpaces, 
         for k in {p.pool for p in act.params if p.pool >= 0}:
             uses[k] = uses.get(k, 0) + 1
     lazy: set[int] = set()
-    made: set = set()
+    always: set[int] = set()   # the lists made before, whatever is open
     for act in content.actions:
         if act.before_turn or act.guards:
-            lazy |= {p.pool for p in act.params if p.pool >= 0 and uses[p.pool] > 1 and p.pool not in made}
+            lazy |= {p.pool for p in act.params if p.pool >= 0 and uses[p.pool] > 1 and p.pool not in always}
         else:
-            made |= {p.pool for p in act.params if p.pool >= 0}
+            always |= {p.pool for p in act.params if p.pool >= 0}
     preamble = ["    zones = st.zones",
                 "    before_used = st.before_used",
                 "    fr = None",
@@ -97,15 +100,15 @@ def make_functions(content: Content, zone_base: list[int]) -> tuple[OpenSpaces, 
     draw = ["def draw(g, me, below):",
             "    st = g.state",
             "    coins = st.coins[me]"] + preamble + [f"    s{act.id} = 0" for act in content.actions]
-    made = set()
+    made: set = set()
     lists = []
     for act in content.actions:
         lines, names = _open(act, content, zone_base, const, made, lazy)
         lists.append(names)
-        spaces += lines + [lines[-1][:len(lines[-1]) - len(lines[-1].lstrip())] + line for line in (
+        depth = lines[-1][:len(lines[-1]) - len(lines[-1].lstrip())]   # where `size` is known
+        spaces += lines + [depth + line for line in (
             "if size:", f"    out.append(({const(act)}, [{', '.join(names)}], size))", "    total += size")]
-        draw += lines + [lines[-1][:len(lines[-1]) - len(lines[-1].lstrip())] + line for line in (
-            f"s{act.id} = size", "total += size")]
+        draw += lines + [depth + line for line in (f"s{act.id} = size", "total += size")]
     spaces += ["    result = (out, total)",
                "    if waiting:",
                "        g._round_pools[key] = result",
@@ -124,7 +127,7 @@ def make_functions(content: Content, zone_base: list[int]) -> tuple[OpenSpaces, 
         draw += [f"        k -= s{act.id}"]
     draw += ["    raise RuntimeError('no legal action')"]
     source = "\n".join(spaces) + "\n\n\n" + "\n".join(draw) + "\n"
-    exec(compile(source, f"<open actions of {content.name}>", "exec"), ns)
+    exec(compile(source, f"<open actions of {content.name}>", "exec"), ns)   # (trusted source: see above)
     open_spaces, drawn = ns["open_spaces"], ns["draw"]
     open_spaces.source = drawn.source = source   # type: ignore[attr-defined]  (for a reader)
     return open_spaces, drawn  # type: ignore[return-value]
