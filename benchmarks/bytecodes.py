@@ -26,7 +26,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from speed import SETS, install_ref  # noqa: E402  (the same sets, the same way to install a commit)
+from speed import SETS, install_ref, set_names  # noqa: E402  (the same sets, the same way to install a commit)
 
 GAMES = {"duel": 20, "duel+pantheon": 10, "duel+agora": 10, "duel+both": 8,
          "classic-3": 8, "classic-5": 5, "classic-7": 4}   # games counted per set by default
@@ -85,10 +85,7 @@ def main() -> None:
     parser.add_argument("--vs", metavar="REF", help="also count this commit")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    names = [n for n in args.only.split(",") if n]
-    unknown = [n for n in names if n not in SETS]
-    if unknown:
-        sys.exit(f"unknown set(s): {', '.join(unknown)} (sets: {', '.join(SETS)})")
+    names = set_names(args.only)
     if args.worker:
         print(json.dumps({n: count(n, args.games or GAMES[n], args.seed, args.top) for n in names}))
         return

@@ -59,6 +59,15 @@ def run_worker(names: list[str], scale: float, seed: int, site: Path | None) -> 
     return json.loads(done.stdout)
 
 
+def set_names(only: str) -> list[str]:
+    """The sets named in `--only` (comma-separated); an unknown one ends the program, naming the sets."""
+    names = [n for n in only.split(",") if n]
+    unknown = [n for n in names if n not in SETS]
+    if unknown:
+        sys.exit(f"unknown set(s): {', '.join(unknown)} (sets: {', '.join(SETS)})")
+    return names
+
+
 def install_ref(ref: str, into: Path) -> Path:
     """The package as commit `ref` has it, installed (without dependencies) into `into`/site."""
     src, site = into / "src", into / "site"
@@ -85,10 +94,7 @@ def main() -> None:
                         help="also time `simulate` of Duel and classic-7 on 1 and on all (at most 8) cores")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    names = [n for n in args.only.split(",") if n]
-    unknown = [n for n in names if n not in SETS]
-    if unknown:
-        sys.exit(f"unknown set(s): {', '.join(unknown)} (sets: {', '.join(SETS)})")
+    names = set_names(args.only)
     if args.worker:
         print(json.dumps(measure(names, args.scale, args.seed)))
         return

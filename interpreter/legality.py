@@ -164,8 +164,16 @@ def random_action(g: Game, rng: random.Random, seat: int | None = None) -> Actio
         return actions[below(len(actions))]
     if st.flow != "round":
         return g._draw(g, me, below)   # the same draw, written for the content (interpreter/spaces.py)
-    coins = st.coins[me]   # (a round's seat: its open actions are kept for the round)
-    spaces, total = g._open_spaces(g, me)
+    spaces, total = g._open_spaces(g, me)   # (a round's seat: its open actions are kept for the round)
+    return draw_among(g, me, below, spaces, total)
+
+
+def draw_among(g: Game, me: int, below, spaces, total: int) -> Action:
+    """A legal action of `me` drawn among open actions with their candidates and binding counts
+    (`spaces`, `total`: what `open_spaces` gives), with the numbers `below(n)` draws in [0, n):
+    a binding of all of theirs drawn uniformly (the last parameter varying fastest), the illegal
+    rejected, none drawn twice; then, when it trades with neighbours, one of its payments."""
+    coins = g.state.coins[me]
     tried: set[int] = set()
     while len(tried) < total:
         r = below(total)

@@ -2,8 +2,9 @@
 (interpreter/spaces.py), are those of the definition written plainly here: the actions in
 order whose `before_turn` allows them and whose guards hold, each with its parameters'
 candidates and the number of bindings they make, those making none left out.  And the action
-the random draw written for the content picks is the one the plain draw picks from the same
-numbers.  Checked at every
+the random draw written for the content picks from given numbers is the one the generic loop
+(`legality.draw_among`, which a simultaneous round's seats draw with) picks among the plain
+open actions from the same numbers.  Checked at every
 decision of seeded random games of every bundled content set, and of a fan expansion whose
 actions take the shapes the bundled ones do not (no parameter, guards in front of shared
 lists, a guarded first action, other seats' zones, every structure card, `where=`)."""
@@ -16,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from golden_games import SETS
-from rulesdsl.interpreter import Action, Game, legality, new_game, selection, trade
+from rulesdsl.interpreter import Game, legality, new_game, selection
 from rulesdsl.interpreter.state import Frame
 from rulesdsl.pipeline import load_ruleset
 
@@ -45,42 +46,6 @@ def written_open_spaces(g: Game, me: int) -> tuple[list, int]:
     return [(act.name, [list(p) for p in pools], size) for act, pools, size in spaces], total
 
 
-def plain_draw(g: Game, me: int, rng: random.Random) -> Action:
-    """A legal action drawn uniformly at random: bindings of the open actions drawn uniformly,
-    the illegal rejected (none drawn twice), then a payment when it trades."""
-    coins = g.state.coins[me]
-    spaces = [(g.action_by_name[name], pools, size) for name, pools, size in plain_open_spaces(g, me)[0]]
-    total = sum(size for _, _, size in spaces)
-    tried: set[int] = set()
-    while len(tried) < total:
-        r = rng.randrange(total)
-        if r in tried:
-            continue
-        tried.add(r)
-        k = r
-        for act, pools, size in spaces:
-            if k < size:
-                break
-            k -= size
-        binding = []
-        for pool in reversed(pools):   # the last parameter varies fastest
-            k, j = divmod(k, len(pool))
-            binding.append(pool[j])
-        binding.reverse()
-        if len(pools) > 1 and act.shared_pools and len(set(binding)) != len(binding):
-            continue
-        if not legality.allowed(g, act, binding, me, coins):
-            continue
-        args = tuple(g.content.items[i].name for i in binding)
-        if act.paid and g.content.trade_base:
-            pays = legality.payments_for(g, act, binding, me, coins)
-            pay = pays[rng.randrange(len(pays))]
-            if pay:
-                args += (trade.pay_label(pay),)
-        return Action(act.name, args)
-    raise RuntimeError("no legal action")
-
-
 def check_every_decision(game: Game, rng: random.Random, limit: int = 400) -> int:
     """Play `game` out at random, comparing both at every turn decision (and, on a seat's turn,
     the action each draws from the same numbers); how many were compared."""
@@ -97,7 +62,11 @@ def check_every_decision(game: Game, rng: random.Random, limit: int = 400) -> in
             twin = random.Random()
             twin.setstate(rng.getstate())
             action = game.random_action(rng)
-            assert action == plain_draw(game, st.current, twin) and rng.getstate() == twin.getstate(), st.turn
+            # The draw among the plain open actions, by the loop a round's seats draw with.
+            plain = [(game.action_by_name[name], pools, size) for name, pools, size in
+                     plain_open_spaces(game, st.current)[0]]
+            drawn = legality.draw_among(game, st.current, twin.randrange, plain, sum(n for *_, n in plain))
+            assert action == drawn and rng.getstate() == twin.getstate(), st.turn
         else:
             action = game.random_action(rng)
         game._apply(action)
