@@ -20,10 +20,11 @@ from .model import (STRUCTURE, STRUCTURE_ALL, ActionDef, Block, Content, Cost, F
                     Track, Trigger, ZoneDef)
 from .names import options_read
 
-PYTHON_OPS = {op: op for op in ("+", "-", "*", "//", "%", "==", "!=", "<", "<=", ">", ">=")}   # the card's operator, as Python writes it
 ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv, "%": operator.mod,
          "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
          ">=": operator.ge}
+# A card's operators as written source spells them (the same: only these strings reach the source).
+PYTHON_OPS = {op: op for op in ARITH}
 
 
 def player_range(headers: list[ast.Definition]) -> tuple[int, int]:
