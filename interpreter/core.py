@@ -214,8 +214,17 @@ def relocate_all(g: Game, items: list[int], slot: int) -> None:
     src = st.zones[old]
     src[:] = [i for i in src if i not in gone]
     g._tally[old] = None
+    if st.attached or st.positions or st.hidden or slot in g.ruled or slot >= 0 and g.slot_active[slot]:
+        for item in items:
+            _settle(g, item, slot)
+        return
+    # `_settle` of each item, where it has nothing to drop and no city changes (a deal).
+    loc = st.loc
     for item in items:
-        _settle(g, item, slot)
+        loc[item] = slot
+    if slot >= 0:
+        st.zones[slot] += items
+        g._tally[slot] = None
 
 
 def arrive_all(g: Game, items: list[int], slot: int, by: int, frames: list[Frame]) -> None:

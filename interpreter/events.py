@@ -25,11 +25,18 @@ def event_frames(g: Game, name: str, actor: int, item: int = -1, only: int = -1,
         return [Frame(t.block, 0, len(blocks[t.block].steps), actor, {"event": event})
                 for t in triggers if t.item == only and (t.zone is None or t.zone == fields.get("zone"))]
     st = g.state
-    items = g.content.items
-    it = items[item] if item >= 0 else None
+    it = g.content.items[item] if item >= 0 else None
     event = None   # made for the first trigger that hears it (most events set off none)
     out = []
     for t in triggers:
+        # What the event itself says first (its item's colour and kind, how it was built, its
+        # zone): most triggers fail these, before their item's place and owner are looked up.
+        if t.colors is not None and (it is None or it.color not in t.colors):
+            continue
+        if t.kind is not None and (it is None or it.kind != t.kind):
+            continue
+        if t.via is not None and fields.get("via") != t.via:
+            continue
         if t.zone is not None and t.zone != fields.get("zone"):
             continue
         if t.item >= 0:
@@ -48,12 +55,6 @@ def event_frames(g: Game, name: str, actor: int, item: int = -1, only: int = -1,
             me = actor
         # `me` inline: the most common filter, on the path of every event.
         if t.by != "any" and not (actor == me if t.by == "me" else seats.acts_as(g, t.by, actor, me)):
-            continue
-        if t.colors is not None and (it is None or it.color not in t.colors):
-            continue
-        if t.kind is not None and (it is None or it.kind != t.kind):
-            continue
-        if t.via is not None and fields.get("via") != t.via:
             continue
         if event is None:
             event = {"name": name, "by": actor, "item": item, **fields}
