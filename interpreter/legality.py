@@ -28,7 +28,11 @@ def acting_seat(g: Game, seat: int | None) -> int | None:
     st = g.state
     if st.flow == "round":
         if seat is None:
-            return next((p for p in st.acting if st.choices[p] is None), None)
+            choices = st.choices
+            for p in st.acting:   # (a loop, not next() over a generator: asked at every choice)
+                if choices[p] is None:
+                    return p
+            return None
         return seat if seat in st.acting and st.choices[seat] is None else None
     return st.current if seat is None or seat == st.current else None
 

@@ -61,6 +61,9 @@ def uncover(g: Game) -> bool:
     st = g.state
     if not st.layout:
         return False
+    freed = g._to_uncover
+    if freed is not None and not freed and g._cover_count is not None:
+        return False   # no card lost its last cover since the last look: most turns
     cover = covering(g)
     face_up = st.face_up
     structure = st.structure

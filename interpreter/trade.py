@@ -30,33 +30,54 @@ def offer(g: Game, seller: int) -> tuple[list[int], list[tuple[int, ...]]]:
     cached = g._offers[seller]
     if cached is not None:
         return cached
-    content = g.content
-    where = content.trade_where
-    n = len(content.resources)
-    fixed = [0] * n
+    fixed = [0] * len(g.content.resources)
     one_of: list[tuple[int, ...]] = []
-    items = content.items
+    items = g.content.items
     f = Frame(0, 0, 0, seller, {})
-    sells = g._sells if content.trade_where_static else None   # item -> whether it sells, once known
     for slot in g.active_slots[seller]:
         for i in g.state.zones[slot]:
             it = items[i]
-            if not (any(it.produce) or it.produce_one_of):
-                continue
-            if where is not None:
-                known = sells.get(i) if sells is not None else None
-                if known is None:
-                    f.env["it"] = i
-                    known = bool(where(g, f))
-                    if sells is not None:
-                        sells[i] = known
-                if not known:
-                    continue
-            for r, q in enumerate(it.produce):
-                fixed[r] += q
-            one_of.extend(it.produce_one_of)
+            if (any(it.produce) or it.produce_one_of) and _sells(g, i, f):
+                for r, q in enumerate(it.produce):
+                    fixed[r] += q
+                one_of.extend(it.produce_one_of)
     g._offers[seller] = (fixed, one_of)
     return fixed, one_of
+
+
+def offer_after_arrival(g: Game, seller: int, offered: tuple[list[int], list[tuple[int, ...]]],
+                        item: int, last: bool) -> tuple[list[int], list[tuple[int, ...]]] | None:
+    """What a seat sells once `item` has come into its city (`offered`: what it sold before;
+    `last`: the item lies after every other `offer` reads), the same as `offer` would work out
+    afresh; None when that cannot be known without it: a `where=` that reads the state, or a
+    one-of producer that does not come last (`offer` lists them in the order it meets them)."""
+    it = g.content.items[item]
+    if not (any(it.produce) or it.produce_one_of):
+        return offered
+    if g.content.trade_where is not None and not g.content.trade_where_static or it.produce_one_of and not last:
+        return None
+    if not _sells(g, item, Frame(0, 0, 0, seller, {})):
+        return offered
+    fixed = list(offered[0])   # (new lists: the old offer may still be read where it was handed out)
+    for r, q in enumerate(it.produce):
+        fixed[r] += q
+    return fixed, offered[1] + list(it.produce_one_of)
+
+
+def _sells(g: Game, item: int, f: Frame) -> bool:
+    """Whether the trade's `where=` lets an item in play be sold (by `f.me`); known once per
+    item when the condition reads only the item (`trade_where_static`)."""
+    where = g.content.trade_where
+    if where is None:
+        return True
+    sells = g._sells if g.content.trade_where_static else None   # item -> whether it sells
+    known = sells.get(item) if sells is not None else None
+    if known is None:
+        f.env["it"] = item
+        known = bool(where(g, f))
+        if sells is not None:
+            sells[item] = known
+    return known
 
 
 def unit_prices(g: Game, s: Stats, side: str) -> list[int]:

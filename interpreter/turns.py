@@ -42,23 +42,11 @@ def advance(g: Game) -> None:
         if st.pending is not None or st.flow == "over":
             return
         flow = st.flow
-        if flow == "setup":
-            begin_age(g, 0)
-        elif flow == "between":
-            begin_age(g, st.age + 1)
-        elif flow == "age_setup":
-            if content.simultaneous:
-                begin_round(g, list(range(st.players)))
-                if st.flow == "round":
-                    return
-                continue
-            st.flow = "turn"
-            st.current = st.next_starter
-            st.play_again = False
-            st.before_used = False
-            return
-        elif flow == "round":
-            return
+        # (Tested in this order: first the flows that every action or round passes through.)
+        if flow == "action":
+            end_turn(g)
+            if st.flow == "turn":
+                return
         elif flow == "resolve":
             if st.deferred:
                 machine.schedule(g, st.deferred)
@@ -71,10 +59,8 @@ def advance(g: Game) -> None:
             end_round(g)
             if st.flow == "round":
                 return
-        elif flow == "action":
-            end_turn(g)
-            if st.flow == "turn":
-                return
+        elif flow == "round":
+            return
         elif flow == "before_action":
             if structure.uncover(g):
                 continue  # what the first action uncovered is turned up before the normal action
@@ -84,6 +70,21 @@ def advance(g: Game) -> None:
                 st.flow = "action"   # nothing left to take: the turn (and the age) ends
                 continue
             return
+        elif flow == "age_setup":
+            if content.simultaneous:
+                begin_round(g, list(range(st.players)))
+                if st.flow == "round":
+                    return
+                continue
+            st.flow = "turn"
+            st.current = st.next_starter
+            st.play_again = False
+            st.before_used = False
+            return
+        elif flow == "setup":
+            begin_age(g, 0)
+        elif flow == "between":
+            begin_age(g, st.age + 1)
         elif flow == "end_of_age":
             if st.age + 1 >= len(content.ages):
                 st.flow = "end_of_game"
