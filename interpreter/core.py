@@ -193,8 +193,7 @@ def dirty(g: Game, p: int, item: int = -1, arrived: int = -1) -> None:
     offered = g._offers[p]
     if offered is not None:
         # An item arriving adds what it sells; an item leaving, and it is worked out afresh.
-        g._offers[p] = (trade.offer_after_arrival(g, p, offered, item, arrived == g.active_slots[p][-1])
-                        if arrived >= 0 else None)
+        g._offers[p] = trade.offer_after_arrival(g, p, offered, item) if arrived >= 0 else None
     for q in (range(g.content.players) if scope is None or p < 0 else scope[p]):
         g._prices[q] = g._trade_formula[q] = None
         g._price_cache[q].clear()

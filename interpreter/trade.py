@@ -46,22 +46,20 @@ def offer(g: Game, seller: int) -> tuple[list[int], list[tuple[int, ...]]]:
 
 
 def offer_after_arrival(g: Game, seller: int, offered: tuple[list[int], list[tuple[int, ...]]],
-                        item: int, last: bool) -> tuple[list[int], list[tuple[int, ...]]] | None:
-    """What a seat sells once `item` has come into its city (`offered`: what it sold before;
-    `last`: the item lies after every other `offer` reads), the same as `offer` would work out
-    afresh; None when that cannot be known without it: a `where=` that reads the state, or a
-    one-of producer that does not come last (`offer` lists them in the order it meets them)."""
+                        item: int) -> tuple[list[int], list[tuple[int, ...]]] | None:
+    """What a seat sells once `item` has come into its city (`offered`: what it sold before),
+    the same as `offer` would work out afresh; None when that is not known without it: a
+    `where=` that reads the state, or a one-of producer (`offer` lists those in the order it
+    meets them, and neighbour trade reads that order)."""
     it = g.content.items[item]
-    if not (any(it.produce) or it.produce_one_of):
-        return offered
-    if g.content.trade_where is not None and not g.content.trade_where_static or it.produce_one_of and not last:
+    if it.produce_one_of or g.content.trade_where is not None and not g.content.trade_where_static:
         return None
-    if not _sells(g, item, Frame(0, 0, 0, seller, {})):
+    if not any(it.produce) or not _sells(g, item, Frame(0, 0, 0, seller, {})):
         return offered
-    fixed = list(offered[0])   # (new lists: the old offer may still be read where it was handed out)
+    fixed = list(offered[0])   # (a new list: the old offer may still be read where it was handed out)
     for r, q in enumerate(it.produce):
         fixed[r] += q
-    return fixed, offered[1] + list(it.produce_one_of)
+    return fixed, offered[1]
 
 
 def _sells(g: Game, item: int, f: Frame) -> bool:
