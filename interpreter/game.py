@@ -101,7 +101,10 @@ class Game:
         if st.pending is not None:
             return st.pending.player
         if st.flow == "round":
-            return next((p for p in st.acting if st.choices[p] is None), st.current)
+            choices = st.choices
+            for p in st.acting:   # (a loop, not next() over a generator: asked before every choice)
+                if choices[p] is None:
+                    return p
         return st.current
 
     to_act = turns.to_act
