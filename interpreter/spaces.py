@@ -191,24 +191,35 @@ def _drawn(act: ActionDef, names: list[str], content: Content, const) -> list[st
     """The lines that take the k-th binding of `act` (k below its size), as the generic draw
     numbers them, and return it as an action when it is legal (`continue` when not)."""
     lines = []
-    if len(names) <= 1:
-        lines.append(f"binding = [{names[0]}[k]]" if names else "binding = []")
-    else:
+    picks = ["k"]
+    if len(names) > 1:
         # The last parameter varies fastest: k = ((j1 * n2) + j2) * n3 + j3 ...
-        picks = ["k"]
         for n, var in enumerate(reversed(names[1:])):
             lines.append(f"k, j{n} = divmod(k, len({var}))")
             picks.append(f"j{n}")
         picks = [picks[0]] + picks[1:][::-1]
+    # A binding that only the generic checks read is a list; one checked here is its items,
+    # each in a variable of its own (b0, b1, ...).
+    listed = act.shared_pools or act.requires or act.pays
+    if listed:
         lines.append("binding = [" + ", ".join(f"{var}[{pick}]" for var, pick in zip(names, picks)) + "]")
-        if act.shared_pools:
-            lines += ["if len(set(binding)) != len(binding):", "    continue"]
+        items = [f"binding[{i}]" for i in range(len(names))]
+    else:
+        lines += [f"b{i} = {var}[{pick}]" for i, (var, pick) in enumerate(zip(names, picks))]
+        items = [f"b{i}" for i in range(len(names))]
+    if act.shared_pools:
+        lines += ["if len(set(binding)) != len(binding):", "    continue"]
     if act.requires or act.pays:
         lines += [f"if not allowed(g, {const(act)}, binding, me, coins):", "    continue"]
     elif act.paid:   # what `allowed` asks of an action that only builds: its price against the coins
-        cost = " + ".join(f"price(g, me, binding[{int(i)}])[0]" for i in act.paid)
-        lines += [f"cost = {cost}", "if cost > coins and cost > available_coins(g, me):", "    continue"]
-    args = "(" + "".join(f"names[binding[{i}]], " for i in range(len(names))) + ")"
+        cost = " + ".join(f"price(g, me, {items[int(i)]})[0]" for i in act.paid)
+        # (`available_coins` is the treasury when no coins lie on items: no call then)
+        lines += [f"cost = {cost}", "if cost > coins and (not st.item_coins or cost > available_coins(g, me)):",
+                  "    continue"]
+    if act.paid and content.trade_base and not listed:
+        lines.append("binding = [" + ", ".join(items) + "]")   # (what `payments_for` reads)
+        items = [f"binding[{i}]" for i in range(len(names))]
+    args = "(" + "".join(f"names[{item}], " for item in items) + ")"
     lines.append(f"args = {args}")
     if act.paid and content.trade_base:
         lines += [f"pays = payments_for(g, {const(act)}, binding, me, coins)",

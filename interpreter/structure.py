@@ -37,7 +37,13 @@ def covering(g: Game) -> list[int]:
     if g._cover_count is None:
         st = g.state
         lay = g.content.layouts.get(st.layout)
-        g._cover_count = [sum(1 for c in cov if st.structure[c] >= 0) for cov in lay.covered_by] if lay else []
+        structure = st.structure
+        if not lay:
+            g._cover_count = []
+        elif -1 not in structure:   # a structure just dealt: every card lies where the layout puts it
+            g._cover_count = [len(cov) for cov in lay.covered_by]
+        else:
+            g._cover_count = [sum(1 for c in cov if structure[c] >= 0) for cov in lay.covered_by]
         g._to_uncover = None   # counted afresh: which slots came free is not known
         g._open_slots = None
     return g._cover_count
