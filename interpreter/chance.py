@@ -41,13 +41,24 @@ def next_u64(state: int) -> tuple[int, int]:
 
 def below(state: int, n: int) -> tuple[int, int]:
     """(new state, a uniform integer in [0, n)), by rejection so there is no modulo bias."""
-    if n <= 0:
-        raise ValueError("below() needs n > 0")
-    limit = (1 << 64) - ((1 << 64) % n)
-    while True:  # next_u64, written out: every card drawn comes through here
-        state = (state + 0x9E3779B97F4A7C15) & MASK
-        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-        x = z ^ (z >> 31)
-        if x < limit:
-            return state, x % n
+    state, (k,) = picks(state, n, 1)
+    return state, k
+
+
+def picks(state: int, n: int, count: int) -> tuple[int, list[int]]:
+    """(new state, `count` uniform integers, the i-th in [0, n - i)): the numbers `below` gives
+    for n, n - 1, ... one after another, which drawing `count` items one by one from `n` needs."""
+    if count > n:
+        raise ValueError(f"cannot draw {count} numbers one by one from {n}")
+    out = []
+    for m in range(n, n - count, -1):
+        limit = (1 << 64) - ((1 << 64) % m)
+        while True:  # next_u64, written out: every card drawn comes through here
+            state = (state + 0x9E3779B97F4A7C15) & MASK
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+            x = z ^ (z >> 31)
+            if x < limit:
+                out.append(x % m)
+                break
+    return state, out

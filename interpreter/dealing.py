@@ -27,8 +27,13 @@ def draw(g: Game, slot: int, count: int, label: str, unseen: bool = False) -> li
         # A deck too small for the set-up: the game goes on with fewer, `check` reports it.
         g.short_draws.append((label, count, len(pool)))
     count = min(count, len(pool))
-    out = []
     rest = list(pool)  # what is still there, in the zone's order: the k-th of it is drawn
+    if not scripted:   # every item at random: the numbers drawn in one go
+        st.rng, ks = chance.picks(st.rng, len(rest), count)
+        out = [rest.pop(k) for k in ks]
+        st.chance.append([label, *[g.content.items[i].name for i in out]])
+        return out
+    out = []
     for _ in range(count):
         if scripted:
             name = scripted.pop(0)

@@ -31,6 +31,22 @@ def test_neighbouring_seeds_do_not_share_a_stream(seed):
     assert not set(mine) & set(next_ones)
 
 
+def test_numbers_drawn_in_one_go_are_those_drawn_one_by_one():
+    # `picks` (a deal of several cards) gives what `below` gives for n, n - 1, ... in turn.
+    for seed, n, count in [(0, 20, 20), (3, 49, 7), (2**63, 7, 1), (11, 5, 0)]:
+        state = one_by_one = chance.seed_state(seed)
+        expected = []
+        for m in range(n, n - count, -1):
+            one_by_one, k = chance.below(one_by_one, m)
+            assert 0 <= k < m
+            expected.append(k)
+        assert chance.picks(state, n, count) == (one_by_one, expected)
+    with pytest.raises(ValueError):
+        chance.picks(1, 3, 4)   # more numbers than items to draw
+    with pytest.raises(ValueError):
+        chance.below(1, 0)
+
+
 def test_the_dice_of_a_seed_are_fixed():
     # The same numbers on every machine and every hash seed (SHA-256, no `hash()`): these are
     # the values the mixing gives; a change here changes every game of every seed.
