@@ -179,8 +179,11 @@ def dirty(g: Game, p: int, item: int = -1, arrived: int = -1) -> None:
             add_item(s, it)
     shared = g.content.price_spread
     if shared is not None and item >= 0 and p >= 0 and not shared[item]:
-        # Only p's own prices: what it sells and what it pays its neighbours stay as they were.
-        g._prices[p] = None
+        # Only p's own prices: what it sells and what it pays its neighbours stay as they were,
+        # and so does its price of each resource unless the item sets or lowers one.
+        it = g.content.items[item]
+        if it.trade_fixed or it.trade_discounts:
+            g._prices[p] = None
         g._price_cache[p].clear()
         return
     scope = g._price_scope

@@ -1,0 +1,73 @@
+"""What the engine keeps between decisions and updates as items move, instead of working it out
+afresh, is what it would work out afresh: each seat's price of each resource and of every item
+(`economy.trade_price`, `economy.price`, kept until `core.dirty` says a change can reach them),
+and what a seat sells its neighbours (`trade.offer`, which takes an arriving item in through
+`trade.offer_after_arrival`).  Checked after every action of seeded random games: the kept
+values against a clone of the game, whose caches start empty."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from golden_games import SETS
+from rulesdsl.interpreter import economy, trade
+from rulesdsl.pipeline import load_ruleset
+
+
+def kept_offers_hold(game) -> int:
+    """Compare every kept offer with a fresh one; how many were kept."""
+    kept = 0
+    for p in range(game.content.players):
+        offered = game._offers[p]
+        if offered is None:
+            continue
+        kept += 1
+        game._offers[p] = None
+        fresh = trade.offer(game, p)
+        assert offered == fresh, (game.state.turn, p, offered, fresh)
+        game._offers[p] = offered
+    return kept
+
+
+def kept_prices_hold(game) -> int:
+    """Compare the prices a game has kept with those of a clone that keeps none; how many."""
+    fresh = game.clone()
+    compared = 0
+    for p in range(game.content.players):
+        kept = game._prices[p]
+        for r, price in enumerate(kept or ()):
+            if price >= 0:
+                assert price == economy.trade_price(fresh, p, r), (game.state.turn, p, r)
+                compared += 1
+        for item, price in list(game._price_cache[p].items()):
+            assert price == economy.price(fresh, p, item), (game.state.turn, p, game.content.items[item].name)
+            compared += 1
+    return compared
+
+
+@pytest.mark.parametrize("players", [3, 5, 7])
+def test_kept_offers_are_what_offer_works_out(players):
+    rules = load_ruleset((), "classic", players)
+    kept = 0
+    for seed in range(3):
+        game = rules.new_game(seed=seed)
+        rng = random.Random(seed)
+        while not game.over:
+            game._apply(game.random_action(rng))
+            kept += kept_offers_hold(game)
+    assert kept > 100 * players   # the comparison did happen, many times
+
+
+@pytest.mark.parametrize("name", sorted(SETS))
+def test_kept_prices_are_what_a_fresh_game_works_out(name):
+    rules = load_ruleset(*SETS[name])
+    compared = 0
+    for seed in range(2):
+        game = rules.new_game(seed=seed)
+        rng = random.Random(seed)
+        while not game.over:
+            game._apply(game.random_action(rng))
+            compared += kept_prices_hold(game)
+    assert compared > 100
