@@ -189,9 +189,15 @@ def dirty(g: Game, p: int, item: int = -1, arrived: int = -1) -> None:
     scope = g._price_scope
     if scope is None and not g.content.trade_base:  # trade with the bank only (Duel): the hot case
         prices, formula, cache = g._prices, g._trade_formula, g._price_cache
+        # A trade price that reads only the other seats' production (Duel's) stays as it was
+        # for p itself, unless the item sets or lowers one of p's.
+        own = p if item >= 0 and p >= 0 and not g.content.trade_price_reads_own else -1
         for q in range(g.content.players):
-            prices[q] = formula[q] = None
             cache[q].clear()
+            if q != own:
+                prices[q] = formula[q] = None
+            elif g.content.items[item].trade_fixed or g.content.items[item].trade_discounts:
+                prices[q] = None
         return
     offered = g._offers[p]
     if offered is not None:

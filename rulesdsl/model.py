@@ -232,6 +232,10 @@ class Content:
     # that produce, change what their owner pays its neighbours, or give chains where chains are
     # borrowed, reach the others' prices (or the owner's purchases from its neighbours).
     price_spread: tuple[bool, ...] | None = None
+    # Whether the bank trade price may read the buyer's own city (false when it reads only
+    # what other seats produce: Duel's `production(..., owner=opponent)`), so that a seat's own
+    # production changing leaves its trade prices alone.
+    trade_price_reads_own: bool = True
     # The game options the cards read with `option(NAME)`: the only options a game accepts.
     options: tuple[str, ...] = ()
     _fingerprint: str = attrs.field(default="", init=False, repr=False, eq=False)

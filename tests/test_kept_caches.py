@@ -8,11 +8,14 @@ values against a clone of the game, whose caches start empty."""
 from __future__ import annotations
 
 import random
+import shutil
+from pathlib import Path
 
 import pytest
 
 from golden_games import SETS
 from rulesdsl.interpreter import economy, trade
+from rulesdsl.loader import bundled_folder
 from rulesdsl.pipeline import load_ruleset
 
 
@@ -63,6 +66,30 @@ def test_kept_offers_are_what_offer_works_out(players):
 @pytest.mark.parametrize("name", sorted(SETS))
 def test_kept_prices_are_what_a_fresh_game_works_out(name):
     rules = load_ruleset(*SETS[name])
+    compared = 0
+    for seed in range(2):
+        game = rules.new_game(seed=seed)
+        rng = random.Random(seed)
+        while not game.over:
+            game._apply(game.random_action(rng))
+            compared += kept_prices_hold(game)
+    assert compared > 100
+
+
+def test_a_trade_price_reading_the_buyers_own_city_is_forgotten_with_it(tmp_path: Path):
+    # Duel's bank price reads only the opponent's production, so a seat's own builds leave its
+    # trade prices alone; a variant whose price reads the buyer's production must not keep them.
+    assert load_ruleset((), "duel").content.trade_price_reads_own is False
+    folder = tmp_path / "duel-own-price"
+    shutil.copytree(bundled_folder("duel"), folder)
+    rules_file = folder / "game.rules"
+    text = rules_file.read_text(encoding="utf-8")
+    duel_price = "trade_price 2 + production(resource, owner=opponent, color=[brown, grey])"
+    assert duel_price in text
+    rules_file.write_text(text.replace(duel_price, "trade_price 6 - production(resource, color=[brown, grey])"),
+                          encoding="utf-8")
+    rules = load_ruleset((), str(folder))
+    assert rules.content.trade_price_reads_own is True
     compared = 0
     for seed in range(2):
         game = rules.new_game(seed=seed)
