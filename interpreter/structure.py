@@ -28,7 +28,7 @@ def accessible(g: Game) -> list[int]:
         # A card uncovered during a turn is turned up at its end: until then it cannot be chosen.
         slots = g._open_slots = [slot for slot, item in enumerate(structure)
                                  if item >= 0 and not cover[slot] and face_up[slot]]
-    g._accessible = [structure[slot] for slot in slots]
+    g._accessible = list(map(structure.__getitem__, slots))   # (no bytecode per card: asked after every move)
     return g._accessible
 
 
