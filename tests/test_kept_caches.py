@@ -50,30 +50,28 @@ def kept_prices_hold(game) -> int:
     return compared
 
 
-@pytest.mark.parametrize("players", [3, 5, 7])
-def test_kept_offers_are_what_offer_works_out(players):
-    rules = load_ruleset((), "classic", players)
-    kept = 0
-    for seed in range(3):
+def after_every_action(rules, games: int, check) -> int:
+    """Play seeded random games, running `check(game)` after every action; what it counted."""
+    counted = 0
+    for seed in range(games):
         game = rules.new_game(seed=seed)
         rng = random.Random(seed)
         while not game.over:
             game._apply(game.random_action(rng))
-            kept += kept_offers_hold(game)
+            counted += check(game)
+    return counted
+
+
+@pytest.mark.parametrize("players", [3, 5, 7])
+def test_kept_offers_are_what_offer_works_out(players):
+    kept = after_every_action(load_ruleset((), "classic", players), 3, kept_offers_hold)
     assert kept > 100 * players   # the comparison did happen, many times
 
 
 @pytest.mark.parametrize("name", sorted(SETS))
 def test_kept_prices_are_what_a_fresh_game_works_out(name):
     rules = load_ruleset(*SETS[name])
-    compared = 0
-    for seed in range(2):
-        game = rules.new_game(seed=seed)
-        rng = random.Random(seed)
-        while not game.over:
-            game._apply(game.random_action(rng))
-            compared += kept_prices_hold(game)
-    assert compared > 100
+    assert after_every_action(rules, 2, kept_prices_hold) > 100
 
 
 def test_a_trade_price_reading_the_buyers_own_city_is_forgotten_with_it(tmp_path: Path):
@@ -90,11 +88,4 @@ def test_a_trade_price_reading_the_buyers_own_city_is_forgotten_with_it(tmp_path
                           encoding="utf-8")
     rules = load_ruleset((), str(folder))
     assert rules.content.trade_price_reads_own is True
-    compared = 0
-    for seed in range(2):
-        game = rules.new_game(seed=seed)
-        rng = random.Random(seed)
-        while not game.over:
-            game._apply(game.random_action(rng))
-            compared += kept_prices_hold(game)
-    assert compared > 100
+    assert after_every_action(rules, 2, kept_prices_hold) > 100
