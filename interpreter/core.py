@@ -181,8 +181,7 @@ def dirty(g: Game, p: int, item: int = -1, arrived: int = -1) -> None:
     if shared is not None and item >= 0 and p >= 0 and not shared[item]:
         # Only p's own prices: what it sells and what it pays its neighbours stay as they were,
         # and so does its price of each resource unless the item sets or lowers one.
-        it = g.content.items[item]
-        if it.trade_fixed or it.trade_discounts:
+        if _adjusts_trade(g, item):
             g._prices[p] = None
         g._price_cache[p].clear()
         return
@@ -196,7 +195,7 @@ def dirty(g: Game, p: int, item: int = -1, arrived: int = -1) -> None:
             cache[q].clear()
             if q != own:
                 prices[q] = formula[q] = None
-            elif g.content.items[item].trade_fixed or g.content.items[item].trade_discounts:
+            elif _adjusts_trade(g, item):
                 prices[q] = None
         return
     offered = g._offers[p]
@@ -208,6 +207,12 @@ def dirty(g: Game, p: int, item: int = -1, arrived: int = -1) -> None:
         g._price_cache[q].clear()
         g._trade_cache[q].clear()
         g._cheapest_cache[q].clear()
+
+
+def _adjusts_trade(g: Game, item: int) -> bool:
+    """Whether an item sets or lowers its owner's price of a resource (`economy.trade_price`)."""
+    it = g.content.items[item]
+    return bool(it.trade_fixed or it.trade_discounts)
 
 
 def relocate_all(g: Game, items: list[int], slot: int) -> None:

@@ -100,12 +100,8 @@ class Game:
         st = self.state
         if st.pending is not None:
             return st.pending.player
-        if st.flow == "round":
-            choices = st.choices
-            for p in st.acting:   # (a loop, not next() over a generator: asked before every choice)
-                if choices[p] is None:
-                    return p
-        return st.current
+        me = legality.acting_seat(self, None)   # (in a round: the first seat still to choose)
+        return st.current if me is None else me
 
     to_act = turns.to_act
 
