@@ -7,7 +7,7 @@ see where a change saves work, and whether it does.
     python benchmarks/bytecodes.py [--only duel,classic-7] [--games N] [--top K] [--vs REF]
     python benchmarks/bytecodes.py --instructions [--only ...] [--vs REF]
 
-Each game is played as `speed.py` plays it (uniformly random legal moves); every bytecode the
+Each game is played as `speed.py` plays it (`simulate.play_one`, random seats); every bytecode the
 interpreter executes while the games run is counted (`sys.settrace` with opcode events, about
 fifty times slower than a plain run, so the default game counts are small).  --vs REF counts
 commit REF the same way (installed into a temporary folder, as `speed.py --vs` does) and prints
@@ -42,12 +42,12 @@ GAMES = {"duel": 20, "duel+pantheon": 10, "duel+agora": 10, "duel+both": 8,
 
 def count(name: str, games: int, seed: int, top: int) -> dict:
     """Bytecodes per game of one set, and the functions that execute the most of them."""
-    from random_play import play_random
+    from random_play import play_simulated
     from rulesdsl.pipeline import load_ruleset
 
     expansions, base, players, _ = SETS[name]
     rules = load_ruleset(expansions, base, players)
-    play_random(rules, 3, 999)   # first-call costs (selectors' item sets and the like) are not counted
+    play_simulated(rules, 3, 999)   # first-call costs (selectors' item sets and the like) are not counted
     per_function: collections.Counter = collections.Counter()
 
     def opcode(frame, event, arg):
@@ -62,7 +62,7 @@ def count(name: str, games: int, seed: int, top: int) -> dict:
 
     sys.settrace(call)
     try:
-        play_random(rules, games, seed)
+        play_simulated(rules, games, seed)
     finally:
         sys.settrace(None)
     total = sum(per_function.values())
@@ -97,14 +97,14 @@ def instructions(name: str, games: int, seed: int, site: Path | None) -> float:
 
 def play(name: str, games: int, seed: int) -> None:
     """Random games of one set, untraced (what `instructions` counts)."""
-    from random_play import play_random
+    from random_play import play_simulated
     from rulesdsl.pipeline import load_ruleset
 
     expansions, base, players, _ = SETS[name]
     rules = load_ruleset(expansions, base, players)
-    play_random(rules, 1, 999)   # first-call costs, in both runs
+    play_simulated(rules, 1, 999)   # first-call costs, in both runs
     if games:
-        play_random(rules, games, seed)
+        play_simulated(rules, games, seed)
 
 
 def run_worker(names: list[str], games: int | None, seed: int, top: int, site: Path | None) -> dict:

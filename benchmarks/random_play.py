@@ -6,6 +6,15 @@ import random
 import time
 
 
+def play_simulated(rules, games: int, seed: int = 0) -> int:
+    """Actions played in `games` games of uniformly random seats, each game as `rulesdsl simulate`
+    plays it (`simulate.play_one`: the batch's game seeds, one random number stream per seat)."""
+    from rulesdsl.simulate import game_seed, play_one
+
+    seats = ["random"] * rules.content.players
+    return sum(len(play_one(rules, game_seed(seed, i), seats).state.history) for i in range(games))
+
+
 def play_random(rules, games: int, seed: int = 0, listing: bool = False) -> tuple[int, float]:
     """(actions played, seconds) for `games` games of uniformly random legal actions; `listing`:
     each action picked from the full list of legal actions, as a masked loop must, instead of
