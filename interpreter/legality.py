@@ -167,7 +167,7 @@ def random_action(g: Game, rng: random.Random, seat: int | None = None) -> Actio
             raise RuntimeError("no legal action")
         return actions[below(len(actions))]
     if st.flow != "round":
-        return g._draw(g, me, below)   # the same draw, written for the content (interpreter/spaces.py)
+        return named(g, *g._draw(g, me, below))   # the same draw, written for the content (interpreter/spaces.py)
     spaces, total = g._open_spaces(g, me)   # (a round's seat: its open actions are kept for the round)
     return draw_among(g, me, below, spaces, total)
 
@@ -208,15 +208,21 @@ def draw_among(g: Game, me: int, below, spaces, total: int) -> Action:
                 cost += economy.price(g, me, binding[idx])[0]
             if cost > coins and cost > economy.available_coins(g, me):
                 continue
-        items = g.content.items
-        args = tuple([items[i].name for i in binding])
+        pay = None
         if act.paid and g.content.trade_base:
             pays = payments_for(g, act, binding, me, coins)
             pay = pays[below(len(pays))]
-            if pay:
-                args += (trade.pay_label(pay),)
-        return new_action((act.name, args))
+        return named(g, act, binding, pay)
     raise RuntimeError("no legal action")
+
+
+def named(g: Game, act, binding: list[int], pay=None) -> Action:
+    """The Action that names a drawn binding (and its payment to neighbours, when it has one)."""
+    items = g.content.items
+    args = tuple([items[i].name for i in binding])
+    if pay:
+        args += (trade.pay_label(pay),)
+    return new_action((act.name, args))
 
 
 def allowed(g: Game, act, binding, me: int, coins: int) -> bool:

@@ -19,12 +19,11 @@ parameter positions) are written as integers.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from rulesdsl.model import STRUCTURE, STRUCTURE_ALL, ActionDef, Content, Param
 
-from . import core, economy, legality, selection, structure, trade
-from .actions import Action
+from . import core, economy, legality, selection, structure
 from .state import Frame
 
 if TYPE_CHECKING:
@@ -33,7 +32,8 @@ if TYPE_CHECKING:
 # (action, its parameters' candidate lists, how many bindings they make), actions with none left out
 Spaces = list[tuple[ActionDef, list[list[int]], int]]
 OpenSpaces = Callable[["Game", int], tuple[Spaces, int]]
-Draw = Callable[["Game", int, Callable[[int], int]], Action]
+# (action, binding, payment or None): a draw in numbers; `legality.named` makes it an Action
+Draw = Callable[["Game", int, Callable[[int], int]], tuple[ActionDef, list[int], Any]]
 
 
 def functions_of(content: Content) -> tuple[OpenSpaces, Draw]:
@@ -55,12 +55,13 @@ def make_functions(content: Content, zone_base: list[int]) -> tuple[OpenSpaces, 
     `draw(g, me, below)`: what `legality.random_action` draws for `me` on its turn, with the
     same numbers from `below` (uniform in [0, n)): a binding of all of the open actions' drawn
     uniformly, those that are not legal rejected (none drawn twice), then a payment when it
-    trades.  Each action's bindings are read and checked by lines of their own."""
+    trades.  Each action's bindings are read and checked by lines of their own.  It returns
+    numbers, (action, binding, payment or None): the caller names them (`legality.named`), or a
+    game played out at random starts the action from them (`legality.play_out`)."""
     ns: dict[str, object] = {"Frame": Frame, "candidates": selection.candidates, "zone_pool": selection.zone_pool,
                              "accessible": structure.accessible, "allowed": legality.allowed,
                              "payments_for": legality.payments_for, "price": economy.price,
-                             "available_coins": economy.available_coins, "pay_label": trade.pay_label,
-                             "new_action": legality.new_action, "names": [it.name for it in content.items]}
+                             "available_coins": economy.available_coins}
     known: dict[int, str] = {}
 
     def const(value: object) -> str:
@@ -189,7 +190,7 @@ def _open(act: ActionDef, content: Content, zone_base: list[int], const, made: s
 
 def _drawn(act: ActionDef, names: list[str], content: Content, const) -> list[str]:
     """The lines that take the k-th binding of `act` (k below its size), as the generic draw
-    numbers them, and return it as an action when it is legal (`continue` when not)."""
+    numbers them, and return it (with its payment) when it is legal (`continue` when not)."""
     lines = []
     picks = ["k"]
     if len(names) > 1:
@@ -216,17 +217,15 @@ def _drawn(act: ActionDef, names: list[str], content: Content, const) -> list[st
         # (`available_coins` is the treasury when no coins lie on items: no call then)
         lines += [f"cost = {cost}", "if cost > coins and (not st.item_coins or cost > available_coins(g, me)):",
                   "    continue"]
-    if act.paid and content.trade_base and not listed:
-        lines.append("binding = [" + ", ".join(items) + "]")   # (what `payments_for` reads)
-        items = [f"binding[{i}]" for i in range(len(names))]
-    args = "(" + "".join(f"names[{item}], " for item in items) + ")"
-    lines.append(f"args = {args}")
+    binding = "binding" if listed else "[" + ", ".join(items) + "]"
     if act.paid and content.trade_base:
+        if not listed:
+            lines.append(f"binding = {binding}")   # (what `payments_for` reads)
+            binding = "binding"
         lines += [f"pays = payments_for(g, {const(act)}, binding, me, coins)",
-                  "pay = pays[below(len(pays))]",
-                  "if pay:",
-                  "    args += (pay_label(pay),)"]
-    lines.append(f"return new_action(({const(act.name)}, args))")
+                  f"return {const(act)}, binding, pays[below(len(pays))]"]
+    else:
+        lines.append(f"return {const(act)}, {binding}, None")
     return lines
 
 

@@ -8,6 +8,7 @@ from typing import Callable
 from .interpreter.agents import AGENTS, make_agent
 from .interpreter.budget import DEFAULT_MAX_STEPS, BudgetExceeded
 from .interpreter.chance import derive
+from .interpreter.playout import play_out
 from .interpreter.state import DRAW
 from .names import check_agents
 from .pipeline import Ruleset
@@ -25,9 +26,7 @@ def agent_seed(game_seed: int, seat: int) -> int:
 
 def play_one(rules: Ruleset, seed: int, agent_names: list[str], max_steps: int = DEFAULT_MAX_STEPS):
     game = rules.new_game(seed=seed, max_steps=max_steps)
-    agents = [make_agent(name, agent_seed(seed, i)) for i, name in enumerate(agent_names)]
-    while not game.over:
-        game._apply(agents[game.to_move()].act(game))
+    play_out(game, [make_agent(name, agent_seed(seed, i)) for i, name in enumerate(agent_names)])
     return game
 
 

@@ -1,0 +1,62 @@
+"""A game played out by its agents, with random seats' turns taken in numbers.
+
+A random seat's turn (`RandomAgent`) is a binding drawn by the function written for the content
+(`spaces`), which `Game._apply` would receive named as an `Action` and decode into the same
+numbers again.  Here the drawn numbers start the action directly; the history still names it.
+The game is the one `Game._apply(agent.act(game))` plays, action for action and random number
+for random number (tests/test_playout.py).  A random seat's choice in a simultaneous round is
+drawn as `random_action` draws it, without asking the agent.  Pending decisions, other agents,
+and turns of content where a name can stand for several items (copies) or an action names a
+payment to neighbours go through `act` and `_apply` as always."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
+from . import turns, undo
+from .agents import Agent, RandomAgent
+from .budget import BudgetExceeded
+from .legality import draw_among, named
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def play_out(g: Game, agents: Sequence[Agent]) -> None:
+    """Play `g` to its end, the agent of each seat choosing its actions."""
+    st = g.state
+    content = g.content
+    items = content.items
+    draw = g._draw
+    direct = not (g.copied_names or content.trade_base) and len(g.action_by_name) == len(content.actions)
+    # randrange(n) is _randbelow(n) once n > 0 is checked (as `legality.random_action` draws)
+    belows = [(getattr(a.rng, "_randbelow", None) or a.rng.randrange) if type(a) is RandomAgent else None
+              for a in agents]
+    if not any(belows):
+        while st.flow != "over":
+            g._apply(agents[g.to_move()].act(g))
+        return
+    while st.flow != "over":
+        if st.pending is None:
+            if st.flow == "round":   # `random_action` of the first seat still to choose
+                me = g.to_move()
+                below = belows[me]
+                if below is not None:
+                    spaces, total = g._open_spaces(g, me)
+                    g._apply(draw_among(g, me, below, spaces, total))
+                    continue
+            elif direct:
+                below = belows[st.current]
+                if below is not None:
+                    # `Game._apply` of the action `random_action` would name, without the names
+                    g.steps_left = g.max_steps
+                    before = (len(st.history), st.choices[:]) if st.choices else None
+                    act, binding, _ = draw(g, st.current, below)
+                    st.history.append([act.name, *[items[i].name for i in binding]])
+                    try:
+                        turns.start_action(g, act, binding)
+                    except BudgetExceeded as exc:
+                        undo.undo_last(g, before)
+                        raise exc.for_action(named(g, act, binding)) from None
+                    continue
+        g._apply(agents[g.to_move()].act(g))

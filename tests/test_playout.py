@@ -1,0 +1,134 @@
+"""`playout.play_out`, the loop `rulesdsl simulate` plays its games with, plays the game the
+agents play through `Game._apply(agent.act(game))`: the same actions, the same random numbers,
+the same state at the end, for every bundled content set, with random seats (whose turns it
+takes in numbers, without naming them) and with other agents beside them.  A runaway action
+stops it as it stops `_apply`: the error names the action, and the state is as before it."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from golden_games import SETS
+from rulesdsl.interpreter import BudgetExceeded, Ruleset
+from rulesdsl.interpreter.agents import RandomAgent, make_agent
+from rulesdsl.interpreter.persistence import dumps
+from rulesdsl.interpreter.playout import play_out
+from rulesdsl.pipeline import load_ruleset
+from rulesdsl.simulate import agent_seed, game_seed
+
+
+def agents_for(names: list[str], seed: int):
+    return [make_agent(name, agent_seed(seed, i)) for i, name in enumerate(names)]
+
+
+def by_apply(rules, seed: int, names: list[str]):
+    game = rules.new_game(seed=seed)
+    agents = agents_for(names, seed)
+    while not game.over:
+        game._apply(agents[game.to_move()].act(game))
+    return game
+
+
+def by_play_out(rules, seed: int, names: list[str]):
+    game = rules.new_game(seed=seed)
+    play_out(game, agents_for(names, seed))
+    return game
+
+
+@pytest.mark.parametrize("name", list(SETS))
+def test_play_out_plays_the_game_apply_plays(name):
+    expansions, base, players = SETS[name][:3]
+    rules = load_ruleset(expansions, base, players)
+    seats = rules.content.players
+    for i in range(6):
+        seed = game_seed(5, i)
+        names = ["greedy" if i % 3 == 2 else "random"] + ["random"] * (seats - 1)
+        plain, fast = by_apply(rules, seed, names), by_play_out(rules, seed, names)
+        assert fast.state.flow == "over" and len(fast.state.history) > 20
+        assert fast.state.history == plain.state.history, (name, i)
+        assert dumps(fast.state) == dumps(plain.state), (name, i)
+
+
+class Counting(RandomAgent):
+    """A random agent that is not the plain one: its turns go through `act`."""
+
+    def __init__(self, seed: int):
+        super().__init__(seed)
+        self.asked = 0
+
+    def act(self, game):
+        self.asked += 1
+        return super().act(game)
+
+
+def test_only_the_plain_random_agent_is_drawn_for_in_numbers():
+    rules = load_ruleset((), "duel", None)
+    seed = game_seed(5, 0)
+    counted = Counting(agent_seed(seed, 0))
+    game = rules.new_game(seed=seed)
+    play_out(game, [counted, make_agent("random", agent_seed(seed, 1))])
+    # Every action of seat 0, and no other, was asked of it; the game is the plain one's.
+    assert counted.asked == sum(1 for h, p in zip(game.state.history, actors(rules, seed)) if p == 0)
+    assert dumps(game.state) == dumps(by_apply(rules, seed, ["random", "random"]).state)
+
+
+def actors(rules, seed: int) -> list[int]:
+    """Who took each action of the plain game."""
+    game, agents, out = rules.new_game(seed=seed), agents_for(["random", "random"], seed), []
+    while not game.over:
+        out.append(game.to_move())
+        game._apply(agents[out[-1]].act(game))
+    return out
+
+
+ECHO = """
+rule "Echo" {
+    when built {
+        if coins >= 0 { build event.item free }
+    }
+}
+"""
+
+
+def test_a_runaway_action_stops_play_out_as_it_stops_apply(tmp_path: Path):
+    folder = tmp_path / "runaway"
+    folder.mkdir()
+    (folder / "cards.rules").write_text(ECHO, encoding="utf-8")
+    rules = Ruleset.load([str(folder)])
+    seed = game_seed(5, 1)   # (any game: its first build runs away)
+    errors, states = [], []
+    for play in (_apply_until_error, play_out):
+        game = rules.new_game(seed=seed, max_steps=300)
+        agents = agents_for(["random", "random"], seed)
+        with pytest.raises(BudgetExceeded) as info:
+            play(game, agents)
+        errors.append((str(info.value), info.value.action))
+        states.append(dumps(game.state))
+    assert errors[0] == errors[1]
+    message, action = errors[1]
+    assert action.name in ("build", "wonder") and message.startswith(f"the action `{action}`: ")
+    assert "300 steps" in message
+    assert states[0] == states[1]
+    # Undone: every build runs away, so the history holds none, only what came before.
+    assert not [h for h in game.state.history if h[0] in ("build", "wonder")]
+    assert len(game.state.history) > 0
+
+
+def _apply_until_error(game, agents) -> None:
+    while not game.over:
+        game._apply(agents[game.to_move()].act(game))
+
+
+def test_random_action_names_what_the_written_draw_draws():
+    rules = load_ruleset((), "duel", None)
+    game = rules.new_game(seed=3)
+    while game.state.pending is not None:
+        game._apply(game.legal_actions()[0])
+    rng, twin = random.Random(9), random.Random(9)
+    act, binding, pay = game._draw(game, game.state.current, twin._randbelow)
+    action = game.random_action(rng)
+    assert pay is None and action.name == act.name
+    assert action.args == tuple(game.name(i) for i in binding)
