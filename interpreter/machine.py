@@ -39,21 +39,26 @@ def schedule(g: Game, frames: list[Frame]) -> None:
 def run(g: Game) -> None:
     """Run steps until the stack is empty, a player must decide, or the game is over."""
     st = g.state
+    if st.pending is not None or st.flow == "over":
+        return
     blocks = g.content.blocks
     frames = st.frames
     left = g.steps_left
-    while frames and st.pending is None and st.flow != "over":
+    while frames:
         f = frames[-1]
-        if f.pc >= f.stop:
+        pc = f.pc
+        if pc >= f.stop:
             frames.pop()
             continue
         left -= 1
         if left < 0:
             g.steps_left = left
             raise runaway(g, f"its effects did not end within {g.max_steps} steps")
-        step = blocks[f.block].steps[f.pc]
-        f.pc += 1
-        step(g, f)
+        f.pc = pc + 1
+        blocks[f.block].steps[pc](g, f)
+        # (only a step can ask for a decision or end the game)
+        if st.pending is not None or st.flow == "over":
+            break
     g.steps_left = left
 
 
