@@ -84,10 +84,10 @@ def make_functions(content: Content, zone_base: list[int]) -> tuple[OpenSpaces, 
             lazy |= {p.pool for p in act.params if p.pool >= 0 and uses[p.pool] > 1 and p.pool not in always}
         else:
             always |= {p.pool for p in act.params if p.pool >= 0}
-    preamble = ["    zones = st.zones",
-                "    before_used = st.before_used",
-                "    fr = None",
-                "    total = 0"] + [f"    p{k} = None" for k in sorted(lazy)]
+    # (names only the content's actions read: a draw runs these lines at every turn)
+    preamble = (["    zones = st.zones"] + ["    before_used = st.before_used"] * any(a.before_turn for a in content.actions)
+                + ["    fr = None"] * any(a.guards for a in content.actions)
+                + [f"    p{k} = None" for k in sorted(lazy)])
 
     spaces = ["def open_spaces(g, me):",
               "    st = g.state",
@@ -97,10 +97,12 @@ def make_functions(content: Content, zone_base: list[int]) -> tuple[OpenSpaces, 
               "        kept = g._round_pools.get(key)",
               "        if kept is not None:",
               "            return kept",
-              "    out = []"] + preamble
+              "    out = []",
+              "    total = 0"] + preamble
     draw = ["def draw(g, me, below):",
             "    st = g.state",
-            "    coins = st.coins[me]"] + preamble + [f"    s{act.id} = 0" for act in content.actions]
+            "    coins = st.coins[me]"] + preamble + [f"    s{act.id} = 0" for act in content.actions
+                                                  if act.before_turn or act.guards]   # (sizes set behind a condition)
     made: set = set()
     lists = []
     for act in content.actions:
@@ -109,14 +111,15 @@ def make_functions(content: Content, zone_base: list[int]) -> tuple[OpenSpaces, 
         depth = lines[-1][:len(lines[-1]) - len(lines[-1].lstrip())]   # where `size` is known
         spaces += lines + [depth + line for line in (
             "if size:", f"    out.append(({const(act)}, [{', '.join(names)}], size))", "    total += size")]
-        draw += lines + [depth + line for line in (f"s{act.id} = size", "total += size")]
+        draw += lines[:-1] + [lines[-1].replace("size = ", f"s{act.id} = ", 1)]
     spaces += ["    result = (out, total)",
                "    if waiting:",
                "        g._round_pools[key] = result",
                "        for act, pools, _ in out:",
                "            g._round_pools[(act.id, me)] = pools   # what `legality.pools_of` keeps",
                "    return result"]
-    draw += ["    tried = set()",
+    draw += ["    total = " + " + ".join(f"s{act.id}" for act in content.actions) if content.actions else "    total = 0",
+             "    tried = set()",
              "    while len(tried) < total:",
              "        r = below(total)",
              "        if r in tried:",
