@@ -231,11 +231,22 @@ def relocate_all(g: Game, items: list[int], slot: int) -> None:
     src = st.zones[old]
     src[:] = [i for i in src if i not in gone]
     g._tally[old] = None
-    if st.attached or st.positions or st.hidden or slot in g.ruled or slot >= 0 and g.slot_active[slot]:
+    if slot in g.ruled or slot >= 0 and g.slot_active[slot]:
         for item in items:
             _settle(g, item, slot)
         return
-    # `_settle` of each item, where it has nothing to drop and no city changes (a deal).
+    # `_settle` of each item, where no city changes (a deal): what it drops, then where it lies.
+    attached, positions, hidden = st.attached, st.positions, st.hidden
+    if attached:   # (Duel: the cards tucked under wonders, for most of the game)
+        for item in items:
+            attached.pop(item, None)
+    if positions:
+        for item in items:
+            positions.pop(item, None)
+    if hidden:
+        for item in items:
+            if item in hidden:
+                hidden.remove(item)
     loc = st.loc
     for item in items:
         loc[item] = slot
