@@ -144,10 +144,17 @@ def end_turn(g: Game) -> None:
         st.deferred = []
         st.flow = "action"
         return
-    if st.layout and structure.uncover(g):
+    # (`structure.uncover` asked only when a card may have come free: most turns none has)
+    freed = g._to_uncover
+    if st.layout and (freed is None or freed or g._cover_count is None) and structure.uncover(g):
         st.flow = "action"  # effects of uncovering run first; the turn ends when they are done
         return
-    if age_ended(g):
+    left = g._structure_left
+    if left is None or g.content.age_ends is not None:
+        ended = age_ended(g)
+    else:   # (`age_ended` where the structure's count of cards left is kept: read in place)
+        ended = not left and bool(st.structure)
+    if ended:
         end_age(g)
         return
     if not st.play_again:
