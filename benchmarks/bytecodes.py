@@ -7,7 +7,7 @@ see where a change saves work, and whether it does.
     python benchmarks/bytecodes.py [--only duel,classic-7] [--games N] [--top K] [--vs REF]
     python benchmarks/bytecodes.py --instructions [--only ...] [--vs REF]
 
-Each game is played as `speed.py` plays it (`simulate.play_one`, random seats); every bytecode the
+Each game is played as `speed.py` plays it (`simulate.simulate`, random seats); every bytecode the
 interpreter executes while the games run is counted (`sys.settrace` with opcode events, about
 fifty times slower than a plain run, so the default game counts are small).  --vs REF counts
 commit REF the same way (installed into a temporary folder, as `speed.py --vs` does) and prints

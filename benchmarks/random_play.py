@@ -6,13 +6,12 @@ import random
 import time
 
 
-def play_simulated(rules, games: int, seed: int = 0) -> int:
-    """Actions played in `games` games of uniformly random seats, each game as `rulesdsl simulate`
-    plays it (`simulate.play_one`: the batch's game seeds, one random number stream per seat)."""
-    from rulesdsl.simulate import game_seed, play_one
+def play_simulated(rules, games: int, seed: int = 0) -> dict:
+    """`games` games of uniformly random seats played and summarised by `rulesdsl simulate`'s
+    code path on one core (`simulate.simulate`); its summary."""
+    from rulesdsl.simulate import simulate
 
-    seats = ["random"] * rules.content.players
-    return sum(len(play_one(rules, game_seed(seed, i), seats).state.history) for i in range(games))
+    return simulate(rules, games, seed=seed, jobs=1)
 
 
 def play_random(rules, games: int, seed: int = 0, listing: bool = False) -> tuple[int, float]:
