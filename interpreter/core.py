@@ -91,6 +91,7 @@ def clear_caches(g: Game) -> None:
     g._open_slots = None       # structure slots whose card can be taken, in order (with the cover counts)
     g._structure_left = None   # cards still in the structure (None: count them when asked)
     g._to_uncover = None       # face-down slots nothing covers any more (None: look at every slot)
+    g._ended_scores = None     # each seat's `score` when the last age ended (turns.finish)
 
 
 def name(g: Game, item: int) -> str:

@@ -47,6 +47,7 @@ class Game:
     _draw: spaces.Draw
     _structure_left: int | None
     _to_uncover: list[int] | None
+    _ended_scores: list[dict[str, int]] | None
 
     def __init__(self, content: Content, state: State, max_steps: int = DEFAULT_MAX_STEPS):
         """A game of `content` from a state, checked against the content first (a state from

@@ -28,10 +28,10 @@ def score(g: Game, p: int) -> dict[str, int]:
     return out
 
 
-def civilian_winner(g: Game) -> int:
-    """The player with most points (then most of the tiebreak category), or DRAW."""
-    st = g.state
-    totals = [sum(score(g, p).values()) for p in range(st.players)]
+def civilian_winner(g: Game, scores: list[dict[str, int]]) -> int:
+    """The player with most points (`scores`: each seat's `score`), then most of the tiebreak
+    category, or DRAW."""
+    totals = [sum(s.values()) for s in scores]
     best = max(totals)
     leaders = [p for p, t in enumerate(totals) if t == best]
     if len(leaders) > 1 and g.content.tiebreak_by is not None:
@@ -39,7 +39,7 @@ def civilian_winner(g: Game) -> int:
         top = max(by)
         leaders = [p for p, t in zip(leaders, by) if t == top]
     if len(leaders) > 1 and g.content.tiebreak:
-        tb = [score(g, p).get(g.content.tiebreak, 0) for p in leaders]
+        tb = [scores[p].get(g.content.tiebreak, 0) for p in leaders]
         top = max(tb)
         leaders = [p for p, t in zip(leaders, tb) if t == top]
     return leaders[0] if len(leaders) == 1 else DRAW

@@ -271,8 +271,10 @@ def finish(g: Game) -> None:
     st.flow = "over"
     st.frames.clear()
     st.pending = None
-    st.winner = scoring.civilian_winner(g)
+    scores = [scoring.score(g, p) for p in range(st.players)]
+    st.winner = scoring.civilian_winner(g, scores)
     st.victory = "civilian"
+    g._ended_scores = scores   # (what a simulation reports: nothing changes once the game is over)
 
 
 def win(g: Game, p: int, victory: str) -> None:

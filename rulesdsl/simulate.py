@@ -79,7 +79,9 @@ def _outcome(rules: Ruleset, i: int, seed: int, agent_names: list[str], max_step
         g = play_one(rules, game_seed(seed, i), agent_names, max_steps)
     except BudgetExceeded as exc:
         raise exc.within(f"game {i} (seed {game_seed(seed, i)})")
-    return g.state.winner, g.state.victory, [g.score(p) for p in range(rules.content.players)]
+    # (a game that went to its last age's end was scored then; nothing changed since)
+    scores = g._ended_scores or [g.score(p) for p in range(rules.content.players)]
+    return g.state.winner, g.state.victory, scores
 
 
 # Worker processes get the rules by inheritance (fork) or by loading them again (spawn).

@@ -132,3 +132,21 @@ def test_random_action_names_what_the_written_draw_draws():
     action = game.random_action(rng)
     assert pay is None and action.name == act.name
     assert action.args == tuple(game.name(i) for i in binding)
+
+
+@pytest.mark.parametrize("base, players", [("duel", None), ("classic", 3)])
+def test_a_simulation_reports_each_seats_score_at_the_end(base, players):
+    """Games that reached the last age's end were scored then (`turns.finish`); a simulation
+    reports those scores, which must be what `score` says of the finished game."""
+    from rulesdsl.simulate import DEFAULT_MAX_STEPS, _outcome, play_one
+
+    rules = load_ruleset((), base, players)
+    seats = ["random"] * rules.content.players
+    victories = set()
+    for i in range(16):
+        winner, victory, scores = _outcome(rules, i, 3, seats, DEFAULT_MAX_STEPS)
+        game = play_one(rules, game_seed(3, i), seats)
+        assert scores == [game.score(p) for p in range(rules.content.players)]   # (worked out afresh)
+        assert (winner, victory) == (game.state.winner, game.state.victory)
+        victories.add(victory)
+    assert "civilian" in victories
