@@ -26,8 +26,10 @@ def play_out(g: Game, agents: Sequence[Agent]) -> None:
     """Play `g` to its end, the agent of each seat choosing its actions."""
     st = g.state
     content = g.content
-    items = content.items
+    name_of = [it.name for it in content.items].__getitem__
+    history = st.history
     draw = g._draw
+    start = turns.start_action
     direct = not (g.copied_names or content.trade_base) and len(g.action_by_name) == len(content.actions)
     # randrange(n) is _randbelow(n) once n > 0 is checked (as `legality.random_action` draws)
     belows = [(getattr(a.rng, "_randbelow", None) or a.rng.randrange) if type(a) is RandomAgent else None
@@ -46,15 +48,16 @@ def play_out(g: Game, agents: Sequence[Agent]) -> None:
                     g._apply(draw_among(g, me, below, spaces, total))
                     continue
             elif direct:
-                below = belows[st.current]
+                me = st.current
+                below = belows[me]
                 if below is not None:
                     # `Game._apply` of the action `random_action` would name, without the names
                     g.steps_left = g.max_steps
-                    before = (len(st.history), st.choices[:]) if st.choices else None
-                    act, binding, _ = draw(g, st.current, below)
-                    st.history.append([act.name, *[items[i].name for i in binding]])
+                    before = (len(history), st.choices[:]) if st.choices else None
+                    act, binding, _ = draw(g, me, below)
+                    history.append([act.name, *map(name_of, binding)])
                     try:
-                        turns.start_action(g, act, binding)
+                        start(g, act, binding)
                     except BudgetExceeded as exc:
                         undo.undo_last(g, before)
                         raise exc.for_action(named(g, act, binding)) from None
