@@ -11,6 +11,7 @@ concern (see `interpreter/game.py`).
 from __future__ import annotations
 
 from bisect import insort
+from itertools import filterfalse
 from typing import TYPE_CHECKING
 
 from rulesdsl.model import Content
@@ -222,7 +223,7 @@ def relocate_all(g: Game, items: list[int], slot: int) -> None:
     st = g.state
     old = st.loc[items[0]] if items else -1
     if (len(items) < 3 or old < 0 or old == g.structure_slot or g.slot_active[old] or old in g.ruled
-            or slot in g.ruled or any(st.loc[i] != old for i in items)):
+            or slot in g.ruled or list(map(st.loc.__getitem__, items)).count(old) != len(items)):
         for item in items:
             relocate(g, item, slot)
         return
@@ -230,7 +231,7 @@ def relocate_all(g: Game, items: list[int], slot: int) -> None:
         g._round_pools.clear()
     gone = set(items)
     src = st.zones[old]
-    src[:] = [i for i in src if i not in gone]
+    src[:] = filterfalse(gone.__contains__, src)
     g._tally[old] = None
     if slot in g.ruled or slot >= 0 and g.slot_active[slot]:
         for item in items:

@@ -4,6 +4,7 @@ way to pay a cost.  Both are derived from the state and cached until a city chan
 from __future__ import annotations
 
 from itertools import product
+from operator import mul
 
 import attrs
 
@@ -76,7 +77,7 @@ def cheapest_trade(need: list[int], prices: list[int], one_of: list[tuple[int, .
     choice, then `discount` units are free (the dearest), the rest are bought at `prices`."""
     if not one_of:
         return _buy(need, prices, discount)
-    useful = [tuple(r for r in opts if need[r]) for opts in one_of]
+    useful = [tuple(filter(need.__getitem__, opts)) for opts in one_of]   # (the resources still needed)
     useful = [u for u in useful if u]
     if not useful:
         return _buy(need, prices, discount)
@@ -96,6 +97,6 @@ def cheapest_trade(need: list[int], prices: list[int], one_of: list[tuple[int, .
 
 def _buy(need: list[int], prices: list[int], discount: int) -> int:
     if discount <= 0:
-        return sum(q * p for q, p in zip(need, prices) if q)
+        return sum(map(mul, need, prices))   # (a unit not needed costs 0 whatever its price)
     units = sorted((p for q, p in zip(need, prices) for _ in range(q)), reverse=True)
     return sum(units[discount:])

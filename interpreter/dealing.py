@@ -3,6 +3,7 @@ shuffling.  Every outcome is recorded in `state.chance`; the dice are `state.rng
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from . import chance, core, machine
@@ -10,6 +11,8 @@ from .state import Frame
 
 if TYPE_CHECKING:
     from .game import Game
+
+_name = attrgetter("name")
 
 
 def draw(g: Game, slot: int, count: int, label: str, unseen: bool = False) -> list[int]:
@@ -30,8 +33,8 @@ def draw(g: Game, slot: int, count: int, label: str, unseen: bool = False) -> li
     rest = list(pool)  # what is still there, in the zone's order: the k-th of it is drawn
     if not scripted:   # every item at random: the numbers drawn in one go
         st.rng, ks = chance.picks(st.rng, len(rest), count)
-        out = [rest.pop(k) for k in ks]
-        st.chance.append([label, *[g.content.items[i].name for i in out]])
+        out = list(map(rest.pop, ks))   # (in order: the k-th of what is left each time)
+        st.chance.append([label, *map(_name, map(g.content.items.__getitem__, out))])
         return out
     out = []
     for _ in range(count):

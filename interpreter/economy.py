@@ -45,7 +45,8 @@ def production(g: Game, p: int, resource, colors) -> int:
     row = s.colored.get(colors)
     if row is None:  # what the cards of these colours make together, once per city change
         rows = [row for color, row in s.by_color.items() if color in colors]
-        row = s.colored[colors] = [sum(x[i] for x in rows) for i in range(len(s.produce))]
+        # (column sums: `zip` turns the rows into columns without a bytecode per cell)
+        row = s.colored[colors] = list(map(sum, zip(*rows))) if rows else [0] * len(s.produce)
     return row[r]
 
 

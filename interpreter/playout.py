@@ -11,6 +11,7 @@ payment to neighbours go through `act` and `_apply` as always."""
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import TYPE_CHECKING, Sequence
 
 from . import turns, undo
@@ -26,7 +27,7 @@ def play_out(g: Game, agents: Sequence[Agent]) -> None:
     """Play `g` to its end, the agent of each seat choosing its actions."""
     st = g.state
     content = g.content
-    name_of = [it.name for it in content.items].__getitem__
+    name_of = list(map(attrgetter("name"), content.items)).__getitem__
     history = st.history
     draw = g._draw
     start = turns.start_action

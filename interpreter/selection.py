@@ -59,7 +59,7 @@ def zone_pool(g: Game, sel: Selector, zone: int, me: int) -> list[int]:
     if sel.colors is None and sel.kind is None and sel.age is None and sel.deck is None:
         return pool  # read-only for callers: copying it is the hot path
     matching = sel.matching(items)
-    return [i for i in pool if i in matching]
+    return list(filter(matching.__contains__, pool))
 
 
 def kept_where(g: Game, values: list, where, me: int, env: dict | None, name: str) -> list:
@@ -104,8 +104,7 @@ def count(g: Game, sel: Selector, me: int, env: dict | None = None) -> int:
         zones = g.state.zones
         base = g.zone_base[sel.zone]
         matching = sel.matching(items)
-        return max(sum(1 for i in zones[base + p] if i in matching)
-                   for p in range(g.content.players))
+        return max(len(matching.intersection(zones[base + p])) for p in range(g.content.players))
     return len(candidates(g, sel, me, env))
 
 

@@ -56,7 +56,7 @@ def exhausted(g: Game) -> bool:
         return False
     left = g._structure_left
     if left is None:
-        left = g._structure_left = sum(1 for i in structure if i >= 0)
+        left = g._structure_left = len(structure) - structure.count(-1)
     return not left
 
 

@@ -65,7 +65,8 @@ def move_all(g: Game, src: int, dst: int, owner, me: int, bottom: bool = False, 
 def discard(g: Game, me: int, item: int) -> None:
     """To the discard pile, with whatever lies on the item (tokens on a structure card)."""
     pile = g.zone_base[g.content.discard_zone]
-    riders = [x for x, host in g.state.attached.items() if host == item]
+    attached = g.state.attached
+    riders = [x for x, host in attached.items() if host == item] if item in attached.values() else []
     frames: list[Frame] = []
     core.arrive(g, item, pile, me, frames)
     for x in riders:
