@@ -139,8 +139,16 @@ def _cost(g: Game, p: int, it, s: Stats) -> tuple[int, int, bool]:
             if c > q:
                 trade += (c - q) * trade_price(g, p, r)
         return (coins + trade, trade, False)
-    need = [c - q if c > q else 0 for c, q in zip(cost.resources, s.produce)]
-    prices = [trade_price(g, p, r) if q else 0 for r, q in enumerate(need)] if any(need) else None
+    produce = s.produce
+    need = [0] * len(produce)
+    prices = None   # (each resource's price where a unit is missing; None: nothing is)
+    for r, c in cost.needs:
+        q = produce[r]
+        if c > q:
+            need[r] = c - q
+            if prices is None:
+                prices = [0] * len(produce)
+            prices[r] = trade_price(g, p, r)
     trade = cheapest_trade(need, prices, s.one_of, discount) if prices else 0
     total = coins + trade
     if waive and coins:

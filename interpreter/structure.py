@@ -41,7 +41,7 @@ def covering(g: Game) -> list[int]:
         if not lay:
             g._cover_count = []
         elif -1 not in structure:   # a structure just dealt: every card lies where the layout puts it
-            g._cover_count = [len(cov) for cov in lay.covered_by]
+            g._cover_count = list(map(len, lay.covered_by))
         else:
             g._cover_count = [sum(1 for c in cov if structure[c] >= 0) for cov in lay.covered_by]
         g._to_uncover = None   # counted afresh: which slots came free is not known
