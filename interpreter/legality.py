@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from functools import partial
+from operator import attrgetter
 from itertools import product
 from typing import TYPE_CHECKING
 
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
     from .game import Game
 
 new_action = partial(tuple.__new__, Action)   # Action(name, args) without its Python-level __new__
+_name = attrgetter("name")
 
 
 def acting_seat(g: Game, seat: int | None) -> int | None:
@@ -218,8 +220,7 @@ def draw_among(g: Game, me: int, below, spaces, total: int) -> Action:
 
 def named(g: Game, act, binding: list[int], pay=None) -> Action:
     """The Action that names a drawn binding (and its payment to neighbours, when it has one)."""
-    items = g.content.items
-    args = tuple([items[i].name for i in binding])
+    args = tuple(map(_name, map(g.content.items.__getitem__, binding)))
     if pay:
         args += (trade.pay_label(pay),)
     return new_action((act.name, args))

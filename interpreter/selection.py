@@ -3,6 +3,7 @@ many, and what an expression reads of an item or of the game's options."""
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import TYPE_CHECKING
 
 from rulesdsl.model import STRUCTURE, STRUCTURE_ALL, Selector
@@ -21,7 +22,9 @@ def candidates(g: Game, sel: Selector, me: int, env: dict | None = None) -> list
 
 
 def _candidates_slow(g: Game, sel: Selector, me: int, env: dict | None) -> list[int]:
-    pool = [i for z in (sel.zone, *sel.more_zones) for i in zone_pool(g, sel, z, me)]
+    pool = zone_pool(g, sel, sel.zone, me)   # (read-only: each filter below makes a new list)
+    if sel.more_zones:
+        pool = [*pool, *chain.from_iterable(zone_pool(g, sel, z, me) for z in sel.more_zones)]
     if sel.named is not None:
         # Evaluated once, before `it` names the candidates (`named=it` is the outer item).
         items = g.content.items
@@ -53,7 +56,8 @@ def zone_pool(g: Game, sel: Selector, zone: int, me: int) -> list[int]:
         if sel.owner == "me":
             pool = g.state.zones[g.zone_base[zone] + me]   # the hot case: no list to build
         else:
-            pool = [i for o in seats.owners(g, sel.owner, me) for i in g.state.zones[g.zone_base[zone] + o]]
+            zones, base = g.state.zones, g.zone_base[zone]
+            pool = list(chain.from_iterable([zones[base + o] for o in seats.owners(g, sel.owner, me)]))
     else:
         pool = g.state.zones[g.zone_base[zone]]
     if sel.colors is None and sel.kind is None and sel.age is None and sel.deck is None:
