@@ -24,17 +24,23 @@ def event_frames(g: Game, name: str, actor: int, item: int = -1, only: int = -1,
         event = {"name": name, "by": actor, **fields}
         return [Frame(t.block, 0, len(blocks[t.block].steps), actor, {"event": event})
                 for t in triggers if t.item == only and (t.zone is None or t.zone == fields.get("zone"))]
+    if item >= 0:
+        it = g.content.items[item]
+        key: tuple | str = (name, it.kind, it.color)
+    else:
+        it, key = None, name
+    # What the event itself says first (its item's colour and kind, how it was built, its zone):
+    # most triggers fail these, before their item's place and owner are looked up.  The
+    # colour and kind filters depend only on the item's printed kind and colour: read once.
+    hearing = g._hearing.get(key)
+    if hearing is None:
+        hearing = g._hearing[key] = [t for t in triggers if (
+            (t.colors is None or it is not None and it.color in t.colors)
+            and (t.kind is None or it is not None and it.kind == t.kind))]
     st = g.state
-    it = g.content.items[item] if item >= 0 else None
     event = None   # made for the first trigger that hears it (most events set off none)
     out = []
-    for t in triggers:
-        # What the event itself says first (its item's colour and kind, how it was built, its
-        # zone): most triggers fail these, before their item's place and owner are looked up.
-        if t.colors is not None and (it is None or it.color not in t.colors):
-            continue
-        if t.kind is not None and (it is None or it.kind != t.kind):
-            continue
+    for t in hearing:
         if t.via is not None and fields.get("via") != t.via:
             continue
         if t.zone is not None and t.zone != fields.get("zone"):
