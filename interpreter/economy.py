@@ -170,9 +170,18 @@ def payment_options(g: Game, p: int, item: int) -> list[tuple[int, neighbour_tra
         return None
     it = g.content.items[item]
     s = stats(g, p)
-    need = tuple(max(0, c - q) for c, q in zip(it.cost.resources, s.produce))
+    need = missing(it.cost, s.produce)
     coins = total - traded
     return [(coins + t, pay) for t, pay in neighbour_trade.payments(g, p, need, s)]
+
+
+def missing(cost, produce: list[int]) -> tuple[int, ...]:
+    """How many units of each resource a cost asks for beyond what is produced."""
+    need = [0] * len(produce)
+    for r, c in cost.needs:
+        if c > produce[r]:
+            need[r] = c - produce[r]
+    return tuple(need)
 
 
 def round_payment(g: Game, p: int, act, binding: list[int], pay) -> tuple[int, dict[int, int], list[int], list]:
@@ -195,7 +204,7 @@ def round_payment(g: Game, p: int, act, binding: list[int], pay) -> tuple[int, d
             if "traded" in g.content.triggers_by_event:  # (which units were bought: for the triggers only)
                 it = g.content.items[item]
                 s = stats(g, p)
-                need = tuple(max(0, c - q) for c, q in zip(it.cost.resources, s.produce))
+                need = missing(it.cost, s.produce)
                 resources = g.content.resources
                 trades += [(seller, resources[r], coins)
                            for seller, r, coins in neighbour_trade.purchases(g, p, need, s, chosen[1])]

@@ -123,7 +123,12 @@ def decode(g: Game, action: Action, me: int):
         if pools is None:
             pools = pools_of(g, act, me)   # (kept while a simultaneous round waits)
         pool = pools[k]
-        binding.append(next(i for i in pool if items[i].name == arg and i not in binding))
+        # the first candidate of that name not taken yet
+        names = list(map(_name, map(items.__getitem__, pool)))
+        j = names.index(arg)
+        while pool[j] in binding:
+            j = names.index(arg, j + 1)
+        binding.append(pool[j])
     return act, binding, pay
 
 

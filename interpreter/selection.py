@@ -4,6 +4,7 @@ many, and what an expression reads of an item or of the game's options."""
 from __future__ import annotations
 
 from itertools import chain
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from rulesdsl.model import STRUCTURE, STRUCTURE_ALL, Selector
@@ -13,6 +14,8 @@ from .state import Frame
 
 if TYPE_CHECKING:
     from .game import Game
+
+_name = attrgetter("name")
 
 
 def candidates(g: Game, sel: Selector, me: int, env: dict | None = None) -> list[int]:
@@ -83,7 +86,7 @@ def count_named(g: Game, sel: Selector, me: int, named: int) -> int:
     if not isinstance(named, int) or not 0 <= named < len(items):
         return 0
     name = items[named].name
-    return sum(1 for i in zone_pool(g, sel, sel.zone, me) if items[i].name == name)
+    return list(map(_name, map(items.__getitem__, zone_pool(g, sel, sel.zone, me)))).count(name)
 
 
 def count_colors(g: Game, zone: int, me: int, colors: tuple[str, ...]) -> int:

@@ -12,7 +12,7 @@ city changes (`core.dirty`)."""
 
 from __future__ import annotations
 
-from itertools import product
+from itertools import chain, product, repeat
 from typing import TYPE_CHECKING
 
 from . import seats
@@ -222,7 +222,7 @@ def _sides(g: Game, p: int, s: Stats) -> list:
 
 def _assign(need: list[int], sides, target: tuple[int, ...]) -> list[tuple[int, int]] | None:
     """(side, resource) for each unit bought, paying exactly `target` per side; None if no way does."""
-    units = [r for r, q in enumerate(need) for _ in range(q)]
+    units = list(chain.from_iterable(map(repeat, range(len(need)), need)))   # r, need[r] times each
     sources = [(k, (r,), q) for k, (_, fixed, _, _) in enumerate(sides) for r, q in enumerate(fixed) if q]
     sources += [(k, tuple(opts), 1) for k, (_, _, one_of, _) in enumerate(sides) for opts in one_of]
 
