@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import NamedTuple
 
 CHOOSE = "choose"
@@ -28,6 +29,10 @@ class Action(NamedTuple):
         if not parts:
             raise ValueError("empty action")
         return cls(parts[0], tuple(parts[1:]))
+
+
+# Action(name, args) without the Python-level `__new__` of a named tuple (the engine's own actions)
+new_action = partial(tuple.__new__, Action)
 
 
 def malformed(action: object) -> str | None:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from rulesdsl.model import Selector
 
 from . import core, machine, selection, track
-from .actions import CHOOSE, CHOOSE_OPTION, CHOOSE_PLAYER, CHOOSE_SPACE, PASS, Action, player_label
+from .actions import CHOOSE, CHOOSE_OPTION, CHOOSE_PLAYER, CHOOSE_SPACE, PASS, Action, new_action, player_label
 from .state import Decision, Frame
 
 if TYPE_CHECKING:
@@ -64,12 +64,13 @@ def choose_player(g: Game, by: int, body: int, f: Frame) -> None:
 def answers(g: Game, d: Decision) -> list[Action]:
     """The legal answers to a pending decision."""
     if d.kind == "player":
-        return [Action(CHOOSE_PLAYER, (player_label(o),)) for o in d.options]
+        return [new_action((CHOOSE_PLAYER, (player_label(o),))) for o in d.options]
     if d.kind == "space":
-        return [Action(CHOOSE_SPACE, (str(o),)) for o in d.options]
+        return [new_action((CHOOSE_SPACE, (str(o),))) for o in d.options]
     if d.kind == "option":
-        return [Action(CHOOSE_OPTION, (label,)) for label in d.labels]
-    out = [Action(CHOOSE, (core.name(g, o),)) for o in d.options]
+        return [new_action((CHOOSE_OPTION, (label,))) for label in d.labels]
+    items = g.content.items
+    out = [new_action((CHOOSE, (items[o].name,))) for o in d.options]
     if d.optional:
         out.append(Action(PASS))
     return out

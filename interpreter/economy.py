@@ -5,6 +5,7 @@ changes (`core.dirty`)."""
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import TYPE_CHECKING
 
 from . import core, events, machine, seats
@@ -20,7 +21,7 @@ def stats(g: Game, p: int) -> Stats:
     s = g._stats[p]
     if s is None:
         zones = g.state.zones
-        mine = [i for slot in g.active_slots[p] for i in zones[slot]]
+        mine = list(chain.from_iterable(map(zones.__getitem__, g.active_slots[p])))
         for slot in g.ruled:
             mine += [i for i in zones[slot] if seats.ruled_owner(g, i, slot) == p]
         s = g._stats[p] = compute_stats(g.content, mine, g.state.attached)

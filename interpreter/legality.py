@@ -6,7 +6,6 @@ and the player can pay for what it builds and pays."""
 from __future__ import annotations
 
 import random
-from functools import partial
 from operator import attrgetter
 from itertools import product
 from typing import TYPE_CHECKING
@@ -14,13 +13,12 @@ from typing import TYPE_CHECKING
 from rulesdsl.model import STRUCTURE
 
 from . import decisions, economy, selection, trade
-from .actions import CHOOSE, CHOOSE_OPTION, CHOOSE_PLAYER, CHOOSE_SPACE, PASS, Action, malformed
+from .actions import CHOOSE, CHOOSE_OPTION, CHOOSE_PLAYER, CHOOSE_SPACE, PASS, Action, malformed, new_action
 from .state import Frame
 
 if TYPE_CHECKING:
     from .game import Game
 
-new_action = partial(tuple.__new__, Action)   # Action(name, args) without its Python-level __new__
 _name = attrgetter("name")
 
 

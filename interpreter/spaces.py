@@ -250,4 +250,4 @@ def _pool(p: Param, content: Content, zone_base: list[int], const) -> str:
         pool = f"zones[{int(zone_base[zone])}]"
     if plain:
         return pool
-    return f"[i for i in {pool} if i in {const(sel.matching(content.items))}]"
+    return f"list(filter({const(sel.matching(content.items))}.__contains__, {pool}))"

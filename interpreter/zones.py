@@ -99,7 +99,8 @@ def return_to_deck(g: Game, zone: int, me: int) -> None:
 
 def take_attached(g: Game, me: int, host: int) -> None:
     """Player `me` acquires what lies on `host`."""
-    riders = [x for x, h in g.state.attached.items() if h == host]
+    attached = g.state.attached
+    riders = [x for x, h in attached.items() if h == host] if host in attached.values() else []
     for x in reversed(riders):
         economy.acquire(g, me, x)
 

@@ -1140,7 +1140,7 @@ class Compiler:
 
     def call_riders(self, e: ast.Call) -> Fn:
         item = self.expr(e.args[0])
-        return lambda g, f: (lambda i: sum(1 for h in g.state.attached.values() if h == i))(item(g, f))
+        return lambda g, f: list(g.state.attached.values()).count(item(g, f))
 
     def call_abs(self, e: ast.Call) -> Fn:
         x = self.expr(e.args[0])
