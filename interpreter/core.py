@@ -63,6 +63,7 @@ def slot_tables(content: Content) -> dict:
     t["_price_scope"] = [sorted({p, (p - 1) % n, (p + 1) % n}) for p in range(n)] if scoped else None
     # Names several items share (`copies`): an action naming one must find which copy it means.
     t["copied_names"] = content.copied_names
+    t["item_names"] = [it.name for it in content.items]   # by item number: names read without a call
     # An event's triggers whose colour and kind filters let an item of that kind and colour
     # through, by (event, kind, colour), or by event for an event without an item: filled as
     # events happen (events.event_frames), shared by the content's games like these tables.

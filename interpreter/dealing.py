@@ -3,7 +3,6 @@ shuffling.  Every outcome is recorded in `state.chance`; the dice are `state.rng
 
 from __future__ import annotations
 
-from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from . import chance, core, machine
@@ -11,8 +10,6 @@ from .state import Frame
 
 if TYPE_CHECKING:
     from .game import Game
-
-_name = attrgetter("name")
 
 
 def draw(g: Game, slot: int, count: int, label: str, unseen: bool = False) -> list[int]:
@@ -34,7 +31,7 @@ def draw(g: Game, slot: int, count: int, label: str, unseen: bool = False) -> li
     if not scripted:   # every item at random: the numbers drawn in one go
         st.rng, ks = chance.picks(st.rng, len(rest), count)
         out = list(map(rest.pop, ks))   # (in order: the k-th of what is left each time)
-        st.chance.append([label, *map(_name, map(g.content.items.__getitem__, out))])
+        st.chance.append([label, *map(g.item_names.__getitem__, out)])
         return out
     out = []
     for _ in range(count):

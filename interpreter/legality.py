@@ -6,7 +6,6 @@ and the player can pay for what it builds and pays."""
 from __future__ import annotations
 
 import random
-from operator import attrgetter
 from itertools import product
 from typing import TYPE_CHECKING
 
@@ -18,8 +17,6 @@ from .state import Frame
 
 if TYPE_CHECKING:
     from .game import Game
-
-_name = attrgetter("name")
 
 
 def acting_seat(g: Game, seat: int | None) -> int | None:
@@ -111,7 +108,6 @@ def decode(g: Game, action: Action, me: int):
     copied = g.copied_names
     if not copied:
         return act, [index[a] for a in args], pay
-    items = g.content.items
     binding: list[int] = []
     pools = None
     for k, (p, arg) in enumerate(zip(act.params, args)):
@@ -122,7 +118,7 @@ def decode(g: Game, action: Action, me: int):
             pools = pools_of(g, act, me)   # (kept while a simultaneous round waits)
         pool = pools[k]
         # the first candidate of that name not taken yet
-        names = list(map(_name, map(items.__getitem__, pool)))
+        names = list(map(g.item_names.__getitem__, pool))
         j = names.index(arg)
         while pool[j] in binding:
             j = names.index(arg, j + 1)
@@ -223,7 +219,7 @@ def draw_among(g: Game, me: int, below, spaces, total: int) -> Action:
 
 def named(g: Game, act, binding: list[int], pay=None) -> Action:
     """The Action that names a drawn binding (and its payment to neighbours, when it has one)."""
-    args = tuple(map(_name, map(g.content.items.__getitem__, binding)))
+    args = tuple(map(g.item_names.__getitem__, binding))
     if pay:
         args += (trade.pay_label(pay),)
     return new_action((act.name, args))

@@ -11,7 +11,6 @@ payment to neighbours go through `act` and `_apply` as always."""
 
 from __future__ import annotations
 
-from operator import attrgetter
 from typing import TYPE_CHECKING, Sequence
 
 from . import turns, undo
@@ -27,7 +26,7 @@ def play_out(g: Game, agents: Sequence[Agent]) -> None:
     """Play `g` to its end, the agent of each seat choosing its actions."""
     st = g.state
     content = g.content
-    name_of = list(map(attrgetter("name"), content.items)).__getitem__
+    name_of = g.item_names.__getitem__
     history = st.history
     draw = g._draw
     start = turns.start_action

@@ -4,7 +4,6 @@ many, and what an expression reads of an item or of the game's options."""
 from __future__ import annotations
 
 from itertools import chain
-from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from rulesdsl.model import STRUCTURE, STRUCTURE_ALL, Selector
@@ -14,8 +13,6 @@ from .state import Frame
 
 if TYPE_CHECKING:
     from .game import Game
-
-_name = attrgetter("name")
 
 
 def candidates(g: Game, sel: Selector, me: int, env: dict | None = None) -> list[int]:
@@ -86,7 +83,7 @@ def count_named(g: Game, sel: Selector, me: int, named: int) -> int:
     if not isinstance(named, int) or not 0 <= named < len(items):
         return 0
     name = items[named].name
-    return list(map(_name, map(items.__getitem__, zone_pool(g, sel, sel.zone, me)))).count(name)
+    return list(map(g.item_names.__getitem__, zone_pool(g, sel, sel.zone, me))).count(name)
 
 
 def count_colors(g: Game, zone: int, me: int, colors: tuple[str, ...]) -> int:
