@@ -57,7 +57,7 @@ def make_functions(content: Content, zone_base: list[int]) -> tuple[OpenSpaces, 
     uniformly, those that are not legal rejected (none drawn twice), then a payment when it
     trades.  Each action's bindings are read and checked by lines of their own.  It returns
     numbers, (action, binding, payment or None): the caller names them (`legality.named`), or a
-    game played out at random starts the action from them (`legality.play_out`)."""
+    game played out at random starts the action from them (`playout.play_out`)."""
     ns: dict[str, object] = {"Frame": Frame, "candidates": selection.candidates, "zone_pool": selection.zone_pool,
                              "accessible": structure.accessible, "allowed": legality.allowed,
                              "payments_for": legality.payments_for, "price": economy.price,

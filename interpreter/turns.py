@@ -149,12 +149,7 @@ def end_turn(g: Game) -> None:
     if st.layout and (freed is None or freed or g._cover_count is None) and structure.uncover(g):
         st.flow = "action"  # effects of uncovering run first; the turn ends when they are done
         return
-    left = g._structure_left
-    if left is None or g.content.age_ends is not None:
-        ended = age_ended(g)
-    else:   # (`age_ended` where the structure's count of cards left is kept: read in place)
-        ended = not left and bool(st.structure)
-    if ended:
+    if structure.exhausted(g) if g.content.age_ends is None else age_ended(g):   # (`age_ended`, one call less)
         end_age(g)
         return
     if not st.play_again:

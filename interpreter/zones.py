@@ -62,11 +62,17 @@ def move_all(g: Game, src: int, dst: int, owner, me: int, bottom: bool = False, 
         machine.schedule(g, frames)
 
 
+def riders_of(g: Game, host: int) -> list[int]:
+    """The items lying on `host`, in the order they were put there (looked for only when
+    something lies on it: most items carry nothing)."""
+    attached = g.state.attached
+    return [x for x, h in attached.items() if h == host] if host in attached.values() else []
+
+
 def discard(g: Game, me: int, item: int) -> None:
     """To the discard pile, with whatever lies on the item (tokens on a structure card)."""
     pile = g.zone_base[g.content.discard_zone]
-    attached = g.state.attached
-    riders = [x for x, host in attached.items() if host == item] if item in attached.values() else []
+    riders = riders_of(g, item)
     frames: list[Frame] = []
     core.arrive(g, item, pile, me, frames)
     for x in riders:
@@ -99,9 +105,7 @@ def return_to_deck(g: Game, zone: int, me: int) -> None:
 
 def take_attached(g: Game, me: int, host: int) -> None:
     """Player `me` acquires what lies on `host`."""
-    attached = g.state.attached
-    riders = [x for x, h in attached.items() if h == host] if host in attached.values() else []
-    for x in reversed(riders):
+    for x in reversed(riders_of(g, host)):
         economy.acquire(g, me, x)
 
 
