@@ -30,7 +30,8 @@ def lay_out_slots(g: Game, content: Content) -> None:
     tables = content._slot_tables
     if tables is None:
         tables = content._slot_tables = slot_tables(content)
-    g.__dict__.update(tables)
+    for name, value in tables.items():
+        setattr(g, name, value)
 
 
 def slot_tables(content: Content) -> dict:

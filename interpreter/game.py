@@ -29,6 +29,23 @@ from .state import State
 class Game:
     """One game: the compiled content (shared, read-only) and a state (owned, mutable)."""
 
+    # Every attribute the runtime keeps has a slot: a slot is read by offset, where 41 names
+    # would outgrow the keys an instance dict can share and make each read a dict lookup
+    # (2.5 % of a random game's machine instructions).  `__dict__` stays for callers' own
+    # attributes; tests/test_game_slots.py holds a played game to none of its own.
+    __slots__ = (
+        "__dict__", "content", "state", "max_steps", "steps_left", "short_draws", "_origin_of", "_origin",
+        "_open_spaces", "_draw",
+        # the slot tables (core.slot_tables), shared by the content's games
+        "zone_base", "slot_zone", "slot_owner", "n_slots", "slot_active", "slot_discard", "active_slots",
+        "structure_slot", "track_slot", "ruled", "item_names", "action_by_name", "copied_names",
+        "_resource_index", "_hearing", "_price_scope",
+        # derived from the state (core.clear_caches)
+        "_stats", "_prices", "_trade_formula", "_price_cache", "_offers", "_trade_cache", "_cheapest_cache",
+        "_round_pools", "_tally", "_sells", "_accessible", "_cover_count", "_open_slots", "_structure_left",
+        "_to_uncover", "_ended_scores",
+    )
+
     # Derived from the state, rebuilt when it changes (core.clear_caches); private to the runtime.
     _stats: list[Stats | None]
     _prices: list[list[int] | None]
