@@ -3,6 +3,7 @@ way to pay a cost.  Both are derived from the state and cached until a city chan
 
 from __future__ import annotations
 
+from functools import partial
 from itertools import product
 from operator import mul
 
@@ -77,8 +78,7 @@ def cheapest_trade(need: list[int], prices: list[int], one_of: list[tuple[int, .
     choice, then `discount` units are free (the dearest), the rest are bought at `prices`."""
     if not one_of:
         return _buy(need, prices, discount)
-    useful = [tuple(filter(need.__getitem__, opts)) for opts in one_of]   # (the resources still needed)
-    useful = [u for u in useful if u]
+    useful = useful_one_of(need, one_of)
     if not useful:
         return _buy(need, prices, discount)
     best = None
@@ -93,6 +93,12 @@ def cheapest_trade(need: list[int], prices: list[int], one_of: list[tuple[int, .
             if best == 0:
                 break
     return best
+
+
+def useful_one_of(need, one_of: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
+    """Of each one-of producer, the resources `need` still asks for (producers of none left out)."""
+    # (`map` and `filter`, no comprehension: `need` would be a cell every call pays to create)
+    return list(filter(None, map(tuple, map(partial(filter, need.__getitem__), one_of))))
 
 
 def _buy(need: list[int], prices: list[int], discount: int) -> int:

@@ -20,8 +20,7 @@ def draw(g: Game, slot: int, count: int, label: str, unseen: bool = False) -> li
     pool = st.zones[slot]
     scripted = st.script.get(label)
     if unseen and scripted:
-        promised = set(scripted)
-        pool = [i for i in pool if g.content.items[i].name not in promised]
+        pool = _not_named(g, pool, set(scripted))
         scripted = None
     if count > len(pool) and st.flow in ("setup", "age_setup"):
         # A deck too small for the set-up: the game goes on with fewer, `check` reports it.
@@ -33,6 +32,17 @@ def draw(g: Game, slot: int, count: int, label: str, unseen: bool = False) -> li
         out = list(map(rest.pop, ks))   # (in order: the k-th of what is left each time)
         st.chance.append([label, *map(g.item_names.__getitem__, out)])
         return out
+    return _scripted_draw(g, rest, count, label, scripted)
+
+
+# (Apart from `draw`: the names their comprehensions read would be cells every draw creates.)
+def _not_named(g: Game, pool: list[int], names: set[str]) -> list[int]:
+    return [i for i in pool if g.content.items[i].name not in names]
+
+
+def _scripted_draw(g: Game, rest: list[int], count: int, label: str, scripted: list[str]) -> list[int]:
+    """`draw`, as far as the script dictates, then at random."""
+    st = g.state
     out = []
     for _ in range(count):
         if scripted:
@@ -45,8 +55,7 @@ def draw(g: Game, slot: int, count: int, label: str, unseen: bool = False) -> li
             st.rng, k = chance.below(st.rng, len(rest))
             item = rest.pop(k)
         out.append(item)
-    items = g.content.items
-    st.chance.append([label, *[items[i].name for i in out]])
+    st.chance.append([label, *map(g.item_names.__getitem__, out)])
     return out
 
 

@@ -69,8 +69,7 @@ def answers(g: Game, d: Decision) -> list[Action]:
         return [new_action((CHOOSE_SPACE, (str(o),))) for o in d.options]
     if d.kind == "option":
         return [new_action((CHOOSE_OPTION, (label,))) for label in d.labels]
-    names = g.item_names
-    out = [new_action((CHOOSE, (names[o],))) for o in d.options]
+    out = [new_action((CHOOSE, (name,))) for name in map(g.item_names.__getitem__, d.options)]
     if d.optional:
         out.append(Action(PASS))
     return out

@@ -20,12 +20,17 @@ if TYPE_CHECKING:
 def stats(g: Game, p: int) -> Stats:
     s = g._stats[p]
     if s is None:
-        zones = g.state.zones
-        mine = list(chain.from_iterable(map(zones.__getitem__, g.active_slots[p])))
-        for slot in g.ruled:
-            mine += [i for i in zones[slot] if seats.ruled_owner(g, i, slot) == p]
-        s = g._stats[p] = compute_stats(g.content, mine, g.state.attached)
+        s = g._stats[p] = _fresh_stats(g, p)
     return s
+
+
+def _fresh_stats(g: Game, p: int) -> Stats:
+    """Seat p's stats worked out from its items in play."""
+    zones = g.state.zones
+    mine = list(chain.from_iterable(map(zones.__getitem__, g.active_slots[p])))
+    for slot in g.ruled:
+        mine += [i for i in zones[slot] if seats.ruled_owner(g, i, slot) == p]
+    return compute_stats(g.content, mine, g.state.attached)
 
 
 def modifier(g: Game, name: str, p: int) -> int:
@@ -45,10 +50,15 @@ def production(g: Game, p: int, resource, colors) -> int:
         return s.produce[r]
     row = s.colored.get(colors)
     if row is None:  # what the cards of these colours make together, once per city change
-        rows = [row for color, row in s.by_color.items() if color in colors]
-        # (column sums: `zip` turns the rows into columns without a bytecode per cell)
-        row = s.colored[colors] = list(map(sum, zip(*rows))) if rows else [0] * len(s.produce)
+        row = s.colored[colors] = _colored(s, colors)
     return row[r]
+
+
+def _colored(s: Stats, colors) -> list[int]:
+    """What the cards of these colours produce together, per resource."""
+    rows = [row for color, row in s.by_color.items() if color in colors]
+    # (column sums: `zip` turns the rows into columns without a bytecode per cell)
+    return list(map(sum, zip(*rows))) if rows else [0] * len(s.produce)
 
 
 def trade_prices(g: Game, p: int) -> list[int]:
@@ -94,8 +104,7 @@ def price(g: Game, p: int, item: int) -> tuple[int, int, bool]:
     s = g._stats[p]
     if s is None:
         s = stats(g, p)
-    if it.chain_from and (any(sym in s.chains for sym in it.chain_from) or s.borrow_chains and any(
-            sym in stats(g, q).chains for q in seats.seats_of(g, "neighbours", p) for sym in it.chain_from)):
+    if it.chain_from and _chained(g, p, it, s):
         result = (0, 0, True)
     elif it.chain_from and s.chain_price is not None and (it.cost is None or _cost(g, p, it, s)[0] > s.chain_price):
         result = (s.chain_price, 0, False)
@@ -105,6 +114,15 @@ def price(g: Game, p: int, item: int) -> tuple[int, int, bool]:
         result = _cost(g, p, it, s)
     cache[item] = result
     return result
+
+
+def _chained(g: Game, p: int, it, s: Stats) -> bool:
+    """Whether seat p (stats `s`) holds, or may borrow from a neighbour, a chain that makes `it`
+    free.  (Apart from `price`, so that its names are not cells every price pays to create.)"""
+    if any(sym in s.chains for sym in it.chain_from):
+        return True
+    return bool(s.borrow_chains) and any(sym in stats(g, q).chains for q in seats.seats_of(g, "neighbours", p)
+                                         for sym in it.chain_from)
 
 
 IMPOSSIBLE = 10**9   # the price of what cannot be had at all (neighbours lacking a resource)
@@ -173,7 +191,10 @@ def payment_options(g: Game, p: int, item: int) -> list[tuple[int, neighbour_tra
     s = stats(g, p)
     need = missing(it.cost, s.produce)
     coins = total - traded
-    return [(coins + t, pay) for t, pay in neighbour_trade.payments(g, p, need, s)]
+    out = []   # (a loop: a comprehension would make `coins` a cell every call pays for)
+    for t, pay in neighbour_trade.payments(g, p, need, s):
+        out.append((coins + t, pay))
+    return out
 
 
 def missing(cost, produce: list[int]) -> tuple[int, ...]:
@@ -198,17 +219,16 @@ def round_payment(g: Game, p: int, act, binding: list[int], pay) -> tuple[int, d
         total, traded, _ = price(g, p, item)
         options = payment_options(g, p, item)
         if options:
-            chosen = next((o for o in options if o[1] == pay), options[0])
+            chosen = options[0]
+            for option in options:
+                if option[1] == pay:
+                    chosen = option
+                    break
             bank += total - traded
             for seller, coins in chosen[1]:
                 to_seats[seller] = to_seats.get(seller, 0) + coins
             if "traded" in g.content.triggers_by_event:  # (which units were bought: for the triggers only)
-                it = g.content.items[item]
-                s = stats(g, p)
-                need = missing(it.cost, s.produce)
-                resources = g.content.resources
-                trades += [(seller, resources[r], coins)
-                           for seller, r, coins in neighbour_trade.purchases(g, p, need, s, chosen[1])]
+                trades += _bought(g, p, item, chosen[1])
         else:
             bank += total
             if traded:
@@ -217,13 +237,25 @@ def round_payment(g: Game, p: int, act, binding: list[int], pay) -> tuple[int, d
     return bank, to_seats, paid, trades
 
 
+def _bought(g: Game, p: int, item: int, pay) -> list[tuple[int, str, int]]:
+    """(seller, resource, coins) of each unit seat p buys from neighbours for `item`, paying `pay`."""
+    s = stats(g, p)
+    need = missing(g.content.items[item].cost, s.produce)
+    resources = g.content.resources
+    return [(seller, resources[r], coins) for seller, r, coins in neighbour_trade.purchases(g, p, need, s, pay)]
+
+
 def available_coins(g: Game, p: int) -> int:
     """Treasury plus coins lying on the player's items in play (spendable, not losable)."""
     st = g.state
     if not st.item_coins:
         return st.coins[p]
-    return st.coins[p] + sum(n for i, n in st.item_coins.items()
-                             if core.owner_of(g, i) == p and g.slot_active[st.loc[i]])
+    return st.coins[p] + _coins_on_items(g, p)
+
+
+def _coins_on_items(g: Game, p: int) -> int:
+    st = g.state
+    return sum(n for i, n in st.item_coins.items() if core.owner_of(g, i) == p and g.slot_active[st.loc[i]])
 
 
 def gain_coins(g: Game, p: int, n: int) -> None:

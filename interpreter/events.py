@@ -20,10 +20,7 @@ def event_frames(g: Game, name: str, actor: int, item: int = -1, only: int = -1,
     if not triggers:
         return []
     if only >= 0:
-        blocks = g.content.blocks
-        event = {"name": name, "by": actor, **fields}
-        return [Frame(t.block, 0, len(blocks[t.block].steps), actor, {"event": event})
-                for t in triggers if t.item == only and (t.zone is None or t.zone == fields.get("zone"))]
+        return _item_frames(g, triggers, name, actor, only, fields)
     if item >= 0:
         it = g.content.items[item]
         key: tuple | str = (name, it.kind, it.color)
@@ -34,9 +31,7 @@ def event_frames(g: Game, name: str, actor: int, item: int = -1, only: int = -1,
     # colour and kind filters depend only on the item's printed kind and colour: read once.
     hearing = g._hearing.get(key)
     if hearing is None:
-        hearing = g._hearing[key] = [t for t in triggers if (
-            (t.colors is None or it is not None and it.color in t.colors)
-            and (t.kind is None or it is not None and it.kind == t.kind))]
+        hearing = g._hearing[key] = _hearing(triggers, it)
     st = g.state
     event = None   # made for the first trigger that hears it (most events set off none)
     out = []
@@ -66,6 +61,21 @@ def event_frames(g: Game, name: str, actor: int, item: int = -1, only: int = -1,
             event = {"name": name, "by": actor, "item": item, **fields}
         out.append(Frame(t.block, 0, len(g.content.blocks[t.block].steps), me, {"event": event}))
     return out
+
+
+# (The comprehensions live apart: one inside `event_frames` would make the names it reads cells
+# that every event, most of which set off nothing, pays to create.)
+def _item_frames(g: Game, triggers: list, name: str, actor: int, only: int, fields: dict) -> list[Frame]:
+    blocks = g.content.blocks
+    event = {"name": name, "by": actor, **fields}
+    return [Frame(t.block, 0, len(blocks[t.block].steps), actor, {"event": event})
+            for t in triggers if t.item == only and (t.zone is None or t.zone == fields.get("zone"))]
+
+
+def _hearing(triggers: list, it) -> list:
+    """The triggers whose colour and kind filters an event of item `it` (None: no item) passes."""
+    return [t for t in triggers if ((t.colors is None or it is not None and it.color in t.colors)
+                                    and (t.kind is None or it is not None and it.kind == t.kind))]
 
 
 def event_field(g: Game, event: dict, name: str):

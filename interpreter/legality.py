@@ -46,14 +46,12 @@ def legal_actions(g: Game, seat: int | None = None) -> list[Action]:
     me = acting_seat(g, seat)
     if me is None:
         return []
-    items = g.content.items
+    name_of = g.item_names.__getitem__
     trades = bool(g.content.trade_base)
-    if not trades and not g.copied_names:  # one action per binding, none alike: no need to merge
-        return [Action(act.name, tuple([items[i].name for i in binding])) for act, binding in bindings(g, me)]
-    out: dict[Action, None] = {}
+    out: dict[Action, None] = {}   # (copies of one item name the same action: merged)
     coins = st.coins[me]
     for act, binding in bindings(g, me):
-        action = Action(act.name, tuple(items[i].name for i in binding))
+        action = Action(act.name, tuple(map(name_of, binding)))
         if trades and act.paid:
             for pay in payments_for(g, act, binding, me, coins):
                 out[action if not pay else Action(act.name, action.args + (trade.pay_label(pay),))] = None
@@ -67,8 +65,15 @@ def payments_for(g: Game, act, binding, me: int, coins: int) -> list:
     options = economy.payment_options(g, me, binding[act.paid[0]])
     if not options:
         return [()]
-    other = sum(economy.price(g, me, binding[i])[0] for i in act.paid[1:])
-    return [pay for total, pay in options if total + other <= coins]
+    # (loops, not comprehensions: those would make these names cells every call pays for)
+    other = 0
+    for i in act.paid[1:]:
+        other += economy.price(g, me, binding[i])[0]
+    out = []
+    for total, pay in options:
+        if total + other <= coins:
+            out.append(pay)
+    return out
 
 
 def can_act(g: Game, me: int) -> bool:
@@ -86,13 +91,18 @@ def pools_of(g: Game, act, me: int) -> list[list[int]]:
     """The candidates of each parameter of `act` for `me` (kept while a round waits)."""
     cache = g._round_pools if g.state.flow == "round" else None
     if cache is None:
-        return [selection.candidates(g, p.selector, me) for p in act.params]
+        return _pools(g, act, me, False)
     key = (act.id, me)
     pools = cache.get(key)
     if pools is None:
-        pools = cache[key] = [selection.zone_pool(g, p.selector, p.selector.zone, me) if p.pool >= 0
-                              else selection.candidates(g, p.selector, me) for p in act.params]
+        pools = cache[key] = _pools(g, act, me, True)
     return pools
+
+
+def _pools(g: Game, act, me: int, shared: bool) -> list[list[int]]:
+    """Each parameter's candidates; `shared`: a shared list (`Param.pool`) read as its zone's pool."""
+    return [selection.zone_pool(g, p.selector, p.selector.zone, me) if shared and p.pool >= 0
+            else selection.candidates(g, p.selector, me) for p in act.params]
 
 
 def decode(g: Game, action: Action, me: int):
@@ -107,7 +117,7 @@ def decode(g: Game, action: Action, me: int):
     index = g.content.item_index
     copied = g.copied_names
     if not copied:
-        return act, [index[a] for a in args], pay
+        return act, list(map(index.__getitem__, args)), pay
     binding: list[int] = []
     pools = None
     for k, (p, arg) in enumerate(zip(act.params, args)):

@@ -37,9 +37,10 @@ def seats_of(g: Game, word: str, me: int) -> list[int]:
         return [(me - 1) % n]
     if word == "neighbours":
         # One seat when the left and right neighbours are the same player (two seats).
-        return sorted({(me + 1) % n, (me - 1) % n} - {me}, key=lambda s: (s - me) % n)
-    if word == "others":
-        return [(me + k) % n for k in range(1, n)]
+        left, right = (me + 1) % n, (me - 1) % n
+        return [] if left == me else [left] if left == right else [left, right]
+    if word == "others":   # (`map`, not a comprehension: that would make `me` and `n` cells)
+        return list(map(n.__rmod__, range(me + 1, me + n)))
     if word in ("all", "most", "any"):
         return list(range(n))
     raise ValueError(f"not a seat word: {word}")

@@ -3,7 +3,7 @@ many, and what an expression reads of an item or of the game's options."""
 
 from __future__ import annotations
 
-from itertools import chain
+from itertools import chain, repeat
 from typing import TYPE_CHECKING
 
 from rulesdsl.model import STRUCTURE, STRUCTURE_ALL, Selector
@@ -24,13 +24,9 @@ def candidates(g: Game, sel: Selector, me: int, env: dict | None = None) -> list
 def _candidates_slow(g: Game, sel: Selector, me: int, env: dict | None) -> list[int]:
     pool = zone_pool(g, sel, sel.zone, me)   # (read-only: each filter below makes a new list)
     if sel.more_zones:
-        pool = [*pool, *chain.from_iterable(zone_pool(g, sel, z, me) for z in sel.more_zones)]
+        pool = [*pool, *_more_zones(g, sel, me)]
     if sel.named is not None:
-        # Evaluated once, before `it` names the candidates (`named=it` is the outer item).
-        items = g.content.items
-        named = sel.named(g, Frame(0, 0, 0, me, dict(env) if env else {}))
-        name = items[named].name if isinstance(named, int) and 0 <= named < len(items) else None
-        pool = [i for i in pool if items[i].name == name]
+        pool = _named_alike(g, sel, me, env, pool)
     if sel.where is None:
         return pool
     f = Frame(0, 0, 0, me, dict(env) if env else {})
@@ -42,6 +38,19 @@ def _candidates_slow(g: Game, sel: Selector, me: int, env: dict | None) -> list[
         if sel.where(g, f):
             out.append(i)
     return out
+
+
+def _more_zones(g: Game, sel: Selector, me: int) -> list[int]:
+    return list(chain.from_iterable([zone_pool(g, sel, z, me) for z in sel.more_zones]))
+
+
+def _named_alike(g: Game, sel: Selector, me: int, env: dict | None, pool: list[int]) -> list[int]:
+    """The items of `pool` with the name of the item `named=` gives, evaluated once, before
+    `it` names the candidates (`named=it` is the outer item)."""
+    items = g.content.items
+    named = sel.named(g, Frame(0, 0, 0, me, dict(env) if env else {}))
+    name = items[named].name if isinstance(named, int) and 0 <= named < len(items) else None
+    return [i for i in pool if items[i].name == name]
 
 
 def zone_pool(g: Game, sel: Selector, zone: int, me: int) -> list[int]:
@@ -56,14 +65,19 @@ def zone_pool(g: Game, sel: Selector, zone: int, me: int) -> list[int]:
         if sel.owner == "me":
             pool = g.state.zones[g.zone_base[zone] + me]   # the hot case: no list to build
         else:
-            zones, base = g.state.zones, g.zone_base[zone]
-            pool = list(chain.from_iterable([zones[base + o] for o in seats.owners(g, sel.owner, me)]))
+            pool = _owned(g, zone, seats.owners(g, sel.owner, me))
     else:
         pool = g.state.zones[g.zone_base[zone]]
     if sel.colors is None and sel.kind is None and sel.age is None and sel.deck is None:
         return pool  # read-only for callers: copying it is the hot path
     matching = sel.matching(items)
     return list(filter(matching.__contains__, pool))
+
+
+def _owned(g: Game, zone: int, owners: list[int]) -> list[int]:
+    """The items of these seats' slots of a per-seat zone, seat by seat."""
+    zones, base = g.state.zones, g.zone_base[zone]
+    return list(chain.from_iterable([zones[base + o] for o in owners]))
 
 
 def kept_where(g: Game, values: list, where, me: int, env: dict | None, name: str) -> list:
@@ -99,17 +113,21 @@ def count_colors(g: Game, zone: int, me: int, colors: tuple[str, ...]) -> int:
             tally[color] = tally.get(color, 0) + 1
     if len(colors) == 1:
         return tally.get(colors[0], 0)
-    return sum([tally.get(c, 0) for c in colors])
+    return sum(map(tally.get, colors, repeat(0)))
 
 
 def count(g: Game, sel: Selector, me: int, env: dict | None = None) -> int:
     if sel.owner == "most" and sel.zone >= 0 and g.content.zones[sel.zone].per_player:
-        items = g.content.items
-        zones = g.state.zones
-        base = g.zone_base[sel.zone]
-        matching = sel.matching(items)
-        return max(len(matching.intersection(zones[base + p])) for p in range(g.content.players))
+        return _most(g, sel)
     return len(candidates(g, sel, me, env))
+
+
+def _most(g: Game, sel: Selector) -> int:
+    """`count(..., owner=most)`: the most any seat has."""
+    zones = g.state.zones
+    base = g.zone_base[sel.zone]
+    matching = sel.matching(g.content.items)
+    return max(len(matching.intersection(zones[base + p])) for p in range(g.content.players))
 
 
 def with_attr(g: Game, pool: list[int], name: str, value) -> list[int]:

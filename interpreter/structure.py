@@ -23,13 +23,17 @@ def accessible(g: Game) -> list[int]:
     structure = g.state.structure
     slots = g._open_slots
     if slots is None:
-        cover = covering(g)
-        face_up = g.state.face_up
-        # A card uncovered during a turn is turned up at its end: until then it cannot be chosen.
-        slots = g._open_slots = [slot for slot, item in enumerate(structure)
-                                 if item >= 0 and not cover[slot] and face_up[slot]]
+        slots = g._open_slots = _open_slots(g)
     g._accessible = list(map(structure.__getitem__, slots))   # (no bytecode per card: asked after every move)
     return g._accessible
+
+
+def _open_slots(g: Game) -> list[int]:
+    """The structure slots whose card can be taken, in order."""
+    cover = covering(g)
+    structure, face_up = g.state.structure, g.state.face_up
+    # A card uncovered during a turn is turned up at its end: until then it cannot be chosen.
+    return [slot for slot, item in enumerate(structure) if item >= 0 and not cover[slot] and face_up[slot]]
 
 
 def covering(g: Game) -> list[int]:
@@ -43,10 +47,14 @@ def covering(g: Game) -> list[int]:
         elif -1 not in structure:   # a structure just dealt: every card lies where the layout puts it
             g._cover_count = list(map(len, lay.covered_by))
         else:
-            g._cover_count = [sum(1 for c in cov if structure[c] >= 0) for cov in lay.covered_by]
+            g._cover_count = _still_covering(structure, lay.covered_by)
         g._to_uncover = None   # counted afresh: which slots came free is not known
         g._open_slots = None
     return g._cover_count
+
+
+def _still_covering(structure: list[int], covered_by) -> list[int]:
+    return [sum(1 for c in cov if structure[c] >= 0) for cov in covered_by]
 
 
 def exhausted(g: Game) -> bool:

@@ -16,7 +16,7 @@ from itertools import chain, product, repeat
 from typing import TYPE_CHECKING
 
 from . import seats
-from .costs import Stats
+from .costs import Stats, useful_one_of
 from .state import Frame
 
 if TYPE_CHECKING:
@@ -84,6 +84,10 @@ def unit_prices(g: Game, s: Stats, side: str) -> list[int]:
     lowered = s.side_prices.get(side)
     if not lowered:
         return [base] * len(g.content.resources)
+    return _lowered(base, lowered)
+
+
+def _lowered(base: int, lowered: list[int | None]) -> list[int]:
     return [base if low is None else min(base, low) for low in lowered]
 
 
@@ -150,13 +154,14 @@ def _ladder(g: Game, p: int, sides) -> list[list[tuple[int, int]]] | None:
     cache = g._trade_cache[p]
     if "ladder" in cache:
         return cache["ladder"]
-    if any(one_of for _, _, one_of, _ in sides):
-        ladder = None
-    else:
-        ladder = [sorted((side[3][r], side[1][r]) for side in sides if side[1][r])
-                  for r in range(len(g.content.resources))]
-    cache["ladder"] = ladder
+    cache["ladder"] = ladder = _ladder_of(sides, len(g.content.resources))
     return ladder
+
+
+def _ladder_of(sides, resources: int) -> list[list[tuple[int, int]]] | None:
+    if any(one_of for _, _, one_of, _ in sides):
+        return None
+    return [sorted((side[3][r], side[1][r]) for side in sides if side[1][r]) for r in range(resources)]
 
 
 def purchases(g: Game, p: int, need: tuple[int, ...], s: Stats, pay: Payment) -> list[tuple[int, int, int]]:
@@ -179,10 +184,13 @@ def _own_covers(need: tuple[int, ...], one_of: list[tuple[int, ...]]) -> list[li
     """What is left to buy after each way of using the buyer's own one-of producers.  A way that
     leaves a producer idle while it could cover a unit still needed is left out: using it costs
     nothing, so that way is never better."""
-    useful = [tuple(r for r in opts if need[r]) for opts in one_of]
-    useful = [u for u in useful if u]
+    useful = useful_one_of(need, one_of)
     if not useful:
         return [list(need)]
+    return _covers(need, useful)
+
+
+def _covers(need: tuple[int, ...], useful: list[tuple[int, ...]]) -> list[list[int]]:
     out = []
     seen = set()
     for pick in product(*[u + (-1,) for u in useful]):

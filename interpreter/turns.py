@@ -88,7 +88,7 @@ def advance(g: Game) -> None:
         elif flow == "end_of_age":
             if st.age + 1 >= len(content.ages):
                 st.flow = "end_of_game"
-                frames = [f for p in range(st.players) for f in events.event_frames(g, "game_ended", p)]
+                frames = _every_seat(g, "game_ended")
                 if content.end_of_game >= 0:
                     frames.append(_hook(g, content.end_of_game, 0))
                 machine.schedule(g, frames)
@@ -102,6 +102,11 @@ def advance(g: Game) -> None:
             return
         else:
             return
+
+
+def _every_seat(g: Game, event: str) -> list[Frame]:
+    """The frames an event of every seat, in seat order, sets off."""
+    return [f for p in range(g.state.players) for f in events.event_frames(g, event, p)]
 
 
 def _hook(g: Game, block: int, me: int) -> Frame:
@@ -131,7 +136,7 @@ def end_age(g: Game) -> None:
     st.again = []
     st.acting = []
     st.flow = "end_of_age"
-    frames = [f for p in range(st.players) for f in events.event_frames(g, "age_ended", p)]
+    frames = _every_seat(g, "age_ended")
     if g.content.end_of_age >= 0:
         frames.append(_hook(g, g.content.end_of_age, 0))
     machine.schedule(g, frames)
@@ -166,7 +171,10 @@ def begin_round(g: Game, candidates: list[int]) -> None:
     st = g.state
     g._round_pools.clear()
     st.flow = "round"   # (the candidates worked out now are kept while the round waits)
-    acting = [p for p in candidates if legality.can_act(g, p)]
+    acting = []   # (a loop: a comprehension would make `g` a cell for the whole function)
+    for p in candidates:
+        if legality.can_act(g, p):
+            acting.append(p)
     if not acting:
         end_age(g)
         return
@@ -331,7 +339,7 @@ def run_action(g: Game, action: Action, seat: int | None = None) -> None:
         act, binding, _ = legality.decode(g, action, st.current)
     else:  # every name is one item and no payment is named: the hot path of alternate turns
         index = g.content.item_index
-        act, binding = g.action_by_name[action.name], [index[a] for a in action.args]
+        act, binding = g.action_by_name[action.name], list(map(index.__getitem__, action.args))
     start_action(g, act, binding)
 
 

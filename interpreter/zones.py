@@ -66,7 +66,11 @@ def riders_of(g: Game, host: int) -> list[int]:
     """The items lying on `host`, in the order they were put there (looked for only when
     something lies on it: most items carry nothing)."""
     attached = g.state.attached
-    return [x for x, h in attached.items() if h == host] if host in attached.values() else []
+    return _riders(attached, host) if host in attached.values() else []
+
+
+def _riders(attached: dict[int, int], host: int) -> list[int]:
+    return [x for x, h in attached.items() if h == host]
 
 
 def discard(g: Game, me: int, item: int) -> None:
@@ -165,7 +169,7 @@ def rotate(g: Game, zone: int, step: int, me: int) -> None:
     n = g.content.players
     base = g.zone_base[zone]
     g._round_pools.clear()
-    held = [st.zones[base + p] for p in range(n)]
+    held = st.zones[base:base + n]   # (a per-seat zone's slots are consecutive)
     for p in range(n):
         for item in held[p]:
             st.loc[item] = base + (p + step) % n

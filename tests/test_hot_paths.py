@@ -1,0 +1,64 @@
+"""What keeps the runtime's hot paths cheap in machine instructions, which a bytecode count does
+not see (docs/speed.md):
+
+- what the runtime keeps on a `Game` has a slot (`Game.__slots__`): a slot is read by offset,
+  where an instance dict of 41 names outgrows the keys it can share and makes every read a dict
+  lookup.  A game played to its end, cloned, saved and loaded in every bundled content set keeps
+  no attribute in its own dict; a caller may still add attributes of its own;
+- the functions a random game calls most have no cell variables: a comprehension, generator or
+  lambda that reads a function's names makes them cells, which every call creates and frees
+  whether the comprehension runs or not."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rulesdsl.interpreter import (costs, dealing, decisions, economy, events, legality, seats, selection, structure,
+                                  trade, turns, zones)
+
+from golden_games import SETS
+from rulesdsl.interpreter import Game
+from rulesdsl.interpreter.agents import RandomAgent
+from rulesdsl.interpreter.persistence import dumps, loads
+from rulesdsl.interpreter.playout import play_out
+from rulesdsl.pipeline import load_ruleset
+
+
+@pytest.mark.parametrize("name", sorted(SETS))
+def test_a_played_game_keeps_everything_in_slots(name):
+    expansions, base, players = SETS[name]
+    rules = load_ruleset(expansions, base, players)
+    game = rules.new_game(seed=5)
+    game.apply(game.random_action(random.Random(5)))   # (checked, with a snapshot for undo)
+    play_out(game, [RandomAgent(5 + p) for p in range(game.state.players)])
+    assert game.over
+    copy = game.clone()
+    loaded = Game(rules.content, loads(dumps(game.state)))
+    for g in (game, copy, loaded):
+        assert vars(g) == {}, f"kept outside Game.__slots__: {sorted(vars(g))}"
+
+
+def test_a_caller_may_still_add_attributes():
+    game = load_ruleset().new_game(seed=1)
+    game.note = "mine"
+    assert game.note == "mine" and vars(game) == {"note": "mine"}
+
+
+HOT = [events.event_frames, economy.price, economy._cost, economy.trade_price, economy.production, economy.stats,
+       economy.available_coins, economy.payment_options, economy.round_payment, economy.build,
+       selection.candidates, selection._candidates_slow, selection.zone_pool, selection.count,
+       selection.count_colors, structure.accessible, structure.covering, structure.uncover,
+       legality.decode, legality.pools_of, legality.payments_for, legality.draw_among, legality.allowed,
+       legality.can_act, legality.legal_actions, turns.advance, turns.end_turn, turns.begin_round,
+       turns.run_action, turns.start_action, turns.resolve_round, seats.seats_of, zones.riders_of,
+       zones.rotate, zones.discard, costs.cheapest_trade, costs.useful_one_of, dealing.draw, decisions.answers,
+       trade.unit_prices, trade.cheapest, trade.payments, trade._ladder, trade._own_covers, trade._sides]
+
+
+@pytest.mark.parametrize("fn", HOT, ids=lambda fn: f"{fn.__module__.rsplit('.', 1)[-1]}.{fn.__name__}")
+def test_the_hot_functions_make_no_cells(fn):
+    assert fn.__code__.co_cellvars == (), (
+        f"{fn.__name__} makes cells of {fn.__code__.co_cellvars} on every call: move the comprehension, "
+        "generator or lambda that reads them into a function of its own (or use map/filter)")
