@@ -9,7 +9,9 @@ compile functions, one per registry verb.
 from __future__ import annotations
 
 import operator
+import re
 from collections import Counter
+from typing import Callable
 
 from . import ast
 from . import registry as R
@@ -25,6 +27,17 @@ ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator
          ">=": operator.ge}
 # A card's operators as written source spells them (the same: only these strings reach the source).
 PYTHON_OPS = {op: op for op in ARITH}
+
+
+VALUES = re.compile(r"\b(?:_k\d+|\d+)\b")   # the values in a written source: namespace names, numbers
+
+
+class Src(str):
+    """Python source an argument of a written call reads as (`f.me`), as opposed to a string value."""
+
+
+ME = Src("f.me")
+ENV = Src("f.env")
 
 
 def player_range(headers: list[ast.Definition]) -> tuple[int, int]:
@@ -72,6 +85,7 @@ class Compiler:
         self.reads: list[set[str]] = []   # per block being compiled, the frame names it reads
         self.namespace: dict[str, object] = {"__builtins__": {"len": len}}   # of expressions written as source
         self.sources: list[str] = []   # the source of each such expression
+        self.shapes: dict[str, Callable[..., Fn]] = {}   # a source with its values taken out -> its maker (`fused`)
         # Names bound around the code being compiled (action parameters, `as=` aliases): such a
         # name hides a zone or kind word of the same spelling, as the checker reads it.
         self.bound: list[str] = []
@@ -521,38 +535,32 @@ class Compiler:
         then = self.block(s.block.statements)
         other = self.block(otherwise.block.statements) if otherwise else -1
 
-        def step(g, f):
-            if cond(g, f):
-                g.push(then, f.me, f.env)
-            elif other >= 0:
-                g.push(other, f.me, f.env)
-        return step
+        # One function: `g.push(then, f.me, f.env) if COND else None` (or the other block).
+        otherwise_source = self.call_source("push", other, ME, ENV) if other >= 0 else self.constant(None)
+        return self.fused(f"({self.call_source('push', then, ME, ENV)} if {self.source(cond)} else {otherwise_source})")
 
     def effect(self, s: ast.Statement) -> Step:
         return getattr(self, f"do_{s.verb}")(s, {k.name: k.value for k in s.kwargs})
 
     def who(self, kw: dict, name: str = "who") -> Fn:
-        return self.expr(kw[name]) if name in kw else (lambda g, f: f.me)
+        return self.expr(kw[name]) if name in kw else self.written(lambda g, f: f.me, ME)
 
+    # A step that calls one verb is one function written from source (`call`): its arguments
+    # are spelled out in it where they read as source, rather than a closure per argument.
     def do_gain(self, s, kw) -> Step:
-        amount, who = self.expr(s.args[0]), self.who(kw)
-        return lambda g, f: g.gain_coins(who(g, f), amount(g, f))
+        return self.call("gain_coins", self.who(kw), self.expr(s.args[0]))
 
     def do_lose(self, s, kw) -> Step:
-        amount, who = self.expr(s.args[0]), self.who(kw)
-        return lambda g, f: g.lose_coins(who(g, f), amount(g, f))
+        return self.call("lose_coins", self.who(kw), self.expr(s.args[0]))
 
     def do_shields(self, s, kw) -> Step:
-        count = self.expr(s.args[0])
-        by = self.who(kw, "by")
-        return lambda g, f: g.shields(by(g, f), count(g, f))
+        return self.call("shields", self.who(kw, "by"), self.expr(s.args[0]))
 
     def do_play_again(self, s, kw) -> Step:
-        return lambda g, f: g.grant_play_again(f.me)
+        return self.call("grant_play_again", ME)
 
     def do_win(self, s, kw) -> Step:
-        victory = s.args[0].name
-        return lambda g, f: g.win(f.me, victory)
+        return self.call("win", ME, s.args[0].name)
 
     def do_choose(self, s, kw) -> Step:
         count = self.expr(s.args[0])
@@ -578,16 +586,13 @@ class Compiler:
         return lambda g, f: g.choose_option(by(g, f), options, f)
 
     def do_run(self, s, kw) -> Step:
-        block = self.procedures[s.args[0].name]
-        return lambda g, f: g.push(block, f.me, f.env)
+        return self.call("push", self.procedures[s.args[0].name], ME, ENV)
 
     def do_option(self, s, kw) -> Step:  # only inside choose_one, which reads it
         return lambda g, f: None
 
     def do_claim(self, s, kw) -> Step:
-        item, zone = self.expr(s.args[0]), self.zone_index[s.args[1].name]
-        owner = self.who(kw, "owner")
-        return lambda g, f: g.claim(item(g, f), zone, owner(g, f), f.me)
+        return self.call("claim", self.expr(s.args[0]), self.zone_index[s.args[1].name], self.who(kw, "owner"), ME)
 
     def do_add_cube(self, s, kw) -> Step:
         zone, space, who = self.zone_index[s.args[0].name], self.expr(kw["space"]), self.who(kw)
@@ -608,8 +613,7 @@ class Compiler:
         return lambda g, f: g.reveal(zone, None if space is None else space(g, f))
 
     def do_pay(self, s, kw) -> Step:
-        amount = self.expr(s.args[0])
-        return lambda g, f: g.spend(f.me, amount(g, f))
+        return self.call("spend", ME, self.expr(s.args[0]))
 
     def do_place(self, s, kw) -> Step:
         item, zone, space = self.expr(s.args[0]), self.zone_index[s.args[1].name], self.expr(kw["space"])
@@ -640,16 +644,13 @@ class Compiler:
         return lambda g, f: g.deal_onto_structure(count(g, f), src, slots)
 
     def do_take_attached(self, s, kw) -> Step:
-        item = self.expr(s.args[0])
-        return lambda g, f: g.take_attached(f.me, item(g, f))
+        return self.call("take_attached", ME, self.expr(s.args[0]))
 
     def do_trigger(self, s, kw) -> Step:
-        item = self.expr(s.args[0])
-        return lambda g, f: g.trigger(f.me, item(g, f))
+        return self.call("trigger", ME, self.expr(s.args[0]))
 
     def do_put_coins(self, s, kw) -> Step:
-        amount, item = self.expr(s.args[0]), self.expr(s.args[1])
-        return lambda g, f: g.put_coins(amount(g, f), item(g, f))
+        return self.call("put_coins", self.expr(s.args[0]), self.expr(s.args[1]))
 
     def do_choose_player(self, s, kw) -> Step:
         by = self.who(kw, "by")
@@ -657,21 +658,16 @@ class Compiler:
         return lambda g, f: g.choose_player(by(g, f), body, f)
 
     def do_starts_next_age(self, s, kw) -> Step:
-        player = self.expr(s.args[0])
-        return lambda g, f: g.set_next_starter(player(g, f))
+        return self.call("set_next_starter", self.expr(s.args[0]))
 
     def do_build(self, s, kw) -> Step:
-        item = self.expr(s.args[0])
-        free = len(s.args) > 1
-        return lambda g, f: g.build(f.me, item(g, f), free)
+        return self.call("build", ME, self.expr(s.args[0]), len(s.args) > 1)
 
     def do_acquire(self, s, kw) -> Step:
-        item = self.expr(s.args[0])
-        return lambda g, f: g.acquire(f.me, item(g, f))
+        return self.call("acquire", ME, self.expr(s.args[0]))
 
     def do_discard(self, s, kw) -> Step:
-        item = self.expr(s.args[0])
-        return lambda g, f: g.discard(f.me, item(g, f))
+        return self.call("discard", ME, self.expr(s.args[0]))
 
     def do_move(self, s, kw) -> Step:
         item = self.expr(s.args[0])
@@ -680,9 +676,8 @@ class Compiler:
         onto = self.expr(kw["onto"]) if "onto" in kw else None
         bottom = "at" in kw and kw["at"].name == "bottom"
         if onto is None and not bottom:
-            return lambda g, f: g.move(item(g, f), zone, owner(g, f), by=f.me)
-        return lambda g, f: g.move(item(g, f), zone, owner(g, f), None if onto is None else onto(g, f), bottom,
-                                   by=f.me)
+            return self.call("move", item, zone, owner, by=ME)
+        return self.call("move", item, zone, owner, onto, bottom, by=ME)
 
     def do_move_all(self, s, kw) -> Step:
         src, dst = self.zone_index[s.args[0].name], self.zone_index[s.args[1].name]
@@ -701,10 +696,8 @@ class Compiler:
             return lambda g, f: g.move_all(src, dst, mode if isinstance(mode, str) else mode(g, f), f.me, bottom, claim,
                                            where, f, key)
         if o is None or (isinstance(o, ast.Name) and o.name in R.OWNER_WORDS):
-            mode = o.name if o is not None else "me"
-            return lambda g, f: g.move_all(src, dst, mode, f.me, bottom, claim)
-        owner = self.expr(o)
-        return lambda g, f: g.move_all(src, dst, owner(g, f), f.me, bottom, claim)
+            return self.call("move_all", src, dst, o.name if o is not None else "me", ME, bottom, claim)
+        return self.call("move_all", src, dst, self.expr(o), ME, bottom, claim)
 
     def do_deal(self, s, kw) -> Step:
         count = self.expr(s.args[0])
@@ -714,9 +707,8 @@ class Compiler:
         hidden = "face_down" in kw and kw["face_down"].name == "true"
         unseen = "unseen" in kw and kw["unseen"].name == "true"
         if space is None and not hidden and not unseen:
-            return lambda g, f: g.deal(count(g, f), src, dst, owner(g, f), by=f.me)
-        return lambda g, f: g.deal(count(g, f), src, dst, owner(g, f),
-                                   None if space is None else space(g, f), hidden, unseen, by=f.me)
+            return self.call("deal", count, src, dst, owner, by=ME)
+        return self.call("deal", count, src, dst, owner, space, hidden, unseen, by=ME)
 
     def do_deal_structure(self, s, kw) -> Step:
         src = self.zone_index[s.args[0].name]
@@ -816,12 +808,10 @@ class Compiler:
         return None
 
     def do_rotate(self, s, kw) -> Step:
-        zone, step = self.zone_index[s.args[0].name], 1 if s.args[1].name == "left" else -1
-        return lambda g, f: g.rotate(zone, step, f.me)
+        return self.call("rotate", self.zone_index[s.args[0].name], 1 if s.args[1].name == "left" else -1, ME)
 
     def do_add(self, s, kw) -> Step:
-        amount, name, who = self.expr(s.args[0]), s.args[1].name, self.who(kw)
-        return lambda g, f: g.add_counter(name, who(g, f), amount(g, f))
+        return self.call("add_counter", s.args[1].name, self.who(kw), self.expr(s.args[0]))
 
     def do_after_turn(self, s, kw) -> Step:
         body = self.block(s.block.statements)
@@ -922,10 +912,47 @@ class Compiler:
     def operand(self, e: ast.Expr) -> str:
         return self.operators(e) if isinstance(e, (ast.Not, ast.BinOp)) else self.source(self.expr(e))
 
+    def call(self, verb: str, *args: object, **kwargs: object) -> Step:
+        """A step calling `g.<verb>(args)`, written as one function from source (`call_source`)."""
+        return self.fused(self.call_source(verb, *args, **kwargs))
+
+
+    def call_source(self, verb: str, *args: object, **kwargs: object) -> str:
+        """The source of `g.<verb>(args)`: an argument that is a closure reads as its source where
+        it has one (`written`) or is called; `Src` is source already; a number or a block index is
+        written as a number; any other value (None, a word, a flag) is a constant of the namespace."""
+        parts = [self.argument(a) for a in args] + [f"{k}={self.argument(v)}" for k, v in kwargs.items()]
+        return f"g.{verb}({', '.join(parts)})"
+
+    def argument(self, value: object) -> str:
+        if isinstance(value, Src):
+            return str(value)
+        if callable(value):
+            return self.source(value)
+        if type(value) is int:
+            return repr(value)
+        return self.constant(value)
+
     def fused(self, source: str) -> Fn:
-        fn = eval(compile(f"lambda g, f: {source}", "<card expression>", "eval"), self.namespace)
+        """The function `lambda g, f: SOURCE`.  Compiling Python costs some 80 microseconds a
+        function, and a content writes hundreds that differ only in their values: the source is
+        compiled once per shape (its values, `_k3` and numbers, taken out as arguments of a maker
+        of such functions), and each function is the maker's, given its values."""
+        values: list[object] = []
+
+        def taken(m: re.Match) -> str:
+            token = m.group(0)
+            values.append(self.namespace[token] if token[0] == "_" else int(token))
+            return f"_a{len(values) - 1}"
+        shape = VALUES.sub(taken, source)
+        make = self.shapes.get(shape)
+        if make is None:
+            maker: dict[str, object] = {"__builtins__": {"len": len}}
+            exec(compile(f"def make({', '.join(f'_a{i}' for i in range(len(values)))}):\n"
+                         f"    return lambda g, f: {shape}", "<card expression>", "exec"), maker)
+            make = self.shapes[shape] = maker["make"]
         self.sources.append(source)
-        return self.written(fn, source)
+        return self.written(make(*values), source)
 
     def name(self, n: str) -> Fn:
         if n == "me":

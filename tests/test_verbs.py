@@ -1,5 +1,6 @@
 """The closed table of verbs (interpreter/verbs.py) is exactly what compiled closures use of a game:
-every `g.<name>` inside a closure of rulesdsl/compiler.py is a verb or a declared read, every verb
+every `g.<name>` inside a closure of rulesdsl/compiler.py, and every verb it writes a call of
+(`Compiler.call("name", ...)`: a step written as source), is a verb or a declared read, every verb
 is used, and `Game` offers each verb as the table's own function."""
 
 from __future__ import annotations
@@ -34,6 +35,17 @@ def _closure_uses(source: str) -> tuple[set[str], dict[str, set[str]]]:
     return used, fields
 
 
+def _written_calls(source: str) -> set[str]:
+    """The verbs named by the compiler's written calls: `self.call("verb", ...)`, `self.call_source(...)`."""
+    out = set()
+    for node in ast.walk(ast.parse(source)):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr in ("call", "call_source") and node.args
+                and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+            out.add(node.args[0].value)
+    return out
+
+
 def test_the_scan_finds_closure_uses_only():
     source = ("def outside(g):\n    return g.state.coins, g.spend(1)\n"
               "def compile(self, games):\n    for g in games:\n        g.block\n"
@@ -42,9 +54,17 @@ def test_the_scan_finds_closure_uses_only():
     assert used == {"state", "spend", "gain_coins"} and fields == {"state": {"coins"}}
 
 
+def test_the_scan_finds_written_calls():
+    source = ("def do_gain(self, s, kw):\n    return self.call('gain_coins', ME, 1)\n"
+              "def if_step(self):\n    return self.call_source('push', 3, ME, ENV)\n"
+              "def other(self):\n    return self.fused(x)\n")
+    assert _written_calls(source) == {"gain_coins", "push"}
+
+
 def test_verbs_are_exactly_what_the_compiler_calls():
-    used, fields = _closure_uses(COMPILER.read_text(encoding="utf-8"))
-    verbs = used - set(READS)
+    text = COMPILER.read_text(encoding="utf-8")
+    used, fields = _closure_uses(text)
+    verbs = (used | _written_calls(text)) - set(READS)
     assert verbs == set(VERBS), (f"compiled closures call verbs not in the table: {sorted(verbs - set(VERBS))}; "
                                  f"the table has verbs no closure calls: {sorted(set(VERBS) - verbs)}")
     assert set(READS) <= used
