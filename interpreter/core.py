@@ -69,6 +69,9 @@ def slot_tables(content: Content) -> dict:
     # through, by (event, kind, colour), or by event for an event without an item: filled as
     # events happen (events.event_frames), shared by the content's games like these tables.
     t["_hearing"] = {}
+    # An attribute's value for every item, by name (as `selection.item_attr` reads it): filled as
+    # `where=it.ATTR == VALUE` filters ask (selection.with_attr), shared like `_hearing`.
+    t["_columns"] = {}
     t["slot_active"] = [z >= 0 and content.zones[z].active for z in slot_zone]
     t["active_slots"] = [[zone_base[z.id] + p for z in content.zones if z.active and z.per_player]
                          for p in range(content.players)]

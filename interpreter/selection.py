@@ -131,15 +131,14 @@ def _most(g: Game, sel: Selector) -> int:
 
 
 def with_attr(g: Game, pool: list[int], name: str, value) -> list[int]:
-    """The items of `pool` whose attribute `name` is `value` (as `item_attr` reads it)."""
-    items = g.content.items
-    zero = name in ZERO_WHEN_MISSING
-    out = []
+    """The items of `pool` whose attribute `name` is `value` (as `item_attr` reads it), read
+    from the attribute's column of values by item (no attribute looked up by name per item)."""
+    column = g._columns.get(name)
+    if column is None:
+        column = g._columns[name] = [item_attr(g, i, name) for i in range(len(g.content.items))]
+    out = []   # (a loop: pools are a hand or a few stages, too short for a chain of iterators to pay)
     for i in pool:
-        v = getattr(items[i], name, None)
-        if v is None and zero:
-            v = 0
-        if v == value:
+        if column[i] == value:
             out.append(i)
     return out
 
