@@ -61,6 +61,7 @@ def slot_tables(content: Content) -> dict:
     n = content.players
     scoped = content.trade_base and content.trade_price is None and not any(
         it.cost is not None and it.cost.coins_fn is not None for it in content.items)
+    t["_fixed_costs"] = not any(it.cost is not None and it.cost.coins_fn is not None for it in content.items)
     t["_price_scope"] = [sorted({p, (p - 1) % n, (p + 1) % n}) for p in range(n)] if scoped else None
     # Names several items share (`copies`): an action naming one must find which copy it means.
     t["copied_names"] = content.copied_names
@@ -191,10 +192,13 @@ def dirty(g: Game, p: int, item: int = -1, arrived: int = -1) -> None:
     shared = g.content.price_spread
     if shared is not None and item >= 0 and p >= 0 and not shared[item]:
         # Only p's own prices: what it sells and what it pays its neighbours stay as they were,
-        # and so does its price of each resource unless the item sets or lowers one.
-        if _adjusts_trade(g, item):
-            g._prices[p] = None
-        g._price_cache[p].clear()
+        # and so does its price of each resource unless the item sets or lowers one; an item
+        # that adds nothing to what a seat's prices read (its stats), where no coin cost reads
+        # the city, changes none.
+        if g.content.items[item].has_statics or not g._fixed_costs:
+            if _adjusts_trade(g, item):
+                g._prices[p] = None
+            g._price_cache[p].clear()
         return
     scope = g._price_scope
     if scope is None and not g.content.trade_base:  # trade with the bank only (Duel): the hot case
