@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from bisect import insort
 from itertools import filterfalse
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from rulesdsl.model import Content
@@ -61,6 +62,14 @@ def slot_tables(content: Content) -> dict:
     n = content.players
     scoped = content.trade_base and content.trade_price is None and not any(
         it.cost is not None and it.cost.coins_fn is not None for it in content.items)
+    # What an expression read outside any block (a guard, a condition, a score, a coin cost, a
+    # trade price) reads as its frame: one per seat, and per seat and resource for trade prices,
+    # made once (a frame costs as much to make as a dozen calls).  Their names are read-only:
+    # whatever would bind a name (`where=`) makes a frame of its own.
+    empty = MappingProxyType({})
+    t["_reading"] = [Frame(0, 0, 0, p, empty) for p in range(n)]
+    t["_pricing"] = [[Frame(0, 0, 0, p, MappingProxyType({"resource": r})) for r in content.resources]
+                     for p in range(n)]
     t["_fixed_costs"] = not any(it.cost is not None and it.cost.coins_fn is not None for it in content.items)
     t["_price_scope"] = [sorted({p, (p - 1) % n, (p + 1) % n}) for p in range(n)] if scoped else None
     # Names several items share (`copies`): an action naming one must find which copy it means.

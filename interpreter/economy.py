@@ -84,7 +84,7 @@ def trade_price(g: Game, p: int, r: int) -> int:
         price = formula[r]
         if price < 0:
             fn = g.content.trade_price
-            price = formula[r] = fn(g, Frame(0, 0, 0, p, {"resource": g.content.resources[r]})) if fn else 2
+            price = formula[r] = fn(g, g._pricing[p][r]) if fn else 2
         fixed = s.fixed[r]
         if fixed is not None:
             price = min(price, fixed)
@@ -130,7 +130,7 @@ IMPOSSIBLE = 10**9   # the price of what cannot be had at all (neighbours lackin
 
 def _cost(g: Game, p: int, it, s: Stats) -> tuple[int, int, bool]:
     cost = it.cost
-    coins = cost.coins + (max(0, cost.coins_fn(g, Frame(0, 0, 0, p, {}))) if cost.coins_fn else 0)
+    coins = cost.coins + (max(0, cost.coins_fn(g, g._reading[p])) if cost.coins_fn else 0)
     if g.content.trade_base:
         need = None
         produce = s.produce

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import economy
-from .state import DRAW, Frame
+from .state import DRAW
 
 if TYPE_CHECKING:
     from .game import Game
@@ -16,7 +16,7 @@ def score(g: Game, p: int) -> dict[str, int]:
     out: dict[str, int] = {}
     items = g.content.items
     zones = g.state.zones
-    frame = Frame(0, 0, 0, p, {})
+    frame = g._reading[p]
     for slot in g.active_slots[p]:
         for i in zones[slot]:
             it = items[i]
@@ -35,7 +35,7 @@ def civilian_winner(g: Game, scores: list[dict[str, int]]) -> int:
     best = max(totals)
     leaders = [p for p, t in enumerate(totals) if t == best]
     if len(leaders) > 1 and g.content.tiebreak_by is not None:
-        by = [g.content.tiebreak_by(g, Frame(0, 0, 0, p, {})) for p in leaders]
+        by = [g.content.tiebreak_by(g, g._reading[p]) for p in leaders]
         top = max(by)
         leaders = [p for p, t in zip(leaders, by) if t == top]
     if len(leaders) > 1 and g.content.tiebreak:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .state import Frame
 
 if TYPE_CHECKING:
     from .game import Game
@@ -63,7 +62,7 @@ def owners(g: Game, owner, me: int) -> list[int]:
         return [me]
     if isinstance(owner, str):
         return seats_of(g, owner, me)
-    return [owner(g, Frame(0, 0, 0, me, {}))] if callable(owner) else [int(owner)]
+    return [owner(g, g._reading[me])] if callable(owner) else [int(owner)]
 
 
 def ruled_owner(g: Game, item: int, slot: int) -> int:

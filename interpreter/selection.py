@@ -29,9 +29,10 @@ def _candidates_slow(g: Game, sel: Selector, me: int, env: dict | None) -> list[
         pool = _named_alike(g, sel, me, env, pool)
     if sel.where is None:
         return pool
-    f = Frame(0, 0, 0, me, dict(env) if env else {})
     if sel.key is not None:  # `it.ATTR == VALUE`: the value once, then the attribute of each item
-        return with_attr(g, pool, sel.key[0], sel.key[1](g, f))
+        value = sel.key[1](g, Frame(0, 0, 0, me, env) if env else g._reading[me])
+        return with_attr(g, pool, sel.key[0], value)
+    f = Frame(0, 0, 0, me, dict(env) if env else {})
     out = []
     for i in pool:
         f.env["it"] = i

@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING, Any, Callable
 from rulesdsl.model import STRUCTURE, STRUCTURE_ALL, ActionDef, Content, Param
 
 from . import core, economy, legality, selection, structure
-from .state import Frame
 
 if TYPE_CHECKING:
     from .game import Game
@@ -58,7 +57,7 @@ def make_functions(content: Content, zone_base: list[int]) -> tuple[OpenSpaces, 
     trades.  Each action's bindings are read and checked by lines of their own.  It returns
     numbers, (action, binding, payment or None): the caller names them (`legality.named`), or a
     game played out at random starts the action from them (`playout.play_out`)."""
-    ns: dict[str, object] = {"Frame": Frame, "candidates": selection.candidates, "zone_pool": selection.zone_pool,
+    ns: dict[str, object] = {"candidates": selection.candidates, "zone_pool": selection.zone_pool,
                              "accessible": structure.accessible, "allowed": legality.allowed,
                              "payments_for": legality.payments_for, "price": economy.price,
                              "available_coins": economy.available_coins}
@@ -153,10 +152,10 @@ def _open(act: ActionDef, content: Content, zone_base: list[int], const, made: s
         out.append(f"    if {' and '.join(conditions)}:")
         indent = "        "
     if act.guards:
-        # One frame for every guard of the decision, made by the first that runs.
+        # The guards read the seat's reading frame (`g._reading`), fetched by the first that runs.
         if "frame" not in made:
             out.append(f"{indent}if fr is None:")
-            out.append(f"{indent}    fr = Frame(0, 0, 0, me, {{}})")
+            out.append(f"{indent}    fr = g._reading[me]")
             if not conditions:
                 made.add("frame")
         tests = " and ".join(f"{const(guard)}(g, fr)" for guard in act.guards)

@@ -124,7 +124,7 @@ def age_ended(g: Game) -> bool:
     """Whether the age is over: the game's `age_ends when` condition, or else its structure is empty."""
     cond = g.content.age_ends
     if cond is not None:
-        return bool(cond(g, Frame(0, 0, 0, 0, {})))
+        return bool(cond(g, g._reading[0]))
     return structure.exhausted(g)
 
 

@@ -62,3 +62,16 @@ def test_the_hot_functions_make_no_cells(fn):
     assert fn.__code__.co_cellvars == (), (
         f"{fn.__name__} makes cells of {fn.__code__.co_cellvars} on every call: move the comprehension, "
         "generator or lambda that reads them into a function of its own (or use map/filter)")
+
+
+def test_expressions_outside_blocks_read_frames_made_once_and_read_only():
+    """Guards, conditions, scores, coin costs and trade prices read a frame per seat (and per
+    seat and resource) made once per content: its names cannot be bound by mistake."""
+    rules = load_ruleset()
+    one, two = rules.new_game(seed=1), rules.new_game(seed=2)
+    assert one._reading is two._reading and [f.me for f in one._reading] == [0, 1]
+    assert one._pricing[1][0].env["resource"] == rules.content.resources[0]
+    with pytest.raises(TypeError):
+        one._reading[0].env["it"] = 3
+    play_out(one, [RandomAgent(1), RandomAgent(2)])
+    assert all(not f.env for f in one._reading)
