@@ -135,7 +135,9 @@ def relocate(g: Game, item: int, slot: int) -> None:
         g._round_pools.clear()
     if old >= 0:
         st.zones[old].remove(item)
-        g._tally[old] = None
+        tally = g._tally[old]
+        if tally is not None:   # (kept up to date: a count is asked after most moves)
+            tally[g.content.items[item].color] -= 1
         if old == g.structure_slot and item in st.structure:
             position = st.structure.index(item)
             st.structure[position] = -1
@@ -179,7 +181,10 @@ def _settle(g: Game, item: int, slot: int) -> None:
     st.loc[item] = slot
     if slot >= 0:
         st.zones[slot].append(item)
-        g._tally[slot] = None
+        tally = g._tally[slot]
+        if tally is not None:
+            color = g.content.items[item].color
+            tally[color] = tally.get(color, 0) + 1
         if g.slot_active[slot]:
             dirty(g, g.slot_owner[slot], item, slot)
 

@@ -103,7 +103,8 @@ def count_named(g: Game, sel: Selector, me: int, named: int) -> int:
 
 def count_colors(g: Game, zone: int, me: int, colors: tuple[str, ...]) -> int:
     """How many items of the seat's slot of a per-seat zone have one of these colours, read
-    from a tally of the slot's colours kept until an item enters or leaves it (`core.relocate`)."""
+    from a tally of the slot's colours, made when first asked and kept up to date as items
+    enter and leave the slot one by one (`core.relocate`; moves of many forget it)."""
     slot = g.zone_base[zone] + me
     tally = g._tally[slot]
     if tally is None:

@@ -1,9 +1,11 @@
 """What the engine keeps between decisions and updates as items move, instead of working it out
 afresh, is what it would work out afresh: each seat's price of each resource and of every item
 (`economy.trade_price`, `economy.price`, kept until `core.dirty` says a change can reach them),
-and what a seat sells its neighbours (`trade.offer`, which takes an arriving item in through
-`trade.offer_after_arrival`).  Checked after every action of seeded random games: the kept
-values against a clone of the game, whose caches start empty."""
+what a seat sells its neighbours (`trade.offer`, which takes an arriving item in through
+`trade.offer_after_arrival`), and the colour tally of each slot that `count(ZONE, color=...)`
+reads (`selection.count_colors`, kept up to date by `core.relocate`).  Checked after every action
+of seeded random games: the kept values against a clone of the game, whose caches start empty,
+or against the slot's items."""
 
 from __future__ import annotations
 
@@ -50,6 +52,19 @@ def kept_prices_hold(game) -> int:
     return compared
 
 
+def kept_tallies_hold(game) -> int:
+    """Compare every kept colour tally with the colours of its slot's items; how many."""
+    kept = 0
+    items = game.content.items
+    for slot, tally in enumerate(game._tally):
+        if tally is None:
+            continue
+        kept += 1
+        colors = [items[i].color for i in game.state.zones[slot]]
+        assert {c: n for c, n in tally.items() if n} == {c: colors.count(c) for c in colors}, (game.state.turn, slot)
+    return kept
+
+
 def after_every_action(rules, games: int, check) -> int:
     """Play seeded random games, running `check(game)` after every action; what it counted."""
     counted = 0
@@ -72,6 +87,12 @@ def test_kept_offers_are_what_offer_works_out(players):
 def test_kept_prices_are_what_a_fresh_game_works_out(name):
     rules = load_ruleset(*SETS[name])
     assert after_every_action(rules, 2, kept_prices_hold) > 100
+
+
+@pytest.mark.parametrize("name", sorted(n for n in SETS if not n.startswith("classic")))   # (classic counts none)
+def test_kept_colour_tallies_are_the_colours_of_their_slots(name):
+    rules = load_ruleset(*SETS[name])
+    assert after_every_action(rules, 2, kept_tallies_hold) > 20
 
 
 def test_a_trade_price_reading_the_buyers_own_city_is_forgotten_with_it(tmp_path: Path):
