@@ -1020,13 +1020,15 @@ class Compiler:
                 and self.zones[sel.zone].per_player and sel.colors is not None
                 and sel.kind is None and sel.age is None and sel.deck is None):
             zone, colors = sel.zone, tuple(sorted(sel.colors))  # `count(city, color=yellow)`: a tally
-            return lambda g, f: g.count_colors(zone, f.me, colors)
+            return self.written(lambda g, f: g.count_colors(zone, f.me, colors),
+                                self.call_source("count_colors", zone, ME, colors))
         if sel.where is None and sel.named is None:
-            return lambda g, f: g.count(sel, f.me)
+            return self.written(lambda g, f: g.count(sel, f.me), self.call_source("count", sel, ME))
         if sel.where is None and not sel.more_zones and sel.zone >= 0:
             named = sel.named  # `count(city, named=card)`: a name compared, no frame to build
-            return lambda g, f: g.count_named(sel, f.me, named(g, f))
-        return lambda g, f: g.count(sel, f.me, f.env)
+            return self.written(lambda g, f: g.count_named(sel, f.me, named(g, f)),
+                                self.call_source("count_named", sel, ME, named))
+        return self.written(lambda g, f: g.count(sel, f.me, f.env), self.call_source("count", sel, ME, ENV))
 
     def call_coins(self, e: ast.Call) -> Fn:
         who = self.expr(e.args[0]) if e.args else (lambda g, f: f.me)
