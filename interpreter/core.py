@@ -138,8 +138,13 @@ def relocate(g: Game, item: int, slot: int) -> None:
         tally = g._tally[old]
         if tally is not None:   # (kept up to date: a count is asked after most moves)
             tally[g.content.items[item].color] -= 1
-        if old == g.structure_slot and item in st.structure:
-            position = st.structure.index(item)
+        # (One scan of the structure, not a membership test and then another: ints compare
+        # through the generic comparison, a dozen machine instructions or more each.)
+        try:
+            position = st.structure.index(item) if old == g.structure_slot else -1
+        except ValueError:   # an item lying on a card of the structure, not one of its cards
+            position = -1
+        if position >= 0:
             st.structure[position] = -1
             g._accessible = None
             if g._structure_left is not None:
@@ -148,8 +153,11 @@ def relocate(g: Game, item: int, slot: int) -> None:
             if cover is not None:
                 turn = g._to_uncover
                 opened = g._open_slots   # (kept with the cover counts: structure.accessible)
-                if opened is not None and position in opened:
-                    opened.remove(position)
+                if opened is not None:
+                    try:
+                        opened.remove(position)
+                    except ValueError:   # a card taken before it could be taken from the structure
+                        pass
                 for under in g.content.layouts[st.layout].covers[position]:
                     cover[under] -= 1
                     if not cover[under]:
