@@ -60,8 +60,9 @@ def slot_tables(content: Content) -> dict:
     # on a seat's own city and its neighbours' (trade with neighbours, no price formula, no
     # computed coin cost): then p's own and its two neighbours'.
     n = content.players
-    scoped = content.trade_base and content.trade_price is None and not any(
-        it.cost is not None and it.cost.coins_fn is not None for it in content.items)
+    # Whether every coin cost is a number (no cost reads the game).
+    fixed_costs = not any(it.cost is not None and it.cost.coins_fn is not None for it in content.items)
+    scoped = content.trade_base and content.trade_price is None and fixed_costs
     # What an expression read outside any block (a guard, a condition, a score, a coin cost, a
     # trade price) reads as its frame: one per seat, and per seat and resource for trade prices,
     # made once (a frame costs as much to make as a dozen calls).  Their names are read-only:
@@ -70,7 +71,7 @@ def slot_tables(content: Content) -> dict:
     t["_reading"] = [Frame(0, 0, 0, p, empty) for p in range(n)]
     t["_pricing"] = [[Frame(0, 0, 0, p, MappingProxyType({"resource": r})) for r in content.resources]
                      for p in range(n)]
-    t["_fixed_costs"] = not any(it.cost is not None and it.cost.coins_fn is not None for it in content.items)
+    t["_fixed_costs"] = fixed_costs
     t["_price_scope"] = [sorted({p, (p - 1) % n, (p + 1) % n}) for p in range(n)] if scoped else None
     # Names several items share (`copies`): an action naming one must find which copy it means.
     t["copied_names"] = content.copied_names

@@ -49,7 +49,7 @@ def _named_alike(g: Game, sel: Selector, me: int, env: dict | None, pool: list[i
     """The items of `pool` with the name of the item `named=` gives, evaluated once, before
     `it` names the candidates (`named=it` is the outer item)."""
     items = g.content.items
-    named = sel.named(g, Frame(0, 0, 0, me, dict(env) if env else {}))
+    named = sel.named(g, Frame(0, 0, 0, me, env) if env else g._reading[me])
     name = items[named].name if isinstance(named, int) and 0 <= named < len(items) else None
     return [i for i in pool if items[i].name == name]
 
