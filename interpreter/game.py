@@ -29,10 +29,10 @@ from .state import State
 class Game:
     """One game: the compiled content (shared, read-only) and a state (owned, mutable)."""
 
-    # Every attribute the runtime keeps has a slot: a slot is read by offset, where 41 names
-    # would outgrow the keys an instance dict can share and make each read a dict lookup
+    # Every attribute the runtime keeps has a slot: a slot is read by offset, where some forty
+    # names would outgrow the keys an instance dict can share and make each read a dict lookup
     # (2.5 % of a random game's machine instructions).  `__dict__` stays for callers' own
-    # attributes; tests/test_game_slots.py holds a played game to none of its own.
+    # attributes; tests/test_hot_paths.py holds a played game to none of its own.
     __slots__ = (
         "__dict__", "content", "state", "max_steps", "steps_left", "short_draws", "_origin_of", "_origin",
         "_open_spaces", "_draw",

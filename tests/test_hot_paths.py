@@ -2,7 +2,7 @@
 not see (docs/speed.md):
 
 - what the runtime keeps on a `Game` has a slot (`Game.__slots__`): a slot is read by offset,
-  where an instance dict of 41 names outgrows the keys it can share and makes every read a dict
+  where an instance dict of some forty names outgrows the keys it can share and makes every read a dict
   lookup.  A game played to its end, cloned, saved and loaded in every bundled content set keeps
   no attribute in its own dict; a caller may still add attributes of its own;
 - the functions a random game calls most have no cell variables: a comprehension, generator or
