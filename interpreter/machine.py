@@ -56,8 +56,9 @@ def run(g: Game) -> None:
             raise runaway(g, f"its effects did not end within {g.max_steps} steps")
         f.pc = pc + 1
         blocks[f.block].steps[pc](g, f)
-        # (only a step can ask for a decision or end the game)
-        if st.pending is not None or st.flow == "over":
+        # Only a step can ask for a decision or end the game; a game that ends clears the
+        # stack (`turns.win`, `turns.finish`), so only a decision needs looking for here.
+        if st.pending is not None:
             break
     g.steps_left = left
 
