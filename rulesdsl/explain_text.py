@@ -28,7 +28,6 @@ and names of the registry, and what the game definition says about zones (`Conte
 from __future__ import annotations
 
 import re
-import string
 from typing import Any, Callable
 
 import attrs
@@ -1151,7 +1150,7 @@ def _statement(s: ast.Statement, scope: Scope, kind: str | None = None) -> str:
     if s.verb == "choose" and "optional" in kw and _name(kw["optional"]) != "false":
         values["by"] = subject_val(_May(subject_of(kw.get("by"), scope)))
     try:
-        return string.Formatter().vformat(verb.explain, (), values)
+        return verb.explain.format_map(values)
     except (ValueError, IndexError, AttributeError):
         return words(s.verb)
 
