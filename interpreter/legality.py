@@ -114,26 +114,33 @@ def decode(g: Game, action: Action, me: int):
     if args and args[-1][:4] == "pay=":
         pay = trade.parse_pay(args[-1])
         args = args[:-1]
-    index = g.content.item_index
+    binding = list(map(g.content.item_index.__getitem__, args))
+    if g.copied_names:
+        binding = canonical(g, act, binding, me)
+    return act, binding, pay
+
+
+def canonical(g: Game, act, binding: list[int], me: int) -> list[int]:
+    """The binding `decode` makes of these items' names: where copies of an item share a name,
+    the first candidate of that name not taken yet (copies are alike; which one moves is not)."""
     copied = g.copied_names
-    if not copied:
-        return act, list(map(index.__getitem__, args)), pay
-    binding: list[int] = []
+    name_of = g.item_names.__getitem__
+    out: list[int] = []
     pools = None
-    for k, (p, arg) in enumerate(zip(act.params, args)):
-        if arg not in copied:
-            binding.append(index[arg])  # one item of that name: no need to look for it
+    for k, item in enumerate(binding):
+        name = name_of(item)
+        if name not in copied:
+            out.append(item)  # one item of that name: no need to look for it
             continue
         if pools is None:
             pools = pools_of(g, act, me)   # (kept while a simultaneous round waits)
         pool = pools[k]
-        # the first candidate of that name not taken yet
-        names = list(map(g.item_names.__getitem__, pool))
-        j = names.index(arg)
-        while pool[j] in binding:
-            j = names.index(arg, j + 1)
-        binding.append(pool[j])
-    return act, binding, pay
+        names = list(map(name_of, pool))
+        j = names.index(name)
+        while pool[j] in out:
+            j = names.index(name, j + 1)
+        out.append(pool[j])
+    return out
 
 
 def open_actions(g: Game, me: int) -> list[tuple]:
@@ -188,6 +195,11 @@ def draw_among(g: Game, me: int, below, spaces, total: int) -> Action:
     (`spaces`, `total`: what `open_spaces` gives), with the numbers `below(n)` draws in [0, n):
     a binding of all of theirs drawn uniformly (the last parameter varying fastest), the illegal
     rejected, none drawn twice; then, when it trades with neighbours, one of its payments."""
+    return named(g, *drawn_among(g, me, below, spaces, total))
+
+
+def drawn_among(g: Game, me: int, below, spaces, total: int) -> tuple:
+    """`draw_among` in numbers: (action definition, its items, its payment: () when none)."""
     coins = g.state.coins[me]
     tried: set[int] = set()
     while len(tried) < total:
@@ -223,7 +235,7 @@ def draw_among(g: Game, me: int, below, spaces, total: int) -> Action:
         if act.paid and g.content.trade_base:
             pays = payments_for(g, act, binding, me, coins)
             pay = pays[below(len(pays))]
-        return named(g, act, binding, pay)
+        return act, binding, pay
     raise RuntimeError("no legal action")
 
 

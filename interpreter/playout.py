@@ -5,7 +5,8 @@ A random seat's turn (`RandomAgent`) is a binding drawn by the function written 
 numbers again.  Here the drawn numbers start the action directly; the history still names it.
 The game is the one `Game._apply(agent.act(game))` plays, action for action and random number
 for random number (tests/test_playout.py).  A random seat's choice in a simultaneous round is
-drawn as `random_action` draws it, without asking the agent.  Pending decisions, other agents,
+drawn as `random_action` draws it, without asking the agent, and kept in numbers for the round
+to resolve (`turns.choose`) beside the name the history holds.  Pending decisions, other agents,
 and turns of content where a name can stand for several items (copies) or an action names a
 payment to neighbours go through `act` and `_apply` as always."""
 
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING, Sequence
 from . import turns, undo
 from .agents import Agent, RandomAgent
 from .budget import BudgetExceeded
-from .legality import draw_among, named
+from .legality import drawn_among, named
 
 if TYPE_CHECKING:
     from .game import Game
@@ -44,8 +45,17 @@ def play_out(g: Game, agents: Sequence[Agent]) -> None:
                 me = g.to_move()
                 below = belows[me]
                 if below is not None:
+                    # `Game._apply` of the action `random_action` would name, kept in numbers too
                     spaces, total = g._open_spaces(g, me)
-                    g._apply(draw_among(g, me, below, spaces, total))
+                    act, binding, pay = drawn_among(g, me, below, spaces, total)
+                    action = named(g, act, binding, pay)
+                    g.steps_left = g.max_steps
+                    before = (len(history), st.choices[:])
+                    try:
+                        turns.choose(g, None, action, (act, binding, pay or None))
+                    except BudgetExceeded as exc:
+                        undo.undo_last(g, before)
+                        raise exc.for_action(action) from None
                     continue
             elif direct:
                 me = st.current

@@ -189,17 +189,21 @@ def waiting(g: Game) -> list[int]:
     return [p for p in st.acting if st.choices[p] is None]
 
 
-def choose(g: Game, seat: int | None, action: Action) -> None:
+def choose(g: Game, seat: int | None, action: Action, drawn: tuple | None = None) -> None:
     """Seat `seat` (None: the first that has not chosen) commits its action for this round
     (known legal).  Choices enter the history in seat order, as the run of chosen seats from
     the round's first grows (a replay, which acts for `to_move`, meets them in the same order);
-    the round resolves when the last seat has chosen."""
+    the round resolves when the last seat has chosen.  `drawn`: the action in numbers (action
+    definition, items, payment or None), as a random seat drew it, kept with the round's
+    candidates so that the round need not decode the names again."""
     st = g.state
     acting, choices = st.acting, st.choices
     before = _chosen_run(g)
     if seat is None:
         seat = acting[before]
-    choices[seat] = [action.name, *action.args]
+    choices[seat] = choice = [action.name, *action.args]
+    if drawn is not None:
+        g._round_pools[("drawn", seat)] = (choice, drawn)
     after = before
     while after < len(acting) and choices[acting[after]] is not None:
         after += 1
@@ -230,9 +234,17 @@ def resolve_round(g: Game) -> None:
     sells nothing in it), then each seat's action in seat order."""
     st = g.state
     plans = []
+    kept = g._round_pools
     for p in st.acting:  # (decoded with the candidates the round kept: nothing has moved yet)
-        name, *args = st.choices[p]
-        act, binding, pay = legality.decode(g, Action(name, tuple(args)), p)
+        choice = st.choices[p]
+        drawn = kept.get(("drawn", p))
+        if drawn is not None and drawn[0] is choice:   # (a seat's choice is replaced, never changed)
+            act, binding, pay = drawn[1]
+            if g.copied_names:
+                binding = legality.canonical(g, act, binding, p)
+        else:
+            name, *args = choice
+            act, binding, pay = legality.decode(g, Action(name, tuple(args)), p)
         plans.append((p, act, binding, economy.round_payment(g, p, act, binding, pay)))
     g._round_pools.clear()
     st.turn += 1

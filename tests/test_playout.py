@@ -15,6 +15,8 @@ from golden_games import SETS
 from rulesdsl.interpreter import BudgetExceeded, Ruleset
 from rulesdsl.interpreter.agents import RandomAgent, make_agent
 from rulesdsl.interpreter.persistence import dumps
+from rulesdsl.interpreter import legality, turns
+from rulesdsl.interpreter.legality import drawn_among, named
 from rulesdsl.interpreter.playout import play_out
 from rulesdsl.pipeline import load_ruleset
 from rulesdsl.simulate import agent_seed, game_seed
@@ -93,27 +95,34 @@ rule "Echo" {
 """
 
 
-def test_a_runaway_action_stops_play_out_as_it_stops_apply(tmp_path: Path):
+@pytest.mark.parametrize("base, players", [("duel", None), ("classic", 3)])
+def test_a_runaway_action_stops_play_out_as_it_stops_apply(tmp_path: Path, base, players):
     folder = tmp_path / "runaway"
     folder.mkdir()
     (folder / "cards.rules").write_text(ECHO, encoding="utf-8")
-    rules = Ruleset.load([str(folder)])
+    rules = Ruleset.load([str(folder)], base, players)
+    seats = rules.content.players
     seed = game_seed(5, 1)   # (any game: its first build runs away)
     errors, states = [], []
     for play in (_apply_until_error, play_out):
         game = rules.new_game(seed=seed, max_steps=300)
-        agents = agents_for(["random", "random"], seed)
+        agents = agents_for(["random"] * seats, seed)
         with pytest.raises(BudgetExceeded) as info:
             play(game, agents)
         errors.append((str(info.value), info.value.action))
         states.append(dumps(game.state))
     assert errors[0] == errors[1]
     message, action = errors[1]
-    assert action.name in ("build", "wonder") and message.startswith(f"the action `{action}`: ")
-    assert "300 steps" in message
+    assert message.startswith(f"the action `{action}`: ") and "300 steps" in message
     assert states[0] == states[1]
-    # Undone: every build runs away, so the history holds none, only what came before.
-    assert not [h for h in game.state.history if h[0] in ("build", "wonder")]
+    if base == "duel":
+        # Undone: every build runs away, so the history holds none, only what came before.
+        assert action.name in ("build", "wonder")
+        assert not [h for h in game.state.history if h[0] in ("build", "wonder")]
+    else:
+        # A round runs away when it resolves: the last seat's choice is undone, and the round
+        # waits for it again (the earlier seats' choices stand).
+        assert game.state.flow == "round" and game.to_move() == game.state.acting[-1]
     assert len(game.state.history) > 0
 
 
@@ -150,3 +159,42 @@ def test_a_simulation_reports_each_seats_score_at_the_end(base, players):
         assert (winner, victory) == (game.state.winner, game.state.victory)
         victories.add(victory)
     assert "civilian" in victories
+
+
+def test_a_round_resolves_a_random_seats_choice_from_its_numbers_or_else_from_its_names(monkeypatch):
+    """A random seat's choice in a round is kept in numbers for the round to resolve; once
+    anything moves meanwhile (which forgets what the round kept), the round decodes its name,
+    as it does every other seat's: the same game either way."""
+    rules = load_ruleset((), "classic", 3)
+    seed = game_seed(7, 2)
+    decoded = []
+    decode = legality.decode
+    monkeypatch.setattr(legality, "decode", lambda *a: decoded.append(a[1]) or decode(*a))
+
+    def play(forget: bool):
+        game = rules.new_game(seed=seed)
+        agents = agents_for(["random"] * 3, seed)
+        st = game.state
+        while not game.over and len(st.history) < 45:
+            if st.flow == "round" and st.pending is None:
+                me = game.to_move()
+                spaces, total = game._open_spaces(game, me)
+                act, binding, pay = drawn_among(game, me, agents[me].rng._randbelow, spaces, total)
+                turns.choose(game, None, named(game, act, binding, pay), (act, binding, pay or None))
+                if forget:
+                    game._round_pools.clear()   # what any move does (`core.relocate`)
+            else:
+                game._apply(agents[game.to_move()].act(game))
+        return game
+
+    kept = play(False)
+    assert decoded == []
+    forgotten = play(True)
+    assert len(decoded) >= 30   # (ten rounds of three seats)
+    plain = rules.new_game(seed=seed)
+    agents = agents_for(["random"] * 3, seed)
+    while len(plain.state.history) < len(kept.state.history):
+        plain._apply(agents[plain.to_move()].act(plain))
+    for game in (kept, forgotten):
+        assert game.state.history == plain.state.history
+        assert dumps(game.state) == dumps(plain.state)
