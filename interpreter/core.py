@@ -113,6 +113,7 @@ def clear_caches(g: Game) -> None:
     g._structure_left = None   # cards still in the structure (None: count them when asked)
     g._to_uncover = None       # face-down slots nothing covers any more (None: look at every slot)
     g._ended_scores = None     # each seat's `score` when the last age ended (turns.finish)
+    g._spare_frames = []       # frames of finished blocks, to be refilled (machine.frame)
 
 
 def name(g: Game, item: int) -> str:

@@ -92,7 +92,9 @@ def answer(g: Game, d: Decision, action: Action) -> None:
     if d.remaining > 1:
         env = dict(d.env)
         env["_remaining"] = d.remaining - 1
-        g.state.frames.append(Frame(d.again_block, d.again_pc, d.again_pc + 1, d.again_me, env))
+        again = machine.frame(g, d.again_block, d.again_pc + 1, d.again_me, env)
+        again.pc = d.again_pc
+        g.state.frames.append(again)
     env = dict(d.env)
     env["chosen"] = chosen
     alias = env.pop("_alias", None)

@@ -59,7 +59,7 @@ def event_frames(g: Game, name: str, actor: int, item: int = -1, only: int = -1,
             continue
         if event is None:
             event = {"name": name, "by": actor, "item": item, **fields}
-        out.append(Frame(t.block, 0, len(g.content.blocks[t.block].steps), me, {"event": event}))
+        out.append(machine.frame(g, t.block, len(g.content.blocks[t.block].steps), me, {"event": event}))
     return out
 
 
@@ -68,7 +68,7 @@ def event_frames(g: Game, name: str, actor: int, item: int = -1, only: int = -1,
 def _item_frames(g: Game, triggers: list, name: str, actor: int, only: int, fields: dict) -> list[Frame]:
     blocks = g.content.blocks
     event = {"name": name, "by": actor, **fields}
-    return [Frame(t.block, 0, len(blocks[t.block].steps), actor, {"event": event})
+    return [machine.frame(g, t.block, len(blocks[t.block].steps), actor, {"event": event})
             for t in triggers if t.item == only and (t.zone is None or t.zone == fields.get("zone"))]
 
 

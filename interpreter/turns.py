@@ -110,7 +110,7 @@ def _every_seat(g: Game, event: str) -> list[Frame]:
 
 
 def _hook(g: Game, block: int, me: int) -> Frame:
-    return Frame(block, 0, len(g.content.blocks[block].steps), me, {})
+    return machine.frame(g, block, len(g.content.blocks[block].steps), me, {})
 
 
 def begin_age(g: Game, age: int) -> None:
@@ -258,7 +258,7 @@ def resolve_round(g: Game) -> None:
             st.prepaid[item] = p
         for seller, resource, coins in trades:
             frames += events.event_frames(g, "traded", p, seller=seller, resource=resource, amount=coins)
-        frames.append(Frame(act.block, 0, len(g.content.blocks[act.block].steps), p,
+        frames.append(machine.frame(g, act.block, len(g.content.blocks[act.block].steps), p,
                             dict(zip(act.param_names, binding))))
     st.last_actor = st.acting[-1]
     st.acting = []
@@ -316,7 +316,7 @@ def set_next_starter(g: Game, p: int) -> None:
 
 def after_turn(g: Game, block: int, f: Frame) -> None:
     """Run a block at the end of the current turn (round), as the same player."""
-    g.state.deferred.append(Frame(block, 0, len(g.content.blocks[block].steps), f.me, dict(f.env)))
+    g.state.deferred.append(machine.frame(g, block, len(g.content.blocks[block].steps), f.me, dict(f.env)))
 
 
 def to_act(g: Game) -> list[int]:
@@ -360,6 +360,6 @@ def start_action(g: Game, act, binding: list[int]) -> None:
     st.turn += 1
     st.last_actor = st.current
     st.flow = "before_action" if act.before_turn else "action"
-    st.frames.append(Frame(act.block, 0, len(g.content.blocks[act.block].steps), st.current,
-                           dict(zip(act.param_names, binding))))   # machine.push
+    st.frames.append(machine.frame(g, act.block, len(g.content.blocks[act.block].steps), st.current,
+                                   dict(zip(act.param_names, binding))))   # machine.push
     advance(g)
