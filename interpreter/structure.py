@@ -87,11 +87,13 @@ def uncover(g: Game) -> bool:
     if not slots:
         return False
     frames: list[Frame] = []
+    heard = "uncovered" in g.content.triggers_by_event   # (most content hears none: no call per card)
     for slot in slots:
         item = structure[slot]
         if item >= 0 and not face_up[slot] and not cover[slot]:
             face_up[slot] = True
-            frames += events.event_frames(g, "uncovered", st.current, item)
+            if heard:
+                frames += events.event_frames(g, "uncovered", st.current, item)
             g._accessible = None
             if g._open_slots is not None:
                 insort(g._open_slots, slot)

@@ -170,9 +170,11 @@ def rotate(g: Game, zone: int, step: int, me: int) -> None:
     base = g.zone_base[zone]
     g._round_pools.clear()
     held = st.zones[base:base + n]   # (a per-seat zone's slots are consecutive)
+    loc = st.loc
     for p in range(n):
+        dest = base + (p + step) % n
         for item in held[p]:
-            st.loc[item] = base + (p + step) % n
+            loc[item] = dest
     for p in range(n):
         st.zones[base + (p + step) % n] = held[p]
         g._tally[base + p] = None
