@@ -275,17 +275,18 @@ def relocate_all(g: Game, items: list[int], slot: int) -> None:
             _settle(g, item, slot)
         return
     # `_settle` of each item, where no city changes (a deal): what it drops, then where it lies.
+    # (Only the moved items that are there are looked for: in what order they go makes no
+    # difference to what is left, and a deal moves many items, few of which are held there.)
     attached, positions, hidden = st.attached, st.positions, st.hidden
     if attached:   # (Duel: the cards tucked under wonders, for most of the game)
-        for item in items:
-            attached.pop(item, None)
+        for item in gone.intersection(attached):
+            del attached[item]
     if positions:
-        for item in items:
-            positions.pop(item, None)
+        for item in gone.intersection(positions):
+            del positions[item]
     if hidden:
-        for item in items:
-            if item in hidden:
-                hidden.remove(item)
+        for item in gone.intersection(hidden):
+            hidden.remove(item)
     loc = st.loc
     for item in items:
         loc[item] = slot

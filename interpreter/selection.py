@@ -6,7 +6,7 @@ from __future__ import annotations
 from itertools import chain, repeat
 from typing import TYPE_CHECKING
 
-from rulesdsl.model import STRUCTURE, STRUCTURE_ALL, Selector
+from rulesdsl.model import STRUCTURE, Selector
 
 from . import seats, structure
 from .state import Frame
@@ -57,11 +57,8 @@ def _named_alike(g: Game, sel: Selector, me: int, env: dict | None, pool: list[i
 def zone_pool(g: Game, sel: Selector, zone: int, me: int) -> list[int]:
     """The items of one zone a selector picks by owner and printed attributes (read-only for
     callers: often the zone's own list)."""
-    items = g.content.items
-    if zone == STRUCTURE:
-        pool = structure.accessible(g)
-    elif zone == STRUCTURE_ALL:
-        pool = [i for i in g.state.structure if i >= 0]
+    if zone < 0:   # the structure: its accessible cards, or every card of it (STRUCTURE_ALL)
+        pool = structure.accessible(g) if zone == STRUCTURE else [i for i in g.state.structure if i >= 0]
     elif g.content.zones[zone].per_player:
         if sel.owner == "me":
             pool = g.state.zones[g.zone_base[zone] + me]   # the hot case: no list to build
@@ -69,10 +66,9 @@ def zone_pool(g: Game, sel: Selector, zone: int, me: int) -> list[int]:
             pool = _owned(g, zone, seats.owners(g, sel.owner, me))
     else:
         pool = g.state.zones[g.zone_base[zone]]
-    if sel.colors is None and sel.kind is None and sel.age is None and sel.deck is None:
+    if not sel.printed:
         return pool  # read-only for callers: copying it is the hot path
-    matching = sel.matching(items)
-    return list(filter(matching.__contains__, pool))
+    return list(filter(sel.matching(g.content.items).__contains__, pool))
 
 
 def _owned(g: Game, zone: int, owners: list[int]) -> list[int]:

@@ -56,6 +56,12 @@ class Selector:
     # The runtime's own: the ids of the items `matches` holds for, made when first needed (the
     # attributes it tests are printed on the items, so the set never changes).
     cache: dict = attrs.field(factory=dict, init=False, eq=False, repr=False)
+    # Whether it filters by printed attributes at all (colour, kind, age, deck): most do not.
+    printed: bool = attrs.field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "printed", not (self.colors is None and self.kind is None and self.age is None
+                                                 and self.deck is None))
 
     def matching(self, items: list["ItemDef"]) -> frozenset[int]:
         found = self.cache.get("items")
