@@ -29,6 +29,8 @@ def _candidates_slow(g: Game, sel: Selector, me: int, env: dict | None) -> list[
         pool = _named_alike(g, sel, me, env, pool)
     if sel.where is None:
         return pool
+    if not pool:
+        return []   # (nothing to test: no frame to make for `it`)
     if sel.key is not None:  # `it.ATTR == VALUE`: the value once, then the attribute of each item
         value = sel.key[1](g, Frame(0, 0, 0, me, env) if env else g._reading[me])
         return with_attr(g, pool, sel.key[0], value)
