@@ -92,8 +92,10 @@ def _update_control(g: Game, zone: int, frames: list[Frame]) -> None:
         if old >= 0:
             lost += events.event_frames(g, "control_lost", old, zone=z.name, space=space)
         ctrl[space] = new
-        for p in range(st.players):
-            core.dirty(g, p)
+        # What the space rules changes hands: only these two seats' cities change (`seats.ruled_owner`).
+        for p in (old, new):
+            if p >= 0:
+                core.dirty(g, p)
         if new >= 0:
             gained += events.event_frames(g, "control_gained", new, zone=z.name, space=space)
     machine.schedule(g, frames + lost + gained)

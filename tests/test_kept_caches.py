@@ -1,5 +1,7 @@
 """What the engine keeps between decisions and updates as items move, instead of working it out
-afresh, is what it would work out afresh: each seat's price of each resource and of every item
+afresh, is what it would work out afresh: each seat's stats (what its items in play give, taken
+in item by item as they arrive, `costs.add_item`, and forgotten when one leaves or a space
+that rules items changes hands), each seat's price of each resource and of every item
 (`economy.trade_price`, `economy.price`, kept until `core.dirty` says a change can reach them),
 what a seat sells its neighbours (`trade.offer`, which takes an arriving item in through
 `trade.offer_after_arrival`), and the colour tally of each slot that `count(ZONE, color=...)`
@@ -13,6 +15,7 @@ import random
 import shutil
 from pathlib import Path
 
+import attrs
 import pytest
 
 from golden_games import SETS
@@ -65,6 +68,30 @@ def kept_tallies_hold(game) -> int:
     return kept
 
 
+def kept_stats_hold(game) -> int:
+    """Compare every seat's kept stats with those worked out afresh from its items; how many.
+    Lists are compared as the multisets a bank price reads, except where neighbours trade:
+    there the order of the one-of producers says which units are bought from whom."""
+    kept = 0
+    for p in range(game.content.players):
+        s = game._stats[p]
+        if s is None:
+            continue
+        kept += 1
+        fresh = economy._fresh_stats(game, p)
+        ordered = bool(game.content.trade_base)
+        for field in attrs.fields(type(s)):
+            if field.name == "colored":   # (what `production` has read of it: a cache of its own)
+                continue
+            a, b = getattr(s, field.name), getattr(fresh, field.name)
+            if field.name in ("one_of", "discounts") and not (ordered and field.name == "one_of"):
+                a, b = sorted(a, key=repr), sorted(b, key=repr)
+            elif isinstance(a, dict):   # (a count that fell back to 0 is no count)
+                a, b = {k: v for k, v in a.items() if v}, {k: v for k, v in b.items() if v}
+            assert a == b, (game.state.turn, p, field.name, a, b)
+    return kept
+
+
 def after_every_action(rules, games: int, check) -> int:
     """Play seeded random games, running `check(game)` after every action; what it counted."""
     counted = 0
@@ -87,6 +114,12 @@ def test_kept_offers_are_what_offer_works_out(players):
 def test_kept_prices_are_what_a_fresh_game_works_out(name):
     rules = load_ruleset(*SETS[name])
     assert after_every_action(rules, 2, kept_prices_hold) > 100
+
+
+@pytest.mark.parametrize("name", sorted(SETS))
+def test_kept_stats_are_what_the_seats_items_give(name):
+    rules = load_ruleset(*SETS[name])
+    assert after_every_action(rules, 2, kept_stats_hold) > 100
 
 
 @pytest.mark.parametrize("name", sorted(n for n in SETS if not n.startswith("classic")))   # (classic counts none)
