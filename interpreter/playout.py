@@ -42,7 +42,7 @@ def play_out(g: Game, agents: Sequence[Agent]) -> None:
     while st.flow != "over":
         if st.pending is None:
             if st.flow == "round":   # `random_action` of the first seat still to choose
-                me = g.to_move()
+                me = st.current   # (`to_move`: a round keeps it on the first seat still to choose)
                 below = belows[me]
                 if below is not None:
                     # `Game._apply` of the action `random_action` would name, kept in numbers too
