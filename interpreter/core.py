@@ -205,8 +205,13 @@ def dirty(g: Game, p: int, item: int = -1, arrived: int = -1) -> None:
     p's own, and other seats' where they depend on p's city."""
     s = g._stats[p]
     if s is not None:
-        it = g.content.items[item] if arrived >= 0 and p >= 0 else None   # (p -1: a zone no seat owns)
-        if it is None or it.copy_science or it.produce_one_of and g.content.trade_base and (
+        it = g.content.items[item] if item >= 0 and p >= 0 else None   # (p -1: a zone no seat owns)
+        if it is not None and arrived < 0:
+            # An item leaving: the stats are worked out afresh, unless it gave nothing to them
+            # (they count only items with statics; a copier reads its host, not the host's place).
+            if it.has_statics or it.copy_science:
+                g._stats[p] = None
+        elif it is None or it.copy_science or it.produce_one_of and g.content.trade_base and (
                 g.ruled or arrived != g.active_slots[p][-1]):
             # (Stats list the one-of producers in zone order, ruled items last, and neighbour
             # trade reads that order: an arrival that would not come last is counted afresh.)
