@@ -24,19 +24,20 @@ from rulesdsl.loader import bundled_folder
 from rulesdsl.pipeline import load_ruleset
 
 
+def held(per_seat: list) -> list[tuple[int, object]]:
+    """(seat, value) of each seat whose value is kept (not None)."""
+    return [(p, v) for p, v in enumerate(per_seat) if v is not None]
+
+
 def kept_offers_hold(game) -> int:
     """Compare every kept offer with a fresh one; how many were kept."""
-    kept = 0
-    for p in range(game.content.players):
-        offered = game._offers[p]
-        if offered is None:
-            continue
-        kept += 1
+    kept = held(game._offers)
+    for p, offered in kept:
         game._offers[p] = None
         fresh = trade.offer(game, p)
         assert offered == fresh, (game.state.turn, p, offered, fresh)
         game._offers[p] = offered
-    return kept
+    return len(kept)
 
 
 def kept_prices_hold(game) -> int:
@@ -72,12 +73,8 @@ def kept_stats_hold(game) -> int:
     """Compare every seat's kept stats with those worked out afresh from its items; how many.
     Lists are compared as the multisets a bank price reads, except where neighbours trade:
     there the order of the one-of producers says which units are bought from whom."""
-    kept = 0
-    for p in range(game.content.players):
-        s = game._stats[p]
-        if s is None:
-            continue
-        kept += 1
+    kept = held(game._stats)
+    for p, s in kept:
         fresh = economy._fresh_stats(game, p)
         ordered = bool(game.content.trade_base)
         for field in attrs.fields(type(s)):
@@ -89,7 +86,7 @@ def kept_stats_hold(game) -> int:
             elif isinstance(a, dict):   # (a count that fell back to 0 is no count)
                 a, b = {k: v for k, v in a.items() if v}, {k: v for k, v in b.items() if v}
             assert a == b, (game.state.turn, p, field.name, a, b)
-    return kept
+    return len(kept)
 
 
 def after_every_action(rules, games: int, check) -> int:
