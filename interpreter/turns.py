@@ -361,5 +361,5 @@ def start_action(g: Game, act, binding: list[int]) -> None:
     st.last_actor = st.current
     st.flow = "before_action" if act.before_turn else "action"
     st.frames.append(machine.frame(g, act.block, len(g.content.blocks[act.block].steps), st.current,
-                                   dict(zip(act.param_names, binding))))   # machine.push
+                                   dict(zip(act.param_names, binding))))   # (machine.push, with the names bound)
     advance(g)
