@@ -92,13 +92,32 @@ def _update_control(g: Game, zone: int, frames: list[Frame]) -> None:
         if old >= 0:
             lost += events.event_frames(g, "control_lost", old, zone=z.name, space=space)
         ctrl[space] = new
-        # What the space rules changes hands: only these two seats' cities change (`seats.ruled_owner`).
-        for p in (old, new):
-            if p >= 0:
-                core.dirty(g, p)
+        _handed_over(g, z.name, space, old, new)
         if new >= 0:
             gained += events.event_frames(g, "control_gained", new, zone=z.name, space=space)
     machine.schedule(g, frames + lost + gained)
+
+
+def _handed_over(g: Game, zone: str, space: int, old: int, new: int) -> None:
+    """What a space of `zone` rules has changed hands from seat `old` to seat `new` (-1:
+    nobody): only these two seats' cities change (`seats.ruled_owner`), as if the items on the
+    space had left the one and come into the other (`core.dirty` of each item).  An empty
+    space changes no city; where neighbours trade, or a price reads more than production and
+    numbers, both seats are worked out afresh."""
+    st = g.state
+    positions = st.positions
+    held = [(slot, item) for slot, ruler in g.ruled.items() if ruler == zone
+            for item in st.zones[slot] if positions.get(item) == space]
+    if g.content.trade_base or (not held and (g.content.price_spread is None or not g._fixed_costs)):
+        for p in (old, new):
+            if p >= 0:
+                core.dirty(g, p)
+        return
+    for slot, item in held:
+        if old >= 0:
+            core.dirty(g, old, item)
+        if new >= 0:
+            core.dirty(g, new, item, slot)
 
 
 ruled_owner = seats.ruled_owner  # read by events and economy too: it lives with the other owner rules
