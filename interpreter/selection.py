@@ -27,6 +27,21 @@ def _candidates_slow(g: Game, sel: Selector, me: int, env: dict | None) -> list[
         pool = [*pool, *_more_zones(g, sel, me)]
     if sel.named is not None:
         pool = _named_alike(g, sel, me, env, pool)
+    return _where(g, sel, me, env, pool)
+
+
+def own_candidates(g: Game, sel: Selector, me: int, pool: list[int]) -> list[int]:
+    """`candidates` of a selector of seat `me`'s own slot of a zone (no more zones), given
+    that slot's items: what the open actions' written functions ask (`spaces`)."""
+    if sel.printed:
+        pool = list(filter(sel.matching(g.content.items).__contains__, pool))
+    if sel.named is not None:
+        pool = _named_alike(g, sel, me, None, pool)
+    return _where(g, sel, me, None, pool)
+
+
+def _where(g: Game, sel: Selector, me: int, env: dict | None, pool: list[int]) -> list[int]:
+    """The items of `pool` for which the selector's `where=` holds (all without one)."""
     if sel.where is None:
         return pool
     if not pool:

@@ -58,6 +58,7 @@ def make_functions(content: Content, zone_base: list[int]) -> tuple[OpenSpaces, 
     numbers, (action, binding, payment or None): the caller names them (`legality.named`), or a
     game played out at random starts the action from them (`playout.play_out`)."""
     ns: dict[str, object] = {"candidates": selection.candidates, "zone_pool": selection.zone_pool,
+                             "own_candidates": selection.own_candidates,
                              "accessible": structure.accessible, "allowed": legality.allowed,
                              "payments_for": legality.payments_for, "price": economy.price,
                              "available_coins": economy.available_coins}
@@ -176,7 +177,15 @@ def _open(act: ActionDef, content: Content, zone_base: list[int], const, made: s
                 local_made.add(p.pool)
         else:
             var = f"q{act.id}_{k}"
-            body.append(f"{var} = candidates(g, {const(p.selector)}, me)")
+            sel = p.selector
+            if sel.zone >= 0 and content.zones[sel.zone].per_player and sel.owner == "me" and not sel.more_zones:
+                # The seat's own slot of a zone, filtered: an empty slot has no candidates, and
+                # most of these (Agora's conspiracies) are empty, so it is looked at first.
+                body.append(f"{var} = zones[{int(zone_base[sel.zone])} + me]")
+                body.append(f"if {var}:")
+                body.append(f"    {var} = own_candidates(g, {const(sel)}, me, {var})")
+            else:
+                body.append(f"{var} = candidates(g, {const(sel)}, me)")
         names.append(var)
     if not names:
         body.append("size = 1")   # an action of no parameter: one binding, the empty one

@@ -51,7 +51,8 @@ def test_a_caller_may_still_add_attributes():
 
 HOT = [events.event_frames, economy.price, economy._cost, economy.trade_price, economy.production, economy.stats,
        economy.available_coins, economy.payment_options, economy.round_payment, economy.build,
-       selection.candidates, selection._candidates_slow, selection.zone_pool, selection.count,
+       selection.candidates, selection._candidates_slow, selection.own_candidates, selection._where,
+       selection.zone_pool, selection.count,
        selection.count_colors, structure.accessible, structure.covering, structure.uncover,
        legality.decode, legality.canonical, legality.pools_of, legality.payments_for, legality.draw_among, legality.drawn_among, legality.allowed,
        legality.can_act, legality.legal_actions, turns.advance, turns.end_turn, turns.begin_round,
