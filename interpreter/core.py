@@ -25,6 +25,12 @@ if TYPE_CHECKING:
     from .game import Game
 
 
+# What a slot is, beside a place for items (`slot_tables`, "slot_kind"): flags.
+STRUCTURE_SLOT = 1   # the structure: its cards' places, cover counts, accessible cards
+ACTIVE_SLOT = 2      # a seat's items in play: its stats and the prices they reach
+RULED_SLOT = 4       # a zone ruled by another's spaces: whose its items are depends on control
+
+
 def lay_out_slots(g: Game, content: Content) -> None:
     """The slot tables of `content` (see `slot_tables`), worked out once per content and shared,
     read-only, by its games."""
@@ -91,6 +97,9 @@ def slot_tables(content: Content) -> dict:
     t["slot_discard"] = [discard >= 0 and z == discard for z in slot_zone]
     # Zones whose items work for whoever controls their space in another zone.
     t["ruled"] = {zone_base[z.id]: content.zones[z.ruled_by].name for z in content.zones if z.ruled_by >= 0}
+    # What a move into or out of each slot has to keep true beside the slot's items (`relocate`).
+    t["slot_kind"] = [(STRUCTURE_SLOT if slot == t["structure_slot"] else 0) | (ACTIVE_SLOT if active else 0)
+                      | (RULED_SLOT if slot in t["ruled"] else 0) for slot, active in enumerate(t["slot_active"])]
     return t
 
 
@@ -140,40 +149,68 @@ def relocate(g: Game, item: int, slot: int) -> None:
         tally = g._tally[old]
         if tally is not None:   # (kept up to date: a count is asked after most moves)
             tally[g.content.items[item].color] -= 1
-        # (One scan of the structure, not a membership test and then another: ints compare
-        # through the generic comparison, a dozen machine instructions or more each.)
-        try:
-            position = st.structure.index(item) if old == g.structure_slot else -1
-        except ValueError:   # an item lying on a card of the structure, not one of its cards
-            position = -1
-        if position >= 0:
-            st.structure[position] = -1
-            g._accessible = None
-            if g._structure_left is not None:
-                g._structure_left -= 1
-            cover = g._cover_count
-            if cover is not None:
-                turn = g._to_uncover
-                opened = g._open_slots   # (kept with the cover counts: structure.accessible)
-                if opened is not None:
-                    try:
-                        opened.remove(position)
-                    except ValueError:   # a card taken before it could be taken from the structure
-                        pass
-                for under in g.content.layouts[st.layout].covers[position]:
-                    cover[under] -= 1
-                    if not cover[under]:
-                        if not st.face_up[under]:
-                            if turn is not None:
-                                turn.append(under)
-                        elif opened is not None and st.structure[under] >= 0:
-                            insort(opened, under)
-        if g.slot_active[old]:
-            dirty(g, g.slot_owner[old], item)
-    if old in g.ruled:
-        for p in range(g.content.players):
-            dirty(g, p)
-    _settle(g, item, slot)
+        kind = g.slot_kind[old]
+        if kind:   # (most moves leave a slot with nothing more to keep: one test for them)
+            if kind & STRUCTURE_SLOT:
+                _leave_structure(g, st, item)
+            if kind & ACTIVE_SLOT:
+                dirty(g, g.slot_owner[old], item)
+            if kind & RULED_SLOT:
+                for p in range(g.content.players):
+                    dirty(g, p)
+    # (`_settle`, written out: every move comes through here)
+    if st.attached:
+        st.attached.pop(item, None)
+    if st.positions:
+        st.positions.pop(item, None)
+    if st.hidden and item in st.hidden:
+        st.hidden.remove(item)
+    st.loc[item] = slot
+    if slot >= 0:
+        st.zones[slot].append(item)
+        tally = g._tally[slot]
+        if tally is not None:
+            color = g.content.items[item].color
+            tally[color] = tally.get(color, 0) + 1
+        kind = g.slot_kind[slot]
+        if kind:
+            if kind & RULED_SLOT:
+                for p in range(g.content.players):
+                    dirty(g, p)
+            if kind & ACTIVE_SLOT:
+                dirty(g, g.slot_owner[slot], item, slot)
+
+
+def _leave_structure(g: Game, st, item: int) -> None:
+    """An item leaves the structure's slot: a card of the structure leaves its place (the
+    places it covered may open, or be turned up), an item lying on one just goes."""
+    # (One scan of the structure, not a membership test and then another: ints compare
+    # through the generic comparison, a dozen machine instructions or more each.)
+    try:
+        position = st.structure.index(item)
+    except ValueError:   # an item lying on a card of the structure, not one of its cards
+        return
+    st.structure[position] = -1
+    g._accessible = None
+    if g._structure_left is not None:
+        g._structure_left -= 1
+    cover = g._cover_count
+    if cover is not None:
+        turn = g._to_uncover
+        opened = g._open_slots   # (kept with the cover counts: structure.accessible)
+        if opened is not None:
+            try:
+                opened.remove(position)
+            except ValueError:   # a card taken before it could be taken from the structure
+                pass
+        for under in g.content.layouts[st.layout].covers[position]:
+            cover[under] -= 1
+            if not cover[under]:
+                if not st.face_up[under]:
+                    if turn is not None:
+                        turn.append(under)
+                elif opened is not None and st.structure[under] >= 0:
+                    insort(opened, under)
 
 
 def _settle(g: Game, item: int, slot: int) -> None:
@@ -185,9 +222,6 @@ def _settle(g: Game, item: int, slot: int) -> None:
         st.positions.pop(item, None)
     if st.hidden and item in st.hidden:
         st.hidden.remove(item)
-    if slot in g.ruled:
-        for p in range(g.content.players):
-            dirty(g, p)
     st.loc[item] = slot
     if slot >= 0:
         st.zones[slot].append(item)
@@ -195,7 +229,11 @@ def _settle(g: Game, item: int, slot: int) -> None:
         if tally is not None:
             color = g.content.items[item].color
             tally[color] = tally.get(color, 0) + 1
-        if g.slot_active[slot]:
+        kind = g.slot_kind[slot]
+        if kind & RULED_SLOT:
+            for p in range(g.content.players):
+                dirty(g, p)
+        if kind & ACTIVE_SLOT:
             dirty(g, g.slot_owner[slot], item, slot)
 
 

@@ -17,8 +17,8 @@ import random
 
 import pytest
 
-from rulesdsl.interpreter import (costs, dealing, decisions, economy, events, legality, machine, seats, selection,
-                                  structure, trade, turns, zones)
+from rulesdsl.interpreter import (core, costs, dealing, decisions, economy, events, legality, machine, seats,
+                                  selection, structure, trade, turns, zones)
 
 from golden_games import SETS
 from rulesdsl.interpreter import Game
@@ -58,7 +58,8 @@ HOT = [events.event_frames, economy.price, economy._cost, economy.trade_price, e
        legality.can_act, legality.legal_actions, turns.advance, turns.end_turn, turns.begin_round,
        turns.run_action, turns.start_action, turns.choose, machine.run, machine.push, machine.frame, turns.resolve_round, seats.seats_of, zones.riders_of,
        zones.rotate, zones.discard, costs.cheapest_trade, costs.useful_one_of, dealing.draw, decisions.answers,
-       trade.unit_prices, trade.cheapest, trade.payments, trade._ladder, trade._own_covers, trade._sides]
+       trade.unit_prices, trade.cheapest, trade.payments, trade._ladder, trade._own_covers, trade._sides,
+       core.relocate, core._leave_structure, core._settle, core.dirty, core.relocate_all]
 
 
 @pytest.mark.parametrize("fn", HOT, ids=lambda fn: f"{fn.__module__.rsplit('.', 1)[-1]}.{fn.__name__}")
@@ -99,3 +100,17 @@ def test_the_frames_of_finished_blocks_are_refilled_not_made_anew(monkeypatch):
     actions = [h for h in game.state.history if h[0] in ("build", "discard", "wonder")]
     assert game.over and len(actions) > 40   # (each action alone runs a block of its own)
     assert 0 < len(made) < 15, len(made)   # (a handful: as deep as the stack grows)
+
+
+def test_each_slot_says_what_a_move_through_it_keeps_true():
+    """`relocate` tests one flag per slot: the structure's, a seat's items in play, a zone ruled
+    by another's spaces (Agora's decrees)."""
+    game = load_ruleset(("agora",)).new_game(seed=1)
+    content, kind = game.content, game.slot_kind
+    assert len(kind) == game.n_slots and kind[game.structure_slot] == core.STRUCTURE_SLOT
+    for slot, zone in enumerate(game.slot_zone[:-1]):
+        z = content.zones[zone]
+        assert bool(kind[slot] & core.ACTIVE_SLOT) == z.active, z.name
+        assert bool(kind[slot] & core.RULED_SLOT) == (z.ruled_by >= 0), z.name
+        assert not kind[slot] & core.STRUCTURE_SLOT
+    assert any(k & core.RULED_SLOT for k in kind) and any(k & core.ACTIVE_SLOT for k in kind)
