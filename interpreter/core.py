@@ -54,6 +54,10 @@ def slot_tables(content: Content) -> dict:
             slot_zone.append(z.id)
             slot_owner.append(p if z.per_player else -1)
     t["zone_base"], t["slot_zone"], t["slot_owner"] = zone_base, slot_zone, slot_owner
+    # The slot of each zone for each seat, read without a call (`slot`): a zone held once is
+    # the same slot for every seat.
+    t["zone_slots"] = [[zone_base[z.id] + (p if z.per_player else 0) for p in range(content.players)]
+                       for z in content.zones]
     t["structure_slot"] = len(slot_zone)
     slot_zone += [-1]
     slot_owner += [-1]
@@ -130,7 +134,7 @@ def name(g: Game, item: int) -> str:
 
 
 def slot(g: Game, zone: int, owner: int) -> int:
-    return g.zone_base[zone] + (owner if g.content.zones[zone].per_player else 0)
+    return g.zone_slots[zone][owner]
 
 
 def owner_of(g: Game, item: int) -> int:

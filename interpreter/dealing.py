@@ -62,11 +62,11 @@ def _scripted_draw(g: Game, rest: list[int], count: int, label: str, scripted: l
 def deal(g: Game, count: int, src: int, dst: int, owner: int, space: int | None = None,
          hidden: bool = False, unseen: bool = False, by: int = -1) -> None:
     frames: list[Frame] = []
-    drawn = draw(g, core.slot(g, src, owner), count, g.content.zones[src].name, unseen)
+    drawn = draw(g, g.zone_slots[src][owner], count, g.content.zones[src].name, unseen)
     if space is None and not hidden:
-        core.arrive_all(g, drawn, core.slot(g, dst, owner), by, frames)
+        core.arrive_all(g, drawn, g.zone_slots[dst][owner], by, frames)
     for item in drawn if space is not None or hidden else ():
-        core.arrive(g, item, core.slot(g, dst, owner), by, frames)
+        core.arrive(g, item, g.zone_slots[dst][owner], by, frames)
         if space is not None:
             g.state.positions[item] = space
         if hidden:
@@ -77,6 +77,6 @@ def deal(g: Game, count: int, src: int, dst: int, owner: int, space: int | None 
 
 def shuffle(g: Game, zone: int) -> None:
     """A chance step: put a zone in random order (the last item is the top)."""
-    slot = core.slot(g, zone, 0)
+    slot = g.zone_slots[zone][0]
     order = draw(g, slot, len(g.state.zones[slot]), g.content.zones[zone].name)
     g.state.zones[slot][:] = list(reversed(order))  # the first drawn is the top

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from rulesdsl.model import Selector
 
-from . import core, machine, selection, track
+from . import machine, selection, track
 from .actions import CHOOSE, CHOOSE_OPTION, CHOOSE_PLAYER, CHOOSE_SPACE, PASS, Action, new_action, player_label
 from .state import Decision, Frame
 
@@ -38,7 +38,7 @@ def choose_space(g: Game, by: int, zone: int, empty: bool, body: int, f: Frame, 
     else:
         options = list(range(z.spaces))
     if empty:
-        taken = {st.positions.get(i) for i in st.zones[core.slot(g, zone, by)]}
+        taken = {st.positions.get(i) for i in st.zones[g.zone_slots[zone][by]]}
         options = [o for o in options if o not in taken]
     if where is not None:
         options = selection.kept_where(g, options, where, f.me, f.env, "space")

@@ -317,7 +317,7 @@ def acquire(g: Game, p: int, item: int) -> None:
 
 def _into_play(g: Game, p: int, item: int, event: str, via: str | None, frames: list[Frame]) -> None:
     it = g.content.items[item]
-    core.relocate(g, item, core.slot(g, g.content.build_zone[it.kind], p))
+    core.relocate(g, item, g.zone_slots[g.content.build_zone[it.kind]][p])
     # What happens because the item is now in play (the rules' and other items' `built`
     # triggers, e.g. "once 7 wonders are built") comes first, then the item's own effect.
     frames += events.event_frames(g, event, p, item, via=via)

@@ -106,7 +106,7 @@ def uncover(g: Game) -> bool:
 def deal_structure(g: Game, src: int, layout: str) -> None:
     st = g.state
     lay = g.content.layouts[layout]
-    items = dealing.draw(g, core.slot(g, src, 0), len(lay.face_up), g.content.zones[src].name)
+    items = dealing.draw(g, g.zone_slots[src][0], len(lay.face_up), g.content.zones[src].name)
     st.layout = layout
     g._accessible = None
     g._cover_count = None
@@ -123,7 +123,7 @@ def deal_onto_structure(g: Game, count: int, src: int, slots: list[int]) -> None
     """Lay `count` items from `src` onto the given structure slots that still hold a card."""
     st = g.state
     spots = [s for s in slots if 0 <= s < len(st.structure) and st.structure[s] >= 0][:count]
-    for item, spot in zip(dealing.draw(g, core.slot(g, src, 0), len(spots), g.content.zones[src].name), spots):
+    for item, spot in zip(dealing.draw(g, g.zone_slots[src][0], len(spots), g.content.zones[src].name), spots):
         core.relocate(g, item, g.structure_slot)
         st.attached[item] = st.structure[spot]
 

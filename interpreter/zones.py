@@ -17,11 +17,11 @@ if TYPE_CHECKING:
 def move(g: Game, item: int, zone: int, owner: int, onto: int | None = None, bottom: bool = False,
          by: int = -1) -> None:
     frames: list[Frame] = []
-    core.arrive(g, item, core.slot(g, zone, owner), by, frames)
+    core.arrive(g, item, g.zone_slots[zone][owner], by, frames)
     if frames:
         machine.schedule(g, frames)
     if bottom:
-        pile = g.state.zones[core.slot(g, zone, owner)]
+        pile = g.state.zones[g.zone_slots[zone][owner]]
         pile.insert(0, pile.pop())
     if onto is not None:
         g.state.attached[item] = onto
@@ -44,7 +44,7 @@ def move_all(g: Game, src: int, dst: int, owner, me: int, bottom: bool = False, 
     owners = seats.owners(g, owner, me) if (zones[src].per_player or zones[dst].per_player) else [0]
     frames: list[Frame] = []
     for o in owners:
-        moving = list(g.state.zones[core.slot(g, src, o)])
+        moving = list(g.state.zones[g.zone_slots[src][o]])
         if key is not None:
             attr, value = key[0], key[1](g, Frame(0, 0, 0, me, dict(f.env) if f is not None else {}))
             moving = selection.with_attr(g, moving, attr, value)
@@ -54,9 +54,9 @@ def move_all(g: Game, src: int, dst: int, owner, me: int, bottom: bool = False, 
             for item in moving:
                 claim(g, item, dst, o, me)
         else:
-            core.arrive_all(g, moving, core.slot(g, dst, o), me, frames)
+            core.arrive_all(g, moving, g.zone_slots[dst][o], me, frames)
         if bottom and moving:
-            pile = g.state.zones[core.slot(g, dst, o)]
+            pile = g.state.zones[g.zone_slots[dst][o]]
             pile[:] = pile[-len(moving):] + pile[:-len(moving)]
     if frames:
         machine.schedule(g, frames)
@@ -87,10 +87,10 @@ def discard(g: Game, me: int, item: int) -> None:
 
 def take_top(g: Game, count: int, src: int, dst: int, me: int) -> None:
     """The top `count` items, keeping their order (the top one last, as in the deck)."""
-    pile = g.state.zones[core.slot(g, src, me)]
+    pile = g.state.zones[g.zone_slots[src][me]]
     frames: list[Frame] = []
     for item in pile[len(pile) - min(count, len(pile)):]:
-        core.arrive(g, item, core.slot(g, dst, me), me, frames)
+        core.arrive(g, item, g.zone_slots[dst][me], me, frames)
     if frames:
         machine.schedule(g, frames)
 
@@ -99,10 +99,10 @@ def return_to_deck(g: Game, zone: int, me: int) -> None:
     """Every item back on top of its own deck, in the order they lie (the last ends on top)."""
     items = g.content.items
     frames: list[Frame] = []
-    for item in list(g.state.zones[core.slot(g, zone, me)]):
+    for item in list(g.state.zones[g.zone_slots[zone][me]]):
         deck = items[item].deck
         if deck >= 0:
-            core.arrive(g, item, core.slot(g, deck, me), me, frames)
+            core.arrive(g, item, g.zone_slots[deck][me], me, frames)
     if frames:
         machine.schedule(g, frames)
 
@@ -119,7 +119,7 @@ def place(g: Game, item: int, zone: int, owner: int, space: int, hidden: bool = 
     before = seats.ruled_owner(g, item, old) if old in g.ruled else -1
     fields = {"zone": g.ruled[old], "space": st.positions.get(item, -1)} if old in g.ruled else {}
     frames: list[Frame] = []
-    core.arrive(g, item, core.slot(g, zone, owner), by, frames)
+    core.arrive(g, item, g.zone_slots[zone][owner], by, frames)
     st.positions[item] = space
     if hidden:
         st.hidden.append(item)
@@ -138,7 +138,7 @@ def place(g: Game, item: int, zone: int, owner: int, space: int, hidden: bool = 
 
 def claim(g: Game, item: int, zone: int, owner: int, by: int = -1) -> None:
     frames: list[Frame] = []
-    core.arrive(g, item, core.slot(g, zone, owner), by, frames)
+    core.arrive(g, item, g.zone_slots[zone][owner], by, frames)
     block = g.content.items[item].claim_block
     if block >= 0 and owner < 0:
         owner = core.owner_of(g, item)
@@ -153,12 +153,12 @@ def reveal(g: Game, zone: int, space: int | None) -> None:
     st = g.state
     if not st.hidden:
         return
-    here = set(st.zones[core.slot(g, zone, 0)])
+    here = set(st.zones[g.zone_slots[zone][0]])
     st.hidden = [i for i in st.hidden if not (i in here and (space is None or st.positions.get(i) == space))]
 
 
 def first_empty(g: Game, zone: int) -> int:
-    taken = {g.state.positions.get(i) for i in g.state.zones[core.slot(g, zone, 0)]}
+    taken = {g.state.positions.get(i) for i in g.state.zones[g.zone_slots[zone][0]]}
     return next((s for s in range(max(g.content.zones[zone].spaces, 1)) if s not in taken), -1)
 
 
@@ -185,5 +185,5 @@ def rotate(g: Game, zone: int, step: int, me: int) -> None:
 
 def first_in(g: Game, zone: int, me: int) -> int:
     """The first item of the player's zone (-1: none)."""
-    items = g.state.zones[core.slot(g, zone, me)]
+    items = g.state.zones[g.zone_slots[zone][me]]
     return items[0] if items else -1
