@@ -101,10 +101,31 @@ def slot_tables(content: Content) -> dict:
     t["slot_discard"] = [discard >= 0 and z == discard for z in slot_zone]
     # Zones whose items work for whoever controls their space in another zone.
     t["ruled"] = {zone_base[z.id]: content.zones[z.ruled_by].name for z in content.zones if z.ruled_by >= 0}
+    t["_price_reach"] = price_reach(content)
     # What a move into or out of each slot has to keep true beside the slot's items (`relocate`).
     t["slot_kind"] = [(STRUCTURE_SLOT if slot == t["structure_slot"] else 0) | (ACTIVE_SLOT if active else 0)
                       | (RULED_SLOT if slot in t["ruled"] else 0) for slot, active in enumerate(t["slot_active"])]
     return t
+
+
+def price_reach(content: Content) -> list[tuple[int, ...] | None]:
+    """Per item, which of a seat's kept prices its coming into or leaving the seat's city can
+    change, where no coin cost reads the game (`dirty`): None, any (it produces, sets or
+    lowers a price, gives a discount...); else the items its chains make free, none for an
+    item that gives a price nothing at all (points, science symbols, amounts the rules read).
+    What `economy.price` reads of a seat's stats decides it."""
+    chained_by: dict[str, list[int]] = {}
+    for it in content.items:
+        for sym in it.chain_from:
+            chained_by.setdefault(sym, []).append(it.id)
+    reach: list[tuple[int, ...] | None] = []
+    for it in content.items:
+        if (any(it.produce) or it.produce_one_of or it.trade_fixed or it.discounts or it.chain_price is not None
+                or it.trade_discounts or it.borrow_chains or it.side_prices):
+            reach.append(None)
+        else:
+            reach.append(tuple(sorted({i for sym in it.chain_gives for i in chained_by.get(sym, ())})))
+    return reach
 
 
 def clear_caches(g: Game) -> None:
@@ -266,10 +287,15 @@ def dirty(g: Game, p: int, item: int = -1, arrived: int = -1) -> None:
         # and so does its price of each resource unless the item sets or lowers one; an item
         # that adds nothing to what a seat's prices read (its stats), where no coin cost reads
         # the city, changes none.
-        if g.content.items[item].has_statics or not g._fixed_costs:
+        reach = g._price_reach[item] if g._fixed_costs else None
+        if reach is None:
             if _adjusts_trade(g, item):
                 g._prices[p] = None
             g._price_cache[p].clear()
+        elif reach:   # (an item that gives chains: the prices of the items they make free)
+            cache = g._price_cache[p]
+            for chained in reach:
+                cache.pop(chained, None)
         return
     scope = g._price_scope
     if scope is None and not g.content.trade_base:  # trade with the bank only (Duel): the hot case

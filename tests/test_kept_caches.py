@@ -19,7 +19,7 @@ import attrs
 import pytest
 
 from golden_games import SETS
-from rulesdsl.interpreter import economy, trade
+from rulesdsl.interpreter import core, economy, trade
 from rulesdsl.loader import bundled_folder
 from rulesdsl.pipeline import load_ruleset
 
@@ -140,3 +140,26 @@ def test_a_trade_price_reading_the_buyers_own_city_is_forgotten_with_it(tmp_path
     rules = load_ruleset((), str(folder))
     assert rules.content.trade_price_reads_own is True
     assert after_every_action(rules, 2, kept_prices_hold) > 100
+
+
+@pytest.mark.parametrize("name", ["duel", "classic-3"])
+def test_a_chain_coming_into_a_city_reaches_the_prices_it_makes_free(name):
+    """An item that gives chains and no other thing a price reads forgets only the kept prices
+    of the items its chains make free (`core.price_reach`).  Random games never meet this while
+    the freed item is priced (chains lead to the next age), so each chain is brought into the
+    city by hand over a kept price."""
+    rules = load_ruleset(*SETS[name])
+    content = rules.content
+    checked = 0
+    for giver in content.items:
+        if not giver.chain_gives or core.price_reach(content)[giver.id] is None:
+            continue
+        freed = [it for it in content.items if set(it.chain_from) & set(giver.chain_gives) and it.cost is not None]
+        for target in freed[:2]:
+            game = rules.new_game(seed=checked)
+            kept = economy.price(game, 0, target.id)
+            assert game._price_cache[0][target.id] == kept
+            core.relocate(game, giver.id, game.zone_slots[content.build_zone[giver.kind]][0])
+            assert economy.price(game, 0, target.id) == (0, 0, True), (giver.name, target.name, kept)
+            checked += 1
+    assert checked >= 10
