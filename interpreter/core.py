@@ -102,6 +102,7 @@ def slot_tables(content: Content) -> dict:
     # Zones whose items work for whoever controls their space in another zone.
     t["ruled"] = {zone_base[z.id]: content.zones[z.ruled_by].name for z in content.zones if z.ruled_by >= 0}
     t["_price_reach"] = price_reach(content)
+    t["_resource_reach"] = resource_reach(content) if content.trade_price_by_resource and fixed_costs else None
     # What a move into or out of each slot has to keep true beside the slot's items (`relocate`).
     t["slot_kind"] = [(STRUCTURE_SLOT if slot == t["structure_slot"] else 0) | (ACTIVE_SLOT if active else 0)
                       | (RULED_SLOT if slot in t["ruled"] else 0) for slot, active in enumerate(t["slot_active"])]
@@ -125,6 +126,28 @@ def price_reach(content: Content) -> list[tuple[int, ...] | None]:
             reach.append(None)
         else:
             reach.append(tuple(sorted({i for sym in it.chain_gives for i in chained_by.get(sym, ())})))
+    return reach
+
+
+def resource_reach(content: Content) -> list[tuple[tuple[int, ...], frozenset[int]] | None]:
+    """Per item that makes resources and gives nothing else a price reads: (the resources it
+    makes, the items whose cost asks for one of them); None for any other item.  Where the bank
+    trade price of a resource reads what seats make of that resource only
+    (`Content.trade_price_by_resource`), such an item coming or going changes no seat's price
+    of another resource, nor of an item that asks for none of them (`dirty`)."""
+    needing: dict[int, set[int]] = {}
+    for it in content.items:
+        if it.cost is not None:
+            for r, _ in it.cost.needs:
+                needing.setdefault(r, set()).add(it.id)
+    reach: list[tuple[tuple[int, ...], frozenset[int]] | None] = []
+    for it in content.items:
+        made = {r for r, q in enumerate(it.produce) if q} | {r for one in it.produce_one_of for r in one}
+        if (not made or it.trade_fixed or it.discounts or it.chain_price is not None or it.trade_discounts
+                or it.borrow_chains or it.side_prices or it.chain_gives):
+            reach.append(None)
+        else:
+            reach.append((tuple(sorted(made)), frozenset().union(*(needing.get(r, ()) for r in made))))
     return reach
 
 
@@ -303,6 +326,12 @@ def dirty(g: Game, p: int, item: int = -1, arrived: int = -1) -> None:
         # A trade price that reads only the other seats' production (Duel's) stays as it was
         # for p itself, unless the item sets or lowers one of p's.
         own = p if item >= 0 and p >= 0 and not g.content.trade_price_reads_own else -1
+        reaches = g._resource_reach   # (None unless a resource's price reads only that resource)
+        if reaches is not None and item >= 0 and p >= 0:
+            reach = reaches[item]
+            if reach is not None:
+                _forget_resources(g, own, reach)
+                return
         for q in range(g.content.players):
             cache[q].clear()
             if q != own:
@@ -319,6 +348,25 @@ def dirty(g: Game, p: int, item: int = -1, arrived: int = -1) -> None:
         g._price_cache[q].clear()
         g._trade_cache[q].clear()
         g._cheapest_cache[q].clear()
+
+
+def _forget_resources(g: Game, own: int, reach: tuple[tuple[int, ...], frozenset[int]]) -> None:
+    """What a seat makes of some resources changed (`resource_reach`): every seat forgets its
+    prices of the items that ask for one of them, and every seat but `own` (-1: none), whose
+    price of a resource does not read its own city, its price of each of them."""
+    made, asking = reach
+    prices, formula = g._prices, g._trade_formula
+    for q in range(g.content.players):
+        cache = g._price_cache[q]
+        for item in list(filter(asking.__contains__, cache)):
+            del cache[item]
+        if q != own:
+            kept, values = prices[q], formula[q]
+            for r in made:
+                if kept is not None:
+                    kept[r] = -1
+                if values is not None:
+                    values[r] = -1
 
 
 def _adjusts_trade(g: Game, item: int) -> bool:

@@ -178,6 +178,7 @@ class Compiler:
             trade_where_static=bool(settings["trade_static"]),
             price_spread=self.price_spread(compiled_items, settings),
             trade_price_reads_own=settings.get("trade_reads_own", True),
+            trade_price_by_resource=settings.get("trade_by_resource", False),
             copied_names=frozenset(n for n, k in Counter(it.name for it in compiled_items).items() if k > 1))
 
     def sequence_steps(self, block_ids: list[int]) -> list[Step]:
@@ -226,6 +227,7 @@ class Compiler:
             settings["trade"] = self.expr(a[0])
             settings["trade_production_only"] = self.reads_only_production(a[0])
             settings["trade_reads_own"] = not (settings["trade_production_only"] and self.reads_others_only(a[0]))
+            settings["trade_by_resource"] = settings["trade_production_only"] and self.reads_its_resource_only(a[0])
         elif s.verb == "score":
             scores.append((a[0].name, self.expr(a[1])))
         elif s.verb == "tiebreak":
@@ -759,6 +761,17 @@ class Compiler:
             return (len(e.args) == 1 and self.reads_only_production(e.args[0]) and set(kw) <= {"owner", "color"}
                     and (owner is None or isinstance(owner, ast.Name) and owner.name in R.SUMMED_OWNER_WORDS))
         return False
+
+    def reads_its_resource_only(self, e: ast.Expr) -> bool:
+        """Of a trade price that reads only production (`reads_only_production`): whether every
+        `production(...)` in it reads the resource being priced (`resource`), no other."""
+        if isinstance(e, ast.BinOp):
+            return self.reads_its_resource_only(e.left) and self.reads_its_resource_only(e.right)
+        if isinstance(e, ast.Call) and e.func == "production":
+            return isinstance(e.args[0], ast.Name) and e.args[0].name == "resource"
+        if isinstance(e, ast.Call):
+            return all(self.reads_its_resource_only(x) for x in e.args)
+        return True   # numbers and names
 
     def reads_others_only(self, e: ast.Expr) -> bool:
         """Of a trade price that reads only production (`reads_only_production`): whether every

@@ -242,6 +242,10 @@ class Content:
     # what other seats produce: Duel's `production(..., owner=opponent)`), so that a seat's own
     # production changing leaves its trade prices alone.
     trade_price_reads_own: bool = True
+    # Whether the bank trade price of a resource reads what seats make of that resource only
+    # (Duel's `production(resource, ...)`), so that a change in what a seat makes of some
+    # resources leaves the others' prices alone.
+    trade_price_by_resource: bool = False
     # The game options the cards read with `option(NAME)`: the only options a game accepts.
     options: tuple[str, ...] = ()
     _fingerprint: str = attrs.field(default="", init=False, repr=False, eq=False)

@@ -142,6 +142,26 @@ def test_a_trade_price_reading_the_buyers_own_city_is_forgotten_with_it(tmp_path
     assert after_every_action(rules, 2, kept_prices_hold) > 100
 
 
+@pytest.mark.parametrize("price, by_resource", [
+    ("2 + production(resource, owner=opponent, color=[brown, grey])", True),   # Duel's own
+    ("2 + production(resource, owner=opponent) + production(glass, owner=opponent)", False),
+    ("max(2, 5 - production(stone, owner=opponent))", False)])
+def test_a_trade_price_reading_another_resource_is_forgotten_with_it(tmp_path: Path, price: str, by_resource: bool):
+    # Where the price of a resource reads what seats make of that resource only, a card that
+    # makes some resources forgets the prices of those and of the items that ask for them
+    # (`core.resource_reach`); a price reading another resource must forget every price.
+    folder = tmp_path / "duel-price"
+    shutil.copytree(bundled_folder("duel"), folder)
+    rules_file = folder / "game.rules"
+    text = rules_file.read_text(encoding="utf-8")
+    duel_price = "trade_price 2 + production(resource, owner=opponent, color=[brown, grey])"
+    assert duel_price in text
+    rules_file.write_text(text.replace(duel_price, f"trade_price {price}"), encoding="utf-8")
+    rules = load_ruleset((), str(folder))
+    assert rules.content.trade_price_by_resource is by_resource
+    assert after_every_action(rules, 2, kept_prices_hold) > 100
+
+
 @pytest.mark.parametrize("name", ["duel", "classic-3"])
 def test_a_chain_coming_into_a_city_reaches_the_prices_it_makes_free(name):
     """An item that gives chains and no other thing a price reads forgets only the kept prices
