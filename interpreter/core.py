@@ -102,7 +102,11 @@ def slot_tables(content: Content) -> dict:
     # Zones whose items work for whoever controls their space in another zone.
     t["ruled"] = {zone_base[z.id]: content.zones[z.ruled_by].name for z in content.zones if z.ruled_by >= 0}
     t["_price_reach"] = price_reach(content)
-    t["_resource_reach"] = resource_reach(content) if content.trade_price_by_resource and fixed_costs else None
+    # (A price of a resource reading that resource only, or no formula at all; what neighbours
+    # sell depending on the items alone.)
+    by_resource = content.trade_price is None or content.trade_price_by_resource
+    static_sales = not content.trade_base or content.price_spread is not None
+    t["_resource_reach"] = resource_reach(content) if by_resource and fixed_costs and static_sales else None
     # What a move into or out of each slot has to keep true beside the slot's items (`relocate`).
     t["slot_kind"] = [(STRUCTURE_SLOT if slot == t["structure_slot"] else 0) | (ACTIVE_SLOT if active else 0)
                       | (RULED_SLOT if slot in t["ruled"] else 0) for slot, active in enumerate(t["slot_active"])]
@@ -343,9 +347,14 @@ def dirty(g: Game, p: int, item: int = -1, arrived: int = -1) -> None:
     if offered is not None:
         # An item arriving adds what it sells; an item leaving, and it is worked out afresh.
         g._offers[p] = trade.offer_after_arrival(g, p, offered, item) if arrived >= 0 else None
+    reaches = g._resource_reach
+    reach = reaches[item] if reaches is not None and item >= 0 and p >= 0 else None
     for q in (range(g.content.players) if scope is None or p < 0 else scope[p]):
-        g._prices[q] = g._trade_formula[q] = None
-        g._price_cache[q].clear()
+        if reach is None:
+            g._prices[q] = g._trade_formula[q] = None
+            g._price_cache[q].clear()
+        else:   # (what p makes of some resources: only what asks for them, `resource_reach`)
+            _forget_asking(g, q, reach)
         g._trade_cache[q].clear()
         g._cheapest_cache[q].clear()
 
@@ -354,19 +363,27 @@ def _forget_resources(g: Game, own: int, reach: tuple[tuple[int, ...], frozenset
     """What a seat makes of some resources changed (`resource_reach`): every seat forgets its
     prices of the items that ask for one of them, and every seat but `own` (-1: none), whose
     price of a resource does not read its own city, its price of each of them."""
-    made, asking = reach
-    prices, formula = g._prices, g._trade_formula
     for q in range(g.content.players):
-        cache = g._price_cache[q]
-        for item in list(filter(asking.__contains__, cache)):
-            del cache[item]
         if q != own:
-            kept, values = prices[q], formula[q]
-            for r in made:
-                if kept is not None:
-                    kept[r] = -1
-                if values is not None:
-                    values[r] = -1
+            _forget_asking(g, q, reach)
+        else:
+            cache = g._price_cache[q]
+            for item in list(filter(reach[1].__contains__, cache)):
+                del cache[item]
+
+
+def _forget_asking(g: Game, q: int, reach: tuple[tuple[int, ...], frozenset[int]]) -> None:
+    """Seat q forgets its price of each resource in `reach` and of each item asking for one."""
+    made, asking = reach
+    cache = g._price_cache[q]
+    for item in list(filter(asking.__contains__, cache)):
+        del cache[item]
+    kept, values = g._prices[q], g._trade_formula[q]
+    for r in made:
+        if kept is not None:
+            kept[r] = -1
+        if values is not None:
+            values[r] = -1
 
 
 def _adjusts_trade(g: Game, item: int) -> bool:
