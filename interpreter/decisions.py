@@ -75,6 +75,26 @@ def answers(g: Game, d: Decision) -> list[Action]:
     return out
 
 
+def answer_count(d: Decision) -> int:
+    """How many legal answers `d` has: `len(answers(g, d))`, without making them."""
+    if d.kind == "option":
+        return len(d.labels)
+    return len(d.options) + (d.optional and d.kind != "player" and d.kind != "space")
+
+
+def answer_at(g: Game, d: Decision, k: int) -> Action:
+    """`answers(g, d)[k]`, without making the others (a random seat's answer: `playout`)."""
+    if d.kind == "player":
+        return new_action((CHOOSE_PLAYER, (player_label(d.options[k]),)))
+    if d.kind == "space":
+        return new_action((CHOOSE_SPACE, (str(d.options[k]),)))
+    if d.kind == "option":
+        return new_action((CHOOSE_OPTION, (d.labels[k],)))
+    if k == len(d.options):
+        return Action(PASS)
+    return new_action((CHOOSE, (g.item_names[d.options[k]],)))
+
+
 def answer(g: Game, d: Decision, action: Action) -> None:
     """Start what a legal answer to `d` runs (the caller has cleared `pending` and advances):
     the choice's body, after which a choice of several items asks again."""

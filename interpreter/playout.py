@@ -6,9 +6,11 @@ numbers again.  Here the drawn numbers start the action directly; the history st
 The game is the one `Game._apply(agent.act(game))` plays, action for action and random number
 for random number (tests/test_playout.py).  A random seat's choice in a simultaneous round is
 drawn as `random_action` draws it, without asking the agent, and kept in numbers for the round
-to resolve (`turns.choose`) beside the name the history holds.  Pending decisions, other agents,
-and turns of content where a name can stand for several items (copies) or an action names a
-payment to neighbours go through `act` and `_apply` as always."""
+to resolve (`turns.choose`) beside the name the history holds.  A random seat's answer to a
+pending decision is drawn by number among its answers (`decisions.answer_at`: the one
+`random_action` draws from the list) and applied by `_apply`.  Other agents, and turns of
+content where a name can stand for several items (copies) or an action names a payment to
+neighbours, go through `act` and `_apply` as always."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from typing import TYPE_CHECKING, Sequence
 from . import turns, undo
 from .agents import Agent, RandomAgent
 from .budget import BudgetExceeded
+from .decisions import answer_at, answer_count
 from .legality import drawn_among, named
 
 if TYPE_CHECKING:
@@ -72,4 +75,12 @@ def play_out(g: Game, agents: Sequence[Agent]) -> None:
                         undo.undo_last(g, before)
                         raise exc.for_action(named(g, act, binding)) from None
                     continue
+        else:
+            d = st.pending
+            below = belows[d.player]
+            n = answer_count(d)
+            if below is not None and n:
+                # `random_action` of a pending decision: one of its answers, drawn by number
+                g._apply(answer_at(g, d, below(n)))
+                continue
         g._apply(agents[g.to_move()].act(g))

@@ -15,7 +15,7 @@ from golden_games import SETS
 from rulesdsl.interpreter import BudgetExceeded, Ruleset
 from rulesdsl.interpreter.agents import RandomAgent, make_agent
 from rulesdsl.interpreter.persistence import dumps
-from rulesdsl.interpreter import legality, turns
+from rulesdsl.interpreter import decisions, legality, turns
 from rulesdsl.interpreter.legality import drawn_among, named
 from rulesdsl.interpreter.playout import play_out
 from rulesdsl.pipeline import load_ruleset
@@ -93,6 +93,28 @@ rule "Echo" {
     }
 }
 """
+
+
+@pytest.mark.parametrize("name, kinds", [
+    ("agora+pantheon", {("item", False), ("option", False), ("player", False), ("space", False)}),
+    ("classic-3", {("item", True)})])   # (a free build from the discard pile, or none)
+def test_a_random_seats_answer_to_a_decision_is_the_answer_random_action_draws(name, kinds):
+    """`play_out` answers a random seat's pending decision by number (`decisions.answer_at`):
+    the answer `random_action` draws from the list of answers, at every decision of seeded games."""
+    rules = load_ruleset(*SETS[name])
+    met = set()
+    for seed in range(6):
+        game = rules.new_game(seed=seed)
+        rng = random.Random(seed)
+        while not game.over:
+            d = game.state.pending
+            if d is not None:
+                answers = decisions.answers(game, d)
+                assert decisions.answer_count(d) == len(answers)
+                assert [decisions.answer_at(game, d, k) for k in range(len(answers))] == answers
+                met.add((d.kind, d.optional))
+            game._apply(game.random_action(rng))
+    assert met == kinds
 
 
 @pytest.mark.parametrize("base, players", [("duel", None), ("classic", 3)])
