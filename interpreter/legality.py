@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 from itertools import product
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from rulesdsl.model import STRUCTURE
 
@@ -166,13 +166,34 @@ def bindings(g: Game, me: int):
             yield act, binding
 
 
+# What `random.Random` draws a number below n with, where its bits come from `getrandbits`.
+_RANDBELOW_WITH_BITS = getattr(random.Random, "_randbelow_with_getrandbits", None)
+
+
+def below_of(rng: random.Random) -> Callable[[int], int]:
+    """A function drawing a uniform integer in [0, n), n > 0: the numbers `rng.randrange(n)`
+    draws.  For a `random.Random` it is `_randbelow` written out with `getrandbits` bound once
+    (the method looks it up at every call: a random game draws a few hundred numbers)."""
+    if getattr(type(rng), "_randbelow", None) is not _RANDBELOW_WITH_BITS or _RANDBELOW_WITH_BITS is None:
+        # randrange(n) is _randbelow(n) once n > 0 is checked: the same numbers, less work
+        return getattr(rng, "_randbelow", None) or rng.randrange
+    getrandbits = rng.getrandbits
+
+    def below(n: int) -> int:
+        k = n.bit_length()
+        r = getrandbits(k)
+        while r >= n:
+            r = getrandbits(k)
+        return r
+    return below
+
+
 def random_action(g: Game, rng: random.Random, seat: int | None = None) -> Action:
     """A legal action drawn uniformly at random, without listing them all: candidate
     bindings are drawn uniformly and the illegal ones rejected (never drawn twice); then,
     when it needs trade, one of its payments."""
     st = g.state
-    # randrange(n) is _randbelow(n) after checks n > 0 passes here: the same numbers, less work.
-    below = getattr(rng, "_randbelow", None) or rng.randrange
+    below = below_of(rng)
     if st.pending is not None or st.flow == "over":
         me = None
     elif seat is None and st.flow != "round":

@@ -20,7 +20,7 @@ from . import turns, undo
 from .agents import Agent, RandomAgent
 from .budget import BudgetExceeded
 from .decisions import answer_at, answer_count
-from .legality import drawn_among, named
+from .legality import below_of, drawn_among, named
 
 if TYPE_CHECKING:
     from .game import Game
@@ -35,9 +35,7 @@ def play_out(g: Game, agents: Sequence[Agent]) -> None:
     draw = g._draw
     start = turns.start_action
     direct = not (g.copied_names or content.trade_base) and len(g.action_by_name) == len(content.actions)
-    # randrange(n) is _randbelow(n) once n > 0 is checked (as `legality.random_action` draws)
-    belows = [(getattr(a.rng, "_randbelow", None) or a.rng.randrange) if type(a) is RandomAgent else None
-              for a in agents]
+    belows = [below_of(a.rng) if type(a) is RandomAgent else None for a in agents]   # (as `random_action` draws)
     if not any(belows):
         while st.flow != "over":
             g._apply(agents[g.to_move()].act(g))

@@ -220,3 +220,19 @@ def test_a_round_resolves_a_random_seats_choice_from_its_numbers_or_else_from_it
     for game in (kept, forgotten):
         assert game.state.history == plain.state.history
         assert dumps(game.state) == dumps(plain.state)
+
+
+def test_the_numbers_a_random_seat_draws_are_randranges():
+    """`legality.below_of` binds `getrandbits` once instead of asking `Random._randbelow` for it
+    at every number: the same numbers as `randrange`, and a generator of its own kind (one that
+    overrides `random()`) keeps its own way of drawing."""
+    ns = [n for n in range(1, 200)] * 10 + [2 ** 40 + 3, 7 ** 30]
+    mine, theirs = random.Random(17), random.Random(17)
+    below = legality.below_of(mine)
+    assert [below(n) for n in ns] == [theirs.randrange(n) for n in ns]
+
+    class Halves(random.Random):
+        def random(self):
+            return 0.5
+    own, plain = legality.below_of(Halves(1)), Halves(1)
+    assert [own(n) for n in ns[:50]] == [plain.randrange(n) for n in ns[:50]]
