@@ -22,7 +22,8 @@ def choose(g: Game, by: int, count: int, sel: Selector, body: int, f: Frame, ali
     options = selection.candidates(g, sel, f.me, f.env)
     if count <= 0 or not options:
         return
-    env = {k: v for k, v in f.env.items() if k != "_remaining"}
+    env = dict(f.env)   # (the names without `_remaining`, in their order)
+    env.pop("_remaining", None)
     if alias:
         env["_alias"] = alias
     g.state.pending = Decision(by, "item", list(options), body, env, f.block, f.pc - 1, f.me, count,

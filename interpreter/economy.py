@@ -56,7 +56,10 @@ def production(g: Game, p: int, resource, colors) -> int:
 
 def _colored(s: Stats, colors) -> list[int]:
     """What the cards of these colours produce together, per resource."""
-    rows = [row for color, row in s.by_color.items() if color in colors]
+    rows = []   # (a loop: a comprehension is a function made at every call)
+    for color, row in s.by_color.items():
+        if color in colors:
+            rows.append(row)
     # (column sums: `zip` turns the rows into columns without a bytecode per cell)
     return list(map(sum, zip(*rows))) if rows else [0] * len(s.produce)
 
@@ -119,7 +122,7 @@ def price(g: Game, p: int, item: int) -> tuple[int, int, bool]:
 def _chained(g: Game, p: int, it, s: Stats) -> bool:
     """Whether seat p (stats `s`) holds, or may borrow from a neighbour, a chain that makes `it`
     free.  (Apart from `price`, so that its names are not cells every price pays to create.)"""
-    if any(sym in s.chains for sym in it.chain_from):
+    if not s.chains.isdisjoint(it.chain_from):
         return True
     return bool(s.borrow_chains) and any(sym in stats(g, q).chains for q in seats.seats_of(g, "neighbours", p)
                                          for sym in it.chain_from)

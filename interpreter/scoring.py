@@ -50,7 +50,7 @@ def science_count(g: Game, p: int, symbol: str) -> int:
 
 
 def distinct_science(g: Game, p: int) -> int:
-    return sum(1 for n in economy.stats(g, p).science.values() if n > 0)
+    return len(list(filter(None, economy.stats(g, p).science.values())))   # (counts: none below 0)
 
 
 def counter(g: Game, name: str, p: int) -> int:

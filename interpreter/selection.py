@@ -91,7 +91,10 @@ def zone_pool(g: Game, sel: Selector, zone: int, me: int) -> list[int]:
 def _owned(g: Game, zone: int, owners: list[int]) -> list[int]:
     """The items of these seats' slots of a per-seat zone, seat by seat."""
     zones, base = g.state.zones, g.zone_base[zone]
-    return list(chain.from_iterable([zones[base + o] for o in owners]))
+    out: list[int] = []   # (a loop: a comprehension is a function made at every call)
+    for o in owners:
+        out += zones[base + o]
+    return out
 
 
 def kept_where(g: Game, values: list, where, me: int, env: dict | None, name: str) -> list:

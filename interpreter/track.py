@@ -32,6 +32,14 @@ def spaces(g: Game) -> list[int]:
     return list(range(-cap, cap + 1))
 
 
+def _blocker(pieces: list[int], items, positions: dict[int, int], target: int) -> int:
+    """The piece on the track at `target` that the pawn cannot pass (-1: none)."""
+    for b in pieces:
+        if items[b].blocks_pawn and positions.get(b) == target:
+            return b
+    return -1
+
+
 def shields(g: Game, p: int, n: int) -> None:
     """Move the pawn n spaces towards p's opponent, one at a time; tokens reached apply; a
     blocking piece stops the pawn before its space and is removed."""
@@ -47,8 +55,8 @@ def shields(g: Game, p: int, n: int) -> None:
         if st.pawn * direction >= capital:
             break
         target = st.pawn + direction
-        blocker = next((b for b in pieces if items[b].blocks_pawn and st.positions.get(b) == target), None)
-        if blocker is not None:
+        blocker = _blocker(pieces, items, st.positions, target)
+        if blocker >= 0:
             # Off the track, back to the zone it started in (its `deck`; none: out of the game).
             deck = items[blocker].deck
             core.relocate(g, blocker, g.zone_base[deck] if deck >= 0 else NOWHERE)

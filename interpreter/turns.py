@@ -106,7 +106,10 @@ def advance(g: Game) -> None:
 
 def _every_seat(g: Game, event: str) -> list[Frame]:
     """The frames an event of every seat, in seat order, sets off."""
-    return [f for p in range(g.state.players) for f in events.event_frames(g, event, p)]
+    frames: list[Frame] = []
+    for p in range(g.state.players):
+        frames += events.event_frames(g, event, p)
+    return frames
 
 
 def _hook(g: Game, block: int, me: int) -> Frame:
