@@ -11,7 +11,6 @@ concern (see `interpreter/game.py`).
 from __future__ import annotations
 
 from bisect import insort
-from itertools import filterfalse
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
@@ -398,7 +397,7 @@ def relocate_all(g: Game, items: list[int], slot: int) -> None:
     st = g.state
     old = st.loc[items[0]] if items else -1
     if (len(items) < 3 or old < 0 or old == g.structure_slot or g.slot_active[old] or old in g.ruled
-            or slot in g.ruled or list(map(st.loc.__getitem__, items)).count(old) != len(items)):
+            or slot in g.ruled or not _all_in(st.loc, items, old)):
         for item in items:
             relocate(g, item, slot)
         return
@@ -406,7 +405,7 @@ def relocate_all(g: Game, items: list[int], slot: int) -> None:
         g._round_pools.clear()
     gone = set(items)
     src = st.zones[old]
-    src[:] = filterfalse(gone.__contains__, src)
+    src[:] = _left(src, gone)
     g._tally[old] = None
     if slot in g.ruled or slot >= 0 and g.slot_active[slot]:
         for item in items:
@@ -431,6 +430,24 @@ def relocate_all(g: Game, items: list[int], slot: int) -> None:
     if slot >= 0:
         st.zones[slot] += items
         g._tally[slot] = None
+
+
+# (Loops, not `map` or `filterfalse` over a bound method: fewer machine instructions per item.)
+def _all_in(loc: list[int], items: list[int], slot: int) -> bool:
+    """Whether every one of `items` lies in `slot`."""
+    for item in items:
+        if loc[item] != slot:
+            return False
+    return True
+
+
+def _left(src: list[int], gone: set[int]) -> list[int]:
+    """The items of `src` not in `gone`, in order."""
+    kept = []
+    for item in src:
+        if item not in gone:
+            kept.append(item)
+    return kept
 
 
 def arrive_all(g: Game, items: list[int], slot: int, by: int, frames: list[Frame]) -> None:

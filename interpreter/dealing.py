@@ -30,7 +30,7 @@ def draw(g: Game, slot: int, count: int, label: str, unseen: bool = False) -> li
     if not scripted:   # every item at random: the numbers drawn in one go
         st.rng, ks = chance.picks(st.rng, len(rest), count)
         out = list(map(rest.pop, ks))   # (in order: the k-th of what is left each time)
-        st.chance.append([label, *map(g.item_names.__getitem__, out)])
+        st.chance.append(_named(g, label, out))
         return out
     return _scripted_draw(g, rest, count, label, scripted)
 
@@ -55,8 +55,17 @@ def _scripted_draw(g: Game, rest: list[int], count: int, label: str, scripted: l
             st.rng, k = chance.below(st.rng, len(rest))
             item = rest.pop(k)
         out.append(item)
-    st.chance.append([label, *map(g.item_names.__getitem__, out)])
+    st.chance.append(_named(g, label, out))
     return out
+
+
+def _named(g: Game, label: str, items: list[int]) -> list[str]:
+    """What the chance record keeps of a draw: the zone, then the items' names."""
+    names = g.item_names
+    entry = [label]
+    for item in items:
+        entry.append(names[item])
+    return entry
 
 
 def deal(g: Game, count: int, src: int, dst: int, owner: int, space: int | None = None,
