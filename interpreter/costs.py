@@ -3,7 +3,6 @@ way to pay a cost.  Both are derived from the state and cached until a city chan
 
 from __future__ import annotations
 
-from functools import partial
 from itertools import product
 from operator import mul
 
@@ -97,8 +96,17 @@ def cheapest_trade(need: list[int], prices: list[int], one_of: list[tuple[int, .
 
 def useful_one_of(need, one_of: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
     """Of each one-of producer, the resources `need` still asks for (producers of none left out)."""
-    # (`map` and `filter`, no comprehension: `need` would be a cell every call pays to create)
-    return list(filter(None, map(tuple, map(partial(filter, need.__getitem__), one_of))))
+    # (loops: a comprehension would make `need` a cell every call pays to create, and `map` or
+    # `filter` over a bound method costs more per item)
+    useful = []
+    for one in one_of:
+        asked = []
+        for r in one:
+            if need[r]:
+                asked.append(r)
+        if asked:
+            useful.append(tuple(asked))
+    return useful
 
 
 def _buy(need: list[int], prices: list[int], discount: int) -> int:

@@ -5,7 +5,6 @@ changes (`core.dirty`)."""
 
 from __future__ import annotations
 
-from itertools import chain
 from typing import TYPE_CHECKING
 
 from . import core, events, machine, seats
@@ -27,7 +26,9 @@ def stats(g: Game, p: int) -> Stats:
 def _fresh_stats(g: Game, p: int) -> Stats:
     """Seat p's stats worked out from its items in play."""
     zones = g.state.zones
-    mine = list(chain.from_iterable(map(zones.__getitem__, g.active_slots[p])))
+    mine: list[int] = []
+    for slot in g.active_slots[p]:
+        mine += zones[slot]
     for slot in g.ruled:
         mine += [i for i in zones[slot] if seats.ruled_owner(g, i, slot) == p]
     return compute_stats(g.content, mine, g.state.attached)

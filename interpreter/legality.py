@@ -124,23 +124,27 @@ def canonical(g: Game, act, binding: list[int], me: int) -> list[int]:
     """The binding `decode` makes of these items' names: where copies of an item share a name,
     the first candidate of that name not taken yet (copies are alike; which one moves is not)."""
     copied = g.copied_names
-    name_of = g.item_names.__getitem__
+    names = g.item_names
     out: list[int] = []
     pools = None
     for k, item in enumerate(binding):
-        name = name_of(item)
+        name = names[item]
         if name not in copied:
             out.append(item)  # one item of that name: no need to look for it
             continue
         if pools is None:
             pools = pools_of(g, act, me)   # (kept while a simultaneous round waits)
         pool = pools[k]
-        names = list(map(name_of, pool))
-        j = names.index(name)
-        while pool[j] in out:
-            j = names.index(name, j + 1)
-        out.append(pool[j])
+        out.append(_first_untaken(pool, name, names, out))
     return out
+
+
+def _first_untaken(pool: list[int], name: str, names: list[str], taken: list[int]) -> int:
+    """The first item of `pool` named `name` that is not in `taken`."""
+    for item in pool:
+        if names[item] == name and item not in taken:
+            return item
+    raise ValueError(f"{name!r} is not among the candidates")
 
 
 def open_actions(g: Game, me: int) -> list[tuple]:

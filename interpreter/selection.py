@@ -3,7 +3,7 @@ many, and what an expression reads of an item or of the game's options."""
 
 from __future__ import annotations
 
-from itertools import chain, repeat
+from itertools import chain
 from typing import TYPE_CHECKING
 
 from rulesdsl.model import STRUCTURE, Selector
@@ -34,7 +34,7 @@ def own_candidates(g: Game, sel: Selector, me: int, pool: list[int]) -> list[int
     """`candidates` of a selector of seat `me`'s own slot of a zone (no more zones), given
     that slot's items: what the open actions' written functions ask (`spaces`)."""
     if sel.printed:
-        pool = list(filter(sel.matching(g.content.items).__contains__, pool))
+        pool = _printed(g, sel, pool)
     if sel.named is not None:
         pool = _named_alike(g, sel, me, None, pool)
     return _where(g, sel, me, None, pool)
@@ -85,7 +85,17 @@ def zone_pool(g: Game, sel: Selector, zone: int, me: int) -> list[int]:
         pool = g.state.zones[g.zone_base[zone]]
     if not sel.printed:
         return pool  # read-only for callers: copying it is the hot path
-    return list(filter(sel.matching(g.content.items).__contains__, pool))
+    return _printed(g, sel, pool)
+
+
+def _printed(g: Game, sel: Selector, pool: list[int]) -> list[int]:
+    """The items of `pool` whose printed attributes the selector asks for."""
+    matching = sel.matching(g.content.items)
+    kept = []   # (a loop: `filter` over a bound method costs more per item)
+    for item in pool:
+        if item in matching:
+            kept.append(item)
+    return kept
 
 
 def _owned(g: Game, zone: int, owners: list[int]) -> list[int]:
@@ -114,7 +124,12 @@ def count_named(g: Game, sel: Selector, me: int, named: int) -> int:
     if not isinstance(named, int) or not 0 <= named < len(items):
         return 0
     name = items[named].name
-    return list(map(g.item_names.__getitem__, zone_pool(g, sel, sel.zone, me))).count(name)
+    names = g.item_names
+    n = 0   # (a loop: `map` over a bound method costs more per item)
+    for item in zone_pool(g, sel, sel.zone, me):
+        if names[item] == name:
+            n += 1
+    return n
 
 
 def count_colors(g: Game, zone: int, me: int, colors: tuple[str, ...]) -> int:
@@ -129,9 +144,10 @@ def count_colors(g: Game, zone: int, me: int, colors: tuple[str, ...]) -> int:
         for i in g.state.zones[slot]:
             color = items[i].color
             tally[color] = tally.get(color, 0) + 1
-    if len(colors) == 1:
-        return tally.get(colors[0], 0)
-    return sum(map(tally.get, colors, repeat(0)))
+    n = 0
+    for color in colors:
+        n += tally.get(color, 0)
+    return n
 
 
 def count(g: Game, sel: Selector, me: int, env: dict | None = None) -> int:
