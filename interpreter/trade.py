@@ -88,7 +88,10 @@ def unit_prices(g: Game, s: Stats, side: str) -> list[int]:
 
 
 def _lowered(base: int, lowered: list[int | None]) -> list[int]:
-    return [base if low is None else min(base, low) for low in lowered]
+    prices = []
+    for low in lowered:
+        prices.append(base if low is None else min(base, low))
+    return prices
 
 
 def payments(g: Game, p: int, need: tuple[int, ...], s: Stats) -> list[tuple[int, Payment]]:
@@ -103,7 +106,10 @@ def payments(g: Game, p: int, need: tuple[int, ...], s: Stats) -> list[tuple[int
     found: set[tuple[int, ...]] = set()
     for left in _own_covers(need, s.one_of):
         found |= _buy(left, sides)
-    result = _frontier(found, [s[0] for s in sides])
+    sellers = []
+    for side in sides:
+        sellers.append(side[0])
+    result = _frontier(found, sellers)
     cache[need] = result
     return result
 
@@ -159,9 +165,20 @@ def _ladder(g: Game, p: int, sides) -> list[list[tuple[int, int]]] | None:
 
 
 def _ladder_of(sides, resources: int) -> list[list[tuple[int, int]]] | None:
-    if any(one_of for _, _, one_of, _ in sides):
-        return None
-    return [sorted((side[3][r], side[1][r]) for side in sides if side[1][r]) for r in range(resources)]
+    # (Loops here and below: a comprehension or generator is a function made at every call,
+    # and these run at every purchase a classic seat weighs.)
+    for side in sides:
+        if side[2]:
+            return None
+    ladder = []
+    for r in range(resources):
+        rungs = []
+        for side in sides:
+            if side[1][r]:
+                rungs.append((side[3][r], side[1][r]))
+        rungs.sort()
+        ladder.append(rungs)
+    return ladder
 
 
 def purchases(g: Game, p: int, need: tuple[int, ...], s: Stats, pay: Payment) -> list[tuple[int, int, int]]:
@@ -193,7 +210,10 @@ def _own_covers(need: tuple[int, ...], one_of: list[tuple[int, ...]]) -> list[li
 def _covers(need: tuple[int, ...], useful: list[tuple[int, ...]]) -> list[list[int]]:
     out = []
     seen = set()
-    for pick in product(*[u + (-1,) for u in useful]):
+    choices = []
+    for u in useful:
+        choices.append(u + (-1,))
+    for pick in product(*choices):
         left = list(need)
         for r in pick:
             if r >= 0:
@@ -255,9 +275,11 @@ def _assign(need: list[int], sides, target: tuple[int, ...]) -> list[tuple[int, 
 
 def _buy(need: list[int], sides) -> set[tuple[int, ...]]:
     """Every vector of coins per side that buys `need` from the sides' production."""
-    units = [r for r, q in enumerate(need) for _ in range(q)]
+    units = []
+    for r, q in enumerate(need):
+        units += [r] * q
     if not units:
-        return {tuple(0 for _ in sides)}
+        return {(0,) * len(sides)}
     if not any(need[r] for _, _, one_of, _ in sides for opts in one_of for r in opts):
         return _buy_fixed(need, sides)
     # Sources: (side, resources it may give, capacity, fixed?); fixed units grouped per resource.
@@ -269,7 +291,9 @@ def _buy(need: list[int], sides) -> set[tuple[int, ...]]:
                 caps0.append((k, (r,), q))
         for opts in one_of:
             caps0.append((k, tuple(opts), 1))
-    prices = [s[3] for s in sides]
+    prices = []
+    for side in sides:
+        prices.append(side[3])
 
     def go(u: int, caps: tuple[int, ...]) -> frozenset:
         if u == len(units):
@@ -294,7 +318,7 @@ def _buy(need: list[int], sides) -> set[tuple[int, ...]]:
 def _buy_fixed(need: list[int], sides) -> set[tuple[int, ...]]:
     """`_buy` when only fixed production can help: each resource is split between the sides on
     its own (k units from the first side, the rest from the second)."""
-    vectors = {tuple(0 for _ in sides)}
+    vectors = {(0,) * len(sides)}
     for r, n in enumerate(need):
         if not n:
             continue
@@ -302,24 +326,53 @@ def _buy_fixed(need: list[int], sides) -> set[tuple[int, ...]]:
             _, fixed, _, prices = sides[0]
             if fixed[r] < n:
                 return set()
-            vectors = {(v[0] + n * prices[r],) for v in vectors}
+            cost = n * prices[r]
+            after = set()
+            for v in vectors:
+                after.add((v[0] + cost,))
+            vectors = after
             continue
         a, b = sides[0][1][r], sides[1][1][r]
         pl, pr = sides[0][3][r], sides[1][3][r]
-        splits = [(k * pl, (n - k) * pr) for k in range(max(0, n - b), min(n, a) + 1)]
-        if not splits:
+        low, high = max(0, n - b), min(n, a)
+        if low > high:
             return set()
-        vectors = {(v[0] + x, v[1] + y) for v in vectors for x, y in splits}
+        after = set()
+        for v in vectors:
+            for k in range(low, high + 1):
+                after.add((v[0] + k * pl, v[1] + (n - k) * pr))
+        vectors = after
     return vectors
 
 
 def _frontier(found: set[tuple[int, ...]], sellers: list[int]) -> list[tuple[int, Payment]]:
-    kept = [v for v in found if not any(w != v and all(a <= b for a, b in zip(w, v)) for w in found)]
+    """The vectors no other one pays at most as much to every seller, cheapest first, as
+    (coins in all, (seller, coins) of each seller paid)."""
+    keyed = []
+    for v in found:
+        for w in found:
+            if w != v and _at_most(w, v):
+                break
+        else:
+            keyed.append((sum(v), v))
+    keyed.sort()
     out = []
-    for v in sorted(kept, key=lambda v: (sum(v), v)):
-        pay = tuple(sorted((s, c) for s, c in zip(sellers, v) if c))
-        out.append((sum(v), pay))
+    for total, v in keyed:
+        pay = []
+        for s, c in zip(sellers, v):
+            if c:
+                pay.append((s, c))
+        pay.sort()
+        out.append((total, tuple(pay)))
     return out
+
+
+def _at_most(w: tuple[int, ...], v: tuple[int, ...]) -> bool:
+    """Whether `w` pays every seller at most what `v` pays."""
+    for a, b in zip(w, v):
+        if a > b:
+            return False
+    return True
 
 
 def pay_label(pay: Payment) -> str:
