@@ -52,9 +52,12 @@ def choose_space(g: Game, by: int, zone: int, empty: bool, body: int, f: Frame, 
 
 def choose_option(g: Game, by: int, options: list[tuple[str, int]], f: Frame) -> None:
     if options:
+        labels, bodies = [], []
+        for label, body in options:
+            labels.append(label)
+            bodies.append(body)
         g.state.pending = Decision(by, "option", list(range(len(options))), -1, dict(f.env),
-                                   prompt="choose one", labels=[o[0] for o in options],
-                                   bodies=[o[1] for o in options])
+                                   prompt="choose one", labels=labels, bodies=bodies)
 
 
 def choose_player(g: Game, by: int, body: int, f: Frame) -> None:

@@ -83,7 +83,9 @@ def _update_control(g: Game, zone: int, frames: list[Frame]) -> None:
     lost: list[Frame] = []
     gained: list[Frame] = []
     for space in range(z.spaces):
-        counts = [grid[p][space] for p in range(st.players)]
+        counts = []   # (a loop: a comprehension is a function made for every space)
+        for row in grid:
+            counts.append(row[space])
         top = max(counts)
         new = counts.index(top) if top > 0 and counts.count(top) == 1 else -1
         old = ctrl[space]

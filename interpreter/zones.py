@@ -70,7 +70,11 @@ def riders_of(g: Game, host: int) -> list[int]:
 
 
 def _riders(attached: dict[int, int], host: int) -> list[int]:
-    return [x for x, h in attached.items() if h == host]
+    riders = []   # (a loop: a comprehension is a function made at every call)
+    for x, h in attached.items():
+        if h == host:
+            riders.append(x)
+    return riders
 
 
 def discard(g: Game, me: int, item: int) -> None:
