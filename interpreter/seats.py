@@ -38,8 +38,11 @@ def seats_of(g: Game, word: str, me: int) -> list[int]:
         # One seat when the left and right neighbours are the same player (two seats).
         left, right = (me + 1) % n, (me - 1) % n
         return [] if left == me else [left] if left == right else [left, right]
-    if word == "others":   # (`map`, not a comprehension: that would make `me` and `n` cells)
-        return list(map(n.__rmod__, range(me + 1, me + n)))
+    if word == "others":   # (a loop: a comprehension would make `me` and `n` cells)
+        others = []
+        for q in range(me + 1, me + n):
+            others.append(q % n)
+        return others
     if word in ("all", "most", "any"):
         return list(range(n))
     raise ValueError(f"not a seat word: {word}")
