@@ -171,6 +171,7 @@ def clear_caches(g: Game) -> None:
     g._cover_count = None
     g._open_slots = None       # structure slots whose card can be taken, in order (with the cover counts)
     g._structure_left = None   # cards still in the structure (None: count them when asked)
+    g._structure_at = None     # each card still in the structure -> its place (None: look when asked)
     g._to_uncover = None       # face-down slots nothing covers any more (None: look at every slot)
     g._ended_scores = None     # each seat's `score` when the last age ended (turns.finish)
     g._spare_frames = []       # frames of finished blocks, to be refilled (machine.frame)
@@ -235,11 +236,13 @@ def relocate(g: Game, item: int, slot: int) -> None:
 def _leave_structure(g: Game, st, item: int) -> None:
     """An item leaves the structure's slot: a card of the structure leaves its place (the
     places it covered may open, or be turned up), an item lying on one just goes."""
-    # (One scan of the structure, not a membership test and then another: ints compare
-    # through the generic comparison, a dozen machine instructions or more each.)
-    try:
-        position = st.structure.index(item)
-    except ValueError:   # an item lying on a card of the structure, not one of its cards
+    # (Where each card lies, kept: a scan of the structure compares ints through the generic
+    # comparison, a dozen machine instructions or more for each card it passes.)
+    at = g._structure_at
+    if at is None:
+        at = g._structure_at = _places(st.structure)
+    position = at.pop(item, -1)
+    if position < 0:   # an item lying on a card of the structure, not one of its cards
         return
     st.structure[position] = -1
     g._accessible = None
@@ -262,6 +265,11 @@ def _leave_structure(g: Game, st, item: int) -> None:
                         turn.append(under)
                 elif opened is not None and st.structure[under] >= 0:
                     insort(opened, under)
+
+
+def _places(structure: list[int]) -> dict[int, int]:
+    """Each card of the structure -> its place in it."""
+    return {item: place for place, item in enumerate(structure) if item >= 0}
 
 
 def _settle(g: Game, item: int, slot: int) -> None:

@@ -42,7 +42,7 @@ class Game:
         "_resource_index", "_hearing", "_columns", "_price_scope", "_price_reach", "_resource_reach", "_fixed_costs", "_reading", "_pricing",
         # derived from the state (core.clear_caches)
         "_stats", "_prices", "_trade_formula", "_price_cache", "_offers", "_trade_cache", "_cheapest_cache",
-        "_round_pools", "_tally", "_sells", "_accessible", "_cover_count", "_open_slots", "_structure_left",
+        "_round_pools", "_tally", "_sells", "_accessible", "_cover_count", "_open_slots", "_structure_left", "_structure_at",
         "_to_uncover", "_ended_scores", "_spare_frames",
     )
 
@@ -63,6 +63,7 @@ class Game:
     _open_spaces: spaces.OpenSpaces   # the content's (interpreter/spaces.py)
     _draw: spaces.Draw
     _structure_left: int | None
+    _structure_at: dict[int, int] | None
     _to_uncover: list[int] | None
     _ended_scores: list[dict[str, int]] | None
 

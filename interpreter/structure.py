@@ -117,6 +117,7 @@ def deal_structure(g: Game, src: int, layout: str) -> None:
     g._cover_count = None
     g._open_slots = None
     g._structure_left = None
+    g._structure_at = None
     st.structure = [-1] * len(lay.face_up)
     st.face_up = list(lay.face_up)
     core.relocate_all(g, items, g.structure_slot)
