@@ -22,7 +22,10 @@ def score(g: Game, p: int) -> dict[str, int]:
             it = items[i]
             if it.points:
                 cat = it.color if it.kind == "card" and it.color else it.kind
-                out[cat] = out.get(cat, 0) + sum(fn(g, frame) for fn, _ in it.points)
+                points = out.get(cat, 0)
+                for fn, _ in it.points:   # (a loop: a generator is a function made per item)
+                    points += fn(g, frame)
+                out[cat] = points
     for cat, fn in g.content.scores:
         out[cat] = out.get(cat, 0) + fn(g, frame)
     return out
