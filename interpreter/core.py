@@ -210,7 +210,6 @@ def relocate(g: Game, item: int, slot: int) -> None:
             if kind & RULED_SLOT:
                 for p in range(g.content.players):
                     dirty(g, p)
-    # (`_settle`, written out: every move comes through here)
     if st.attached:
         st.attached.pop(item, None)
     if st.positions:
@@ -270,30 +269,6 @@ def _leave_structure(g: Game, st, item: int) -> None:
 def _places(structure: list[int]) -> dict[int, int]:
     """Each card of the structure -> its place in it."""
     return {item: place for place, item in enumerate(structure) if item >= 0}
-
-
-def _settle(g: Game, item: int, slot: int) -> None:
-    """The second half of a move: the item, out of its old slot, lies in `slot` now."""
-    st = g.state
-    if st.attached:
-        st.attached.pop(item, None)
-    if st.positions:
-        st.positions.pop(item, None)
-    if st.hidden and item in st.hidden:
-        st.hidden.remove(item)
-    st.loc[item] = slot
-    if slot >= 0:
-        st.zones[slot].append(item)
-        tally = g._tally[slot]
-        if tally is not None:
-            color = g.content.items[item].color
-            tally[color] = tally.get(color, 0) + 1
-        kind = g.slot_kind[slot]
-        if kind & RULED_SLOT:
-            for p in range(g.content.players):
-                dirty(g, p)
-        if kind & ACTIVE_SLOT:
-            dirty(g, g.slot_owner[slot], item, slot)
 
 
 def dirty(g: Game, p: int, item: int = -1, arrived: int = -1) -> None:
@@ -410,8 +385,10 @@ def relocate_all(g: Game, items: list[int], slot: int) -> None:
     the slot they leave rebuilt once (dealing moves many cards at a time)."""
     st = g.state
     old = st.loc[items[0]] if items else -1
-    if (len(items) < 3 or old < 0 or old == g.structure_slot or g.slot_active[old] or old in g.ruled
-            or slot in g.ruled or not _all_in(st.loc, items, old)):
+    # (Items leaving a city, the structure or a ruled zone, or coming into a city or a ruled
+    # zone, move one by one: what such a move keeps true is `relocate`'s.)
+    if (len(items) < 3 or old < 0 or g.slot_kind[old] or slot >= 0 and g.slot_kind[slot] & (ACTIVE_SLOT | RULED_SLOT)
+            or not _all_in(st.loc, items, old)):
         for item in items:
             relocate(g, item, slot)
         return
@@ -421,11 +398,8 @@ def relocate_all(g: Game, items: list[int], slot: int) -> None:
     src = st.zones[old]
     src[:] = _left(src, gone)
     g._tally[old] = None
-    if slot in g.ruled or slot >= 0 and g.slot_active[slot]:
-        for item in items:
-            _settle(g, item, slot)
-        return
-    # `_settle` of each item, where no city changes (a deal): what it drops, then where it lies.
+    # What `relocate` does for each item once it is out of its slot, where no city changes (a
+    # deal): what it drops, then where it lies.
     # (Only the moved items that are there are looked for: in what order they go makes no
     # difference to what is left, and a deal moves many items, few of which are held there.)
     attached, positions, hidden = st.attached, st.positions, st.hidden

@@ -180,7 +180,7 @@ def _open(act: ActionDef, content: Content, zone_base: list[int], const, made: s
             sel = p.selector
             if sel.zone >= 0 and content.zones[sel.zone].per_player and sel.owner == "me" and not sel.more_zones:
                 # The seat's own slot of a zone, filtered: an empty slot has no candidates, and
-                # most of these (Agora's conspiracies) are empty, so it is looked at first.
+                # such slots (a hand of cards held for later) are mostly empty: looked at first.
                 body.append(f"{var} = zones[{int(zone_base[sel.zone])} + me]")
                 body.append(f"if {var}:")
                 body.append(f"    {var} = own_candidates(g, {const(sel)}, me, {var})")

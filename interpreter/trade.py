@@ -166,7 +166,7 @@ def _ladder(g: Game, p: int, sides) -> list[list[tuple[int, int]]] | None:
 
 def _ladder_of(sides, resources: int) -> list[list[tuple[int, int]]] | None:
     # (Loops here and below: a comprehension or generator is a function made at every call,
-    # and these run at every purchase a classic seat weighs.)
+    # and these run at every purchase a seat that trades with neighbours weighs.)
     for side in sides:
         if side[2]:
             return None

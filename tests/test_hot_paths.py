@@ -59,7 +59,7 @@ HOT = [events.event_frames, economy.price, economy._cost, economy.trade_price, e
        turns.run_action, turns.start_action, turns.choose, machine.run, machine.push, machine.frame, turns.resolve_round, seats.seats_of, zones.riders_of,
        zones.rotate, zones.discard, costs.cheapest_trade, costs.useful_one_of, dealing.draw, decisions.answers,
        trade.unit_prices, trade.cheapest, trade.payments, trade._ladder, trade._own_covers, trade._sides,
-       core.relocate, core._leave_structure, core._settle, core.dirty, core.relocate_all]
+       core.relocate, core._leave_structure, core.dirty, core.relocate_all]
 
 
 @pytest.mark.parametrize("fn", HOT, ids=lambda fn: f"{fn.__module__.rsplit('.', 1)[-1]}.{fn.__name__}")

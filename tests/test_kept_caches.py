@@ -125,19 +125,23 @@ def test_kept_colour_tallies_are_the_colours_of_their_slots(name):
     assert after_every_action(rules, 2, kept_tallies_hold) > 20
 
 
-def test_a_trade_price_reading_the_buyers_own_city_is_forgotten_with_it(tmp_path: Path):
-    # Duel's bank price reads only the opponent's production, so a seat's own builds leave its
-    # trade prices alone; a variant whose price reads the buyer's production must not keep them.
-    assert load_ruleset((), "duel").content.trade_price_reads_own is False
-    folder = tmp_path / "duel-own-price"
+def _duel_priced(tmp_path: Path, price: str):
+    """Duel's rules, copied, with another bank trade price."""
+    folder = tmp_path / "duel-priced"
     shutil.copytree(bundled_folder("duel"), folder)
     rules_file = folder / "game.rules"
     text = rules_file.read_text(encoding="utf-8")
     duel_price = "trade_price 2 + production(resource, owner=opponent, color=[brown, grey])"
     assert duel_price in text
-    rules_file.write_text(text.replace(duel_price, "trade_price 6 - production(resource, color=[brown, grey])"),
-                          encoding="utf-8")
-    rules = load_ruleset((), str(folder))
+    rules_file.write_text(text.replace(duel_price, f"trade_price {price}"), encoding="utf-8")
+    return load_ruleset((), str(folder))
+
+
+def test_a_trade_price_reading_the_buyers_own_city_is_forgotten_with_it(tmp_path: Path):
+    # Duel's bank price reads only the opponent's production, so a seat's own builds leave its
+    # trade prices alone; a variant whose price reads the buyer's production must not keep them.
+    assert load_ruleset((), "duel").content.trade_price_reads_own is False
+    rules = _duel_priced(tmp_path, "6 - production(resource, color=[brown, grey])")
     assert rules.content.trade_price_reads_own is True
     assert after_every_action(rules, 2, kept_prices_hold) > 100
 
@@ -150,14 +154,7 @@ def test_a_trade_price_reading_another_resource_is_forgotten_with_it(tmp_path: P
     # Where the price of a resource reads what seats make of that resource only, a card that
     # makes some resources forgets the prices of those and of the items that ask for them
     # (`core.resource_reach`); a price reading another resource must forget every price.
-    folder = tmp_path / "duel-price"
-    shutil.copytree(bundled_folder("duel"), folder)
-    rules_file = folder / "game.rules"
-    text = rules_file.read_text(encoding="utf-8")
-    duel_price = "trade_price 2 + production(resource, owner=opponent, color=[brown, grey])"
-    assert duel_price in text
-    rules_file.write_text(text.replace(duel_price, f"trade_price {price}"), encoding="utf-8")
-    rules = load_ruleset((), str(folder))
+    rules = _duel_priced(tmp_path, price)
     assert rules.content.trade_price_by_resource is by_resource
     assert after_every_action(rules, 2, kept_prices_hold) > 100
 

@@ -256,6 +256,17 @@ def test_hover_over_declared_words_functions_events_and_options():
     assert {"expansion", "extend age", "rule", "procedure"} <= kinds
 
 
+def test_a_quoted_name_nothing_explains_has_no_hover(client):
+    # A definition left unclosed declares nothing: hovering its name gives no hover, not an
+    # empty one (the server's handler used to fail making one; hypothesis found it).
+    project = _project_with(AGE1, 'card "Nowhere Card" {\n    age 1\n')
+    assert F.hover(project, AGE1, 0, 7) is None
+    uri = client.open(AGE1, 'card "Nowhere Card" {\n    age 1\n')
+    assert client.request("textDocument/hover", {"textDocument": {"uri": uri},
+                                                 "position": {"line": 0, "character": 7}}) is None
+    assert b" failed" not in b"".join(client.stderr)
+
+
 def test_a_quick_fix_keeps_the_quotes_of_a_quoted_name():
     from rulesdsl.diagnostics import Diagnostic, Span
     source = 'replace card "Lumber Yrd" {\n}\n'

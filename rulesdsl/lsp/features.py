@@ -338,7 +338,9 @@ def hover(project: Project, path: Path, line: int, character: int) -> tuple[str,
     found = project.check(path)
     parsed = project.parse(path)
     if word.quoted:
-        return _explained(found, word.text) or _declared(found, parsed, word), word
+        # (A name nothing explains or declares, such as one in a definition left unclosed: no hover.)
+        said = _explained(found, word.text) or _declared(found, parsed, word)
+        return (said, word) if said else None
     w = word.text
     head = not ctx.before or ctx.before == tuple(m for m in ctx.before if m in MODIFIERS)
     if head and ctx.depth == 0:
