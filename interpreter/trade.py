@@ -221,13 +221,23 @@ def _covers(need: tuple[int, ...], useful: list[tuple[int, ...]]) -> list[list[i
                     break
                 left[r] -= 1
         else:
-            if any(r < 0 and any(left[x] for x in opts) for r, opts in zip(pick, useful)):
+            if _idle(pick, useful, left):
                 continue
             key = tuple(left)
             if key not in seen:
                 seen.add(key)
                 out.append(left)
     return out
+
+
+def _idle(pick: tuple[int, ...], useful: list[tuple[int, ...]], left: list[int]) -> bool:
+    """Whether a producer left idle (-1 in `pick`) could cover a unit `left` still asks for."""
+    for r, opts in zip(pick, useful):
+        if r < 0:
+            for x in opts:
+                if left[x]:
+                    return True
+    return False
 
 
 def _sides(g: Game, p: int, s: Stats) -> list:
@@ -280,7 +290,7 @@ def _buy(need: list[int], sides) -> set[tuple[int, ...]]:
         units += [r] * q
     if not units:
         return {(0,) * len(sides)}
-    if not any(need[r] for _, _, one_of, _ in sides for opts in one_of for r in opts):
+    if not _one_of_helps(need, sides):
         return _buy_fixed(need, sides)
     # Sources: (side, resources it may give, capacity, fixed?); fixed units grouped per resource.
     memo: dict = {}
@@ -313,6 +323,16 @@ def _buy(need: list[int], sides) -> set[tuple[int, ...]]:
         return result
 
     return set(go(0, tuple(c for _, _, c in caps0)))
+
+
+def _one_of_helps(need: list[int], sides) -> bool:
+    """Whether a neighbour's one-of producer makes a resource `need` asks for."""
+    for side in sides:
+        for opts in side[2]:
+            for r in opts:
+                if need[r]:
+                    return True
+    return False
 
 
 def _buy_fixed(need: list[int], sides) -> set[tuple[int, ...]]:
