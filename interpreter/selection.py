@@ -34,7 +34,7 @@ def own_candidates(g: Game, sel: Selector, me: int, pool: list[int]) -> list[int
     """`candidates` of a selector of seat `me`'s own slot of a zone (no more zones), given
     that slot's items: what the open actions' written functions ask (`spaces`)."""
     if sel.printed:
-        pool = _printed(g, sel, pool)
+        pool = kept_in(pool, sel.matching(g.content.items))
     if sel.named is not None:
         pool = _named_alike(g, sel, me, None, pool)
     return _where(g, sel, me, None, pool)
@@ -85,12 +85,11 @@ def zone_pool(g: Game, sel: Selector, zone: int, me: int) -> list[int]:
         pool = g.state.zones[g.zone_base[zone]]
     if not sel.printed:
         return pool  # read-only for callers: copying it is the hot path
-    return _printed(g, sel, pool)
+    return kept_in(pool, sel.matching(g.content.items))
 
 
-def _printed(g: Game, sel: Selector, pool: list[int]) -> list[int]:
-    """The items of `pool` whose printed attributes the selector asks for."""
-    matching = sel.matching(g.content.items)
+def kept_in(pool: list[int], matching: frozenset[int]) -> list[int]:
+    """The items of `pool` in `matching`, in order."""
     kept = []   # (a loop: `filter` over a bound method costs more per item)
     for item in pool:
         if item in matching:

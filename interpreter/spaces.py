@@ -58,7 +58,7 @@ def make_functions(content: Content, zone_base: list[int]) -> tuple[OpenSpaces, 
     numbers, (action, binding, payment or None): the caller names them (`legality.named`), or a
     game played out at random starts the action from them (`playout.play_out`)."""
     ns: dict[str, object] = {"candidates": selection.candidates, "zone_pool": selection.zone_pool,
-                             "own_candidates": selection.own_candidates,
+                             "own_candidates": selection.own_candidates, "kept_in": selection.kept_in,
                              "accessible": structure.accessible, "allowed": legality.allowed,
                              "payments_for": legality.payments_for, "price": economy.price,
                              "available_coins": economy.available_coins}
@@ -258,4 +258,4 @@ def _pool(p: Param, content: Content, zone_base: list[int], const) -> str:
         pool = f"zones[{int(zone_base[zone])}]"
     if plain:
         return pool
-    return f"list(filter({const(sel.matching(content.items))}.__contains__, {pool}))"
+    return f"kept_in({pool}, {const(sel.matching(content.items))})"
