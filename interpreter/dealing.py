@@ -29,7 +29,9 @@ def draw(g: Game, slot: int, count: int, label: str, unseen: bool = False) -> li
     rest = list(pool)  # what is still there, in the zone's order: the k-th of it is drawn
     if not scripted:   # every item at random: the numbers drawn in one go
         st.rng, ks = chance.picks(st.rng, len(rest), count)
-        out = list(map(rest.pop, ks))   # (in order: the k-th of what is left each time)
+        out = []   # (in order: the k-th of what is left each time; a loop costs less than `map`)
+        for k in ks:
+            out.append(rest.pop(k))
         st.chance.append(_named(g, label, out))
         return out
     return _scripted_draw(g, rest, count, label, scripted)
