@@ -107,7 +107,7 @@ def advance(g: Game) -> None:
 def _every_seat(g: Game, event: str) -> list[Frame]:
     """The frames an event of every seat, in seat order, sets off."""
     frames: list[Frame] = []
-    for p in range(g.state.players):
+    for p in g.seats:
         frames += events.event_frames(g, event, p)
     return frames
 
@@ -364,8 +364,10 @@ def start_action(g: Game, act, binding: list[int]) -> None:
     st.last_actor = st.current
     st.flow = "before_action" if act.before_turn else "action"
     names = act.param_names
-    env = {}   # (a loop: `dict(zip(...))` costs several times more machine instructions)
-    for k in range(len(names)):
-        env[names[k]] = binding[k]
+    env = {}   # (a loop: `dict(zip(...))`, or a `range` to count with, costs more instructions)
+    k = 0
+    for name in names:
+        env[name] = binding[k]
+        k += 1
     st.frames.append(machine.frame(g, act.block, len(g.content.blocks[act.block].steps), st.current, env))
     advance(g)   # (the frame: machine.push's, with the names bound)
