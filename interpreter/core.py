@@ -126,8 +126,7 @@ def price_reach(content: Content) -> list[tuple[int, ...] | None]:
             chained_by.setdefault(sym, []).append(it.id)
     reach: list[tuple[int, ...] | None] = []
     for it in content.items:
-        if (any(it.produce) or it.produce_one_of or it.trade_fixed or it.discounts or it.chain_price is not None
-                or it.trade_discounts or it.borrow_chains or it.side_prices):
+        if _made(it) or _adjusts_prices(it):
             reach.append(None)
         else:
             reach.append(tuple(sorted({i for sym in it.chain_gives for i in chained_by.get(sym, ())})))
@@ -147,13 +146,24 @@ def resource_reach(content: Content) -> list[tuple[tuple[int, ...], frozenset[in
                 needing.setdefault(r, set()).add(it.id)
     reach: list[tuple[tuple[int, ...], frozenset[int]] | None] = []
     for it in content.items:
-        made = {r for r, q in enumerate(it.produce) if q} | {r for one in it.produce_one_of for r in one}
-        if (not made or it.trade_fixed or it.discounts or it.chain_price is not None or it.trade_discounts
-                or it.borrow_chains or it.side_prices or it.chain_gives):
+        made = _made(it)
+        if not made or _adjusts_prices(it) or it.chain_gives:
             reach.append(None)
         else:
             reach.append((tuple(sorted(made)), frozenset().union(*(needing.get(r, ()) for r in made))))
     return reach
+
+
+def _made(it) -> set[int]:
+    """The resources an item makes, alone or as one of several."""
+    return {r for r, q in enumerate(it.produce) if q} | {r for one in it.produce_one_of for r in one}
+
+
+def _adjusts_prices(it) -> bool:
+    """Whether an item gives, beside resources and chains, something `economy.price` reads of a
+    seat's stats: a set or lowered price, a discount, a chain price, borrowed chains."""
+    return bool(it.trade_fixed or it.discounts or it.chain_price is not None or it.trade_discounts
+                or it.borrow_chains or it.side_prices)
 
 
 def clear_caches(g: Game) -> None:

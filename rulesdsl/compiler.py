@@ -765,24 +765,26 @@ class Compiler:
     def reads_its_resource_only(self, e: ast.Expr) -> bool:
         """Of a trade price that reads only production (`reads_only_production`): whether every
         `production(...)` in it reads the resource being priced (`resource`), no other."""
-        if isinstance(e, ast.BinOp):
-            return self.reads_its_resource_only(e.left) and self.reads_its_resource_only(e.right)
-        if isinstance(e, ast.Call) and e.func == "production":
-            return isinstance(e.args[0], ast.Name) and e.args[0].name == "resource"
-        if isinstance(e, ast.Call):
-            return all(self.reads_its_resource_only(x) for x in e.args)
-        return True   # numbers and names
+        return self.every_production(e, lambda call: isinstance(call.args[0], ast.Name)
+                                     and call.args[0].name == "resource")
 
     def reads_others_only(self, e: ast.Expr) -> bool:
         """Of a trade price that reads only production (`reads_only_production`): whether every
         `production(...)` in it reads seats other than the buyer's."""
-        if isinstance(e, ast.BinOp):
-            return self.reads_others_only(e.left) and self.reads_others_only(e.right)
-        if isinstance(e, ast.Call) and e.func == "production":
-            owner = next((k.value for k in e.kwargs if k.name == "owner"), None)
+        def others(call: ast.Call) -> bool:
+            owner = next((k.value for k in call.kwargs if k.name == "owner"), None)
             return isinstance(owner, ast.Name) and owner.name in ("opponent", "others", "neighbours")
+        return self.every_production(e, others)
+
+    def every_production(self, e: ast.Expr, test) -> bool:
+        """Of a trade price that reads only production: whether `test` holds for every
+        `production(...)` call in it."""
+        if isinstance(e, ast.BinOp):
+            return self.every_production(e.left, test) and self.every_production(e.right, test)
+        if isinstance(e, ast.Call) and e.func == "production":
+            return test(e)
         if isinstance(e, ast.Call):
-            return all(self.reads_others_only(x) for x in e.args)
+            return all(self.every_production(x, test) for x in e.args)
         return True   # numbers and names
 
     def reads_only_own_city(self, e: ast.Expr) -> bool:
