@@ -1,5 +1,6 @@
 """The step budget: how much work one action (or the game's setup) may do before the engine
-calls it a runaway effect (the figures are in rulesdsl/limits.py, shared with the checker).
+calls it a runaway effect (the figures are in rulesdsl/limits.py, shared with the checker); and
+the error of an effect that cannot go on, of which a runaway is one kind.
 
 A step is one statement run (`gain`, `run`, one round of `repeat`, ...); the effects waiting to
 run (triggers set off by events) are bounded by the same number, so memory stays bounded too.
@@ -10,13 +11,14 @@ from __future__ import annotations
 
 from rulesdsl.limits import DEFAULT_MAX_STEPS, MAX_REPEAT
 
-__all__ = ["DEFAULT_MAX_STEPS", "MAX_REPEAT", "BudgetExceeded", "chain_of"]
+__all__ = ["DEFAULT_MAX_STEPS", "MAX_REPEAT", "BudgetExceeded", "EffectFailed", "chain_of"]
 
 
-class BudgetExceeded(RuntimeError):
-    """An action's effects did not end within the step budget (or a `repeat` asked for more than
-    MAX_REPEAT rounds).  `chain` names the definitions that were running, outermost first; the
-    game is left exactly as it was before the action (`Game.apply` restores it)."""
+class EffectFailed(RuntimeError):
+    """An action's effects (or the setup's) cannot go on: what the content asked makes no sense
+    in this game (a computed seat beyond the last), or they ran away (`BudgetExceeded`).
+    `chain` names the definitions that were running, outermost first; the game is left exactly
+    as it was before the action (`Game.apply` restores it)."""
 
     def __init__(self, what: str, chain: list[str], action: object = None):
         self.what = what
@@ -30,17 +32,22 @@ class BudgetExceeded(RuntimeError):
         running = " -> ".join(self.chain) if self.chain else "no definition"
         return f"{self.context}{where}: {self.what} (running: {running})"
 
-    def within(self, context: str) -> "BudgetExceeded":
+    def within(self, context: str) -> "EffectFailed":
         """The same error, saying where it happened (`game 3 (seed 21)`)."""
         self.context = f"{context}: "
         self.args = (self._message(),)
         return self
 
-    def for_action(self, action: object) -> "BudgetExceeded":
+    def for_action(self, action: object) -> "EffectFailed":
         """The same error, told as caused by this action."""
         self.action = action
         self.args = (self._message(),)
         return self
+
+
+class BudgetExceeded(EffectFailed):
+    """An action's effects did not end within the step budget (or a `repeat` asked for more than
+    MAX_REPEAT rounds)."""
 
 
 def chain_of(frames: list[tuple[int, str]]) -> list[str]:

@@ -21,7 +21,7 @@ from rulesdsl.model import Content
 from . import (core, creation, dealing, decisions, economy, events, legality, machine, majority, scoring, seats,
                selection, spaces, structure, track, turns, undo, zones)
 from .actions import Action, IllegalAction
-from .budget import DEFAULT_MAX_STEPS, BudgetExceeded
+from .budget import DEFAULT_MAX_STEPS, EffectFailed
 from .costs import Stats
 from .state import State
 
@@ -87,7 +87,7 @@ class Game:
     def create(cls, content: Content, seed: int = 0, options: Iterable[str] = (),
                script: dict[str, list[str]] | None = None, max_steps: int = DEFAULT_MAX_STEPS) -> "Game":
         """A new game, set up.  `max_steps`: the step budget of the setup and of each action
-        (see interpreter/budget.py); a runaway setup raises BudgetExceeded."""
+        (see interpreter/budget.py); a setup that runs away or fails raises EffectFailed."""
         options, script = creation.creation_args(content, seed, options, script)
         game = cls.__new__(cls)
         game.content = content
@@ -165,7 +165,7 @@ class Game:
         before = (len(st.history), st.choices[:]) if st.choices else None
         try:
             turns.run_action(self, action, seat)
-        except BudgetExceeded as exc:
+        except EffectFailed as exc:
             undo.undo_last(self, before)
             raise exc.for_action(action) from None
 
@@ -179,6 +179,7 @@ class Game:
     push = machine.push
     repeat = machine.repeat
     opponent = seats.opponent
+    seat = seats.seat
     seats_of = seats.seats_of
     grant_play_again = turns.grant_play_again
     set_next_starter = turns.set_next_starter

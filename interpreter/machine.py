@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .budget import MAX_REPEAT, BudgetExceeded, chain_of
+from .budget import MAX_REPEAT, BudgetExceeded, EffectFailed, chain_of
 from .state import Frame
 
 if TYPE_CHECKING:
@@ -99,9 +99,19 @@ def repeat(g: Game, rounds: int, count: int, f: Frame) -> None:
 
 
 def runaway(g: Game, what: str) -> BudgetExceeded:
+    return BudgetExceeded(what, running(g))
+
+
+def failure(g: Game, what: str) -> EffectFailed:
+    """The error of an effect that cannot go on, naming the definitions running."""
+    return EffectFailed(what, running(g))
+
+
+def running(g: Game) -> list[str]:
+    """The definitions whose blocks are running, outermost first."""
     origins = g.content.block_origins
     stack = g.state.frames
     # Frames not started yet (pc 0) are waiting, not running: they are left out of the chain.
     frames = [(f.block, origins[f.block] if f.block < len(origins) else "?") for i, f in enumerate(stack)
               if f.pc > 0 or i == len(stack) - 1]
-    return BudgetExceeded(what, chain_of(frames))
+    return chain_of(frames)

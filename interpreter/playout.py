@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from . import turns, undo
 from .agents import Agent, RandomAgent
-from .budget import BudgetExceeded
+from .budget import EffectFailed
 from .decisions import answer_at, answer_count
 from .legality import below_of, drawn_among, named
 
@@ -54,7 +54,7 @@ def play_out(g: Game, agents: Sequence[Agent]) -> None:
                     before = (len(history), st.choices[:])
                     try:
                         turns.choose(g, None, action, (act, binding, pay or None))
-                    except BudgetExceeded as exc:
+                    except EffectFailed as exc:
                         undo.undo_last(g, before)
                         raise exc.for_action(action) from None
                     continue
@@ -72,7 +72,7 @@ def play_out(g: Game, agents: Sequence[Agent]) -> None:
                     history.append(entry)
                     try:
                         start(g, act, binding)
-                    except BudgetExceeded as exc:
+                    except EffectFailed as exc:
                         undo.undo_last(g, before)
                         raise exc.for_action(named(g, act, binding)) from None
                     continue

@@ -10,9 +10,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from . import machine
 
 if TYPE_CHECKING:
     from .game import Game
+
+
+def seat(g: Game, p: int) -> int:
+    """A seat a content computed (`player(...)` of an expression): p, if the game has it."""
+    if type(p) is int and 0 <= p < g.content.players:
+        return p
+    raise machine.failure(g, f"`player(...)` computed seat {p!r}, but the seats of this game are 0 to "
+                             f"{g.content.players - 1}")
 
 
 def opponent(g: Game, p: int) -> int:

@@ -21,6 +21,7 @@ VERBS: dict[str, Callable] = {
     "repeat": machine.repeat,
     # players
     "opponent": seats.opponent,
+    "seat": seats.seat,
     "seats_of": seats.seats_of,
     # turn flow
     "grant_play_again": turns.grant_play_again,

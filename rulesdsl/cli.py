@@ -89,8 +89,9 @@ def max_steps_option(command):
                         help="Steps one action's effects may take; beyond: an error naming what ran.")(command)
 
 
-def budget_error(exc: Exception) -> None:
-    """A runaway effect (BudgetExceeded): one `error:` line, exit status 1."""
+def effect_error(exc: Exception) -> None:
+    """An effect that cannot go on (EffectFailed: a runaway, a seat the game lacks): one
+    `error:` line, exit status 1."""
     click.echo(f"error: {exc}", err=True)
     sys.exit(1)
 
@@ -136,7 +137,7 @@ def simulate(games: int, seed: int, expansions: tuple[str, ...], agents: str | N
     """Play many games between agents and summarise them."""
     from rulesdsl.testing.verify import default_jobs
     jobs = jobs or default_jobs()
-    from rulesdsl.interpreter import BudgetExceeded
+    from rulesdsl.interpreter import EffectFailed
     from rulesdsl.interpreter.agents import AGENTS
     from rulesdsl.simulate import simulate as run
     rules = load_rules(expansions, game_base(game), players)
@@ -150,8 +151,8 @@ def simulate(games: int, seed: int, expansions: tuple[str, ...], agents: str | N
                              jobs=jobs)
         else:
             result = run(rules, games, seed, names, max_steps=max_steps, jobs=jobs)
-    except BudgetExceeded as exc:
-        budget_error(exc)
+    except EffectFailed as exc:
+        effect_error(exc)
     if as_json:
         click.echo(json.dumps(result, sort_keys=True))
         return
@@ -195,7 +196,7 @@ def play(agent: str | None, agents: str | None, seat: int, seed: int | None, exp
     highlighted action, u takes your last move back, s saves the trace, q quits); --plain, or
     an output that is not a terminal: the plain-text screen."""
     import random
-    from rulesdsl.interpreter import BudgetExceeded
+    from rulesdsl.interpreter import EffectFailed
     from rulesdsl.interpreter.agents import AGENTS, make_agent
     from rulesdsl.simulate import agent_seed
     from rulesdsl.trace import save_trace
@@ -239,8 +240,8 @@ def play(agent: str | None, agents: str | None, seat: int, seed: int | None, exp
     try:
         current = _resumed(rules.new_game(seed=seed, options=list(options), script=script, max_steps=max_steps),
                            loaded)
-    except BudgetExceeded as exc:
-        budget_error(exc)
+    except EffectFailed as exc:
+        effect_error(exc)
     bots = {p: make_agent(name, agent_seed(seed, p)) for p, name in enumerate(who) if name != "human"}
     click.echo(f"seed {seed}")
     held: list[str] = []  # agents' choices in a simultaneous round: shown once it resolves
@@ -262,8 +263,8 @@ def play(agent: str | None, agents: str | None, seat: int, seed: int | None, exp
                 for line in held:
                     click.echo(line)
                 held.clear()
-    except BudgetExceeded as exc:
-        budget_error(exc)   # the game is as it was before the runaway action: its trace replays
+    except EffectFailed as exc:
+        effect_error(exc)   # the game is as it was before the runaway action: its trace replays
     finally:
         if save:
             try:
@@ -291,7 +292,7 @@ def _resumed(game, actions: list):
 def _play_screen(rules, seed: int, who: list[str], options: tuple[str, ...], script, loaded: list,
                  save: Path | None, no_color: bool, max_steps: int) -> None:
     """`rulesdsl play` on the full screen (rulesdsl/play_screen.py; the `play` extra: textual)."""
-    from rulesdsl.interpreter import BudgetExceeded
+    from rulesdsl.interpreter import EffectFailed
     from .files import FileProblem
     try:
         from .play_screen import run_screen
@@ -304,8 +305,8 @@ def _play_screen(rules, seed: int, who: list[str], options: tuple[str, ...], scr
         session = Session(rules, seed, who, options, max_steps, script=script).start()
         _resumed(session, loaded)
         run_screen(session, save, no_color)
-    except BudgetExceeded as exc:
-        budget_error(exc)
+    except EffectFailed as exc:
+        effect_error(exc)
     click.echo(f"seed {seed}")
     if session.game.over:
         click.echo(session.result())
@@ -323,13 +324,13 @@ def _play_screen(rules, seed: int, who: list[str], options: tuple[str, ...], scr
 @max_steps_option
 def replay(file: Path, max_steps: int) -> None:
     """Re-run a saved trace and check it arrives at the same final state."""
-    from rulesdsl.interpreter import BudgetExceeded
+    from rulesdsl.interpreter import EffectFailed
     from rulesdsl.interpreter.actions import IllegalAction
     from rulesdsl.trace import TraceError, load_trace, replay as run
     from .safe_text import printable  # a trace is not the user's own text: nothing in it reaches the terminal raw
     try:
         game, diffs = run(load_trace(file), max_steps=max_steps)
-    except (TraceError, IllegalAction, BudgetExceeded, ValueError) as exc:  # ValueError: a name in the trace the cards lack
+    except (TraceError, IllegalAction, EffectFailed, ValueError) as exc:  # ValueError: a name in the trace the cards lack
         click.echo(printable(f"error: {exc}"), err=True)
         sys.exit(1)
     st = game.state

@@ -1062,7 +1062,10 @@ class Compiler:
         return lambda g, f: a(g, f) if c(g, f) else b(g, f)
 
     def call_player(self, e: ast.Call) -> Fn:
-        return self.expr(e.args[0])
+        if isinstance(e.args[0], ast.Int):   # (a written seat: the checker holds it in range)
+            return self.expr(e.args[0])
+        index = self.expr(e.args[0])
+        return lambda g, f: g.seat(index(g, f))
 
     def call_production(self, e: ast.Call) -> Fn:
         res = self.expr(e.args[0])

@@ -88,7 +88,7 @@ def new_game(expansions: list[str] | tuple[str, ...] = (), seed: int = 0, option
              max_steps: int = DEFAULT_MAX_STEPS, players: int | None = None) -> Game:
     """Start a game: a bundled base game plus expansions, by name or folder path, for `players`
     (None: the game's fewest).  `max_steps` bounds the work of the setup and of each action
-    (BudgetExceeded beyond it)."""
+    (BudgetExceeded beyond it; an effect that cannot go on raises EffectFailed, its base)."""
     return load_ruleset(expansions, base, players).new_game(seed=seed, options=options, script=script,
                                                             max_steps=max_steps)
 

@@ -436,10 +436,10 @@ class PlayApp(App):
     def _run_agents(self) -> None:
         """The agents play to the next human decision; one whose action runs away (the step
         budget) leaves the game as it was before it, and the screen says so."""
-        from .interpreter import BudgetExceeded
+        from .interpreter import EffectFailed
         try:
             self.session.run_agents()
-        except BudgetExceeded as exc:
+        except EffectFailed as exc:
             self.status = printable(f"error: {exc}")
         self._fit()
 
@@ -519,13 +519,13 @@ class PlayApp(App):
         self.digits = ""
         if self.too_small or not 0 <= event.option_index < len(self.actions):
             return
-        from .interpreter import BudgetExceeded
+        from .interpreter import EffectFailed
         from .interpreter.actions import IllegalAction
         action = self.actions[event.option_index]
         try:
             self.session.play(action)
             self.status = ""
-        except (IllegalAction, BudgetExceeded) as exc:
+        except (IllegalAction, EffectFailed) as exc:
             self.status = printable(str(exc))
         self.refresh_view()
 

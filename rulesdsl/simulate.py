@@ -6,7 +6,7 @@ import time
 from typing import Callable
 
 from .interpreter.agents import AGENTS, make_agent
-from .interpreter.budget import DEFAULT_MAX_STEPS, BudgetExceeded
+from .interpreter.budget import DEFAULT_MAX_STEPS, EffectFailed
 from .interpreter.chance import derive
 from .interpreter.playout import play_out
 from .interpreter.state import DRAW
@@ -77,7 +77,7 @@ Outcome = tuple[int, str, list[dict[str, int]]]   # winner, victory, scores by s
 def _outcome(rules: Ruleset, i: int, seed: int, agent_names: list[str], max_steps: int) -> Outcome:
     try:
         g = play_one(rules, game_seed(seed, i), agent_names, max_steps)
-    except BudgetExceeded as exc:
+    except EffectFailed as exc:
         raise exc.within(f"game {i} (seed {game_seed(seed, i)})")
     # (a game that went to its last age's end was scored then; nothing changed since)
     scores = g._ended_scores or [g.score(p) for p in range(rules.content.players)]
@@ -101,7 +101,7 @@ def _worker_chunk(args) -> list[Outcome | None]:
     for i in indexes:
         try:
             out.append(_outcome(rules, i, seed, agent_names, max_steps))
-        except BudgetExceeded:
+        except EffectFailed:
             out.append(None)
     return out
 

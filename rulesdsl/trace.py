@@ -189,7 +189,8 @@ def compare_end(game: Game, data: dict) -> list[str]:
 def replay(data: dict, max_steps: int = DEFAULT_MAX_STEPS) -> tuple[Game, list[str]]:
     """Re-run a trace; returns the game and the differences from the recorded end (empty: same).
     A malformed trace raises TraceError, an action not legal in the replay IllegalAction, an
-    action whose effects do not end within `max_steps` BudgetExceeded."""
+    action whose effects do not end within `max_steps` BudgetExceeded (an EffectFailed, as is an
+    effect that cannot go on)."""
     data = validate_trace(data)
     game = new_game_of(data, max_steps)
     for i, action in enumerate(actions_of(data), start=1):

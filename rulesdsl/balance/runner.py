@@ -18,7 +18,7 @@ from typing import Any, Callable
 import attrs
 
 from ..interpreter.actions import Action
-from ..interpreter.budget import DEFAULT_MAX_STEPS, BudgetExceeded
+from ..interpreter.budget import DEFAULT_MAX_STEPS, EffectFailed
 from ..interpreter.chance import derive
 from ..interpreter.state import DRAW
 from .agents import SearchOptions, resolve
@@ -94,7 +94,7 @@ def play_game(rules, plan: Plan, index: int, factories: list[Callable[[int], Any
     where = f"game {index} (seed {seed})"
     try:
         game = rules.new_game(seed=seed, max_steps=plan.max_steps)
-    except BudgetExceeded as exc:
+    except EffectFailed as exc:
         raise GameFailure(index, f"{exc.within(where)}") from None
     agents = []
     for s in range(n):
@@ -110,7 +110,7 @@ def play_game(rules, plan: Plan, index: int, factories: list[Callable[[int], Any
         a = positions[s]
         try:
             action = agents[s].act(game)
-        except BudgetExceeded as exc:
+        except EffectFailed as exc:
             raise GameFailure(index, f"agent {plan.agents[a]!r} (seat {s}): {exc.within(where)}") from None
         except Exception as exc:
             raise GameFailure(index, f"agent {plan.agents[a]!r} (seat {s}) raised {type(exc).__name__}: {exc} "
@@ -123,7 +123,7 @@ def play_game(rules, plan: Plan, index: int, factories: list[Callable[[int], Any
                                          f"{action} in {where}: {reason}")
         try:
             game._apply(action)
-        except BudgetExceeded as exc:
+        except EffectFailed as exc:
             raise GameFailure(index, f"{exc.within(where)}") from None
         tracker.update(game)
     if plan.traces:

@@ -100,13 +100,13 @@ def verify(path: Path | None, games: int, expansions: tuple[str, ...], seed: int
 
 
 def _verify_trace(path: Path) -> None:
-    from rulesdsl.interpreter.budget import BudgetExceeded
+    from rulesdsl.interpreter.budget import EffectFailed
     from rulesdsl.trace import TraceError, compare_end, load_trace
     from .verify import check_trace
     try:
         data = load_trace(path)
         game, violation = check_trace(data)
-    except (TraceError, ValueError, BudgetExceeded) as exc:
+    except (TraceError, ValueError, EffectFailed) as exc:
         click.echo(printable(f"error: {exc}"), err=True)
         sys.exit(1)
     n = len(game.state.history)

@@ -1,0 +1,102 @@
+"""A seat a content computes while playing (`player(<expression>)`): one the game has is used as
+any seat; one it lacks stops the action (or the setup) with EffectFailed naming the seat and the
+definitions running, leaves the game as it was, and reaches the commands as one `error:` line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from rulesdsl.cli import cli
+from rulesdsl.interpreter import BudgetExceeded, EffectFailed, Ruleset, new_game
+from rulesdsl.interpreter.persistence import dumps
+from rulesdsl.report import check_paths
+
+# Every build by a seat pays a coin to the seat its city's size names.
+ROUND_THE_TABLE = """
+rule "Gift" {
+    when built by=me kind=card {
+        gain 1 coins who=player(count(city) % 2)
+    }
+}
+"""
+# The same, to a seat three past the city's size: never a seat of a two-seat game.
+BEYOND_THE_TABLE = """
+rule "Gift" {
+    when built by=me kind=card {
+        gain 1 coins who=player(count(city) + 3)
+    }
+}
+"""
+BEYOND_AT_SETUP = """
+expansion far {
+    setup { gain 1 coins who=player(coins + 5) }
+}
+"""
+
+
+def folder(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "seats"
+    path.mkdir()
+    (path / "cards.rules").write_text(text, encoding="utf-8")
+    return path
+
+
+def first_build(game):
+    while True:
+        legal = game.legal_actions()
+        build = next((a for a in legal if a.name == "build"), None)
+        if build is not None:
+            return build
+        game.apply(legal[0])
+
+
+def test_a_computed_seat_the_game_has_gets_the_coins(tmp_path):
+    game = Ruleset.load([str(folder(tmp_path, ROUND_THE_TABLE))]).new_game(seed=3, options=["beginner_wonders"])
+    plain = new_game(seed=3, options=["beginner_wonders"])
+    build = first_build(game)
+    first_build(plain)   # (the same actions: the rule has heard no build yet)
+    assert plain.state.history == game.state.history and plain.state.coins == game.state.coins
+    me = game.to_move()
+    for g in (game, plain):
+        g.apply(build)
+    size = len(game.items_in("city", me))
+    gained = [game.state.coins[p] - plain.state.coins[p] for p in range(2)]
+    assert gained == [1 if p == size % 2 else 0 for p in range(2)]
+
+
+def test_a_computed_seat_beyond_the_table_stops_the_action_and_changes_nothing(tmp_path):
+    game = Ruleset.load([str(folder(tmp_path, BEYOND_THE_TABLE))]).new_game(seed=3, options=["beginner_wonders"])
+    build = first_build(game)
+    before, legal = dumps(game.state), game.legal_actions()
+    with pytest.raises(EffectFailed) as info:
+        game.apply(build)
+    exc = info.value
+    assert not isinstance(exc, BudgetExceeded)
+    assert exc.action == build
+    assert "computed seat 4" in str(exc) and "seats of this game are 0 to 1" in str(exc)
+    assert exc.chain[0] == "action `build`" and exc.chain[-1] == "rule `Gift` (when built)"
+    assert dumps(game.state) == before and game.legal_actions() == legal
+
+
+def test_a_computed_seat_beyond_the_table_at_setup_fails_new_game(tmp_path):
+    with pytest.raises(EffectFailed, match=r"^the game's setup: `player\(...\)` computed seat \d+, .* expansion `far` \(setup\)\)$"):
+        new_game([str(folder(tmp_path, BEYOND_AT_SETUP))], seed=1)
+
+
+def test_simulate_prints_one_error_line(tmp_path):
+    path = folder(tmp_path, BEYOND_THE_TABLE)
+    result = CliRunner().invoke(cli, ["simulate", "-e", str(path), "-n", "3", "-j", "1"], catch_exceptions=False)
+    assert result.exit_code == 1
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: game 0 (seed ")
+    assert "computed seat" in lines[0] and "rule `Gift` (when built)" in lines[0]
+    assert "Traceback" not in result.output
+
+
+def test_check_reports_it_from_the_trial_game(tmp_path):
+    path = folder(tmp_path, BEYOND_THE_TABLE)
+    (found,) = [d for d in check_paths([path]).diagnostics if d.code == "E409"]
+    assert "EffectFailed" in found.message and "computed seat" in found.message
