@@ -18,7 +18,7 @@ from rulesdsl.model import Content
 
 from . import events, trade
 from .costs import add_item
-from .state import Frame
+from .state import NOWHERE, Frame
 
 if TYPE_CHECKING:
     from .game import Game
@@ -111,7 +111,21 @@ def slot_tables(content: Content) -> dict:
     # What a move into or out of each slot has to keep true beside the slot's items (`relocate`).
     t["slot_kind"] = [(STRUCTURE_SLOT if slot == t["structure_slot"] else 0) | (ACTIVE_SLOT if active else 0)
                       | (RULED_SLOT if slot in t["ruled"] else 0) for slot, active in enumerate(t["slot_active"])]
+    t["_start_places"] = start_places(content, zone_base, t["n_slots"])
     return t
+
+
+def start_places(content: Content, zone_base: list[int], n_slots: int) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """Where every item lies before set-up (each in its deck, in content order): each item's
+    slot and each slot's items, which every new game copies (`creation.initial_state`)."""
+    zones: list[list[int]] = [[] for _ in range(n_slots)]
+    loc = [NOWHERE] * len(content.items)
+    for it in content.items:
+        if it.deck >= 0:
+            slot = zone_base[it.deck]
+            zones[slot].append(it.id)
+            loc[it.id] = slot
+    return tuple(loc), tuple(tuple(z) for z in zones)
 
 
 def price_reach(content: Content) -> list[tuple[int, ...] | None]:

@@ -42,6 +42,34 @@ def compute_stats(content: Content, items: list[int], attached: dict[int, int] |
 
 def add_item(s: Stats, it, copied: tuple[str, ...] = ()) -> None:
     """What one more item in the city gives (`copied`: the symbols it copies from the card it holds)."""
+    # (Most items make a resource or give a symbol and nothing else: each part is looked at
+    # only when the item has it.)
+    if it.produced:
+        row = s.by_color.get(it.color)
+        if row is None:
+            row = s.by_color[it.color] = [0] * len(s.produce)
+        produce = s.produce
+        for r, q in it.produced:
+            produce[r] += q
+            row[r] += q
+        s.colored.clear()
+    if it.produce_one_of:
+        s.one_of.extend(it.produce_one_of)
+    if copied:   # (before its own symbols, as the stats have always listed them)
+        for sym in copied:
+            s.science[sym] = s.science.get(sym, 0) + 1
+    if it.science:
+        science = s.science
+        for sym in it.science:
+            science[sym] = science.get(sym, 0) + 1
+    if it.chain_gives:
+        s.chains.update(it.chain_gives)
+    if it.has_price_statics:
+        _add_price_statics(s, it)
+
+
+def _add_price_statics(s: Stats, it) -> None:
+    """What an item that changes prices gives the stats (`add_item`)."""
     n = len(s.produce)
     for r, off in it.trade_discounts:
         s.trade_discount[r] += off
@@ -50,25 +78,12 @@ def add_item(s: Stats, it, copied: tuple[str, ...] = ()) -> None:
         s.modifiers[name] = s.modifiers.get(name, 0) + amount
     if it.chain_price is not None:
         s.chain_price = it.chain_price if s.chain_price is None else min(s.chain_price, it.chain_price)
-    for sym in copied:
-        s.science[sym] = s.science.get(sym, 0) + 1
-    if any(it.produce):
-        row = s.by_color.setdefault(it.color, [0] * n)
-        for r, q in enumerate(it.produce):
-            if q:
-                s.produce[r] += q
-                row[r] += q
-        s.colored.clear()
-    s.one_of.extend(it.produce_one_of)
     for r, price in it.trade_fixed:
         s.fixed[r] = price if s.fixed[r] is None else min(s.fixed[r], price)
     for side, r, price in it.side_prices:
         row = s.side_prices.setdefault(side, [None] * n)
         row[r] = price if row[r] is None else min(row[r], price)
     s.discounts.extend(it.discounts)
-    for sym in it.science:
-        s.science[sym] = s.science.get(sym, 0) + 1
-    s.chains.update(it.chain_gives)
 
 
 def cheapest_trade(need: list[int], prices: list[int], one_of: list[tuple[int, ...]], discount: int,

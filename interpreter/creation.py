@@ -9,7 +9,7 @@ from rulesdsl.model import Content
 from rulesdsl.names import check_options
 
 from . import chance
-from .state import NOWHERE, State
+from .state import State
 
 if TYPE_CHECKING:
     from .game import Game
@@ -60,13 +60,11 @@ def initial_state(g: Game, seed: int, options: list[str], script: dict[str, list
     `g` has its slot tables (`core.lay_out_slots`)."""
     content = g.content
     players = content.players
-    zones: list[list[int]] = [[] for _ in range(g.n_slots)]
-    loc = [NOWHERE] * len(content.items)
-    for it in content.items:
-        if it.deck >= 0:
-            slot = g.zone_base[it.deck]
-            zones[slot].append(it.id)
-            loc[it.id] = slot
+    places, slots = g._start_places
+    loc = list(places)
+    zones = []   # (a loop: a comprehension is a function made at each call)
+    for items in slots:
+        zones.append(list(items))
     state = State(layers=list(content.layers), options=options, seed=seed, players=players, loc=loc,
                   zones=zones, coins=[0] * players, rng=chance.seed_state(seed),
                   script={k: list(v) for k, v in (script or {}).items()},

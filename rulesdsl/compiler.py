@@ -386,6 +386,9 @@ class Compiler:
         it.has_statics = bool(any(produce) or one_of or fixed or discounts or science or chain_gives
                               or it.modifiers or it.copy_science or it.chain_price is not None
                               or it.trade_discounts or it.borrow_chains or it.side_prices)
+        it.produced = tuple((r, q) for r, q in enumerate(produce) if q)
+        it.has_price_statics = bool(fixed or discounts or it.modifiers or it.chain_price is not None
+                                or it.trade_discounts or it.borrow_chains or it.side_prices)
         if effects:
             it.effect = self.block(effects)
             it.texts.extend(self.blocks[it.effect].texts)

@@ -120,6 +120,11 @@ class ItemDef:
     side_prices: tuple[tuple[str, int, int], ...] = ()   # (left|right, resource index, price) from a neighbour
     part_of: int = -1                    # the item it belongs to (a stage to its board)
     has_statics: bool = False
+    # Derived by the compiler, for what a city's stats take in (`costs.add_item`): what `produce`
+    # makes, as (resource index, amount) pairs; whether the item has any of the statics that
+    # change prices rather than what is made (fixed prices, discounts, modifiers, ...).
+    produced: tuple[tuple[int, int], ...] = ()
+    has_price_statics: bool = False
     texts: list[str] = attrs.Factory(list)   # English for `explain`, in source order
 
 
