@@ -112,6 +112,7 @@ def slot_tables(content: Content) -> dict:
     t["slot_kind"] = [(STRUCTURE_SLOT if slot == t["structure_slot"] else 0) | (ACTIVE_SLOT if active else 0)
                       | (RULED_SLOT if slot in t["ruled"] else 0) for slot, active in enumerate(t["slot_active"])]
     t["_start_places"] = start_places(content, zone_base, t["n_slots"])
+    t["block_stops"] = [len(b.steps) for b in content.blocks]   # where a frame of each block stops
     return t
 
 

@@ -326,7 +326,7 @@ def _into_play(g: Game, p: int, item: int, event: str, via: str | None, frames: 
     # triggers, e.g. "once 7 wonders are built") comes first, then the item's own effect.
     frames += events.event_frames(g, event, p, item, via=via)
     if it.effect >= 0:
-        frames.append(machine.frame(g, it.effect, len(g.content.blocks[it.effect].steps), p, {}))
+        frames.append(machine.frame(g, it.effect, g.block_stops[it.effect], p, {}))
     for sym in it.science:
         frames += events.event_frames(g, "gained_science", p, symbol=sym)
     machine.schedule(g, frames)

@@ -59,16 +59,16 @@ def event_frames(g: Game, name: str, actor: int, item: int = -1, only: int = -1,
             continue
         if event is None:
             event = {"name": name, "by": actor, "item": item, **fields}
-        out.append(machine.frame(g, t.block, len(g.content.blocks[t.block].steps), me, {"event": event}))
+        out.append(machine.frame(g, t.block, g.block_stops[t.block], me, {"event": event}))
     return out
 
 
 # (The comprehensions live apart: one inside `event_frames` would make the names it reads cells
 # that every event, most of which set off nothing, pays to create.)
 def _item_frames(g: Game, triggers: list, name: str, actor: int, only: int, fields: dict) -> list[Frame]:
-    blocks = g.content.blocks
+    stops = g.block_stops
     event = {"name": name, "by": actor, **fields}
-    return [machine.frame(g, t.block, len(blocks[t.block].steps), actor, {"event": event})
+    return [machine.frame(g, t.block, stops[t.block], actor, {"event": event})
             for t in triggers if t.item == only and (t.zone is None or t.zone == fields.get("zone"))]
 
 

@@ -88,14 +88,24 @@ def can_act(g: Game, me: int) -> bool:
 
 
 def pools_of(g: Game, act, me: int) -> list[list[int]]:
-    """The candidates of each parameter of `act` for `me` (kept while a round waits)."""
-    cache = g._round_pools if g.state.flow == "round" else None
+    """The candidates of each parameter of `act` for `me` (kept while a round waits: those the
+    seat's open actions kept, when `act` is one of them)."""
+    st = g.state
+    cache = g._round_pools if st.flow == "round" else None
     if cache is None:
         return _pools(g, act, me, False)
     key = (act.id, me)
     pools = cache.get(key)
     if pools is None:
-        pools = cache[key] = _pools(g, act, me, True)
+        kept = cache.get(("spaces", me, st.before_used))
+        if kept is not None:
+            for open_act, open_pools, _ in kept[0]:
+                if open_act is act:
+                    pools = open_pools
+                    break
+        if pools is None:
+            pools = _pools(g, act, me, True)
+        cache[key] = pools
     return pools
 
 

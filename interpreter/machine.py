@@ -45,12 +45,12 @@ def push(g: Game, block: int, me: int, env: dict[str, Any]) -> None:
         f = spare.pop()
         f.block = block
         f.pc = 0
-        f.stop = len(g.content.blocks[block].steps)
+        f.stop = g.block_stops[block]
         f.me = me
         f.env = env
         g.state.frames.append(f)
     else:
-        g.state.frames.append(Frame(block, 0, len(g.content.blocks[block].steps), me, env))
+        g.state.frames.append(Frame(block, 0, g.block_stops[block], me, env))
 
 
 def schedule(g: Game, frames: list[Frame]) -> None:

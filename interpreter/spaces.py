@@ -114,9 +114,7 @@ def make_functions(content: Content, zone_base: list[int]) -> tuple[OpenSpaces, 
         draw += lines[:-1] + [lines[-1].replace("size = ", f"s{act.id} = ", 1)]
     spaces += ["    result = (out, total)",
                "    if waiting:",
-               "        g._round_pools[key] = result",
-               "        for act, pools, _ in out:",
-               "            g._round_pools[(act.id, me)] = pools   # what `legality.pools_of` keeps",
+               "        g._round_pools[key] = result   # (`legality.pools_of` reads each action's lists there)",
                "    return result"]
     draw += ["    total = " + " + ".join(f"s{act.id}" for act in content.actions) if content.actions else "    total = 0",
              "    tried = set()",

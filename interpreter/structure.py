@@ -51,6 +51,10 @@ def covering(g: Game) -> list[int]:
             g._cover_count = []
         elif -1 not in structure:   # a structure just dealt: every card lies where the layout puts it
             g._cover_count = list(map(len, lay.covered_by))
+            # (What may be turned up is what nothing covers: the top row, not every slot.)
+            g._to_uncover = [slot for slot, on in enumerate(lay.covered_by) if not on]
+            g._open_slots = None
+            return g._cover_count
         else:
             g._cover_count = _still_covering(structure, lay.covered_by)
         g._to_uncover = None   # counted afresh: which slots came free is not known

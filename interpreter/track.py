@@ -70,7 +70,7 @@ def shields(g: Game, p: int, n: int) -> None:
                 if it.side == side and it.space == dist:
                     core.relocate(g, tok, NOWHERE)
                     if it.effect >= 0:
-                        frames.append(machine.frame(g, it.effect, len(g.content.blocks[it.effect].steps), p, {}))
+                        frames.append(machine.frame(g, it.effect, g.block_stops[it.effect], p, {}))
     if moved:
         frames += events.event_frames(g, "pawn_moved", p, amount=moved)
     machine.schedule(g, frames)

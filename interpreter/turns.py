@@ -113,7 +113,7 @@ def _every_seat(g: Game, event: str) -> list[Frame]:
 
 
 def _hook(g: Game, block: int, me: int) -> Frame:
-    return machine.frame(g, block, len(g.content.blocks[block].steps), me, {})
+    return machine.frame(g, block, g.block_stops[block], me, {})
 
 
 def begin_age(g: Game, age: int) -> None:
@@ -261,7 +261,7 @@ def resolve_round(g: Game) -> None:
             st.prepaid[item] = p
         for seller, resource, coins in trades:
             frames += events.event_frames(g, "traded", p, seller=seller, resource=resource, amount=coins)
-        frames.append(machine.frame(g, act.block, len(g.content.blocks[act.block].steps), p,
+        frames.append(machine.frame(g, act.block, g.block_stops[act.block], p,
                             dict(zip(act.param_names, binding))))
     st.last_actor = st.acting[-1]
     st.acting = []
@@ -319,7 +319,7 @@ def set_next_starter(g: Game, p: int) -> None:
 
 def after_turn(g: Game, block: int, f: Frame) -> None:
     """Run a block at the end of the current turn (round), as the same player."""
-    g.state.deferred.append(machine.frame(g, block, len(g.content.blocks[block].steps), f.me, dict(f.env)))
+    g.state.deferred.append(machine.frame(g, block, g.block_stops[block], f.me, dict(f.env)))
 
 
 def to_act(g: Game) -> list[int]:
@@ -369,5 +369,5 @@ def start_action(g: Game, act, binding: list[int]) -> None:
     for name in names:
         env[name] = binding[k]
         k += 1
-    st.frames.append(machine.frame(g, act.block, len(g.content.blocks[act.block].steps), st.current, env))
+    st.frames.append(machine.frame(g, act.block, g.block_stops[act.block], st.current, env))
     advance(g)   # (the frame: machine.push's, with the names bound)
