@@ -55,6 +55,7 @@ def slot_tables(content: Content) -> dict:
     t["zone_base"], t["slot_zone"], t["slot_owner"] = zone_base, slot_zone, slot_owner
     # The seats, as one range made once: making a `range` costs some 700 machine instructions.
     t["seats"] = range(content.players)
+    t["seat_list"] = list(range(content.players))   # (read-only: a list compares with a round's seats)
     # The slot of each zone for each seat, read without a call (`slot`): a zone held once is
     # the same slot for every seat.
     t["zone_slots"] = [[zone_base[z.id] + (p if z.per_player else 0) for p in range(content.players)]

@@ -37,7 +37,7 @@ class Game:
         "__dict__", "content", "state", "max_steps", "steps_left", "short_draws", "_origin_of", "_origin",
         "_open_spaces", "_draw",
         # the slot tables (core.slot_tables), shared by the content's games
-        "zone_base", "zone_slots", "seats", "slot_zone", "slot_owner", "n_slots", "slot_active", "slot_kind", "slot_discard", "active_slots",
+        "zone_base", "zone_slots", "seats", "seat_list", "slot_zone", "slot_owner", "n_slots", "slot_active", "slot_kind", "slot_discard", "active_slots",
         "structure_slot", "track_slot", "ruled", "item_names", "action_by_name", "copied_names",
         "_resource_index", "_hearing", "_columns", "_price_scope", "_price_reach", "_resource_reach", "_fixed_costs", "_reading", "_pricing",
         "_start_places", "block_stops",

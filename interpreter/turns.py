@@ -224,6 +224,8 @@ def _chosen_run(g: Game) -> int:
     st = g.state
     n = 0
     choices = st.choices
+    if st.acting == g.seat_list:   # (every seat acts, as in most rounds: its index is its seat)
+        return choices.index(None) if None in choices else len(choices)
     for p in st.acting:
         if choices[p] is None:
             break
