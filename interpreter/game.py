@@ -178,6 +178,7 @@ class Game:
 
     # -- the verbs compiled closures call (the table is interpreter/verbs.py) ---------------------
     push = machine.push
+    each_seat = machine.each_seat
     repeat = machine.repeat
     opponent = seats.opponent
     seat = seats.seat

@@ -91,6 +91,18 @@ def run(g: Game) -> None:
     g.steps_left = left
 
 
+def each_seat(g: Game, block: int, env: dict[str, Any]) -> None:
+    """Run a block for every seat in turn, seat 0 first, where its steps only change numbers
+    (the compiler's `NUMBERS_ONLY`): what a frame pushed per seat would do, without the frames."""
+    f = frame(g, block, g.block_stops[block], 0, env)
+    steps = g.content.blocks[block].steps
+    for p in g.seats:
+        f.me = p
+        for step in steps:
+            step(g, f)
+    g._spare_frames.append(f)
+
+
 def repeat(g: Game, rounds: int, count: int, f: Frame) -> None:
     """Start a `repeat` of `count` rounds (its frame counts them down, one step each)."""
     if count > MAX_REPEAT:

@@ -39,6 +39,13 @@ class Src(str):
 ME = Src("f.me")
 ENV = Src("f.env")
 
+# The verbs that only change numbers (coins, counters, who plays again or starts next): they
+# never run a block, ask a decision, move an item or end the game, so a block made of them can
+# run inside the step that would have pushed it (an `if`, an `each_player`), without a frame,
+# and the game goes exactly as it would have (tests/test_numbers_only.py holds them to that).
+NUMBERS_ONLY = frozenset({"gain_coins", "lose_coins", "put_coins", "add_counter", "grant_play_again",
+                          "set_next_starter"})
+
 
 def player_range(headers: list[ast.Definition]) -> tuple[int, int]:
     """The player counts a game supports, from its `players N` or `players LOW HIGH`."""
@@ -539,10 +546,26 @@ class Compiler:
         cond = self.expr(s.args[0])
         then = self.block(s.block.statements)
         other = self.block(otherwise.block.statements) if otherwise else -1
-
+        if self.numbers_only(then) and (other < 0 or self.numbers_only(other)):
+            # Bodies that only change numbers run here, in order, as their frame would have
+            # run them next: `(STEP, STEP) if COND else (...)`.
+            step = self.fused(f"({self.inline(then)} if {self.source(cond)} else "
+                              f"{self.inline(other) if other >= 0 else self.constant(None)})")
+            step.numbers_only = True   # type: ignore[attr-defined]
+            return step
         # One function: `g.push(then, f.me, f.env) if COND else None` (or the other block).
         otherwise_source = self.call_source("push", other, ME, ENV) if other >= 0 else self.constant(None)
         return self.fused(f"({self.call_source('push', then, ME, ENV)} if {self.source(cond)} else {otherwise_source})")
+
+    def numbers_only(self, block: int) -> bool:
+        """Whether every step of a compiled block only changes numbers (`NUMBERS_ONLY`)."""
+        return all(getattr(step, "numbers_only", False) for step in self.blocks[block].steps)
+
+    def inline(self, block: int) -> str:
+        """The source running a block of steps that only change numbers, in order, in the
+        frame of the step it stands in (the same player and names as the block's own frame)."""
+        steps = self.blocks[block].steps
+        return f"({', '.join(self.source(step) for step in steps)},)" if steps else self.constant(None)
 
     def effect(self, s: ast.Statement) -> Step:
         return getattr(self, f"do_{s.verb}")(s, {k.name: k.value for k in s.kwargs})
@@ -837,6 +860,8 @@ class Compiler:
 
     def do_each_player(self, s, kw) -> Step:
         body = self.block(s.block.statements)
+        if self.numbers_only(body):   # (no frame per seat: `machine.each_seat`)
+            return self.call("each_seat", body, ENV)
 
         def step(g, f):
             for p in reversed(range(g.content.players)):
@@ -932,7 +957,10 @@ class Compiler:
 
     def call(self, verb: str, *args: object, **kwargs: object) -> Step:
         """A step calling `g.<verb>(args)`, written as one function from source (`call_source`)."""
-        return self.fused(self.call_source(verb, *args, **kwargs))
+        step = self.fused(self.call_source(verb, *args, **kwargs))
+        if verb in NUMBERS_ONLY:
+            step.numbers_only = True   # type: ignore[attr-defined]
+        return step
 
 
     def call_source(self, verb: str, *args: object, **kwargs: object) -> str:

@@ -1,0 +1,94 @@
+"""Blocks whose statements only change numbers (coins, counters, who plays again or starts next:
+`NUMBERS_ONLY` in rulesdsl/compiler.py) run inside the `if` or `each_player` that would have
+pushed a frame for them (issue 12).  Seeded games go exactly as when every block has its own
+frame, state for state, and the verbs so marked never touch what a frame could see."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+import rulesdsl.compiler
+from rulesdsl.compiler import NUMBERS_ONLY
+from rulesdsl.interpreter import Ruleset
+from rulesdsl.interpreter.persistence import dumps
+from rulesdsl.interpreter.verbs import VERBS
+
+# Every build moves coins between each seat and the first one, seat after seat (so the order of
+# the seats shows), with an `else`; a rich builder plays again.
+TOWARDS_FIVE = """
+rule "Level with the first seat" {
+    when built by=me kind=card {
+        each_player {
+            if coins(player(0)) > coins { gain 1 coins }
+            else { lose 1 coins who=player(0) }
+        }
+        if coins >= 12 { gain 1 coins; play_again }
+    }
+}
+"""
+
+
+def _rules(tmp_path: Path, name: str) -> Ruleset:
+    if name == "duel+towards":
+        folder = tmp_path / "towards"
+        folder.mkdir(exist_ok=True)
+        (folder / "cards.rules").write_text(TOWARDS_FIVE, encoding="utf-8")
+        return Ruleset.load([str(folder)])
+    return Ruleset.load([], "classic", int(name.split("-")[1]))
+
+
+def _inlined(rules: Ruleset) -> int:
+    """How many compiled steps run a block of numbers in place."""
+    return sum(getattr(step, "numbers_only", False) and step.source.startswith("((")
+               or "g.each_seat(" in getattr(step, "source", "")
+               for block in rules.content.blocks for step in block.steps)
+
+
+def _states(rules: Ruleset, seed: int) -> list[bytes]:
+    game = rules.new_game(seed=seed)
+    rng = random.Random(seed)
+    states = [dumps(game.state)]
+    while not game.over:
+        game._apply(game.random_action(rng))
+        states.append(dumps(game.state))
+    states.append(repr([game.score(p) for p in range(game.state.players)]).encode())
+    return states
+
+
+@pytest.mark.parametrize("name", ["duel+towards", "classic-3", "classic-7"])
+def test_games_go_as_with_a_frame_for_every_block(tmp_path, monkeypatch, name):
+    inlined = _rules(tmp_path, name)
+    monkeypatch.setattr(rulesdsl.compiler, "NUMBERS_ONLY", frozenset())
+    framed = _rules(tmp_path, name)
+    assert _inlined(inlined) >= 2 and _inlined(framed) == 0
+    for seed in range(6):
+        assert _states(inlined, seed) == _states(framed, seed), f"{name}, seed {seed}"
+
+
+# A call of each verb on a game in play, with arguments it takes.
+SAMPLES = {
+    "gain_coins": (0, 3),
+    "lose_coins": (1, 2),
+    "put_coins": (2, 0),
+    "add_counter": ("victories", 0, 1),
+    "grant_play_again": (0,),
+    "set_next_starter": (1,),
+}
+
+
+def test_the_verbs_that_only_change_numbers_leave_frames_items_and_turns_alone():
+    assert set(SAMPLES) == NUMBERS_ONLY
+    game = Ruleset.load([], "classic", 3).new_game(seed=2)
+    rng = random.Random(2)
+    for _ in range(5):
+        game._apply(game.random_action(rng))
+    st = game.state
+    for verb, args in SAMPLES.items():
+        before = (list(st.frames), st.pending, list(st.loc), [list(z) for z in st.zones], st.flow, st.current)
+        VERBS[verb](game, *args)
+        assert (list(st.frames), st.pending, list(st.loc), [list(z) for z in st.zones], st.flow, st.current) == before, verb
+    assert st.coins[0] >= 3 and st.item_coins == {0: 2} and st.counters["victories"][0] == 1
+    assert st.again == [0] and st.next_starter == 1
