@@ -130,13 +130,13 @@ def decode(g: Game, action: Action, me: int):
     return act, binding, pay
 
 
-def canonical(g: Game, act, binding: list[int], me: int) -> list[int]:
+def canonical(g: Game, act, binding: list[int], me: int, pools: list[list[int]] | None = None) -> list[int]:
     """The binding `decode` makes of these items' names: where copies of an item share a name,
-    the first candidate of that name not taken yet (copies are alike; which one moves is not)."""
+    the first candidate of that name not taken yet (copies are alike; which one moves is not).
+    `pools`: the candidates of the action's parameters, when the caller has them."""
     copied = g.copied_names
     names = g.item_names
     out: list[int] = []
-    pools = None
     for k, item in enumerate(binding):
         name = names[item]
         if name not in copied:
@@ -230,11 +230,13 @@ def draw_among(g: Game, me: int, below, spaces, total: int) -> Action:
     (`spaces`, `total`: what `open_spaces` gives), with the numbers `below(n)` draws in [0, n):
     a binding of all of theirs drawn uniformly (the last parameter varying fastest), the illegal
     rejected, none drawn twice; then, when it trades with neighbours, one of its payments."""
-    return named(g, *drawn_among(g, me, below, spaces, total))
+    act, binding, pay, _ = drawn_among(g, me, below, spaces, total)
+    return named(g, act, binding, pay)
 
 
 def drawn_among(g: Game, me: int, below, spaces, total: int) -> tuple:
-    """`draw_among` in numbers: (action definition, its items, its payment: () when none)."""
+    """`draw_among` in numbers: (action definition, its items, its payment: () when none, the
+    candidates of its parameters the items were drawn from)."""
     coins = g.state.coins[me]
     tried: set[int] = set()
     while len(tried) < total:
@@ -270,7 +272,7 @@ def drawn_among(g: Game, me: int, below, spaces, total: int) -> tuple:
         if act.paid and g.content.trade_base:
             pays = payments_for(g, act, binding, me, coins)
             pay = pays[below(len(pays))]
-        return act, binding, pay
+        return act, binding, pay, pools
     raise RuntimeError("no legal action")
 
 

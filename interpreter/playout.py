@@ -48,12 +48,12 @@ def play_out(g: Game, agents: Sequence[Agent]) -> None:
                 if below is not None:
                     # `Game._apply` of the action `random_action` would name, kept in numbers too
                     spaces, total = g._open_spaces(g, me)
-                    act, binding, pay = drawn_among(g, me, below, spaces, total)
+                    act, binding, pay, pools = drawn_among(g, me, below, spaces, total)
                     action = named(g, act, binding, pay)
                     g.steps_left = g.max_steps
                     before = (len(history), st.choices[:])
                     try:
-                        turns.choose(g, None, action, (act, binding, pay or None))
+                        turns.choose(g, None, action, (act, binding, pay or None, pools))
                     except EffectFailed as exc:
                         undo.undo_last(g, before)
                         raise exc.for_action(action) from None

@@ -197,8 +197,9 @@ def choose(g: Game, seat: int | None, action: Action, drawn: tuple | None = None
     (known legal).  Choices enter the history in seat order, as the run of chosen seats from
     the round's first grows (a replay, which acts for `to_move`, meets them in the same order);
     the round resolves when the last seat has chosen.  `drawn`: the action in numbers (action
-    definition, items, payment or None), as a random seat drew it, kept with the round's
-    candidates so that the round need not decode the names again."""
+    definition, items, payment or None, the candidates the items were drawn from), as a random
+    seat drew it, kept with the round's candidates so that the round need not decode the names
+    again."""
     st = g.state
     acting, choices = st.acting, st.choices
     before = _chosen_run(g)
@@ -244,9 +245,9 @@ def resolve_round(g: Game) -> None:
         choice = st.choices[p]
         drawn = kept.get(("drawn", p))
         if drawn is not None and drawn[0] is choice:   # (a seat's choice is replaced, never changed)
-            act, binding, pay = drawn[1]
+            act, binding, pay, pools = drawn[1]
             if g.copied_names:
-                binding = legality.canonical(g, act, binding, p)
+                binding = legality.canonical(g, act, binding, p, pools)
         else:
             name, *args = choice
             act, binding, pay = legality.decode(g, Action(name, tuple(args)), p)

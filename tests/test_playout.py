@@ -201,8 +201,8 @@ def test_a_round_resolves_a_random_seats_choice_from_its_numbers_or_else_from_it
             if st.flow == "round" and st.pending is None:
                 me = game.to_move()
                 spaces, total = game._open_spaces(game, me)
-                act, binding, pay = drawn_among(game, me, agents[me].rng._randbelow, spaces, total)
-                turns.choose(game, None, named(game, act, binding, pay), (act, binding, pay or None))
+                act, binding, pay, pools = drawn_among(game, me, agents[me].rng._randbelow, spaces, total)
+                turns.choose(game, None, named(game, act, binding, pay), (act, binding, pay or None, pools))
                 if forget:
                     game._round_pools.clear()   # what any move does (`core.relocate`)
             else:
