@@ -408,9 +408,10 @@ def _adjusts_trade(g: Game, item: int) -> bool:
     return bool(it.trade_fixed or it.trade_discounts)
 
 
-def relocate_all(g: Game, items: list[int], slot: int) -> None:
+def relocate_all(g: Game, items: list[int], slot: int, left: list[int] | None = None) -> None:
     """`relocate` each of several items that lie in one slot, in order: the same outcome, with
-    the slot they leave rebuilt once (dealing moves many cards at a time)."""
+    the slot they leave rebuilt once (dealing moves many cards at a time).  `left`: what that
+    slot holds without them, in its order, where the caller knows it (a draw does)."""
     st = g.state
     old = st.loc[items[0]] if items else -1
     # (Items leaving a city, the structure or a ruled zone, or coming into a city or a ruled
@@ -424,7 +425,7 @@ def relocate_all(g: Game, items: list[int], slot: int) -> None:
         g._round_pools.clear()
     gone = set(items)
     src = st.zones[old]
-    src[:] = _left(src, gone)
+    src[:] = _left(src, gone) if left is None else left
     g._tally[old] = None
     # What `relocate` does for each item once it is out of its slot, where no city changes (a
     # deal): what it drops, then where it lies.
@@ -466,10 +467,11 @@ def _left(src: list[int], gone: set[int]) -> list[int]:
     return kept
 
 
-def arrive_all(g: Game, items: list[int], slot: int, by: int, frames: list[Frame]) -> None:
-    """`arrive` for several items that lie in one slot, in order."""
+def arrive_all(g: Game, items: list[int], slot: int, by: int, frames: list[Frame],
+               left: list[int] | None = None) -> None:
+    """`arrive` for several items that lie in one slot, in order (`left`: `relocate_all`'s)."""
     if by < 0 or not g.slot_discard[slot] or "discarded" not in g.content.triggers_by_event:
-        relocate_all(g, items, slot)
+        relocate_all(g, items, slot, left)
         return
     for item in items:
         arrive(g, item, slot, by, frames)

@@ -12,8 +12,10 @@ if TYPE_CHECKING:
     from .game import Game
 
 
-def draw(g: Game, slot: int, count: int, label: str, unseen: bool = False) -> list[int]:
-    """A chance step: `count` items at random from a slot (or as the script dictates).
+def draw(g: Game, slot: int, count: int, label: str, unseen: bool = False) -> tuple[list[int], list[int] | None]:
+    """A chance step: `count` items at random from a slot (or as the script dictates), and what
+    the slot holds without them, in its order (None where the script had a say): the drawn
+    items are still in the slot, which the caller moves them out of (`core.relocate_all`).
     An `unseen` draw (cards leaving the game face down) is never dictated: it takes items
     the zone's script does not name, so the script describes what players do see."""
     st = g.state
@@ -33,8 +35,8 @@ def draw(g: Game, slot: int, count: int, label: str, unseen: bool = False) -> li
         for k in ks:
             out.append(rest.pop(k))
         st.chance.append(_named(g, label, out))
-        return out
-    return _scripted_draw(g, rest, count, label, scripted)
+        return out, (rest if pool is st.zones[slot] else None)
+    return _scripted_draw(g, rest, count, label, scripted), None
 
 
 # (Apart from `draw`: the names their comprehensions read would be cells every draw creates.)
@@ -73,9 +75,9 @@ def _named(g: Game, label: str, items: list[int]) -> list[str]:
 def deal(g: Game, count: int, src: int, dst: int, owner: int, space: int | None = None,
          hidden: bool = False, unseen: bool = False, by: int = -1) -> None:
     frames: list[Frame] = []
-    drawn = draw(g, g.zone_slots[src][owner], count, g.content.zones[src].name, unseen)
+    drawn, left = draw(g, g.zone_slots[src][owner], count, g.content.zones[src].name, unseen)
     if space is None and not hidden:
-        core.arrive_all(g, drawn, g.zone_slots[dst][owner], by, frames)
+        core.arrive_all(g, drawn, g.zone_slots[dst][owner], by, frames, left)
     for item in drawn if space is not None or hidden else ():
         core.arrive(g, item, g.zone_slots[dst][owner], by, frames)
         if space is not None:
@@ -89,5 +91,5 @@ def deal(g: Game, count: int, src: int, dst: int, owner: int, space: int | None 
 def shuffle(g: Game, zone: int) -> None:
     """A chance step: put a zone in random order (the last item is the top)."""
     slot = g.zone_slots[zone][0]
-    order = draw(g, slot, len(g.state.zones[slot]), g.content.zones[zone].name)
+    order, _ = draw(g, slot, len(g.state.zones[slot]), g.content.zones[zone].name)
     g.state.zones[slot][:] = list(reversed(order))  # the first drawn is the top

@@ -115,7 +115,7 @@ def uncover(g: Game) -> bool:
 def deal_structure(g: Game, src: int, layout: str) -> None:
     st = g.state
     lay = g.content.layouts[layout]
-    items = dealing.draw(g, g.zone_slots[src][0], len(lay.face_up), g.content.zones[src].name)
+    items, left = dealing.draw(g, g.zone_slots[src][0], len(lay.face_up), g.content.zones[src].name)
     st.layout = layout
     g._accessible = None
     g._cover_count = None
@@ -124,7 +124,7 @@ def deal_structure(g: Game, src: int, layout: str) -> None:
     g._structure_at = None
     st.structure = [-1] * len(lay.face_up)
     st.face_up = list(lay.face_up)
-    core.relocate_all(g, items, g.structure_slot)
+    core.relocate_all(g, items, g.structure_slot, left)
     st.structure[:len(items)] = items
     machine.schedule(g, events.event_frames(g, "structure_dealt", st.next_starter))
 
@@ -133,7 +133,7 @@ def deal_onto_structure(g: Game, count: int, src: int, slots: list[int]) -> None
     """Lay `count` items from `src` onto the given structure slots that still hold a card."""
     st = g.state
     spots = [s for s in slots if 0 <= s < len(st.structure) and st.structure[s] >= 0][:count]
-    for item, spot in zip(dealing.draw(g, g.zone_slots[src][0], len(spots), g.content.zones[src].name), spots):
+    for item, spot in zip(dealing.draw(g, g.zone_slots[src][0], len(spots), g.content.zones[src].name)[0], spots):
         core.relocate(g, item, g.structure_slot)
         st.attached[item] = st.structure[spot]
 
