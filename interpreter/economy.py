@@ -221,18 +221,24 @@ def round_payment(g: Game, p: int, act, binding: list[int], pay) -> tuple[int, d
     for idx in act.paid:
         item = binding[idx]
         total, traded, _ = price(g, p, item)
-        options = payment_options(g, p, item)
-        if options:
-            chosen = options[0]
-            for option in options:
-                if option[1] == pay:
-                    chosen = option
-                    break
+        if pay and idx == act.paid[0]:
+            # The action is legal, so a payment it names is one of its first item's ways to pay.
+            chosen = pay
+        else:
+            options = payment_options(g, p, item)
+            chosen = None
+            if options:
+                chosen = options[0][1]
+                for option in options:
+                    if option[1] == pay:
+                        chosen = pay
+                        break
+        if chosen is not None:
             bank += total - traded
-            for seller, coins in chosen[1]:
+            for seller, coins in chosen:
                 to_seats[seller] = to_seats.get(seller, 0) + coins
             if "traded" in g.content.triggers_by_event:  # (which units were bought: for the triggers only)
-                trades += _bought(g, p, item, chosen[1])
+                trades += _bought(g, p, item, chosen)
         else:
             bank += total
             if traded:
