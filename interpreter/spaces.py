@@ -117,12 +117,11 @@ def make_functions(content: Content, zone_base: list[int]) -> tuple[OpenSpaces, 
                "        g._round_pools[key] = result   # (`legality.pools_of` reads each action's lists there)",
                "    return result"]
     draw += ["    total = " + " + ".join(f"s{act.id}" for act in content.actions) if content.actions else "    total = 0",
-             "    tried = set()",
-             "    while len(tried) < total:",
+             "    tried = None   # (the numbers refused, made at the first refusal: most turns have none)",
+             "    while total:",
              "        r = below(total)",
-             "        if r in tried:",
+             "        if tried is not None and r in tried:",
              "            continue",
-             "        tried.add(r)",
              "        k = r"]
     for act, names in zip(content.actions, lists):
         draw += [f"        if k < s{act.id}:"] + ["            " + line for line in _drawn(act, names, content, const)]
@@ -197,9 +196,15 @@ def _open(act: ActionDef, content: Content, zone_base: list[int], const, made: s
     return out, names
 
 
+# What the draw does with a binding that is not legal: it notes the number as refused and draws
+# again, unless every number is refused (the loop ends, and the draw fails).
+REFUSE = ["    if tried is None:", "        tried = set()", "    tried.add(r)", "    if len(tried) == total:",
+          "        break", "    continue"]
+
+
 def _drawn(act: ActionDef, names: list[str], content: Content, const) -> list[str]:
     """The lines that take the k-th binding of `act` (k below its size), as the generic draw
-    numbers them, and return it (with its payment) when it is legal (`continue` when not)."""
+    numbers them, and return it (with its payment) when it is legal (`REFUSE` when not)."""
     lines = []
     picks = ["k"]
     if len(names) > 1:
@@ -218,14 +223,13 @@ def _drawn(act: ActionDef, names: list[str], content: Content, const) -> list[st
         lines += [f"b{i} = {var}[{pick}]" for i, (var, pick) in enumerate(zip(names, picks))]
         items = [f"b{i}" for i in range(len(names))]
     if act.shared_pools:
-        lines += ["if len(set(binding)) != len(binding):", "    continue"]
+        lines += ["if len(set(binding)) != len(binding):"] + REFUSE
     if act.requires or act.pays:
-        lines += [f"if not allowed(g, {const(act)}, binding, me, coins):", "    continue"]
+        lines += [f"if not allowed(g, {const(act)}, binding, me, coins):"] + REFUSE
     elif act.paid:   # what `allowed` asks of an action that only builds: its price against the coins
         cost = " + ".join(f"price(g, me, {items[int(i)]})[0]" for i in act.paid)
         # (`available_coins` is the treasury when no coins lie on items: no call then)
-        lines += [f"cost = {cost}", "if cost > coins and (not st.item_coins or cost > available_coins(g, me)):",
-                  "    continue"]
+        lines += [f"cost = {cost}", "if cost > coins and (not st.item_coins or cost > available_coins(g, me)):"] + REFUSE
     binding = "binding" if listed else "[" + ", ".join(items) + "]"
     if act.paid and content.trade_base:
         if not listed:
