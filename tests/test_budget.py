@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from card_folders import folder as card_folder, to_first_build
 from rulesdsl.cli import cli
 from rulesdsl.interpreter import MAX_REPEAT, Action, BudgetExceeded, Ruleset, machine, new_game
 from rulesdsl.interpreter.persistence import dumps
@@ -59,24 +60,11 @@ procedure spin {
 
 
 def folder(tmp_path: Path, text: str, name: str = "runaway") -> Path:
-    path = tmp_path / name
-    path.mkdir()
-    (path / "cards.rules").write_text(text, encoding="utf-8")
-    return path
+    return card_folder(tmp_path, text, name)
 
 
 def rules_with(tmp_path: Path, text: str) -> Ruleset:
     return Ruleset.load([str(folder(tmp_path, text))])
-
-
-def to_first_build(game):
-    """Answer the decisions until a `build` is legal; returns that build."""
-    while True:
-        legal = game.legal_actions()
-        build = next((a for a in legal if a.name == "build"), None)
-        if build is not None:
-            return build
-        game.apply(legal[0])
 
 
 # -- the runtime budget -------------------------------------------------------------------------------

@@ -4,11 +4,11 @@ definitions running, leaves the game as it was, and reaches the commands as one 
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
+from card_folders import folder, to_first_build
 from rulesdsl.cli import cli
 from rulesdsl.interpreter import BudgetExceeded, EffectFailed, Ruleset, new_game
 from rulesdsl.interpreter.persistence import dumps
@@ -37,27 +37,11 @@ expansion far {
 """
 
 
-def folder(tmp_path: Path, text: str) -> Path:
-    path = tmp_path / "seats"
-    path.mkdir()
-    (path / "cards.rules").write_text(text, encoding="utf-8")
-    return path
-
-
-def first_build(game):
-    while True:
-        legal = game.legal_actions()
-        build = next((a for a in legal if a.name == "build"), None)
-        if build is not None:
-            return build
-        game.apply(legal[0])
-
-
 def test_a_computed_seat_the_game_has_gets_the_coins(tmp_path):
     game = Ruleset.load([str(folder(tmp_path, ROUND_THE_TABLE))]).new_game(seed=3, options=["beginner_wonders"])
     plain = new_game(seed=3, options=["beginner_wonders"])
-    build = first_build(game)
-    first_build(plain)   # (the same actions: the rule has heard no build yet)
+    build = to_first_build(game)
+    to_first_build(plain)   # (the same actions: the rule has heard no build yet)
     assert plain.state.history == game.state.history and plain.state.coins == game.state.coins
     me = game.to_move()
     for g in (game, plain):
@@ -69,7 +53,7 @@ def test_a_computed_seat_the_game_has_gets_the_coins(tmp_path):
 
 def test_a_computed_seat_beyond_the_table_stops_the_action_and_changes_nothing(tmp_path):
     game = Ruleset.load([str(folder(tmp_path, BEYOND_THE_TABLE))]).new_game(seed=3, options=["beginner_wonders"])
-    build = first_build(game)
+    build = to_first_build(game)
     before, legal = dumps(game.state), game.legal_actions()
     with pytest.raises(EffectFailed) as info:
         game.apply(build)

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import rulesdsl.compiler
+from card_folders import folder
 from rulesdsl.compiler import NUMBERS_ONLY
 from rulesdsl.interpreter import Ruleset
 from rulesdsl.interpreter.persistence import dumps
@@ -33,10 +34,8 @@ rule "Level with the first seat" {
 
 def _rules(tmp_path: Path, name: str) -> Ruleset:
     if name == "duel+towards":
-        folder = tmp_path / "towards"
-        folder.mkdir(exist_ok=True)
-        (folder / "cards.rules").write_text(TOWARDS_FIVE, encoding="utf-8")
-        return Ruleset.load([str(folder)])
+        path = tmp_path / "towards"
+        return Ruleset.load([str(path if path.exists() else folder(tmp_path, TOWARDS_FIVE, "towards"))])
     return Ruleset.load([], "classic", int(name.split("-")[1]))
 
 

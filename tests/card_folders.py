@@ -1,0 +1,24 @@
+"""Small card folders written by tests (a test helper): a folder of one card file, loaded as an
+expansion, and the first `build` a game reaches."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def folder(tmp_path: Path, text: str, name: str = "cards") -> Path:
+    """A folder holding one card file with `text`."""
+    path = tmp_path / name
+    path.mkdir()
+    (path / "cards.rules").write_text(text, encoding="utf-8")
+    return path
+
+
+def to_first_build(game):
+    """Answer the decisions until a `build` is legal; returns that build."""
+    while True:
+        legal = game.legal_actions()
+        build = next((a for a in legal if a.name == "build"), None)
+        if build is not None:
+            return build
+        game.apply(legal[0])
