@@ -71,6 +71,7 @@ CODES: dict[str, str] = {
     "W502": "chain symbol used but never given",
     "W503": "item starts in a zone nothing takes from",
     "W504": "no action that is always possible",
+    "W505": "a computed seat the game may not have",
 }
 
 
@@ -359,6 +360,13 @@ EXPLANATIONS: dict[str, Explanation] = {
         "it), but surely unintended in a real game.",
         "remove action discard\n",
         "Keep one action that is always possible, such as discarding a card for coins."),
+    "W505": Explanation(
+        "`player(...)` computes its seat, and as far as the expression tells, the number can "
+        "fall outside the game's seats (a count can grow past them, a difference can go below "
+        "0). Legal, but a game that meets such a seat stops with an error naming it.",
+        _card("gain 1 coin who=player(modifier(luck))"),
+        "Keep the number within the seats, e.g. `player(count(city) % players)`, or name the "
+        "seat with a word (`left`, `right`, `opponent`)."),
 }
 
 

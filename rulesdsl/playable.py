@@ -12,6 +12,7 @@ from typing import Iterator
 
 from . import ast
 from . import registry as R
+from .bounds import bounds
 from .diagnostics import Diagnostic, Span
 from .flows import propagate
 from .loader import Merged
@@ -144,6 +145,8 @@ class Playable:
         for e in self.all_expressions():
             if isinstance(e, ast.Call) and e.func == "player" and e.args and isinstance(e.args[0], ast.Int):
                 self.seat(e.args[0], count, "player()")
+            elif isinstance(e, ast.Call) and e.func == "player" and e.args:
+                self.computed_seat(e.args[0], count, high)
             elif high > 2 and isinstance(e, ast.Name) and e.name in ("pawn_distance", "track_points"):
                 self.error("E408", f"`{e.name}` reads the conflict track, which only a game of two players has; "
                                    f"this game seats up to {high}", e.span,
@@ -165,6 +168,28 @@ class Playable:
             if s.verb == "shields":
                 self.error("E408", f"`shields` moves the pawn of a two-player conflict track; this game seats up to "
                                    f"{high}", s.verb_span, "write `modify shields N` (a strength the rules compare) instead")
+
+    def computed_seat(self, e: ast.Expr, count: int, high: int) -> None:
+        """`player(EXPRESSION)`: a number that can never be a seat is an error; one that may fall
+        outside the seats, as far as the expression tells, a warning (the game stops with an
+        error if it does)."""
+        low, top = bounds(e, (count, high))
+        if low is not None and low >= high or top is not None and top < 0:
+            self.error("E404", f"`player(...)` can never name a seat: its number is always "
+                               f"{f'{low} or more' if low is not None and low >= high else f'{top} or less'}, "
+                               f"and the game's seats are 0 to {high - 1}", e.span,
+                       "seats count from 0; `(EXPRESSION) % players` keeps a number within them")
+        elif low is None or low < 0 or top is None or top >= count:
+            can = []
+            if low is None or low < 0:
+                can.append("below 0" if low is None else f"as low as {low}")
+            if top is None or top >= count:
+                can.append(f"{count} or more" if top is None else f"as high as {top}")
+            self.warning("W505", f"`player(...)` may name a seat the game does not have: its number can be "
+                                 f"{' or '.join(can)}, and the seats are 0 to {count - 1}"
+                                 + (f" at {count} players" if high > count else ""),
+                         e.span, "a seat beyond them stops the game with an error; `(EXPRESSION) % players` "
+                                 "keeps a number within them")
 
     def seat(self, e: ast.Int, count: int, what: str) -> None:
         if not 0 <= e.value < count:

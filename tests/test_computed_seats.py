@@ -22,19 +22,22 @@ rule "Gift" {
     }
 }
 """
-# The same, to a seat three past the city's size: never a seat of a two-seat game.
+# The same, to a seat three past the city's size: never a seat of a two-seat game, though the
+# checker cannot tell (nothing bounds a modifier, 0 here), so it only warns (W505).
 BEYOND_THE_TABLE = """
 rule "Gift" {
     when built by=me kind=card {
-        gain 1 coins who=player(count(city) + 3)
+        gain 1 coins who=player(count(city) + 3 + modifier(luck))
     }
 }
 """
 BEYOND_AT_SETUP = """
 expansion far {
-    setup { gain 1 coins who=player(coins + 5) }
+    setup { gain 1 coins who=player(coins + 5 + modifier(luck)) }
 }
 """
+# A seat the checker can tell is never one of the game's (a count is never below 0).
+NEVER_A_SEAT = BEYOND_THE_TABLE.replace(" + modifier(luck)", "")
 
 
 def test_a_computed_seat_the_game_has_gets_the_coins(tmp_path):
@@ -80,7 +83,21 @@ def test_simulate_prints_one_error_line(tmp_path):
     assert "Traceback" not in result.output
 
 
-def test_check_reports_it_from_the_trial_game(tmp_path):
+def test_check_warns_and_reports_it_from_the_trial_game(tmp_path):
     path = folder(tmp_path, BEYOND_THE_TABLE)
-    (found,) = [d for d in check_paths([path]).diagnostics if d.code == "E409"]
-    assert "EffectFailed" in found.message and "computed seat" in found.message
+    found = {d.code: d for d in check_paths([path]).diagnostics}
+    assert set(found) == {"W505", "E409"}
+    assert "may name a seat the game does not have" in found["W505"].message
+    assert "EffectFailed" in found["E409"].message and "computed seat" in found["E409"].message
+
+
+def test_check_refuses_a_computed_seat_that_is_never_one(tmp_path):
+    (found,) = check_paths([folder(tmp_path, NEVER_A_SEAT)]).diagnostics
+    assert found.code == "E404" and "always 3 or more" in found.message
+
+
+@pytest.mark.parametrize("expression", ["(seat + 1) % players", "min(count(city), 1)", "coins % 2",
+                                        "pawn_distance % 2", "max(0, min(1, modifier(luck)))"])
+def test_check_accepts_computed_seats_it_can_bound(tmp_path, expression):
+    text = ROUND_THE_TABLE.replace("count(city) % 2", expression)
+    assert expression in text and check_paths([folder(tmp_path, text)]).diagnostics == []

@@ -1,0 +1,71 @@
+"""The range of values a number expression of the card language can take, as far as the
+expression alone tells (None for a side it does not bound): what the checker judges a seat that
+content computes by (`player(seat + 1)`)."""
+
+from __future__ import annotations
+
+from . import ast
+
+Bounds = tuple[int | None, int | None]   # (lowest, highest); None: no bound known
+UNKNOWN: Bounds = (None, None)
+
+# Names and functions that are never below zero, whatever the game: amounts and counts.
+NON_NEGATIVE_NAMES = frozenset({"coins", "distinct_science", "track_points", "age"})
+NON_NEGATIVE_CALLS = frozenset({"count", "coins", "production", "science_count", "coins_on", "cubes", "supply",
+                                "controlled", "riders", "abs", "science_score"})
+
+
+def bounds(e: ast.Expr, players: tuple[int, int]) -> Bounds:
+    """The range of `e` in a game of `players` (fewest, most) seats."""
+    if isinstance(e, ast.Int):
+        return e.value, e.value
+    if isinstance(e, ast.Name):
+        if e.name == "players":
+            return players
+        if e.name == "seat":
+            return 0, players[1] - 1
+        return (0, None) if e.name in NON_NEGATIVE_NAMES else UNKNOWN
+    if isinstance(e, ast.Call):
+        if e.func in ("min", "max") and len(e.args) == 2:
+            (a, b), (c, d) = bounds(e.args[0], players), bounds(e.args[1], players)
+            if e.func == "min":
+                return _pick(min, a, c, low=True), _pick(min, b, d, low=False)
+            return _pick(max, a, c, low=True), _pick(max, b, d, low=False)
+        return (0, None) if e.func in NON_NEGATIVE_CALLS else UNKNOWN
+    if isinstance(e, ast.BinOp):
+        return _binop(e, players)
+    return UNKNOWN
+
+
+def _pick(fn, a: int | None, b: int | None, low: bool) -> int | None:
+    """min or max of two bounds, where None is minus infinity for a lowest bound and plus
+    infinity for a highest one."""
+    if a is None or b is None:
+        if fn is min:
+            return None if low else (a if b is None else b)
+        return (a if b is None else b) if low else None
+    return fn(a, b)
+
+
+def _binop(e: ast.BinOp, players: tuple[int, int]) -> Bounds:
+    (a, b), (c, d) = bounds(e.left, players), bounds(e.right, players)
+    if e.op == "+":
+        return _add(a, c), _add(b, d)
+    if e.op == "-":
+        return _add(a, None if d is None else -d), _add(b, None if c is None else -c)
+    if e.op == "*" and a is not None and c is not None and a >= 0 and c >= 0:
+        return a * c, (b * d if b is not None and d is not None else None)
+    if e.op == "%" and c is not None and c > 0:
+        # A remainder by a positive divisor (Python's, as compiled): from 0 to one less than
+        # the largest divisor, whatever the sign of the number divided.
+        return 0, (d - 1 if d is not None else None)
+    if e.op == "//" and a is not None and a >= 0 and c is not None and c > 0:
+        return 0, (b // c if b is not None else None)
+    return UNKNOWN
+
+
+def _add(x: int | None, y: int | None) -> int | None:
+    return None if x is None or y is None else x + y
+
+
+__all__ = ["Bounds", "bounds"]
