@@ -15,15 +15,15 @@ NON_NEGATIVE_CALLS = frozenset({"count", "coins", "production", "science_count",
                                 "controlled", "riders", "abs", "science_score"})
 
 
-def bounds(e: ast.Expr, players: tuple[int, int]) -> Bounds:
-    """The range of `e` in a game of `players` (fewest, most) seats."""
+def bounds(e: ast.Expr, players: int) -> Bounds:
+    """The range of `e` in a game of `players` seats."""
     if isinstance(e, ast.Int):
         return e.value, e.value
     if isinstance(e, ast.Name):
         if e.name == "players":
-            return players
+            return players, players
         if e.name == "seat":
-            return 0, players[1] - 1
+            return 0, players - 1
         return (0, None) if e.name in NON_NEGATIVE_NAMES else UNKNOWN
     if isinstance(e, ast.Call):
         if e.func in ("min", "max") and len(e.args) == 2:
@@ -47,7 +47,7 @@ def _pick(fn, a: int | None, b: int | None, low: bool) -> int | None:
     return fn(a, b)
 
 
-def _binop(e: ast.BinOp, players: tuple[int, int]) -> Bounds:
+def _binop(e: ast.BinOp, players: int) -> Bounds:
     (a, b), (c, d) = bounds(e.left, players), bounds(e.right, players)
     if e.op == "+":
         return _add(a, c), _add(b, d)

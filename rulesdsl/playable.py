@@ -172,22 +172,38 @@ class Playable:
     def computed_seat(self, e: ast.Expr, count: int, high: int) -> None:
         """`player(EXPRESSION)`: a number that can never be a seat is an error; one that may fall
         outside the seats, as far as the expression tells, a warning (the game stops with an
-        error if it does)."""
-        low, top = bounds(e, (count, high))
-        if low is not None and low >= high or top is not None and top < 0:
+        error if it does).  Judged at each player count the game supports."""
+        never, may = [], None
+        for n in range(count, high + 1):
+            low, top = bounds(e, n)
+            if low is not None and low >= n or top is not None and top < 0:
+                never.append((n, low, top))
+            elif may is None and (low is None or low < 0 or top is None or top >= n):
+                may = (n, low, top)
+        if len(never) == high - count + 1:
+            n, low, top = never[-1]
             self.error("E404", f"`player(...)` can never name a seat: its number is always "
-                               f"{f'{low} or more' if low is not None and low >= high else f'{top} or less'}, "
+                               f"{f'{low} or more' if low is not None and low >= n else f'{top} or less'}, "
                                f"and the game's seats are 0 to {high - 1}", e.span,
                        "seats count from 0; `(EXPRESSION) % players` keeps a number within them")
-        elif low is None or low < 0 or top is None or top >= count:
+            return
+        if never:   # (a seat at some counts, never at others)
+            n, low, top = never[0]
+            self.warning("W505", f"`player(...)` can name no seat at {n} players: its number is always "
+                                 f"{f'{low} or more' if low is not None and low >= n else f'{top} or less'}, "
+                                 f"and the seats are 0 to {n - 1}", e.span,
+                         "a seat beyond them stops the game with an error; `(EXPRESSION) % players` "
+                         "keeps a number within them")
+        elif may is not None:
+            n, low, top = may
             can = []
             if low is None or low < 0:
                 can.append("below 0" if low is None else f"as low as {low}")
-            if top is None or top >= count:
-                can.append(f"{count} or more" if top is None else f"as high as {top}")
+            if top is None or top >= n:
+                can.append(f"{n} or more" if top is None else f"as high as {top}")
             self.warning("W505", f"`player(...)` may name a seat the game does not have: its number can be "
-                                 f"{' or '.join(can)}, and the seats are 0 to {count - 1}"
-                                 + (f" at {count} players" if high > count else ""),
+                                 f"{' or '.join(can)}, and the seats are 0 to {n - 1}"
+                                 + (f" at {n} players" if high > count else ""),
                          e.span, "a seat beyond them stops the game with an error; `(EXPRESSION) % players` "
                                  "keeps a number within them")
 

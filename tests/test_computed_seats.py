@@ -101,3 +101,13 @@ def test_check_refuses_a_computed_seat_that_is_never_one(tmp_path):
 def test_check_accepts_computed_seats_it_can_bound(tmp_path, expression):
     text = ROUND_THE_TABLE.replace("count(city) % 2", expression)
     assert expression in text and check_paths([folder(tmp_path, text)]).diagnostics == []
+
+
+def test_a_game_of_several_counts_is_judged_at_each(tmp_path):
+    rule = 'rule "Gift" {{\n    when built by=me kind=card {{\n        gain 1 coins who=player({})\n    }}\n}}\n'
+    # The next seat round the table is a seat at every count from 3 to 7.
+    assert check_paths([folder(tmp_path, rule.format("(seat + 1) % players"), "next")], base="classic").diagnostics == []
+    # A seat from the 6th on exists at 6 and 7 players only.
+    (found,) = [d for d in check_paths([folder(tmp_path, rule.format("count(city) + 5"), "far")], base="classic").diagnostics
+                if d.code != "E409"]
+    assert found.code == "W505" and "no seat at 3 players" in found.message
