@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from rulesdsl.model import Content
 
-from . import events, trade
+from . import events, machine, trade
 from .costs import add_item
 from .state import NOWHERE, Frame
 
@@ -114,6 +114,7 @@ def slot_tables(content: Content) -> dict:
                       | (RULED_SLOT if slot in t["ruled"] else 0) for slot, active in enumerate(t["slot_active"])]
     t["_start_places"] = start_places(content, zone_base, t["n_slots"])
     t["block_stops"] = [len(b.steps) for b in content.blocks]   # where a frame of each block stops
+    t["procedure_shapes"] = machine.procedure_shapes(content)
     return t
 
 

@@ -40,7 +40,7 @@ class Game:
         "zone_base", "zone_slots", "seats", "seat_list", "slot_zone", "slot_owner", "n_slots", "slot_active", "slot_kind", "slot_discard", "active_slots",
         "structure_slot", "track_slot", "ruled", "item_names", "action_by_name", "copied_names",
         "_resource_index", "_hearing", "_columns", "_price_scope", "_price_reach", "_resource_reach", "_fixed_costs", "_reading", "_pricing",
-        "_start_places", "block_stops",
+        "_start_places", "block_stops", "procedure_shapes",
         # derived from the state (core.clear_caches)
         "_stats", "_prices", "_trade_formula", "_price_cache", "_offers", "_trade_cache", "_cheapest_cache",
         "_round_pools", "_tally", "_sells", "_accessible", "_cover_count", "_open_slots", "_structure_left", "_structure_at",
@@ -178,6 +178,7 @@ class Game:
 
     # -- the verbs compiled closures call (the table is interpreter/verbs.py) ---------------------
     push = machine.push
+    run_procedure = machine.run_procedure
     each_seat = machine.each_seat
     repeat = machine.repeat
     opponent = seats.opponent

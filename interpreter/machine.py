@@ -91,6 +91,43 @@ def run(g: Game) -> None:
     g.steps_left = left
 
 
+def run_procedure(g: Game, block: int, f: Frame) -> None:
+    """`run PROCEDURE` from frame f.  The procedure's frame would run next, as the same player
+    with the same names; where its block is one step it is run here instead, with the same
+    outcome: a step that only changes numbers (the compiler's `NUMBERS_ONLY`) at once, an `if`
+    by its condition, read now, pushing the procedure's frame, finished, under the block the
+    `if` picks (as it would stand there), or nothing at all when it picks none."""
+    shape = g.procedure_shapes[block]
+    if shape is None:
+        push(g, block, f.me, f.env)
+    elif shape.__class__ is tuple:
+        cond, then, other = shape
+        picked = then if cond(g, f) else other
+        if picked >= 0:
+            stop = g.block_stops[block]
+            done = frame(g, block, stop, f.me, f.env)
+            done.pc = stop
+            g.state.frames.append(done)
+            push(g, picked, f.me, f.env)
+    else:
+        shape(g, f)
+
+
+def procedure_shapes(content) -> list:
+    """Per block, how `run_procedure` runs it: None (its frame is pushed), its one step where
+    that step only changes numbers, or (condition, then, else) where it is one `if`."""
+    shapes: list = []
+    for block in content.blocks:
+        step = block.steps[0] if len(block.steps) == 1 else None
+        if step is not None and getattr(step, "numbers_only", False):
+            shapes.append(step)
+        elif step is not None and getattr(step, "branches", None) is not None:
+            shapes.append(step.branches)
+        else:
+            shapes.append(None)
+    return shapes
+
+
 def each_seat(g: Game, block: int, env: dict[str, Any]) -> None:
     """Run a block for every seat in turn, seat 0 first, where its steps only change numbers
     (the compiler's `NUMBERS_ONLY`): what a frame pushed per seat would do, without the frames."""

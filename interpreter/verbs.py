@@ -18,6 +18,7 @@ from .core import owner_of
 VERBS: dict[str, Callable] = {
     # the frame machine: run a block, repeat one
     "push": machine.push,
+    "run_procedure": machine.run_procedure,
     "each_seat": machine.each_seat,
     "repeat": machine.repeat,
     # players

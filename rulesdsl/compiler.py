@@ -555,7 +555,9 @@ class Compiler:
             return step
         # One function: `g.push(then, f.me, f.env) if COND else None` (or the other block).
         otherwise_source = self.call_source("push", other, ME, ENV) if other >= 0 else self.constant(None)
-        return self.fused(f"({self.call_source('push', then, ME, ENV)} if {self.source(cond)} else {otherwise_source})")
+        step = self.fused(f"({self.call_source('push', then, ME, ENV)} if {self.source(cond)} else {otherwise_source})")
+        step.branches = (cond, then, other)   # type: ignore[attr-defined]  (`machine.run_procedure` reads them)
+        return step
 
     def numbers_only(self, block: int) -> bool:
         """Whether every step of a compiled block only changes numbers (`NUMBERS_ONLY`)."""
@@ -614,7 +616,7 @@ class Compiler:
         return lambda g, f: g.choose_option(by(g, f), options, f)
 
     def do_run(self, s, kw) -> Step:
-        return self.call("push", self.procedures[s.args[0].name], ME, ENV)
+        return self.call("run_procedure", self.procedures[s.args[0].name], Src("f"))
 
     def do_option(self, s, kw) -> Step:  # only inside choose_one, which reads it
         return lambda g, f: None

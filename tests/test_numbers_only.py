@@ -1,7 +1,9 @@
-"""Blocks whose statements only change numbers (coins, counters, who plays again or starts next:
-`NUMBERS_ONLY` in rulesdsl/compiler.py) run inside the `if` or `each_player` that would have
-pushed a frame for them (issue 12).  Seeded games go exactly as when every block has its own
-frame, state for state, and the verbs so marked never touch what a frame could see."""
+"""Frames the compiler can see are not needed (issue 12).  Blocks whose statements only change
+numbers (coins, counters, who plays again or starts next: `NUMBERS_ONLY` in rulesdsl/compiler.py)
+run inside the `if` or `each_player` that would have pushed a frame for them, and a procedure of
+one step runs without a frame of its own where nothing could see it (`machine.run_procedure`).
+Seeded games go exactly as when every block has its own frame, state for state, and the verbs
+so marked never touch what a frame could see."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ import pytest
 import rulesdsl.compiler
 from card_folders import folder
 from rulesdsl.compiler import NUMBERS_ONLY
-from rulesdsl.interpreter import Ruleset
+from rulesdsl.interpreter import Game, Ruleset, machine
 from rulesdsl.interpreter.persistence import dumps
 from rulesdsl.interpreter.verbs import VERBS
 
@@ -91,3 +93,40 @@ def test_the_verbs_that_only_change_numbers_leave_frames_items_and_turns_alone()
         assert (list(st.frames), st.pending, list(st.loc), [list(z) for z in st.zones], st.flow, st.current) == before, verb
     assert st.coins[0] >= 3 and st.item_coins == {0: 2} and st.counters["victories"][0] == 1
     assert st.again == [0] and st.next_starter == 1
+
+
+# Procedures of one step: numbers only, an `if` whose body asks a decision, an `if` with an else.
+PROCEDURES = """
+procedure bonus { gain 1 coins }
+procedure tithe {
+    if coins >= 6 { choose_player { gain 1 coins who=chosen } }
+    else { gain 1 coins }
+}
+procedure refund { if coins < 2 { gain 2 coins; play_again } }
+rule "Tithe" {
+    when built by=me kind=card {
+        run bonus
+        run tithe
+        run refund
+    }
+}
+"""
+
+
+def _framed_run(g, block, f):
+    """`run PROCEDURE` as it was: the procedure's frame pushed, whatever its block."""
+    machine.push(g, block, f.me, f.env)
+
+
+@pytest.mark.parametrize("name", ["duel+procedures", "classic-3", "classic-7"])
+def test_procedures_of_one_step_go_as_with_their_frame(tmp_path, monkeypatch, name):
+    if name == "duel+procedures":
+        rules = Ruleset.load([str(folder(tmp_path, PROCEDURES, "procedures"))])
+    else:
+        rules = _rules(tmp_path, name)
+    shapes = machine.procedure_shapes(rules.content)
+    assert any(type(s) is tuple for s in shapes) and (name != "duel+procedures" or any(callable(s) for s in shapes))
+    ran = {seed: _states(rules, seed) for seed in range(6)}
+    monkeypatch.setattr(Game, "run_procedure", _framed_run)
+    for seed, states in ran.items():
+        assert _states(rules, seed) == states, f"{name}, seed {seed}"
