@@ -4,6 +4,8 @@ definitions running, leaves the game as it was, and reaches the commands as one 
 
 from __future__ import annotations
 
+import json
+
 
 import pytest
 from click.testing import CliRunner
@@ -111,3 +113,15 @@ def test_a_game_of_several_counts_is_judged_at_each(tmp_path):
     (found,) = [d for d in check_paths([folder(tmp_path, rule.format("count(city) + 5"), "far")], base="classic").diagnostics
                 if d.code != "E409"]
     assert found.code == "W505" and "no seat at 3 players" in found.message
+
+
+def test_verify_reports_it_with_a_shrunk_trace(tmp_path):
+    path = folder(tmp_path, BEYOND_THE_TABLE)
+    out = tmp_path / "failure.json"
+    result = CliRunner().invoke(cli, ["verify", str(path), "-n", "2", "-j", "1", "--option", "beginner_wonders",
+                                      "-o", str(out)], catch_exceptions=False)
+    assert result.exit_code == 1, result.output
+    assert "invariant `engine-error` broken" in result.output and "computed seat" in result.output
+    assert "seats.py" not in result.output   # (the content's words say where, not the engine's lines)
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert data["verify"]["invariant"] == "engine-error" and data["verify"]["then"][0] == "build"

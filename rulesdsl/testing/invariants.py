@@ -34,7 +34,7 @@ from typing import Callable, Iterable, Iterator
 import attrs
 
 from rulesdsl.interpreter.actions import Action, IllegalAction
-from rulesdsl.interpreter.budget import BudgetExceeded
+from rulesdsl.interpreter.budget import BudgetExceeded, EffectFailed
 from rulesdsl.interpreter.game import Game
 from rulesdsl.interpreter.observation import observe
 from rulesdsl.interpreter.persistence import copy_state, dumps, loads
@@ -386,6 +386,8 @@ def crash_violation(exc: Exception, game: Game | None, actions: list[Action],
     """The violation an exception from `apply` (or from creating the game) stands for."""
     if isinstance(exc, BudgetExceeded):
         return InvariantViolation(EFFECTS_END, EFFECTS_END.message, str(exc), game, actions, action)
+    if isinstance(exc, EffectFailed):   # what the content asked cannot be done: its words say where
+        return InvariantViolation(ENGINE_ERROR, ENGINE_ERROR.message, str(exc), game, actions, action)
     tb = traceback.extract_tb(exc.__traceback__)[-1]
     return InvariantViolation(ENGINE_ERROR, ENGINE_ERROR.message,
                               f"{type(exc).__name__}: {exc} (at {tb.filename}:{tb.lineno})", game, actions, action)
