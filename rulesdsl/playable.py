@@ -43,6 +43,16 @@ def name_of(e: ast.Expr | None) -> str | None:
     return e.name if isinstance(e, ast.Name) else None
 
 
+
+KEEP_SEAT = "`(EXPRESSION) % players` keeps a number within them"
+SEAT_BEYOND = f"a seat beyond them stops the game with an error; {KEEP_SEAT}"
+
+
+def _outside(low: int | None, top: int | None, n: int) -> str:
+    """How a number that is never one of n seats lies outside them."""
+    return f"{low} or more" if low is not None and low >= n else f"{top} or less"
+
+
 class Playable:
     def __init__(self, merged: Merged, item_kinds: set[str], items: dict[str, str]):
         self.merged = merged
@@ -182,18 +192,12 @@ class Playable:
                 may = (n, low, top)
         if len(never) == high - count + 1:
             n, low, top = never[-1]
-            self.error("E404", f"`player(...)` can never name a seat: its number is always "
-                               f"{f'{low} or more' if low is not None and low >= n else f'{top} or less'}, "
-                               f"and the game's seats are 0 to {high - 1}", e.span,
-                       "seats count from 0; `(EXPRESSION) % players` keeps a number within them")
-            return
-        if never:   # (a seat at some counts, never at others)
+            self.error("E404", f"`player(...)` can never name a seat: its number is always {_outside(low, top, n)}, "
+                               f"and the game's seats are 0 to {high - 1}", e.span, f"seats count from 0; {KEEP_SEAT}")
+        elif never:   # (a seat at some counts, never at others)
             n, low, top = never[0]
             self.warning("W505", f"`player(...)` can name no seat at {n} players: its number is always "
-                                 f"{f'{low} or more' if low is not None and low >= n else f'{top} or less'}, "
-                                 f"and the seats are 0 to {n - 1}", e.span,
-                         "a seat beyond them stops the game with an error; `(EXPRESSION) % players` "
-                         "keeps a number within them")
+                                 f"{_outside(low, top, n)}, and the seats are 0 to {n - 1}", e.span, SEAT_BEYOND)
         elif may is not None:
             n, low, top = may
             can = []
@@ -203,9 +207,7 @@ class Playable:
                 can.append(f"{n} or more" if top is None else f"as high as {top}")
             self.warning("W505", f"`player(...)` may name a seat the game does not have: its number can be "
                                  f"{' or '.join(can)}, and the seats are 0 to {n - 1}"
-                                 + (f" at {n} players" if high > count else ""),
-                         e.span, "a seat beyond them stops the game with an error; `(EXPRESSION) % players` "
-                                 "keeps a number within them")
+                                 + (f" at {n} players" if high > count else ""), e.span, SEAT_BEYOND)
 
     def seat(self, e: ast.Int, count: int, what: str) -> None:
         if not 0 <= e.value < count:
