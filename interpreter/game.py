@@ -184,6 +184,8 @@ class Game:
     opponent = seats.opponent
     seat = seats.seat
     seats_of = seats.seats_of
+    left_of = seats.left_of
+    right_of = seats.right_of
     grant_play_again = turns.grant_play_again
     set_next_starter = turns.set_next_starter
     win = turns.win

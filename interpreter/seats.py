@@ -29,6 +29,16 @@ def opponent(g: Game, p: int) -> int:
     return (p + 1) % g.content.players
 
 
+def left_of(g: Game, p: int) -> int:
+    """`left`: the next seat."""
+    return (p + 1) % g.content.players
+
+
+def right_of(g: Game, p: int) -> int:
+    """`right`: the previous seat."""
+    return (p - 1) % g.content.players
+
+
 def next_seat(g: Game, p: int) -> int:
     """The seat that moves after p when seats take turns one after another."""
     return (p + 1) % g.content.players

@@ -25,6 +25,8 @@ VERBS: dict[str, Callable] = {
     "opponent": seats.opponent,
     "seat": seats.seat,
     "seats_of": seats.seats_of,
+    "left_of": seats.left_of,
+    "right_of": seats.right_of,
     # turn flow
     "grant_play_again": turns.grant_play_again,
     "set_next_starter": turns.set_next_starter,

@@ -38,6 +38,8 @@ class Src(str):
 
 ME = Src("f.me")
 ENV = Src("f.env")
+# What written expressions may call besides the game's verbs.
+BUILTINS = {"len": len, "min": min, "max": max, "abs": abs}
 
 # The verbs that only change numbers (coins, counters, who plays again or starts next): they
 # never run a block, ask a decision, move an item or end the game, so a block made of them can
@@ -90,7 +92,7 @@ class Compiler:
         self.text_context = context_for(merged)
         self.current_item = -1
         self.reads: list[set[str]] = []   # per block being compiled, the frame names it reads
-        self.namespace: dict[str, object] = {"__builtins__": {"len": len}}   # of expressions written as source
+        self.namespace: dict[str, object] = {"__builtins__": BUILTINS}   # of expressions written as source
         self.sources: list[str] = []   # the source of each such expression
         self.shapes: dict[str, Callable[..., Fn]] = {}   # a source with its values taken out -> its maker (`fused`)
         # Names bound around the code being compiled (action parameters, `as=` aliases): such a
@@ -902,15 +904,17 @@ class Compiler:
             return self.written(lambda g, f: v, repr(int(v)))
         if isinstance(e, ast.Str):
             idx = self.item_index[e.value]
-            return lambda g, f: idx
+            return self.written(lambda g, f: idx, repr(int(idx)))
         if isinstance(e, ast.Name):
             return self.name(e.name)
         if isinstance(e, ast.Attribute):
             base, attr = self.expr(e.obj), e.name
             if isinstance(e.obj, ast.Name) and e.obj.name == "event":
                 self.reading("event")
-                return lambda g, f: g.event_field(f.env["event"], attr)
-            return lambda g, f: g.item_attr(base(g, f), attr)
+                return self.written(lambda g, f: g.event_field(f.env["event"], attr),
+                                    f"g.event_field(f.env[{self.constant('event')}], {self.constant(attr)})")
+            return self.written(lambda g, f: g.item_attr(base(g, f), attr),
+                                f"g.item_attr({self.source(base)}, {self.constant(attr)})")
         if isinstance(e, (ast.Not, ast.BinOp)):
             return self.fused(self.operators(e))
         if isinstance(e, ast.ListExpr):
@@ -995,7 +999,7 @@ class Compiler:
         shape = VALUES.sub(taken, source)
         make = self.shapes.get(shape)
         if make is None:
-            maker: dict[str, object] = {"__builtins__": {"len": len}}
+            maker: dict[str, object] = {"__builtins__": BUILTINS}
             exec(compile(f"def make({', '.join(f'_a{i}' for i in range(len(values)))}):\n"
                          f"    return lambda g, f: {shape}", "<card expression>", "exec"), maker)
             make = self.shapes[shape] = maker["make"]
@@ -1006,37 +1010,40 @@ class Compiler:
         if n == "me":
             return self.written(lambda g, f: f.me, "f.me")
         if n == "opponent":
-            return lambda g, f: g.opponent(f.me)
-        if n in ("left", "right") and n not in self.bound:
-            return lambda g, f: g.seats_of(n, f.me)[0]
+            return self.written(lambda g, f: g.opponent(f.me), "g.opponent(f.me)")
+        if n == "left" and n not in self.bound:
+            return self.written(lambda g, f: g.left_of(f.me), "g.left_of(f.me)")
+        if n == "right" and n not in self.bound:
+            return self.written(lambda g, f: g.right_of(f.me), "g.right_of(f.me)")
         if n == "seat" and n not in self.bound:
-            return lambda g, f: f.me
+            return self.written(lambda g, f: f.me, "f.me")
         if n == "players" and n not in self.bound:
-            return lambda g, f: g.content.players
+            return self.written(lambda g, f: g.content.players, "g.content.players")
         if n == "coins":
             return self.written(lambda g, f: g.state.coins[f.me], "g.state.coins[f.me]")
         if n == "pawn_distance":
-            return lambda g, f: g.pawn_distance(f.me)
+            return self.written(lambda g, f: g.pawn_distance(f.me), "g.pawn_distance(f.me)")
         if n == "distinct_science":
-            return lambda g, f: g.distinct_science(f.me)
+            return self.written(lambda g, f: g.distinct_science(f.me), "g.distinct_science(f.me)")
         if n == "track_points":
-            return lambda g, f: g.track_points(f.me)
+            return self.written(lambda g, f: g.track_points(f.me), "g.track_points(f.me)")
         if n in ("true", "false"):
             v = n == "true"
-            return lambda g, f: v
+            return self.written(lambda g, f: v, self.constant(v))
         if n == "resource":
-            return lambda g, f: f.env["resource"]
+            return self.written(lambda g, f: f.env["resource"], f"f.env[{self.constant('resource')}]")
         if n == "age":
             return self.written(lambda g, f: g.state.age + 1, "(g.state.age + 1)")
         if n == "this":
             item = self.current_item
-            return lambda g, f: item
+            return self.written(lambda g, f: item, self.argument(item))
         if n in ("it", "space"):
-            return lambda g, f: f.env[n]
+            return self.written(lambda g, f: f.env[n], f"f.env[{self.constant(n)}]")
         if n in self.resources or n in self.colors or n in self.science or n in self.chains:
-            return lambda g, f: n
+            return self.written(lambda g, f: n, self.constant(n))
         if (n in self.zone_index or n in self.item_kinds) and n not in self.bound:
-            return lambda g, f: n  # a word to compare with `event.zone` or `it.kind`
+            # a word to compare with `event.zone` or `it.kind`
+            return self.written(lambda g, f: n, self.constant(n))
         self.reading(n)
         return self.written(lambda g, f: f.env[n], f"f.env[{self.constant(n)}]")   # chosen, event, action parameters
 
@@ -1079,26 +1086,27 @@ class Compiler:
         return self.written(lambda g, f: g.count(sel, f.me, f.env), self.call_source("count", sel, ME, ENV))
 
     def call_coins(self, e: ast.Call) -> Fn:
-        who = self.expr(e.args[0]) if e.args else (lambda g, f: f.me)
-        return lambda g, f: g.state.coins[who(g, f)]
+        who = self.expr(e.args[0]) if e.args else self.name("me")
+        return self.written(lambda g, f: g.state.coins[who(g, f)], f"g.state.coins[{self.source(who)}]")
 
     def call_max(self, e: ast.Call) -> Fn:
         a, b = self.expr(e.args[0]), self.expr(e.args[1])
-        return lambda g, f: max(a(g, f), b(g, f))
+        return self.written(lambda g, f: max(a(g, f), b(g, f)), f"max({self.source(a)}, {self.source(b)})")
 
     def call_min(self, e: ast.Call) -> Fn:
         a, b = self.expr(e.args[0]), self.expr(e.args[1])
-        return lambda g, f: min(a(g, f), b(g, f))
+        return self.written(lambda g, f: min(a(g, f), b(g, f)), f"min({self.source(a)}, {self.source(b)})")
 
     def call_either(self, e: ast.Call) -> Fn:
         c, a, b = (self.expr(x) for x in e.args)
-        return lambda g, f: a(g, f) if c(g, f) else b(g, f)
+        return self.written(lambda g, f: a(g, f) if c(g, f) else b(g, f),
+                            f"({self.source(a)} if {self.source(c)} else {self.source(b)})")
 
     def call_player(self, e: ast.Call) -> Fn:
         if isinstance(e.args[0], ast.Int):   # (a written seat: the checker holds it in range)
             return self.expr(e.args[0])
         index = self.expr(e.args[0])
-        return lambda g, f: g.seat(index(g, f))
+        return self.written(lambda g, f: g.seat(index(g, f)), f"g.seat({self.source(index)})")
 
     def call_production(self, e: ast.Call) -> Fn:
         res = self.expr(e.args[0])
@@ -1111,10 +1119,13 @@ class Compiler:
             return lambda g, f: sum(g.production(p, res(g, f), colors) for p in g.seats_of(word, f.me))
         if isinstance(e.args[0], ast.Name) and e.args[0].name == "resource":
             # The bank's trade price (`production(resource, ...)`), evaluated most often of all.
+            resource, hue = self.constant("resource"), self.constant(colors)
             if o is None:
-                return lambda g, f: g.production(f.me, f.env["resource"], colors)
+                return self.written(lambda g, f: g.production(f.me, f.env["resource"], colors),
+                                    f"g.production(f.me, f.env[{resource}], {hue})")
             if isinstance(o, ast.Name) and o.name == "opponent":
-                return lambda g, f: g.production(g.opponent(f.me), f.env["resource"], colors)
+                return self.written(lambda g, f: g.production(g.opponent(f.me), f.env["resource"], colors),
+                                    f"g.production(g.opponent(f.me), f.env[{resource}], {hue})")
         owner = (lambda g, f: f.me) if o is None else self.owner_fn(o)
         return lambda g, f: g.production(owner(g, f), res(g, f), colors)
 
@@ -1125,17 +1136,19 @@ class Compiler:
 
     def call_science_count(self, e: ast.Call) -> Fn:
         sym = self.expr(e.args[0])
-        return lambda g, f: g.science_count(f.me, sym(g, f))
+        return self.written(lambda g, f: g.science_count(f.me, sym(g, f)), f"g.science_count(f.me, {self.source(sym)})")
 
     def call_lookup(self, e: ast.Call) -> Fn:
         table = self.tables[e.args[0].name]
         index = self.expr(e.args[1])
         last = len(table) - 1
-        return lambda g, f: table[min(max(index(g, f), 0), last)]
+        return self.written(lambda g, f: table[min(max(index(g, f), 0), last)],
+                            f"{self.constant(table)}[min(max({self.source(index)}, 0), {int(last)})]")
 
     def call_space(self, e: ast.Call) -> Fn:
         item = self.expr(e.args[0])
-        return lambda g, f: g.state.positions.get(item(g, f), -1)
+        return self.written(lambda g, f: g.state.positions.get(item(g, f), -1),
+                            f"g.state.positions.get({self.source(item)}, -1)")
 
     def call_first_empty(self, e: ast.Call) -> Fn:
         zone = self.zone_index[e.args[0].name]
@@ -1143,44 +1156,47 @@ class Compiler:
 
     def call_modifier(self, e: ast.Call) -> Fn:
         name = e.args[0].name
-        if not e.kwargs:  # the reader's own: no seat to work out (guards read it every turn)
-            return self.written(lambda g, f: g.modifier(name, f.me), f"g.modifier({self.constant(name)}, f.me)")
-        return self.summed(e, lambda g, p: g.modifier(name, p))
+        key = self.constant(name)
+        return self.summed(e, lambda g, p: g.modifier(name, p), lambda seat: f"g.modifier({key}, {seat})")
 
-    def summed(self, e: ast.Call, of) -> Fn:
-        """`of(g, seat)` for the seat (or the group of seats, added up) the call's `owner=` names."""
+    def summed(self, e: ast.Call, of, written: Callable[[str], str]) -> Fn:
+        """`of(g, seat)` for the seat (or the group of seats, added up) the call's `owner=` names;
+        `written(seat)`: the source of `of` for a seat given as source."""
         o = next((k.value for k in e.kwargs if k.name == "owner"), None)
-        if o is None:
-            return lambda g, f: of(g, f.me)
+        if o is None:   # the reader's own: no seat to work out (guards read it every turn)
+            return self.written(lambda g, f: of(g, f.me), written("f.me"))
         if isinstance(o, ast.Name) and o.name in R.MULTI_SEAT_WORDS:
             word = o.name
             return lambda g, f: sum(of(g, p) for p in g.seats_of(word, f.me))
         owner = self.owner_fn(o)
-        return lambda g, f: of(g, owner(g, f))
+        return self.written(lambda g, f: of(g, owner(g, f)), written(self.source(owner)))
 
     def call_counter(self, e: ast.Call) -> Fn:
         name = e.args[0].name
-        return self.summed(e, lambda g, p: g.counter(name, p))
+        key = self.constant(name)
+        return self.summed(e, lambda g, p: g.counter(name, p), lambda seat: f"g.counter({key}, {seat})")
 
     def call_science_score(self, e: ast.Call) -> Fn:
         bonus = self.expr(e.args[0])
-        return lambda g, f: g.science_score(f.me, bonus(g, f))
+        return self.written(lambda g, f: g.science_score(f.me, bonus(g, f)), f"g.science_score(f.me, {self.source(bonus)})")
 
     def call_first_in(self, e: ast.Call) -> Fn:
         zone = self.zone_index[e.args[0].name]
-        return lambda g, f: g.first_in(zone, f.me)
+        return self.written(lambda g, f: g.first_in(zone, f.me), f"g.first_in({int(zone)}, f.me)")
 
     def call_host(self, e: ast.Call) -> Fn:
         item = self.expr(e.args[0])
-        return lambda g, f: g.state.attached.get(item(g, f), -1)
+        return self.written(lambda g, f: g.state.attached.get(item(g, f), -1),
+                            f"g.state.attached.get({self.source(item)}, -1)")
 
     def call_owner(self, e: ast.Call) -> Fn:
         item = self.expr(e.args[0])
-        return lambda g, f: g.owner_of(item(g, f))
+        return self.written(lambda g, f: g.owner_of(item(g, f)), f"g.owner_of({self.source(item)})")
 
     def call_coins_on(self, e: ast.Call) -> Fn:
         item = self.expr(e.args[0])
-        return lambda g, f: g.state.item_coins.get(item(g, f), 0)
+        return self.written(lambda g, f: g.state.item_coins.get(item(g, f), 0),
+                            f"g.state.item_coins.get({self.source(item)}, 0)")
 
     def call_cubes(self, e: ast.Call) -> Fn:
         zone = self.zone_index[e.args[0].name]
@@ -1224,11 +1240,11 @@ class Compiler:
 
     def call_abs(self, e: ast.Call) -> Fn:
         x = self.expr(e.args[0])
-        return lambda g, f: abs(x(g, f))
+        return self.written(lambda g, f: abs(x(g, f)), f"abs({self.source(x)})")
 
     def call_option(self, e: ast.Call) -> Fn:
         name = e.args[0].name
-        return lambda g, f: g.has_option(name)
+        return self.written(lambda g, f: g.has_option(name), f"g.has_option({self.constant(name)})")
 
     # -- text ------------------------------------------------------------------------------------
     def describe(self, s: ast.Statement) -> str:
