@@ -372,5 +372,15 @@ def start_action(g: Game, act, binding: list[int]) -> None:
     for name in names:
         env[name] = binding[k]
         k += 1
-    st.frames.append(machine.frame(g, act.block, g.block_stops[act.block], st.current, env))
+    spare = g._spare_frames
+    if spare:   # (`machine.frame`, inline: every action starts here)
+        f = spare.pop()
+        f.block = block = act.block
+        f.pc = 0
+        f.stop = g.block_stops[block]
+        f.me = st.current
+        f.env = env
+        st.frames.append(f)
+    else:
+        st.frames.append(machine.frame(g, act.block, g.block_stops[act.block], st.current, env))
     advance(g)   # (the frame: machine.push's, with the names bound)
