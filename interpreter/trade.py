@@ -248,8 +248,7 @@ def _sides(g: Game, p: int, s: Stats) -> list:
     if hit is not None:
         return hit
     sides = []
-    for side in ("left", "right"):
-        (q,) = seats.seats_of(g, side, p)
+    for side, q in (("left", seats.left_of(g, p)), ("right", seats.right_of(g, p))):
         fixed, one_of = offer(g, q)
         sides.append((q, fixed, one_of, unit_prices(g, s, side)))
     if sides[0][0] == sides[1][0]:
@@ -295,19 +294,23 @@ def _buy(need: list[int], sides) -> set[tuple[int, ...]]:
     # Sources: (side, resources it may give, capacity, fixed?); fixed units grouped per resource.
     memo: dict = {}
     caps0 = []
+    caps = []   # (the capacities apart: `go` is entered with them as a tuple)
     for k, (_, fixed, one_of, _) in enumerate(sides):
         for r, q in enumerate(fixed):
             if q:
                 caps0.append((k, (r,), q))
+                caps.append(q)
         for opts in one_of:
             caps0.append((k, tuple(opts), 1))
+            caps.append(1)
     prices = []
     for side in sides:
         prices.append(side[3])
+    nothing = frozenset({(0,) * len(sides)})   # (what the last unit leaves to pay)
 
     def go(u: int, caps: tuple[int, ...]) -> frozenset:
         if u == len(units):
-            return frozenset({tuple(0 for _ in sides)})
+            return nothing
         key = (u, caps)
         if key in memo:
             return memo[key]
@@ -322,7 +325,7 @@ def _buy(need: list[int], sides) -> set[tuple[int, ...]]:
         result = memo[key] = frozenset(out)
         return result
 
-    return set(go(0, tuple(c for _, _, c in caps0)))
+    return set(go(0, tuple(caps)))
 
 
 def _one_of_helps(need: list[int], sides) -> bool:
