@@ -59,6 +59,7 @@ def make_functions(content: Content, zone_base: list[int]) -> tuple[OpenSpaces, 
     game played out at random starts the action from them (`playout.play_out`)."""
     ns: dict[str, object] = {"candidates": selection.candidates, "zone_pool": selection.zone_pool,
                              "own_candidates": selection.own_candidates, "kept_in": selection.kept_in,
+                             "with_attr": selection.with_attr,
                              "accessible": structure.accessible, "allowed": legality.allowed,
                              "payments_for": legality.payments_for, "price": economy.price,
                              "available_coins": economy.available_coins}
@@ -180,7 +181,12 @@ def _open(act: ActionDef, content: Content, zone_base: list[int], const, made: s
                 # such slots (a hand of cards held for later) are mostly empty: looked at first.
                 body.append(f"{var} = zones[{int(zone_base[sel.zone])} + me]")
                 body.append(f"if {var}:")
-                body.append(f"    {var} = own_candidates(g, {const(sel)}, me, {var})")
+                if sel.key is not None and not sel.printed and sel.named is None:
+                    # `where=it.ATTR == VALUE` alone (`selection._where`): the value, then the items
+                    attr, value = const(sel.key[0]), const(sel.key[1])
+                    body.append(f"    {var} = with_attr(g, {var}, {attr}, {value}(g, g._reading[me]))")
+                else:
+                    body.append(f"    {var} = own_candidates(g, {const(sel)}, me, {var})")
             else:
                 body.append(f"{var} = candidates(g, {const(sel)}, me)")
         names.append(var)
