@@ -157,10 +157,12 @@ def _cost(g: Game, p: int, it, s: Stats) -> tuple[int, int, bool]:
         # Every missing unit bought at its price (`cheapest_trade` with nothing to weigh up).
         trade = 0
         produce = s.produce
+        kept = g._prices[p]   # (`trade_price`'s kept prices read here: most are kept)
         for r, c in cost.needs:
             q = produce[r]
             if c > q:
-                trade += (c - q) * trade_price(g, p, r)
+                unit = kept[r] if kept is not None else -1
+                trade += (c - q) * (unit if unit >= 0 else trade_price(g, p, r))
         return (coins + trade, trade, False)
     produce = s.produce
     need = [0] * len(produce)

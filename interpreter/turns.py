@@ -157,7 +157,12 @@ def end_turn(g: Game) -> None:
     if st.layout and (freed is None or freed or g._cover_count is None) and structure.uncover(g):
         st.flow = "action"  # effects of uncovering run first; the turn ends when they are done
         return
-    if structure.exhausted(g) if g.content.age_ends is None else age_ended(g):   # (`age_ended`, one call less)
+    if g.content.age_ends is None:
+        left = g._structure_left   # (`structure.exhausted`, inline while the count is kept)
+        ended = (not left and bool(st.structure)) if left is not None else structure.exhausted(g)
+    else:
+        ended = age_ended(g)
+    if ended:
         end_age(g)
         return
     if not st.play_again:
