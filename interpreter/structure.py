@@ -87,7 +87,9 @@ def uncover(g: Game) -> bool:
     freed = g._to_uncover
     if freed is not None and not freed and g._cover_count is not None:
         return False   # no card lost its last cover since the last look: most turns
-    cover = covering(g)
+    cover = g._cover_count
+    if cover is None:
+        cover = covering(g)
     face_up = st.face_up
     structure = st.structure
     freed = g._to_uncover

@@ -80,7 +80,11 @@ def _riders(attached: dict[int, int], host: int) -> list[int]:
 def discard(g: Game, me: int, item: int) -> None:
     """To the discard pile, with whatever lies on the item (tokens on a structure card)."""
     pile = g.zone_base[g.content.discard_zone]
-    riders = riders_of(g, item)
+    attached = g.state.attached   # (`riders_of`, inline: most items carry nothing)
+    riders = _riders(attached, item) if attached and item in attached.values() else ()
+    if not riders and "discarded" not in g.content.triggers_by_event:
+        core.relocate(g, item, pile)   # (what `core.arrive` does when nothing hears the pile)
+        return
     frames: list[Frame] = []
     core.arrive(g, item, pile, me, frames)
     for x in riders:
