@@ -538,6 +538,12 @@ class Compiler:
             steps.append(self.effect(s))
             texts.append(self.describe(s))
             i += 1
+        # A step that only changes numbers runs the step after it as well, as the frame loop
+        # would run it next (nothing can come between): one turn of the loop less.  The later
+        # step keeps its place, for a frame that stands there (a save, a decision asked again).
+        for k in range(len(steps) - 2, -1, -1):
+            if getattr(steps[k], "numbers_only", False) and not getattr(steps[k + 1], "numbers_only", False):
+                steps[k] = then_next(steps[k], steps[k + 1])
         reads = self.reads.pop()
         if self.reads:  # a nested block runs with the names of the frame around it
             self.reads[-1].update(reads.difference(binds))
@@ -1254,6 +1260,15 @@ class Compiler:
         if block is None:
             return ""
         return "; ".join(english(s, self.block_text, context=self.text_context) for s in block.statements)
+
+
+def then_next(first: Step, then: Step) -> Step:
+    """`first`, then `then`, the frame's next step, as the frame loop would run them."""
+    def step(g, f):
+        first(g, f)
+        f.pc += 1
+        then(g, f)
+    return step
 
 
 def label(d: ast.Definition) -> str:

@@ -1,7 +1,8 @@
 """Frames the compiler can see are not needed (issue 12).  Blocks whose statements only change
 numbers (coins, counters, who plays again or starts next: `NUMBERS_ONLY` in rulesdsl/compiler.py)
-run inside the `if` or `each_player` that would have pushed a frame for them, and a procedure of
-one step runs without a frame of its own where nothing could see it (`machine.run_procedure`).
+run inside the `if` or `each_player` that would have pushed a frame for them, a statement of
+numbers runs the step after it at once (`compiler.then_next`), and a procedure of one step runs
+without a frame of its own where nothing could see it (`machine.run_procedure`).
 Seeded games go exactly as when every block has its own frame, state for state, and the verbs
 so marked never touch what a frame could see."""
 
@@ -31,6 +32,13 @@ rule "Level with the first seat" {
         if coins >= 12 { gain 1 coins; play_again }
     }
 }
+rule "Tip, then a choice" {
+    when built by=me color=blue {
+        gain 1 coins
+        choose_player { gain 1 coins who=chosen }
+        gain 1 coins
+    }
+}
 """
 
 
@@ -42,10 +50,22 @@ def _rules(tmp_path: Path, name: str) -> Ruleset:
 
 
 def _inlined(rules: Ruleset) -> int:
-    """How many compiled steps run a block of numbers in place."""
+    """How many compiled steps run a block of numbers in place, or the step after theirs."""
     return sum(getattr(step, "numbers_only", False) and step.source.startswith("((")
                or "g.each_seat(" in getattr(step, "source", "")
+               or getattr(step, "__qualname__", "").startswith("then_next")
                for block in rules.content.blocks for step in block.steps)
+
+
+def test_a_statement_of_numbers_runs_the_next_step_in_its_place(tmp_path):
+    """The step after a statement of numbers keeps its place: a decision it asks is asked at the
+    step (and with the frame) it would have been, and it can still be run from there."""
+    rules = _rules(tmp_path, "duel+towards")
+    fused = [(block, k) for block in rules.content.blocks for k, step in enumerate(block.steps)
+             if getattr(step, "__qualname__", "").startswith("then_next")]
+    assert fused
+    block, k = fused[0]
+    assert not getattr(block.steps[k + 1], "__qualname__", "").startswith("then_next")
 
 
 def _states(rules: Ruleset, seed: int) -> list[bytes]:
