@@ -26,6 +26,9 @@ class Stats:
     borrow_chains: bool = False
     side_prices: dict[str, list[int | None]] = attrs.Factory(dict)   # neighbour trade: side -> price per resource
     colored: dict[frozenset[str], list[int]] = attrs.Factory(dict)   # colours -> what their cards make (production())
+    # The values of expressions that read nothing but this seat's `modify` amounts, by expression
+    # (`economy.kept_value`): forgotten when an amount changes.
+    kept: dict = attrs.Factory(dict)
 
 
 def compute_stats(content: Content, items: list[int], attached: dict[int, int] | None = None) -> Stats:
@@ -74,8 +77,10 @@ def _add_price_statics(s: Stats, it) -> None:
     for r, off in it.trade_discounts:
         s.trade_discount[r] += off
     s.borrow_chains = s.borrow_chains or it.borrow_chains
-    for name, amount in it.modifiers:
-        s.modifiers[name] = s.modifiers.get(name, 0) + amount
+    if it.modifiers:
+        for name, amount in it.modifiers:
+            s.modifiers[name] = s.modifiers.get(name, 0) + amount
+        s.kept.clear()
     if it.chain_price is not None:
         s.chain_price = it.chain_price if s.chain_price is None else min(s.chain_price, it.chain_price)
     for r, price in it.trade_fixed:

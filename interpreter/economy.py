@@ -42,6 +42,19 @@ def modifier(g: Game, name: str, p: int) -> int:
     return s.modifiers.get(name, 0)
 
 
+def kept_value(g: Game, fn, f) -> object:
+    """`fn(g, f)`, an expression the compiler found reads nothing but seat f.me's `modify`
+    amounts (several of them: a guard adding them up is read by every seat every round), kept
+    with the seat's stats until an amount changes."""
+    s = g._stats[f.me]
+    if s is None:
+        s = stats(g, f.me)
+    value = s.kept.get(fn)
+    if value is None:
+        value = s.kept[fn] = fn(g, f)
+    return value
+
+
 def production(g: Game, p: int, resource, colors) -> int:
     r = g._resource_index[resource] if isinstance(resource, str) else resource
     s = g._stats[p]

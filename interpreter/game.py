@@ -204,6 +204,7 @@ class Game:
     stats = economy.stats
     production = economy.production
     modifier = economy.modifier
+    kept_value = economy.kept_value
     build = economy.build
     acquire = economy.acquire
     science_count = scoring.science_count

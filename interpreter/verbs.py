@@ -47,6 +47,7 @@ VERBS: dict[str, Callable] = {
     "put_coins": economy.put_coins,
     "production": economy.production,
     "modifier": economy.modifier,
+    "kept_value": economy.kept_value,
     "build": economy.build,
     "acquire": economy.acquire,
     # scoring

@@ -94,6 +94,7 @@ class Compiler:
         self.reads: list[set[str]] = []   # per block being compiled, the frame names it reads
         self.namespace: dict[str, object] = {"__builtins__": BUILTINS}   # of expressions written as source
         self.sources: list[str] = []   # the source of each such expression
+        self.keeping = False   # writing an expression `economy.kept_value` keeps (`operators`)
         self.shapes: dict[str, Callable[..., Fn]] = {}   # a source with its values taken out -> its maker (`fused`)
         # Names bound around the code being compiled (action parameters, `as=` aliases): such a
         # name hides a zone or kind word of the same spelling, as the checker reads it.
@@ -953,7 +954,17 @@ class Compiler:
         return name
 
     def operators(self, e: ast.Not | ast.BinOp) -> str:
-        """The source of an expression of operators, down to its operands."""
+        """The source of an expression of operators, down to its operands.  One that reads
+        several of the seat's `modify` amounts and nothing else (a guard adding them up) is
+        kept with the seat's stats until an amount changes (`economy.kept_value`)."""
+        if not self.keeping and (self.own_modifiers(e) or 0) >= 2:
+            self.keeping = True
+            try:
+                inner = self.fused(self.operators(e))
+            finally:
+                self.keeping = False
+            return self.source(self.written(lambda g, f: g.kept_value(inner, f),
+                                            f"g.kept_value({self.constant(inner)}, f)"))
         if isinstance(e, ast.Not):
             return f"(not {self.operand(e.operand)})"
         if e.op in ("and", "or"):
@@ -963,6 +974,22 @@ class Compiler:
             left, right, op = self.expr(e.left), self.expr(e.right), ARITH[e.op]
             return self.source(lambda g, f: (lambda b: op(left(g, f), b) if b else 0)(right(g, f)))
         return f"({self.operand(e.left)} {PYTHON_OPS[e.op]} {self.operand(e.right)})"
+
+    def own_modifiers(self, e: ast.Expr) -> int | None:
+        """How many of the seat's own `modify` amounts (`modifier(NAME)`) `e` reads, where it
+        reads nothing else but numbers; None where it reads anything else."""
+        if isinstance(e, ast.Int):
+            return 0
+        if isinstance(e, ast.Not):
+            return self.own_modifiers(e.operand)
+        if isinstance(e, ast.BinOp):
+            if e.op in ("//", "%"):
+                return None
+            left, right = self.own_modifiers(e.left), self.own_modifiers(e.right)
+            return None if left is None or right is None else left + right
+        if isinstance(e, ast.Call) and e.func == "modifier" and not e.kwargs:
+            return 1
+        return None
 
     def operand(self, e: ast.Expr) -> str:
         return self.operators(e) if isinstance(e, (ast.Not, ast.BinOp)) else self.source(self.expr(e))

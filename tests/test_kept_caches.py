@@ -4,8 +4,9 @@ in item by item as they arrive, `costs.add_item`, and forgotten when one leaves 
 that rules items changes hands), each seat's price of each resource and of every item
 (`economy.trade_price`, `economy.price`, kept until `core.dirty` says a change can reach them),
 what a seat sells its neighbours (`trade.offer`, which takes an arriving item in through
-`trade.offer_after_arrival`), and the colour tally of each slot that `count(ZONE, color=...)`
-reads (`selection.count_colors`, kept up to date by `core.relocate`).  Checked after every action
+`trade.offer_after_arrival`), the colour tally of each slot that `count(ZONE, color=...)`
+reads (`selection.count_colors`, kept up to date by `core.relocate`), and the values of
+expressions of a seat's `modify` amounts kept with its stats (`economy.kept_value`).  Checked after every action
 of seeded random games: the kept values against a clone of the game, whose caches start empty,
 or against the slot's items."""
 
@@ -78,7 +79,7 @@ def kept_stats_hold(game) -> int:
         fresh = economy._fresh_stats(game, p)
         ordered = bool(game.content.trade_base)
         for field in attrs.fields(type(s)):
-            if field.name == "colored":   # (what `production` has read of it: a cache of its own)
+            if field.name in ("colored", "kept"):   # (what `production`, `kept_value` read: caches of their own)
                 continue
             a, b = getattr(s, field.name), getattr(fresh, field.name)
             if field.name in ("one_of", "discounts") and not (ordered and field.name == "one_of"):
@@ -87,6 +88,18 @@ def kept_stats_hold(game) -> int:
                 a, b = {k: v for k, v in a.items() if v}, {k: v for k, v in b.items() if v}
             assert a == b, (game.state.turn, p, field.name, a, b)
     return len(kept)
+
+
+def kept_values_hold(game) -> int:
+    """Compare every value kept with a seat's stats (`economy.kept_value`: an expression of the
+    seat's `modify` amounts) with the expression worked out on a clone that keeps nothing; how many."""
+    fresh = game.clone()
+    compared = 0
+    for p, s in held(game._stats):
+        for fn, value in s.kept.items():
+            assert value == fn(fresh, fresh._reading[p]), (game.state.turn, p, fn.source)
+            compared += 1
+    return compared
 
 
 def after_every_action(rules, games: int, check) -> int:
@@ -117,6 +130,12 @@ def test_kept_prices_are_what_a_fresh_game_works_out(name):
 def test_kept_stats_are_what_the_seats_items_give(name):
     rules = load_ruleset(*SETS[name])
     assert after_every_action(rules, 2, kept_stats_hold) > 100
+
+
+@pytest.mark.parametrize("players", [3, 7])
+def test_kept_values_are_what_their_expressions_work_out(players):
+    # (classic's free builds: a guard adding up three `modify` amounts, read by every seat every round)
+    assert after_every_action(load_ruleset((), "classic", players), 3, kept_values_hold) > 100
 
 
 @pytest.mark.parametrize("name", sorted(n for n in SETS if not n.startswith("classic")))   # (classic counts none)
