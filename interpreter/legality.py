@@ -82,7 +82,7 @@ def can_act(g: Game, me: int) -> bool:
     binding is looked at."""
     spaces, _ = g._open_spaces(g, me)
     for act, _, _ in spaces:
-        if not (act.requires or act.paid or act.pays or act.shared_pools):
+        if not act.checked:
             return True
     return next(bindings(g, me), None) is not None
 

@@ -286,7 +286,8 @@ def _buy(need: list[int], sides) -> set[tuple[int, ...]]:
     """Every vector of coins per side that buys `need` from the sides' production."""
     units = []
     for r, q in enumerate(need):
-        units += [r] * q
+        if q:
+            units += [r] * q
     if not units:
         return {(0,) * len(sides)}
     if not _one_of_helps(need, sides):

@@ -152,6 +152,12 @@ class ActionDef:
     guards: list[Fn] = attrs.Factory(list)   # requirements that read no parameter: checked once per turn
     before_turn: bool = False    # optional, at the start of a turn; the player then takes a normal action
     param_names: tuple[str, ...] = ()   # the params' names, in order (a binding's frame: dict(zip(names, items)))
+    # Whether a binding is legal only after a check (a requirement, a cost, a payment, a list two
+    # params share); derived from those when made: every round asks it of every seat.
+    checked: bool = attrs.field(init=False)
+
+    def __attrs_post_init__(self) -> None:
+        self.checked = bool(self.requires or self.paid or self.pays or self.shared_pools)
 
 
 @attrs.define
