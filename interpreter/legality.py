@@ -221,7 +221,10 @@ def random_action(g: Game, rng: random.Random, seat: int | None = None) -> Actio
         return actions[below(len(actions))]
     if st.flow != "round":
         return named(g, *g._draw(g, me, below))   # the same draw, written for the content (interpreter/spaces.py)
-    spaces, total = g._open_spaces(g, me)   # (a round's seat: its open actions are kept for the round)
+    if g._draw_in_round is not None:   # (a round's seat: its open actions are kept for the round)
+        act, binding, pay, _ = g._draw_in_round(g, me, below)
+        return named(g, act, binding, pay)
+    spaces, total = g._open_spaces(g, me)
     return draw_among(g, me, below, spaces, total)
 
 

@@ -47,8 +47,11 @@ def play_out(g: Game, agents: Sequence[Agent]) -> None:
                 below = belows[me]
                 if below is not None:
                     # `Game._apply` of the action `random_action` would name, kept in numbers too
-                    spaces, total = g._open_spaces(g, me)
-                    act, binding, pay, pools = drawn_among(g, me, below, spaces, total)
+                    if g._draw_in_round is not None:
+                        act, binding, pay, pools = g._draw_in_round(g, me, below)
+                    else:
+                        spaces, total = g._open_spaces(g, me)
+                        act, binding, pay, pools = drawn_among(g, me, below, spaces, total)
                     action = named(g, act, binding, pay)
                     g.steps_left = g.max_steps
                     before = (len(history), st.choices[:])

@@ -33,10 +33,13 @@ Spaces = list[tuple[ActionDef, list[list[int]], int]]
 OpenSpaces = Callable[["Game", int], tuple[Spaces, int]]
 # (action, binding, payment or None): a draw in numbers; `legality.named` makes it an Action
 Draw = Callable[["Game", int, Callable[[int], int]], tuple[ActionDef, list[int], Any]]
+# (action, binding, payment or None, the candidates of its parameters): a round's draw
+RoundDraw = Callable[["Game", int, Callable[[int], int]], tuple[ActionDef, list[int], Any, list[list[int]]]]
 
 
-def functions_of(content: Content) -> tuple[OpenSpaces, Draw]:
-    """The content's `open_spaces` and `draw`, made by its first game and shared by the rest."""
+def functions_of(content: Content) -> tuple[OpenSpaces, Draw, RoundDraw | None]:
+    """The content's `open_spaces`, `draw` and `draw_in_round` (None for content whose seats
+    take turns), made by its first game and shared by the rest."""
     fns = content._open_spaces
     if fns is None:
         tables = content._slot_tables or core.slot_tables(content)
@@ -44,8 +47,8 @@ def functions_of(content: Content) -> tuple[OpenSpaces, Draw]:
     return fns
 
 
-def make_functions(content: Content, zone_base: list[int]) -> tuple[OpenSpaces, Draw]:
-    """Two functions written for `content`:
+def make_functions(content: Content, zone_base: list[int]) -> tuple[OpenSpaces, Draw, RoundDraw | None]:
+    """Functions written for `content`:
 
     `open_spaces(g, me)`: the open actions of seat `me` with their candidates and the number of
     bindings each makes (those making none left out), and the total.  While a simultaneous
@@ -56,7 +59,12 @@ def make_functions(content: Content, zone_base: list[int]) -> tuple[OpenSpaces, 
     uniformly, those that are not legal rejected (none drawn twice), then a payment when it
     trades.  Each action's bindings are read and checked by lines of their own.  It returns
     numbers, (action, binding, payment or None): the caller names them (`legality.named`), or a
-    game played out at random starts the action from them (`playout.play_out`)."""
+    game played out at random starts the action from them (`playout.play_out`).
+
+    `draw_in_round(g, me, below)`, where seats choose at once (`turns simultaneous`): what
+    `legality.drawn_among` draws for `me` among the open actions `open_spaces` keeps for the
+    round, with the same numbers, and the candidates of the action drawn.  `open_spaces` keeps
+    each action's size and lists for it by number, so it reads them without a loop."""
     ns: dict[str, object] = {"candidates": selection.candidates, "zone_pool": selection.zone_pool,
                              "own_candidates": selection.own_candidates, "kept_in": selection.kept_in,
                              "with_attr": selection.with_attr,
@@ -89,6 +97,8 @@ def make_functions(content: Content, zone_base: list[int]) -> tuple[OpenSpaces, 
     preamble = (["    zones = st.zones"] + ["    before_used = st.before_used"] * any(a.before_turn for a in content.actions)
                 + ["    fr = None"] * any(a.guards for a in content.actions)
                 + [f"    p{k} = None" for k in sorted(lazy)])
+    rounds = content.simultaneous
+    kept_for_draw = [f"    z{act.id} = 0" for act in content.actions] + [f"    l{act.id} = None" for act in content.actions]
 
     spaces = ["def open_spaces(g, me):",
               "    st = g.state",
@@ -99,7 +109,7 @@ def make_functions(content: Content, zone_base: list[int]) -> tuple[OpenSpaces, 
               "        if kept is not None:",
               "            return kept",
               "    out = []",
-              "    total = 0"] + preamble
+              "    total = 0"] + preamble + (kept_for_draw if rounds else [])
     draw = ["def draw(g, me, below):",
             "    st = g.state",
             "    coins = st.coins[me]"] + preamble + [f"    s{act.id} = 0" for act in content.actions
@@ -110,13 +120,21 @@ def make_functions(content: Content, zone_base: list[int]) -> tuple[OpenSpaces, 
         lines, names = _open(act, content, zone_base, const, made, lazy)
         lists.append(names)
         depth = lines[-1][:len(lines[-1]) - len(lines[-1].lstrip())]   # where `size` is known
-        spaces += lines + [depth + line for line in (
-            "if size:", f"    out.append(({const(act)}, [{', '.join(names)}], size))", "    total += size")]
+        if rounds:   # (each action's size and lists by number, for `draw_in_round`)
+            spaces += lines + [depth + line for line in (
+                "if size:", f"    l{act.id} = [{', '.join(names)}]", f"    z{act.id} = size",
+                f"    out.append(({const(act)}, l{act.id}, size))", "    total += size")]
+        else:
+            spaces += lines + [depth + line for line in (
+                "if size:", f"    out.append(({const(act)}, [{', '.join(names)}], size))", "    total += size")]
         draw += lines[:-1] + [lines[-1].replace("size = ", f"s{act.id} = ", 1)]
+    kept = ", ".join(f"z{act.id}, l{act.id}" for act in content.actions)
     spaces += ["    result = (out, total)",
                "    if waiting:",
-               "        g._round_pools[key] = result   # (`legality.pools_of` reads each action's lists there)",
-               "    return result"]
+               "        g._round_pools[key] = result   # (`legality.pools_of` reads each action's lists there)"]
+    if rounds:
+        spaces.append(f"        g._round_pools[('draw', me, st.before_used)] = ({kept}, total)")
+    spaces.append("    return result")
     draw += ["    total = " + " + ".join(f"s{act.id}" for act in content.actions) if content.actions else "    total = 0",
              "    tried = None   # (the numbers refused, made at the first refusal: most turns have none)",
              "    while total:",
@@ -128,11 +146,34 @@ def make_functions(content: Content, zone_base: list[int]) -> tuple[OpenSpaces, 
         draw += [f"        if k < s{act.id}:"] + ["            " + line for line in _drawn(act, names, content, const)]
         draw += [f"        k -= s{act.id}"]
     draw += ["    raise RuntimeError('no legal action')"]
-    source = "\n".join(spaces) + "\n\n\n" + "\n".join(draw) + "\n"
+    in_round: list[str] = []
+    if rounds:
+        in_round = ["def draw_in_round(g, me, below):",
+                    "    st = g.state",
+                    "    key = ('draw', me, st.before_used)",
+                    "    kept = g._round_pools.get(key)",
+                    "    if kept is None:   # (worked out, and kept, by the seat's open actions)",
+                    "        open_spaces(g, me)",
+                    "        kept = g._round_pools[key]",
+                    f"    {kept}, total = kept",
+                    "    coins = st.coins[me]",
+                    "    tried = None",
+                    "    while total:",
+                    "        r = below(total)",
+                    "        if tried is not None and r in tried:",
+                    "            continue",
+                    "        k = r"]
+        for act in content.actions:
+            names = [f"l{act.id}[{j}]" for j in range(len(act.params))]
+            in_round += [f"        if k < z{act.id}:"] + ["            " + line for line in
+                                                          _drawn(act, names, content, const, f"l{act.id}")]
+            in_round += [f"        k -= z{act.id}"]
+        in_round += ["    raise RuntimeError('no legal action')"]
+    source = "\n".join(spaces) + "\n\n\n" + "\n".join(draw) + "\n\n\n" + "\n".join(in_round) + "\n"
     exec(compile(source, f"<open actions of {content.name}>", "exec"), ns)   # (trusted source: see above)
-    open_spaces, drawn = ns["open_spaces"], ns["draw"]
+    open_spaces, drawn, drawn_in_round = ns["open_spaces"], ns["draw"], ns.get("draw_in_round")
     open_spaces.source = drawn.source = source   # type: ignore[attr-defined]  (for a reader)
-    return open_spaces, drawn  # type: ignore[return-value]
+    return open_spaces, drawn, drawn_in_round  # type: ignore[return-value]
 
 
 def _open(act: ActionDef, content: Content, zone_base: list[int], const, made: set,
@@ -208,9 +249,11 @@ REFUSE = ["    if tried is None:", "        tried = set()", "    tried.add(r)", 
           "        break", "    continue"]
 
 
-def _drawn(act: ActionDef, names: list[str], content: Content, const) -> list[str]:
+def _drawn(act: ActionDef, names: list[str], content: Content, const, pools: str = "") -> list[str]:
     """The lines that take the k-th binding of `act` (k below its size), as the generic draw
-    numbers them, and return it (with its payment) when it is legal (`REFUSE` when not)."""
+    numbers them, and return it (with its payment, and `pools` when given) when it is legal
+    (`REFUSE` when not)."""
+    also = f", {pools}" if pools else ""
     lines = []
     picks = ["k"]
     if len(names) > 1:
@@ -242,9 +285,9 @@ def _drawn(act: ActionDef, names: list[str], content: Content, const) -> list[st
             lines.append(f"binding = {binding}")   # (what `payments_for` reads)
             binding = "binding"
         lines += [f"pays = payments_for(g, {const(act)}, binding, me, coins)",
-                  f"return {const(act)}, binding, pays[below(len(pays))]"]
+                  f"return {const(act)}, binding, pays[below(len(pays))]{also}"]
     else:
-        lines.append(f"return {const(act)}, {binding}, None")
+        lines.append(f"return {const(act)}, {binding}, None{also}")
     return lines
 
 

@@ -2,9 +2,9 @@
 (interpreter/spaces.py), are those of the definition written plainly here: the actions in
 order whose `before_turn` allows them and whose guards hold, each with its parameters'
 candidates and the number of bindings they make, those making none left out.  And the action
-the random draw written for the content picks from given numbers is the one the generic loop
-(`legality.draw_among`, which a simultaneous round's seats draw with) picks among the plain
-open actions from the same numbers.  Checked at every
+the random draws written for the content pick from given numbers, on a seat's turn and in a
+simultaneous round (among the open actions the round keeps), is the one the generic loop
+(`legality.draw_among`) picks among the plain open actions from the same numbers.  Checked at every
 decision of seeded random games of every bundled content set, and of a fan expansion whose
 actions take the shapes the bundled ones do not (no parameter, guards in front of shared
 lists, a guarded first action, other seats' zones, every structure card, `where=`)."""
@@ -47,8 +47,8 @@ def written_open_spaces(g: Game, me: int) -> tuple[list, int]:
 
 
 def check_every_decision(game: Game, rng: random.Random, limit: int = 400) -> int:
-    """Play `game` out at random, comparing both at every turn decision (and, on a seat's turn,
-    the action each draws from the same numbers); how many were compared."""
+    """Play `game` out at random, comparing both at every turn decision (and, on a seat's turn
+    or in a round, the action each draws from the same numbers); how many were compared."""
     compared = 0
     for _ in range(limit):
         if game.over:
@@ -67,6 +67,16 @@ def check_every_decision(game: Game, rng: random.Random, limit: int = 400) -> in
                      plain_open_spaces(game, st.current)[0]]
             drawn = legality.draw_among(game, st.current, twin.randrange, plain, sum(n for *_, n in plain))
             assert action == drawn and rng.getstate() == twin.getstate(), st.turn
+        elif st.pending is None:   # a round: the written draw among the actions it keeps for the seat
+            assert game._draw_in_round is not None
+            me = legality.acting_seat(game, None)
+            twin = random.Random()
+            twin.setstate(rng.getstate())
+            action = game.random_action(rng)
+            plain = [(game.action_by_name[name], pools, size) for name, pools, size in
+                     plain_open_spaces(game, me)[0]]
+            drawn = legality.draw_among(game, me, twin.randrange, plain, sum(n for *_, n in plain))
+            assert action == drawn and rng.getstate() == twin.getstate(), (st.turn, me)
         else:
             action = game.random_action(rng)
         game._apply(action)
