@@ -204,6 +204,7 @@ def clear_caches(g: Game) -> None:
     g._to_uncover = None       # face-down slots nothing covers any more (None: look at every slot)
     g._ended_scores = None     # each seat's `score` when the last age ended (turns.finish)
     g._spare_frames = []       # frames of finished blocks, to be refilled (machine.frame)
+    g._binding_frame = Frame(0, 0, 0, 0, {})   # what a binding's requirements read (legality.allowed)
 
 
 def name(g: Game, item: int) -> str:

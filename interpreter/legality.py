@@ -291,9 +291,19 @@ def named(g: Game, act, binding: list[int], pay=None) -> Action:
     return new_action((act.name, args))
 
 
+def binding_frame(g: Game, act, binding, me: int) -> Frame:
+    """The frame a binding's requirements and payments read: one per game, refilled (they
+    keep nothing of it, and a guard asks it at every draw)."""
+    f = g._binding_frame
+    f.block = act.block
+    f.me = me
+    f.env = dict(zip(act.param_names, binding))
+    return f
+
+
 def allowed(g: Game, act, binding, me: int, coins: int) -> bool:
     if act.requires:
-        f = Frame(act.block, 0, 0, me, dict(zip(act.param_names, binding)))
+        f = binding_frame(g, act, binding, me)
         for req in act.requires:
             if not req(g, f):
                 return False
@@ -303,7 +313,7 @@ def allowed(g: Game, act, binding, me: int, coins: int) -> bool:
             total += economy.price(g, me, binding[idx])[0]
         if act.pays:
             if not act.requires:  # (else the frame the requirements read)
-                f = Frame(act.block, 0, 0, me, dict(zip(act.param_names, binding)))
+                f = binding_frame(g, act, binding, me)
             for fn in act.pays:
                 amount = fn(g, f)
                 if amount > 0:
