@@ -68,7 +68,8 @@ def make_functions(content: Content, zone_base: list[int]) -> tuple[OpenSpaces, 
     ns: dict[str, object] = {"candidates": selection.candidates, "zone_pool": selection.zone_pool,
                              "own_candidates": selection.own_candidates, "kept_in": selection.kept_in,
                              "with_attr": selection.with_attr,
-                             "accessible": structure.accessible, "allowed": legality.allowed,
+                             "accessible": structure.accessible, "open_slots": structure.open_slots,
+                             "allowed": legality.allowed,
                              "payments_for": legality.payments_for, "price": economy.price,
                              "available_coins": economy.available_coins}
     known: dict[int, str] = {}
@@ -116,6 +117,7 @@ def make_functions(content: Content, zone_base: list[int]) -> tuple[OpenSpaces, 
                                                   if act.before_turn or act.guards]   # (sizes set behind a condition)
     made: set = set()
     lists = []
+    slotted: set[str] = set()   # the draw's lists that are the structure's open slots, not its cards
     for act in content.actions:
         lines, names = _open(act, content, zone_base, const, made, lazy)
         lists.append(names)
@@ -127,7 +129,14 @@ def make_functions(content: Content, zone_base: list[int]) -> tuple[OpenSpaces, 
         else:
             spaces += lines + [depth + line for line in (
                 "if size:", f"    out.append(({const(act)}, [{', '.join(names)}], size))", "    total += size")]
-        draw += lines[:-1] + [lines[-1].replace("size = ", f"s{act.id} = ", 1)]
+        # The draw reads an accessible card by its slot (`structure[slot]`): the list of cards
+        # is not made, as a turn takes one or two of them (Duel 1.8 % fewer bytecodes).
+        for line in lines[:-1] + [lines[-1].replace("size = ", f"s{act.id} = ", 1)]:
+            var, _, value = line.strip().partition(" = ")
+            if value == "accessible(g)":
+                line = line.replace("accessible(g)", "open_slots(g)")
+                slotted.add(var)
+            draw.append(line)
     kept = ", ".join(f"z{act.id}, l{act.id}" for act in content.actions)
     spaces += ["    result = (out, total)",
                "    if waiting:",
@@ -142,8 +151,12 @@ def make_functions(content: Content, zone_base: list[int]) -> tuple[OpenSpaces, 
              "        if tried is not None and r in tried:",
              "            continue",
              "        k = r"]
+    if slotted:
+        draw.insert(draw.index("    tried = None   # (the numbers refused, made at the first refusal: most turns have none)"),
+                    "    structure = st.structure")
     for act, names in zip(content.actions, lists):
-        draw += [f"        if k < s{act.id}:"] + ["            " + line for line in _drawn(act, names, content, const)]
+        draw += [f"        if k < s{act.id}:"] + ["            " + line for line in
+                                                  _drawn(act, names, content, const, slotted=slotted)]
         draw += [f"        k -= s{act.id}"]
     draw += ["    raise RuntimeError('no legal action')"]
     in_round: list[str] = []
@@ -249,11 +262,15 @@ REFUSE = ["    if tried is None:", "        tried = set()", "    tried.add(r)", 
           "        break", "    continue"]
 
 
-def _drawn(act: ActionDef, names: list[str], content: Content, const, pools: str = "") -> list[str]:
+def _drawn(act: ActionDef, names: list[str], content: Content, const, pools: str = "",
+           slotted: set[str] = frozenset()) -> list[str]:   # type: ignore[assignment]
     """The lines that take the k-th binding of `act` (k below its size), as the generic draw
     numbers them, and return it (with its payment, and `pools` when given) when it is legal
-    (`REFUSE` when not)."""
+    (`REFUSE` when not).  `slotted`: lists of structure slots, whose cards are read there."""
     also = f", {pools}" if pools else ""
+
+    def item(var: str, pick: str) -> str:
+        return f"structure[{var}[{pick}]]" if var in slotted else f"{var}[{pick}]"
     lines = []
     picks = ["k"]
     if len(names) > 1:
@@ -266,10 +283,10 @@ def _drawn(act: ActionDef, names: list[str], content: Content, const, pools: str
     # each in a variable of its own (b0, b1, ...).
     listed = act.shared_pools or act.requires or act.pays
     if listed:
-        lines.append("binding = [" + ", ".join(f"{var}[{pick}]" for var, pick in zip(names, picks)) + "]")
+        lines.append("binding = [" + ", ".join(item(var, pick) for var, pick in zip(names, picks)) + "]")
         items = [f"binding[{i}]" for i in range(len(names))]
     else:
-        lines += [f"b{i} = {var}[{pick}]" for i, (var, pick) in enumerate(zip(names, picks))]
+        lines += [f"b{i} = {item(var, pick)}" for i, (var, pick) in enumerate(zip(names, picks))]
         items = [f"b{i}" for i in range(len(names))]
     if act.shared_pools:
         lines += ["if len(set(binding)) != len(binding):"] + REFUSE

@@ -33,6 +33,15 @@ def accessible(g: Game) -> list[int]:
     return cards
 
 
+def open_slots(g: Game) -> list[int]:
+    """The structure slots whose card can be taken, in order: the slots of `accessible`'s cards
+    (kept as cards leave and turn up; read-only for callers)."""
+    slots = g._open_slots
+    if slots is None:
+        slots = g._open_slots = _open_slots(g)
+    return slots
+
+
 def _open_slots(g: Game) -> list[int]:
     """The structure slots whose card can be taken, in order."""
     cover = covering(g)
