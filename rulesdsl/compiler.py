@@ -39,7 +39,7 @@ class Src(str):
 ME = Src("f.me")
 ENV = Src("f.env")
 # What written expressions may call besides the game's verbs.
-BUILTINS = {"len": len, "min": min, "max": max, "abs": abs}
+BUILTINS = {"len": len, "list": list, "min": min, "max": max, "abs": abs}
 
 # The verbs that only change numbers (coins, counters, who plays again or starts next): they
 # never run a block, ask a decision, move an item or end the game, so a block made of them can
@@ -608,7 +608,7 @@ class Compiler:
         alias = kw["as"].name if "as" in kw else None
         optional = "optional" in kw and kw["optional"].name == "true"
         body = self.aliased_block(s.block.statements, alias)
-        return lambda g, f: g.choose(by(g, f), count(g, f), selector, body, f, alias, optional)
+        return self.call("choose", by, count, selector, body, Src("f"), alias, optional)
 
     def do_choose_space(self, s, kw) -> Step:
         zone = self.zone_index[s.args[0].name]
@@ -617,12 +617,13 @@ class Compiler:
         where = self.expr(kw["where"]) if "where" in kw else None
         alias = kw["as"].name if "as" in kw else None
         body = self.aliased_block(s.block.statements, alias)
-        return lambda g, f: g.choose_space(by(g, f), zone, empty, body, f, where, alias)
+        # (`where` is handed over, to be asked of each space: a value, not read here)
+        return self.call("choose_space", by, zone, empty, body, Src("f"), Src(self.constant(where)), alias)
 
     def do_choose_one(self, s, kw) -> Step:
         by = self.who(kw, "by")
         options = [(o.args[0].name, self.block(o.block.statements)) for o in s.block.statements if o.verb == "option"]
-        return lambda g, f: g.choose_option(by(g, f), options, f)
+        return self.call("choose_option", by, options, Src("f"))
 
     def do_run(self, s, kw) -> Step:
         return self.call("run_procedure", self.procedures[s.args[0].name], Src("f"))
@@ -635,21 +636,21 @@ class Compiler:
 
     def do_add_cube(self, s, kw) -> Step:
         zone, space, who = self.zone_index[s.args[0].name], self.expr(kw["space"]), self.who(kw)
-        return lambda g, f: g.add_cube(zone, who(g, f), space(g, f))
+        return self.call("add_cube", zone, who, space)
 
     def do_remove_cube(self, s, kw) -> Step:
         zone, space, who = self.zone_index[s.args[0].name], self.expr(kw["space"]), self.who(kw)
-        return lambda g, f: g.remove_cube(zone, who(g, f), space(g, f))
+        return self.call("remove_cube", zone, who, space)
 
     def do_move_cube(self, s, kw) -> Step:
         zone, who = self.zone_index[s.args[0].name], self.who(kw)
         src, dst = self.expr(kw["from"]), self.expr(kw["to"])
-        return lambda g, f: g.move_cube(zone, who(g, f), src(g, f), dst(g, f))
+        return self.call("move_cube", zone, who, src, dst)
 
     def do_reveal(self, s, kw) -> Step:
         zone = self.zone_index[s.args[0].name]
         space = self.expr(kw["space"]) if "space" in kw else None
-        return lambda g, f: g.reveal(zone, None if space is None else space(g, f))
+        return self.call("reveal", zone, space)
 
     def do_pay(self, s, kw) -> Step:
         return self.call("spend", ME, self.expr(s.args[0]))
@@ -658,20 +659,20 @@ class Compiler:
         item, zone, space = self.expr(s.args[0]), self.zone_index[s.args[1].name], self.expr(kw["space"])
         owner = self.who(kw, "owner")
         hidden = "face_down" in kw and kw["face_down"].name == "true"
-        return lambda g, f: g.place(item(g, f), zone, owner(g, f), space(g, f), hidden, by=f.me)
+        return self.call("place", item, zone, owner, space, hidden, by=ME)
 
     def do_shuffle(self, s, kw) -> Step:
         zone = self.zone_index[s.args[0].name]
-        return lambda g, f: g.shuffle(zone)
+        return self.call("shuffle", zone)
 
     def do_take_top(self, s, kw) -> Step:
         count = self.expr(s.args[0])
         src, dst = self.zone_index[s.args[1].name], self.zone_index[s.args[2].name]
-        return lambda g, f: g.take_top(count(g, f), src, dst, f.me)
+        return self.call("take_top", count, src, dst, ME)
 
     def do_return_to_deck(self, s, kw) -> Step:
         zone = self.zone_index[s.args[0].name]
-        return lambda g, f: g.return_to_deck(zone, f.me)
+        return self.call("return_to_deck", zone, ME)
 
     def do_deal_onto_structure(self, s, kw) -> Step:
         count = self.expr(s.args[0])
@@ -694,7 +695,7 @@ class Compiler:
     def do_choose_player(self, s, kw) -> Step:
         by = self.who(kw, "by")
         body = self.block(s.block.statements, ("chosen",))
-        return lambda g, f: g.choose_player(by(g, f), body, f)
+        return self.call("choose_player", by, body, Src("f"))
 
     def do_starts_next_age(self, s, kw) -> Step:
         return self.call("set_next_starter", self.expr(s.args[0]))
@@ -752,7 +753,7 @@ class Compiler:
     def do_deal_structure(self, s, kw) -> Step:
         src = self.zone_index[s.args[0].name]
         layout = kw["layout"].name
-        return lambda g, f: g.deal_structure(src, layout)
+        return self.call("deal_structure", src, layout)
 
     def reads_only_item(self, e: ast.Expr) -> bool:
         """Whether a condition on `it` reads nothing but the item's printed attributes and words
@@ -1240,8 +1241,9 @@ class Compiler:
             word = o.name
             return lambda g, f: sum(g.cubes(zone, p, None if space is None else space(g, f))
                                     for p in g.seats_of(word, f.me))
-        owner = self.owner_fn(o) if o is not None else (lambda g, f: f.me)
-        return lambda g, f: g.cubes(zone, owner(g, f), None if space is None else space(g, f))
+        owner = self.owner_fn(o) if o is not None else self.name("me")
+        return self.written(lambda g, f: g.cubes(zone, owner(g, f), None if space is None else space(g, f)),
+                            self.call_source("cubes", zone, owner, space))
 
     def call_supply(self, e: ast.Call) -> Fn:
         zone = self.zone_index[e.args[0].name]
@@ -1269,7 +1271,8 @@ class Compiler:
 
     def call_riders(self, e: ast.Call) -> Fn:
         item = self.expr(e.args[0])
-        return lambda g, f: list(g.state.attached.values()).count(item(g, f))
+        return self.written(lambda g, f: list(g.state.attached.values()).count(item(g, f)),
+                            f"list(g.state.attached.values()).count({self.source(item)})")
 
     def call_abs(self, e: ast.Call) -> Fn:
         x = self.expr(e.args[0])

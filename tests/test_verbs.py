@@ -105,7 +105,7 @@ def test_expressions_written_as_source_use_only_the_table():
             tree = ast.parse(f"lambda g, f: {source}")
             # A card's words and names are values of the namespace (`_k3`), never source text:
             # the only names are the game, the frame, the few builtins the compiler declares
-            # (`len`, `min`, `max`, `abs`) and those values; the only literals numbers.
+            # (`len`, `list`, `min`, `max`, `abs`) and those values; the only literals numbers.
             for node in ast.walk(tree):
                 if isinstance(node, ast.Name):
                     assert node.id in ("g", "f") or node.id in BUILTINS or node.id[:2] == "_k" and node.id[2:].isdigit(), source
