@@ -413,13 +413,14 @@ def _adjusts_trade(g: Game, item: int) -> bool:
 def relocate_all(g: Game, items: list[int], slot: int, left: list[int] | None = None) -> None:
     """`relocate` each of several items that lie in one slot, in order: the same outcome, with
     the slot they leave rebuilt once (dealing moves many cards at a time).  `left`: what that
-    slot holds without them, in its order, where the caller knows it (a draw does)."""
+    slot holds without them, in its order, where the caller knows it (a draw does: then every
+    one of them lies there, drawn from it)."""
     st = g.state
     old = st.loc[items[0]] if items else -1
     # (Items leaving a city, the structure or a ruled zone, or coming into a city or a ruled
     # zone, move one by one: what such a move keeps true is `relocate`'s.)
     if (len(items) < 3 or old < 0 or g.slot_kind[old] or slot >= 0 and g.slot_kind[slot] & (ACTIVE_SLOT | RULED_SLOT)
-            or not _all_in(st.loc, items, old)):
+            or left is None and not _all_in(st.loc, items, old)):
         for item in items:
             relocate(g, item, slot)
         return
