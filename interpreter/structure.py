@@ -61,7 +61,7 @@ def covering(g: Game) -> list[int]:
         elif -1 not in structure:   # a structure just dealt: every card lies where the layout puts it
             g._cover_count = list(map(len, lay.covered_by))
             # (What may be turned up is what nothing covers: the top row, not every slot.)
-            g._to_uncover = [slot for slot, on in enumerate(lay.covered_by) if not on]
+            g._to_uncover = list(lay.uncovered)
             g._open_slots = None
             return g._cover_count
         else:

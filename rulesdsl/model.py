@@ -184,6 +184,11 @@ class Layout:
     covers: list[list[int]] = attrs.Factory(list)   # inverse of covered_by
     marks: dict[str, list[int]] = attrs.Factory(dict)   # named sets of slots (where tokens go)
     row_of: list[int] = attrs.Factory(list)
+    # The slots no card covers (where a card just dealt may be turned up), in order.
+    uncovered: tuple[int, ...] = attrs.field(init=False)
+
+    def __attrs_post_init__(self) -> None:
+        self.uncovered = tuple(slot for slot, on in enumerate(self.covered_by) if not on)
 
 
 @attrs.define
