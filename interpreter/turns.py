@@ -372,11 +372,14 @@ def start_action(g: Game, act, binding: list[int]) -> None:
     st.last_actor = st.current
     st.flow = "before_action" if act.before_turn else "action"
     names = act.param_names
-    env = {}   # (a loop: `dict(zip(...))`, or a `range` to count with, costs more instructions)
-    k = 0
-    for name in names:
-        env[name] = binding[k]
-        k += 1
+    if len(names) == 1:   # (most actions take one item)
+        env = {names[0]: binding[0]}
+    else:
+        env = {}   # (a loop: `dict(zip(...))`, or a `range` to count with, costs more instructions)
+        k = 0
+        for name in names:
+            env[name] = binding[k]
+            k += 1
     spare = g._spare_frames
     if spare:   # (`machine.frame`, inline: every action starts here)
         f = spare.pop()
