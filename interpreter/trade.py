@@ -292,17 +292,20 @@ def _buy(need: list[int], sides) -> set[tuple[int, ...]]:
         return {(0,) * len(sides)}
     if not _one_of_helps(need, sides):
         return _buy_fixed(need, sides)
-    # Sources: (side, resources it may give, capacity, fixed?); fixed units grouped per resource.
+    # Sources, numbered: a side's fixed units of one resource (grouped), or one of its one-of
+    # producers; each with what it can still give (`caps`), and listed under every resource it
+    # gives as (source, side), so a unit looks only at the sources that can give it.
     memo: dict = {}
-    caps0 = []
-    caps = []   # (the capacities apart: `go` is entered with them as a tuple)
+    caps = []
+    givers: list[list[tuple[int, int]]] = [[] for _ in need]
     for k, (_, fixed, one_of, _) in enumerate(sides):
         for r, q in enumerate(fixed):
             if q:
-                caps0.append((k, (r,), q))
+                givers[r].append((len(caps), k))
                 caps.append(q)
         for opts in one_of:
-            caps0.append((k, tuple(opts), 1))
+            for r in dict.fromkeys(opts):
+                givers[r].append((len(caps), k))
             caps.append(1)
     prices = []
     for side in sides:
@@ -317,8 +320,8 @@ def _buy(need: list[int], sides) -> set[tuple[int, ...]]:
             return memo[key]
         r = units[u]
         out = set()
-        for j, (k, gives, _) in enumerate(caps0):
-            if caps[j] and r in gives:
+        for j, k in givers[r]:
+            if caps[j]:
                 rest = go(u + 1, caps[:j] + (caps[j] - 1,) + caps[j + 1:])
                 cost = prices[k][r]
                 for vec in rest:
