@@ -99,7 +99,9 @@ def make_functions(content: Content, zone_base: list[int]) -> tuple[OpenSpaces, 
                 + ["    fr = None"] * any(a.guards for a in content.actions)
                 + [f"    p{k} = None" for k in sorted(lazy)])
     rounds = content.simultaneous
-    kept_for_draw = [f"    z{act.id} = 0" for act in content.actions] + [f"    l{act.id} = None" for act in content.actions]
+    # (sizes and lists set behind a condition: those of other actions are set in any case)
+    kept_for_draw = ([f"    z{act.id} = 0" for act in content.actions if act.before_turn or act.guards]
+                     + [f"    l{act.id} = None" for act in content.actions if act.before_turn or act.guards])
 
     spaces = ["def open_spaces(g, me):",
               "    st = g.state",
@@ -123,9 +125,9 @@ def make_functions(content: Content, zone_base: list[int]) -> tuple[OpenSpaces, 
         lists.append(names)
         depth = lines[-1][:len(lines[-1]) - len(lines[-1].lstrip())]   # where `size` is known
         if rounds:   # (each action's size and lists by number, for `draw_in_round`)
-            spaces += lines + [depth + line for line in (
-                "if size:", f"    l{act.id} = [{', '.join(names)}]", f"    z{act.id} = size",
-                f"    out.append(({const(act)}, l{act.id}, size))", "    total += size")]
+            spaces += lines[:-1] + [lines[-1].replace("size = ", f"z{act.id} = ", 1)] + [depth + line for line in (
+                f"l{act.id} = [{', '.join(names)}]", f"if z{act.id}:",
+                f"    out.append(({const(act)}, l{act.id}, z{act.id}))", f"    total += z{act.id}")]
         else:
             spaces += lines + [depth + line for line in (
                 "if size:", f"    out.append(({const(act)}, [{', '.join(names)}], size))", "    total += size")]
