@@ -207,15 +207,21 @@ def choose(g: Game, seat: int | None, action: Action, drawn: tuple | None = None
     again."""
     st = g.state
     acting, choices = st.acting, st.choices
-    before = _chosen_run(g)
+    # (Where every seat acts, as in most rounds, a seat's index among them is its seat: the
+    # runs of chosen seats are found by list methods.  A seat still to choose is this one.)
+    everyone = acting == g.seat_list
+    before = choices.index(None) if everyone else _chosen_run(g)
     if seat is None:
         seat = acting[before]
     choices[seat] = choice = [action.name, *action.args]
     if drawn is not None:
         g._round_pools[("drawn", seat)] = (choice, drawn)
-    after = before
-    while after < len(acting) and choices[acting[after]] is not None:
-        after += 1
+    if everyone:
+        after = choices.index(None, before) if None in choices else len(choices)
+    else:
+        after = before
+        while after < len(acting) and choices[acting[after]] is not None:
+            after += 1
     for p in acting[before:after]:
         st.history.append(list(choices[p]))
     if after == len(acting):
@@ -230,8 +236,6 @@ def _chosen_run(g: Game) -> int:
     st = g.state
     n = 0
     choices = st.choices
-    if st.acting == g.seat_list:   # (every seat acts, as in most rounds: its index is its seat)
-        return choices.index(None) if None in choices else len(choices)
     for p in st.acting:
         if choices[p] is None:
             break
