@@ -260,21 +260,25 @@ def resolve_round(g: Game) -> None:
         else:
             name, *args = choice
             act, binding, pay = legality.decode(g, Action(name, tuple(args)), p)
-        plans.append((p, act, binding, economy.round_payment(g, p, act, binding, pay)))
+        # (an action that builds nothing it pays for pays nothing before it resolves)
+        plans.append((p, act, binding, economy.round_payment(g, p, act, binding, pay) if act.paid else None))
     g._round_pools.clear()
     st.turn += 1
     st.flow = "resolve"
     frames: list[Frame] = []
-    for p, act, binding, (bank, to_seats, paid, trades) in plans:
-        economy.spend(g, p, bank + sum(to_seats.values()))
-        for seller, coins in to_seats.items():
-            st.coins[seller] += coins
-        for item in paid:
-            st.prepaid[item] = p
-        for seller, resource, coins in trades:
-            frames += events.event_frames(g, "traded", p, seller=seller, resource=resource, amount=coins)
-        frames.append(machine.frame(g, act.block, g.block_stops[act.block], p,
-                            dict(zip(act.param_names, binding))))
+    for p, act, binding, payment in plans:
+        if payment is not None:
+            bank, to_seats, paid, trades = payment
+            economy.spend(g, p, bank + sum(to_seats.values()))
+            for seller, coins in to_seats.items():
+                st.coins[seller] += coins
+            for item in paid:
+                st.prepaid[item] = p
+            for seller, resource, coins in trades:
+                frames += events.event_frames(g, "traded", p, seller=seller, resource=resource, amount=coins)
+        names = act.param_names
+        env = {names[0]: binding[0]} if len(names) == 1 else dict(zip(names, binding))
+        frames.append(machine.frame(g, act.block, g.block_stops[act.block], p, env))
     st.last_actor = st.acting[-1]
     st.acting = []
     st.choices = []
