@@ -198,6 +198,7 @@ def clear_caches(g: Game) -> None:
     g._sells = {}
     g._accessible = None
     g._cover_count = None
+    g._covers = []             # what each structure slot's card covers (with the cover counts)
     g._open_slots = None       # structure slots whose card can be taken, in order (with the cover counts)
     g._structure_left = None   # cards still in the structure (None: count them when asked)
     g._structure_at = None     # each card still in the structure -> its place (None: look when asked)
@@ -286,7 +287,7 @@ def _leave_structure(g: Game, st, item: int) -> None:
                 opened.remove(position)
             except ValueError:   # a card taken before it could be taken from the structure
                 pass
-        for under in g.content.layouts[st.layout].covers[position]:
+        for under in g._covers[position]:   # (set with the cover counts: `structure.covering`)
             cover[under] -= 1
             if not cover[under]:
                 if not st.face_up[under]:

@@ -43,7 +43,7 @@ class Game:
         "_start_places", "block_stops", "procedure_shapes",
         # derived from the state (core.clear_caches)
         "_stats", "_prices", "_trade_formula", "_price_cache", "_offers", "_trade_cache", "_cheapest_cache",
-        "_round_pools", "_tally", "_sells", "_accessible", "_cover_count", "_open_slots", "_structure_left", "_structure_at",
+        "_round_pools", "_tally", "_sells", "_accessible", "_cover_count", "_covers", "_open_slots", "_structure_left", "_structure_at",
         "_to_uncover", "_ended_scores", "_spare_frames", "_binding_frame",
     )
 
@@ -60,6 +60,7 @@ class Game:
     _sells: dict
     _accessible: list[int] | None
     _cover_count: list[int] | None
+    _covers: list[list[int]]
     _open_slots: list[int] | None
     _open_spaces: spaces.OpenSpaces   # the content's (interpreter/spaces.py)
     _draw: spaces.Draw

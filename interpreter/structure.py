@@ -56,6 +56,8 @@ def covering(g: Game) -> list[int]:
         st = g.state
         lay = g.content.layouts.get(st.layout)
         structure = st.structure
+        # (what each slot's card covers, beside the counts: `core._leave_structure` reads it)
+        g._covers = lay.covers if lay else []
         if not lay:
             g._cover_count = []
         elif -1 not in structure:   # a structure just dealt: every card lies where the layout puts it
