@@ -193,6 +193,7 @@ class Game:
     win = turns.win
     count = selection.count
     count_named = selection.count_named
+    count_name = selection.count_name
     count_colors = selection.count_colors
     item_attr = selection.item_attr
     has_option = selection.has_option

@@ -119,13 +119,18 @@ def kept_where(g: Game, values: list, where, me: int, env: dict | None, name: st
 
 def count_named(g: Game, sel: Selector, me: int, named: int) -> int:
     """`count(ZONE, named=ITEM)` with no other filter: how many items of the zone bear that name."""
-    items = g.content.items
-    if not isinstance(named, int) or not 0 <= named < len(items):
-        return 0
-    name = items[named].name
+    return count_name(g, zone_pool(g, sel, sel.zone, me), named)
+
+
+def count_name(g: Game, pool: list[int], named: int) -> int:
+    """How many items of `pool` bear the name of item `named` (none: not an item): what
+    `count(ZONE, named=ITEM)` of the seat's own slot of a zone reads, given the slot."""
     names = g.item_names
+    if not isinstance(named, int) or not 0 <= named < len(names):
+        return 0
+    name = names[named]
     n = 0   # (a loop: `map` over a bound method costs more per item)
-    for item in zone_pool(g, sel, sel.zone, me):
+    for item in pool:
         if names[item] == name:
             n += 1
     return n

@@ -34,6 +34,7 @@ VERBS: dict[str, Callable] = {
     # selection and reading values
     "count": selection.count,
     "count_named": selection.count_named,
+    "count_name": selection.count_name,
     "count_colors": selection.count_colors,
     "item_attr": selection.item_attr,
     "has_option": selection.has_option,
