@@ -345,7 +345,12 @@ def _into_play(g: Game, p: int, item: int, event: str, via: str | None, frames: 
     core.relocate(g, item, g.zone_slots[g.content.build_zone[it.kind]][p])
     # What happens because the item is now in play (the rules' and other items' `built`
     # triggers, e.g. "once 7 wonders are built") comes first, then the item's own effect.
-    frames += events.event_frames(g, event, p, item, via=via)
+    # (Asked only where a trigger may hear it: the triggers an item of that kind and colour,
+    # come that way, could set off are kept once looked for, by `events.event_frames`.)
+    if event in g.content.triggers_by_event:
+        hearing = g._hearing.get((event, it.kind, it.color, via))
+        if hearing is None or hearing:
+            frames += events.event_frames(g, event, p, item, via=via)
     if it.effect >= 0:
         frames.append(machine.frame(g, it.effect, g.block_stops[it.effect], p, {}))
     for sym in it.science:

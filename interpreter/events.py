@@ -23,15 +23,16 @@ def event_frames(g: Game, name: str, actor: int, item: int = -1, only: int = -1,
         return _item_frames(g, triggers, name, actor, only, fields)
     if item >= 0:
         it = g.content.items[item]
-        key: tuple | str = (name, it.kind, it.color)
+        key: tuple | str = (name, it.kind, it.color, fields.get("via"))
     else:
         it, key = None, name
     # What the event itself says first (its item's colour and kind, how it was built, its zone):
     # most triggers fail these, before their item's place and owner are looked up.  The
-    # colour and kind filters depend only on the item's printed kind and colour: read once.
+    # colour, kind and `via` filters depend only on the item's printed kind and colour and on
+    # how it came: read once (`hearing`).
     hearing = g._hearing.get(key)
     if hearing is None:
-        hearing = g._hearing[key] = _hearing(triggers, it)
+        hearing = g._hearing[key] = _hearing(triggers, it, key[3] if it is not None else None)
     st = g.state
     event = None   # made for the first trigger that hears it (most events set off none)
     out = []
@@ -72,10 +73,12 @@ def _item_frames(g: Game, triggers: list, name: str, actor: int, only: int, fiel
             for t in triggers if t.item == only and (t.zone is None or t.zone == fields.get("zone"))]
 
 
-def _hearing(triggers: list, it) -> list:
-    """The triggers whose colour and kind filters an event of item `it` (None: no item) passes."""
+def _hearing(triggers: list, it, via: str | None) -> list:
+    """The triggers whose colour, kind and `via` filters an event of item `it` (None: no item,
+    and no `via` read) that came `via` passes."""
     return [t for t in triggers if ((t.colors is None or it is not None and it.color in t.colors)
-                                    and (t.kind is None or it is not None and it.kind == t.kind))]
+                                    and (t.kind is None or it is not None and it.kind == t.kind)
+                                    and (it is None or t.via is None or t.via == via))]
 
 
 def event_field(g: Game, event: dict, name: str):
