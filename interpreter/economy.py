@@ -355,4 +355,5 @@ def _into_play(g: Game, p: int, item: int, event: str, via: str | None, frames: 
         frames.append(machine.frame(g, it.effect, g.block_stops[it.effect], p, {}))
     for sym in it.science:
         frames += events.event_frames(g, "gained_science", p, symbol=sym)
-    machine.schedule(g, frames)
+    if frames:
+        machine.schedule(g, frames)
