@@ -80,10 +80,15 @@ def can_act(g: Game, me: int) -> bool:
     """Whether seat `me` has a turn action now: an open action (its guards hold, every parameter
     has candidates) with no requirement, cost or shared list answers at once, before any
     binding is looked at."""
-    spaces, _ = g._open_spaces(g, me)
-    for act, _, _ in spaces:
-        if not act.checked:
+    record = g._round_record
+    if record is not None and g.state.flow == "round":
+        if record(g, me)[-1]:   # (what the round keeps for the seat's draw says it at once)
             return True
+    else:
+        spaces, _ = g._open_spaces(g, me)
+        for act, _, _ in spaces:
+            if not act.checked:
+                return True
     return next(bindings(g, me), None) is not None
 
 

@@ -35,11 +35,14 @@ OpenSpaces = Callable[["Game", int], tuple[Spaces, int]]
 Draw = Callable[["Game", int, Callable[[int], int]], tuple[ActionDef, list[int], Any]]
 # (action, binding, payment or None, the candidates of its parameters): a round's draw
 RoundDraw = Callable[["Game", int, Callable[[int], int]], tuple[ActionDef, list[int], Any, list[list[int]]]]
+# (each action's size and candidate lists, ..., the total, whether an unchecked action is open)
+RoundRecord = Callable[["Game", int], tuple]
+Functions = tuple[OpenSpaces, Draw, "RoundDraw | None", "RoundRecord | None"]
 
 
-def functions_of(content: Content) -> tuple[OpenSpaces, Draw, RoundDraw | None]:
-    """The content's `open_spaces`, `draw` and `draw_in_round` (None for content whose seats
-    take turns), made by its first game and shared by the rest."""
+def functions_of(content: Content) -> Functions:
+    """The content's `open_spaces`, `draw`, `draw_in_round` and `round_record` (the last two
+    None for content whose seats take turns), made by its first game and shared by the rest."""
     fns = content._open_spaces
     if fns is None:
         tables = content._slot_tables or core.slot_tables(content)
@@ -47,7 +50,7 @@ def functions_of(content: Content) -> tuple[OpenSpaces, Draw, RoundDraw | None]:
     return fns
 
 
-def make_functions(content: Content, zone_base: list[int]) -> tuple[OpenSpaces, Draw, RoundDraw | None]:
+def make_functions(content: Content, zone_base: list[int]) -> Functions:
     """Functions written for `content`:
 
     `open_spaces(g, me)`: the open actions of seat `me` with their candidates and the number of
@@ -61,10 +64,12 @@ def make_functions(content: Content, zone_base: list[int]) -> tuple[OpenSpaces, 
     numbers, (action, binding, payment or None): the caller names them (`legality.named`), or a
     game played out at random starts the action from them (`playout.play_out`).
 
-    `draw_in_round(g, me, below)`, where seats choose at once (`turns simultaneous`): what
-    `legality.drawn_among` draws for `me` among the open actions `open_spaces` keeps for the
-    round, with the same numbers, and the candidates of the action drawn.  `open_spaces` keeps
-    each action's size and lists for it by number, so it reads them without a loop."""
+    Where seats choose at once (`turns simultaneous`), `round_record(g, me)`: each action's
+    size and candidate lists, by number, the total, and whether an action that needs no check
+    is open (`legality.can_act`), kept for the round; `open_spaces` lists a round's open
+    actions from it.  And `draw_in_round(g, me, below)`: what `legality.drawn_among` draws for
+    `me` among them, with the same numbers, and the candidates of the action drawn, reading
+    the record without a loop."""
     ns: dict[str, object] = {"candidates": selection.candidates, "zone_pool": selection.zone_pool,
                              "own_candidates": selection.own_candidates, "kept_in": selection.kept_in,
                              "with_attr": selection.with_attr,
@@ -110,9 +115,27 @@ def make_functions(content: Content, zone_base: list[int]) -> tuple[OpenSpaces, 
               "        key = ('spaces', me, st.before_used)",
               "        kept = g._round_pools.get(key)",
               "        if kept is not None:",
-              "            return kept",
-              "    out = []",
-              "    total = 0"] + preamble + (kept_for_draw if rounds else [])
+              "            return kept"]
+    if rounds:   # (a round's open actions, listed from what the round keeps for its draws)
+        spaces += [f"        {', '.join(f'z{act.id}, l{act.id}' for act in content.actions)}, total, _ = "
+                   "round_record(g, me)",
+                   "        out = []"]
+        for act in content.actions:
+            spaces += [f"        if z{act.id}:", f"            out.append(({const(act)}, l{act.id}, z{act.id}))"]
+        spaces += ["        result = (out, total)",
+                   "        g._round_pools[key] = result   # (`legality.pools_of` reads each action's lists there)",
+                   "        return result"]
+    spaces += ["    out = []",
+               "    total = 0"] + preamble
+    # A round's seat: each action's size and lists by number, kept for the round
+    # (`draw_in_round`, `open_spaces`), and whether an action open to it needs no check
+    # (`legality.can_act`).
+    record = ["def round_record(g, me):",
+              "    st = g.state",
+              "    key = ('draw', me, st.before_used)",
+              "    kept = g._round_pools.get(key)",
+              "    if kept is not None:",
+              "        return kept"] + preamble + kept_for_draw
     draw = ["def draw(g, me, below):",
             "    st = g.state",
             "    coins = st.coins[me]"] + preamble + [f"    s{act.id} = 0" for act in content.actions
@@ -124,13 +147,11 @@ def make_functions(content: Content, zone_base: list[int]) -> tuple[OpenSpaces, 
         lines, names = _open(act, content, zone_base, const, made, lazy)
         lists.append(names)
         depth = lines[-1][:len(lines[-1]) - len(lines[-1].lstrip())]   # where `size` is known
-        if rounds:   # (each action's size and lists by number, for `draw_in_round`)
-            spaces += lines[:-1] + [lines[-1].replace("size = ", f"z{act.id} = ", 1)] + [depth + line for line in (
-                f"l{act.id} = [{', '.join(names)}]", f"if z{act.id}:",
-                f"    out.append(({const(act)}, l{act.id}, z{act.id}))", f"    total += z{act.id}")]
-        else:
-            spaces += lines + [depth + line for line in (
-                "if size:", f"    out.append(({const(act)}, [{', '.join(names)}], size))", "    total += size")]
+        spaces += lines + [depth + line for line in (
+            "if size:", f"    out.append(({const(act)}, [{', '.join(names)}], size))", "    total += size")]
+        if rounds:
+            record += lines[:-1] + [lines[-1].replace("size = ", f"z{act.id} = ", 1),
+                                    f"{depth}l{act.id} = [{', '.join(names)}]"]
         # The draw reads an accessible card by its slot (`structure[slot]`): the list of cards
         # is not made, as a turn takes one or two of them (Duel 1.8 % fewer bytecodes).
         for line in lines[:-1] + [lines[-1].replace("size = ", f"s{act.id} = ", 1)]:
@@ -142,10 +163,14 @@ def make_functions(content: Content, zone_base: list[int]) -> tuple[OpenSpaces, 
     kept = ", ".join(f"z{act.id}, l{act.id}" for act in content.actions)
     spaces += ["    result = (out, total)",
                "    if waiting:",
-               "        g._round_pools[key] = result   # (`legality.pools_of` reads each action's lists there)"]
+               "        g._round_pools[key] = result   # (`legality.pools_of` reads each action's lists there)",
+               "    return result"]
     if rounds:
-        spaces.append(f"        g._round_pools[('draw', me, st.before_used)] = ({kept}, total)")
-    spaces.append("    return result")
+        total = " + ".join(f"z{act.id}" for act in content.actions) or "0"
+        free = " or ".join(f"z{act.id}" for act in content.actions if not act.checked)
+        record += [f"    kept = ({kept}, {total}, {f'bool({free})' if free else 'False'})",
+                   "    g._round_pools[key] = kept",
+                   "    return kept"]
     draw += ["    total = " + " + ".join(f"s{act.id}" for act in content.actions) if content.actions else "    total = 0",
              "    tried = None   # (the numbers refused, made at the first refusal: most turns have none)",
              "    while total:",
@@ -165,12 +190,7 @@ def make_functions(content: Content, zone_base: list[int]) -> tuple[OpenSpaces, 
     if rounds:
         in_round = ["def draw_in_round(g, me, below):",
                     "    st = g.state",
-                    "    key = ('draw', me, st.before_used)",
-                    "    kept = g._round_pools.get(key)",
-                    "    if kept is None:   # (worked out, and kept, by the seat's open actions)",
-                    "        open_spaces(g, me)",
-                    "        kept = g._round_pools[key]",
-                    f"    {kept}, total = kept",
+                    f"    {kept}, total, _ = round_record(g, me)",
                     "    coins = st.coins[me]",
                     "    tried = None",
                     "    while total:",
@@ -184,11 +204,11 @@ def make_functions(content: Content, zone_base: list[int]) -> tuple[OpenSpaces, 
                                                           _drawn(act, names, content, const, f"l{act.id}")]
             in_round += [f"        k -= z{act.id}"]
         in_round += ["    raise RuntimeError('no legal action')"]
-    source = "\n".join(spaces) + "\n\n\n" + "\n".join(draw) + "\n\n\n" + "\n".join(in_round) + "\n"
+    source = "\n\n\n".join("\n".join(fn) for fn in (spaces, draw, in_round, record if rounds else [])) + "\n"
     exec(compile(source, f"<open actions of {content.name}>", "exec"), ns)   # (trusted source: see above)
-    open_spaces, drawn, drawn_in_round = ns["open_spaces"], ns["draw"], ns.get("draw_in_round")
+    open_spaces, drawn = ns["open_spaces"], ns["draw"]
     open_spaces.source = drawn.source = source   # type: ignore[attr-defined]  (for a reader)
-    return open_spaces, drawn, drawn_in_round  # type: ignore[return-value]
+    return open_spaces, drawn, ns.get("draw_in_round"), ns.get("round_record")  # type: ignore[return-value]
 
 
 def _open(act: ActionDef, content: Content, zone_base: list[int], const, made: set,

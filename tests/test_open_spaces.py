@@ -70,6 +70,9 @@ def check_every_decision(game: Game, rng: random.Random, limit: int = 400) -> in
         elif st.pending is None:   # a round: the written draw among the actions it keeps for the seat
             assert game._draw_in_round is not None
             me = legality.acting_seat(game, None)
+            # (and what the round keeps says whether an action that needs no check is open)
+            free = any(not game.action_by_name[name].checked for name, _, _ in plain_open_spaces(game, me)[0])
+            assert game._round_record(game, me)[-1] is free, (st.turn, me)
             twin = random.Random()
             twin.setstate(rng.getstate())
             action = game.random_action(rng)
