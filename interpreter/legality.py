@@ -287,10 +287,13 @@ def drawn_among(g: Game, me: int, below, spaces, total: int) -> tuple:
 def named(g: Game, act, binding: list[int], pay=None) -> Action:
     """The Action that names a drawn binding (and its payment to neighbours, when it has one)."""
     names = g.item_names
-    named_items = []   # (a loop: `map` over a bound method costs more per item)
-    for item in binding:
-        named_items.append(names[item])
-    args = tuple(named_items)
+    if len(binding) == 1:   # (most actions take one item)
+        args = (names[binding[0]],)
+    else:
+        named_items = []   # (a loop: `map` over a bound method costs more per item)
+        for item in binding:
+            named_items.append(names[item])
+        args = tuple(named_items)
     if pay:
         args += (trade.pay_label(pay),)
     return new_action((act.name, args))
