@@ -141,6 +141,14 @@ def canonical(g: Game, act, binding: list[int], me: int, pools: list[list[int]] 
     `pools`: the candidates of the action's parameters, when the caller has them."""
     copied = g.copied_names
     names = g.item_names
+    if len(binding) == 1 and pools is not None:   # (most actions take one item: no loop, nothing taken)
+        name = names[binding[0]]
+        if name not in copied:
+            return [binding[0]]
+        for item in pools[0]:
+            if names[item] == name:
+                return [item]
+        raise ValueError(f"{name!r} is not among the candidates")
     out: list[int] = []
     for k, item in enumerate(binding):
         name = names[item]
