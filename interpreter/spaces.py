@@ -19,7 +19,7 @@ parameter positions) are written as integers.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Collection
 
 from rulesdsl.model import STRUCTURE, STRUCTURE_ALL, ActionDef, Content, Param
 
@@ -105,8 +105,8 @@ def make_functions(content: Content, zone_base: list[int]) -> Functions:
                 + [f"    p{k} = None" for k in sorted(lazy)])
     rounds = content.simultaneous
     # (sizes and lists set behind a condition: those of other actions are set in any case)
-    kept_for_draw = ([f"    z{act.id} = 0" for act in content.actions if act.before_turn or act.guards]
-                     + [f"    l{act.id} = None" for act in content.actions if act.before_turn or act.guards])
+    record_defaults = ([f"    z{act.id} = 0" for act in content.actions if act.before_turn or act.guards]
+                       + [f"    l{act.id} = None" for act in content.actions if act.before_turn or act.guards])
 
     spaces = ["def open_spaces(g, me):",
               "    st = g.state",
@@ -135,7 +135,7 @@ def make_functions(content: Content, zone_base: list[int]) -> Functions:
               "    key = ('draw', me, st.before_used)",
               "    kept = g._round_pools.get(key)",
               "    if kept is not None:",
-              "        return kept"] + preamble + kept_for_draw
+              "        return kept"] + preamble + record_defaults
     draw = ["def draw(g, me, below):",
             "    st = g.state",
             "    coins = st.coins[me]"] + preamble + [f"    s{act.id} = 0" for act in content.actions
@@ -161,49 +161,30 @@ def make_functions(content: Content, zone_base: list[int]) -> Functions:
                 slotted.add(var)
             draw.append(line)
     kept = ", ".join(f"z{act.id}, l{act.id}" for act in content.actions)
-    spaces += ["    result = (out, total)",
-               "    if waiting:",
-               "        g._round_pools[key] = result   # (`legality.pools_of` reads each action's lists there)",
-               "    return result"]
+    spaces += ["    result = (out, total)"]
+    if not rounds:   # (a round's were listed and kept above)
+        spaces += ["    if waiting:",
+                   "        g._round_pools[key] = result   # (`legality.pools_of` reads each action's lists there)"]
+    spaces += ["    return result"]
     if rounds:
         total = " + ".join(f"z{act.id}" for act in content.actions) or "0"
         free = " or ".join(f"z{act.id}" for act in content.actions if not act.checked)
         record += [f"    kept = ({kept}, {total}, {f'bool({free})' if free else 'False'})",
                    "    g._round_pools[key] = kept",
                    "    return kept"]
-    draw += ["    total = " + " + ".join(f"s{act.id}" for act in content.actions) if content.actions else "    total = 0",
-             "    tried = None   # (the numbers refused, made at the first refusal: most turns have none)",
-             "    while total:",
-             "        r = below(total)",
-             "        if tried is not None and r in tried:",
-             "            continue",
-             "        k = r"]
-    if slotted:
-        draw.insert(draw.index("    tried = None   # (the numbers refused, made at the first refusal: most turns have none)"),
-                    "    structure = st.structure")
-    for act, names in zip(content.actions, lists):
-        draw += [f"        if k < s{act.id}:"] + ["            " + line for line in
-                                                  _drawn(act, names, content, const, slotted=slotted)]
-        draw += [f"        k -= s{act.id}"]
-    draw += ["    raise RuntimeError('no legal action')"]
+    draw += ["    total = " + " + ".join(f"s{act.id}" for act in content.actions) if content.actions else "    total = 0"]
+    draw += ["    structure = st.structure"] * bool(slotted)
+    draw += _drawing(content.actions, "s", [_drawn(act, names, content, const, slotted=slotted)
+                                            for act, names in zip(content.actions, lists)])
     in_round: list[str] = []
     if rounds:
         in_round = ["def draw_in_round(g, me, below):",
                     "    st = g.state",
                     f"    {kept}, total, _ = round_record(g, me)",
-                    "    coins = st.coins[me]",
-                    "    tried = None",
-                    "    while total:",
-                    "        r = below(total)",
-                    "        if tried is not None and r in tried:",
-                    "            continue",
-                    "        k = r"]
-        for act in content.actions:
-            names = [f"l{act.id}[{j}]" for j in range(len(act.params))]
-            in_round += [f"        if k < z{act.id}:"] + ["            " + line for line in
-                                                          _drawn(act, names, content, const, f"l{act.id}")]
-            in_round += [f"        k -= z{act.id}"]
-        in_round += ["    raise RuntimeError('no legal action')"]
+                    "    coins = st.coins[me]"]
+        in_round += _drawing(content.actions, "z", [
+            _drawn(act, [f"l{act.id}[{j}]" for j in range(len(act.params))], content, const, f"l{act.id}")
+            for act in content.actions])
     source = "\n\n\n".join("\n".join(fn) for fn in (spaces, draw, in_round, record if rounds else [])) + "\n"
     exec(compile(source, f"<open actions of {content.name}>", "exec"), ns)   # (trusted source: see above)
     open_spaces, drawn = ns["open_spaces"], ns["draw"]
@@ -278,6 +259,21 @@ def _open(act: ActionDef, content: Content, zone_base: list[int], const, made: s
     return out, names
 
 
+def _drawing(actions: list[ActionDef], size: str, drawn: list[list[str]]) -> list[str]:
+    """The loop of a draw: a number below `total` not refused yet, then the action whose
+    bindings it numbers (each action's size in `{size}{id}`) and its lines (`drawn`)."""
+    lines = ["    tried = None   # (the numbers refused, made at the first refusal: most turns have none)",
+             "    while total:",
+             "        r = below(total)",
+             "        if tried is not None and r in tried:",
+             "            continue",
+             "        k = r"]
+    for act, taken in zip(actions, drawn):
+        lines += [f"        if k < {size}{act.id}:"] + ["            " + line for line in taken]
+        lines += [f"        k -= {size}{act.id}"]
+    return lines + ["    raise RuntimeError('no legal action')"]
+
+
 # What the draw does with a binding that is not legal: it notes the number as refused and draws
 # again, unless every number is refused (the loop ends, and the draw fails).
 REFUSE = ["    if tried is None:", "        tried = set()", "    tried.add(r)", "    if len(tried) == total:",
@@ -285,7 +281,7 @@ REFUSE = ["    if tried is None:", "        tried = set()", "    tried.add(r)", 
 
 
 def _drawn(act: ActionDef, names: list[str], content: Content, const, pools: str = "",
-           slotted: set[str] = frozenset()) -> list[str]:   # type: ignore[assignment]
+           slotted: Collection[str] = ()) -> list[str]:
     """The lines that take the k-th binding of `act` (k below its size), as the generic draw
     numbers them, and return it (with its payment, and `pools` when given) when it is legal
     (`REFUSE` when not).  `slotted`: lists of structure slots, whose cards are read there."""
