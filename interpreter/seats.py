@@ -30,18 +30,13 @@ def opponent(g: Game, p: int) -> int:
 
 
 def left_of(g: Game, p: int) -> int:
-    """`left`: the next seat."""
+    """`left`: the next seat, the one that moves after p where seats take turns."""
     return (p + 1) % g.content.players
 
 
 def right_of(g: Game, p: int) -> int:
     """`right`: the previous seat."""
     return (p - 1) % g.content.players
-
-
-def next_seat(g: Game, p: int) -> int:
-    """The seat that moves after p when seats take turns one after another."""
-    return (p + 1) % g.content.players
 
 
 def seats_of(g: Game, word: str, me: int) -> list[int]:
