@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 from itertools import product
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from rulesdsl.model import STRUCTURE
 
@@ -141,14 +141,9 @@ def canonical(g: Game, act, binding: list[int], me: int, pools: list[list[int]] 
     `pools`: the candidates of the action's parameters, when the caller has them."""
     copied = g.copied_names
     names = g.item_names
-    if len(binding) == 1 and pools is not None:   # (most actions take one item: no loop, nothing taken)
+    if len(binding) == 1 and pools is not None:   # (most actions take one item: nothing taken yet)
         name = names[binding[0]]
-        if name not in copied:
-            return [binding[0]]
-        for item in pools[0]:
-            if names[item] == name:
-                return [item]
-        raise ValueError(f"{name!r} is not among the candidates")
+        return [binding[0] if name not in copied else _first_untaken(pools[0], name, names, ())]
     out: list[int] = []
     for k, item in enumerate(binding):
         name = names[item]
@@ -162,7 +157,7 @@ def canonical(g: Game, act, binding: list[int], me: int, pools: list[list[int]] 
     return out
 
 
-def _first_untaken(pool: list[int], name: str, names: list[str], taken: list[int]) -> int:
+def _first_untaken(pool: list[int], name: str, names: list[str], taken: Sequence[int]) -> int:
     """The first item of `pool` named `name` that is not in `taken`."""
     for item in pool:
         if names[item] == name and item not in taken:
