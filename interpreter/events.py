@@ -29,7 +29,7 @@ def event_frames(g: Game, name: str, actor: int, item: int = -1, only: int = -1,
     # What the event itself says first (its item's colour and kind, how it was built, its zone):
     # most triggers fail these, before their item's place and owner are looked up.  The
     # colour, kind and `via` filters depend only on the item's printed kind and colour and on
-    # how it came: read once (`hearing`).
+    # how it came: read once (`hearing`).  (`economy._into_play` reads the same key first.)
     hearing = g._hearing.get(key)
     if hearing is None:
         hearing = g._hearing[key] = _hearing(triggers, it, key[3] if it is not None else None)
