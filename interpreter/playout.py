@@ -40,8 +40,13 @@ def play_out(g: Game, agents: Sequence[Agent]) -> None:
         while st.flow != "over":
             g._apply(agents[g.to_move()].act(g))
         return
+    every_seat_random = all(b is not None for b in belows)
     while st.flow != "over":
         if st.pending is None:
+            if st.flow == "round" and every_seat_random and g._draw_in_round is not None \
+                    and st.current == st.acting[0]:
+                _whole_round(g, belows)
+                continue
             if st.flow == "round":   # `random_action` of the first seat still to choose
                 me = st.current   # (`to_move`: a round keeps it on the first seat still to choose)
                 below = belows[me]
@@ -88,3 +93,33 @@ def play_out(g: Game, agents: Sequence[Agent]) -> None:
                 g._apply(answer_at(g, d, below(n)))
                 continue
         g._apply(agents[g.to_move()].act(g))
+
+
+def _whole_round(g: Game, belows: list) -> None:
+    """A round no seat has chosen in yet, every seat random: what `turns.choose` of each seat's
+    drawn action in seat order does, with the round resolved once the last has chosen.  A
+    seat's draw reads nothing another seat's choice changes (the round's kept candidates, its
+    coins, its prices), so drawing them one after another is drawing them between choices."""
+    st = g.state
+    history = st.history
+    choices = st.choices
+    kept = g._round_pools
+    draw = g._draw_in_round
+    action = None
+    for me in st.acting:
+        act, binding, pay, pools = draw(g, me, belows[me])
+        action = named(g, act, binding, pay)
+        choices[me] = choice = [action.name, *action.args]
+        kept[("drawn", me)] = (choice, (act, binding, pay or None, pools))
+        history.append(list(choice))
+    # (the state before the last seat's choice, which resolves the round: `undo.undo_last`)
+    before = (len(history) - 1, choices[:])
+    before[1][st.acting[-1]] = None
+    st.current = st.acting[-1]   # (where `choose` leaves it: on the last seat to choose)
+    g.steps_left = g.max_steps
+    try:
+        turns.resolve_round(g)
+        turns.advance(g)
+    except EffectFailed as exc:
+        undo.undo_last(g, before)
+        raise exc.for_action(action) from None
