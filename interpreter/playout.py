@@ -21,6 +21,7 @@ from .agents import Agent, RandomAgent
 from .budget import EffectFailed
 from .decisions import answer_at, answer_count
 from .legality import below_of, drawn_among, named
+from .trade import pay_label
 
 if TYPE_CHECKING:
     from .game import Game
@@ -64,7 +65,7 @@ def play_out(g: Game, agents: Sequence[Agent]) -> None:
                         turns.choose(g, None, action, (act, binding, pay or None, pools))
                     except EffectFailed as exc:
                         undo.undo_last(g, before)
-                        raise exc.for_action(action) from None
+                        raise exc.for_action(named(g, act, binding, pay)) from None
                     continue
             elif direct:
                 me = st.current
@@ -105,13 +106,17 @@ def _whole_round(g: Game, belows: list) -> None:
     choices = st.choices
     kept = g._round_pools
     draw = g._draw_in_round
-    action = None
+    item_names = g.item_names
     for me in st.acting:
         act, binding, pay, pools = draw(g, me, belows[me])
-        action = named(g, act, binding, pay)
-        choices[me] = choice = [action.name, *action.args]
+        choice = [act.name]   # (what `named` names, without the `Action` between)
+        for item in binding:
+            choice.append(item_names[item])
+        if pay:
+            choice.append(pay_label(pay))
+        choices[me] = choice
         kept[("drawn", me)] = (choice, (act, binding, pay or None, pools))
-        history.append(list(choice))
+        history.append(choice[:])
     # (the state before the last seat's choice, which resolves the round: `undo.undo_last`)
     before = (len(history) - 1, choices[:])
     before[1][st.acting[-1]] = None
@@ -122,4 +127,4 @@ def _whole_round(g: Game, belows: list) -> None:
         turns.advance(g)
     except EffectFailed as exc:
         undo.undo_last(g, before)
-        raise exc.for_action(action) from None
+        raise exc.for_action(named(g, act, binding, pay)) from None
