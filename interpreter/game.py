@@ -182,6 +182,7 @@ class Game:
     # -- the verbs compiled closures call (the table is interpreter/verbs.py) ---------------------
     push = machine.push
     run_procedure = machine.run_procedure
+    run_branch = machine.run_branch
     each_seat = machine.each_seat
     repeat = machine.repeat
     opponent = seats.opponent

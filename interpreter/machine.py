@@ -113,6 +113,17 @@ def run_procedure(g: Game, block: int, f: Frame) -> None:
         shape(g, f)
 
 
+def run_branch(g: Game, block: int, picked: int, f: Frame) -> None:
+    """`run PROCEDURE` where the procedure is one `if` (the compiler reads its condition in the
+    `run` statement itself) and it picked `picked`: the procedure's frame, finished, under the
+    picked block's, as `run_procedure` stacks them."""
+    stop = g.block_stops[block]
+    done = frame(g, block, stop, f.me, f.env)
+    done.pc = stop
+    g.state.frames.append(done)
+    push(g, picked, f.me, f.env)
+
+
 def procedure_shapes(content) -> list:
     """Per block, how `run_procedure` runs it: None (its frame is pushed), its one step where
     that step only changes numbers, or (condition, then, else) where it is one `if`."""

@@ -19,6 +19,7 @@ VERBS: dict[str, Callable] = {
     # the frame machine: run a block, repeat one
     "push": machine.push,
     "run_procedure": machine.run_procedure,
+    "run_branch": machine.run_branch,
     "each_seat": machine.each_seat,
     "repeat": machine.repeat,
     # players

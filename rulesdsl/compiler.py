@@ -626,7 +626,28 @@ class Compiler:
         return self.call("choose_option", by, options, Src("f"))
 
     def do_run(self, s, kw) -> Step:
-        return self.call("run_procedure", self.procedures[s.args[0].name], Src("f"))
+        block = self.procedures[s.args[0].name]
+        return self.inline_run(block) or self.call("run_procedure", block, Src("f"))
+
+    def inline_run(self, block: int) -> Step | None:
+        """`run` of a procedure of one step, compiled already, written out where the `run`
+        stands, as `machine.run_procedure` would run it: its step of numbers itself; its `if`
+        read here, stacking the procedure's finished frame under the block it picks
+        (`machine.run_branch`).  None for any other procedure (one not compiled yet among them:
+        a procedure that runs one defined after it)."""
+        steps = self.blocks[block].steps
+        if len(steps) != 1:
+            return None
+        step = steps[0]
+        branches = getattr(step, "branches", None)
+        if branches is not None:
+            cond, then, other = branches
+            picked = self.call_source("run_branch", block, then, Src("f"))
+            otherwise = self.call_source("run_branch", block, other, Src("f")) if other >= 0 else self.constant(None)
+            return self.fused(f"({picked} if {self.source(cond)} else {otherwise})")
+        if getattr(step, "numbers_only", False):
+            return self.fused(self.source(step))
+        return None
 
     def do_option(self, s, kw) -> Step:  # only inside choose_one, which reads it
         return lambda g, f: None

@@ -146,7 +146,15 @@ def test_procedures_of_one_step_go_as_with_their_frame(tmp_path, monkeypatch, na
         rules = _rules(tmp_path, name)
     shapes = machine.procedure_shapes(rules.content)
     assert any(type(s) is tuple for s in shapes) and (name != "duel+procedures" or any(callable(s) for s in shapes))
+    # (`run` of such a procedure is written out where it stands: the compiler reads the `if`)
+    written = [step.source for block in rules.content.blocks for step in block.steps
+               if "g.run_branch(" in getattr(step, "source", "")]
+    assert written and "g.run_procedure(" not in "".join(written)
     ran = {seed: _states(rules, seed) for seed in range(6)}
+    # Against `run` as it was: compiled as a call, pushing the procedure's frame.
+    monkeypatch.setattr(rulesdsl.compiler.Compiler, "inline_run", lambda self, block: None)
     monkeypatch.setattr(Game, "run_procedure", _framed_run)
+    framed = Ruleset.load([str(tmp_path / "procedures")]) if name == "duel+procedures" else _rules(tmp_path, name)
+    assert not any("g.run_branch(" in getattr(step, "source", "") for block in framed.content.blocks for step in block.steps)
     for seed, states in ran.items():
-        assert _states(rules, seed) == states, f"{name}, seed {seed}"
+        assert _states(framed, seed) == states, f"{name}, seed {seed}"
