@@ -90,9 +90,9 @@ def _outcome(rules: Ruleset, i: int, seed: int, agent_names: list[str], max_step
 @contextlib.contextmanager
 def _collector_skips_what_exists() -> Iterator[None]:
     """While games are played, the cycle collector leaves alone what existed before (the rules
-    above all, which outlive the run): its passes over the oldest objects were some 1-2 % of a
-    game's machine instructions.  Afterwards they are handed back to it (`gc.unfreeze`), so
-    nothing is kept that it would have freed."""
+    above all, which outlive the run): classic at 7 seats then takes 1.1 % fewer machine
+    instructions a game (docs/speed.md).  Afterwards they are handed back to it
+    (`gc.unfreeze`), so nothing is kept that it would have freed."""
     gc.freeze()
     try:
         yield
