@@ -113,6 +113,30 @@ def answer(g: Game, d: Decision, action: Action) -> None:
         chosen = int(action.args[0])
     else:
         chosen = g.content.item_index[action.args[0]]
+    _answer_with(g, d, chosen)
+
+
+def answer_number(g: Game, d: Decision, k: int) -> list[str]:
+    """`answer(g, d, answer_at(g, d, k))`, read by its number: nothing is named and decoded again
+    but the history's entry, which it returns (a random seat's answer: `playout`)."""
+    kind = d.kind
+    if kind == "item":
+        if k == len(d.options):
+            return [PASS]
+        name = g.item_names[d.options[k]]
+        _answer_with(g, d, g.content.item_index[name])   # (the first copy of that name, as decoded)
+        return [CHOOSE, name]
+    if kind == "option":
+        label = d.labels[k]
+        machine.push(g, d.bodies[d.labels.index(label)], d.player, dict(d.env))
+        return [CHOOSE_OPTION, label]
+    chosen = d.options[k]
+    _answer_with(g, d, chosen)
+    return [CHOOSE_PLAYER, player_label(chosen)] if kind == "player" else [CHOOSE_SPACE, str(chosen)]
+
+
+def _answer_with(g: Game, d: Decision, chosen: int) -> None:
+    """The body of an item, space or player decision with `chosen` bound."""
     if d.remaining > 1:
         env = dict(d.env)
         env["_remaining"] = d.remaining - 1

@@ -7,8 +7,9 @@ The game is the one `Game._apply(agent.act(game))` plays, action for action and 
 for random number (tests/test_playout.py).  A random seat's choice in a simultaneous round is
 drawn as `random_action` draws it, without asking the agent, and kept in numbers for the round
 to resolve (`turns.choose`) beside the name the history holds.  A random seat's answer to a
-pending decision is drawn by number among its answers (`decisions.answer_at`: the one
-`random_action` draws from the list) and applied by `_apply`.  Other agents, and turns of
+pending decision is drawn by number among its answers (the one `random_action` draws from the
+list, `decisions.answer_at`) and started from the number (`decisions.answer_number`), the
+history naming it.  Other agents, and turns of
 content where a name can stand for several items (copies) or an action names a payment to
 neighbours, go through `act` and `_apply` as always."""
 
@@ -19,7 +20,8 @@ from typing import TYPE_CHECKING, Sequence
 from . import turns, undo
 from .agents import Agent, RandomAgent
 from .budget import EffectFailed
-from .decisions import answer_at, answer_count
+from .actions import Action
+from .decisions import answer_count, answer_number
 from .legality import below_of, drawn_among, named
 from .trade import pay_label
 
@@ -90,8 +92,19 @@ def play_out(g: Game, agents: Sequence[Agent]) -> None:
             below = belows[d.player]
             n = answer_count(d)
             if below is not None and n:
-                # `random_action` of a pending decision: one of its answers, drawn by number
-                g._apply(answer_at(g, d, below(n)))
+                # `Game._apply` of `random_action`'s answer to a pending decision, drawn by
+                # number, its body started from the number (the history still names it)
+                k = below(n)
+                g.steps_left = g.max_steps
+                before = (len(history), st.choices[:]) if st.choices else None
+                st.pending = None
+                entry = answer_number(g, d, k)
+                history.append(entry)
+                try:
+                    turns.advance(g)
+                except EffectFailed as exc:
+                    undo.undo_last(g, before)
+                    raise exc.for_action(Action(entry[0], tuple(entry[1:]))) from None
                 continue
         g._apply(agents[g.to_move()].act(g))
 
