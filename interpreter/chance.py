@@ -50,15 +50,18 @@ def picks(state: int, n: int, count: int) -> tuple[int, list[int]]:
     for n, n - 1, ... one after another, which drawing `count` items one by one from `n` needs."""
     if count > n:
         raise ValueError(f"cannot draw {count} numbers one by one from {n}")
+    if n > 1 << 32:
+        raise ValueError(f"cannot draw from {n} items: at most 2**32")
     out = []
     for m in range(n, n - count, -1):
-        limit = (1 << 64) - ((1 << 64) % m)
         while True:  # next_u64, written out: every card drawn comes through here
-            state = (state + 0x9E3779B97F4A7C15) & MASK
-            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+            state = (state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
             x = z ^ (z >> 31)
-            if x < limit:
+            # Below the rejection limit, 2**64 - 2**64 % m, which lies above 2**64 - 2**32
+            # for any m up to 2**32: worked out only for a number that high (next to never).
+            if x < 0xFFFFFFFF00000000 or x < (1 << 64) - (1 << 64) % m:
                 out.append(x % m)
                 break
     return state, out

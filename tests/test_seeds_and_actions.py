@@ -47,6 +47,35 @@ def test_numbers_drawn_in_one_go_are_those_drawn_one_by_one():
         chance.below(1, 0)
 
 
+def _state_before(x: int) -> int:
+    """The dice's state whose next number is `x` (SplitMix64's mixing undone step by step)."""
+    mask = (1 << 64) - 1
+    z = x ^ (x >> 31) ^ (x >> 62)
+    z = (z * pow(0x94D049BB133111EB, -1, 1 << 64)) & mask
+    z = z ^ (z >> 27) ^ (z >> 54)
+    z = (z * pow(0xBF58476D1CE4E5B9, -1, 1 << 64)) & mask
+    z = z ^ (z >> 30) ^ (z >> 60)
+    return (z - 0x9E3779B97F4A7C15) & mask
+
+
+def test_a_number_above_the_rejection_limit_is_drawn_again():
+    # No modulo bias: for m, a number at or above 2**64 - 2**64 % m is refused and the next one
+    # drawn; one just below is taken.  (`picks` works the limit out only for numbers that high.)
+    for m, x in [(3, (1 << 64) - 1), (3, (1 << 64) - 2), (10, (1 << 64) - 6), (10, (1 << 64) - 7),
+                 (2**32, (1 << 64) - 1), (2**31 + 5, (1 << 64) - 2**31)]:
+        state = _state_before(x)
+        assert chance.next_u64(state) == (chance.next_u64(state)[0], x)
+        limit = (1 << 64) - (1 << 64) % m
+        after, k = chance.picks(state, m, 1)
+        if x < limit:
+            assert (after, k) == (chance.next_u64(state)[0], [x % m])
+        else:
+            again, y = chance.next_u64(chance.next_u64(state)[0])
+            assert y < limit and (after, k) == (again, [y % m])
+    with pytest.raises(ValueError):
+        chance.picks(1, 2**32 + 1, 1)
+
+
 def test_the_dice_of_a_seed_are_fixed():
     # The same numbers on every machine and every hash seed (SHA-256, no `hash()`): these are
     # the values the mixing gives; a change here changes every game of every seed.
