@@ -181,6 +181,21 @@ def with_attr(g: Game, pool: list[int], name: str, value) -> list[int]:
     return out
 
 
+def split_attr(g: Game, pool: list[int], name: str, value) -> tuple[list[int], list[int]]:
+    """`with_attr`, and the rest of `pool`, both in order (a move of those items: what is left)."""
+    column = g._columns.get(name)
+    if column is None:
+        column = g._columns[name] = [item_attr(g, i, name) for i in range(len(g.content.items))]
+    out: list[int] = []
+    rest: list[int] = []
+    for i in pool:
+        if column[i] == value:
+            out.append(i)
+        else:
+            rest.append(i)
+    return out, rest
+
+
 ZERO_WHEN_MISSING = ("age", "value", "side", "space")
 
 

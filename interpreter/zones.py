@@ -45,16 +45,18 @@ def move_all(g: Game, src: int, dst: int, owner, me: int, bottom: bool = False, 
     frames: list[Frame] = []
     for o in owners:
         moving = list(g.state.zones[g.zone_slots[src][o]])
+        left: list[int] | None = []   # (what the zone keeps, in order, where it is known here)
         if key is not None:
             attr, value = key[0], key[1](g, Frame(0, 0, 0, me, dict(f.env) if f is not None else {}))
-            moving = selection.with_attr(g, moving, attr, value)
+            moving, left = selection.split_attr(g, moving, attr, value)
         elif where is not None:  # `where=`: only the items it holds for (`it`)
             moving = selection.kept_where(g, moving, where, me, f.env if f is not None else None, "it")
+            left = None
         if claim_them:
             for item in moving:
                 claim(g, item, dst, o, me)
         else:
-            core.arrive_all(g, moving, g.zone_slots[dst][o], me, frames)
+            core.arrive_all(g, moving, g.zone_slots[dst][o], me, frames, left)
         if bottom and moving:
             pile = g.state.zones[g.zone_slots[dst][o]]
             pile[:] = pile[-len(moving):] + pile[:-len(moving)]
