@@ -1,12 +1,13 @@
 """Benchmark: where the bytecodes of a random game go, for one content set `speed.py` knows.  Not
 a test, and not a timing: like `bytecodes.py`, it counts Python bytecodes under `sys.settrace`
 over seeded games played as `rulesdsl simulate` plays them (after a couple of games that warm the
-per-content tables up), so the figures repeat exactly.  Four views:
+per-content tables up), so the figures repeat exactly.  Five views:
 
     python benchmarks/where.py duel                     # functions, with what their callees execute
     python benchmarks/where.py classic-7 --lines run,relocate     # lines of these functions
     python benchmarks/where.py duel+both --blocks       # statements run, by definition
     python benchmarks/where.py classic-5 --expressions  # written card expressions, by shape
+    python benchmarks/where.py duel --action discard    # one kind of turn: what each function executes
 
 Figures are per game.  `bytecodes.py --top` lists what functions execute themselves; this adds
 what they execute with their callees ("incl"), which shows where a turn's work comes from.
@@ -120,6 +121,49 @@ def _counting(step, runs, key):
     return counted
 
 
+def by_action(rules, games: int, seed: int, name: str, top: int) -> None:
+    """What each function executes itself during the turns that start action `name`, from the
+    start to the end of the turn or to the first decision it asks (what it sets off on the way
+    included, the answers to its decisions not): the cost of one kind of turn.  Turn-based
+    content only: a round resolves every seat's action together."""
+    from rulesdsl.interpreter import turns
+    if rules.content.simultaneous:
+        sys.exit("--action: this content's seats choose together; a round resolves their actions as one")
+    own: collections.Counter = collections.Counter()
+    started = [0]
+    plain = turns.start_action
+
+    def trace(frame, event, arg):
+        if event == "call":
+            frame.f_trace_opcodes = True
+        elif event == "opcode":
+            own[_key(frame.f_code)] += 1
+        return trace
+
+    def start_action(g, act, binding):
+        if act.name != name:
+            return plain(g, act, binding)
+        started[0] += 1
+        sys.settrace(trace)
+        try:
+            return plain(g, act, binding)
+        finally:
+            sys.settrace(None)
+
+    turns.start_action = start_action   # (`play_out` reads it at every game's start)
+    try:
+        _play(rules, games, seed)
+    finally:
+        turns.start_action = plain
+    if not started[0]:
+        sys.exit(f"--action: no turn started `{name}` in {games} games")
+    n = started[0]
+    print(f"`{name}`: {n / games:.1f} turns per game, {sum(own.values()) / n:,.0f} bytecodes each\n"
+          f"   own  function")
+    for k, c in own.most_common(top):
+        print(f"{c / n:6.1f}  {k}")
+
+
 def by_expression(rules, compiler, games: int, seed: int, top: int) -> None:
     """The written card expressions (one compiled shape each), by bytecodes."""
     shape_of = {}
@@ -163,6 +207,7 @@ def main() -> None:
     view.add_argument("--lines", metavar="F,G", help="bytecodes by line of these functions (by name)")
     view.add_argument("--blocks", action="store_true", help="statements run, by definition")
     view.add_argument("--expressions", action="store_true", help="written card expressions, by shape")
+    view.add_argument("--action", metavar="NAME", help="the turns that start this action: bytecodes by function")
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--top", type=int, default=40)
@@ -175,6 +220,8 @@ def main() -> None:
         by_block(rules, args.games, args.seed, args.top)
     elif args.expressions:
         by_expression(rules, compiler, args.games, args.seed, args.top)
+    elif args.action:
+        by_action(rules, args.games, args.seed, args.action, args.top)
     else:
         by_function(rules, args.games, args.seed, args.top)
 
