@@ -92,12 +92,15 @@ def _collector_skips_what_exists() -> Iterator[None]:
     """While games are played, the cycle collector leaves alone what existed before (the rules
     above all, which outlive the run): classic at 7 seats then takes 1.1 % fewer machine
     instructions a game (docs/speed.md).  Afterwards they are handed back to it
-    (`gc.unfreeze`), so nothing is kept that it would have freed."""
+    (`gc.unfreeze`), so nothing is kept that it would have freed; where the caller had frozen
+    objects itself, all stay frozen, as it wanted its own."""
+    frozen_by_caller = gc.get_freeze_count() > 0   # (theirs to hand back, with ours: one pool)
     gc.freeze()
     try:
         yield
     finally:
-        gc.unfreeze()
+        if not frozen_by_caller:
+            gc.unfreeze()
 
 
 # Worker processes get the rules by inheritance (fork) or by loading them again (spawn).

@@ -106,6 +106,24 @@ def test_simulate_batches_differ_and_repeat():
     assert a["mean_score"] != b["mean_score"]
 
 
+def test_simulate_hands_the_collector_back_what_it_froze():
+    # `simulate` freezes what exists while it plays (docs/speed.md) and unfreezes it after,
+    # unless the caller had frozen objects itself: those stay frozen, as it wanted.
+    import gc
+    rules = load_ruleset()
+    assert gc.get_freeze_count() == 0
+    seen = []
+    simulate(rules, 2, seed=0, progress=lambda n: seen.append(gc.get_freeze_count()))
+    assert seen and all(n > 0 for n in seen) and gc.get_freeze_count() == 0
+    gc.freeze()
+    try:
+        held = gc.get_freeze_count()
+        simulate(rules, 2, seed=0)
+        assert gc.get_freeze_count() >= held
+    finally:
+        gc.unfreeze()
+
+
 @pytest.mark.parametrize("seed", [None, "7", 7.0, True, 2**64, -(2**63) - 1])
 def test_a_seed_that_is_not_a_64_bit_integer_is_refused(seed):
     with pytest.raises(ValueError, match="seed"):
