@@ -37,8 +37,8 @@ def offer(g: Game, seller: int) -> tuple[list[int], list[tuple[int, ...]]]:
     for slot in g.active_slots[seller]:
         for i in g.state.zones[slot]:
             it = items[i]
-            if (any(it.produce) or it.produce_one_of) and _sells(g, i, f):
-                for r, q in enumerate(it.produce):
+            if (it.produced or it.produce_one_of) and _sells(g, i, f):
+                for r, q in it.produced:   # (the resources it makes, without the zeros)
                     fixed[r] += q
                 one_of.extend(it.produce_one_of)
     g._offers[seller] = (fixed, one_of)
@@ -54,10 +54,10 @@ def offer_after_arrival(g: Game, seller: int, offered: tuple[list[int], list[tup
     it = g.content.items[item]
     if it.produce_one_of or g.content.trade_where is not None and not g.content.trade_where_static:
         return None
-    if not any(it.produce) or not _sells(g, item, Frame(0, 0, 0, seller, {})):
+    if not it.produced or not _sells(g, item, Frame(0, 0, 0, seller, {})):
         return offered
     fixed = list(offered[0])   # (a new list: the old offer may still be read where it was handed out)
-    for r, q in enumerate(it.produce):
+    for r, q in it.produced:
         fixed[r] += q
     return fixed, offered[1]
 
