@@ -171,6 +171,20 @@ def _ladder_of(sides, resources: int) -> list[list[tuple[int, int]]] | None:
         if side[2]:
             return None
     ladder = []
+    if len(sides) == 2:   # (two neighbours, as at three seats or more: each rung pair in order)
+        (_, left, _, left_price), (_, right, _, right_price) = sides
+        for r in range(resources):
+            a, b = left[r], right[r]
+            if a and b:
+                x, y = (left_price[r], a), (right_price[r], b)
+                ladder.append([x, y] if x <= y else [y, x])   # (what `sort` makes of the two)
+            elif a:
+                ladder.append([(left_price[r], a)])
+            elif b:
+                ladder.append([(right_price[r], b)])
+            else:
+                ladder.append([])
+        return ladder
     for r in range(resources):
         rungs = []
         for side in sides:
