@@ -105,7 +105,7 @@ def payments(g: Game, p: int, need: tuple[int, ...], s: Stats) -> list[tuple[int
     sides = _sides(g, p, s)
     found: set[tuple[int, ...]] = set()
     for left in _own_covers(need, s.one_of):
-        found |= _buy(left, sides)
+        found |= _buy(left, sides, cache)
     sellers = []
     for side in sides:
         sellers.append(side[0])
@@ -296,22 +296,13 @@ def _assign(need: list[int], sides, target: tuple[int, ...]) -> list[tuple[int, 
     return go(0, [c for _, _, c in sources], [0] * len(sides))
 
 
-def _buy(need: list[int], sides) -> set[tuple[int, ...]]:
-    """Every vector of coins per side that buys `need` from the sides' production."""
-    units = []
-    for r, q in enumerate(need):
-        if q:
-            units += [r] * q
-    if not units:
-        return {(0,) * len(sides)}
-    if not _one_of_helps(need, sides):
-        return _buy_fixed(need, sides)
-    # Sources, numbered: a side's fixed units of one resource (grouped), or one of its one-of
-    # producers; each with what it can still give (`caps`), and listed under every resource it
-    # gives as (source, side), so a unit looks only at the sources that can give it.
-    memo: dict = {}
-    caps = []
-    givers: list[list[tuple[int, int]]] = [[] for _ in need]
+def _sources(sides) -> tuple[list[list[tuple[int, int]]], tuple[int, ...], list[list[int]]]:
+    """What the sides sell, as `_buy` searches it: sources, numbered (a side's fixed units of one
+    resource, grouped, or one of its one-of producers), each listed under every resource it
+    gives as (source, side), so a unit looks only at the sources that can give it; what each
+    can give (`caps`); each side's prices.  Kept with the purchases they serve."""
+    caps: list[int] = []
+    givers: list[list[tuple[int, int]]] = [[] for _ in sides[0][1]]
     for k, (_, fixed, one_of, _) in enumerate(sides):
         for r, q in enumerate(fixed):
             if q:
@@ -324,6 +315,25 @@ def _buy(need: list[int], sides) -> set[tuple[int, ...]]:
     prices = []
     for side in sides:
         prices.append(side[3])
+    return givers, tuple(caps), prices
+
+
+def _buy(need: list[int], sides, kept: dict) -> set[tuple[int, ...]]:
+    """Every vector of coins per side that buys `need` from the sides' production (`kept`: the
+    buyer's purchases, which keep the sides' `_sources` once they are asked for)."""
+    units = []
+    for r, q in enumerate(need):
+        if q:
+            units += [r] * q
+    if not units:
+        return {(0,) * len(sides)}
+    if not _one_of_helps(need, sides):
+        return _buy_fixed(need, sides)
+    sources = kept.get("sources")
+    if sources is None:
+        sources = kept["sources"] = _sources(sides)
+    memo: dict = {}
+    givers, caps, prices = sources
     nothing = frozenset({(0,) * len(sides)})   # (what the last unit leaves to pay)
 
     def go(u: int, caps: tuple[int, ...]) -> frozenset:
@@ -343,7 +353,7 @@ def _buy(need: list[int], sides) -> set[tuple[int, ...]]:
         result = memo[key] = frozenset(out)
         return result
 
-    return set(go(0, tuple(caps)))
+    return set(go(0, caps))
 
 
 def _one_of_helps(need: list[int], sides) -> bool:
