@@ -308,9 +308,16 @@ def _drawn(act: ActionDef, names: list[str], content: Content, const, pools: str
         items = [f"b{i}" for i in range(len(names))]
     if act.shared_pools:
         lines += ["if len(set(binding)) != len(binding):"] + REFUSE
-    if act.requires or act.pays:
+    if act.pays:
         lines += [f"if not allowed(g, {const(act)}, binding, me, coins):"] + REFUSE
-    elif act.paid:   # what `allowed` asks of an action that only builds: its price against the coins
+    elif act.requires:
+        # What `allowed` asks, written out: the requirements, read in the frame that binds the
+        # binding's names (`legality.binding_frame`, refilled here), then the price.
+        env = ", ".join(f"{const(name)}: {items[i]}" for i, name in enumerate(act.param_names))
+        conditions = " and ".join(f"{const(req)}(g, bf)" for req in act.requires)
+        lines += ["bf = g._binding_frame", f"bf.block = {int(act.block)}", "bf.me = me",
+                  f"bf.env = {{{env}}}", f"if not ({conditions}):"] + REFUSE
+    if not act.pays and act.paid:   # what `allowed` asks of an action that builds: its price against the coins
         cost = " + ".join(f"price(g, me, {items[int(i)]})[0]" for i in act.paid)
         # (`available_coins` is the treasury when no coins lie on items: no call then)
         lines += [f"cost = {cost}", "if cost > coins and (not st.item_coins or cost > available_coins(g, me)):"] + REFUSE
