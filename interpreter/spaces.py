@@ -317,15 +317,24 @@ def _drawn(act: ActionDef, names: list[str], content: Content, const, pools: str
         conditions = " and ".join(f"{const(req)}(g, bf)" for req in act.requires)
         lines += ["bf = g._binding_frame", f"bf.block = {int(act.block)}", "bf.me = me",
                   f"bf.env = {{{env}}}", f"if not ({conditions}):"] + REFUSE
+    # One item paid for, where neighbours trade: its price says whether a payment is to be chosen.
+    one_traded = not act.pays and len(act.paid) == 1 and bool(content.trade_base)
     if not act.pays and act.paid:   # what `allowed` asks of an action that builds: its price against the coins
-        cost = " + ".join(f"price(g, me, {items[int(i)]})[0]" for i in act.paid)
+        if one_traded:
+            lines += [f"priced = price(g, me, {items[int(act.paid[0])]})", "cost = priced[0]"]
+        else:
+            lines.append("cost = " + " + ".join(f"price(g, me, {items[int(i)]})[0]" for i in act.paid))
         # (`available_coins` is the treasury when no coins lie on items: no call then)
-        lines += [f"cost = {cost}", "if cost > coins and (not st.item_coins or cost > available_coins(g, me)):"] + REFUSE
+        lines += ["if cost > coins and (not st.item_coins or cost > available_coins(g, me)):"] + REFUSE
     binding = "binding" if listed else "[" + ", ".join(items) + "]"
     if act.paid and content.trade_base:
         if not listed:
             lines.append(f"binding = {binding}")   # (what `payments_for` reads)
             binding = "binding"
+        if one_traded:
+            # Nothing bought from neighbours (or a chain): `payments_for` would list the one
+            # empty payment, and the draw among it still takes its number.
+            lines += ["if not priced[1] or priced[2]:", "    below(1)", f"    return {const(act)}, binding, (){also}"]
         lines += [f"pays = payments_for(g, {const(act)}, binding, me, coins)",
                   f"return {const(act)}, binding, pays[below(len(pays))]{also}"]
     else:
