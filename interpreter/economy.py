@@ -235,10 +235,12 @@ def round_payment(g: Game, p: int, act, binding: list[int], pay) -> tuple[int, d
     trades: list[tuple[int, str, int]] = []
     for idx in act.paid:
         item = binding[idx]
-        total, traded, _ = price(g, p, item)
+        total, traded, chain = price(g, p, item)
         if pay and idx == act.paid[0]:
             # The action is legal, so a payment it names is one of its first item's ways to pay.
             chosen = pay
+        elif chain or not traded:   # (`payment_options` lists no way: nothing is bought)
+            chosen = None
         else:
             options = payment_options(g, p, item)
             chosen = None
