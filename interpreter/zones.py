@@ -185,9 +185,9 @@ def rotate(g: Game, zone: int, step: int, me: int) -> None:
         dest = base + (p + step) % n
         for item in held[p]:
             loc[item] = dest
-    for p in range(n):
-        st.zones[base + (p + step) % n] = held[p]
-        g._tally[base + p] = None
+    shift = step % n   # (seat p's list goes to seat p + step: the slice turned by `step`)
+    st.zones[base:base + n] = held[n - shift:] + held[:n - shift]
+    g._tally[base:base + n] = [None] * n
     if g.content.zones[zone].active:
         for p in range(n):
             core.dirty(g, p)
