@@ -171,9 +171,7 @@ def _most(g: Game, sel: Selector) -> int:
 def with_attr(g: Game, pool: list[int], name: str, value) -> list[int]:
     """The items of `pool` whose attribute `name` is `value` (as `item_attr` reads it), read
     from the attribute's column of values by item (no attribute looked up by name per item)."""
-    column = g._columns.get(name)
-    if column is None:
-        column = g._columns[name] = [item_attr(g, i, name) for i in range(len(g.content.items))]
+    column = g._columns.get(name) or _column(g, name)
     out = []   # (a loop: pools are a hand or a few stages, too short for a chain of iterators to pay)
     for i in pool:
         if column[i] == value:
@@ -181,11 +179,16 @@ def with_attr(g: Game, pool: list[int], name: str, value) -> list[int]:
     return out
 
 
+def _column(g: Game, name: str) -> list:
+    """The attribute's value for every item, by item number, as `item_attr` reads it: made when
+    first asked and kept with the content's tables (`g._columns`)."""
+    column = g._columns[name] = [item_attr(g, i, name) for i in range(len(g.content.items))]
+    return column
+
+
 def split_attr(g: Game, pool: list[int], name: str, value) -> tuple[list[int], list[int]]:
     """`with_attr`, and the rest of `pool`, both in order (a move of those items: what is left)."""
-    column = g._columns.get(name)
-    if column is None:
-        column = g._columns[name] = [item_attr(g, i, name) for i in range(len(g.content.items))]
+    column = g._columns.get(name) or _column(g, name)
     out: list[int] = []
     rest: list[int] = []
     for i in pool:
