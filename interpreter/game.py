@@ -40,7 +40,7 @@ class Game:
         "zone_base", "zone_slots", "seats", "seat_list", "slot_zone", "slot_owner", "n_slots", "slot_active", "slot_kind", "slot_discard", "active_slots",
         "structure_slot", "track_slot", "ruled", "item_names", "action_by_name", "copied_names",
         "_resource_index", "_hearing", "_columns", "_price_scope", "_price_reach", "_resource_reach", "_fixed_costs", "_reading", "_pricing",
-        "_start_places", "block_stops", "procedure_shapes",
+        "_start_places", "block_stops", "procedure_shapes", "_starts",
         # derived from the state (core.clear_caches)
         "_stats", "_prices", "_trade_formula", "_price_cache", "_offers", "_trade_cache", "_cheapest_cache",
         "_round_pools", "_tally", "_sells", "_accessible", "_cover_count", "_covers", "_open_slots", "_structure_left", "_structure_at",

@@ -36,7 +36,7 @@ def play_out(g: Game, agents: Sequence[Agent]) -> None:
     item_names = g.item_names
     history = st.history
     draw = g._draw
-    start = turns.start_action
+    starts = g._starts   # (`turns.start_action` of each action, without the call between)
     direct = not (g.copied_names or content.trade_base) and len(g.action_by_name) == len(content.actions)
     belows = [below_of(a.rng) if type(a) is RandomAgent else None for a in agents]   # (as `random_action` draws)
     if not any(belows):
@@ -82,7 +82,7 @@ def play_out(g: Game, agents: Sequence[Agent]) -> None:
                         entry.append(item_names[item])
                     history.append(entry)
                     try:
-                        start(g, act, binding)
+                        starts[act.id](g, binding)
                     except EffectFailed as exc:
                         undo.undo_last(g, before)
                         raise exc.for_action(named(g, act, binding)) from None

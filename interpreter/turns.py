@@ -377,56 +377,7 @@ def run_action(g: Game, action: Action, seat: int | None = None) -> None:
 
 
 def start_action(g: Game, act, binding: list[int]) -> None:
-    st = g.state
-    st.turn += 1
-    st.last_actor = st.current
-    st.flow = "before_action" if act.before_turn else "action"
-    names = act.param_names
-    if len(names) == 1:   # (most actions take one item)
-        env = {names[0]: binding[0]}
-    else:
-        env = {}   # (a loop: `dict(zip(...))`, or a `range` to count with, costs more instructions)
-        k = 0
-        for name in names:
-            env[name] = binding[k]
-            k += 1
-    spare = g._spare_frames
-    block = act.block
-    if spare:   # (`machine.frame`, inline: every action starts here)
-        f = spare.pop()
-        f.block = block
-        f.pc = 0
-        f.stop = stop = g.block_stops[block]
-        f.me = st.current
-        f.env = env
-    else:
-        stop = g.block_stops[block]
-        f = machine.frame(g, block, stop, st.current, env)
-    frames = st.frames
-    alone = not frames
-    frames.append(f)   # (the frame: machine.push's, with the names bound)
-    # The action's own steps, run here as the frame loop would run them while nothing else
-    # stands above its frame (the frame stays on the stack, its step number as the loop keeps
-    # it), and a step counted against the budget as the loop counts it: `machine.run` takes
-    # over as soon as a step pushes or schedules a block, asks a decision or ends the game.
-    # (Most turns run their steps and end: no turn of the loop, nor of `advance`, is needed.)
-    left = g.steps_left
-    if alone and left > stop:
-        steps = g.content.blocks[block].steps
-        pc = 0
-        while pc < stop:
-            left -= 1
-            f.pc = pc + 1
-            steps[pc](g, f)
-            if len(frames) != 1 or st.pending is not None:
-                g.steps_left = left
-                advance(g)
-                return
-            pc = f.pc
-        g.steps_left = left
-        spare.append(frames.pop())
-        if st.flow == "action":
-            end_turn(g)
-            if st.flow == "turn":
-                return
-    advance(g)
+    """Start action `act` with its parameters bound to `binding` as the current seat's turn, and
+    run it until a decision is asked or the turn is over: the action's starter, written for the
+    content (interpreter/starters.py)."""
+    g._starts[act.id](g, binding)

@@ -1324,6 +1324,7 @@ def then_next(first: Step, then: Step) -> Step:
         first(g, f)
         f.pc += 1
         then(g, f)
+    step.runs_next = True   # type: ignore[attr-defined]  (`interpreter.starters` reads it)
     return step
 
 
