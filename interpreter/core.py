@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from rulesdsl.model import Content
 
-from . import events, machine, starters, trade
+from . import events, machine, trade
 from .costs import add_item
 from .state import NOWHERE, Frame
 
@@ -115,7 +115,6 @@ def slot_tables(content: Content) -> dict:
     t["_start_places"] = start_places(content, zone_base, t["n_slots"])
     t["block_stops"] = [len(b.steps) for b in content.blocks]   # where a frame of each block stops
     t["procedure_shapes"] = machine.procedure_shapes(content)
-    t["_starts"] = starters.write(content)   # each action's start, by action number
     return t
 
 

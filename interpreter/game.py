@@ -19,7 +19,7 @@ from typing import Iterable
 from rulesdsl.model import Content
 
 from . import (core, creation, dealing, decisions, economy, events, legality, machine, majority, scoring, seats,
-               selection, spaces, structure, track, turns, undo, zones)
+               selection, spaces, starters, structure, track, turns, undo, zones)
 from .actions import Action, IllegalAction
 from .budget import DEFAULT_MAX_STEPS, EffectFailed
 from .costs import Stats
@@ -35,12 +35,12 @@ class Game:
     # attributes; tests/test_hot_paths.py holds a played game to none of its own.
     __slots__ = (
         "__dict__", "content", "state", "max_steps", "steps_left", "short_draws", "_origin_of", "_origin",
-        "_open_spaces", "_draw", "_draw_in_round", "_round_record",
+        "_open_spaces", "_draw", "_draw_in_round", "_round_record", "_starts",
         # the slot tables (core.slot_tables), shared by the content's games
         "zone_base", "zone_slots", "seats", "seat_list", "slot_zone", "slot_owner", "n_slots", "slot_active", "slot_kind", "slot_discard", "active_slots",
         "structure_slot", "track_slot", "ruled", "item_names", "action_by_name", "copied_names",
         "_resource_index", "_hearing", "_columns", "_price_scope", "_price_reach", "_resource_reach", "_fixed_costs", "_reading", "_pricing",
-        "_start_places", "block_stops", "procedure_shapes", "_starts",
+        "_start_places", "block_stops", "procedure_shapes",
         # derived from the state (core.clear_caches)
         "_stats", "_prices", "_trade_formula", "_price_cache", "_offers", "_trade_cache", "_cheapest_cache",
         "_round_pools", "_tally", "_sells", "_accessible", "_cover_count", "_covers", "_open_slots", "_structure_left", "_structure_at",
@@ -85,6 +85,7 @@ class Game:
         machine.set_budget(self, max_steps)
         core.lay_out_slots(self, content)
         self._open_spaces, self._draw, self._draw_in_round, self._round_record = spaces.functions_of(content)
+        self._starts = starters.starters_of(content)
         core.clear_caches(self)
 
     @classmethod
@@ -98,6 +99,7 @@ class Game:
         machine.set_budget(game, max_steps)
         core.lay_out_slots(game, content)
         game._open_spaces, game._draw, game._draw_in_round, game._round_record = spaces.functions_of(content)
+        game._starts = starters.starters_of(content)
         game.state = creation.initial_state(game, seed, options, script)
         core.clear_caches(game)
         turns.start(game)

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Callable
 
 from rulesdsl.model import ActionDef, Content
 
+from . import turns
 from .state import Frame
 
 if TYPE_CHECKING:
@@ -30,11 +31,17 @@ if TYPE_CHECKING:
 Starter = Callable[["Game", list[int]], None]
 
 
-def write(content: Content) -> list[Starter]:
+def starters_of(content: Content) -> list[Starter]:
     """Each action's starter, by action number: `start(g, binding)` starts the action with its
-    parameters bound to the items of `binding`, in order, as the current seat's turn."""
-    from . import turns   # (turns reads the starters: imported when they are written)
+    parameters bound to the items of `binding`, in order, as the current seat's turn.  Written
+    by the content's first game and shared by the rest."""
+    starts = content._starts
+    if starts is None:
+        starts = content._starts = write(content)
+    return starts
 
+
+def write(content: Content) -> list[Starter]:
     out = []
     for act in content.actions:
         ns = {"Frame": Frame, "advance": turns.advance, "end_turn": turns.end_turn,

@@ -270,6 +270,8 @@ class Content:
     # The functions that work out a decision's open actions and draw one at random
     # (interpreter/spaces.py), made by its first game.
     _open_spaces: tuple[Callable, Callable] | None = attrs.field(default=None, init=False, repr=False, eq=False)
+    # Each action's start, written for it (interpreter/starters.py), made by its first game.
+    _starts: list[Callable] | None = attrs.field(default=None, init=False, repr=False, eq=False)
     # The definition each block comes from (`procedure `may_move``), by block index.
     block_origins: list[str] = attrs.Factory(list)
 
