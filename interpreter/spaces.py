@@ -157,7 +157,9 @@ def make_functions(content: Content, zone_base: list[int]) -> Functions:
         for line in lines[:-1] + [lines[-1].replace("size = ", f"s{act.id} = ", 1)]:
             var, _, value = line.strip().partition(" = ")
             if value == "accessible(g)":
-                line = line.replace("accessible(g)", "open_slots(g)")
+                # (the kept list read here, `structure.open_slots` called only to make it; an
+                # empty list it keeps is asked again, which only happens when an age ends)
+                line = line.replace("accessible(g)", "g._open_slots or open_slots(g)")
                 slotted.add(var)
             draw.append(line)
     kept = ", ".join(f"z{act.id}, l{act.id}" for act in content.actions)
