@@ -99,9 +99,17 @@ def make_functions(content: Content, zone_base: list[int]) -> Functions:
             lazy |= {p.pool for p in act.params if p.pool >= 0 and uses[p.pool] > 1 and p.pool not in always}
         else:
             always |= {p.pool for p in act.params if p.pool >= 0}
+    # A guard several actions share (the same written source: the same value, as guards only
+    # read) is worked out by the first that asks and kept for the others (None until then).
+    seen: dict = {}
+    for act in content.actions:
+        for guard in act.guards:
+            seen[_guard_key(guard)] = seen.get(_guard_key(guard), 0) + 1
+    shared = {key: f"c{n}" for n, key in enumerate(k for k, uses in seen.items() if uses > 1)}
     # (names only the content's actions read: a draw runs these lines at every turn)
     preamble = (["    zones = st.zones"] + ["    before_used = st.before_used"] * any(a.before_turn for a in content.actions)
                 + ["    fr = None"] * any(a.guards for a in content.actions)
+                + [f"    {name} = None" for name in shared.values()]
                 + [f"    p{k} = None" for k in sorted(lazy)])
     rounds = content.simultaneous
     # (sizes and lists set behind a condition: those of other actions are set in any case)
@@ -144,7 +152,7 @@ def make_functions(content: Content, zone_base: list[int]) -> Functions:
     lists = []
     slotted: set[str] = set()   # the draw's lists that are the structure's open slots, not its cards
     for act in content.actions:
-        lines, names = _open(act, content, zone_base, const, made, lazy)
+        lines, names = _open(act, content, zone_base, const, made, lazy, shared)
         lists.append(names)
         depth = lines[-1][:len(lines[-1]) - len(lines[-1].lstrip())]   # where `size` is known
         spaces += lines + [depth + line for line in (
@@ -194,8 +202,13 @@ def make_functions(content: Content, zone_base: list[int]) -> Functions:
     return open_spaces, drawn, ns.get("draw_in_round"), ns.get("round_record")  # type: ignore[return-value]
 
 
+def _guard_key(guard) -> object:
+    """What makes two guards the same: their written source, else the function itself."""
+    return getattr(guard, "source", None) or id(guard)
+
+
 def _open(act: ActionDef, content: Content, zone_base: list[int], const, made: set,
-          lazy: set[int]) -> tuple[list[str], list[str]]:
+          lazy: set[int], shared: dict) -> tuple[list[str], list[str]]:
     """The lines that work out whether `act` is open and, when it is, its candidate lists and
     `size`, the number of bindings (the last line is at the depth where `size` is known); and
     the lists' names.  `made`: what every path has made so far (shared lists by number,
@@ -216,7 +229,11 @@ def _open(act: ActionDef, content: Content, zone_base: list[int], const, made: s
             out.append(f"{indent}    fr = g._reading[me]")
             if not conditions:
                 made.add("frame")
-        tests = " and ".join(f"{const(guard)}(g, fr)" for guard in act.guards)
+        # (a shared guard read where it was kept, worked out here if no action asked it yet:
+        # `and` still stops at the first guard that fails, as the generic test does)
+        tests = " and ".join(f"({shared[key]} if {shared[key]} is not None else ({shared[key]} := {const(guard)}(g, fr)))"
+                             if (key := _guard_key(guard)) in shared else f"{const(guard)}(g, fr)"
+                             for guard in act.guards)
         out.append(f"{indent}if {tests}:")
         indent += "    "
     # Lists are worked out inside the action's conditions: only an open action needs them.

@@ -120,6 +120,9 @@ action prepare_first {
 action pick { param card from structure; param spare from spares; move spare box }
 # Three parameters, two from one zone: a binding naming one item twice is not legal.
 action pair { param first from spares; param second from spares; param card from structure; gain 1 coins }
+# Guards that earlier actions have too: worked out once, by the first action that asks.
+action count_up { require coins >= 2; param spare from spares; gain 1 coins }
+action hoard_more { require coins >= 4; gain 1 coins }
 """
 
 
@@ -134,3 +137,26 @@ def test_every_decision_of_an_expansion_of_other_action_shapes(tmp_path: Path):
     assert compared > 100
     source = game._open_spaces.source
     assert "Spare" not in source and "hoard" not in source   # content reaches the source as values only
+
+
+def test_a_guard_several_actions_share_is_asked_once(tmp_path: Path):
+    folder = tmp_path / "shapes"
+    folder.mkdir()
+    (folder / "cards.rules").write_text(SHAPES, encoding="utf-8")
+    rules = load_ruleset([str(folder)])
+    asked = []
+    for act in rules.content.actions:
+        for k, guard in enumerate(act.guards):
+            def counted(g, f, guard=guard, name=act.name):
+                asked.append(name)
+                return guard(g, f)
+            counted.source = guard.source
+            act.guards[k] = counted
+    game = rules.new_game(seed=1)   # (its content's written functions call the counting guards)
+    for coins, opened in ((7, {"count_up", "hoard_more"}), (3, {"count_up"}), (1, set())):
+        game.state.coins[game.to_move()] = coins
+        asked.clear()
+        spaces, _ = game._open_spaces(game, game.to_move())
+        # `coins >= 4` asked by hoard only, `coins >= 2` by prepare_first only (its first asker)
+        assert sorted(asked) == ["hoard", "prepare_first"]
+        assert {act.name for act, _, _ in spaces} & {"count_up", "hoard_more"} == opened
