@@ -1,0 +1,72 @@
+"""Each action's starter, written for the content (interpreter/starters.py), does what pushing
+the action's frame and letting the frame loop run it does: the same steps, the same budget,
+the same state after every turn, for every bundled content set; with a budget too small for the
+action's steps it leaves the action to the frame loop, which stops it as before."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from golden_games import SETS
+from rulesdsl.interpreter import BudgetExceeded, machine, turns
+from rulesdsl.interpreter.persistence import dumps
+from rulesdsl.pipeline import load_ruleset
+
+
+def through_the_loop(act):
+    """The action started as a frame pushed and run by the frame loop, nothing written out."""
+    def start(g, binding):
+        st = g.state
+        st.turn += 1
+        st.last_actor = st.current
+        st.flow = "before_action" if act.before_turn else "action"
+        machine.push(g, act.block, st.current, dict(zip(act.param_names, binding)))
+        turns.advance(g)
+    return start
+
+
+def played(rules, seed: int, written: bool) -> list[str]:
+    """The state after every action of a random game, as saved."""
+    game = rules.new_game(seed=seed)
+    if not written:
+        game._starts = [through_the_loop(act) for act in rules.content.actions]
+    rng = random.Random(seed)
+    states = []
+    while not game.over:
+        game._apply(game.random_action(rng))
+        states.append(dumps(game.state))
+        assert game.steps_left >= 0
+    return states
+
+
+@pytest.mark.parametrize("name", [n for n in SETS if not n.startswith("classic")])
+def test_a_starter_plays_what_the_frame_loop_plays(name):
+    expansions, base, players = SETS[name][:3]
+    rules = load_ruleset(expansions, base, players)
+    for seed in range(4):
+        written = played(rules, seed, written=True)
+        assert written == played(rules, seed, written=False), seed
+        assert len(written) > 40
+
+
+def test_a_starter_leaves_a_block_beyond_the_budget_to_the_loop():
+    rules = load_ruleset()
+    game = rules.new_game(seed=3, options=["beginner_wonders"])   # (no draft: a turn comes first)
+    machine.set_budget(game, 1)   # (Duel's `discard` is two steps)
+    action = next(a for a in game.legal_actions() if a.name == "discard")
+    before = dumps(game.state)
+    with pytest.raises(BudgetExceeded):
+        game._apply(action)
+    assert dumps(game.state) == before
+
+
+def test_a_starter_holds_numbers_and_the_parameters_names_only():
+    rules = load_ruleset(*SETS["agora+pantheon"][:3])
+    game = rules.new_game(seed=1)
+    for act, start in zip(rules.content.actions, game._starts):
+        source = start.source
+        assert f"f.block = {act.block}" in source
+        assert all(repr(name) in source for name in act.param_names)
+        assert not any(it.name in source for it in rules.content.items if len(it.name) > 3)
