@@ -44,13 +44,33 @@ def play_out(g: Game, agents: Sequence[Agent]) -> None:
             g._apply(agents[g.to_move()].act(g))
         return
     every_seat_random = all(b is not None for b in belows)
+    # (seats that take turns: no round to look for first, the hot path of Duel's games)
+    turn_based = direct and not content.simultaneous
     while st.flow != "over":
         if st.pending is None:
-            if st.flow == "round" and every_seat_random and g._draw_in_round is not None \
-                    and st.current == st.acting[0]:
-                _whole_round(g, belows)
-                continue
-            if st.flow == "round":   # `random_action` of the first seat still to choose
+            if turn_based or direct and st.flow != "round":
+                me = st.current
+                below = belows[me]
+                if below is not None:
+                    # `Game._apply` of the action `random_action` would name, without the names
+                    g.steps_left = g.max_steps
+                    before = (len(history), st.choices[:]) if st.choices else None
+                    act, binding, _ = draw(g, me, below)
+                    entry = [act.name]   # (a loop: `map` over a bound method costs more per item)
+                    for item in binding:
+                        entry.append(item_names[item])
+                    history.append(entry)
+                    try:
+                        starts[act.id](g, binding)
+                    except EffectFailed as exc:
+                        undo.undo_last(g, before)
+                        raise exc.for_action(named(g, act, binding)) from None
+                    continue
+            elif st.flow == "round":
+                if every_seat_random and g._draw_in_round is not None and st.current == st.acting[0]:
+                    _whole_round(g, belows)
+                    continue
+                # `random_action` of the first seat still to choose
                 me = st.current   # (`to_move`: a round keeps it on the first seat still to choose)
                 below = belows[me]
                 if below is not None:
@@ -68,24 +88,6 @@ def play_out(g: Game, agents: Sequence[Agent]) -> None:
                     except EffectFailed as exc:
                         undo.undo_last(g, before)
                         raise exc.for_action(named(g, act, binding, pay)) from None
-                    continue
-            elif direct:
-                me = st.current
-                below = belows[me]
-                if below is not None:
-                    # `Game._apply` of the action `random_action` would name, without the names
-                    g.steps_left = g.max_steps
-                    before = (len(history), st.choices[:]) if st.choices else None
-                    act, binding, _ = draw(g, me, below)
-                    entry = [act.name]   # (a loop: `map` over a bound method costs more per item)
-                    for item in binding:
-                        entry.append(item_names[item])
-                    history.append(entry)
-                    try:
-                        starts[act.id](g, binding)
-                    except EffectFailed as exc:
-                        undo.undo_last(g, before)
-                        raise exc.for_action(named(g, act, binding)) from None
                     continue
         else:
             d = st.pending
