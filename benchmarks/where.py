@@ -126,12 +126,13 @@ def by_action(rules, games: int, seed: int, name: str, top: int) -> None:
     start to the end of the turn or to the first decision it asks (what it sets off on the way
     included, the answers to its decisions not): the cost of one kind of turn.  Turn-based
     content only: a round resolves every seat's action together."""
-    from rulesdsl.interpreter import turns
     if rules.content.simultaneous:
         sys.exit("--action: this content's seats choose together; a round resolves their actions as one")
     own: collections.Counter = collections.Counter()
     started = [0]
-    plain = turns.start_action
+    rules.new_game(seed=seed)   # (the content's starters, written by its first game)
+    starts = rules.content._starts   # (each action's start: `play_out` and `start_action` call them)
+    plain = list(starts)
 
     def trace(frame, event, arg):
         if event == "call":
@@ -140,21 +141,23 @@ def by_action(rules, games: int, seed: int, name: str, top: int) -> None:
             own[_key(frame.f_code)] += 1
         return trace
 
-    def start_action(g, act, binding):
-        if act.name != name:
-            return plain(g, act, binding)
-        started[0] += 1
-        sys.settrace(trace)
-        try:
-            return plain(g, act, binding)
-        finally:
-            sys.settrace(None)
+    def traced(start):
+        def start_traced(g, binding):
+            started[0] += 1
+            sys.settrace(trace)
+            try:
+                return start(g, binding)
+            finally:
+                sys.settrace(None)
+        return start_traced
 
-    turns.start_action = start_action   # (`play_out` reads it at every game's start)
+    for act in rules.content.actions:
+        if act.name == name:
+            starts[act.id] = traced(plain[act.id])
     try:
         _play(rules, games, seed)
     finally:
-        turns.start_action = plain
+        starts[:] = plain
     if not started[0]:
         sys.exit(f"--action: no turn started `{name}` in {games} games")
     n = started[0]

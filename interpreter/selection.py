@@ -154,6 +154,16 @@ def count_colors(g: Game, zone: int, me: int, colors: tuple[str, ...]) -> int:
     return n
 
 
+def count_owned(g: Game, zone: int, me: int, word: str) -> int:
+    """`count(ZONE, owner=WORD)` of a per-seat zone with no other filter: how many items the
+    slots of the seats the word names hold (`candidates` would list them first)."""
+    zones, base = g.state.zones, g.zone_base[zone]
+    n = 0
+    for q in seats.seats_of(g, word, me):
+        n += len(zones[base + q])
+    return n
+
+
 def count(g: Game, sel: Selector, me: int, env: dict | None = None) -> int:
     if sel.owner == "most" and sel.zone >= 0 and g.content.zones[sel.zone].per_player:
         return _most(g, sel)

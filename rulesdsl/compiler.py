@@ -1132,6 +1132,11 @@ class Compiler:
             zone, colors = sel.zone, tuple(sorted(sel.colors))  # `count(city, color=yellow)`: a tally
             return self.written(lambda g, f: g.count_colors(zone, f.me, colors),
                                 self.call_source("count_colors", zone, ME, colors))
+        if (sel.where is None and sel.named is None and not sel.more_zones and sel.zone >= 0 and not sel.printed
+                and self.zones[sel.zone].per_player and isinstance(sel.owner, str) and sel.owner != "most"):
+            zone, word = sel.zone, sel.owner   # `count(built_wonders, owner=all)`: the slots' lengths
+            return self.written(lambda g, f: g.count_owned(zone, f.me, word),
+                                self.call_source("count_owned", zone, ME, word))
         if sel.where is None and sel.named is None:
             return self.written(lambda g, f: g.count(sel, f.me), self.call_source("count", sel, ME))
         if (sel.where is None and not sel.more_zones and sel.zone >= 0 and sel.owner == "me" and not sel.printed
