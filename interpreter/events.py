@@ -37,7 +37,8 @@ def event_frames(g: Game, name: str, actor: int, item: int = -1, only: int = -1,
     event = None   # made for the first trigger that hears it (most events set off none)
     out = []
     for t in hearing:
-        if t.via is not None and fields.get("via") != t.via:
+        # (an item's event was heard by `via` already: `_hearing`)
+        if t.via is not None and it is None and fields.get("via") != t.via:
             continue
         if t.zone is not None and t.zone != fields.get("zone"):
             continue
@@ -60,7 +61,17 @@ def event_frames(g: Game, name: str, actor: int, item: int = -1, only: int = -1,
             continue
         if event is None:
             event = {"name": name, "by": actor, "item": item, **fields}
-        out.append(machine.frame(g, t.block, g.block_stops[t.block], me, {"event": event}))
+        spare = g._spare_frames
+        if spare:   # (`machine.frame`, inline: a frame for each trigger an event sets off)
+            f = spare.pop()
+            f.block = t.block
+            f.pc = 0
+            f.stop = g.block_stops[t.block]
+            f.me = me
+            f.env = {"event": event}
+            out.append(f)
+        else:
+            out.append(machine.frame(g, t.block, g.block_stops[t.block], me, {"event": event}))
     return out
 
 
