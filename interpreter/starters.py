@@ -11,9 +11,10 @@ makes (did it push or schedule a block, ask a decision, end the game) unless it 
 only changes numbers (the compiler's `NUMBERS_ONLY`), which can do none of these.  What runs is
 what `machine.run` would run from the same frame, with the same budget (`turns.start_action`).
 
-Nothing of the content's text reaches the source: parameter names are written as string
-literals (`repr`), everything else as integers; the steps are read from the block's own list
-(`Block.steps`), so whatever replaces a step in it (a benchmark counting them) is called.
+The only text of the content in the source is the parameters' names, as string literals
+(`repr` of names the grammar allows), the keys of the frame's names; everything else is an
+integer.  The steps are read from the block's own list (`Block.steps`), so whatever replaces a
+step there (a benchmark counting them) is what runs.
 """
 
 from __future__ import annotations
@@ -46,9 +47,10 @@ def write(content: Content) -> list[Starter]:
     for act in content.actions:
         ns = {"Frame": Frame, "advance": turns.advance, "end_turn": turns.end_turn,
               "steps": content.blocks[act.block].steps}
-        exec(compile(source(act, content), f"<start of action {act.id}>", "exec"), ns)   # (trusted source: see above)
+        text = source(act, content)
+        exec(compile(text, f"<start of action {act.id}>", "exec"), ns)   # (trusted source: see above)
         start = ns["start"]
-        start.source = source(act, content)   # type: ignore[attr-defined]  (for a reader)
+        start.source = text   # type: ignore[attr-defined]  (for a reader)
         out.append(start)
     return out
 
