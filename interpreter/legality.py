@@ -195,7 +195,9 @@ _RANDBELOW_WITH_BITS = getattr(random.Random, "_randbelow_with_getrandbits", Non
 def below_of(rng: random.Random) -> Callable[[int], int]:
     """A function drawing a uniform integer in [0, n), n > 0: the numbers `rng.randrange(n)`
     draws.  For a `random.Random` it is `_randbelow` written out with `getrandbits` bound once
-    (the method looks it up at every call: a random game draws a few hundred numbers)."""
+    (the method looks it up at every call: a random game draws a few hundred numbers), and
+    carries that `getrandbits` as `bits`, so that the draws written for a content
+    (interpreter/spaces.py) make the same numbers without a call per number."""
     if getattr(type(rng), "_randbelow", None) is not _RANDBELOW_WITH_BITS or _RANDBELOW_WITH_BITS is None:
         # randrange(n) is _randbelow(n) once n > 0 is checked: the same numbers, less work
         return getattr(rng, "_randbelow", None) or rng.randrange
@@ -207,6 +209,7 @@ def below_of(rng: random.Random) -> Callable[[int], int]:
         while r >= n:
             r = getrandbits(k)
         return r
+    below.bits = getrandbits   # type: ignore[attr-defined]
     return below
 
 

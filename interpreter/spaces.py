@@ -282,8 +282,17 @@ def _drawing(actions: list[ActionDef], size: str, drawn: list[list[str]]) -> lis
     """The loop of a draw: a number below `total` not refused yet, then the action whose
     bindings it numbers (each action's size in `{size}{id}`) and its lines (`drawn`)."""
     lines = ["    tried = None   # (the numbers refused, made at the first refusal: most turns have none)",
+             # (`legality.below_of`'s numbers, written out where it says how: no call per number)
+             "    bits = getattr(below, 'bits', None)",
+             "    if bits is not None:",
+             "        nb = total.bit_length()",
              "    while total:",
-             "        r = below(total)",
+             "        if bits is None:",
+             "            r = below(total)",
+             "        else:",
+             "            r = bits(nb)",
+             "            while r >= total:",
+             "                r = bits(nb)",
              "        if tried is not None and r in tried:",
              "            continue",
              "        k = r"]
