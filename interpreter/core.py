@@ -306,9 +306,10 @@ def dirty(g: Game, p: int, item: int = -1, arrived: int = -1) -> None:
     """Seat p's city changed (by `item` moving, -1: unknown; into slot `arrived`, -1: it left):
     its stats take the item in, or are forgotten; the prices the change can reach are forgotten:
     p's own, and other seats' where they depend on p's city."""
+    known = item >= 0 and p >= 0   # (p -1: a zone no seat owns)
     s = g._stats[p]
     if s is not None:
-        it = g.content.items[item] if item >= 0 and p >= 0 else None   # (p -1: a zone no seat owns)
+        it = g.content.items[item] if known else None
         if it is not None and arrived < 0:
             # An item leaving: the stats are worked out afresh, unless it gave nothing to them
             # (they count only items with statics; a copier reads its host, not the host's place).
@@ -322,7 +323,7 @@ def dirty(g: Game, p: int, item: int = -1, arrived: int = -1) -> None:
         elif it.has_statics:
             add_item(s, it)
     shared = g.content.price_spread
-    if shared is not None and item >= 0 and p >= 0 and not shared[item]:
+    if shared is not None and known and not shared[item]:
         # Only p's own prices: what it sells and what it pays its neighbours stay as they were,
         # and so does its price of each resource unless the item sets or lowers one; an item
         # that adds nothing to what a seat's prices read (its stats), where no coin cost reads
@@ -342,9 +343,9 @@ def dirty(g: Game, p: int, item: int = -1, arrived: int = -1) -> None:
         prices, formula, cache = g._prices, g._trade_formula, g._price_cache
         # A trade price that reads only the other seats' production (Duel's) stays as it was
         # for p itself, unless the item sets or lowers one of p's.
-        own = p if item >= 0 and p >= 0 and not g.content.trade_price_reads_own else -1
+        own = p if known and not g.content.trade_price_reads_own else -1
         reaches = g._resource_reach   # (None unless a resource's price reads only that resource)
-        if reaches is not None and item >= 0 and p >= 0:
+        if reaches is not None and known:
             reach = reaches[item]
             if reach is not None:
                 _forget_resources(g, own, reach)
@@ -361,7 +362,7 @@ def dirty(g: Game, p: int, item: int = -1, arrived: int = -1) -> None:
         # An item arriving adds what it sells; an item leaving, and it is worked out afresh.
         g._offers[p] = trade.offer_after_arrival(g, p, offered, item) if arrived >= 0 else None
     reaches = g._resource_reach
-    reach = reaches[item] if reaches is not None and item >= 0 and p >= 0 else None
+    reach = reaches[item] if reaches is not None and known else None
     for q in (g.seats if scope is None or p < 0 else scope[p]):
         if reach is None:
             g._prices[q] = g._trade_formula[q] = None
