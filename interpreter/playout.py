@@ -33,10 +33,8 @@ def play_out(g: Game, agents: Sequence[Agent]) -> None:
     """Play `g` to its end, the agent of each seat choosing its actions."""
     st = g.state
     content = g.content
-    item_names = g.item_names
     history = st.history
-    draw = g._draw
-    starts = g._starts   # (`turns.start_action` of each action, without the call between)
+    turn = g._turn   # (a random seat's turn: its draw, named and started, written for the content)
     direct = not (g.copied_names or content.trade_base) and len(g.action_by_name) == len(content.actions)
     belows = [below_of(a.rng) if type(a) is RandomAgent else None for a in agents]   # (as `random_action` draws)
     if not any(belows):
@@ -45,26 +43,25 @@ def play_out(g: Game, agents: Sequence[Agent]) -> None:
         return
     every_seat_random = all(b is not None for b in belows)
     # (seats that take turns: no round to look for first, the hot path of Duel's games)
-    turn_based = direct and not content.simultaneous
+    turn_based = direct and turn is not None
     while st.flow != "over":
         if st.pending is None:
-            if turn_based or direct and st.flow != "round":
+            if turn_based:
                 me = st.current
                 below = belows[me]
                 if below is not None:
-                    # `Game._apply` of the action `random_action` would name, without the names
+                    # `Game._apply` of the action `random_action` would name, without the names:
+                    # the written turn draws it, names it in the history and starts it
                     g.steps_left = g.max_steps
-                    before = (len(history), st.choices[:]) if st.choices else None
-                    act, binding, _ = draw(g, me, below)
-                    entry = [act.name]   # (a loop: `map` over a bound method costs more per item)
-                    for item in binding:
-                        entry.append(item_names[item])
-                    history.append(entry)
+                    drawn = len(history)
                     try:
-                        starts[act.id](g, binding)
+                        turn(g, me, below)
                     except EffectFailed as exc:
-                        undo.undo_last(g, before)
-                        raise exc.for_action(named(g, act, binding)) from None
+                        if len(history) == drawn:   # (the draw itself: no action to undo, as ever)
+                            raise
+                        entry = history[drawn]
+                        undo.undo_last(g, (drawn, []))
+                        raise exc.for_action(Action(entry[0], tuple(entry[1:]))) from None
                     continue
             elif st.flow == "round":
                 if every_seat_random and g._draw_in_round is not None and st.current == st.acting[0]:

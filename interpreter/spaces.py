@@ -37,20 +37,24 @@ Draw = Callable[["Game", int, Callable[[int], int]], tuple[ActionDef, list[int],
 RoundDraw = Callable[["Game", int, Callable[[int], int]], tuple[ActionDef, list[int], Any, list[list[int]]]]
 # (each action's size and candidate lists, ..., the total, whether an unchecked action is open)
 RoundRecord = Callable[["Game", int], tuple]
-Functions = tuple[OpenSpaces, Draw, "RoundDraw | None", "RoundRecord | None"]
+# A random seat's whole turn: its action drawn, named in the history and started
+Turn = Callable[["Game", int, Callable[[int], int]], None]
+Functions = tuple[OpenSpaces, Draw, "RoundDraw | None", "RoundRecord | None", "Turn | None"]
 
 
-def functions_of(content: Content) -> Functions:
-    """The content's `open_spaces`, `draw`, `draw_in_round` and `round_record` (the last two
-    None for content whose seats take turns), made by its first game and shared by the rest."""
+def functions_of(content: Content, starts: list) -> Functions:
+    """The content's `open_spaces`, `draw`, `draw_in_round`, `round_record` (the last two
+    None for content whose seats take turns) and `turn` (None unless they do, and trade with
+    the bank only), made by its first game and shared by the rest.  `starts`: the content's
+    starters (interpreter/starters.py), by action number."""
     fns = content._open_spaces
     if fns is None:
         tables = content._slot_tables or core.slot_tables(content)
-        fns = content._open_spaces = make_functions(content, tables["zone_base"])
+        fns = content._open_spaces = make_functions(content, tables["zone_base"], starts)
     return fns
 
 
-def make_functions(content: Content, zone_base: list[int]) -> Functions:
+def make_functions(content: Content, zone_base: list[int], starts: list) -> Functions:
     """Functions written for `content`:
 
     `open_spaces(g, me)`: the open actions of seat `me` with their candidates and the number of
@@ -69,14 +73,19 @@ def make_functions(content: Content, zone_base: list[int]) -> Functions:
     is open (`legality.can_act`), kept for the round; `open_spaces` lists a round's open
     actions from it.  And `draw_in_round(g, me, below)`: what `legality.drawn_among` draws for
     `me` among them, with the same numbers, and the candidates of the action drawn, reading
-    the record without a loop."""
+    the record without a loop.
+
+    Where seats take turns and trade with the bank only, `turn(g, me, below)`: the draw, whose
+    action, once drawn, is named in the history and started (`starts`, the action's starter)
+    where the draw would return it: what `playout.play_out` does with a random seat's draw,
+    without the numbers handed back and forth."""
     ns: dict[str, object] = {"candidates": selection.candidates, "zone_pool": selection.zone_pool,
                              "own_candidates": selection.own_candidates, "kept_in": selection.kept_in,
                              "with_attr": selection.with_attr,
                              "accessible": structure.accessible, "open_slots": structure.open_slots,
                              "allowed": legality.allowed,
                              "payments_for": legality.payments_for, "price": economy.price,
-                             "available_coins": economy.available_coins}
+                             "available_coins": economy.available_coins, "starts": starts}
     known: dict[int, str] = {}
 
     def const(value: object) -> str:
@@ -184,7 +193,11 @@ def make_functions(content: Content, zone_base: list[int]) -> Functions:
                    "    return kept"]
     draw += ["    total = " + " + ".join(f"s{act.id}" for act in content.actions) if content.actions else "    total = 0"]
     draw += ["    structure = st.structure"] * bool(slotted)
+    turned = not (rounds or content.trade_base)
+    turn = ["def turn(g, me, below):"] + draw[1:] + ["    history = st.history", "    item_names = g.item_names"]
     draw += _drawing(content.actions, "s", [_drawn(act, names, content, const, slotted=slotted)
+                                            for act, names in zip(content.actions, lists)])
+    turn += _drawing(content.actions, "s", [_drawn(act, names, content, const, slotted=slotted, started=True)
                                             for act, names in zip(content.actions, lists)])
     in_round: list[str] = []
     if rounds:
@@ -195,11 +208,13 @@ def make_functions(content: Content, zone_base: list[int]) -> Functions:
         in_round += _drawing(content.actions, "z", [
             _drawn(act, [f"l{act.id}[{j}]" for j in range(len(act.params))], content, const, f"l{act.id}")
             for act in content.actions])
-    source = "\n\n\n".join("\n".join(fn) for fn in (spaces, draw, in_round, record if rounds else [])) + "\n"
+    source = "\n\n\n".join("\n".join(fn) for fn in (spaces, draw, in_round, record if rounds else [],
+                                                     turn if turned else [])) + "\n"
     exec(compile(source, f"<open actions of {content.name}>", "exec"), ns)   # (trusted source: see above)
     open_spaces, drawn = ns["open_spaces"], ns["draw"]
     open_spaces.source = drawn.source = source   # type: ignore[attr-defined]  (for a reader)
-    return open_spaces, drawn, ns.get("draw_in_round"), ns.get("round_record")  # type: ignore[return-value]
+    return (open_spaces, drawn, ns.get("draw_in_round"), ns.get("round_record"),  # type: ignore[return-value]
+            ns.get("turn"))
 
 
 def _guard_key(guard) -> object:
@@ -309,10 +324,12 @@ REFUSE = ["    if tried is None:", "        tried = set()", "    tried.add(r)", 
 
 
 def _drawn(act: ActionDef, names: list[str], content: Content, const, pools: str = "",
-           slotted: Collection[str] = ()) -> list[str]:
+           slotted: Collection[str] = (), started: bool = False) -> list[str]:
     """The lines that take the k-th binding of `act` (k below its size), as the generic draw
     numbers them, and return it (with its payment, and `pools` when given) when it is legal
-    (`REFUSE` when not).  `slotted`: lists of structure slots, whose cards are read there."""
+    (`REFUSE` when not).  `slotted`: lists of structure slots, whose cards are read there.
+    `started`: instead of returning it, name it in the history and start it (`turn`; content
+    that trades with the bank only)."""
     also = f", {pools}" if pools else ""
 
     def item(var: str, pick: str) -> str:
@@ -365,6 +382,15 @@ def _drawn(act: ActionDef, names: list[str], content: Content, const, pools: str
             lines += ["if not priced[1] or priced[2]:", "    below(1)", f"    return {const(act)}, binding, (){also}"]
         lines += [f"pays = payments_for(g, {const(act)}, binding, me, coins)",
                   f"return {const(act)}, binding, pays[below(len(pays))]{also}"]
+    elif started:
+        # (the history entry `play_out` makes of the numbers; the starter read from the list,
+        # where a benchmark may have put one that counts)
+        if listed:
+            lines += [f"entry = [{const(act.name)}]", "for item in binding:",
+                      "    entry.append(item_names[item])", "history.append(entry)"]
+        else:
+            lines.append(f"history.append([{const(act.name)}, {', '.join(f'item_names[{i}]' for i in items)}])")
+        lines.append(f"return starts[{int(act.id)}](g, {binding})")
     else:
         lines.append(f"return {const(act)}, {binding}, None{also}")
     return lines
