@@ -61,17 +61,7 @@ def event_frames(g: Game, name: str, actor: int, item: int = -1, only: int = -1,
             continue
         if event is None:
             event = {"name": name, "by": actor, "item": item, **fields}
-        spare = g._spare_frames
-        if spare:   # (`machine.frame`, inline: a frame for each trigger an event sets off)
-            f = spare.pop()
-            f.block = t.block
-            f.pc = 0
-            f.stop = g.block_stops[t.block]
-            f.me = me
-            f.env = {"event": event}
-            out.append(f)
-        else:
-            out.append(machine.frame(g, t.block, g.block_stops[t.block], me, {"event": event}))
+        out.append(machine.frame(g, t.block, g.block_stops[t.block], me, {"event": event}))
     return out
 
 
