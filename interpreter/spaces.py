@@ -193,11 +193,12 @@ def make_functions(content: Content, zone_base: list[int], starts: list) -> Func
                    "    return kept"]
     draw += ["    total = " + " + ".join(f"s{act.id}" for act in content.actions) if content.actions else "    total = 0"]
     draw += ["    structure = st.structure"] * bool(slotted)
-    turned = not (rounds or content.trade_base)
-    turn = ["def turn(g, me, below):"] + draw[1:] + ["    history = st.history", "    item_names = g.item_names"]
+    turn: list[str] = []
+    if not (rounds or content.trade_base):   # (seats that take turns, trading with the bank only)
+        turn = ["def turn(g, me, below):"] + draw[1:] + ["    history = st.history", "    item_names = g.item_names"]
+        turn += _drawing(content.actions, "s", [_drawn(act, names, content, const, slotted=slotted, started=True)
+                                                for act, names in zip(content.actions, lists)])
     draw += _drawing(content.actions, "s", [_drawn(act, names, content, const, slotted=slotted)
-                                            for act, names in zip(content.actions, lists)])
-    turn += _drawing(content.actions, "s", [_drawn(act, names, content, const, slotted=slotted, started=True)
                                             for act, names in zip(content.actions, lists)])
     in_round: list[str] = []
     if rounds:
@@ -208,8 +209,7 @@ def make_functions(content: Content, zone_base: list[int], starts: list) -> Func
         in_round += _drawing(content.actions, "z", [
             _drawn(act, [f"l{act.id}[{j}]" for j in range(len(act.params))], content, const, f"l{act.id}")
             for act in content.actions])
-    source = "\n\n\n".join("\n".join(fn) for fn in (spaces, draw, in_round, record if rounds else [],
-                                                     turn if turned else [])) + "\n"
+    source = "\n\n\n".join("\n".join(fn) for fn in (spaces, draw, in_round, record if rounds else [], turn)) + "\n"
     exec(compile(source, f"<open actions of {content.name}>", "exec"), ns)   # (trusted source: see above)
     open_spaces, drawn = ns["open_spaces"], ns["draw"]
     open_spaces.source = drawn.source = source   # type: ignore[attr-defined]  (for a reader)

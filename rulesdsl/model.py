@@ -267,9 +267,9 @@ class Content:
     _fingerprint: str = attrs.field(default="", init=False, repr=False, eq=False)
     # The runtime's slot tables of this content (interpreter/core.py `slot_tables`), made by its first game.
     _slot_tables: dict | None = attrs.field(default=None, init=False, repr=False, eq=False)
-    # The functions that work out a decision's open actions and draw one at random
-    # (interpreter/spaces.py), made by its first game.
-    _open_spaces: tuple[Callable, Callable] | None = attrs.field(default=None, init=False, repr=False, eq=False)
+    # The functions that work out a decision's open actions, draw one at random and play a random
+    # seat's turn (interpreter/spaces.py `Functions`), made by its first game.
+    _open_spaces: tuple | None = attrs.field(default=None, init=False, repr=False, eq=False)
     # Each action's start, written for it (interpreter/starters.py), made by its first game.
     _starts: list[Callable] | None = attrs.field(default=None, init=False, repr=False, eq=False)
     # The definition each block comes from (`procedure `may_move``), by block index.
