@@ -46,7 +46,7 @@ def add_cube(g: Game, zone: int, player: int, space) -> None:
     st.supply[name][player] -= 1
     st.cubes[name][player][space] += 1
     frames = events.event_frames(g, "cube_added", player, zone=name, space=space)
-    _update_control(g, zone, frames)
+    _update_control(g, zone, frames, (space,))
 
 
 def remove_cube(g: Game, zone: int, player: int, space) -> None:
@@ -57,7 +57,7 @@ def remove_cube(g: Game, zone: int, player: int, space) -> None:
         return
     st.cubes[name][player][space] -= 1
     st.supply[name][player] += 1
-    _update_control(g, zone, [])
+    _update_control(g, zone, [], (space,))
 
 
 def move_cube(g: Game, zone: int, player: int, src, dst) -> None:
@@ -70,24 +70,32 @@ def move_cube(g: Game, zone: int, player: int, src, dst) -> None:
     row[src] -= 1
     row[dst] += 1
     # A cube arriving on a space, placed or moved, is a cube added there.
-    _update_control(g, zone, events.event_frames(g, "cube_added", player, zone=name, space=dst))
+    _update_control(g, zone, events.event_frames(g, "cube_added", player, zone=name, space=dst),
+                    (src, dst) if src < dst else (dst, src))
 
 
-def _update_control(g: Game, zone: int, frames: list[Frame]) -> None:
-    """Recompute who controls each space; items ruled by those spaces change hands, and the
-    players concerned get `control_lost` (first) and `control_gained` events."""
+def majority_of(grid: list[list[int]], space: int) -> int:
+    """The seat with strictly the most cubes on a space, -1 where none has."""
+    counts = []   # (a loop: a comprehension is a function made for every call)
+    for row in grid:
+        counts.append(row[space])
+    top = max(counts)
+    return counts.index(top) if top > 0 and counts.count(top) == 1 else -1
+
+
+def _update_control(g: Game, zone: int, frames: list[Frame], touched: tuple[int, ...]) -> None:
+    """Recompute who controls the spaces whose cubes changed (`touched`, in order: control
+    is the majority of a space's own cubes, so no other space can change hands); items ruled by
+    those spaces change hands, and the players concerned get `control_lost` (first) and
+    `control_gained` events."""
     z = g.content.zones[zone]
     st = g.state
     grid = st.cubes[z.name]
     ctrl = st.control[z.name]
     lost: list[Frame] = []
     gained: list[Frame] = []
-    for space in range(z.spaces):
-        counts = []   # (a loop: a comprehension is a function made for every space)
-        for row in grid:
-            counts.append(row[space])
-        top = max(counts)
-        new = counts.index(top) if top > 0 and counts.count(top) == 1 else -1
+    for space in touched:
+        new = majority_of(grid, space)
         old = ctrl[space]
         if new == old:
             continue

@@ -16,6 +16,7 @@ from cattrs.gen import make_dict_structure_fn
 from rulesdsl.files import FileProblem, read_regular
 from rulesdsl.model import Content
 
+from . import majority
 from .chance import is_seed
 from .state import DRAW, NOWHERE, Decision, Frame, State
 
@@ -294,6 +295,9 @@ def _check_state(state: State, content: Content) -> None:
                 or len(supply) != players or any(not 0 <= c <= z.counters for c in supply)
                 or len(control) != z.spaces or any(not -1 <= c < players for c in control)):
             raise bad(f"the cubes of {name}")
+        # (control follows the cubes: a move recomputes only the spaces it touches)
+        if any(control[space] != majority.majority_of(cubes, space) for space in range(z.spaces)):
+            raise bad(f"the control of {name} does not follow its cubes")
     blocks = content.blocks
 
     def block_ok(b: int) -> bool:

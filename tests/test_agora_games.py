@@ -3,6 +3,7 @@ matter, and no Agora word anywhere in the engine's Python (interpreter/, rulesds
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from collections import Counter
@@ -12,7 +13,7 @@ import pytest
 
 from agora_positions import SENATORS
 from rulesdsl.interpreter import DRAW, Game, load_ruleset
-from rulesdsl.interpreter.persistence import dumps, loads
+from rulesdsl.interpreter.persistence import SaveFileError, dumps, loads
 from rulesdsl.loader import CARDS_ROOT
 from rulesdsl.report import check_paths
 
@@ -78,6 +79,25 @@ def test_500_random_agora_games_finish_with_a_result():
 def test_500_random_pantheon_and_agora_games_finish_with_a_result():
     _, used = play_random_games(["pantheon", "agora"])
     assert used["activate"] + used["open_gate"] + used["activate_with_offering"] + used["open_gate_with_offering"] > 0
+
+
+def test_a_save_whose_senate_control_does_not_follow_its_cubes_is_refused():
+    # Control is the strict majority of each chamber's cubes; a move recomputes only the
+    # chambers it touches, so a save that disagrees would stay wrong: it is reported instead.
+    rules = load_ruleset(["agora"])
+    game = rules.new_game(seed=3)
+    rng = random.Random(3)
+    while not game.over and sum(map(sum, game.state.cubes["senate"])) < 3:
+        game.apply(game.random_action(rng))
+    assert not game.over
+    text = dumps(game.state)
+    assert Game(rules.content, loads(text)).state.control == game.state.control   # (as written, it loads)
+    data = json.loads(text)
+    control = data["state"]["control"]["senate"]
+    space = next(s for s in range(6) if control[s] >= 0)
+    control[space] = 1 - control[space]   # (the other seat: not the one with the most cubes)
+    with pytest.raises(SaveFileError, match="control of senate"):
+        Game(rules.content, loads(json.dumps(data)))
 
 
 @pytest.mark.parametrize("expansions", [["agora"], ["pantheon", "agora"]])
