@@ -234,13 +234,10 @@ def relocate(g: Game, item: int, slot: int) -> None:
             tally[g.content.items[item].color] -= 1
         kind = g.slot_kind[old]
         if kind:   # (most moves leave a slot with nothing more to keep: one test for them)
-            if kind & STRUCTURE_SLOT:
+            if kind == STRUCTURE_SLOT:   # (the structure alone, most moves that leave a kind: one more)
                 _leave_structure(g, st, item)
-            if kind & ACTIVE_SLOT:
-                dirty(g, g.slot_owner[old], item)
-            if kind & RULED_SLOT:
-                for p in g.seats:
-                    dirty(g, p)
+            else:
+                _left_kinds(g, st, item, old, kind)
     if st.attached:
         st.attached.pop(item, None)
     if st.positions:
@@ -256,11 +253,30 @@ def relocate(g: Game, item: int, slot: int) -> None:
             tally[color] = tally.get(color, 0) + 1
         kind = g.slot_kind[slot]
         if kind:
-            if kind & RULED_SLOT:
-                for p in g.seats:
-                    dirty(g, p)
-            if kind & ACTIVE_SLOT:
+            if kind == ACTIVE_SLOT:   # (a city alone, most arrivals of a kind: one more test)
                 dirty(g, g.slot_owner[slot], item, slot)
+            else:
+                _arrived_kinds(g, item, slot, kind)
+
+
+def _left_kinds(g: Game, st, item: int, old: int, kind: int) -> None:
+    """What `relocate` keeps true for an item leaving a slot of these kinds."""
+    if kind & STRUCTURE_SLOT:
+        _leave_structure(g, st, item)
+    if kind & ACTIVE_SLOT:
+        dirty(g, g.slot_owner[old], item)
+    if kind & RULED_SLOT:
+        for p in g.seats:
+            dirty(g, p)
+
+
+def _arrived_kinds(g: Game, item: int, slot: int, kind: int) -> None:
+    """What `relocate` keeps true for an item arriving in a slot of these kinds."""
+    if kind & RULED_SLOT:
+        for p in g.seats:
+            dirty(g, p)
+    if kind & ACTIVE_SLOT:
+        dirty(g, g.slot_owner[slot], item, slot)
 
 
 def _leave_structure(g: Game, st, item: int) -> None:
