@@ -160,6 +160,9 @@ def make_functions(content: Content, zone_base: list[int], starts: list) -> Func
     made: set = set()
     lists = []
     slotted: set[str] = set()   # the draw's lists that are the structure's open slots, not its cards
+    # A list's length the draw has named already (`len(p0)` is s0 once `s0 = len(p0)` ran, on
+    # every path, and p0 was not made again): read from that name, not asked again.
+    lengths: dict[str, str] = {}
     for act in content.actions:
         lines, names = _open(act, content, zone_base, const, made, lazy, shared)
         lists.append(names)
@@ -178,6 +181,12 @@ def make_functions(content: Content, zone_base: list[int], starts: list) -> Func
                 # empty list it keeps is asked again, which only happens when an age ends)
                 line = line.replace("accessible(g)", "g._open_slots or open_slots(g)")
                 slotted.add(var)
+            lengths.pop(var, None)   # (a list made again: its length is asked again)
+            if var == f"s{act.id}":
+                for name, size in lengths.items():
+                    line = line.replace(f"len({name})", size)
+                if line.startswith("    s") and value.startswith("len(") and value.count("(") == 1:
+                    lengths.setdefault(value[4:-1], var)
             draw.append(line)
     kept = ", ".join(f"z{act.id}, l{act.id}" for act in content.actions)
     spaces += ["    result = (out, total)"]
@@ -195,7 +204,7 @@ def make_functions(content: Content, zone_base: list[int], starts: list) -> Func
     draw += ["    structure = st.structure"] * bool(slotted)
     turn: list[str] = []
     if not (rounds or content.trade_base):   # (seats that take turns, trading with the bank only)
-        turn = ["def turn(g, me, below):"] + draw[1:] + ["    history = st.history", "    item_names = g.item_names"]
+        turn = ["def turn(g, me, below):"] + draw[1:]
         turn += _drawing(content.actions, "s", [_drawn(act, names, content, const, slotted=slotted, started=True)
                                                 for act, names in zip(content.actions, lists)])
     draw += _drawing(content.actions, "s", [_drawn(act, names, content, const, slotted=slotted)
@@ -385,11 +394,12 @@ def _drawn(act: ActionDef, names: list[str], content: Content, const, pools: str
     elif started:
         # (the history entry `play_out` makes of the numbers; the starter read from the list,
         # where a benchmark may have put one that counts)
+        # (the history and the names read here, once per turn: not before the loop)
         if listed:
-            lines += [f"entry = [{const(act.name)}]", "for item in binding:",
-                      "    entry.append(item_names[item])", "history.append(entry)"]
+            lines += [f"entry = [{const(act.name)}]", "item_names = g.item_names", "for item in binding:",
+                      "    entry.append(item_names[item])", "st.history.append(entry)"]
         else:
-            lines.append(f"history.append([{const(act.name)}, {', '.join(f'item_names[{i}]' for i in items)}])")
+            lines.append(f"st.history.append([{const(act.name)}, {', '.join(f'g.item_names[{i}]' for i in items)}])")
         lines.append(f"return starts[{int(act.id)}](g, {binding})")
     else:
         lines.append(f"return {const(act)}, {binding}, None{also}")
