@@ -44,18 +44,18 @@ def play_out(g: Game, agents: Sequence[Agent]) -> None:
     every_seat_random = all(b is not None for b in belows)
     # (seats that take turns: no round to look for first, the hot path of Duel's games)
     turn_based = direct and turn is not None
+    max_steps = g.max_steps
     while st.flow != "over":
         if st.pending is None:
             if turn_based:
-                me = st.current
-                below = belows[me]
+                below = belows[st.current]
                 if below is not None:
                     # `Game._apply` of the action `random_action` would name, without the names:
                     # the written turn draws it, names it in the history and starts it
-                    g.steps_left = g.max_steps
+                    g.steps_left = max_steps
                     drawn = len(history)
                     try:
-                        turn(g, me, below)
+                        turn(g, st.current, below)
                     except EffectFailed as exc:
                         if len(history) == drawn:   # (the draw itself: no action to undo, as ever)
                             raise

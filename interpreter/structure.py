@@ -96,18 +96,18 @@ def uncover(g: Game) -> bool:
     if not st.layout:
         return False
     freed = g._to_uncover
-    if freed is not None and not freed and g._cover_count is not None:
-        return False   # no card lost its last cover since the last look: most turns
     cover = g._cover_count
     if cover is None:
         cover = covering(g)
-    face_up = st.face_up
-    structure = st.structure
-    freed = g._to_uncover
+        freed = g._to_uncover   # (counting the covers says what came free)
+    elif freed is not None and not freed:
+        return False   # no card lost its last cover since the last look: most turns
     g._to_uncover = []
+    structure = st.structure
     slots = range(len(structure)) if freed is None else sorted(freed) if len(freed) > 1 else freed
     if not slots:
         return False
+    face_up = st.face_up
     frames: list[Frame] = []
     heard = "uncovered" in g.content.triggers_by_event   # (most content hears none: no call per card)
     for slot in slots:
