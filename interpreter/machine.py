@@ -167,6 +167,20 @@ def failure(g: Game, what: str) -> EffectFailed:
     return EffectFailed(what, running(g))
 
 
+def unstacked(g: Game, f: Frame, exc: EffectFailed) -> EffectFailed:
+    """`exc`, raised by a step of frame `f` while `f` was not on the stack (a turn's first
+    steps run by its starter, interpreter/starters.py, whose frame is pushed only once a step
+    pushes one): naming the definitions running as they would be with `f` under the stack."""
+    stack = g.state.frames
+    stack.insert(0, f)
+    try:
+        exc.chain = running(g)
+    finally:
+        del stack[0]
+    exc.args = (exc._message(),)
+    return exc
+
+
 def running(g: Game) -> list[str]:
     """The definitions whose blocks are running, outermost first."""
     origins = g.content.block_origins

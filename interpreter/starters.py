@@ -11,6 +11,13 @@ makes (did it push or schedule a block, ask a decision, end the game) unless it 
 only changes numbers (the compiler's `NUMBERS_ONLY`), which can do none of these.  What runs is
 what `machine.run` would run from the same frame, with the same budget (`turns.start_action`).
 
+While its steps push nothing, the action's frame is not put on the stack at all (the stack is
+empty when a turn starts): a step that pushes a block or asks a decision finds it put where it
+would have stood, under what it pushed, and the frame loop goes on from there; a step that ends
+the game leaves no frame, as `turns.win` clears the stack; a step that fails names the
+definitions running with the frame at the bottom of the stack (`machine.unstacked`).  So the
+state after every step that hands over is the state the frame loop leaves.
+
 The only text of the content in the source is the parameters' names, as string literals
 (`repr` of names the grammar allows), the keys of the frame's names; everything else is an
 integer.  The steps are read from the block's own list (`Block.steps`), so whatever replaces a
@@ -23,7 +30,8 @@ from typing import TYPE_CHECKING, Callable
 
 from rulesdsl.model import ActionDef, Content
 
-from . import turns
+from . import machine, turns
+from .budget import EffectFailed
 from .state import Frame
 
 if TYPE_CHECKING:
@@ -46,6 +54,7 @@ def write(content: Content) -> list[Starter]:
     out = []
     for act in content.actions:
         ns = {"Frame": Frame, "advance": turns.advance, "end_turn": turns.end_turn,
+              "EffectFailed": EffectFailed, "unstacked": machine.unstacked,
               "steps": content.blocks[act.block].steps}
         text = source(act, content)
         exec(compile(text, f"<start of action {act.id}>", "exec"), ns)   # (trusted source: see above)
@@ -59,6 +68,17 @@ def source(act: ActionDef, content: Content) -> str:
     block = content.blocks[act.block]
     stop = len(block.steps)
     env = ", ".join(f"{name!r}: binding[{k}]" for k, name in enumerate(act.param_names))
+
+    def refill(pc: int) -> list[str]:   # (`machine.frame`, inline, with the frame's first step at pc)
+        return ["    if spare:",
+                "        f = spare.pop()",
+                f"        f.block = {act.block}",
+                f"        f.pc = {pc}",
+                f"        f.stop = {stop}",
+                "        f.me = me",
+                "        f.env = env",
+                "    else:",
+                f"        f = Frame({act.block}, {pc}, {stop}, me, env)"]
     lines = [
         "def start(g, binding):",
         "    st = g.state",
@@ -67,39 +87,44 @@ def source(act: ActionDef, content: Content) -> str:
         f"    st.flow = {'before_action' if act.before_turn else 'action'!r}",
         f"    env = {{{env}}}",
         "    spare = g._spare_frames",
-        "    if spare:   # (`machine.frame`, inline)",
-        "        f = spare.pop()",
-        f"        f.block = {act.block}",
-        "        f.pc = 0",
-        f"        f.stop = {stop}",
-        "        f.me = me",
-        "        f.env = env",
-        "    else:",
-        f"        f = Frame({act.block}, 0, {stop}, me, env)",
         "    frames = st.frames",
-        "    frames.append(f)",
         "    left = g.steps_left",
         # Run here only what the budget surely allows and where nothing stands under the frame
         # (an action started inside another block's turn): otherwise the frame loop runs it.
-        f"    if len(frames) != 1 or left <= {stop}:",
+        f"    if frames or left <= {stop}:",
+    ] + ["    " + line for line in refill(0)] + [
+        "        frames.append(f)",
         "        advance(g)",
         "        return",
-    ]
+    ] + refill(1)
+    # The frame stays off the stack while its steps run and push nothing: it is put where it
+    # would have stood, under what a step pushed, when one does (or asks a decision), and named
+    # with the definitions running when a step fails (`machine.unstacked`).
     pc = ran = 0
     while pc < stop:
         step = block.steps[pc]
         ran += 1
-        lines += [f"    f.pc = {pc + 1}",
-                  f"    steps[{pc}](g, f)"]
-        if not getattr(step, "numbers_only", False):
-            lines += ["    if len(frames) != 1 or st.pending is not None:",
-                      f"        g.steps_left = left - {ran}",
-                      "        advance(g)",
-                      "        return"]
+        if pc:
+            lines += [f"    f.pc = {pc + 1}"]
+        lines += ["    try:",
+                  f"        steps[{pc}](g, f)",
+                  "    except EffectFailed as exc:",
+                  "        raise unstacked(g, f, exc)"]
         # (`compiler.then_next`: a step that runs the step after it as well, moving the frame on)
-        pc += 2 if getattr(step, "runs_next", False) else 1
+        after = pc + (2 if getattr(step, "runs_next", False) else 1)
+        if not getattr(step, "numbers_only", False):
+            # A step that ended the game took the stack away, the frame with it (`turns.win`):
+            # the block stops there.  (After its last step, the turn's end sees it.)
+            over = " or st.flow == 'over'" if after < stop else ""
+            lines += [f"    if frames or st.pending is not None{over}:",
+                      f"        g.steps_left = left - {ran}"]
+            lines += (["        if st.flow != 'over':", "            frames.insert(0, f)"] if over
+                      else ["        frames.insert(0, f)"])
+            lines += ["        advance(g)",
+                      "        return"]
+        pc = after
     lines += [f"    g.steps_left = left - {ran}",
-              "    spare.append(frames.pop())"]
+              "    spare.append(f)"]
     if not act.before_turn:
         lines += ["    if st.flow == 'action':",
                   "        end_turn(g)",

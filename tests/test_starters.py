@@ -9,8 +9,9 @@ import random
 
 import pytest
 
+from card_folders import folder
 from golden_games import SETS
-from rulesdsl.interpreter import BudgetExceeded, machine, turns
+from rulesdsl.interpreter import BudgetExceeded, EffectFailed, Ruleset, machine, turns
 from rulesdsl.interpreter.persistence import dumps
 from rulesdsl.pipeline import load_ruleset
 
@@ -70,3 +71,56 @@ def test_a_starter_holds_numbers_and_the_parameters_names_only():
         assert f"f.block = {act.block}" in source
         assert all(repr(name) in source for name in act.param_names)
         assert not any(it.name in source for it in rules.content.items if len(it.name) > 3)
+
+
+# An action whose own first step fails (a computed seat no game of two seats has) and one whose
+# first step ends the game before its second: both run by the starter, whose frame stands on
+# the stack only once a step pushes something.
+FAILING_ACTION = """
+action tithe {
+    param card from structure
+    gain 1 coins who=player(count(city) + 3 + modifier(luck))
+    discard card
+}
+action triumph {
+    param card from structure
+    win civilian
+    discard card
+}
+"""
+
+
+def _to_action(game, name):
+    while True:
+        legal = game.legal_actions()
+        found = next((a for a in legal if a.name == name), None)
+        if found is not None:
+            return found
+        game.apply(legal[0])
+
+
+def test_a_step_failing_in_a_starter_names_its_action_first_and_changes_nothing(tmp_path):
+    rules = Ruleset.load([str(folder(tmp_path, FAILING_ACTION))])
+    game = rules.new_game(seed=3, options=["beginner_wonders"])
+    tithe = _to_action(game, "tithe")
+    before, legal = dumps(game.state), game.legal_actions()
+    with pytest.raises(EffectFailed) as info:
+        game.apply(tithe)
+    assert info.value.chain == ["action `tithe`"]
+    assert "(running: action `tithe`)" in str(info.value)
+    assert dumps(game.state) == before and game.legal_actions() == legal
+
+
+def test_a_step_ending_the_game_in_a_starter_stops_its_block(tmp_path):
+    rules = Ruleset.load([str(folder(tmp_path, FAILING_ACTION))])
+    written = rules.new_game(seed=3, options=["beginner_wonders"])
+    looped = rules.new_game(seed=3, options=["beginner_wonders"])
+    looped._starts = [through_the_loop(act) for act in rules.content.actions]
+    triumph = _to_action(written, "triumph")
+    assert _to_action(looped, "triumph") == triumph
+    card = written.content.item_index[triumph.args[0]]
+    for game in (written, looped):
+        game.apply(triumph)
+        assert game.over and game.state.victory == "civilian"
+        assert card in game.state.structure   # (`discard` never ran)
+    assert dumps(written.state) == dumps(looped.state)
