@@ -142,11 +142,11 @@ def by_action(rules, games: int, seed: int, name: str, top: int) -> None:
         return trace
 
     def traced(start):
-        def start_traced(g, binding):
+        def start_traced(g, *binding):
             started[0] += 1
             sys.settrace(trace)
             try:
-                return start(g, binding)
+                return start(g, *binding)
             finally:
                 sys.settrace(None)
         return start_traced

@@ -400,7 +400,7 @@ def _drawn(act: ActionDef, names: list[str], content: Content, const, pools: str
                       "    entry.append(item_names[item])", "st.history.append(entry)"]
         else:
             lines.append(f"st.history.append([{const(act.name)}, {', '.join(f'g.item_names[{i}]' for i in items)}])")
-        lines.append(f"return starts[{int(act.id)}](g, {binding})")
+        lines.append(f"return starts[{int(act.id)}](g, {'*binding' if listed else ', '.join(items)})")
     else:
         lines.append(f"return {const(act)}, {binding}, None{also}")
     return lines

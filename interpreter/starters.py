@@ -37,11 +37,11 @@ from .state import Frame
 if TYPE_CHECKING:
     from .game import Game
 
-Starter = Callable[["Game", list[int]], None]
+Starter = Callable[..., None]   # start(g, *binding)
 
 
 def starters_of(content: Content) -> list[Starter]:
-    """Each action's starter, by action number: `start(g, binding)` starts the action with its
+    """Each action's starter, by action number: `start(g, *binding)` starts the action with its
     parameters bound to the items of `binding`, in order, as the current seat's turn.  Written
     by the content's first game and shared by the rest."""
     starts = content._starts
@@ -67,7 +67,7 @@ def write(content: Content) -> list[Starter]:
 def source(act: ActionDef, content: Content) -> str:
     block = content.blocks[act.block]
     stop = len(block.steps)
-    env = ", ".join(f"{name!r}: binding[{k}]" for k, name in enumerate(act.param_names))
+    env = ", ".join(f"{name!r}: b{k}" for k, name in enumerate(act.param_names))
 
     def refill(pc: int) -> list[str]:   # (`machine.frame`, inline, with the frame's first step at pc)
         return ["    if spare:",
@@ -80,7 +80,7 @@ def source(act: ActionDef, content: Content) -> str:
                 "    else:",
                 f"        f = Frame({act.block}, {pc}, {stop}, me, env)"]
     lines = [
-        "def start(g, binding):",
+        f"def start({', '.join(['g'] + [f'b{k}' for k in range(len(act.param_names))])}):",
         "    st = g.state",
         "    st.turn += 1",
         "    me = st.last_actor = st.current",

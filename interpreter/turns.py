@@ -380,4 +380,4 @@ def start_action(g: Game, act, binding: list[int]) -> None:
     """Start action `act` with its parameters bound to `binding` as the current seat's turn, and
     run it until a decision is asked or the turn is over: the action's starter, written for the
     content (interpreter/starters.py)."""
-    g._starts[act.id](g, binding)
+    g._starts[act.id](g, *binding)

@@ -18,7 +18,7 @@ from rulesdsl.pipeline import load_ruleset
 
 def through_the_loop(act):
     """The action started as a frame pushed and run by the frame loop, nothing written out."""
-    def start(g, binding):
+    def start(g, *binding):
         st = g.state
         st.turn += 1
         st.last_actor = st.current
