@@ -37,11 +37,7 @@ def event_frames(g: Game, name: str, actor: int, item: int = -1, only: int = -1,
     event = None   # made for the first trigger that hears it (most events set off none)
     out = []
     for t in hearing:
-        # (an item's event was heard by `via` already: `_hearing`)
-        if t.via is not None and it is None and fields.get("via") != t.via:
-            continue
-        if t.zone is not None and t.zone != fields.get("zone"):
-            continue
+        # (Where its item lies first: most items' triggers are out of play, most events'.)
         if t.item >= 0:
             slot = st.loc[t.item]
             if slot in g.ruled:
@@ -56,6 +52,11 @@ def event_frames(g: Game, name: str, actor: int, item: int = -1, only: int = -1,
                 me = g.slot_owner[slot]
         else:
             me = actor
+        # (an item's event was heard by `via` already: `_hearing`)
+        if t.via is not None and it is None and fields.get("via") != t.via:
+            continue
+        if t.zone is not None and t.zone != fields.get("zone"):
+            continue
         # `me` inline: the most common filter, on the path of every event.
         if t.by != "any" and not (actor == me if t.by == "me" else seats.acts_as(g, t.by, actor, me)):
             continue
