@@ -249,16 +249,30 @@ def _open(act: ActionDef, content: Content, zone_base: list[int], const, made: s
     if act.guards:
         # The guards read the seat's reading frame (`g._reading`), fetched by the first that runs.
         if "frame" not in made:
-            out.append(f"{indent}if fr is None:")
-            out.append(f"{indent}    fr = g._reading[me]")
-            if not conditions:
+            if conditions:
+                out += [f"{indent}if fr is None:", f"{indent}    fr = g._reading[me]"]
+            else:   # (on every path from here on)
+                out.append(f"{indent}fr = g._reading[me]")
                 made.add("frame")
         # (a shared guard read where it was kept, worked out here if no action asked it yet:
-        # `and` still stops at the first guard that fails, as the generic test does)
-        tests = " and ".join(f"({shared[key]} if {shared[key]} is not None else ({shared[key]} := {const(guard)}(g, fr)))"
-                             if (key := _guard_key(guard)) in shared else f"{const(guard)}(g, fr)"
-                             for guard in act.guards)
-        out.append(f"{indent}if {tests}:")
+        # `and` still stops at the first guard that fails, as the generic test does; one worked
+        # out on every path before, by an action's first guard outside any condition, is read)
+        tests = []
+        for n, guard in enumerate(act.guards):
+            key = _guard_key(guard)
+            var = shared.get(key)
+            if var is None:
+                tests.append(f"{const(guard)}(g, fr)")
+            elif ("guard", key) in made:
+                tests.append(var)
+            elif ("asked", key) in made:   # (behind a condition before: maybe worked out)
+                tests.append(f"({var} if {var} is not None else ({var} := {const(guard)}(g, fr)))")
+            else:
+                tests.append(f"({var} := {const(guard)}(g, fr))")
+            made.add(("asked", key))
+            if n == 0 and not conditions:
+                made.add(("guard", key))
+        out.append(f"{indent}if {' and '.join(tests)}:")
         indent += "    "
     # Lists are worked out inside the action's conditions: only an open action needs them.
     names = []
