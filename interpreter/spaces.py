@@ -277,16 +277,19 @@ def _open(act: ActionDef, content: Content, zone_base: list[int], const, made: s
     # Lists are worked out inside the action's conditions: only an open action needs them.
     names = []
     local_made = set()
+    # Lists made behind the very same conditions before: made whenever these hold.
+    behind = ("behind", tuple(conditions), tuple(_guard_key(guard) for guard in act.guards))
     for k, p in enumerate(act.params):
         if p.pool >= 0:
             var = f"p{p.pool}"
-            if p.pool in lazy and p.pool not in made and p.pool not in local_made:
+            if p.pool in made or p.pool in local_made or (behind, p.pool) in made:
+                pass   # (made on every path that comes here)
+            elif p.pool in lazy:
                 body.append(f"if {var} is None:")
                 body.append(f"    {var} = {_pool(p, content, zone_base, const)}")
-                local_made.add(p.pool)
-            elif p.pool not in made and p.pool not in local_made:
+            else:
                 body.append(f"{var} = {_pool(p, content, zone_base, const)}")
-                local_made.add(p.pool)
+            local_made.add(p.pool)
         else:
             var = f"q{act.id}_{k}"
             sel = p.selector
@@ -313,6 +316,8 @@ def _open(act: ActionDef, content: Content, zone_base: list[int], const, made: s
     out += [indent + line for line in body]
     if not conditions and not act.guards:
         made |= local_made
+    else:
+        made |= {(behind, pool) for pool in local_made}
     return out, names
 
 
