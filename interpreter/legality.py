@@ -197,10 +197,16 @@ def below_of(rng: random.Random) -> Callable[[int], int]:
     draws.  For a `random.Random` it is `_randbelow` written out with `getrandbits` bound once
     (the method looks it up at every call: a random game draws a few hundred numbers), and
     carries that `getrandbits` as `bits`, so that the draws written for a content
-    (interpreter/spaces.py) make the same numbers without a call per number."""
+    (interpreter/spaces.py) make the same numbers without a call per number.  Any other
+    generator's function carries `bits` None: its numbers are its own."""
     if getattr(type(rng), "_randbelow", None) is not _RANDBELOW_WITH_BITS or _RANDBELOW_WITH_BITS is None:
         # randrange(n) is _randbelow(n) once n > 0 is checked: the same numbers, less work
-        return getattr(rng, "_randbelow", None) or rng.randrange
+        own = getattr(rng, "_randbelow", None) or rng.randrange
+
+        def below_own(n: int) -> int:
+            return own(n)
+        below_own.bits = None   # type: ignore[attr-defined]
+        return below_own
     getrandbits = rng.getrandbits
 
     def below(n: int) -> int:

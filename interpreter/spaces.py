@@ -78,7 +78,7 @@ def make_functions(content: Content, zone_base: list[int], starts: list) -> Func
     Where seats take turns and trade with the bank only, `turn(g, me, below)`: the draw, whose
     action, once drawn, is named in the history and started (`starts`, the action's starter)
     where the draw would return it: what `playout.play_out` does with a random seat's draw,
-    without the numbers handed back and forth."""
+    without the numbers handed back and forth (`below` made by `legality.below_of`)."""
     ns: dict[str, object] = {"candidates": selection.candidates, "zone_pool": selection.zone_pool,
                              "own_candidates": selection.own_candidates, "kept_in": selection.kept_in,
                              "with_attr": selection.with_attr,
@@ -206,7 +206,7 @@ def make_functions(content: Content, zone_base: list[int], starts: list) -> Func
     if not (rounds or content.trade_base):   # (seats that take turns, trading with the bank only)
         turn = ["def turn(g, me, below):"] + draw[1:]
         turn += _drawing(content.actions, "s", [_drawn(act, names, content, const, slotted=slotted, started=True)
-                                                for act, names in zip(content.actions, lists)])
+                                                for act, names in zip(content.actions, lists)], made_by_below_of=True)
     draw += _drawing(content.actions, "s", [_drawn(act, names, content, const, slotted=slotted)
                                             for act, names in zip(content.actions, lists)])
     in_round: list[str] = []
@@ -321,12 +321,13 @@ def _open(act: ActionDef, content: Content, zone_base: list[int], const, made: s
     return out, names
 
 
-def _drawing(actions: list[ActionDef], size: str, drawn: list[list[str]]) -> list[str]:
+def _drawing(actions: list[ActionDef], size: str, drawn: list[list[str]], made_by_below_of: bool = False) -> list[str]:
     """The loop of a draw: a number below `total` not refused yet, then the action whose
-    bindings it numbers (each action's size in `{size}{id}`) and its lines (`drawn`)."""
+    bindings it numbers (each action's size in `{size}{id}`) and its lines (`drawn`).
+    `made_by_below_of`: `below` surely carries `bits` (`legality.below_of` made it)."""
     lines = ["    tried = None   # (the numbers refused, made at the first refusal: most turns have none)",
              # (`legality.below_of`'s numbers, written out where it says how: no call per number)
-             "    bits = getattr(below, 'bits', None)",
+             "    bits = below.bits" if made_by_below_of else "    bits = getattr(below, 'bits', None)",
              "    if bits is not None:",
              "        nb = total.bit_length()",
              "    while total:",

@@ -236,3 +236,33 @@ def test_the_numbers_a_random_seat_draws_are_randranges():
             return 0.5
     own, plain = legality.below_of(Halves(1)), Halves(1)
     assert [own(n) for n in ns[:50]] == [plain.randrange(n) for n in ns[:50]]
+
+
+class OwnWay(random.Random):
+    """A generator with a `random()` of its own: Python draws its integers from `random()`."""
+
+    def random(self):
+        return super().random()
+
+
+def own_way_agent(seed: int) -> RandomAgent:
+    """The plain random agent (whose turns `play_out` draws in numbers) with such a generator."""
+    agent = make_agent("random", seed)
+    agent.rng = OwnWay(seed)
+    return agent
+
+
+def test_a_random_seat_with_a_generator_of_its_own_plays_its_own_numbers():
+    rules = load_ruleset((), "duel", None)
+    seed = game_seed(5, 1)
+    below = legality.below_of(own_way_agent(1).rng)
+    assert below.bits is None   # (the written turn draws by calling it)
+    plain = rules.new_game(seed=seed)
+    agents = [own_way_agent(agent_seed(seed, i)) for i in range(2)]
+    while not plain.over:
+        plain._apply(agents[plain.to_move()].act(plain))
+    fast = rules.new_game(seed=seed)
+    fast_agents = [own_way_agent(agent_seed(seed, i)) for i in range(2)]
+    assert all(type(a) is RandomAgent for a in fast_agents)   # (drawn for by the written turn)
+    play_out(fast, fast_agents)
+    assert fast.over and dumps(fast.state) == dumps(plain.state)
