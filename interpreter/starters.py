@@ -117,10 +117,10 @@ def source(act: ActionDef, content: Content) -> str:
             # the block stops there.  (After its last step, the turn's end sees it.)
             over = " or st.flow == 'over'" if after < stop else ""
             lines += [f"    if frames or st.pending is not None{over}:",
-                      f"        g.steps_left = left - {ran}"]
-            lines += (["        if st.flow != 'over':", "            frames.insert(0, f)"] if over
-                      else ["        frames.insert(0, f)"])
-            lines += ["        advance(g)",
+                      f"        g.steps_left = left - {ran}",
+                      "        if st.flow != 'over':",
+                      "            frames.insert(0, f)",
+                      "        advance(g)",
                       "        return"]
         pc = after
     lines += [f"    g.steps_left = left - {ran}",
