@@ -254,15 +254,33 @@ def draw_among(g: Game, me: int, below, spaces, total: int) -> Action:
     return named(g, act, binding, pay)
 
 
+def unrefused(tried: set[int], total: int, below) -> int:
+    """A number in [0, total) not in `tried`, drawn among those left: where a generator keeps
+    giving numbers already refused (one that always says the same number would never stop), the
+    draw goes on among the others, so it still ends, on a legal action or on none."""
+    left = [n for n in range(total) if n not in tried]
+    return left[below(len(left))]
+
+
+# How many numbers already refused a draw takes from its generator, per number it may draw
+# (plus one), before it draws among the others (`unrefused`): a fair generator gets there with
+# odds below e**-32, so the same numbers still draw the same actions.
+REPEATS_PER_NUMBER = 32
+
+
 def drawn_among(g: Game, me: int, below, spaces, total: int) -> tuple:
     """`draw_among` in numbers: (action definition, its items, its payment: () when none, the
     candidates of its parameters the items were drawn from)."""
     coins = g.state.coins[me]
     tried: set[int] = set()
+    repeats = 0
     while len(tried) < total:
         r = below(total)
         if r in tried:
-            continue
+            repeats += 1
+            if repeats <= REPEATS_PER_NUMBER * (total + 1):
+                continue
+            r = unrefused(tried, total, below)
         tried.add(r)
         k = r
         for act, pools, size in spaces:

@@ -83,7 +83,7 @@ def make_functions(content: Content, zone_base: list[int], starts: list) -> Func
                              "own_candidates": selection.own_candidates, "kept_in": selection.kept_in,
                              "with_attr": selection.with_attr,
                              "accessible": structure.accessible, "open_slots": structure.open_slots,
-                             "allowed": legality.allowed,
+                             "allowed": legality.allowed, "unrefused": legality.unrefused,
                              "payments_for": legality.payments_for, "price": economy.price,
                              "available_coins": economy.available_coins, "starts": starts}
     known: dict[int, str] = {}
@@ -338,7 +338,11 @@ def _drawing(actions: list[ActionDef], size: str, drawn: list[list[str]], made_b
              "            while r >= total:",
              "                r = bits(nb)",
              "        if tried is not None and r in tried:",
-             "            continue",
+             # (a generator that keeps repeating refused numbers: the draw goes on among the rest)
+             "            repeats += 1",
+             f"            if repeats <= {legality.REPEATS_PER_NUMBER} * (total + 1):",
+             "                continue",
+             "            r = unrefused(tried, total, below)",
              "        k = r"]
     for act, taken in zip(actions, drawn):
         lines += [f"        if k < {size}{act.id}:"] + ["            " + line for line in taken]
@@ -348,7 +352,7 @@ def _drawing(actions: list[ActionDef], size: str, drawn: list[list[str]], made_b
 
 # What the draw does with a binding that is not legal: it notes the number as refused and draws
 # again, unless every number is refused (the loop ends, and the draw fails).
-REFUSE = ["    if tried is None:", "        tried = set()", "    tried.add(r)", "    if len(tried) == total:",
+REFUSE = ["    if tried is None:", "        tried = set()", "        repeats = 0", "    tried.add(r)", "    if len(tried) == total:",
           "        break", "    continue"]
 
 

@@ -160,3 +160,44 @@ def test_a_guard_several_actions_share_is_asked_once(tmp_path: Path):
         # `coins >= 4` asked by hoard only, `coins >= 2` by prepare_first only (its first asker)
         assert sorted(asked) == ["hoard", "prepare_first"]
         assert {act.name for act, _, _ in spaces} & {"count_up", "hoard_more"} == opened
+
+
+class Stuck:
+    """A generator that always says the same number (the largest it may where that is
+    smaller), and stops the test where a draw would never end."""
+
+    def __init__(self, number: int) -> None:
+        self.number = number
+        self.calls = 0
+
+    def randrange(self, n: int) -> int:
+        self.calls += 1
+        assert self.calls < 100_000, "the draw keeps asking a generator that repeats itself"
+        return min(self.number, n - 1)
+
+
+@pytest.mark.parametrize("name", ["duel", "agora+pantheon", "classic-5"])
+def test_a_generator_that_always_says_the_same_number_still_draws_a_legal_action(name):
+    # Its first number names a binding that is not legal at some turns (a card too dear to
+    # build): the draw must go on among the other numbers rather than ask for ever.
+    expansions, base, players = SETS[name][:3]
+    rules = load_ruleset(expansions, base, players)
+    game, rng = rules.new_game(seed=4), random.Random(4)
+    refused_first = 0
+    while not game.over:
+        st = game.state
+        if st.pending is None:
+            legal = set(game.legal_actions()) if st.flow != "round" else None
+            for number in (0, 10**9):
+                stuck = Stuck(number)
+                action = game.random_action(stuck)
+                if legal is not None:
+                    assert action in legal, (st.turn, number, action)
+                    plain = [(game.action_by_name[n], pools, size) for n, pools, size in
+                             plain_open_spaces(game, st.current)[0]]
+                    again = Stuck(number)
+                    assert legality.draw_among(game, st.current, again.randrange, plain,
+                                               sum(n for *_, n in plain)) == action
+                refused_first += stuck.calls > 1
+        game._apply(game.random_action(rng))
+    assert refused_first > 0
