@@ -104,11 +104,18 @@ def by_block(rules, games: int, seed: int, top: int) -> None:
         origin = content.block_origins[index] if index < len(content.block_origins) else "?"
         wrapped[id(block)] = (block, list(block.steps))
         block.steps[:] = [_counting(step, runs, (origin, len(block.steps))) for step in block.steps]
+    # (the starters write their actions' steps out from the steps' sources: written afresh,
+    # they call the counting steps, which carry no source)
+    from rulesdsl.interpreter import starters
+    rules.new_game(seed=seed)
+    plain = list(content._starts)
+    content._starts[:] = starters.write(content)
     try:
         _play(rules, games, seed)
     finally:
         for block, steps in wrapped.values():
             block.steps[:] = steps
+        content._starts[:] = plain
     print(f"{sum(runs.values()) / games:,.1f} statements run per game\n   runs  steps  definition")
     for (origin, length), n in runs.most_common(top):
         print(f"{n / games:7.1f}  {length:5d}  {origin}")

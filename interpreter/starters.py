@@ -6,7 +6,7 @@ that frame, then the end of the turn.  Done by one generic function, every turn 
 action's names, its block, where the block stops and which of its steps may set something off,
 all of which the content fixes.  So for each action this module writes that work as Python
 source, once per content: the names bound by a dict display, the block and its stop as
-integers, and the steps called one after another, each followed by the test the frame loop
+integers, and the steps run one after another, each followed by the test the frame loop
 makes (did it push or schedule a block, ask a decision, end the game) unless it is a step that
 only changes numbers (the compiler's `NUMBERS_ONLY`), which can do none of these.  What runs is
 what `machine.run` would run from the same frame, with the same budget (`turns.start_action`).
@@ -18,14 +18,22 @@ the game leaves no frame, as `turns.win` clears the stack; a step that fails nam
 definitions running with the frame at the bottom of the stack (`machine.unstacked`).  So the
 state after every step that hands over is the state the frame loop leaves.
 
+A step the compiler wrote as one expression (`Compiler.fused`, most steps) is written into
+the starter as that expression, not called: one call fewer per step, and the frame's seat and
+parameters are read from the starter's locals (`me`, `b0`...), which hold what the frame's
+would.  Any other step is called from the block's own list (`Block.steps`).  Whatever replaces
+a block's steps after its starter is written (a benchmark counting them) needs the starters
+written again (`write`) to run.
+
 The only text of the content in the source is the parameters' names, as string literals
 (`repr` of names the grammar allows), the keys of the frame's names; everything else is an
-integer.  The steps are read from the block's own list (`Block.steps`), so whatever replaces a
-step there (a benchmark counting them) is what runs.
+integer or a name of the compiler's namespace (`_k12`), whose values the starter's own
+namespace holds.
 """
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Callable
 
 from rulesdsl.model import ActionDef, Content
@@ -56,7 +64,7 @@ def write(content: Content) -> list[Starter]:
         ns = {"Frame": Frame, "advance": turns.advance, "end_turn": turns.end_turn,
               "EffectFailed": EffectFailed, "unstacked": machine.unstacked,
               "steps": content.blocks[act.block].steps}
-        text = source(act, content)
+        text = source(act, content, ns)
         exec(compile(text, f"<start of action {act.id}>", "exec"), ns)   # (trusted source: see above)
         start = ns["start"]
         start.source = text   # type: ignore[attr-defined]  (for a reader)
@@ -64,9 +72,13 @@ def write(content: Content) -> list[Starter]:
     return out
 
 
-def source(act: ActionDef, content: Content) -> str:
+def source(act: ActionDef, content: Content, names: dict | None = None) -> str:
+    """The starter's source; the values its steps' own sources name are put in `names`."""
+    if names is None:
+        names = {}
     block = content.blocks[act.block]
     stop = len(block.steps)
+    bound = {name: f"b{k}" for k, name in enumerate(act.param_names)}
     env = ", ".join(f"{name!r}: b{k}" for k, name in enumerate(act.param_names))
 
     def refill(pc: int) -> list[str]:   # (`machine.frame`, inline, with the frame's first step at pc)
@@ -107,7 +119,7 @@ def source(act: ActionDef, content: Content) -> str:
         if pc:
             lines += [f"    f.pc = {pc + 1}"]
         lines += ["    try:",
-                  f"        steps[{pc}](g, f)",
+                  f"        {_written(step, pc, names, bound)}",
                   "    except EffectFailed as exc:",
                   "        raise unstacked(g, f, exc)"]
         # (`compiler.then_next`: a step that runs the step after it as well, moving the frame on)
@@ -132,3 +144,26 @@ def source(act: ActionDef, content: Content) -> str:
                   "            return"]
     lines += ["    advance(g)"]
     return "\n".join(lines) + "\n"
+
+
+FRAME_READS = re.compile(r"\bf\.(me|env)\b")
+PARAMETER_READS = re.compile(r"\bf\.env\[(_k\d+)\]")
+
+
+def _written(step, pc: int, names: dict, bound: dict[str, str]) -> str:
+    """The statement that runs step `pc`: the step's own source where the compiler wrote it as
+    one expression in `g`, `f` and its namespace (`Compiler.fused`: the values it names are
+    added to `names`), with the frame's seat and names read from the starter's locals, which
+    are the frame's (`me`, `env`); else a call of the step, read from the block's list."""
+    text = getattr(step, "source", None)
+    values = getattr(step, "names", None)
+    if text is None or values is None:
+        return f"steps[{pc}](g, f)"
+    for name, value in values.items():
+        if names.setdefault(name, value) is not value:   # (one compiler's names: never two values)
+            return f"steps[{pc}](g, f)"
+    # A parameter, read from the frame's names: the item bound to it, which those names keep
+    # while the steps run here (a block that binds names, or a decision, copies them first).
+    text = PARAMETER_READS.sub(lambda m: bound.get(values[m.group(1)], m.group(0))
+                               if isinstance(values[m.group(1)], str) else m.group(0), text)
+    return FRAME_READS.sub(lambda m: m.group(1), text)

@@ -1059,7 +1059,11 @@ class Compiler:
                          f"    return lambda g, f: {shape}", "<card expression>", "exec"), maker)
             make = self.shapes[shape] = maker["make"]
         self.sources.append(source)
-        return self.written(make(*values), source)
+        fn = self.written(make(*values), source)
+        # (the namespace's values its source names: what a reader needs to run the source
+        # itself, as the starters do with an action's steps: interpreter/starters.py)
+        fn.names = {token: self.namespace[token] for token in VALUES.findall(source) if token[0] == "_"}   # type: ignore[attr-defined]
+        return fn
 
     def name(self, n: str) -> Fn:
         if n == "me":

@@ -73,6 +73,17 @@ def test_a_starter_holds_numbers_and_the_parameters_names_only():
         assert not any(it.name in source for it in rules.content.items if len(it.name) > 3)
 
 
+def test_a_starter_runs_its_steps_sources_with_the_parameters_it_is_given():
+    # Duel's actions' steps are each one written expression: the starter runs them itself,
+    # reading the items it is given, not the frame's names (what it does is held to the frame
+    # loop above).
+    rules = load_ruleset()
+    game = rules.new_game(seed=1)
+    for act, start in zip(rules.content.actions, game._starts):
+        assert "steps[" not in start.source and "f.env[" not in start.source and "f.me)" not in start.source, act.name
+        assert all(f"b{k})" in start.source or f"b{k}," in start.source for k in range(len(act.params)))
+
+
 # An action whose own first step fails (a computed seat no game of two seats has) and one whose
 # first step ends the game before its second: both run by the starter, whose frame stands on
 # the stack only once a step pushes something.
