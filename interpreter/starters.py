@@ -63,6 +63,7 @@ def write(content: Content) -> list[Starter]:
     for act in content.actions:
         ns = {"Frame": Frame, "advance": turns.advance, "end_turn": turns.end_turn,
               "EffectFailed": EffectFailed, "unstacked": machine.unstacked,
+              "frame_at": frame_at,
               "steps": content.blocks[act.block].steps}
         text = source(act, content, ns)
         exec(compile(text, f"<start of action {act.id}>", "exec"), ns)   # (trusted source: see above)
@@ -91,52 +92,65 @@ def source(act: ActionDef, content: Content, names: dict | None = None) -> str:
                 "        f.env = env",
                 "    else:",
                 f"        f = Frame({act.block}, {pc}, {stop}, me, env)"]
+    # The steps as the starter runs them: (pc, the statement, the step after it).
+    run: list[tuple[int, str, int]] = []
+    pc = 0
+    while pc < stop:
+        step = block.steps[pc]
+        # (`compiler.then_next`: a step that runs the step after it as well, moving the frame on)
+        after = pc + (2 if getattr(step, "runs_next", False) else 1)
+        run.append((pc, _written(step, pc, names, bound), after))
+        pc = after
+    # Where no statement reads the frame (every step written in, none handed the frame itself),
+    # the frame is made only where one is needed: when a step hands over, or fails.  Where none
+    # reads the frame's names either, they are made with it.
+    lazy = not any(FRAME.search(text) for _, text, _ in run)
+    names_made = lazy and not any(ENV.search(text) for _, text, _ in run)
+    frame_env = f"{{{env}}}" if names_made else "env"
     lines = [
         f"def start({', '.join(['g'] + [f'b{k}' for k in range(len(act.param_names))])}):",
         "    st = g.state",
         "    st.turn += 1",
         "    me = st.last_actor = st.current",
         f"    st.flow = {'before_action' if act.before_turn else 'action'!r}",
-        f"    env = {{{env}}}",
-        "    spare = g._spare_frames",
+    ] + [f"    env = {{{env}}}"] * (not names_made) + [
+        "    spare = g._spare_frames"] * (not lazy) + [
         "    frames = st.frames",
         "    left = g.steps_left",
         # Run here only what the budget surely allows and where nothing stands under the frame
         # (an action started inside another block's turn): otherwise the frame loop runs it.
         f"    if frames or left <= {stop}:",
-    ] + ["    " + line for line in refill(0)] + [
-        "        frames.append(f)",
-        "        advance(g)",
-        "        return",
-    ] + refill(1)
+    ]
+    if lazy:
+        lines += [f"        frames.append(frame_at(g, {act.block}, 0, {stop}, me, {frame_env}))"]
+    else:
+        lines += ["    " + line for line in refill(0)] + ["        frames.append(f)"]
+    lines += ["        advance(g)",
+              "        return"] + ([] if lazy else refill(1))
     # The frame stays off the stack while its steps run and push nothing: it is put where it
     # would have stood, under what a step pushed, when one does (or asks a decision), and named
     # with the definitions running when a step fails (`machine.unstacked`).
-    pc = ran = 0
-    while pc < stop:
-        step = block.steps[pc]
+    ran = 0
+    for pc, text, after in run:
         ran += 1
-        if pc:
+        frame = f"frame_at(g, {act.block}, {pc + 1}, {stop}, me, {frame_env})" if lazy else "f"
+        if pc and not lazy:
             lines += [f"    f.pc = {pc + 1}"]
         lines += ["    try:",
-                  f"        {_written(step, pc, names, bound)}",
+                  f"        {text}",
                   "    except EffectFailed as exc:",
-                  "        raise unstacked(g, f, exc)"]
-        # (`compiler.then_next`: a step that runs the step after it as well, moving the frame on)
-        after = pc + (2 if getattr(step, "runs_next", False) else 1)
-        if not getattr(step, "numbers_only", False):
+                  f"        raise unstacked(g, {frame}, exc)"]
+        if not getattr(block.steps[pc], "numbers_only", False):
             # A step that ended the game took the stack away, the frame with it (`turns.win`):
             # the block stops there.  (After its last step, the turn's end sees it.)
             over = " or st.flow == 'over'" if after < stop else ""
             lines += [f"    if frames or st.pending is not None{over}:",
                       f"        g.steps_left = left - {ran}",
                       "        if st.flow != 'over':",
-                      "            frames.insert(0, f)",
+                      f"            frames.insert(0, {frame})",
                       "        advance(g)",
                       "        return"]
-        pc = after
-    lines += [f"    g.steps_left = left - {ran}",
-              "    spare.append(f)"]
+    lines += [f"    g.steps_left = left - {ran}"] + ["    spare.append(f)"] * (not lazy)
     if not act.before_turn:
         lines += ["    if st.flow == 'action':",
                   "        end_turn(g)",
@@ -148,6 +162,15 @@ def source(act: ActionDef, content: Content, names: dict | None = None) -> str:
 
 FRAME_READS = re.compile(r"\bf\.(me|env)\b")
 PARAMETER_READS = re.compile(r"\bf\.env\[(_k\d+)\]")
+FRAME = re.compile(r"\bf\b")
+ENV = re.compile(r"\benv\b")
+
+
+def frame_at(g: Game, block: int, pc: int, stop: int, me: int, env: dict) -> Frame:
+    """A frame of `block` at step `pc`: the action's frame, made when a starter needs it."""
+    f = machine.frame(g, block, stop, me, env)
+    f.pc = pc
+    return f
 
 
 def _written(step, pc: int, names: dict, bound: dict[str, str]) -> str:

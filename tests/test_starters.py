@@ -68,7 +68,7 @@ def test_a_starter_holds_numbers_and_the_parameters_names_only():
     game = rules.new_game(seed=1)
     for act, start in zip(rules.content.actions, game._starts):
         source = start.source
-        assert f"f.block = {act.block}" in source
+        assert f"f.block = {act.block}" in source or f"frame_at(g, {act.block}, 0, " in source
         assert all(repr(name) in source for name in act.param_names)
         assert not any(it.name in source for it in rules.content.items if len(it.name) > 3)
 
@@ -135,3 +135,45 @@ def test_a_step_ending_the_game_in_a_starter_stops_its_block(tmp_path):
         assert game.over and game.state.victory == "civilian"
         assert card in game.state.structure   # (`discard` never ran)
     assert dumps(written.state) == dumps(looped.state)
+
+
+# Actions whose steps read the frame in each way a starter handles: a step that runs the one
+# after it (called, handed the frame), an `if` whose body pushes a frame with the action's names,
+# and a choice, handed the frame itself.
+FRAME_READERS = """
+action pledge {
+    param card from structure
+    gain 1 coins
+    discard card
+}
+action wager {
+    param card from structure
+    if coins >= 6 { discard card } else { gain 1 coins }
+}
+action scout {
+    param card from structure
+    choose 1 from board_tokens { acquire chosen }
+    discard card
+}
+"""
+
+
+def test_a_starter_whose_steps_read_the_frame_plays_what_the_frame_loop_plays(tmp_path):
+    rules = Ruleset.load([str(folder(tmp_path, FRAME_READERS))])
+    game = rules.new_game(seed=1)
+    shapes = {act.name: start.source for act, start in zip(rules.content.actions, game._starts)}
+    assert "spare.pop()" in shapes["pledge"] and "steps[0](g, f)" in shapes["pledge"]
+    assert "spare.pop()" not in shapes["wager"] and "    env = {" in shapes["wager"]
+    assert "spare.pop()" in shapes["scout"]
+    assert "spare.pop()" not in shapes["discard"] and "    env = {" not in shapes["discard"]
+    started = set()
+    for seed in range(6):
+        written = played(rules, seed, written=True)
+        assert written == played(rules, seed, written=False), seed
+        game = rules.new_game(seed=seed)
+        rng = random.Random(seed)
+        while not game.over:
+            action = game.random_action(rng)
+            started.add(action.name)
+            game._apply(action)
+    assert {"pledge", "wager", "scout"} <= started
