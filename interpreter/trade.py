@@ -332,28 +332,31 @@ def _buy(need: list[int], sides, kept: dict) -> set[tuple[int, ...]]:
     sources = kept.get("sources")
     if sources is None:
         sources = kept["sources"] = _sources(sides)
-    memo: dict = {}
     givers, caps, prices = sources
     nothing = frozenset({(0,) * len(sides)})   # (what the last unit leaves to pay)
+    return set(_vectors(units, givers, prices, {}, nothing, 0, caps))
 
-    def go(u: int, caps: tuple[int, ...]) -> frozenset:
-        if u == len(units):
-            return nothing
-        key = (u, caps)
-        if key in memo:
-            return memo[key]
-        r = units[u]
-        out = set()
-        for j, k in givers[r]:
-            if caps[j]:
-                rest = go(u + 1, caps[:j] + (caps[j] - 1,) + caps[j + 1:])
-                cost = prices[k][r]
-                for vec in rest:
-                    out.add(vec[:k] + (vec[k] + cost,) + vec[k + 1:])
-        result = memo[key] = frozenset(out)
-        return result
 
-    return set(go(0, caps))
+def _vectors(units: list[int], givers, prices, memo: dict, nothing: frozenset, u: int,
+             caps: tuple[int, ...]) -> frozenset:
+    """The vectors of coins per side that buy `units[u:]` from what each giver has left
+    (`caps`), remembered in `memo`.  (A function of the module, not one nested in `_buy`: a
+    nested function that calls itself is a reference cycle, left for the cycle collector.)"""
+    if u == len(units):
+        return nothing
+    key = (u, caps)
+    if key in memo:
+        return memo[key]
+    r = units[u]
+    out = set()
+    for j, k in givers[r]:
+        if caps[j]:
+            rest = _vectors(units, givers, prices, memo, nothing, u + 1, caps[:j] + (caps[j] - 1,) + caps[j + 1:])
+            cost = prices[k][r]
+            for vec in rest:
+                out.add(vec[:k] + (vec[k] + cost,) + vec[k + 1:])
+    result = memo[key] = frozenset(out)
+    return result
 
 
 def _one_of_helps(need: list[int], sides) -> bool:
