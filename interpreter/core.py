@@ -228,13 +228,23 @@ def relocate(g: Game, item: int, slot: int) -> None:
     if g._round_pools:
         g._round_pools.clear()
     if old >= 0:
-        st.zones[old].remove(item)
+        kind = g.slot_kind[old]
+        if kind == STRUCTURE_SLOT:   # (the structure alone, most moves that leave a kind: one test)
+            # Cards leave the structure mostly from the end of its list (the rows dealt last lie
+            # open): looked for from there.  (`list.remove` compares from the front, a generic
+            # comparison of integers for each card passed, several times this loop's cost.)
+            cards = st.zones[old]
+            i = len(cards) - 1
+            while cards[i] != item:
+                i -= 1
+            del cards[i]
+        else:
+            st.zones[old].remove(item)
         tally = g._tally[old]
         if tally is not None:   # (kept up to date: a count is asked after most moves)
             tally[g.content.items[item].color] -= 1
-        kind = g.slot_kind[old]
         if kind:   # (most moves leave a slot with nothing more to keep: one test for them)
-            if kind == STRUCTURE_SLOT:   # (the structure alone, most moves that leave a kind: one more)
+            if kind == STRUCTURE_SLOT:
                 _leave_structure(g, st, item)
             else:
                 _left_kinds(g, st, item, old, kind)
@@ -507,4 +517,4 @@ def arrive(g: Game, item: int, slot: int, by: int, frames: list[Frame]) -> None:
         return
     owner = owner_of(g, item)  # the player whose zone it leaves
     relocate(g, item, slot)
-    frames += events.event_frames(g, "discarded", by, item, owner=owner)
+    frames += events.event_frames(g, "discarded", by, item, fields={"owner": owner})

@@ -334,7 +334,7 @@ def build(g: Game, p: int, item: int, free: bool = False) -> None:
         via = "chain" if chain else "paid"
         spend(g, p, total)
         if trade:
-            frames += events.event_frames(g, "traded", p, seller=-1, resource="", amount=trade)
+            frames += events.event_frames(g, "traded", p, fields={"seller": -1, "resource": "", "amount": trade})
     _into_play(g, p, item, "built", via, frames)
 
 
@@ -352,10 +352,10 @@ def _into_play(g: Game, p: int, item: int, event: str, via: str | None, frames: 
     if event in g.content.triggers_by_event:
         hearing = g._hearing.get((event, it.kind, it.color, via))
         if hearing is None or hearing:
-            frames += events.event_frames(g, event, p, item, via=via)
+            frames += events.event_frames(g, event, p, item, fields={"via": via})
     if it.effect >= 0:
         frames.append(machine.frame(g, it.effect, g.block_stops[it.effect], p, {}))
     for sym in it.science:
-        frames += events.event_frames(g, "gained_science", p, symbol=sym)
+        frames += events.event_frames(g, "gained_science", p, fields={"symbol": sym})
     if frames:
         machine.schedule(g, frames)

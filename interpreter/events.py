@@ -13,9 +13,16 @@ if TYPE_CHECKING:
     from .game import Game
 
 
-def event_frames(g: Game, name: str, actor: int, item: int = -1, only: int = -1, **fields) -> list[Frame]:
+NO_FIELDS: dict = {}   # (read only)
+
+
+def event_frames(g: Game, name: str, actor: int, item: int = -1, only: int = -1,
+                 fields: dict = NO_FIELDS) -> list[Frame]:
     """Frames for the triggers an event sets off (`only`: just that item's triggers, and the
-    item's controller as `me` even before the event reaches the rules)."""
+    item's controller as `me` even before the event reaches the rules); `fields`: what else the
+    event says, by name.  (A dict, not keyword arguments: CPython matches each keyword that
+    goes into `**kwargs` against every parameter's name by comparing strings, some hundred
+    machine instructions a parameter, at every call.)"""
     triggers = g.content.triggers_by_event.get(name)
     if not triggers:
         return []

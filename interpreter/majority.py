@@ -45,7 +45,7 @@ def add_cube(g: Game, zone: int, player: int, space) -> None:
         return
     st.supply[name][player] -= 1
     st.cubes[name][player][space] += 1
-    frames = events.event_frames(g, "cube_added", player, zone=name, space=space)
+    frames = events.event_frames(g, "cube_added", player, fields={"zone": name, "space": space})
     _update_control(g, zone, frames, (space,))
 
 
@@ -70,7 +70,7 @@ def move_cube(g: Game, zone: int, player: int, src, dst) -> None:
     row[src] -= 1
     row[dst] += 1
     # A cube arriving on a space, placed or moved, is a cube added there.
-    _update_control(g, zone, events.event_frames(g, "cube_added", player, zone=name, space=dst),
+    _update_control(g, zone, events.event_frames(g, "cube_added", player, fields={"zone": name, "space": dst}),
                     (src, dst) if src < dst else (dst, src))
 
 
@@ -100,11 +100,11 @@ def _update_control(g: Game, zone: int, frames: list[Frame], touched: tuple[int,
         if new == old:
             continue
         if old >= 0:
-            lost += events.event_frames(g, "control_lost", old, zone=z.name, space=space)
+            lost += events.event_frames(g, "control_lost", old, fields={"zone": z.name, "space": space})
         ctrl[space] = new
         _handed_over(g, z.name, space, old, new)
         if new >= 0:
-            gained += events.event_frames(g, "control_gained", new, zone=z.name, space=space)
+            gained += events.event_frames(g, "control_gained", new, fields={"zone": z.name, "space": space})
     machine.schedule(g, frames + lost + gained)
 
 

@@ -72,5 +72,5 @@ def shields(g: Game, p: int, n: int) -> None:
                     if it.effect >= 0:
                         frames.append(machine.frame(g, it.effect, g.block_stops[it.effect], p, {}))
     if moved:
-        frames += events.event_frames(g, "pawn_moved", p, amount=moved)
+        frames += events.event_frames(g, "pawn_moved", p, fields={"amount": moved})
     machine.schedule(g, frames)

@@ -277,7 +277,8 @@ def resolve_round(g: Game) -> None:
             for item in paid:
                 st.prepaid[item] = p
             for seller, resource, coins in trades:
-                frames += events.event_frames(g, "traded", p, seller=seller, resource=resource, amount=coins)
+                traded = {"seller": seller, "resource": resource, "amount": coins}
+                frames += events.event_frames(g, "traded", p, fields=traded)
         names = act.param_names
         env = {names[0]: binding[0]} if len(names) == 1 else dict(zip(names, binding))
         frames.append(machine.frame(g, act.block, g.block_stops[act.block], p, env))
