@@ -228,8 +228,13 @@ def relocate(g: Game, item: int, slot: int) -> None:
     if g._round_pools:
         g._round_pools.clear()
     if old >= 0:
+        tally = g._tally[old]
+        if tally is not None:   # (kept up to date: a count is asked after most moves)
+            tally[g.content.items[item].color] -= 1
         kind = g.slot_kind[old]
-        if kind == STRUCTURE_SLOT:   # (the structure alone, most moves that leave a kind: one test)
+        if not kind:   # (most moves leave a slot with nothing more to keep: one test for them)
+            st.zones[old].remove(item)
+        elif kind == STRUCTURE_SLOT:   # (the structure alone, most moves that leave a kind: one more)
             # Cards leave the structure mostly from the end of its list (the rows dealt last lie
             # open): looked for from there.  (`list.remove` compares from the front, a generic
             # comparison of integers for each card passed, several times this loop's cost.)
@@ -238,16 +243,10 @@ def relocate(g: Game, item: int, slot: int) -> None:
             while cards[i] != item:
                 i -= 1
             del cards[i]
+            _leave_structure(g, st, item)
         else:
             st.zones[old].remove(item)
-        tally = g._tally[old]
-        if tally is not None:   # (kept up to date: a count is asked after most moves)
-            tally[g.content.items[item].color] -= 1
-        if kind:   # (most moves leave a slot with nothing more to keep: one test for them)
-            if kind == STRUCTURE_SLOT:
-                _leave_structure(g, st, item)
-            else:
-                _left_kinds(g, st, item, old, kind)
+            _left_kinds(g, st, item, old, kind)
     if st.attached:
         st.attached.pop(item, None)
     if st.positions:

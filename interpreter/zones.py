@@ -68,14 +68,7 @@ def riders_of(g: Game, host: int) -> list[int]:
     """The items lying on `host`, in the order they were put there (looked for only when
     something lies on it: most items carry nothing)."""
     attached = g.state.attached
-    return _riders(attached, host) if _carries(attached, host) else []
-
-
-def _carries(attached: dict[int, int], host: int) -> bool:
-    """Whether anything lies on `host`.  (`host in attached.values()` compares the host with
-    each value in turn, a generic comparison of integers for each one that differs: looking
-    each value up in a set of one costs a hash instead, a quarter of that.)"""
-    return not {host}.isdisjoint(attached.values())
+    return _riders(attached, host) if host in attached.values() else []
 
 
 def _riders(attached: dict[int, int], host: int) -> list[int]:
@@ -90,7 +83,7 @@ def discard(g: Game, me: int, item: int) -> None:
     """To the discard pile, with whatever lies on the item (tokens on a structure card)."""
     pile = g.zone_base[g.content.discard_zone]
     attached = g.state.attached   # (`riders_of`, inline: most items carry nothing)
-    riders = _riders(attached, item) if attached and _carries(attached, item) else ()
+    riders = _riders(attached, item) if attached and item in attached.values() else ()
     if not riders and "discarded" not in g.content.triggers_by_event:
         core.relocate(g, item, pile)   # (what `core.arrive` does when nothing hears the pile)
         return
