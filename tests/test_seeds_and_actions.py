@@ -4,6 +4,7 @@ share seeds with another batch's), and malformed actions are refused like illega
 from __future__ import annotations
 
 import os
+import random
 import subprocess
 import sys
 
@@ -74,6 +75,33 @@ def test_a_number_above_the_rejection_limit_is_drawn_again():
             assert y < limit and (after, k) == (again, [y % m])
     with pytest.raises(ValueError):
         chance.picks(1, 2**32 + 1, 1)
+
+
+def _below_one_by_one(state: int, n: int, count: int) -> tuple[int, list[int]]:
+    out = []
+    for m in range(n, n - count, -1):
+        state, k = chance.below(state, m)
+        out.append(k)
+    return state, out
+
+
+def test_numbers_worked_out_side_by_side_are_those_drawn_one_by_one():
+    # Several numbers at a time are worked out side by side in one big integer (`chance._packed`):
+    # the same numbers, and the same state after them, as `below` one after another; also
+    # where a number at or above the rejection limit comes among them (at the first, a middle
+    # or the last of the deal), refused or taken as `below` refuses or takes it.
+    rng = random.Random(5)
+    for _ in range(300):
+        state, n = rng.getrandbits(64), rng.randint(1, 120)
+        count = rng.randint(0, n)
+        assert chance.picks(state, n, count) == _below_one_by_one(state, n, count)
+    gamma = 0x9E3779B97F4A7C15
+    for x in [(1 << 64) - 1, (1 << 64) - 2**31, 0xFFFFFFFF00000000]:
+        for at in (0, 2, 6):
+            start = (_state_before(x) - at * gamma) % (1 << 64)   # its `at`-th number is x
+            for n in (7, 10, 2**31 + 5):
+                assert chance.next_u64((start + at * gamma) % (1 << 64))[1] == x
+                assert chance.picks(start, n, 7) == _below_one_by_one(start, n, 7), (x, at, n)
 
 
 def test_the_dice_of_a_seed_are_fixed():
