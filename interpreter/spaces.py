@@ -19,6 +19,7 @@ parameter positions) are written as integers.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any, Callable, Collection
 
 from rulesdsl.model import STRUCTURE, STRUCTURE_ALL, ActionDef, Content, Param
@@ -115,11 +116,11 @@ def make_functions(content: Content, zone_base: list[int], starts: list) -> Func
         for guard in act.guards:
             seen[_guard_key(guard)] = seen.get(_guard_key(guard), 0) + 1
     shared = {key: f"c{n}" for n, key in enumerate(k for k, uses in seen.items() if uses > 1)}
-    # (names only the content's actions read: a draw runs these lines at every turn)
+    # (names only the content's actions read: a draw runs these lines at every turn; the names
+    # that start as None, only where a line asks whether they are: `_defaults`, once the
+    # actions' lines are written)
     preamble = (["    zones = st.zones"] + ["    before_used = st.before_used"] * any(a.before_turn for a in content.actions)
-                + ["    fr = None"] * any(a.guards for a in content.actions)
-                + [f"    {name} = None" for name in shared.values()]
-                + [f"    p{k} = None" for k in sorted(lazy)])
+                + [DEFAULTS])
     rounds = content.simultaneous
     # (sizes and lists set behind a condition: those of other actions are set in any case)
     record_defaults = ([f"    z{act.id} = 0" for act in content.actions if act.before_turn or act.guards]
@@ -163,8 +164,10 @@ def make_functions(content: Content, zone_base: list[int], starts: list) -> Func
     # A list's length the draw has named already (`len(p0)` is s0 once `s0 = len(p0)` ran, on
     # every path, and p0 was not made again): read from that name, not asked again.
     lengths: dict[str, str] = {}
+    written: list[str] = []   # every action's lines
     for act in content.actions:
         lines, names = _open(act, content, zone_base, const, made, lazy, shared)
+        written += lines
         lists.append(names)
         depth = lines[-1][:len(lines[-1]) - len(lines[-1].lstrip())]   # where `size` is known
         spaces += lines + [depth + line for line in (
@@ -188,6 +191,10 @@ def make_functions(content: Content, zone_base: list[int], starts: list) -> Func
                 if line.startswith("    s") and value.startswith("len(") and value.count("(") == 1:
                     lengths.setdefault(value[4:-1], var)
             draw.append(line)
+    defaults = _defaults(written, ["fr"] * any(a.guards for a in content.actions) + list(shared.values())
+                         + [f"p{k}" for k in sorted(lazy)])
+    spaces, record, draw = (_merged([line for part in fn for line in (defaults if part is DEFAULTS else [part])])
+                            for fn in (spaces, record, draw))
     kept = ", ".join(f"z{act.id}, l{act.id}" for act in content.actions)
     spaces += ["    result = (out, total)"]
     if not rounds:   # (a round's were listed and kept above)
@@ -224,6 +231,42 @@ def make_functions(content: Content, zone_base: list[int], starts: list) -> Func
     open_spaces.source = drawn.source = source   # type: ignore[attr-defined]  (for a reader)
     return (open_spaces, drawn, ns.get("draw_in_round"), ns.get("round_record"),  # type: ignore[return-value]
             ns.get("turn"))
+
+
+# Where the names that start as None are set, in the lines a function begins with.
+DEFAULTS = "    # (the names that start as None)"
+
+
+def _defaults(lines: list[str], names: list[str]) -> list[str]:
+    """`NAME = None` for those of `names` that a line asks about (`NAME is None`, `NAME is not
+    None`): every other read of such a name comes where every path has set it (`_open`), so
+    one that is never asked about needs no value before."""
+    asked = re.compile(r"\b(\w+) is (?:not )?None\b")
+    tested = {m.group(1) for line in lines for m in asked.finditer(line)}
+    return [f"    {name} = None" for name in names if name in tested]
+
+
+def _merged(lines: list[str]) -> list[str]:
+    """The lines with a block `if NAME:` that comes right after a block of the same test (`if
+    NAME:` or `if (NAME := ...):`, the name not set again in it) run as part of that block:
+    the same steps, one test fewer (the actions behind one shared guard, one after another)."""
+    out: list[str] = []
+    last: dict[int, str] = {}   # indent -> the name the block just before there tests, if any
+    for line in lines:
+        body = line.lstrip()
+        depth = len(line) - len(body)
+        for d in [d for d in last if d > depth]:   # (blocks deeper than this line have ended)
+            del last[d]
+        m = re.fullmatch(r"if (\w+):", body) or re.fullmatch(r"if \((\w+) := .*\):", body)
+        if m and body == f"if {m.group(1)}:" and last.get(depth) == m.group(1):
+            continue   # (its lines, already indented, go on the block before)
+        last.pop(depth, None)   # (any other line here comes between)
+        if re.search(r"\b\w+ :?= ", body) and any(re.search(rf"\b{name} :?= ", body) for name in last.values()):
+            last.clear()   # (a tested name set again: nothing merges across it)
+        out.append(line)
+        if m:
+            last[depth] = m.group(1)
+    return out
 
 
 def _guard_key(guard) -> object:
@@ -284,12 +327,13 @@ def _open(act: ActionDef, content: Content, zone_base: list[int], const, made: s
             var = f"p{p.pool}"
             if p.pool in made or p.pool in local_made or (behind, p.pool) in made:
                 pass   # (made on every path that comes here)
-            elif p.pool in lazy:
+            elif p.pool in lazy and ("mentioned", p.pool) in made:   # (maybe made before: asked)
                 body.append(f"if {var} is None:")
                 body.append(f"    {var} = {_pool(p, content, zone_base, const)}")
             else:
                 body.append(f"{var} = {_pool(p, content, zone_base, const)}")
             local_made.add(p.pool)
+            made.add(("mentioned", p.pool))   # (made on some path from here on)
         else:
             var = f"q{act.id}_{k}"
             sel = p.selector

@@ -201,3 +201,19 @@ def test_a_generator_that_always_says_the_same_number_still_draws_a_legal_action
                 refused_first += stuck.calls > 1
         game._apply(game.random_action(rng))
     assert refused_first > 0
+
+
+def test_blocks_behind_the_same_test_are_run_as_one_and_names_start_as_none_only_where_asked():
+    from rulesdsl.interpreter.spaces import _defaults, _merged
+    lines = ["    if (c0 := guard(g)):", "        a = 1", "    if c0:", "        b = 2",
+             "    x = 3", "    if c0:", "        d = 4",
+             "    if c1:", "        c1 = 0", "    if c1:", "        e = 5"]
+    assert _merged(lines) == ["    if (c0 := guard(g)):", "        a = 1", "        b = 2",
+                              "    x = 3", "    if c0:", "        d = 4",
+                              "    if c1:", "        c1 = 0", "    if c1:", "        e = 5"]
+    assert _defaults(["    if p3 is None:", "    s = len(p4)", "    y = c0 if c0 is not None else 1"],
+                     ["fr", "c0", "p3", "p4"]) == ["    c0 = None", "    p3 = None"]
+    # The written draw of both expansions asks their shared guard (`age >= 2`) once a turn.
+    rules = load_ruleset(*SETS["agora+pantheon"][:3])
+    turn = rules.new_game(seed=1)._open_spaces.source.split("def turn")[1]
+    assert turn.count("c0 := ") == 1 and "if c0:" not in turn and "c0 = None" not in turn
