@@ -203,6 +203,7 @@ def clear_caches(g: Game) -> None:
     g._structure_left = None   # cards still in the structure (None: count them when asked)
     g._structure_at = None     # each card still in the structure -> its place (None: look when asked)
     g._to_uncover = None       # face-down slots nothing covers any more (None: look at every slot)
+    g._hosts = None            # the items something lies on (zones.carries; None: look when asked)
     g._ended_scores = None     # each seat's `score` when the last age ended (turns.finish)
     g._spare_frames = []       # frames of finished blocks, to be refilled (machine.frame)
     g._binding_frame = Frame(0, 0, 0, 0, {})   # what a binding's requirements read (legality.allowed)
@@ -247,8 +248,8 @@ def relocate(g: Game, item: int, slot: int) -> None:
         else:
             st.zones[old].remove(item)
             _left_kinds(g, st, item, old, kind)
-    if st.attached:
-        st.attached.pop(item, None)
+    if st.attached and st.attached.pop(item, -1) >= 0:
+        g._hosts = None   # (it lay on an item: which items carry something is looked at again)
     if st.positions:
         st.positions.pop(item, None)
     if st.hidden and item in st.hidden:
@@ -465,6 +466,7 @@ def relocate_all(g: Game, items: list[int], slot: int, left: list[int] | None = 
     if attached:   # (Duel: the cards tucked under wonders, for most of the game)
         for item in gone.intersection(attached):
             del attached[item]
+            g._hosts = None
     if positions:
         for item in gone.intersection(positions):
             del positions[item]

@@ -149,6 +149,7 @@ def deal_onto_structure(g: Game, count: int, src: int, slots: list[int]) -> None
     for item, spot in zip(dealing.draw(g, g.zone_slots[src][0], len(spots), g.content.zones[src].name)[0], spots):
         core.relocate(g, item, g.structure_slot)
         st.attached[item] = st.structure[spot]
+        g._hosts = None
 
 
 def marked_slots(g: Game, mark: str) -> list[int]:

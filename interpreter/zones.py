@@ -25,6 +25,7 @@ def move(g: Game, item: int, zone: int, owner: int, onto: int | None = None, bot
         pile.insert(0, pile.pop())
     if onto is not None:
         g.state.attached[item] = onto
+        g._hosts = None
         it = g.content.items[item]
         if it.copy_science and g.slot_active[g.state.loc[item]]:
             # A copied symbol counts like any other: announce it (pairs, supremacy).
@@ -68,7 +69,18 @@ def riders_of(g: Game, host: int) -> list[int]:
     """The items lying on `host`, in the order they were put there (looked for only when
     something lies on it: most items carry nothing)."""
     attached = g.state.attached
-    return _riders(attached, host) if host in attached.values() else []
+    return _riders(attached, host) if attached and carries(g, host) else []
+
+
+def carries(g: Game, host: int) -> bool:
+    """Whether anything lies on `host`: asked of the set of the items something lies on, kept
+    until an item comes to lie on one or leaves it (`core.relocate`).  (`host in
+    attached.values()` compares the host with every value the generic way, some hundred
+    machine instructions each, and a game with tokens on its cards asks it every discard.)"""
+    hosts = g._hosts
+    if hosts is None:
+        hosts = g._hosts = set(g.state.attached.values())
+    return host in hosts
 
 
 def _riders(attached: dict[int, int], host: int) -> list[int]:
@@ -83,7 +95,7 @@ def discard(g: Game, me: int, item: int) -> None:
     """To the discard pile, with whatever lies on the item (tokens on a structure card)."""
     pile = g.zone_base[g.content.discard_zone]
     attached = g.state.attached   # (`riders_of`, inline: most items carry nothing)
-    riders = _riders(attached, item) if attached and item in attached.values() else ()
+    riders = _riders(attached, item) if attached and carries(g, item) else ()
     if not riders and "discarded" not in g.content.triggers_by_event:
         core.relocate(g, item, pile)   # (what `core.arrive` does when nothing hears the pile)
         return

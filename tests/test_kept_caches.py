@@ -5,8 +5,9 @@ that rules items changes hands), each seat's price of each resource and of every
 (`economy.trade_price`, `economy.price`, kept until `core.dirty` says a change can reach them),
 what a seat sells its neighbours (`trade.offer`, which takes an arriving item in through
 `trade.offer_after_arrival`), the colour tally of each slot that `count(ZONE, color=...)`
-reads (`selection.count_colors`, kept up to date by `core.relocate`), and the values of
-expressions of a seat's `modify` amounts kept with its stats (`economy.kept_value`).  Checked after every action
+reads (`selection.count_colors`, kept up to date by `core.relocate`), the items something
+lies on (`zones.carries`, forgotten when an item comes to lie on one or leaves it), and the
+values of expressions of a seat's `modify` amounts kept with its stats (`economy.kept_value`).  Checked after every action
 of seeded random games: the kept values against a clone of the game, whose caches start empty,
 or against the slot's items."""
 
@@ -142,6 +143,21 @@ def test_kept_values_are_what_their_expressions_work_out(players):
 def test_kept_colour_tallies_are_the_colours_of_their_slots(name):
     rules = load_ruleset(*SETS[name])
     assert after_every_action(rules, 2, kept_tallies_hold) > 20
+
+
+def kept_hosts_hold(game) -> int:
+    if game._hosts is None:
+        return 0
+    assert game._hosts == set(game.state.attached.values()), game.state.turn
+    return 1
+
+
+@pytest.mark.parametrize("name", ["duel", "pantheon", "agora+pantheon", "classic-5"])
+def test_the_kept_items_something_lies_on_are_those_of_the_state(name):
+    # (Duel and classic tuck cards under wonders; Pantheon lays tokens on structure cards, taken
+    # when the card is turned up or discarded with it)
+    rules = load_ruleset(*SETS[name])
+    assert after_every_action(rules, 3, kept_hosts_hold) > 20
 
 
 def _duel_priced(tmp_path: Path, price: str):
