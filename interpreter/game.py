@@ -35,7 +35,7 @@ class Game:
     # attributes; tests/test_hot_paths.py holds a played game to none of its own.
     __slots__ = (
         "__dict__", "content", "state", "max_steps", "steps_left", "short_draws", "_origin_of", "_origin",
-        "_open_spaces", "_draw", "_draw_in_round", "_round_record", "_turn", "_starts",
+        "_open_spaces", "_draw", "_draw_in_round", "_round_record", "_turn", "_starts", "_round_starts",
         # the slot tables (core.slot_tables), shared by the content's games
         "zone_base", "zone_slots", "seats", "seat_list", "slot_zone", "slot_owner", "n_slots", "slot_active", "slot_kind", "slot_discard", "active_slots",
         "structure_slot", "track_slot", "ruled", "item_names", "action_by_name", "copied_names",
@@ -67,6 +67,7 @@ class Game:
     _draw_in_round: spaces.RoundDraw | None
     _round_record: spaces.RoundRecord | None
     _turn: spaces.Turn | None
+    _round_starts: list | None   # each action's run in a round (starters.round_starters_of); None: no rounds
     _structure_left: int | None
     _structure_at: dict[int, int] | None
     _to_uncover: list[int] | None
@@ -87,6 +88,7 @@ class Game:
         machine.set_budget(self, max_steps)
         core.lay_out_slots(self, content)
         self._starts = starters.starters_of(content)
+        self._round_starts = starters.round_starters_of(content) if content.simultaneous else None
         self._open_spaces, self._draw, self._draw_in_round, self._round_record, self._turn = \
             spaces.functions_of(content, self._starts)
         core.clear_caches(self)
@@ -102,6 +104,7 @@ class Game:
         machine.set_budget(game, max_steps)
         core.lay_out_slots(game, content)
         game._starts = starters.starters_of(content)
+        game._round_starts = starters.round_starters_of(content) if content.simultaneous else None
         game._open_spaces, game._draw, game._draw_in_round, game._round_record, game._turn = \
             spaces.functions_of(content, game._starts)
         game.state = creation.initial_state(game, seed, options, script)

@@ -63,6 +63,15 @@ def schedule(g: Game, frames: list[Frame]) -> None:
                          f"{g.max_steps} steps")
 
 
+def schedule_under(g: Game, frames: list[Frame]) -> None:
+    """Run these frames, in list order, once what is on the stack now has run."""
+    stack = g.state.frames
+    stack[0:0] = reversed(frames)
+    if len(stack) > g.max_steps:
+        raise runaway(g, f"{len(stack)} effects are waiting to run, more than the budget of "
+                         f"{g.max_steps} steps")
+
+
 def run(g: Game) -> None:
     """Run steps until the stack is empty, a player must decide, or the game is over."""
     st = g.state

@@ -18,6 +18,11 @@ the game leaves no frame, as `turns.win` clears the stack; a step that fails nam
 definitions running with the frame at the bottom of the stack (`machine.unstacked`).  So the
 state after every step that hands over is the state the frame loop leaves.
 
+A simultaneous round resolves its seats' actions one after another, each as its frame would run
+first on the stack (`turns.resolve_round`): for these the module writes the same work without
+the turn's beginning and end, the seat given (`round_starters_of`); a runner whose step hands
+over says so, and the round leaves the seats after it to the frame loop, under it.
+
 A step the compiler wrote as one expression (`Compiler.fused`, most steps) is written into
 the starter as that expression, not called: one call fewer per step, and the frame's seat and
 parameters are read from the starter's locals (`me`, `b0`...), which hold what the frame's
@@ -58,23 +63,38 @@ def starters_of(content: Content) -> list[Starter]:
     return starts
 
 
-def write(content: Content) -> list[Starter]:
+def round_starters_of(content: Content) -> list[Starter]:
+    """Each action's runner in a simultaneous round, by action number: `run(g, me, *binding)`
+    runs the action of seat `me` as its frame would run first on an empty stack, within the
+    budget (the caller makes sure of both, `turns.resolve_round`): its steps one after another
+    while they push nothing; at a step that hands over (pushes or schedules a block, asks a
+    decision, ends the game), its frame put where it would stand, under what the step pushed,
+    and True returned.  Written by the content's first game and shared by the rest."""
+    runs = content._round_starts
+    if runs is None:
+        runs = content._round_starts = write(content, in_round=True)
+    return runs
+
+
+def write(content: Content, in_round: bool = False) -> list[Starter]:
     out = []
     for act in content.actions:
         ns = {"Frame": Frame, "advance": turns.advance, "end_turn": turns.end_turn,
               "EffectFailed": EffectFailed, "unstacked": machine.unstacked,
               "frame_at": frame_at,
               "steps": content.blocks[act.block].steps}
-        text = source(act, content, ns)
-        exec(compile(text, f"<start of action {act.id}>", "exec"), ns)   # (trusted source: see above)
+        text = source(act, content, ns, in_round)
+        what = "round's run" if in_round else "start"
+        exec(compile(text, f"<{what} of action {act.id}>", "exec"), ns)   # (trusted source: see above)
         start = ns["start"]
         start.source = text   # type: ignore[attr-defined]  (for a reader)
         out.append(start)
     return out
 
 
-def source(act: ActionDef, content: Content, names: dict | None = None) -> str:
-    """The starter's source; the values its steps' own sources name are put in `names`."""
+def source(act: ActionDef, content: Content, names: dict | None = None, in_round: bool = False) -> str:
+    """The starter's source (`in_round`: the round's runner's, `round_starters_of`); the values
+    its steps' own sources name are put in `names`."""
     if names is None:
         names = {}
     block = content.blocks[act.block]
@@ -107,26 +127,32 @@ def source(act: ActionDef, content: Content, names: dict | None = None) -> str:
     lazy = not any(FRAME.search(text) for _, text, _ in run)
     names_made = lazy and not any(ENV.search(text) for _, text, _ in run)
     frame_env = f"{{{env}}}" if names_made else "env"
-    lines = [
-        f"def start({', '.join(['g'] + [f'b{k}' for k in range(len(act.param_names))])}):",
-        "    st = g.state",
-        "    st.turn += 1",
-        "    me = st.last_actor = st.current",
-        f"    st.flow = {'before_action' if act.before_turn else 'action'!r}",
-    ] + [f"    env = {{{env}}}"] * (not names_made) + [
+    binding = [f"b{k}" for k in range(len(act.param_names))]
+    if in_round:   # (its seat given; the turn, the flow and the budget are the round's)
+        lines = [f"def start({', '.join(['g', 'me'] + binding)}):",
+                 "    st = g.state"]
+    else:
+        lines = [f"def start({', '.join(['g'] + binding)}):",
+                 "    st = g.state",
+                 "    st.turn += 1",
+                 "    me = st.last_actor = st.current",
+                 f"    st.flow = {'before_action' if act.before_turn else 'action'!r}"]
+    lines += [f"    env = {{{env}}}"] * (not names_made) + [
         "    spare = g._spare_frames"] * (not lazy) + [
         "    frames = st.frames",
-        "    left = g.steps_left",
+        "    left = g.steps_left"]
+    if not in_round:
         # Run here only what the budget surely allows and where nothing stands under the frame
         # (an action started inside another block's turn): otherwise the frame loop runs it.
-        f"    if frames or left <= {stop}:",
-    ]
-    if lazy:
-        lines += [f"        frames.append(frame_at(g, {act.block}, 0, {stop}, me, {frame_env}))"]
-    else:
-        lines += ["    " + line for line in refill(0)] + ["        frames.append(f)"]
-    lines += ["        advance(g)",
-              "        return"] + ([] if lazy else refill(1))
+        lines += [f"    if frames or left <= {stop}:"]
+        if lazy:
+            lines += [f"        frames.append(frame_at(g, {act.block}, 0, {stop}, me, {frame_env}))"]
+        else:
+            lines += ["    " + line for line in refill(0)] + ["        frames.append(f)"]
+        lines += ["        advance(g)",
+                  "        return"]
+    lines += [] if lazy else refill(1)
+    handed = ["        return True"] if in_round else ["        advance(g)", "        return"]
     # The frame stays off the stack while its steps run and push nothing: it is put where it
     # would have stood, under what a step pushed, when one does (or asks a decision), and named
     # with the definitions running when a step fails (`machine.unstacked`).
@@ -142,15 +168,15 @@ def source(act: ActionDef, content: Content, names: dict | None = None) -> str:
                   f"        raise unstacked(g, {frame}, exc)"]
         if not getattr(block.steps[pc], "numbers_only", False):
             # A step that ended the game took the stack away, the frame with it (`turns.win`):
-            # the block stops there.  (After its last step, the turn's end sees it.)
-            over = " or st.flow == 'over'" if after < stop else ""
+            # the block stops there.  (After a turn's last step, the turn's end sees it.)
+            over = " or st.flow == 'over'" if after < stop or in_round else ""
             lines += [f"    if frames or st.pending is not None{over}:",
                       f"        g.steps_left = left - {ran}",
                       "        if st.flow != 'over':",
-                      f"            frames.insert(0, {frame})",
-                      "        advance(g)",
-                      "        return"]
+                      f"            frames.insert(0, {frame})"] + handed
     lines += [f"    g.steps_left = left - {ran}"] + ["    spare.append(f)"] * (not lazy)
+    if in_round:
+        return "\n".join(lines + ["    return False"]) + "\n"
     if not act.before_turn:
         lines += ["    if st.flow == 'action':",
                   "        end_turn(g)",

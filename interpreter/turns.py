@@ -248,7 +248,8 @@ def _chosen_run(g: Game) -> int:
 def resolve_round(g: Game) -> None:
     """All seats have chosen: every payment first (each computed from the state at the start of
     the round, so coins received this round cannot be spent in it and a card built this round
-    sells nothing in it), then each seat's action in seat order."""
+    sells nothing in it), then each seat's action in seat order (each after what its payments
+    set off, each finished, with what it set off, before the next starts)."""
     st = g.state
     plans = []
     kept = g._round_pools
@@ -267,8 +268,9 @@ def resolve_round(g: Game) -> None:
     g._round_pools.clear()
     st.turn += 1
     st.flow = "resolve"
-    frames: list[Frame] = []
+    actions = []   # (seat, action, binding, the frames of what its payments set off)
     for p, act, binding, payment in plans:
+        heard: list[Frame] = []
         if payment is not None:
             bank, to_seats, paid, trades = payment
             economy.spend(g, p, bank + sum(to_seats.values()))
@@ -278,14 +280,35 @@ def resolve_round(g: Game) -> None:
                 st.prepaid[item] = p
             for seller, resource, coins in trades:
                 traded = {"seller": seller, "resource": resource, "amount": coins}
-                frames += events.event_frames(g, "traded", p, fields=traded)
-        names = act.param_names
-        env = {names[0]: binding[0]} if len(names) == 1 else dict(zip(names, binding))
-        frames.append(machine.frame(g, act.block, g.block_stops[act.block], p, env))
+                heard += events.event_frames(g, "traded", p, fields=traded)
+        actions.append((p, act, binding, heard))
     st.last_actor = st.acting[-1]
     st.acting = []
     st.choices = []
-    machine.schedule(g, frames)
+    # Each action runs as its frame would, first on the stack, in seat order (what its payments
+    # set off before it): run here while the stack is empty and the budget holds, by the
+    # action's runner written for the content (interpreter/starters.py); once one hands over
+    # (pushes a block, asks a decision), what is left goes under it for the frame loop.
+    runs = g._round_starts
+    for k, (p, act, binding, heard) in enumerate(actions):
+        if runs is None or heard or st.frames or g.steps_left <= g.block_stops[act.block]:
+            machine.schedule(g, _round_frames(g, actions[k:]))
+            return
+        if runs[act.id](g, p, *binding):
+            if st.flow != "over":   # (a game that ended took the stack away: nothing more runs)
+                machine.schedule_under(g, _round_frames(g, actions[k + 1:]))
+            return
+
+
+def _round_frames(g: Game, actions: list) -> list[Frame]:
+    """The frames of a round's actions, in order, each after what its payments set off."""
+    frames: list[Frame] = []
+    for p, act, binding, heard in actions:
+        names = act.param_names
+        env = {names[0]: binding[0]} if len(names) == 1 else dict(zip(names, binding))
+        frames += heard
+        frames.append(machine.frame(g, act.block, g.block_stops[act.block], p, env))
+    return frames
 
 
 def end_round(g: Game) -> None:

@@ -272,6 +272,8 @@ class Content:
     _open_spaces: tuple | None = attrs.field(default=None, init=False, repr=False, eq=False)
     # Each action's start, written for it (interpreter/starters.py), made by its first game.
     _starts: list[Callable] | None = attrs.field(default=None, init=False, repr=False, eq=False)
+    # ... and its run in a simultaneous round (the same module, `round_starters_of`).
+    _round_starts: list[Callable] | None = attrs.field(default=None, init=False, repr=False, eq=False)
     # The definition each block comes from (`procedure `may_move``), by block index.
     block_origins: list[str] = attrs.Factory(list)
 

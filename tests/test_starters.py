@@ -177,3 +177,42 @@ def test_a_starter_whose_steps_read_the_frame_plays_what_the_frame_loop_plays(tm
             started.add(action.name)
             game._apply(action)
     assert {"pledge", "wager", "scout"} <= started
+
+
+def played_rounds(rules, seed: int, written: bool) -> list[str]:
+    """The state after every action of a random game of simultaneous rounds, as saved: each
+    round's actions run by their runners (`written`) or all scheduled for the frame loop."""
+    game = rules.new_game(seed=seed)
+    if not written:
+        game._round_starts = None
+    rng = random.Random(seed)
+    states = []
+    while not game.over:
+        game._apply(game.random_action(rng))
+        states.append(dumps(game.state))
+    return states
+
+
+@pytest.mark.parametrize("players", [3, 5, 7])
+def test_a_rounds_actions_run_by_their_runners_play_what_the_frame_loop_plays(players):
+    # Most actions run to their end without the frame loop; one that pushes a block (a card's
+    # effect, the last card of an age) leaves itself and the seats after it to the loop.
+    rules = load_ruleset((), "classic", players)
+    handed = []
+    rules.new_game(seed=0)   # (the content's runners, written by its first game)
+    runs = rules.content._round_starts
+    plain = list(runs)
+
+    def counting(run):
+        def counted(g, me, *binding):
+            handed.append(run(g, me, *binding))
+            return handed[-1]
+        return counted
+    runs[:] = [counting(run) for run in plain]
+    try:
+        for seed in range(2):
+            written = played_rounds(rules, seed, written=True)
+            assert written == played_rounds(rules, seed, written=False), seed
+    finally:
+        runs[:] = plain
+    assert handed.count(False) > 50 and handed.count(True) > 3
