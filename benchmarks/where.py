@@ -110,12 +110,17 @@ def by_block(rules, games: int, seed: int, top: int) -> None:
     rules.new_game(seed=seed)
     plain = list(content._starts)
     content._starts[:] = starters.write(content)
+    plain_rounds = list(content._round_starts or ())   # (and a round's runners)
+    if content._round_starts is not None:
+        content._round_starts[:] = starters.write(content, in_round=True)
     try:
         _play(rules, games, seed)
     finally:
         for block, steps in wrapped.values():
             block.steps[:] = steps
         content._starts[:] = plain
+        if content._round_starts is not None:
+            content._round_starts[:] = plain_rounds
     print(f"{sum(runs.values()) / games:,.1f} statements run per game\n   runs  steps  definition")
     for (origin, length), n in runs.most_common(top):
         print(f"{n / games:7.1f}  {length:5d}  {origin}")
