@@ -229,25 +229,16 @@ def relocate(g: Game, item: int, slot: int) -> None:
     if g._round_pools:
         g._round_pools.clear()
     if old >= 0:
+        st.zones[old].remove(item)
         tally = g._tally[old]
         if tally is not None:   # (kept up to date: a count is asked after most moves)
             tally[g.content.items[item].color] -= 1
         kind = g.slot_kind[old]
-        if not kind:   # (most moves leave a slot with nothing more to keep: one test for them)
-            st.zones[old].remove(item)
-        elif kind == STRUCTURE_SLOT:   # (the structure alone, most moves that leave a kind: one more)
-            # Cards leave the structure mostly from the end of its list (the rows dealt last lie
-            # open): looked for from there.  (`list.remove` compares from the front, a generic
-            # comparison of integers for each card passed, several times this loop's cost.)
-            cards = st.zones[old]
-            i = len(cards) - 1
-            while cards[i] != item:
-                i -= 1
-            del cards[i]
-            _leave_structure(g, st, item)
-        else:
-            st.zones[old].remove(item)
-            _left_kinds(g, st, item, old, kind)
+        if kind:   # (most moves leave a slot with nothing more to keep: one test for them)
+            if kind == STRUCTURE_SLOT:   # (the structure alone, most moves that leave a kind: one more)
+                _leave_structure(g, st, item)
+            else:
+                _left_kinds(g, st, item, old, kind)
     if st.attached and st.attached.pop(item, -1) >= 0:
         g._hosts = None   # (it lay on an item: which items carry something is looked at again)
     if st.positions:
