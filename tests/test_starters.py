@@ -216,3 +216,37 @@ def test_a_rounds_actions_run_by_their_runners_play_what_the_frame_loop_plays(pl
     finally:
         runs[:] = plain
     assert handed.count(False) > 50 and handed.count(True) > 3
+
+
+# An action of a simultaneous round whose first step fails (a computed seat no game of three has).
+FAILING_ROUND_ACTION = """
+action tithe {
+    param card from hand
+    gain 1 coins who=player(count(city) + 3 + modifier(luck))
+    discard card
+}
+"""
+
+
+@pytest.mark.parametrize("written", [True, False])
+def test_a_step_failing_in_a_rounds_runner_names_its_action_and_changes_nothing(tmp_path, written):
+    rules = Ruleset.load([str(folder(tmp_path, FAILING_ROUND_ACTION))], base="classic", players=3)
+    game = rules.new_game(seed=3)
+    ran = []
+    if written:   # (the runners, counting the actions they start)
+        plain = list(game._round_starts)
+        game._round_starts = [lambda g, me, *b, run=run, act=act: ran.append(act.name) or run(g, me, *b)
+                              for run, act in zip(plain, rules.content.actions)]
+    else:
+        game._round_starts = None
+    while not (game.state.flow == "round" and game.state.pending is None):
+        game.apply(game.legal_actions()[0])
+    for seat in range(2):   # (the first two seats choose something else; the last, the tithe)
+        game.apply(next(a for a in game.legal_actions() if a.name != "tithe"))
+    tithe = next(a for a in game.legal_actions() if a.name == "tithe")
+    before, legal = dumps(game.state), game.legal_actions()
+    with pytest.raises(EffectFailed) as info:
+        game.apply(tithe)
+    assert info.value.chain == ["action `tithe`"]
+    assert dumps(game.state) == before and game.legal_actions() == legal
+    assert ("tithe" in ran) is written
