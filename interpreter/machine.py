@@ -59,8 +59,7 @@ def schedule(g: Game, frames: list[Frame]) -> None:
     stack.extend(reversed(frames))
     # Events may set off several triggers each: bound what waits to run, not only what runs.
     if len(stack) > g.max_steps:
-        raise runaway(g, f"{len(stack)} effects are waiting to run, more than the budget of "
-                         f"{g.max_steps} steps")
+        raise _too_many_waiting(g, stack)
 
 
 def schedule_under(g: Game, frames: list[Frame]) -> None:
@@ -68,8 +67,11 @@ def schedule_under(g: Game, frames: list[Frame]) -> None:
     stack = g.state.frames
     stack[0:0] = reversed(frames)
     if len(stack) > g.max_steps:
-        raise runaway(g, f"{len(stack)} effects are waiting to run, more than the budget of "
-                         f"{g.max_steps} steps")
+        raise _too_many_waiting(g, stack)
+
+
+def _too_many_waiting(g: Game, stack: list[Frame]) -> BudgetExceeded:
+    return runaway(g, f"{len(stack)} effects are waiting to run, more than the budget of {g.max_steps} steps")
 
 
 def run(g: Game) -> None:
