@@ -204,6 +204,7 @@ def clear_caches(g: Game) -> None:
     g._structure_at = None     # each card still in the structure -> its place (None: look when asked)
     g._to_uncover = None       # face-down slots nothing covers any more (None: look at every slot)
     g._hosts = None            # the items something lies on (zones.carries; None: look when asked)
+    g._placed = None           # items that may lie on another, on a space or face down (`placed`)
     g._ended_scores = None     # each seat's `score` when the last age ended (turns.finish)
     g._spare_frames = []       # frames of finished blocks, to be refilled (machine.frame)
     g._binding_frame = Frame(0, 0, 0, 0, {})   # what a binding's requirements read (legality.allowed)
@@ -239,12 +240,16 @@ def relocate(g: Game, item: int, slot: int) -> None:
                 _leave_structure(g, st, item)
             else:
                 _left_kinds(g, st, item, old, kind)
-    if st.attached and st.attached.pop(item, -1) >= 0:
-        g._hosts = None   # (it lay on an item: which items carry something is looked at again)
-    if st.positions:
+    placed = g._placed
+    if placed is None:
+        placed = placed_items(g)
+    if item in placed:   # (one test for the three: most items lie on nothing, on no space, face up)
+        placed.discard(item)
+        if st.attached.pop(item, -1) >= 0:
+            g._hosts = None   # (it lay on an item: which items carry something is looked at again)
         st.positions.pop(item, None)
-    if st.hidden and item in st.hidden:
-        st.hidden.remove(item)
+        if item in st.hidden:
+            st.hidden.remove(item)
     st.loc[item] = slot
     if slot >= 0:
         st.zones[slot].append(item)
@@ -258,6 +263,21 @@ def relocate(g: Game, item: int, slot: int) -> None:
                 dirty(g, g.slot_owner[slot], item, slot)
             else:
                 _arrived_kinds(g, item, slot, kind)
+
+
+def placed_items(g: Game) -> set[int]:
+    """The items that lie on another item, on a space of a zone, or face down, kept (`g._placed`)
+    until a move takes them off: the places where any of the three is set add the item
+    (`placed`), so the set may hold more than those items, never fewer."""
+    st = g.state
+    found = g._placed = {*st.attached, *st.positions, *st.hidden}
+    return found
+
+
+def placed(g: Game, item: int) -> None:
+    """`item` was put on another item, on a space or face down (`placed_items`)."""
+    if g._placed is not None:
+        g._placed.add(item)
 
 
 def _left_kinds(g: Game, st, item: int, old: int, kind: int) -> None:

@@ -84,6 +84,7 @@ def deal(g: Game, count: int, src: int, dst: int, owner: int, space: int | None 
             g.state.positions[item] = space
         if hidden:
             g.state.hidden.append(item)
+        core.placed(g, item)
     if frames:
         machine.schedule(g, frames)
 

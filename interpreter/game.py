@@ -44,7 +44,7 @@ class Game:
         # derived from the state (core.clear_caches)
         "_stats", "_prices", "_trade_formula", "_price_cache", "_offers", "_trade_cache", "_cheapest_cache",
         "_round_pools", "_tally", "_sells", "_accessible", "_cover_count", "_covers", "_open_slots", "_structure_left", "_structure_at",
-        "_to_uncover", "_hosts", "_ended_scores", "_spare_frames", "_binding_frame",
+        "_to_uncover", "_hosts", "_placed", "_ended_scores", "_spare_frames", "_binding_frame",
     )
 
     # Derived from the state, rebuilt when it changes (core.clear_caches); private to the runtime.
@@ -72,6 +72,7 @@ class Game:
     _structure_at: dict[int, int] | None
     _to_uncover: list[int] | None
     _hosts: set[int] | None
+    _placed: set[int] | None
     _ended_scores: list[dict[str, int]] | None
 
     def __init__(self, content: Content, state: State, max_steps: int = DEFAULT_MAX_STEPS):

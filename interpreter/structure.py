@@ -150,6 +150,7 @@ def deal_onto_structure(g: Game, count: int, src: int, slots: list[int]) -> None
         core.relocate(g, item, g.structure_slot)
         st.attached[item] = st.structure[spot]
         g._hosts = None
+        core.placed(g, item)
 
 
 def marked_slots(g: Game, mark: str) -> list[int]:

@@ -26,6 +26,7 @@ def move(g: Game, item: int, zone: int, owner: int, onto: int | None = None, bot
     if onto is not None:
         g.state.attached[item] = onto
         g._hosts = None
+        core.placed(g, item)
         it = g.content.items[item]
         if it.copy_science and g.slot_active[g.state.loc[item]]:
             # A copied symbol counts like any other: announce it (pairs, supremacy).
@@ -145,6 +146,7 @@ def place(g: Game, item: int, zone: int, owner: int, space: int, hidden: bool = 
     st.positions[item] = space
     if hidden:
         st.hidden.append(item)
+    core.placed(g, item)
     new = st.loc[item]
     after = seats.ruled_owner(g, item, new) if new in g.ruled else -1
     if before != after:

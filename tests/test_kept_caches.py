@@ -6,7 +6,8 @@ that rules items changes hands), each seat's price of each resource and of every
 what a seat sells its neighbours (`trade.offer`, which takes an arriving item in through
 `trade.offer_after_arrival`), the colour tally of each slot that `count(ZONE, color=...)`
 reads (`selection.count_colors`, kept up to date by `core.relocate`), the items something
-lies on (`zones.carries`, forgotten when an item comes to lie on one or leaves it), and the
+lies on (`zones.carries`, forgotten when an item comes to lie on one or leaves it), the items
+that may lie on one, on a space or face down (`core.placed_items`), and the
 values of expressions of a seat's `modify` amounts kept with its stats (`economy.kept_value`).  Checked after every action
 of seeded random games: the kept values against a clone of the game, whose caches start empty,
 or against the slot's items."""
@@ -158,6 +159,25 @@ def test_the_kept_items_something_lies_on_are_those_of_the_state(name):
     # when the card is turned up or discarded with it)
     rules = load_ruleset(*SETS[name])
     assert after_every_action(rules, 3, kept_hosts_hold) > 20
+
+
+def kept_placed_hold(game) -> int:
+    """The kept items that may lie on another, on a space or face down (`core.placed_items`)
+    hold every such item of the state: `core.relocate` asks them alone before it looks."""
+    if game._placed is None:
+        return 0
+    st = game.state
+    missing = ({*st.attached, *st.positions, *st.hidden}) - game._placed
+    assert not missing, (game.state.turn, [game.content.items[i].name for i in missing])
+    return 1
+
+
+@pytest.mark.parametrize("name", ["duel", "agora+pantheon", "classic-5"])
+def test_the_kept_placed_items_hold_those_of_the_state(name):
+    # (Duel tucks cards under wonders; Pantheon lays tokens on structure cards and gods on
+    # spaces, Agora decrees face down on the Senate's spaces)
+    rules = load_ruleset(*SETS[name])
+    assert after_every_action(rules, 3, kept_placed_hold) > 20
 
 
 def _duel_priced(tmp_path: Path, price: str):
