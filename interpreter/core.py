@@ -84,6 +84,12 @@ def slot_tables(content: Content) -> dict:
     t["_pricing"] = [[Frame(0, 0, 0, p, MappingProxyType({"resource": r})) for r in content.resources]
                      for p in range(n)]
     t["_fixed_costs"] = fixed_costs
+    # The items whose coin cost is an expression, where every such expression reads the buyer's
+    # own city alone (`Content.price_spread` is then worked out): forgotten from a seat's kept
+    # prices at every change of its city, so the others can be kept as where costs are numbers.
+    own_costs = content.price_spread is not None
+    t["_computed_costs"] = frozenset(it.id for it in content.items if it.cost is not None and it.cost.coins_fn is not None) \
+        if own_costs else frozenset()
     t["_price_scope"] = [sorted({p, (p - 1) % n, (p + 1) % n}) for p in range(n)] if scoped else None
     # Names several items share (`copies`): an action naming one must find which copy it means.
     t["copied_names"] = content.copied_names
@@ -108,7 +114,7 @@ def slot_tables(content: Content) -> dict:
     # sell depending on the items alone.)
     by_resource = content.trade_price is None or content.trade_price_by_resource
     static_sales = not content.trade_base or content.price_spread is not None
-    t["_resource_reach"] = resource_reach(content) if by_resource and fixed_costs and static_sales else None
+    t["_resource_reach"] = resource_reach(content) if by_resource and (fixed_costs or own_costs) and static_sales else None
     # What a move into or out of each slot has to keep true beside the slot's items (`relocate`).
     t["slot_kind"] = [(STRUCTURE_SLOT if slot == t["structure_slot"] else 0) | (ACTIVE_SLOT if active else 0)
                       | (RULED_SLOT if slot in t["ruled"] else 0) for slot, active in enumerate(t["slot_active"])]
@@ -363,17 +369,20 @@ def dirty(g: Game, p: int, item: int = -1, arrived: int = -1) -> None:
     if shared is not None and known and not shared[item]:
         # Only p's own prices: what it sells and what it pays its neighbours stay as they were,
         # and so does its price of each resource unless the item sets or lowers one; an item
-        # that adds nothing to what a seat's prices read (its stats), where no coin cost reads
-        # the city, changes none.
-        reach = g._price_reach[item] if g._fixed_costs else None
+        # that adds nothing to what a seat's prices read (its stats) changes none, but those
+        # of the items whose coin cost reads p's city (`_computed_costs`).
+        reach = g._price_reach[item]
         if reach is None:
             if _adjusts_trade(g, item):
                 g._prices[p] = None
             g._price_cache[p].clear()
-        elif reach:   # (an item that gives chains: the prices of the items they make free)
+            return
+        if reach:   # (an item that gives chains: the prices of the items they make free)
             cache = g._price_cache[p]
             for chained in reach:
                 cache.pop(chained, None)
+        if g._computed_costs:
+            _forget_items_of(g._price_cache[p], g._computed_costs)
         return
     scope = g._price_scope
     if scope is None and not g.content.trade_base:  # trade with the bank only (Duel): the hot case
@@ -386,6 +395,8 @@ def dirty(g: Game, p: int, item: int = -1, arrived: int = -1) -> None:
             reach = reaches[item]
             if reach is not None:
                 _forget_resources(g, own, reach)
+                if g._computed_costs:
+                    _forget_items_of(g._price_cache[p], g._computed_costs)
                 return
         for q in g.seats:
             cache[q].clear()
@@ -408,6 +419,8 @@ def dirty(g: Game, p: int, item: int = -1, arrived: int = -1) -> None:
             _forget_asking(g, q, reach)
         g._trade_cache[q].clear()
         g._cheapest_cache[q].clear()
+    if reach is not None and g._computed_costs:
+        _forget_items_of(g._price_cache[p], g._computed_costs)
 
 
 def _forget_resources(g: Game, own: int, reach: tuple[tuple[int, ...], frozenset[int]]) -> None:
@@ -419,6 +432,14 @@ def _forget_resources(g: Game, own: int, reach: tuple[tuple[int, ...], frozenset
             _forget_asking(g, q, reach)
         else:
             _forget_items(g._price_cache[q], reach[1])
+
+
+def _forget_items_of(cache: dict[int, tuple], items: frozenset[int]) -> None:
+    """Drop the kept prices of these items (the items whose coin cost reads the city): most
+    changes find none of them kept, asked in one call."""
+    if not items.isdisjoint(cache):
+        for item in items:
+            cache.pop(item, None)
 
 
 def _forget_asking(g: Game, q: int, reach: tuple[tuple[int, ...], frozenset[int]]) -> None:

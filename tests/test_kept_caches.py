@@ -201,6 +201,33 @@ def test_a_trade_price_reading_the_buyers_own_city_is_forgotten_with_it(tmp_path
     assert after_every_action(rules, 2, kept_prices_hold) > 100
 
 
+@pytest.mark.parametrize("coins", ["count(city, color=brown)", "count(city, color=blue) + modifier(tax)"])
+def test_a_coin_cost_reading_the_buyers_city_is_forgotten_with_it(tmp_path: Path, coins: str):
+    # A coin cost that reads the buyer's own city (Agora's senators read how many it holds) is
+    # forgotten at every change of that city, whatever the change forgets besides: a brown card
+    # arriving (only the prices asking for its resource, `core.resource_reach`), a blue one (no
+    # other price), so the other kept prices stay kept (`core._computed_costs`).
+    folder = tmp_path / "duel-coins"
+    shutil.copytree(bundled_folder("duel"), folder)
+    age1 = folder / "age1.rules"
+    text = age1.read_text(encoding="utf-8")
+    red = "    color red\n"
+    assert text.count(red) >= 3
+    age1.write_text(text.replace(red, red + f"    cost_coins {coins}\n"), encoding="utf-8")
+    rules = load_ruleset((), str(folder))
+    assert rules.content.price_spread is not None   # (a cost reading the own city keeps prices spread)
+    computed = {it.id for it in rules.content.items if it.cost is not None and it.cost.coins_fn is not None}
+    priced = [0]
+
+    def computed_priced(game) -> int:
+        priced[0] += sum(len(computed.intersection(cache)) for cache in game._price_cache)
+        return kept_prices_hold(game)
+
+    assert after_every_action(rules, 4, computed_priced) > 100
+    # (A seat's change forgets its own: most are priced again by the next draw that asks.)
+    assert priced[0] >= 5   # their prices were kept, and compared
+
+
 @pytest.mark.parametrize("price, by_resource", [
     ("2 + production(resource, owner=opponent, color=[brown, grey])", True),   # Duel's own
     ("2 + production(resource, owner=opponent) + production(glass, owner=opponent)", False),
