@@ -40,6 +40,14 @@ def event_frames(g: Game, name: str, actor: int, item: int = -1, only: int = -1,
     hearing = g._hearing.get(key)
     if hearing is None:
         hearing = g._hearing[key] = _hearing(triggers, it, key[3] if it is not None else None)
+    if hearing.__class__ is tuple:   # rules alone, each hearing it as the actor (`_hearing`)
+        out = []
+        if hearing:
+            event = {"name": name, "by": actor, "item": item, **fields}
+            stops = g.block_stops
+            for t in hearing:
+                out.append(machine.frame(g, t.block, stops[t.block], actor, {"event": event}))
+        return out
     st = g.state
     event = None   # made for the first trigger that hears it (most events set off none)
     out = []
@@ -82,12 +90,18 @@ def _item_frames(g: Game, triggers: list, name: str, actor: int, only: int, fiel
             for t in triggers if t.item == only and (t.zone is None or t.zone == fields.get("zone"))]
 
 
-def _hearing(triggers: list, it, via: str | None) -> list:
+def _hearing(triggers: list, it, via: str | None) -> list | tuple:
     """The triggers whose colour, kind and `via` filters an event of item `it` (None: no item,
-    and no `via` read) that came `via` passes."""
-    return [t for t in triggers if ((t.colors is None or it is not None and it.color in t.colors)
-                                    and (t.kind is None or it is not None and it.kind == t.kind)
-                                    and (it is None or t.via is None or t.via == via))]
+    and no `via` read) that came `via` passes: as a tuple where each of them is sure to hear it,
+    as its actor (a rule, no item's, by `me` or `any`, with no `zone` or `via` filter left for
+    `event_frames` to test), so that the frames are made without a test; else a list."""
+    heard = [t for t in triggers if ((t.colors is None or it is not None and it.color in t.colors)
+                                     and (t.kind is None or it is not None and it.kind == t.kind)
+                                     and (it is None or t.via is None or t.via == via))]
+    if all(t.item < 0 and t.by in ("me", "any") and t.zone is None and (t.via is None or it is not None)
+           for t in heard):
+        return tuple(heard)
+    return heard
 
 
 def event_field(g: Game, event: dict, name: str):

@@ -6,8 +6,10 @@ rule counts the events it hears by putting coins on tally tokens lying in the bo
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
+import attrs
 import pytest
 
 from agora_positions import add_cubes, agora_game, control, is_hidden, set_decree, set_senate
@@ -303,3 +305,59 @@ def test_zone_filter_names_a_zone_with_cubes(tmp_path):
                     '    when cube_added zone=council { gain event.space coins }\n}\n', encoding="utf-8")
     got = [(d.code, d.span.line, d.span.column, d.help) for d in check_paths([path]).diagnostics]
     assert got == [("E204", 6, 26, "zones with cubes: council")]
+
+
+# -- the frames of rules that surely hear an event ----------------------------------------------
+def test_rules_sure_to_hear_an_event_are_kept_as_a_tuple(tmp_path):
+    # Duel's science rules hear every symbol gained by their actor: nothing to test per event.
+    from rulesdsl.interpreter import events
+    game = new_game(seed=1)
+    content = game.content
+    science = content.triggers_by_event["gained_science"]
+    assert events._hearing(science, None, None).__class__ is tuple
+    # An item's trigger (whose item may be out of play) or a rule of another seat's events is
+    # tested event by event.
+    built = content.triggers_by_event["built"]
+    items_triggers = [t for t in built if t.item >= 0]
+    assert items_triggers and events._hearing(items_triggers, None, None).__class__ is list
+    other = [attrs.evolve(t, by="opponent") for t in science]
+    assert events._hearing(other, None, None).__class__ is list
+
+
+@pytest.mark.parametrize("name", ["duel", "agora+pantheon"])
+def test_the_frames_of_rules_sure_to_hear_are_those_testing_makes(name, monkeypatch):
+    # At every step of seeded games, every event the content hears, of each seat (of an item
+    # of each kind and colour where the event has one): the frames made without a test are
+    # those testing each trigger makes, block, seat and names.
+    from golden_games import SETS
+    from rulesdsl.interpreter import events
+    from rulesdsl.pipeline import load_ruleset
+
+    rules = load_ruleset(*SETS[name])
+    tested = events._hearing
+    items = {(it.kind, it.color): it.id for it in rules.content.items}
+
+    def frames(game, plain: bool) -> list:
+        game._hearing = {}   # (the content's own is shared: each way fills its own here)
+        monkeypatch.setattr(events, "_hearing", tested if plain else (lambda *args: list(tested(*args))))
+        out = []
+        for event in sorted(game.content.triggers_by_event):
+            for actor in range(game.content.players):
+                for about in ([-1] if event not in ("built", "acquired", "discarded", "uncovered") else items.values()):
+                    fields = {"via": "paid"} if event == "built" else {}
+                    made = events.event_frames(game, event, actor, about, fields=fields)
+                    out.append([(f.block, f.me, f.env) for f in made])
+        return out
+
+    for seed in range(2):
+        game = rules.new_game(seed=seed)
+        rng = random.Random(seed)
+        while not game.over:
+            game._apply(game.random_action(rng))
+            if game.state.turn % 5 == 0:
+                kept = game._hearing
+                assert frames(game, True) == frames(game, False), game.state.turn
+                game._hearing = kept
+                monkeypatch.setattr(events, "_hearing", tested)
+    # (some events were heard by rules alone: the path without tests was compared)
+    assert any(v.__class__ is tuple and v for v in rules.new_game(seed=0)._hearing.values())
