@@ -435,11 +435,10 @@ def _forget_resources(g: Game, own: int, reach: tuple[tuple[int, ...], frozenset
 
 
 def _forget_items_of(cache: dict[int, tuple], items: frozenset[int]) -> None:
-    """Drop the kept prices of these items (the items whose coin cost reads the city): most
-    changes find none of them kept, asked in one call."""
-    if not items.isdisjoint(cache):
-        for item in items:
-            cache.pop(item, None)
+    """Drop the kept prices of these items (the items whose coin cost reads the city): those
+    kept are found in one call, most changes finding none or few of them."""
+    for item in items.intersection(cache):
+        del cache[item]
 
 
 def _forget_asking(g: Game, q: int, reach: tuple[tuple[int, ...], frozenset[int]]) -> None:
