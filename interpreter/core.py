@@ -83,7 +83,6 @@ def slot_tables(content: Content) -> dict:
     t["_reading"] = [Frame(0, 0, 0, p, empty) for p in range(n)]
     t["_pricing"] = [[Frame(0, 0, 0, p, MappingProxyType({"resource": r})) for r in content.resources]
                      for p in range(n)]
-    t["_fixed_costs"] = fixed_costs
     # The items whose coin cost is an expression, where every such expression reads the buyer's
     # own city alone (`Content.price_spread` is then worked out): forgotten from a seat's kept
     # prices at every change of its city, so the others can be kept as where costs are numbers.

@@ -39,7 +39,7 @@ class Game:
         # the slot tables (core.slot_tables), shared by the content's games
         "zone_base", "zone_slots", "seats", "seat_list", "slot_zone", "slot_owner", "n_slots", "slot_active", "slot_kind", "slot_discard", "active_slots",
         "structure_slot", "track_slot", "ruled", "item_names", "action_by_name", "copied_names",
-        "_resource_index", "_hearing", "_columns", "_price_scope", "_price_reach", "_resource_reach", "_fixed_costs", "_computed_costs", "_reading", "_pricing",
+        "_resource_index", "_hearing", "_columns", "_price_scope", "_price_reach", "_resource_reach", "_computed_costs", "_reading", "_pricing",
         "_start_places", "block_stops", "procedure_shapes",
         # derived from the state (core.clear_caches)
         "_stats", "_prices", "_trade_formula", "_price_cache", "_offers", "_trade_cache", "_cheapest_cache",

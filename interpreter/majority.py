@@ -112,13 +112,13 @@ def _handed_over(g: Game, zone: str, space: int, old: int, new: int) -> None:
     """What a space of `zone` rules has changed hands from seat `old` to seat `new` (-1:
     nobody): only these two seats' cities change (`seats.ruled_owner`), as if the items on the
     space had left the one and come into the other (`core.dirty` of each item).  An empty
-    space changes no city; where neighbours trade, or a price reads more than production and
-    numbers, both seats are worked out afresh."""
+    space changes no city; where neighbours trade, or a price reads more than production, numbers
+    and the buyer's own city (`Content.price_spread` None), both seats are worked out afresh."""
     st = g.state
     positions = st.positions
     held = [(slot, item) for slot, ruler in g.ruled.items() if ruler == zone
             for item in st.zones[slot] if positions.get(item) == space]
-    if g.content.trade_base or (not held and (g.content.price_spread is None or not g._fixed_costs)):
+    if g.content.trade_base or (not held and g.content.price_spread is None):
         for p in (old, new):
             if p >= 0:
                 core.dirty(g, p)
