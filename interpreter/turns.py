@@ -154,9 +154,15 @@ def end_turn(g: Game) -> None:
         return
     # (`structure.uncover` asked only when a card may have come free: most turns none has)
     freed = g._to_uncover
-    if st.layout and (freed is None or freed or g._cover_count is None) and structure.uncover(g):
-        st.flow = "action"  # effects of uncovering run first; the turn ends when they are done
-        return
+    while st.layout and (freed is None or freed or g._cover_count is None) and structure.uncover(g):
+        # Effects of uncovering run first, and the turn ends when they are done: run here, as
+        # `advance` would run them and then end the turn again, unless one of them asks a
+        # decision, ends the game or leaves `after_turn` blocks (then `advance` goes on).
+        st.flow = "action"
+        machine.run(g)
+        if st.pending is not None or st.flow != "action" or st.deferred:
+            return
+        freed = g._to_uncover
     if g.content.age_ends is None:
         left = g._structure_left   # (`structure.exhausted`, inline while the count is kept)
         ended = (not left and bool(st.structure)) if left is not None else structure.exhausted(g)

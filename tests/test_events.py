@@ -361,3 +361,42 @@ def test_the_frames_of_rules_sure_to_hear_are_those_testing_makes(name, monkeypa
                 monkeypatch.setattr(events, "_hearing", tested)
     # (some events were heard by rules alone: the path without tests was compared)
     assert any(v.__class__ is tuple and v for v in rules.new_game(seed=0)._hearing.values())
+
+
+# -- `uncovered`: what its triggers ask, before the turn ends ------------------------------------
+TIP = """
+expansion tip {
+    title "Tip"
+}
+
+rule "Tip on turning up" {
+    when uncovered { choose_player { gain 1 coins who=chosen } }
+}
+"""
+
+
+def test_a_decision_asked_as_a_card_is_turned_up_comes_before_the_end_of_the_turn(tmp_path):
+    # A card turned up at the end of a turn sets the rule off; its decision is asked before the
+    # turn ends, and the turn ends (the other seat to move) once it is answered.
+    game = new_game(expansions=[fan(tmp_path, "tip", TIP)], options=["beginner_wonders"], seed=3)
+    origins = game.content.block_origins
+    rng = random.Random(3)
+    asked = 0
+    while not game.over and asked < 5:
+        before = game.state.current
+        game._apply(game.random_action(rng))
+        d = game.state.pending
+        if d is None or "Tip on turning up" not in origins[d.body]:
+            continue
+        asked += 1
+        st = game.state
+        assert st.flow == "action" and d.player == before
+        again = st.play_again
+        coins = list(st.coins)
+        game.apply(next(a for a in game.legal_actions() if a.args == ("p1",)))
+        while game.state.pending is not None and "Tip on turning up" in origins[game.state.pending.body]:
+            game.apply(next(a for a in game.legal_actions() if a.args == ("p1",)))   # (two cards turned up)
+        assert game.state.coins[1] > coins[1]
+        if game.state.flow == "turn" and not again:
+            assert game.state.current == 1 - before
+    assert asked == 5
