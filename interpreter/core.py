@@ -291,18 +291,26 @@ def _left_kinds(g: Game, st, item: int, old: int, kind: int) -> None:
         _leave_structure(g, st, item)
     if kind & ACTIVE_SLOT:
         dirty(g, g.slot_owner[old], item)
-    if kind & RULED_SLOT:
+    if kind & RULED_SLOT and _controlled(g, old):
         for p in g.seats:
             dirty(g, p)
 
 
 def _arrived_kinds(g: Game, item: int, slot: int, kind: int) -> None:
     """What `relocate` keeps true for an item arriving in a slot of these kinds."""
-    if kind & RULED_SLOT:
+    if kind & RULED_SLOT and _controlled(g, slot):
         for p in g.seats:
             dirty(g, p)
     if kind & ACTIVE_SLOT:
         dirty(g, g.slot_owner[slot], item, slot)
+
+
+def _controlled(g: Game, slot: int) -> bool:
+    """Whether a seat controls a space of the zone that rules `slot`'s items: while none does
+    (as a game is set up, before any cube lies there), an item coming or going there is
+    nobody's, and no seat's city changes."""
+    ctrl = g.state.control.get(g.ruled[slot])
+    return bool(ctrl) and max(ctrl) >= 0
 
 
 def _leave_structure(g: Game, st, item: int) -> None:
