@@ -17,6 +17,7 @@ from rulesdsl.files import FileProblem, read_regular
 from rulesdsl.model import Content
 
 from . import majority
+from .budget import MAX_REPEAT
 from .chance import is_seed
 from .state import DRAW, NOWHERE, Decision, Frame, State
 
@@ -307,7 +308,9 @@ def _check_state(state: State, content: Content) -> None:
         return blocks[block].reads <= env.keys() | given
 
     for f in state.frames:
-        if not block_ok(f.block) or not 0 <= f.pc or not f.stop <= len(blocks[f.block].steps):
+        # (a `repeat`'s frame counts its rounds down in its stop: at most MAX_REPEAT of them)
+        if not block_ok(f.block) or not 0 <= f.pc or not f.stop <= (
+                MAX_REPEAT if blocks[f.block].rounds else len(blocks[f.block].steps)):
             raise bad("a frame points outside the rules")
         _check_env(f.env, content, spaces, bad)
         if not names_ok(f.block, f.env, set()):

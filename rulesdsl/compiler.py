@@ -912,7 +912,7 @@ class Compiler:
             f.pc = 0
             f.stop -= 1
             g.push(body, f.me, f.env)
-        self.blocks[rounds] = Block([round_step], [])
+        self.blocks[rounds] = Block([round_step], [], rounds=True)
 
         def step(g, f):
             n = count(g, f)

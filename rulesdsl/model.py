@@ -26,6 +26,9 @@ class Block:
     # The names its steps read from their frame (action parameters, `chosen`, `event`, aliases):
     # a saved frame of this block must hold them (persistence.check_state).
     reads: frozenset[str] = frozenset()
+    # The block that counts the rounds of a `repeat` (`Compiler.do_repeat`): its frame's stop is
+    # the number of rounds left, not the end of its one step.
+    rounds: bool = False
 
 
 @attrs.frozen

@@ -9,9 +9,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rulesdsl.interpreter import Game, load_ruleset, new_game
+from rulesdsl.interpreter import MAX_REPEAT, Game, load_ruleset, new_game
 from rulesdsl.interpreter.agents import RandomAgent
 from rulesdsl.interpreter.persistence import SaveFileError, dumps, loads
+from rulesdsl.pipeline import load_game
 from json_paths import edit_json, json_paths
 
 
@@ -74,6 +75,33 @@ def test_round_trip_with_a_pending_decision():
     assert loaded.state.pending == original.state.pending
     assert loaded.legal_actions() == original.legal_actions()
     _play_both(original, loaded, 7)
+
+
+def test_a_game_saved_between_the_rounds_of_a_repeat_loads():
+    # A `repeat`'s frame counts the rounds left in its stop (Agora's Senate actions, whose count
+    # comes from a table), which can be more than its block's one step: a save taken at a
+    # decision inside the rounds was refused as pointing outside the rules.
+    rules = load_ruleset(("agora",), "duel")
+    for seed in range(60):
+        game = rules.new_game(seed=seed)
+        agent = RandomAgent(seed)
+        while not game.over:
+            game.apply(agent.act(game))
+            st = game.state
+            if st.pending is not None and any(rules.content.blocks[f.block].rounds and f.stop > 1 for f in st.frames):
+                saved = _save(game)
+                loaded = _resume(saved)
+                assert loaded.state == game.state
+                assert loaded.legal_actions() == game.legal_actions()
+                # (more rounds than a `repeat` may ask for is still refused)
+                data = json.loads(saved)
+                at = next(i for i, f in enumerate(st.frames) if rules.content.blocks[f.block].rounds)
+                data["state"]["frames"][at]["stop"] = MAX_REPEAT + 1
+                with pytest.raises(SaveFileError, match="outside the rules"):
+                    load_game(json.dumps(data), rules.content)
+                _play_both(game, loaded, seed)
+                return
+    pytest.fail("no seeded game asked a decision with two rounds of a `repeat` still to run")
 
 
 def test_the_dice_are_saved_with_the_state():
