@@ -180,16 +180,21 @@ def test_the_kept_placed_items_hold_those_of_the_state(name):
     assert after_every_action(rules, 3, kept_placed_hold) > 20
 
 
+def _duel_edited(tmp_path: Path, file: str, old: str, new: str):
+    """Duel's rules, copied, with `old` replaced by `new` (each place) in one of its files."""
+    folder = tmp_path / "duel-edited"
+    shutil.copytree(bundled_folder("duel"), folder)
+    rules_file = folder / file
+    text = rules_file.read_text(encoding="utf-8")
+    assert old in text
+    rules_file.write_text(text.replace(old, new), encoding="utf-8")
+    return load_ruleset((), str(folder))
+
+
 def _duel_priced(tmp_path: Path, price: str):
     """Duel's rules, copied, with another bank trade price."""
-    folder = tmp_path / "duel-priced"
-    shutil.copytree(bundled_folder("duel"), folder)
-    rules_file = folder / "game.rules"
-    text = rules_file.read_text(encoding="utf-8")
     duel_price = "trade_price 2 + production(resource, owner=opponent, color=[brown, grey])"
-    assert duel_price in text
-    rules_file.write_text(text.replace(duel_price, f"trade_price {price}"), encoding="utf-8")
-    return load_ruleset((), str(folder))
+    return _duel_edited(tmp_path, "game.rules", duel_price, f"trade_price {price}")
 
 
 def test_a_trade_price_reading_the_buyers_own_city_is_forgotten_with_it(tmp_path: Path):
@@ -207,14 +212,8 @@ def test_a_coin_cost_reading_the_buyers_city_is_forgotten_with_it(tmp_path: Path
     # forgotten at every change of that city, whatever the change forgets besides: a brown card
     # arriving (only the prices asking for its resource, `core.resource_reach`), a blue one (no
     # other price), so the other kept prices stay kept (`core._computed_costs`).
-    folder = tmp_path / "duel-coins"
-    shutil.copytree(bundled_folder("duel"), folder)
-    age1 = folder / "age1.rules"
-    text = age1.read_text(encoding="utf-8")
-    red = "    color red\n"
-    assert text.count(red) >= 3
-    age1.write_text(text.replace(red, red + f"    cost_coins {coins}\n"), encoding="utf-8")
-    rules = load_ruleset((), str(folder))
+    red = "    color red\n"   # (every red card of Age I)
+    rules = _duel_edited(tmp_path, "age1.rules", red, red + f"    cost_coins {coins}\n")
     assert rules.content.price_spread is not None   # (a cost reading the own city keeps prices spread)
     computed = {it.id for it in rules.content.items if it.cost is not None and it.cost.coins_fn is not None}
     priced = [0]
