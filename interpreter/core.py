@@ -389,7 +389,7 @@ def dirty(g: Game, p: int, item: int = -1, arrived: int = -1) -> None:
             for chained in reach:
                 cache.pop(chained, None)
         if g._computed_costs:
-            _forget_items_of(g._price_cache[p], g._computed_costs)
+            _forget_items(g._price_cache[p], g._computed_costs)
         return
     scope = g._price_scope
     if scope is None and not g.content.trade_base:  # trade with the bank only (Duel): the hot case
@@ -403,7 +403,7 @@ def dirty(g: Game, p: int, item: int = -1, arrived: int = -1) -> None:
             if reach is not None:
                 _forget_resources(g, own, reach)
                 if g._computed_costs:
-                    _forget_items_of(g._price_cache[p], g._computed_costs)
+                    _forget_items(g._price_cache[p], g._computed_costs)
                 return
         for q in g.seats:
             cache[q].clear()
@@ -427,7 +427,7 @@ def dirty(g: Game, p: int, item: int = -1, arrived: int = -1) -> None:
         g._trade_cache[q].clear()
         g._cheapest_cache[q].clear()
     if reach is not None and g._computed_costs:
-        _forget_items_of(g._price_cache[p], g._computed_costs)
+        _forget_items(g._price_cache[p], g._computed_costs)
 
 
 def _forget_resources(g: Game, own: int, reach: tuple[tuple[int, ...], frozenset[int]]) -> None:
@@ -439,13 +439,6 @@ def _forget_resources(g: Game, own: int, reach: tuple[tuple[int, ...], frozenset
             _forget_asking(g, q, reach)
         else:
             _forget_items(g._price_cache[q], reach[1])
-
-
-def _forget_items_of(cache: dict[int, tuple], items: frozenset[int]) -> None:
-    """Drop the kept prices of these items (the items whose coin cost reads the city): those
-    kept are found in one call, most changes finding none or few of them."""
-    for item in items.intersection(cache):
-        del cache[item]
 
 
 def _forget_asking(g: Game, q: int, reach: tuple[tuple[int, ...], frozenset[int]]) -> None:
@@ -461,12 +454,9 @@ def _forget_asking(g: Game, q: int, reach: tuple[tuple[int, ...], frozenset[int]
 
 
 def _forget_items(cache: dict[int, tuple], asking: frozenset[int]) -> None:
-    """Drop the kept prices of these items."""
-    dropped = []   # (a loop: `filter` over a bound method costs more per item)
-    for item in cache:
-        if item in asking:
-            dropped.append(item)
-    for item in dropped:
+    """Drop the kept prices of these items: those kept are found in one call (most changes
+    find few of them)."""
+    for item in asking.intersection(cache):
         del cache[item]
 
 

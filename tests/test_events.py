@@ -308,7 +308,7 @@ def test_zone_filter_names_a_zone_with_cubes(tmp_path):
 
 
 # -- the frames of rules that surely hear an event ----------------------------------------------
-def test_rules_sure_to_hear_an_event_are_kept_as_a_tuple(tmp_path):
+def test_rules_sure_to_hear_an_event_are_kept_as_a_tuple():
     # Duel's science rules hear every symbol gained by their actor: nothing to test per event.
     from rulesdsl.interpreter import events
     game = new_game(seed=1)
