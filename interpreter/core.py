@@ -245,11 +245,11 @@ def relocate(g: Game, item: int, slot: int) -> None:
                 _leave_structure(g, st, item)
             else:
                 _left_kinds(g, st, item, old, kind)
-    placed = g._placed
-    if placed is None:
-        placed = placed_items(g)
-    if item in placed:   # (one test for the three: most items lie on nothing, on no space, face up)
-        placed.discard(item)
+    marked = g._placed
+    if marked is None:
+        marked = placed_items(g)
+    if item in marked:   # (one test for the three: most items lie on nothing, on no space, face up)
+        marked.discard(item)
         if st.attached.pop(item, -1) >= 0:
             g._hosts = None   # (it lay on an item: which items carry something is looked at again)
         st.positions.pop(item, None)
