@@ -351,8 +351,10 @@ def _into_play(g: Game, p: int, item: int, event: str, via: str | None, frames: 
     # come that way, could set off are kept once looked for, by `events.event_frames`.)
     if event in g.content.triggers_by_event:
         hearing = g._hearing.get((event, it.kind, it.color, via))
-        if hearing is None or hearing:
+        if hearing is None:
             frames += events.event_frames(g, event, p, item, fields={"via": via})
+        elif hearing:
+            frames += events.heard_frames(g, hearing, event, p, item, it, {"via": via})
     if it.effect >= 0:
         frames.append(machine.frame(g, it.effect, g.block_stops[it.effect], p, {}))
     for sym in it.science:

@@ -40,6 +40,12 @@ def event_frames(g: Game, name: str, actor: int, item: int = -1, only: int = -1,
     hearing = g._hearing.get(key)
     if hearing is None:
         hearing = g._hearing[key] = _hearing(triggers, it, key[3] if it is not None else None)
+    return heard_frames(g, hearing, name, actor, item, it, fields)
+
+
+def heard_frames(g: Game, hearing: list | tuple, name: str, actor: int, item: int, it, fields: dict) -> list[Frame]:
+    """`event_frames`, given what may hear the event (`_hearing`, kept in `g._hearing`) and
+    the event's item's definition (None: no item): for a caller that has read them already."""
     if hearing.__class__ is tuple:   # rules alone, each hearing it as the actor (`_hearing`)
         out = []
         if hearing:
