@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from rulesdsl.model import Content
 
 from . import events, machine, trade
-from .costs import add_item
+from .costs import add_item, copy_stats
 from .state import NOWHERE, Frame
 
 if TYPE_CHECKING:
@@ -213,6 +213,36 @@ def clear_caches(g: Game) -> None:
     g._ended_scores = None     # each seat's `score` when the last age ended (turns.finish)
     g._spare_frames = []       # frames of finished blocks, to be refilled (machine.frame)
     g._binding_frame = Frame(0, 0, 0, 0, {})   # what a binding's requirements read (legality.allowed)
+
+
+def copy_caches(g: Game, src: Game) -> None:
+    """What `clear_caches` forgets, taken from `src`, whose state `g`'s state is a copy of
+    (`Game.clone`): a copy starts with what its original knows, not with nothing (the greedy
+    agent scores every action on a copy, which would work out the seats' stats, the structure's
+    cover counts and the prices afresh each time).  What the runtime changes in place is copied;
+    what it only ever replaces is shared."""
+    g._stats = [None if s is None else copy_stats(s) for s in src._stats]
+    g._prices = [None if row is None else row[:] for row in src._prices]
+    g._trade_formula = [None if row is None else row[:] for row in src._trade_formula]
+    g._price_cache = [dict(cache) for cache in src._price_cache]
+    g._offers = src._offers[:]   # (an offer is replaced, never changed: `trade.offer_after_arrival`)
+    g._trade_cache = [dict(cache) for cache in src._trade_cache]
+    g._cheapest_cache = [dict(cache) for cache in src._cheapest_cache]
+    g._round_pools = {}   # (a round's candidates: worked out again, as after `clear_caches`)
+    g._tally = [None if tally is None else dict(tally) for tally in src._tally]
+    g._sells = dict(src._sells)
+    g._accessible = None if src._accessible is None else src._accessible[:]
+    g._cover_count = None if src._cover_count is None else src._cover_count[:]
+    g._covers = src._covers   # (made with the cover counts, read only)
+    g._open_slots = None if src._open_slots is None else src._open_slots[:]
+    g._structure_left = src._structure_left
+    g._structure_at = None if src._structure_at is None else dict(src._structure_at)
+    g._to_uncover = None if src._to_uncover is None else src._to_uncover[:]
+    g._hosts = None if src._hosts is None else set(src._hosts)
+    g._placed = None if src._placed is None else set(src._placed)
+    g._ended_scores = None if src._ended_scores is None else [dict(scores) for scores in src._ended_scores]
+    g._spare_frames = []
+    g._binding_frame = Frame(0, 0, 0, 0, {})
 
 
 def name(g: Game, item: int) -> str:

@@ -43,6 +43,15 @@ def compute_stats(content: Content, items: list[int], attached: dict[int, int] |
     return s
 
 
+def copy_stats(s: Stats) -> Stats:
+    """An independent copy of a seat's stats (`add_item` changes them in place); the values of
+    `colored` and `kept` are only ever replaced, so their dicts are copied, not the values."""
+    return Stats(s.produce[:], {c: row[:] for c, row in s.by_color.items()}, s.one_of[:], s.fixed[:],
+                 s.discounts[:], dict(s.science), set(s.chains), dict(s.modifiers), s.chain_price,
+                 s.trade_discount[:], s.borrow_chains, {side: row[:] for side, row in s.side_prices.items()},
+                 dict(s.colored), dict(s.kept))
+
+
 def add_item(s: Stats, it, copied: tuple[str, ...] = ()) -> None:
     """What one more item in the city gives (`copied`: the symbols it copies from the card it holds)."""
     # (Most items make a resource or give a symbol and nothing else: each part is looked at

@@ -83,7 +83,10 @@ class Game:
         check_state(state, content)
         self._adopt(content, state, max_steps)
 
-    def _adopt(self, content: Content, state: State, max_steps: int = DEFAULT_MAX_STEPS) -> None:
+    def _adopt(self, content: Content, state: State, max_steps: int = DEFAULT_MAX_STEPS,
+               like: "Game | None" = None) -> None:
+        """Play `state` of `content`; `like`: a game whose state this one is a copy of, whose
+        caches it starts with (`core.copy_caches`)."""
         self.content = content
         self.state = state
         machine.set_budget(self, max_steps)
@@ -92,7 +95,10 @@ class Game:
         self._round_starts = starters.round_starters_of(content) if content.simultaneous else None
         self._open_spaces, self._draw, self._draw_in_round, self._round_record, self._turn = \
             spaces.functions_of(content, self._starts)
-        core.clear_caches(self)
+        if like is None:
+            core.clear_caches(self)
+        else:
+            core.copy_caches(self, like)
 
     @classmethod
     def create(cls, content: Content, seed: int = 0, options: Iterable[str] = (),
@@ -116,7 +122,7 @@ class Game:
     def clone(self) -> "Game":
         from .persistence import copy_state
         copy = Game.__new__(Game)  # a copy of a state this game made: no need to check it again
-        copy._adopt(self.content, copy_state(self.state), self.max_steps)
+        copy._adopt(self.content, copy_state(self.state), self.max_steps, like=self)
         if self._origin_of is self.state:
             # The saved state is never changed: the copy may undo from it too (no second copy).
             copy._origin_of, copy._origin = copy.state, self._origin

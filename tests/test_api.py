@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 import random
 
+import attrs
 import pytest
 
 from rulesdsl.interpreter import DRAW, Action, Game, IllegalAction, load_ruleset, new_game
 from rulesdsl.interpreter.agents import GreedyAgent, RandomAgent, make_agent
 from rulesdsl.interpreter.observation import observe
 from rulesdsl.interpreter.persistence import dumps
+from rulesdsl.interpreter.state import State
 from rulesdsl.simulate import game_seed, play_one, simulate
 
 RULES = load_ruleset()
@@ -257,6 +259,18 @@ def test_clone_is_independent():
     snapshot = saved(copy2)
     play_random(game, 30, seed=5)
     assert saved(copy2) == snapshot
+
+
+def test_a_clone_shares_no_list_dict_or_set_of_the_state():
+    # (`copy_state` copies the state's fields in one call, then each container anew: a field
+    # added to the state and not copied there would be shared between a game and its clones)
+    game = play_random(new_game(["pantheon", "agora"], seed=4), 40, seed=3)
+    copy = game.clone()
+    for field in attrs.fields(State):
+        mine, theirs = getattr(game.state, field.name), getattr(copy.state, field.name)
+        assert mine == theirs, field.name
+        if isinstance(mine, (list, dict, set)) and field.name != "setup_script":   # (never changed)
+            assert mine is not theirs, field.name
 
 
 def test_clone_continues_like_the_original():

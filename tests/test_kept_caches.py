@@ -9,8 +9,9 @@ reads (`selection.count_colors`, kept up to date by `core.relocate`), the items 
 lies on (`zones.carries`, forgotten when an item comes to lie on one or leaves it), the items
 that may lie on one, on a space or face down (`core.placed_items`), and the
 values of expressions of a seat's `modify` amounts kept with its stats (`economy.kept_value`).  Checked after every action
-of seeded random games: the kept values against a clone of the game, whose caches start empty,
-or against the slot's items."""
+of seeded random games: the kept values against a copy of the game that keeps nothing
+(`unkept`), or against the slot's items.  A clone starts with what its original keeps, copied
+(`core.copy_caches`): that the copies hold, and stay apart from the original's, is checked too."""
 
 from __future__ import annotations
 
@@ -22,9 +23,16 @@ import attrs
 import pytest
 
 from golden_games import SETS
-from rulesdsl.interpreter import core, economy, trade
+from rulesdsl.interpreter import Game, core, economy, trade
 from rulesdsl.loader import bundled_folder
 from rulesdsl.pipeline import load_ruleset
+
+
+def unkept(game):
+    """A copy of the game that keeps nothing: what it is asked, it works out afresh."""
+    fresh = game.clone()
+    core.clear_caches(fresh)
+    return fresh
 
 
 def held(per_seat: list) -> list[tuple[int, object]]:
@@ -44,8 +52,8 @@ def kept_offers_hold(game) -> int:
 
 
 def kept_prices_hold(game) -> int:
-    """Compare the prices a game has kept with those of a clone that keeps none; how many."""
-    fresh = game.clone()
+    """Compare the prices a game has kept with those of a copy that keeps none; how many."""
+    fresh = unkept(game)
     compared = 0
     for p in range(game.content.players):
         kept = game._prices[p]
@@ -94,8 +102,8 @@ def kept_stats_hold(game) -> int:
 
 def kept_values_hold(game) -> int:
     """Compare every value kept with a seat's stats (`economy.kept_value`: an expression of the
-    seat's `modify` amounts) with the expression worked out on a clone that keeps nothing; how many."""
-    fresh = game.clone()
+    seat's `modify` amounts) with the expression worked out on a copy that keeps nothing; how many."""
+    fresh = unkept(game)
     compared = 0
     for p, s in held(game._stats):
         for fn, value in s.kept.items():
@@ -261,3 +269,40 @@ def test_a_chain_coming_into_a_city_reaches_the_prices_it_makes_free(name):
             assert economy.price(game, 0, target.id) == (0, 0, True), (giver.name, target.name, kept)
             checked += 1
     assert checked >= 10
+
+
+def everything_kept_holds(game) -> int:
+    """Every check above that applies to the game's content; how many values they compared."""
+    checks = [kept_prices_hold, kept_stats_hold, kept_tallies_hold, kept_hosts_hold, kept_placed_hold]
+    if game.content.trade_base:
+        checks += [kept_offers_hold, kept_values_hold]
+    return sum(check(game) for check in checks)
+
+
+@pytest.mark.parametrize("name", sorted(SETS))
+def test_a_clone_keeps_what_its_original_keeps_and_apart_from_it(name):
+    # `Game.clone` hands the copy what the original keeps (the greedy agent and the search score
+    # every move on a copy): the copy's kept values hold, playing the copy on leaves the
+    # original's alone, and the original goes on as a twin that was never cloned.
+    rules = load_ruleset(*SETS[name])
+    compared = 0
+    for seed in range(2):
+        game, twin = rules.new_game(seed=seed), rules.new_game(seed=seed)
+        rng, twin_rng = random.Random(seed), random.Random(seed)
+        while not game.over:
+            copy = game.clone()
+            # (a cache `clear_caches` sets and `copy_caches` forgot would be no attribute at all)
+            assert [n for n in Game.__slots__ if hasattr(game, n) != hasattr(copy, n)] == []
+            assert copy._stats is not game._stats and copy._price_cache is not game._price_cache
+            compared += everything_kept_holds(copy)
+            if game.state.turn % 7 == 3:   # (now and then, the copy played to its end first)
+                other = random.Random(game.state.turn)
+                while not copy.over:
+                    copy._apply(copy.random_action(other))
+                compared += everything_kept_holds(game)
+            action = game.random_action(rng)
+            assert action == twin.random_action(twin_rng)
+            game._apply(action)
+            twin._apply(action)
+        assert game.state == twin.state
+    assert compared > 200
