@@ -1,34 +1,17 @@
-"""Agents that pick an action: uniformly random, and a one-move look-ahead greedy agent.
-Both are generic: they read only legal actions, scores and what items produce."""
+"""The bundled agents, by name: uniformly random (`random_agent`), a one-move look-ahead greedy
+agent, and the search (`search`).  All are generic: they read only legal actions, scores and
+what items produce."""
 
 from __future__ import annotations
 
 import random
-from typing import Protocol
 
 from rulesdsl.names import check_agent
 
 from .actions import Action
 from .game import Game
+from .random_agent import Agent, RandomAgent
 from .search import MCTSAgent
-
-
-class Agent(Protocol):
-    name: str
-
-    def act(self, game: Game) -> Action: ...
-
-
-class RandomAgent:
-    """Picks uniformly among the legal actions."""
-
-    name = "random"
-
-    def __init__(self, seed: int = 0):
-        self.rng = random.Random(seed)
-
-    def act(self, game: Game) -> Action:
-        return game.random_action(self.rng)
 
 
 class GreedyAgent:

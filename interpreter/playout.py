@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Sequence
 
 from . import turns, undo
-from .agents import Agent, RandomAgent
+from .random_agent import Agent, RandomAgent
 from .budget import EffectFailed
 from .actions import Action
 from .decisions import answer_count, answer_number
@@ -64,7 +64,10 @@ def play_out(g: Game, agents: Sequence[Agent]) -> None:
                         raise exc.for_action(Action(entry[0], tuple(entry[1:]))) from None
                     continue
             elif st.flow == "round":
-                if every_seat_random and g._draw_in_round is not None and st.current == st.acting[0]:
+                # (a whole round where no seat has chosen yet: the first to choose is the first
+                # acting seat, and no later one chose before it, as `apply(action, seat)` may)
+                if (every_seat_random and g._draw_in_round is not None and st.current == st.acting[0]
+                        and st.choices.count(None) == len(st.choices)):
                     _whole_round(g, belows)
                     continue
                 # `random_action` of the first seat still to choose

@@ -27,6 +27,8 @@ from . import core
 from .actions import Action
 from .chance import derive
 from .game import Game
+from .playout import play_out
+from .random_agent import RandomAgent
 from .state import DRAW
 
 ROLLOUTS = ("random", "greedy")
@@ -245,6 +247,11 @@ class MCTSAgent:
         return best
 
     def _playout(self, g: Game, rng: random.Random) -> list[float]:
+        if self.rollout == "random" and self.depth is None:
+            # Every seat drawing from `rng`, to the end: the game the loop below plays, action
+            # for action and number for number, through the random turns of `play_out`.
+            play_out(g, [RandomAgent(rng=rng)] * g.state.players)
+            return rewards(g)
         steps = 0
         while not g.over and (self.depth is None or steps < self.depth):
             if self.rollout == "greedy":

@@ -1,6 +1,7 @@
 """The search agent (interpreter/search.py): it sees only its own seat's observation, it plays
 simultaneous rounds for its own seat, and it beats the greedy agent."""
 
+import random
 from pathlib import Path
 
 import pytest
@@ -135,6 +136,25 @@ def test_mcts_beats_greedy():
     assert low > 0, (wins, low, high)
     score = {a: sum(r["totals"][r["agents"].index(a)] for r in records) / 30 for a in wins}
     assert score["mcts"] > max(score["greedy#1"], score["greedy#2"])
+
+
+@pytest.mark.parametrize("base, expansions, players", [("duel", (), 2), ("duel", ("pantheon", "agora"), 2),
+                                                     (HANDS, (), 3), ("classic", (), 4)])
+def test_a_random_rollout_to_the_end_is_the_game_random_actions_play(base, expansions, players):
+    # The search plays a rollout to the end through `play_out` (every seat drawing from the
+    # search's generator); a rollout with a depth, action by action: the same game and rewards
+    # where the depth is never reached, from positions a search meets (its own choice first).
+    rules = load_ruleset(expansions, base, players)
+    for seed in range(4):
+        game = rules.new_game(seed=seed)
+        me = game.to_act()[-1]
+        first = game.random_action(random.Random(seed), me)
+        ends = []
+        for agent in (MCTSAgent(seed), MCTSAgent(seed, depth=10**6)):
+            g = determinize(game, me, random.Random(seed))
+            agent._step(g, first, me, True)
+            ends.append((agent._playout(g, random.Random(seed + 1)), g.state))
+        assert ends[0][1].flow == "over" and ends[0] == ends[1], seed
 
 
 def test_bad_search_options():

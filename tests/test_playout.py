@@ -54,6 +54,41 @@ def test_play_out_plays_the_game_apply_plays(name):
         assert dumps(fast.state) == dumps(plain.state), (name, i)
 
 
+HANDS = str(Path(__file__).parent / "data" / "hands")
+
+
+@pytest.mark.parametrize("base, players", [(HANDS, 3), ("classic", 3), ("classic", 5)])
+def test_a_round_a_later_seat_has_chosen_in_first_plays_out_as_apply_plays_it(base, players):
+    # `apply(action, seat)` lets any acting seat choose first (a search tries its own choice
+    # so); `play_out` then draws for the seats still to choose, not the whole round again.
+    rules = load_ruleset((), base, players)
+    for seed in range(6):
+        plain, fast = rules.new_game(seed=seed), rules.new_game(seed=seed)
+        last = plain.to_act()[-1]
+        first = plain.random_action(random.Random(seed), last)
+        plain._apply(first, last)
+        fast._apply(first, last)
+        agents = [RandomAgent(seed * 10 + p) for p in range(players)]
+        while not plain.over:
+            plain._apply(agents[plain.to_move()].act(plain))
+        play_out(fast, [RandomAgent(seed * 10 + p) for p in range(players)])
+        assert dumps(fast.state) == dumps(plain.state), seed
+
+
+@pytest.mark.parametrize("name", ["duel", "agora+pantheon", "classic-5"])
+def test_seats_sharing_one_generator_play_the_game_random_action_plays(name):
+    # (the search's random rollouts: every seat draws from the search's own generator)
+    rules = load_ruleset(*SETS[name][:3])
+    for seed in range(4):
+        plain, fast = rules.new_game(seed=seed), rules.new_game(seed=seed)
+        mine, theirs = random.Random(seed), random.Random(seed)
+        while not plain.over:
+            plain._apply(plain.random_action(mine))
+        play_out(fast, [RandomAgent(rng=theirs)] * rules.content.players)
+        assert dumps(fast.state) == dumps(plain.state), seed
+        assert mine.getrandbits(64) == theirs.getrandbits(64)   # (the same numbers used, no more)
+
+
 class Counting(RandomAgent):
     """A random agent that is not the plain one: its turns go through `act`."""
 

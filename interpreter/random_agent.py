@@ -1,0 +1,31 @@
+"""What an agent is, and the random one: apart from the other agents (`agents`), because the
+search, which those list, plays its rollouts with random seats (`playout.play_out`)."""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Protocol
+
+from .actions import Action
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+class Agent(Protocol):
+    name: str
+
+    def act(self, game: Game) -> Action: ...
+
+
+class RandomAgent:
+    """Picks uniformly among the legal actions."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0, rng: random.Random | None = None):
+        """`rng`: the generator to draw from (several agents may share one), else one seeded."""
+        self.rng = random.Random(seed) if rng is None else rng
+
+    def act(self, game: Game) -> Action:
+        return game.random_action(self.rng)
