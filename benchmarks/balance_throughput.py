@@ -2,7 +2,7 @@
 on two processes, and the scaling ratio (not a test: timings vary by machine and load).
 
     python benchmarks/balance_throughput.py [--game duel] [--players N] [--random-games 200]
-        [--search-games 4] [--iterations 50]
+        [--greedy-games 40] [--search-games 4] [--iterations 50]
 
 Each configuration plays the same games at jobs 1 and jobs 2 (the records are checked equal);
 the ratio is games/s at 2 jobs over games/s at 1 job (2.0: perfect scaling on two cores)."""
@@ -28,11 +28,13 @@ def main() -> None:
     parser.add_argument("--game", default="duel")
     parser.add_argument("--players", type=int, default=None)
     parser.add_argument("--random-games", type=int, default=200)
+    parser.add_argument("--greedy-games", type=int, default=40)
     parser.add_argument("--search-games", type=int, default=4)
     parser.add_argument("--iterations", type=int, default=50)
     args = parser.parse_args()
     seats = load(Plan(args.game, (), args.players, (), 1)).content.players
     configs = [("random", ("random",) * seats, args.random_games, SearchOptions()),
+               ("greedy (the lab's default)", ("greedy",) * seats, args.greedy_games, SearchOptions()),
                (f"mcts({args.iterations}) vs greedy", ("mcts",) + ("greedy",) * (seats - 1), args.search_games,
                 SearchOptions(iterations=args.iterations))]
     for label, agents, games, search in configs:

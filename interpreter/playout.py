@@ -15,7 +15,7 @@ neighbours, go through `act` and `_apply` as always."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from . import turns, undo
 from .random_agent import Agent, RandomAgent
@@ -29,8 +29,10 @@ if TYPE_CHECKING:
     from .game import Game
 
 
-def play_out(g: Game, agents: Sequence[Agent]) -> None:
-    """Play `g` to its end, the agent of each seat choosing its actions."""
+def play_out(g: Game, agents: Sequence[Agent], after: Callable[[Game], object] | None = None) -> None:
+    """Play `g` to its end, the agent of each seat choosing its actions; `after(g)`, when given,
+    is called after every action (a turn, a seat's choice in a round, an answer to a decision),
+    as a loop of `g.apply(agent.act(g))` would call it after each."""
     st = g.state
     content = g.content
     history = st.history
@@ -40,6 +42,8 @@ def play_out(g: Game, agents: Sequence[Agent]) -> None:
     if not any(belows):
         while st.flow != "over":
             g._apply(agents[g.to_move()].act(g))
+            if after is not None:
+                after(g)
         return
     every_seat_random = all(b is not None for b in belows)
     # (seats that take turns: no round to look for first, the hot path of Duel's games)
@@ -62,13 +66,15 @@ def play_out(g: Game, agents: Sequence[Agent]) -> None:
                         entry = history[drawn]
                         undo.undo_last(g, (drawn, []))
                         raise exc.for_action(Action(entry[0], tuple(entry[1:]))) from None
+                    if after is not None:
+                        after(g)
                     continue
             elif st.flow == "round":
                 # (a whole round where no seat has chosen yet: the first to choose is the first
                 # acting seat, and no later one chose before it, as `apply(action, seat)` may)
                 if (every_seat_random and g._draw_in_round is not None and st.current == st.acting[0]
-                        and st.choices.count(None) == len(st.choices)):
-                    _whole_round(g, belows)
+                        and st.choices.count(None) == len(st.choices) and after is None):
+                    _whole_round(g, belows)   # (not where `after` asks to see each choice)
                     continue
                 # `random_action` of the first seat still to choose
                 me = st.current   # (`to_move`: a round keeps it on the first seat still to choose)
@@ -88,6 +94,8 @@ def play_out(g: Game, agents: Sequence[Agent]) -> None:
                     except EffectFailed as exc:
                         undo.undo_last(g, before)
                         raise exc.for_action(named(g, act, binding, pay)) from None
+                    if after is not None:
+                        after(g)
                     continue
         else:
             d = st.pending
@@ -107,8 +115,12 @@ def play_out(g: Game, agents: Sequence[Agent]) -> None:
                 except EffectFailed as exc:
                     undo.undo_last(g, before)
                     raise exc.for_action(Action(entry[0], tuple(entry[1:]))) from None
+                if after is not None:
+                    after(g)
                 continue
         g._apply(agents[g.to_move()].act(g))
+        if after is not None:
+            after(g)
 
 
 def _whole_round(g: Game, belows: list) -> None:

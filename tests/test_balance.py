@@ -10,7 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from rulesdsl.balance.lab import balance
-from rulesdsl.balance.runner import Plan, run, seating
+from rulesdsl.balance.runner import GameFailure, Plan, load, play_game, run, seating
+from rulesdsl.interpreter.random_agent import RandomAgent
 from rulesdsl.cli import cli
 
 HANDS = str(Path(__file__).parent / "data" / "hands")
@@ -280,3 +281,33 @@ def test_agent_example_of_docs_agents_md_plays(tmp_path, monkeypatch):
     monkeypatch.syspath_prepend(str(tmp_path))
     report = lab_json("-g", HANDS, "-p", "3", "--agents", f"{name}:Cautious,random,random", "-n", "3", "-j", "1")
     assert report["meta"]["games_played"] == 3 and report["meta"]["error"] is None
+
+
+class _Stepwise(RandomAgent):
+    """The random agent, not the plain one: the runner plays its games action by action."""
+
+
+@pytest.mark.parametrize("base, expansions, players", [
+    ("duel", (), None), ("duel", ("pantheon", "agora"), None), ("classic", (), 3), ("classic", (), 6),
+    (str(Path(__file__).parent / "data" / "hands"), (), 3)])
+def test_random_seats_play_out_the_games_and_records_they_play_step_by_step(base, expansions, players):
+    # Where every seat is the plain random agent, a game is played as `rulesdsl simulate`
+    # plays it (`play_out`, the tracker after each action): the same records, to the turn at
+    # which each item was taken and built, as the runner's loop of `act` and `apply` gives.
+    seats = players or 2
+    plan = Plan(base, expansions, players, ("random",) * seats, 2 * seats, seed=3)
+    rules = load(plan)
+    fast = [play_game(rules, plan, i, [RandomAgent] * seats, [True] * seats) for i in range(plan.games)]
+    step = [play_game(rules, plan, i, [_Stepwise] * seats, [True] * seats) for i in range(plan.games)]
+    assert fast == step
+    assert all(r["taken"][0] and r["built"][0] for r in fast)
+
+
+def test_a_random_seat_that_finds_no_action_is_a_game_failure_naming_it(monkeypatch):
+    # (what the runner's loop says of an agent that raises, said of the seat to move)
+    def stuck(game, agents, after=None):
+        raise RuntimeError("no legal action")
+    monkeypatch.setattr("rulesdsl.balance.runner.play_out", stuck)
+    plan = Plan("duel", (), None, ("random", "random"), 2)
+    with pytest.raises(GameFailure, match=r"agent 'random' \(seat \d\) raised RuntimeError: no legal action in game 1"):
+        play_game(load(plan), plan, 1, [RandomAgent] * 2, [True] * 2)

@@ -20,6 +20,8 @@ import attrs
 from ..interpreter.actions import Action
 from ..interpreter.budget import DEFAULT_MAX_STEPS, EffectFailed
 from ..interpreter.chance import derive
+from ..interpreter.playout import play_out
+from ..interpreter.random_agent import RandomAgent
 from ..interpreter.state import DRAW
 from .agents import SearchOptions, resolve
 
@@ -105,6 +107,17 @@ def play_game(rules, plan: Plan, index: int, factories: list[Callable[[int], Any
             raise GameFailure(index, f"agent {plan.agents[a]!r} (seat {s}) could not be made in {where}: "
                                      f"{type(exc).__name__}: {exc}") from None
     tracker = Taken(game)
+    if all(type(agent) is RandomAgent for agent in agents):
+        # Every seat the plain random agent: the game the loop below plays, action for action,
+        # in `play_out`'s random turns (what `rulesdsl simulate` plays), the tracker after each.
+        try:
+            play_out(game, agents, after=tracker.update)
+        except EffectFailed as exc:
+            raise GameFailure(index, f"{exc.within(where)}") from None
+        except Exception as exc:   # (as the agent raising it is named below)
+            s = game.to_move()
+            raise GameFailure(index, f"agent {plan.agents[positions[s]]!r} (seat {s}) raised {type(exc).__name__}: "
+                                     f"{exc} in {where}") from None
     while not game.over:
         s = game.to_move()
         a = positions[s]
