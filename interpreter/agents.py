@@ -55,7 +55,10 @@ class GreedyAgent:
         for _ in range(4 * game.content.players):  # a bound: each seat chooses once a round
             if game.over or me in game.to_act() or game.state.flow != "round":
                 return
-            game._apply(game.legal_actions()[0])
+            action = game.first_legal_action()   # (not the whole list: every way to pay for every build)
+            if action is None:   # (a seat of a round always has one: `turns.begin_round`)
+                return
+            game._apply(action)
 
     def evaluate(self, game: Game, me: int) -> float:
         st = game.state

@@ -160,6 +160,7 @@ class Game:
 
     # -- actions ----------------------------------------------------------------------------------
     legal_actions = legality.legal_actions
+    first_legal_action = legality.first_legal_action
     random_action = legality.random_action
     explain_illegal = legality.explain_illegal
 

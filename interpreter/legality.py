@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 from itertools import product
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Iterator, Sequence
 
 from rulesdsl.model import STRUCTURE
 
@@ -39,25 +39,39 @@ def legal_actions(g: Game, seat: int | None = None) -> list[Action]:
     have to act now.  Copies of one item make one action; a build that needs trade with
     neighbours makes one action per way to pay (`pay=p1:2`)."""
     st = g.state
-    if st.flow == "over":
-        return []
-    if st.pending is not None:
+    if st.pending is not None and st.flow != "over":
         return decisions.answers(g, st.pending) if seat is None or seat == st.pending.player else []
+    return list(dict.fromkeys(_turn_actions(g, seat)))   # (copies of one item name the same action: merged)
+
+
+def first_legal_action(g: Game, seat: int | None = None) -> Action | None:
+    """`legal_actions(g, seat)[0]` (None: there is none), without listing the others."""
+    st = g.state
+    if st.pending is not None and st.flow != "over":
+        answers = decisions.answers(g, st.pending) if seat is None or seat == st.pending.player else []
+        return answers[0] if answers else None
+    return next(_turn_actions(g, seat), None)
+
+
+def _turn_actions(g: Game, seat: int | None) -> Iterator[Action]:
+    """The legal actions of `seat` where no decision is pending, in order, one by one (the
+    copies of one item each again)."""
+    st = g.state
+    if st.flow == "over":
+        return
     me = acting_seat(g, seat)
     if me is None:
-        return []
+        return
     name_of = g.item_names.__getitem__
     trades = bool(g.content.trade_base)
-    out: dict[Action, None] = {}   # (copies of one item name the same action: merged)
     coins = st.coins[me]
     for act, binding in bindings(g, me):
         action = Action(act.name, tuple(map(name_of, binding)))
         if trades and act.paid:
             for pay in payments_for(g, act, binding, me, coins):
-                out[action if not pay else Action(act.name, action.args + (trade.pay_label(pay),))] = None
+                yield action if not pay else Action(act.name, action.args + (trade.pay_label(pay),))
         else:
-            out[action] = None
-    return list(out)
+            yield action
 
 
 def payments_for(g: Game, act, binding, me: int, coins: int) -> list:

@@ -401,3 +401,21 @@ def test_simulate_summary_shape():
     for key in ("seconds", "games_per_second"):
         result.pop(key), again.pop(key)
     assert result == again
+
+
+@pytest.mark.parametrize("base, expansions, players", [("duel", (), None), ("duel", ("pantheon", "agora"), None),
+                                                     ("classic", (), 3), ("classic", (), 7)])
+def test_the_first_legal_action_is_the_first_of_the_list(base, expansions, players):
+    rules = load_ruleset(expansions, base, players)
+    compared = 0
+    for seed in range(2):
+        game = rules.new_game(seed=seed)
+        rng = random.Random(seed)
+        while not game.over:
+            for seat in [None, *range(game.state.players)]:
+                listed = game.legal_actions(seat)
+                assert game.first_legal_action(seat) == (listed[0] if listed else None)
+                compared += bool(listed)
+            game.apply(game.random_action(rng))
+        assert game.first_legal_action() is None and game.legal_actions() == []
+    assert compared > 100
