@@ -3,6 +3,7 @@ a valid state is refused with a reason; nothing is half-loaded."""
 
 from __future__ import annotations
 
+import functools
 import json
 import operator
 import re
@@ -86,8 +87,24 @@ def _exact(kind: type):
 def _list(value, type_):
     if type(value) is not list:
         raise TypeError(f"expected a list, got {type(value).__name__}")
-    (item_type,) = typing.get_args(type_) or (typing.Any,)
+    item_type = _item_type(type_)
+    if item_type in _SCALARS:
+        # (most of a save: the zones' items, the history's names; checked in one pass, as
+        # `_exact` checks each, without a converter's call per item)
+        for v in value:
+            if type(v) is not item_type:
+                raise TypeError(f"expected {item_type.__name__}, got {type(v).__name__}")
+        return value[:]
     return [_converter.structure(v, item_type) for v in value]
+
+
+_SCALARS = (int, str, bool)
+
+
+@functools.cache   # (the few list types of a state, asked for every list of a save)
+def _item_type(type_) -> object:
+    (item_type,) = typing.get_args(type_) or (typing.Any,)
+    return item_type
 
 
 def _dict(value, type_):
@@ -120,7 +137,7 @@ def _complete(cls: type):
     return structure
 
 
-for _kind in (int, str, bool):
+for _kind in _SCALARS:
     _converter.register_structure_hook(_kind, _exact(_kind))
 _converter.register_structure_hook_func(lambda t: typing.get_origin(t) is list, _list)
 _converter.register_structure_hook_func(lambda t: typing.get_origin(t) is dict, _dict)
