@@ -42,7 +42,8 @@ _fields_of = operator.attrgetter(*(field.name for field in attrs.fields(State)))
 def copy_state(state: State) -> State:
     """An independent copy, cheaper than deepcopy (the greedy agent copies on every look-ahead).
     Frame and decision environments hold only ints, strings and read-only event dicts; the
-    set-up script, kept as it was given, is never changed, and is shared."""
+    set-up script, kept as it was given, and the entries of the history and of the chance
+    record, never changed once written (entries are added, or the lists replaced), are shared."""
     new = State(*_fields_of(state))
     new.loc = state.loc[:]
     new.zones = [z[:] for z in state.zones]
@@ -61,8 +62,8 @@ def copy_state(state: State) -> State:
     new.control = {k: v[:] for k, v in state.control.items()}
     new.item_coins = dict(state.item_coins)
     new.script = {k: v[:] for k, v in state.script.items()}
-    new.history = [h[:] for h in state.history]
-    new.chance = [c[:] for c in state.chance]
+    new.history = state.history[:]
+    new.chance = state.chance[:]
     new.options = state.options[:]
     new.layers = state.layers[:]
     new.acting = state.acting[:]
