@@ -64,15 +64,18 @@ def _class(it, age: int) -> tuple[str, int]:
     return it.kind, it.age if it.age is not None else age + 1
 
 
-def determinize(game: Game, seat: int, rng: random.Random) -> Game:
+def determinize(game: Game, seat: int, rng: random.Random,
+                places: dict[tuple[str, int], list[tuple[str, int, int]]] | None = None) -> Game:
     """A copy of `game` in which what `seat` cannot see is drawn again: the unseen items of each
     class are dealt afresh over that class's unseen places (a face-down structure card keeps its
     back: an item of the same deck), the other seats' choices of the current round are forgotten
-    (they choose again), and the dice get a new state."""
+    (they choose again), and the dice get a new state.  `places`: `unknown_items(game, seat)`,
+    where the caller has them (the search draws the same position again at every iteration)."""
     g = game.clone()
     st = g.state
     mapping: dict[int, int] = {}
-    places = unknown_items(g, seat)
+    if places is None:
+        places = unknown_items(g, seat)
     for key in sorted(places):
         spots = places[key]
         olds = [_item_at(st, spot) for spot in spots]
@@ -193,8 +196,9 @@ class MCTSAgent:
         rng = random.Random(derive("mcts", self.seed, len(game.state.history), me, self.rng.getrandbits(32)))
         n = game.state.players
         root = Node(reward=[0.0] * n)
+        places = unknown_items(game, me)
         for _ in range(self.iterations):
-            g = determinize(game, me, rng)
+            g = determinize(game, me, rng, places)
             path = [root]
             node = root
             first = True
