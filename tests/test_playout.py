@@ -89,6 +89,28 @@ def test_seats_sharing_one_generator_play_the_game_random_action_plays(name):
         assert mine.getrandbits(64) == theirs.getrandbits(64)   # (the same numbers used, no more)
 
 
+@pytest.mark.parametrize("name, names", [("duel", ["greedy", "random"]), ("duel", ["random", "random"]),
+                                         ("agora+pantheon", ["random", "random"]), ("classic-3", ["random", "greedy", "random"]),
+                                         ("classic-5", ["random"] * 5)])
+def test_after_sees_every_action_as_a_loop_of_apply_does(name, names):
+    # (the balance lab's tracker of what each seat took is called so: one call per action)
+    rules = load_ruleset(*SETS[name][:3])
+    seed = game_seed(9, 1)
+
+    def looked(game, seen):
+        st = game.state
+        seen.append((len(st.history), st.turn, st.flow, [len(z) for z in st.zones]))
+
+    plain, fast = rules.new_game(seed=seed), rules.new_game(seed=seed)
+    by_loop, by_play_out = [], []
+    agents = agents_for(names, seed)
+    while not plain.over:
+        plain._apply(agents[plain.to_move()].act(plain))
+        looked(plain, by_loop)
+    play_out(fast, agents_for(names, seed), after=lambda game: looked(game, by_play_out))
+    assert by_play_out == by_loop and len(by_loop) > 20
+
+
 class Counting(RandomAgent):
     """A random agent that is not the plain one: its turns go through `act`."""
 
