@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import time
-from typing import Callable, Iterator
+from typing import Callable
 
+from .collector import skipping_what_exists
 from .interpreter.agents import AGENTS, make_agent
 from .interpreter.budget import DEFAULT_MAX_STEPS, EffectFailed
 from .interpreter.chance import derive
@@ -48,7 +48,7 @@ def simulate(rules: Ruleset, games: int, seed: int = 0, agents: list[str] | None
     start = time.perf_counter()
     outcomes = (_outcomes_parallel(rules, games, seed, agent_names, max_steps, jobs) if jobs > 1 and games >= 20
                 else (_outcome(rules, i, seed, agent_names, max_steps) for i in range(games)))
-    with _collector_skips_what_exists():
+    with skipping_what_exists():   # (the rules left out of the collector's passes: 1 % at 7 seats)
         for i, outcome in enumerate(outcomes):
             if outcome is None:  # a worker's game ran away: play it here to raise the same error
                 _outcome(rules, i, seed, agent_names, max_steps)
@@ -85,22 +85,6 @@ def _outcome(rules: Ruleset, i: int, seed: int, agent_names: list[str], max_step
     # (a game that went to its last age's end was scored then; nothing changed since)
     scores = g._ended_scores or [g.score(p) for p in range(rules.content.players)]
     return g.state.winner, g.state.victory, scores
-
-
-@contextlib.contextmanager
-def _collector_skips_what_exists() -> Iterator[None]:
-    """While games are played, the cycle collector leaves alone what existed before (the rules
-    above all, which outlive the run): classic at 7 seats then takes 1.1 % fewer machine
-    instructions a game (docs/speed.md).  Afterwards they are handed back to it
-    (`gc.unfreeze`), so nothing is kept that it would have freed; where the caller had frozen
-    objects itself, all stay frozen, as it wanted its own."""
-    frozen_by_caller = gc.get_freeze_count() > 0   # (theirs to hand back, with ours: one pool)
-    gc.freeze()
-    try:
-        yield
-    finally:
-        if not frozen_by_caller:
-            gc.unfreeze()
 
 
 # Worker processes get the rules by inheritance (fork) or by loading them again (spawn).

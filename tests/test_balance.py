@@ -311,3 +311,19 @@ def test_a_random_seat_that_finds_no_action_is_a_game_failure_naming_it(monkeypa
     plan = Plan("duel", (), None, ("random", "random"), 2)
     with pytest.raises(GameFailure, match=r"agent 'random' \(seat \d\) raised RuntimeError: no legal action in game 1"):
         play_game(load(plan), plan, 1, [RandomAgent] * 2, [True] * 2)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_run_leaves_its_records_out_of_the_collectors_passes_and_hands_them_back(jobs):
+    # (the records a run keeps are frozen as they come, `rulesdsl.collector`; unfrozen after,
+    # unless the caller had frozen objects itself)
+    import gc
+    assert gc.get_freeze_count() == 0
+    seen = []
+    plan = Plan("duel", (), None, ("random", "random"), 40, seed=1)
+    result = run(plan, jobs=jobs, progress=lambda done, total: seen.append((done, gc.get_freeze_count())))
+    assert len(result.records) == 40 and gc.get_freeze_count() == 0
+    frozen = [n for _, n in seen]
+    # (each chunk's records frozen as they come: some thousand objects for 40 games)
+    assert frozen and all(n > 0 for n in frozen) and frozen[-1] > frozen[0] + 1000
+    assert result.records == run(plan, jobs=1).records

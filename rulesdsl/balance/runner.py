@@ -10,6 +10,7 @@ naming the agent, the seat and the game's seed; the games before it are kept."""
 from __future__ import annotations
 
 import concurrent.futures as futures
+import gc
 import multiprocessing
 import time
 from pathlib import Path
@@ -17,6 +18,7 @@ from typing import Any, Callable
 
 import attrs
 
+from ..collector import skipping_what_exists
 from ..interpreter.actions import Action
 from ..interpreter.budget import DEFAULT_MAX_STEPS, EffectFailed
 from ..interpreter.chance import derive
@@ -218,6 +220,14 @@ def run(plan: Plan, jobs: int = 1, progress: Callable[[int, int], None] | None =
     # job, large enough that fast games do not pay a round trip each.
     size = max(1, total // (max(1, jobs) * 8))
     chunks = [list(range(i, min(i + size, total))) for i in range(0, total, size)]
+    with skipping_what_exists() as keep:   # (`keep()`: the records so far left out of its passes too)
+        records, failure = _play_chunks(plan, chunks, jobs, total, progress, keep)
+    return _finish(records, failure, start)
+
+
+def _play_chunks(plan: Plan, chunks: list[list[int]], jobs: int, total: int,
+                 progress: Callable[[int, int], None] | None, keep: Callable[[], None]
+                 ) -> tuple[list[dict], GameFailure | None]:
     records: list[dict] = []
     failure: GameFailure | None = None
     done = 0
@@ -226,6 +236,7 @@ def run(plan: Plan, jobs: int = 1, progress: Callable[[int, int], None] | None =
             for chunk in chunks:
                 got, failure = _play_many(plan, chunk)
                 records += got
+                keep()
                 done += len(got)
                 if progress:
                     progress(done, total)
@@ -233,10 +244,13 @@ def run(plan: Plan, jobs: int = 1, progress: Callable[[int, int], None] | None =
                     break
         except KeyboardInterrupt:
             failure = GameFailure(len(records), f"interrupted after {len(records)} games")
-        return _finish(records, failure, start)
+        return records, failure
     # fork where there is one: the workers start with the compiled rules and the user's agent modules.
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
-    pool = futures.ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context(method))
+    # (a worker lives for the run: what it holds at first, the rules, is left out of the
+    # collector's passes, as in `rulesdsl.simulate`)
+    pool = futures.ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context(method),
+                                       initializer=gc.freeze)
     pending: list[futures.Future] = []
     try:
         pending = [pool.submit(_play_many, plan, chunk) for chunk in chunks]
@@ -245,6 +259,7 @@ def run(plan: Plan, jobs: int = 1, progress: Callable[[int, int], None] | None =
                 continue
             got, failed = fut.result()
             records += got
+            keep()
             done += len(got)
             if progress:
                 progress(done, total)
@@ -257,7 +272,7 @@ def run(plan: Plan, jobs: int = 1, progress: Callable[[int, int], None] | None =
                               "interrupted")
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
-    return _finish(records, failure, start)
+    return records, failure
 
 
 def _finish(records: list[dict], failure: GameFailure | None, start: float) -> RunResult:
