@@ -2,12 +2,14 @@
 (one job), for every content set the issue on speed names: Duel, Duel with Pantheon, with Agora,
 with both, and the classic game at 3, 5 and 7 seats.  Not a test: timings vary by machine.
 
-    python benchmarks/speed.py [--rounds R] [--scale X] [--only duel,classic-7] [--vs REF]
+    python benchmarks/speed.py [--rounds R] [--scale X] [--only duel,classic-7] [--vs REF | --python EXE]
 
 --vs REF measures the commit REF (a tag, a branch, HEAD~1...) in the same sitting: its tree is
 installed into a temporary folder and the two engines take turns, round by round, so a machine
 that speeds up or slows down meanwhile weighs on both alike; the ratio now/REF is printed per set.
-Each figure is the best of R rounds (the least disturbed run).
+--python EXE measures this same checkout on another Python in the same way (EXE: the python of an
+environment where this checkout is installed, `pip install -e .`): the ratio is this Python's
+over that one's.  Each figure is the best of R rounds (the least disturbed run).
 """
 
 from __future__ import annotations
@@ -47,16 +49,36 @@ def measure(names: list[str], scale: float, seed: int) -> dict[str, float]:
     return out
 
 
-def run_worker(names: list[str], scale: float, seed: int, site: Path | None) -> dict[str, float]:
+def run_worker(names: list[str], scale: float, seed: int, site: Path | None,
+               python: str = sys.executable) -> dict[str, float]:
     env = dict(os.environ)
     if site is not None:  # the other commit's package shadows this checkout's
         env["PYTHONPATH"] = os.pathsep.join([str(site), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
-    cmd = [sys.executable, __file__, "--worker", "--only", ",".join(names), "--scale", str(scale),
+    cmd = [python, __file__, "--worker", "--only", ",".join(names), "--scale", str(scale),
            "--seed", str(seed)]
     done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
     if done.returncode:
         sys.exit(f"the measuring process failed:\n{done.stderr}")
     return json.loads(done.stdout)
+
+
+def python_of(exe: str) -> str:
+    """`exe`'s Python version, after checking that it runs this checkout's package: figures of
+    another copy of the engine would be compared as if they were this one's."""
+    ask = "import sys, rulesdsl; print(sys.version.split()[0]); print(rulesdsl.__file__)"
+    try:   # (-P: not from the working folder, whose `rulesdsl` source folder is not the package)
+        done = subprocess.run([exe, "-P", "-c", ask], capture_output=True, text=True, check=False)
+    except OSError as exc:
+        sys.exit(f"cannot run {exe}: {exc.strerror}")
+    if done.returncode:
+        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        sys.exit(f"{exe} cannot import rulesdsl ({last}): install this checkout there, "
+                 f"`{exe} -m pip install -e {ROOT}`")
+    version, package = done.stdout.split()
+    if not Path(package).resolve().is_relative_to(ROOT):
+        sys.exit(f"{exe} runs the rulesdsl installed at {Path(package).parent}, not this checkout "
+                 f"({ROOT}): install this checkout there, `{exe} -m pip install -e {ROOT}`")
+    return version
 
 
 def set_names(only: str) -> list[str]:
@@ -89,7 +111,10 @@ def main() -> None:
     parser.add_argument("--scale", type=float, default=1.0, help="games per measure, as a multiple of the defaults")
     parser.add_argument("--only", default=",".join(SETS), help="content sets, comma-separated")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--vs", metavar="REF", help="also measure this commit, in turns with this checkout")
+    other = parser.add_mutually_exclusive_group()
+    other.add_argument("--vs", metavar="REF", help="also measure this commit, in turns with this checkout")
+    other.add_argument("--python", metavar="EXE",
+                       help="also measure this checkout on this Python (installed there), in turns")
     parser.add_argument("--scaling", action="store_true",
                         help="also time `simulate` of Duel and classic-7 on 1 and on all (at most 8) cores")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
@@ -98,24 +123,31 @@ def main() -> None:
     if args.worker:
         print(json.dumps(measure(names, args.scale, args.seed)))
         return
+    print(f"Python {sys.version.split()[0]} ({sys.executable})")
+    label = args.vs
+    if args.python:
+        label = f"Python {python_of(args.python)}"
+        print(f"beside {label} ({args.python})")
     with tempfile.TemporaryDirectory() as tmp:
         site = install_ref(args.vs, Path(tmp)) if args.vs else None
+        beside = site is not None or args.python is not None
         best_now = dict.fromkeys(names, 0.0)
         best_ref = dict.fromkeys(names, 0.0)
         for _ in range(args.rounds):
             for name, rate in run_worker(names, args.scale, args.seed, None).items():
                 best_now[name] = max(best_now[name], rate)
-            if site is not None:
-                for name, rate in run_worker(names, args.scale, args.seed, site).items():
+            if beside:
+                ref = run_worker(names, args.scale, args.seed, site, args.python or sys.executable)
+                for name, rate in ref.items():
                     best_ref[name] = max(best_ref[name], rate)
     head = f"{'set':14} {'games/s':>8}"
-    if site is not None:
-        head += f" {args.vs[:12]:>12} {'ratio':>6}"
+    if beside:
+        head += f" {label[:14]:>14} {'ratio':>6}"
     print(head + "  target")
     for name in names:
         line = f"{name:14} {best_now[name]:8.1f}"
-        if site is not None:
-            line += f" {best_ref[name]:12.1f} {best_now[name] / best_ref[name]:6.2f}"
+        if beside:
+            line += f" {best_ref[name]:14.1f} {best_now[name] / best_ref[name]:6.2f}"
         target = TARGETS.get(name)
         print(line + (f"  >= {target}" if target else ""))
     if args.scaling:
