@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import concurrent.futures as futures
 import gc
-import multiprocessing
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -19,6 +18,7 @@ from typing import Any, Callable
 import attrs
 
 from ..collector import skipping_what_exists
+from ..workers import worker_pool
 from ..interpreter.actions import Action
 from ..interpreter.budget import DEFAULT_MAX_STEPS, EffectFailed
 from ..interpreter.chance import derive
@@ -205,6 +205,10 @@ def _play_many(plan: Plan, indexes: list[int]) -> tuple[list[dict], GameFailure 
     return records, None
 
 
+# The most games one task of a worker plays (random Duel games: a tenth of a second).
+CHUNK = 100
+
+
 def total_games(plan: Plan, seats: int) -> int:
     """The games a plan plays: its count rounded up to whole rotations (each deal at every seat)."""
     return -(-plan.games // seats) * seats
@@ -217,8 +221,9 @@ def run(plan: Plan, jobs: int = 1, progress: Callable[[int, int], None] | None =
     seats = load(plan).content.players
     total = total_games(plan, seats)
     # About eight tasks a job: small enough that a short run (one deal of slow games) uses every
-    # job, large enough that fast games do not pay a round trip each.
-    size = max(1, total // (max(1, jobs) * 8))
+    # job, large enough that fast games do not pay a round trip each; and at most CHUNK games,
+    # so that a long run shows its progress and an interrupted one keeps nearly all it played.
+    size = max(1, min(CHUNK, total // (max(1, jobs) * 8)))
     chunks = [list(range(i, min(i + size, total))) for i in range(0, total, size)]
     with skipping_what_exists() as keep:   # (`keep()`: the records so far left out of its passes too)
         records, failure = _play_chunks(plan, chunks, jobs, total, progress, keep)
@@ -245,33 +250,31 @@ def _play_chunks(plan: Plan, chunks: list[list[int]], jobs: int, total: int,
         except KeyboardInterrupt:
             failure = GameFailure(len(records), f"interrupted after {len(records)} games")
         return records, failure
-    # fork where there is one: the workers start with the compiled rules and the user's agent modules.
-    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
     # (a worker lives for the run: what it holds at first, the rules, is left out of the
     # collector's passes, as in `rulesdsl.simulate`)
-    pool = futures.ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context(method),
-                                       initializer=gc.freeze)
-    pending: list[futures.Future] = []
+    collected: set[int] = set()   # (the chunks whose records came back, by number)
     try:
-        pending = [pool.submit(_play_many, plan, chunk) for chunk in chunks]
-        for fut in futures.as_completed(pending):
-            if fut.cancelled():   # after a failure: a game that never started
-                continue
-            got, failed = fut.result()
-            records += got
-            keep()
-            done += len(got)
-            if progress:
-                progress(done, total)
-            if failed and (failure is None or failed.index < failure.index):
-                failure = failed
-                for other in pending:
-                    other.cancel()
-    except KeyboardInterrupt:
-        failure = GameFailure(min((c[0] for c, f in zip(chunks, pending) if not f.done()), default=total),
+        with worker_pool(jobs, gc.freeze) as pool:
+            pending = {pool.submit(_play_many, plan, chunk): k for k, chunk in enumerate(chunks)}
+            for fut in futures.as_completed(pending):
+                if fut.cancelled():   # after a failure: a game that never started
+                    continue
+                got, failed = fut.result()
+                records += got
+                collected.add(pending[fut])
+                keep()
+                done += len(got)
+                if progress:
+                    progress(done, total)
+                if failed and (failure is None or failed.index < failure.index):
+                    failure = failed
+                    for other in pending:
+                        other.cancel()
+    except KeyboardInterrupt:   # (the pool has ended its workers: `rulesdsl.workers`)
+        # Up to the first chunk whose records did not come back, whether it was cut short,
+        # never started, or finished unread: the report has no gap.
+        failure = GameFailure(min((c[0] for k, c in enumerate(chunks) if k not in collected), default=total),
                               "interrupted")
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
     return records, failure
 
 

@@ -12,7 +12,6 @@ import json
 import os
 import random
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Callable
 
@@ -25,6 +24,7 @@ from rulesdsl.interpreter.game import Game
 from rulesdsl.simulate import game_seed
 from rulesdsl.trace import trace_of
 from rulesdsl.names import check_options
+from rulesdsl.workers import start_method, stop_now, worker_pool
 
 from .invariants import (CRASHES, DEFAULT_MAX_ACTIONS, GAME_ENDS, Context, InvariantViolation, all_invariants,
                          check_game, crash_violation, run_checked)
@@ -147,29 +147,27 @@ def verify(content, games: int, seed: int = 0, options=(), max_actions: int = DE
 
 
 def _parallel(content, games, seed, options, max_actions, jobs, progress, base, expansions, skip, max_steps):
-    import multiprocessing
-    methods = multiprocessing.get_all_start_methods()
-    ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    if ctx.get_start_method() == "fork":
+    if start_method() == "fork":
         _WORKER["content"] = content
     size = max(5, min(50, games // (jobs * 8) or 1))
     chunks = [list(range(a, min(games, a + size))) for a in range(0, games, size)]
     failing, total = None, 0
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_worker_init,
-                             initargs=(base, tuple(expansions), content.players)) as pool:
-        results = pool.map(_worker_chunk, [(c, seed, tuple(options), max_actions, tuple(skip), max_steps)
-                                           for c in chunks])
-        for chunk in results:
-            for i, n, v in chunk:
-                total += n
-                if progress:
-                    progress(1)
-                if v is not None and failing is None:
-                    failing = i
-            if failing is not None:
-                pool.shutdown(wait=True, cancel_futures=True)
-                break
-    _WORKER.pop("content", None)
+    try:
+        with worker_pool(jobs, _worker_init, (base, tuple(expansions), content.players)) as pool:
+            results = pool.map(_worker_chunk, [(c, seed, tuple(options), max_actions, tuple(skip), max_steps)
+                                               for c in chunks])
+            for chunk in results:
+                for i, n, v in chunk:
+                    total += n
+                    if progress:
+                        progress(1)
+                    if v is not None and failing is None:
+                        failing = i
+                if failing is not None:
+                    stop_now(pool)   # (the games after it are not looked at)
+                    break
+    finally:
+        _WORKER.pop("content", None)
     return failing, total
 
 

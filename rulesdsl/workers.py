@@ -1,0 +1,143 @@
+"""Worker processes for batches of games (`simulate`, `verify`, `balance`): a process pool
+whose workers stop with the command that started them.
+
+- Ctrl-C is the parent's to handle: a terminal sends it to every process of the command, and
+  a worker that took it too would die mid-game with a traceback of its own, so workers ignore
+  it.  The parent, interrupted, leaves the pool at once (below).
+- A pool left by an exception (Ctrl-C, an error, a generator closed early) cancels the tasks
+  not started and asks the workers to stop the one they play (`stop_now`), instead of waiting
+  for every task it was given (a million-game run would go on after Ctrl-C).  A worker is not
+  killed: one killed while it sends a result back would leave half a message in the pool's
+  pipe, which the parent would wait on forever.  It is sent a signal on which it abandons
+  its task if it is playing one (its result is then that exception, sent whole) and starts
+  none after.
+- A worker ends when its parent does, however the parent ended (`kill`, `timeout`, a CI job
+  cancelled): left alone it would wait for work forever.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import os
+import signal
+import threading
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
+
+import attrs
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
+
+# (multiprocessing and concurrent.futures are imported where a pool starts: some 25 ms that
+# the commands which never start one, and the pytest plugin, need not pay)
+
+# The signal by which the parent asks its workers to stop (none where there is no such
+# signal: there a stopped pool's workers finish the task they play).
+STOP_SIGNAL: int | None = getattr(signal, "SIGUSR1", None)
+
+
+class Stopped(BaseException):
+    """A worker's task abandoned because the parent stopped the pool (a BaseException: no
+    `except Exception` of the game's code or an agent's turns it into a result)."""
+
+
+@attrs.define
+class _Worker:
+    """What a worker's stop signal reads: whether it is playing a task, and whether it was
+    asked to stop."""
+    playing: bool = False
+    stopping: bool = False
+
+
+# (one per worker process, set as it starts: the signal handler can reach nothing else)
+_SELF = _Worker()
+
+
+def start_method() -> str:
+    """fork where there is one: the workers start with the compiled rules (and a user's agent
+    modules) as the parent has them; spawn elsewhere, where they load the rules again."""
+    import multiprocessing
+    return "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+
+
+@attrs.frozen
+class WorkerPool:
+    """A process pool whose tasks a stop can cut short (`task`)."""
+    executor: "ProcessPoolExecutor"
+
+    def submit(self, fn: Callable[..., Any], *args: Any) -> "Future":
+        return self.executor.submit(task, fn, *args)
+
+    def map(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
+        """fn(item) of each item, in order."""
+        return self.executor.map(task, itertools.repeat(fn), items)
+
+
+@contextlib.contextmanager
+def worker_pool(jobs: int, initializer: Callable[..., Any] | None = None,
+                initargs: tuple = ()) -> Iterator[WorkerPool]:
+    """A pool of `jobs` worker processes, each running `initializer(*initargs)` first."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    executor = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context(start_method()),
+                                   initializer=_start_worker, initargs=(initializer, initargs))
+    pool = WorkerPool(executor)
+    try:
+        yield pool
+    except BaseException:
+        stop_now(pool)
+        raise
+    executor.shutdown(wait=True)
+
+
+def stop_now(pool: WorkerPool) -> None:
+    """Cancel the tasks not started and have the workers stop the ones they play."""
+    # (The pool names its processes only in this attribute, before Python 3.14 as after.)
+    processes = list((getattr(pool.executor, "_processes", None) or {}).values())
+    pool.executor.shutdown(wait=False, cancel_futures=True)
+    if STOP_SIGNAL is None:
+        return
+    for p in processes:
+        with contextlib.suppress(ProcessLookupError):   # (one that has just ended)
+            if p.pid is not None:
+                os.kill(p.pid, STOP_SIGNAL)
+
+
+def task(fn: Callable[..., Any], *args: Any) -> Any:
+    """Run a task in a worker, unless it was asked to stop (`stop_now`)."""
+    if _SELF.stopping:
+        raise Stopped
+    _SELF.playing = True
+    try:
+        return fn(*args)
+    finally:
+        _SELF.playing = False
+
+
+def _on_stop(signum: int, frame: object) -> None:
+    _SELF.stopping = True
+    if _SELF.playing:   # (not while the pool sends a result back: that message must go whole)
+        _SELF.playing = False
+        raise Stopped
+
+
+def _start_worker(initializer: Callable[..., Any] | None, initargs: tuple) -> None:
+    import multiprocessing
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if STOP_SIGNAL is not None:
+        signal.signal(STOP_SIGNAL, _on_stop)
+    _SELF.playing = _SELF.stopping = False   # (a forked worker starts with its parent's copy)
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_end_with, args=(parent.sentinel,), daemon=True).start()
+    if initializer is not None:
+        initializer(*initargs)
+
+
+def _end_with(sentinel: int) -> None:
+    """Wait for the parent process to end, then end this one (no clean-up: the parent, which
+    would have wanted the results, is gone)."""
+    import multiprocessing.connection
+    multiprocessing.connection.wait([sentinel])
+    os._exit(1)

@@ -1,0 +1,177 @@
+"""Worker processes stop with the command that started them (`rulesdsl.workers`): Ctrl-C ends
+a `simulate`, `verify` or `balance` run at once, not after every game it handed out, and no
+worker is left behind however the command ends."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from rulesdsl.balance.runner import Plan, run
+from rulesdsl.workers import worker_pool
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals and process groups")
+
+
+def _sleep_noting_pid(folder: str) -> None:
+    Path(folder, str(os.getpid())).touch()
+    time.sleep(60)
+
+
+def _alive(pid: int) -> bool:
+    """Whether the process runs (a zombie, ended and not yet reaped, does not)."""
+    stat = Path(f"/proc/{pid}/stat")
+    if Path("/proc/self/stat").exists():
+        try:
+            return stat.read_text().rsplit(")", 1)[1].split()[0] != "Z"
+        except (OSError, IndexError):
+            return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def _wait_for(check, seconds: float) -> bool:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if check():
+            return True
+        time.sleep(0.05)
+    return check()
+
+
+def test_a_pool_left_by_an_exception_ends_its_busy_workers_at_once(tmp_path):
+    start = None
+    with pytest.raises(KeyboardInterrupt):
+        with worker_pool(2) as pool:
+            for _ in range(6):   # two running, four waiting: none of them may hold the exit up
+                pool.submit(_sleep_noting_pid, str(tmp_path))
+            assert _wait_for(lambda: len(list(tmp_path.iterdir())) == 2, 20)
+            start = time.monotonic()
+            raise KeyboardInterrupt
+    assert time.monotonic() - start < 5
+    pids = [int(p.name) for p in tmp_path.iterdir()]
+    assert len(pids) == 2   # only the two running started: the others were cancelled
+    assert _wait_for(lambda: not any(_alive(pid) for pid in pids), 10)
+
+
+def test_workers_end_when_their_parent_dies(tmp_path):
+    # A parent that ends without any clean-up (as `kill -9` or an unhandled SIGTERM leaves it).
+    script = textwrap.dedent(f"""
+        import os, sys, time
+        sys.path.insert(0, {str(Path(__file__).parent)!r})
+        from test_workers import _sleep_noting_pid
+        from rulesdsl.workers import worker_pool
+        from pathlib import Path
+        with worker_pool(2) as pool:
+            for _ in range(2):
+                pool.submit(_sleep_noting_pid, {str(tmp_path)!r})
+            while len(list(Path({str(tmp_path)!r}).iterdir())) < 2:
+                time.sleep(0.05)
+            os._exit(0)
+    """)
+    parent = subprocess.run([sys.executable, "-c", script], timeout=60, start_new_session=True)
+    assert parent.returncode == 0
+    pids = [int(p.name) for p in tmp_path.iterdir()]
+    assert len(pids) == 2
+    assert _wait_for(lambda: not any(_alive(pid) for pid in pids), 10), "a worker outlived its parent"
+
+
+def _started(args: list[str]) -> subprocess.Popen:
+    """`rulesdsl ARGS` in a process group of its own, Ctrl-C at its default (a test runner may
+    have started us with it ignored)."""
+    return subprocess.Popen([sys.executable, "-m", "rulesdsl", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+
+
+def _members(pgid: int) -> int:
+    """How many living processes the group holds, zombies left out (an ended worker that no
+    process reaped yet: in a container, nobody may). Linux: read from /proc; elsewhere `ps`."""
+    if Path("/proc/self/stat").exists():
+        n = 0
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:   # (pid (name) state ppid pgrp ...: the name may hold spaces, not a ')')
+                state, _, pgrp = stat.read_text().rsplit(")", 1)[1].split()[:3]
+            except (OSError, IndexError, ValueError):   # a process that ended meanwhile
+                continue
+            n += int(pgrp) == pgid and state != "Z"
+        return n
+    table = subprocess.run(["ps", "-A", "-o", "pgid=,stat="], capture_output=True, text=True).stdout.splitlines()
+    return sum(1 for line in table if line.split()[:1] == [str(pgid)] and "Z" not in line.split()[1])
+
+
+def _playing(proc: subprocess.Popen, workers: int = 2) -> None:
+    """Wait until the command's workers have started (then a little, so that they play)."""
+    assert _wait_for(lambda: _members(proc.pid) >= 1 + workers, 30), "the workers did not start"
+    time.sleep(0.5)
+    assert proc.poll() is None
+
+
+def _group_gone(pgid: int) -> bool:
+    return _members(pgid) == 0
+
+
+@pytest.mark.parametrize("command", [["simulate", "-n", "1000000", "-j", "2"],
+                                     ["verify", "-n", "100000", "-j", "2"],
+                                     ["balance", "--agents", "random,random", "-n", "1000000", "-j", "2"]])
+@pytest.mark.parametrize("to", ["the command", "its process group"])
+def test_ctrl_c_ends_a_long_run_at_once_and_leaves_no_process(command, to):
+    proc = _started(command)
+    try:
+        _playing(proc)
+        if to == "the command":   # `kill -INT`, `timeout -s INT`
+            proc.send_signal(signal.SIGINT)
+        else:                     # a terminal's Ctrl-C reaches every process of the command
+            os.killpg(proc.pid, signal.SIGINT)
+        start = time.monotonic()
+        out, err = proc.communicate(timeout=30)
+        assert time.monotonic() - start < 10
+        assert proc.returncode == 1
+        assert "Traceback" not in err
+        assert "Aborted!" in err or "interrupted after" in err
+        assert _wait_for(lambda: _group_gone(proc.pid), 10), "a worker is left"
+    finally:
+        if not _group_gone(proc.pid):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+
+def test_an_interrupted_balance_run_keeps_the_games_before_the_first_not_back():
+    seen = []
+
+    def progress(done: int, total: int) -> None:
+        seen.append(done)
+        if len(seen) == 3:
+            raise KeyboardInterrupt
+
+    result = run(Plan("duel", (), None, ("random", "random"), 2000, seed=3), jobs=2, progress=progress)
+    indexes = [r["index"] for r in result.records]
+    assert indexes == list(range(len(indexes))) and 0 < len(indexes) < 2000
+    assert result.failure == f"interrupted after {len(indexes)} games"
+
+
+@pytest.mark.parametrize("command, sig", [(["simulate", "-n", "1000000", "-j", "2"], signal.SIGTERM),
+                                          (["verify", "-n", "100000", "-j", "2"], signal.SIGTERM),
+                                          (["simulate", "-n", "1000000", "-j", "2"], signal.SIGKILL)])
+def test_a_killed_run_leaves_no_worker(command, sig):
+    proc = _started(command)
+    try:
+        _playing(proc)
+        proc.send_signal(sig)   # `kill`, `timeout`, a cancelled CI job: the command ends at once
+        proc.communicate(timeout=30)
+        assert proc.returncode == -sig
+        assert _wait_for(lambda: _group_gone(proc.pid), 10), "a worker outlived the command"
+    finally:
+        if not _group_gone(proc.pid):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
