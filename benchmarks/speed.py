@@ -116,7 +116,7 @@ def main() -> None:
     other.add_argument("--python", metavar="EXE",
                        help="also measure this checkout on this Python (installed there), in turns")
     parser.add_argument("--scaling", action="store_true",
-                        help="also time `simulate` of Duel and classic-7 on 1 and on all (at most 8) cores")
+                        help="also time `simulate` of Duel and classic-7 on 1 and on every core")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     names = set_names(args.only)
@@ -159,7 +159,8 @@ def scaling(scale: float, seed: int) -> None:
     from rulesdsl.pipeline import load_ruleset
     from rulesdsl.simulate import simulate
 
-    cores = min(8, os.cpu_count() or 1)
+    from rulesdsl.workers import default_jobs
+    cores = default_jobs()
     for name in ("duel", "classic-7"):
         expansions, base, players, games = SETS[name]
         rules = load_ruleset(expansions, base, players)

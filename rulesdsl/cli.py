@@ -129,13 +129,13 @@ def explain(name: str, expansions: tuple[str, ...], game: str | None, players: i
               help="One agent per seat (random, greedy), comma-separated. Default: random at every seat.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
-              help="Worker processes (default: the CPUs, at most 8); the results do not depend on it.")
+              help="Worker processes (default: every CPU); the results do not depend on it.")
 @game_options
 @max_steps_option
 def simulate(games: int, seed: int, expansions: tuple[str, ...], agents: str | None, as_json: bool,
              jobs: int | None, game: str | None, players: int | None, max_steps: int) -> None:
     """Play many games between agents and summarise them."""
-    from rulesdsl.testing.verify import default_jobs
+    from rulesdsl.workers import default_jobs
     jobs = jobs or default_jobs()
     from rulesdsl.interpreter import EffectFailed
     from rulesdsl.interpreter.agents import AGENTS

@@ -121,7 +121,7 @@ def _outcomes_parallel(rules: Ruleset, games: int, seed: int, agent_names: list[
     chunks = [list(range(a, min(games, a + size))) for a in range(0, games, size)]
     layers = tuple(rules.content.layers)
     try:
-        with worker_pool(jobs, _worker_init, (layers, rules.content.players)) as pool:
+        with worker_pool(min(jobs, len(chunks)), _worker_init, (layers, rules.content.players)) as pool:
             for chunk in pool.map(_worker_chunk, [(c, seed, agent_names, max_steps) for c in chunks]):
                 yield from chunk
     finally:

@@ -54,6 +54,15 @@ class _Worker:
 _SELF = _Worker()
 
 
+def default_jobs() -> int:
+    """Every CPU this process may run on: its affinity where the system keeps one (`taskset`,
+    a container's cpuset may allow fewer than the machine has), else the machine's count."""
+    getaffinity = getattr(os, "sched_getaffinity", None)
+    if getaffinity is not None:
+        return max(1, len(getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
 def start_method() -> str:
     """fork where there is one: the workers start with the compiled rules (and a user's agent
     modules) as the parent has them; spawn elsewhere, where they load the rules again."""
@@ -77,7 +86,8 @@ class WorkerPool:
 @contextlib.contextmanager
 def worker_pool(jobs: int, initializer: Callable[..., Any] | None = None,
                 initargs: tuple = ()) -> Iterator[WorkerPool]:
-    """A pool of `jobs` worker processes, each running `initializer(*initargs)` first."""
+    """A pool of `jobs` worker processes, each running `initializer(*initargs)` first (callers
+    ask for no more than they have tasks: with fork, every worker starts at the first task)."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
     executor = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context(start_method()),

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from rulesdsl.balance.runner import Plan, run
-from rulesdsl.workers import worker_pool
+from rulesdsl.workers import default_jobs, worker_pool
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals and process groups")
 
@@ -175,3 +175,13 @@ def test_a_killed_run_leaves_no_worker(command, sig):
         if not _group_gone(proc.pid):
             os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="no CPU affinity on this system")
+def test_the_default_jobs_are_the_cpus_the_command_may_use():
+    # (`taskset -c 0 rulesdsl simulate ...`, or a container's cpuset, allows fewer than the machine has)
+    script = ("import os; os.sched_setaffinity(0, {min(os.sched_getaffinity(0))}); "
+              "from rulesdsl.workers import default_jobs; print(default_jobs())")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "1"
+    assert default_jobs() == len(os.sched_getaffinity(0))

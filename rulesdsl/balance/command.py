@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 
@@ -11,6 +10,7 @@ import click
 
 from ..cli_support import game_base, game_options, load_rules, writable
 from ..limits import DEFAULT_MAX_STEPS
+from ..workers import default_jobs
 
 
 def _fail(message: str, status: int = 1) -> None:
@@ -107,7 +107,7 @@ def balance(game: str | None, players: int | None, expansions: tuple[str, ...], 
     for p in plans:
         if p.traces:
             Path(p.traces).mkdir(parents=True, exist_ok=True)
-    jobs = jobs or os.cpu_count() or 1
+    jobs = jobs or default_jobs()
     with _progress() as progress:
         if compare:
             result = ab(plans[0], plans[1], compare[0], compare[1], jobs, early, progress)

@@ -254,7 +254,7 @@ def _play_chunks(plan: Plan, chunks: list[list[int]], jobs: int, total: int,
     # collector's passes, as in `rulesdsl.simulate`)
     collected: set[int] = set()   # (the chunks whose records came back, by number)
     try:
-        with worker_pool(jobs, gc.freeze) as pool:
+        with worker_pool(min(jobs, len(chunks)), gc.freeze) as pool:
             pending = {pool.submit(_play_many, plan, chunk): k for k, chunk in enumerate(chunks)}
             for fut in futures.as_completed(pending):
                 if fut.cancelled():   # after a failure: a game that never started

@@ -23,7 +23,7 @@ from ..limits import DEFAULT_MAX_STEPS
 @click.option("--option", "options", multiple=True, help="A game option for every game (e.g. beginner_wonders).")
 @click.option("--max-actions", default=1000, show_default=True, type=click.IntRange(min=1),
               help="A game not over after this many actions breaks `game-ends`.")
-@click.option("--jobs", "-j", default=None, type=click.IntRange(min=1), help="Worker processes (default: the CPUs, at most 8).")
+@click.option("--jobs", "-j", default=None, type=click.IntRange(min=1), help="Worker processes (default: every CPU).")
 @click.option("--out", "-o", default=Path("verify-failure.trace.json"), show_default=True,
               type=click.Path(dir_okay=False, path_type=Path), help="Where to write the trace of a failure.")
 @click.option("--no-shrink", is_flag=True, help="Report the failing game as found, without shrinking it.")
@@ -50,7 +50,9 @@ def verify(path: Path | None, games: int, expansions: tuple[str, ...], seed: int
     from ..files import FileProblem
     from ..names import check_options
     from .invariants import DRIVER_INVARIANTS, all_invariants
-    from .verify import default_jobs, verify as run, write_trace
+    from rulesdsl.workers import default_jobs
+
+    from .verify import verify as run, write_trace
     from ..loader import FolderProblem
     try:
         base, layers = content_layers(path, expansions, game)

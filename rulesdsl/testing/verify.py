@@ -9,7 +9,6 @@ game's dice and for the random player, so a failure found by one run is found by
 from __future__ import annotations
 
 import json
-import os
 import random
 import time
 from pathlib import Path
@@ -153,7 +152,7 @@ def _parallel(content, games, seed, options, max_actions, jobs, progress, base, 
     chunks = [list(range(a, min(games, a + size))) for a in range(0, games, size)]
     failing, total = None, 0
     try:
-        with worker_pool(jobs, _worker_init, (base, tuple(expansions), content.players)) as pool:
+        with worker_pool(min(jobs, len(chunks)), _worker_init, (base, tuple(expansions), content.players)) as pool:
             results = pool.map(_worker_chunk, [(c, seed, tuple(options), max_actions, tuple(skip), max_steps)
                                                for c in chunks])
             for chunk in results:
@@ -397,5 +396,3 @@ def check_trace(data: dict):
     return run.game, run.violation
 
 
-def default_jobs() -> int:
-    return max(1, min(os.cpu_count() or 1, 8))
