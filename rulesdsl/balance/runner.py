@@ -18,13 +18,13 @@ from typing import Any, Callable
 import attrs
 
 from ..collector import skipping_what_exists
-from ..workers import worker_pool
 from ..interpreter.actions import Action
 from ..interpreter.budget import DEFAULT_MAX_STEPS, EffectFailed
 from ..interpreter.chance import derive
 from ..interpreter.playout import play_out
 from ..interpreter.random_agent import RandomAgent
 from ..interpreter.state import DRAW
+from ..workers import worker_pool
 from .agents import SearchOptions, resolve
 
 

@@ -50,10 +50,9 @@ def verify(path: Path | None, games: int, expansions: tuple[str, ...], seed: int
     from ..files import FileProblem
     from ..names import check_options
     from .invariants import DRIVER_INVARIANTS, all_invariants
-    from rulesdsl.workers import default_jobs
-
     from .verify import verify as run, write_trace
     from ..loader import FolderProblem
+    from ..workers import default_jobs
     try:
         base, layers = content_layers(path, expansions, game)
     except FolderProblem as exc:
