@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from .cli_support import (checked, check_players, content_layers, game_base, game_options, load_rules, seat_agents,
-                          usage_error, writable)
+                          stop_on_ctrl_c, usage_error, writable)
 from .limits import DEFAULT_MAX_STEPS
 
 
@@ -145,17 +145,21 @@ def simulate(games: int, seed: int, expansions: tuple[str, ...], agents: str | N
     names = seat_agents("--agents", agents, seats, AGENTS) if agents is not None else ["random"] * seats
     show_bar = sys.stderr.isatty()
     try:
-        if show_bar:
-            with click.progressbar(length=games, label="simulating", file=sys.stderr) as bar:
-                result = run(rules, games, seed, names, progress=lambda i: bar.update(1), max_steps=max_steps,
-                             jobs=jobs)
-        else:
-            result = run(rules, games, seed, names, max_steps=max_steps, jobs=jobs)
+        with stop_on_ctrl_c() as asked:
+            if show_bar:
+                with click.progressbar(length=games, label="simulating", file=sys.stderr) as bar:
+                    result = run(rules, games, seed, names, progress=lambda i: (bar.update(1), asked()),
+                                 max_steps=max_steps, jobs=jobs)
+            else:
+                result = run(rules, games, seed, names, progress=lambda i: asked(), max_steps=max_steps, jobs=jobs)
     except EffectFailed as exc:
         effect_error(exc)
+    if result["interrupted"]:
+        click.echo(f"interrupted after {result['games']} of {games} games: the summary covers those",
+                   err=True)
     if as_json:
         click.echo(json.dumps(result, sort_keys=True))
-        return
+        sys.exit(1 if result["interrupted"] else 0)
     click.echo(f"{result['games']} games, seed {seed}, agents {' vs '.join(names)}"
                + (f", expansions {', '.join(expansions)}" if expansions else "")
                + f"; {rules.content.name}, {seats} players")
@@ -167,6 +171,8 @@ def simulate(games: int, seed: int, expansions: tuple[str, ...], agents: str | N
     for p, s in result["mean_score"].items():
         click.echo(f"  player {p}: total {s['total']:.1f} (" + ", ".join(f"{c} {s.get(c, 0):.1f}" for c in cats) + ")")
     click.echo(f"{result['games_per_second']} games per second")
+    if result["interrupted"]:
+        sys.exit(1)
 
 
 @cli.command()

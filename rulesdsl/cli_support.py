@@ -4,9 +4,12 @@ a content folder makes.  Imports stay inside the functions: `rulesdsl check` doe
 
 from __future__ import annotations
 
+import contextlib
+import signal
 import sys
+import threading
 from pathlib import Path
-from typing import NoReturn
+from typing import Callable, Iterator, NoReturn
 
 import click
 
@@ -129,3 +132,32 @@ def content_layers(path: Path | None, expansions: tuple[str, ...],
             usage_error(f"{path} defines its own game: give it as PATH or as --game, not both")
         return folder, tuple(expansions)
     return base, (*expansions, folder)
+
+
+@contextlib.contextmanager
+def stop_on_ctrl_c() -> Iterator[Callable[[], None]]:
+    """Ctrl-C asks a long run to stop where its results are whole: yields `asked()`, which
+    raises `rulesdsl.simulate.Stop` once Ctrl-C was pressed (the run calls it after each game);
+    a second Ctrl-C stops at once, as Ctrl-C does elsewhere.  (Where Ctrl-C is ignored, as in a
+    job a shell started in the background, or off the main thread, nothing changes.)"""
+    from .simulate import Stop
+    pressed: list[bool] = []
+
+    def asked() -> None:
+        if pressed:
+            raise Stop
+
+    def on_ctrl_c(signum: int, frame: object) -> None:
+        if pressed:
+            raise KeyboardInterrupt
+        pressed.append(True)
+
+    if threading.current_thread() is not threading.main_thread() or \
+            signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        yield asked
+        return
+    previous = signal.signal(signal.SIGINT, on_ctrl_c)
+    try:
+        yield asked
+    finally:
+        signal.signal(signal.SIGINT, previous)

@@ -34,13 +34,20 @@ def play_one(rules: Ruleset, seed: int, agent_names: list[str], max_steps: int =
     return game
 
 
+class Stop(Exception):
+    """Raised by `simulate`'s `progress` callback to end the run there: the summary covers the
+    games played so far (in game order), marked `interrupted`."""
+
+
 def simulate(rules: Ruleset, games: int, seed: int = 0, agents: list[str] | None = None,
              progress: Callable[[int], None] | None = None, max_steps: int = DEFAULT_MAX_STEPS,
              jobs: int = 1) -> dict:
     """Play `games` games between agents (one name per seat; default: random at every seat) and
     summarise them: wins per seat and draws, victories by kind, mean scores per seat.  With
     `jobs` > 1 the games are shared out to worker processes; each game depends only on its own
-    seed and the results are added up in game order, so any number of jobs gives the same summary."""
+    seed and the results are added up in game order, so any number of jobs gives the same summary.
+    `progress(n)` is called after the n-th game is added up; raising `Stop` there ends the run
+    with the summary of those n games, the same as a run asked for n games (`interrupted` true)."""
     players = rules.content.players
     agent_names = check_agents(agents or ["random"] * players, players, AGENTS)
     wins = {str(p): 0 for p in range(players)}
@@ -50,6 +57,8 @@ def simulate(rules: Ruleset, games: int, seed: int = 0, agents: list[str] | None
     start = time.perf_counter()
     outcomes = (_outcomes_parallel(rules, games, seed, agent_names, max_steps, jobs) if jobs > 1 and games >= 20
                 else (_outcome(rules, i, seed, agent_names, max_steps) for i in range(games)))
+    played = 0
+    interrupted = False
     # (closed on the way out, whatever ends the loop: an interrupted run ends its workers now,
     # not when the interpreter gets round to it: `rulesdsl.workers`)
     with skipping_what_exists(), contextlib.closing(outcomes):
@@ -63,9 +72,15 @@ def simulate(rules: Ruleset, games: int, seed: int = 0, agents: list[str] | None
                 for cat, pts in scores[p].items():
                     key = f"{p}.{cat}"
                     totals[key] = totals.get(key, 0) + pts
+            played = i + 1
             if progress:
-                progress(i + 1)
+                try:
+                    progress(played)
+                except Stop:
+                    interrupted = True
+                    break
     elapsed = time.perf_counter() - start
+    games = played
     mean: dict[str, dict[str, float]] = {str(p): {} for p in range(players)}
     for key, total in sorted(totals.items()):
         p, cat = key.split(".", 1)
@@ -75,7 +90,8 @@ def simulate(rules: Ruleset, games: int, seed: int = 0, agents: list[str] | None
     return {"games": games, "seed": seed, "game": rules.content.name, "players": players,
             "expansions": rules.content.layers[1:], "agents": agent_names,
             "wins": wins, "victories": dict(sorted(victories.items())), "mean_score": mean,
-            "seconds": round(elapsed, 3), "games_per_second": round(games / elapsed, 1) if elapsed > 0 else None}
+            "interrupted": interrupted, "seconds": round(elapsed, 3),
+            "games_per_second": round(games / elapsed, 1) if elapsed > 0 else None}
 
 
 Outcome = tuple[int, str, list[dict[str, int]]]   # winner, victory, scores by seat

@@ -17,3 +17,21 @@ def test_any_number_of_jobs_gives_the_same_summary(base, players):
         del result["seconds"], result["games_per_second"]
     assert one == two
     assert sum(one["wins"].values()) == 24
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_run_stopped_by_its_progress_callback_sums_up_the_games_before(jobs):
+    from rulesdsl.simulate import Stop
+
+    def progress(n: int) -> None:
+        if n == 23:
+            raise Stop
+
+    rules = load_ruleset((), "duel", None)
+    stopped = simulate(rules, 400, seed=5, jobs=jobs, progress=progress)
+    asked = simulate(rules, 23, seed=5, jobs=1)
+    assert stopped.pop("interrupted") is True and asked.pop("interrupted") is False
+    for result in (stopped, asked):
+        del result["seconds"], result["games_per_second"]
+    assert stopped == asked   # the same 23 games, added up the same way
+    assert stopped["games"] == 23 == sum(stopped["wins"].values())

@@ -4,6 +4,7 @@ worker is left behind however the command ends."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -138,7 +139,10 @@ def test_ctrl_c_ends_a_long_run_at_once_and_leaves_no_process(command, to):
         assert time.monotonic() - start < 10
         assert proc.returncode == 1
         assert "Traceback" not in err
-        assert "Aborted!" in err or "interrupted after" in err
+        if command[0] == "simulate":   # the summary of the games played before Ctrl-C
+            assert "interrupted after" in err and "games per second" in out
+        else:
+            assert "Aborted!" in err or "interrupted after" in err
         assert _wait_for(lambda: _group_gone(proc.pid), 10), "a worker is left"
     finally:
         if not _group_gone(proc.pid):
@@ -185,3 +189,19 @@ def test_the_default_jobs_are_the_cpus_the_command_may_use():
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "1"
     assert default_jobs() == len(os.sched_getaffinity(0))
+
+
+def test_ctrl_c_of_simulate_json_prints_the_summary_so_far():
+    proc = _started(["simulate", "-n", "1000000", "-j", "2", "--json", "--seed", "4"])
+    try:
+        _playing(proc)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if not _group_gone(proc.pid):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    summary = json.loads(out)
+    assert proc.returncode == 1 and summary["interrupted"] is True
+    assert 0 < summary["games"] < 1000000 and sum(summary["wins"].values()) == summary["games"]
+    assert f"interrupted after {summary['games']} of 1000000 games" in err
