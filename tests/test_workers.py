@@ -205,3 +205,20 @@ def test_ctrl_c_of_simulate_json_prints_the_summary_so_far():
     assert proc.returncode == 1 and summary["interrupted"] is True
     assert 0 < summary["games"] < 1000000 and sum(summary["wins"].values()) == summary["games"]
     assert f"interrupted after {summary['games']} of 1000000 games" in err
+
+
+def test_a_first_ctrl_c_asks_a_run_to_stop_and_a_second_stops_it_at_once():
+    from rulesdsl.cli_support import stop_on_ctrl_c
+    from rulesdsl.simulate import Stop
+
+    before = signal.getsignal(signal.SIGINT)
+    with stop_on_ctrl_c() as asked:
+        asked()   # nothing pressed yet
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.1)   # (the handler runs at the first bytecode after the signal)
+        with pytest.raises(Stop):
+            asked()
+        with pytest.raises(KeyboardInterrupt):
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(5)
+    assert signal.getsignal(signal.SIGINT) is before
