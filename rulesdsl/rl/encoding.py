@@ -76,6 +76,10 @@ class Encoder:
                              for z in self.hidden_zones]
         self.seen_slots = [[(slot, items_at + place) for slot, place in enumerate(row) if place >= 0]
                            for row in self.place_of_slot]
+        # The section offsets the encoding writes at, read once (a dict lookup each, at every step).
+        self._items_at = items_at
+        self._at = {name: at for name, (at, _) in self.sections.items()}
+        self._ages = self.sections["age"][1]
         self.capital = content.track.capital if content.track.points else 0
         # Totals by seat, kept while the game and its history stay the same: every change of the
         # state is an action that reaches the history (a round's choices reach it together).
@@ -94,18 +98,19 @@ class Encoder:
         # numpy assignment each (numpy element writes cost more than the list).
         st = game.state
         n = self.players
-        sec = self.sections
-        head = [0.0] * sec["items"][0]
-        head[sec["seat"][0] + me] = 1.0
-        head[sec["status"][0]] = float(me in game.to_act())
-        head[sec["status"][0] + 1] = float(st.flow == "over")
-        if 0 <= st.age < sec["age"][1]:
-            head[sec["age"][0] + st.age] = 1.0
+        sec = self._at
+        items_at, width = self._items_at, self.width
+        head = [0.0] * items_at
+        head[sec["seat"] + me] = 1.0
+        head[sec["status"]] = float(me in game.to_act())
+        head[sec["status"] + 1] = float(st.flow == "over")
+        if 0 <= st.age < self._ages:
+            head[sec["age"] + st.age] = 1.0
         pending = st.pending
-        head[sec["pending"][0] + (0 if pending is None else 1 + PENDING_KINDS.index(pending.kind))] = 1.0
+        head[sec["pending"] + (0 if pending is None else 1 + PENDING_KINDS.index(pending.kind))] = 1.0
         if self.capital:
-            head[sec["track"][0]] = st.pawn / self.capital
-        at = sec["seats"][0]
+            head[sec["track"]] = st.pawn / self.capital
+        at = sec["seats"]
         base = game.zone_base
         zones = st.zones
         totals = self.totals(game)
@@ -119,10 +124,14 @@ class Encoder:
             for z in self.private:
                 head[at] = len(zones[base[z] + p])
                 at += 1
-        at = sec["hidden"][0]
-        for k, slots in enumerate(self.hidden_slots):
-            head[at + k] = sum([len(zones[s]) for s in slots])
-        at = sec["majority"][0]
+        at = sec["hidden"]
+        for slots in self.hidden_slots:
+            if len(slots) == 1:   # (a zone nobody owns: one slot)
+                head[at] = len(zones[slots[0]])
+            else:
+                head[at] = sum([len(zones[s]) for s in slots])
+            at += 1
+        at = sec["majority"]
         for z in self.majority:
             grid = st.cubes.get(z.name)
             control = st.control.get(z.name)
@@ -134,11 +143,10 @@ class Encoder:
                 if control and 0 <= control[s] < n:
                     head[at + control[s]] = 1.0
                 at += n
-        items_at, width = sec["items"][0], self.width
-        marks: list[int] = []
-        seen: list[int] = []
+        marks: list[int] = []   # (items_at + place + item * width of each item seen, as two lists:
+        seen: list[int] = []    # the places, and the items, added up by numpy in one go)
         if st.structure:
-            at = sec["structure"][0]
+            at = sec["structure"]
             accessible = set(game.accessible())
             place = items_at + self.structure_place
             face_up = st.face_up
@@ -151,16 +159,17 @@ class Encoder:
                     head[k + 1] = 1.0
                     if item in accessible:
                         head[k + 2] = 1.0
-                    marks.append(place + item * width)
+                    marks.append(place)
                     seen.append(item)
         for slot, first in self.seen_slots[me]:
             held = zones[slot]
             if held:
-                marks.extend([first + item * width for item in held])
-                seen.extend(held)
+                marks += [first] * len(held)
+                seen += held
         v = np.zeros(self.size, dtype=np.float32)
         v[:items_at] = head
-        v[marks] = 1.0
+        if seen:
+            v[np.array(marks) + width * np.array(seen)] = 1.0
         hidden = st.hidden
         for item in hidden:   # lying face down in a visible zone: nothing of it shows
             v[items_at + item * width:items_at + (item + 1) * width] = 0.0
