@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from pathlib import Path
 
 from rulesdsl.pipeline import load_ruleset
 from rulesdsl.simulate import game_seed, play_one
@@ -37,6 +38,15 @@ def summaries() -> dict[str, list[str]]:
                 rows.append(hashlib.sha256(json.dumps(summary, sort_keys=True).encode()).hexdigest()[:16])
         out[name] = rows
     return out
+
+
+def assert_recorded(golden: Path, now: dict[str, list[str]]) -> None:
+    """`now` holds the same sets and, set by set, the same hashes as the recorded file."""
+    recorded = json.loads(golden.read_text(encoding="utf-8"))
+    assert set(now) == set(recorded)
+    for name in recorded:
+        changed = [i for i, (a, b) in enumerate(zip(recorded[name], now[name])) if a != b]
+        assert not changed and len(now[name]) == len(recorded[name]), f"{name}: games {changed} differ"
 
 
 if __name__ == "__main__":
