@@ -4,6 +4,7 @@ Imports are local to each command so that `rulesdsl check` starts fast (no inter
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -145,13 +146,13 @@ def simulate(games: int, seed: int, expansions: tuple[str, ...], agents: str | N
     names = seat_agents("--agents", agents, seats, AGENTS) if agents is not None else ["random"] * seats
     show_bar = sys.stderr.isatty()
     try:
-        with stop_on_ctrl_c() as asked:
-            if show_bar:
-                with click.progressbar(length=games, label="simulating", file=sys.stderr) as bar:
-                    result = run(rules, games, seed, names, progress=lambda i: (bar.update(1), asked()),
-                                 max_steps=max_steps, jobs=jobs)
-            else:
-                result = run(rules, games, seed, names, progress=lambda i: asked(), max_steps=max_steps, jobs=jobs)
+        bar = click.progressbar(length=games, label="simulating", file=sys.stderr) if show_bar else None
+        with stop_on_ctrl_c() as asked, bar if bar is not None else contextlib.nullcontext():
+            def progress(i: int) -> None:
+                if bar is not None:
+                    bar.update(1)
+                asked()
+            result = run(rules, games, seed, names, progress=progress, max_steps=max_steps, jobs=jobs)
     except EffectFailed as exc:
         effect_error(exc)
     if result["interrupted"]:

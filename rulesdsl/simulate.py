@@ -80,18 +80,17 @@ def simulate(rules: Ruleset, games: int, seed: int = 0, agents: list[str] | None
                     interrupted = True
                     break
     elapsed = time.perf_counter() - start
-    games = played
     mean: dict[str, dict[str, float]] = {str(p): {} for p in range(players)}
     for key, total in sorted(totals.items()):
         p, cat = key.split(".", 1)
-        mean[p][cat] = round(total / games, 3) if games else 0.0
+        mean[p][cat] = round(total / played, 3) if played else 0.0
     for p in mean:
         mean[p]["total"] = round(sum(mean[p].values()), 3)
-    return {"games": games, "seed": seed, "game": rules.content.name, "players": players,
+    return {"games": played, "seed": seed, "game": rules.content.name, "players": players,
             "expansions": rules.content.layers[1:], "agents": agent_names,
             "wins": wins, "victories": dict(sorted(victories.items())), "mean_score": mean,
             "interrupted": interrupted, "seconds": round(elapsed, 3),
-            "games_per_second": round(games / elapsed, 1) if elapsed > 0 else None}
+            "games_per_second": round(played / elapsed, 1) if elapsed > 0 else None}
 
 
 Outcome = tuple[int, str, list[dict[str, int]]]   # winner, victory, scores by seat
