@@ -220,14 +220,18 @@ def copy_caches(g: Game, src: Game) -> None:
     (`Game.clone`): a copy starts with what its original knows, not with nothing (the greedy
     agent scores every action on a copy, which would work out the seats' stats, the structure's
     cover counts and the prices afresh each time).  What the runtime changes in place is copied;
-    what it only ever replaces is shared."""
-    g._stats = [None if s is None else copy_stats(s) for s in src._stats]
+    what it only ever replaces is shared, and so are the seats' stats until either game takes
+    an item into them (a trial rarely changes more than one seat's)."""
+    for s in src._stats:   # (shared until either game takes an item in: `Stats.shared`)
+        if s is not None:
+            s.shared = True
+    g._stats = src._stats[:]
     g._prices = [None if row is None else row[:] for row in src._prices]
     g._trade_formula = [None if row is None else row[:] for row in src._trade_formula]
-    g._price_cache = [dict(cache) for cache in src._price_cache]
+    g._price_cache = list(map(dict, src._price_cache))   # (map: no comprehension's function to make)
     g._offers = src._offers[:]   # (an offer is replaced, never changed: `trade.offer_after_arrival`)
-    g._trade_cache = [dict(cache) for cache in src._trade_cache]
-    g._cheapest_cache = [dict(cache) for cache in src._cheapest_cache]
+    g._trade_cache = list(map(dict, src._trade_cache))
+    g._cheapest_cache = list(map(dict, src._cheapest_cache))
     g._round_pools = {}   # (a round's candidates: worked out again, as after `clear_caches`)
     g._tally = [None if tally is None else dict(tally) for tally in src._tally]
     g._sells = dict(src._sells)
@@ -401,6 +405,8 @@ def dirty(g: Game, p: int, item: int = -1, arrived: int = -1) -> None:
             # trade reads that order: an arrival that would not come last is counted afresh.)
             g._stats[p] = None
         elif it.has_statics:
+            if s.shared:   # (held by a clone too: this game's own copy takes the item)
+                s = g._stats[p] = copy_stats(s)
             add_item(s, it)
     shared = g.content.price_spread
     if shared is not None and known and not shared[item]:
