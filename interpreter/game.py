@@ -26,6 +26,31 @@ from .costs import Stats
 from .state import State
 
 
+# What a game of a content shares with every other game of it: the content's functions
+# (interpreter/starters.py, interpreter/spaces.py) and its slot tables (core.slot_tables).
+_CONTENT_FUNCTIONS = ("_open_spaces", "_draw", "_draw_in_round", "_round_record", "_turn", "_starts", "_round_starts")
+_SLOT_TABLES = (
+    "zone_base", "zone_slots", "seats", "seat_list", "slot_zone", "slot_owner", "n_slots", "slot_active", "slot_kind", "slot_discard", "active_slots",
+    "structure_slot", "track_slot", "ruled", "item_names", "action_by_name", "copied_names",
+    "_resource_index", "_hearing", "_columns", "_price_scope", "_price_reach", "_resource_reach", "_computed_costs", "_reading", "_pricing",
+    "_start_places", "block_stops", "procedure_shapes",
+)
+
+
+def _copier(names: tuple[str, ...]):
+    """A function setting each of `names` on one game from another, as straight assignments (a
+    loop of `setattr` costs several times as much, and the greedy agent clones a game for every
+    action it tries)."""
+    source = "\n".join(["def take(copy, src):"] + [f"    copy.{name} = src.{name}" for name in names])
+    namespace: dict = {}
+    exec(compile(source, "<Game.clone's copier>", "exec"), namespace)   # (names of this module only)
+    return namespace["take"]
+
+
+# (a clone's content and max_steps are its original's)
+_take_shared = _copier(("content", "max_steps", *_CONTENT_FUNCTIONS, *_SLOT_TABLES))
+
+
 class Game:
     """One game: the compiled content (shared, read-only) and a state (owned, mutable)."""
 
@@ -35,12 +60,7 @@ class Game:
     # attributes; tests/test_hot_paths.py holds a played game to none of its own.
     __slots__ = (
         "__dict__", "content", "state", "max_steps", "steps_left", "short_draws", "_origin_of", "_origin",
-        "_open_spaces", "_draw", "_draw_in_round", "_round_record", "_turn", "_starts", "_round_starts",
-        # the slot tables (core.slot_tables), shared by the content's games
-        "zone_base", "zone_slots", "seats", "seat_list", "slot_zone", "slot_owner", "n_slots", "slot_active", "slot_kind", "slot_discard", "active_slots",
-        "structure_slot", "track_slot", "ruled", "item_names", "action_by_name", "copied_names",
-        "_resource_index", "_hearing", "_columns", "_price_scope", "_price_reach", "_resource_reach", "_computed_costs", "_reading", "_pricing",
-        "_start_places", "block_stops", "procedure_shapes",
+        *_CONTENT_FUNCTIONS, *_SLOT_TABLES,
         # derived from the state (core.clear_caches)
         "_stats", "_prices", "_trade_formula", "_price_cache", "_offers", "_trade_cache", "_cheapest_cache",
         "_round_pools", "_tally", "_sells", "_accessible", "_cover_count", "_covers", "_open_slots", "_structure_left", "_structure_at",
@@ -83,10 +103,8 @@ class Game:
         check_state(state, content)
         self._adopt(content, state, max_steps)
 
-    def _adopt(self, content: Content, state: State, max_steps: int = DEFAULT_MAX_STEPS,
-               like: "Game | None" = None) -> None:
-        """Play `state` of `content`; `like`: a game whose state this one is a copy of, whose
-        caches it starts with (`core.copy_caches`)."""
+    def _adopt(self, content: Content, state: State, max_steps: int = DEFAULT_MAX_STEPS) -> None:
+        """Play `state` of `content`."""
         self.content = content
         self.state = state
         machine.set_budget(self, max_steps)
@@ -95,10 +113,7 @@ class Game:
         self._round_starts = starters.round_starters_of(content) if content.simultaneous else None
         self._open_spaces, self._draw, self._draw_in_round, self._round_record, self._turn = \
             spaces.functions_of(content, self._starts)
-        if like is None:
-            core.clear_caches(self)
-        else:
-            core.copy_caches(self, like)
+        core.clear_caches(self)
 
     @classmethod
     def create(cls, content: Content, seed: int = 0, options: Iterable[str] = (),
@@ -122,7 +137,11 @@ class Game:
     def clone(self) -> "Game":
         from .persistence import copy_state
         copy = Game.__new__(Game)  # a copy of a state this game made: no need to check it again
-        copy._adopt(self.content, copy_state(self.state), self.max_steps, like=self)
+        # (what `_adopt` would set from the content, taken from this game, which has it)
+        _take_shared(copy, self)
+        copy.state = copy_state(self.state)
+        machine.set_budget(copy, self.max_steps)
+        core.copy_caches(copy, self)
         if self._origin_of is self.state:
             # The saved state is never changed: the copy may undo from it too (no second copy).
             copy._origin_of, copy._origin = copy.state, self._origin
