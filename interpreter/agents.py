@@ -8,6 +8,7 @@ import random
 
 from rulesdsl.names import check_agent
 
+from . import scoring
 from .actions import Action
 from .game import Game
 from .random_agent import Agent, RandomAgent
@@ -64,9 +65,18 @@ class GreedyAgent:
         st = game.state
         if st.flow == "over" and st.victory != "civilian":
             return self.WIN if st.winner == me else -self.WIN
-        totals = [sum(game.score(p).values()) for p in range(st.players)]
-        # Measured against the strongest other seat (with two seats: the opponent).
-        rival = max((p for p in range(st.players) if p != me), key=lambda p: totals[p], default=me)
+        # (loops: the agent scores every action it tries, and a comprehension, a generator and a
+        # key function are each a function call more)
+        score = scoring.score
+        totals = []
+        for p in range(st.players):
+            totals.append(sum(score(game, p).values()))
+        # Measured against the strongest other seat (with two seats: the opponent), the first
+        # of them on a tie.
+        rival, most = me, None
+        for p, total in enumerate(totals):
+            if p != me and (most is None or total > most):
+                rival, most = p, total
         if st.flow == "over":
             lost = st.winner is not None and 0 <= st.winner != me   # another seat won (not a draw)
             return self.WIN if st.winner == me else (-self.WIN if lost else 0.0)
