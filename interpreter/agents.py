@@ -33,13 +33,14 @@ class GreedyAgent:
             return actions[0]
         best, best_value = [], None
         in_round = game.state.flow == "round"
+        firsts = self.first_choices(game, me) if in_round else None
         for action in actions:
             trial = game.clone()
             if in_round:
                 # The others' choices this round are hidden from `me`: on the copy they choose anew.
                 trial.state.choices = [c if p == me else None for p, c in enumerate(trial.state.choices)]
                 trial._apply(action, me)
-                self.finish_round(trial, me)
+                self.finish_round(trial, me, firsts)
             else:
                 trial._apply(action)
             value = self.evaluate(trial, me)
@@ -49,14 +50,29 @@ class GreedyAgent:
                 best.append(action)
         return best[self.rng.randrange(len(best))]
 
-    def finish_round(self, game: Game, me: int) -> None:
+    def first_choices(self, game: Game, me: int) -> dict[int, Action | None]:
+        """Each other seat's first legal action in this round, as it stands before anyone
+        chose: what `finish_round` has it choose on every copy, worked out once.  (In a round
+        nothing moves until every seat has chosen, so what a seat may choose does not depend on
+        the others' choices: the round's kept candidates rest on the same.)"""
+        base = game.clone()
+        st = base.state
+        st.choices = [None] * len(st.choices)
+        return {p: base.first_legal_action(p) for p in st.acting if p != me}
+
+    def finish_round(self, game: Game, me: int, firsts: dict[int, Action | None] | None = None) -> None:
         """A simultaneous round resolves only when every seat has chosen: on the copy, the seats
         still to choose take their first legal action, so that `me`'s choice takes effect and
-        can be scored (what the others really chose is not looked at: `act` forgets it)."""
+        can be scored (what the others really chose is not looked at: `act` forgets it).
+        `firsts`: those actions as `first_choices` found them for this round."""
+        round_turn = game.state.turn   # (a round that resolved counts a turn: a new round is new)
         for _ in range(4 * game.content.players):  # a bound: each seat chooses once a round
             if game.over or me in game.to_act() or game.state.flow != "round":
                 return
-            action = game.first_legal_action()   # (not the whole list: every way to pay for every build)
+            if firsts is not None and game.state.turn == round_turn:
+                action = firsts[game.to_move()]
+            else:
+                action = game.first_legal_action()   # (not the whole list: every way to pay for every build)
             if action is None:   # (a seat of a round always has one: `turns.begin_round`)
                 return
             game._apply(action)

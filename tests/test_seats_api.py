@@ -130,6 +130,36 @@ def test_the_greedy_agent_scores_its_choice_after_the_round_resolves(hands_rules
     assert game.to_act() == list(range(1, n))                 # the game itself is as it was
 
 
+@pytest.mark.parametrize("players", [3, 5, 7])
+def test_the_greedy_agents_other_seats_choose_on_every_copy_what_it_found_once(players):
+    # `first_choices` works out once per decision what `finish_round` lets the other seats
+    # choose on each copy: on every copy, after each action of `me`, with the others' real
+    # choices forgotten, each of them has that same first legal action when its turn to choose
+    # comes.
+    rules = load_ruleset((), "classic", players)
+    agent = GreedyAgent(0)
+    compared = 0
+    for seed in range(3):
+        game = rules.new_game(seed=seed)
+        rng = random.Random(seed)
+        while not game.over:
+            if game.state.flow == "round":
+                me = game.to_move()
+                firsts = agent.first_choices(game, me)
+                for action in game.legal_actions()[:4]:
+                    trial = game.clone()
+                    trial.state.choices = [c if p == me else None for p, c in enumerate(trial.state.choices)]
+                    trial._apply(action, me)
+                    while trial.state.flow == "round" and me not in trial.to_act():
+                        seat = trial.to_move()
+                        first = trial.first_legal_action()
+                        assert first == firsts[seat]
+                        compared += 1
+                        trial._apply(first)
+            game._apply(game.random_action(rng))
+    assert compared > 100
+
+
 def test_observations_of_a_round_show_who_chose_but_only_my_own_choice(hands_rules):
     game = hands_rules.new_game(seed=5)
     n = game.content.players
