@@ -83,10 +83,10 @@ class GreedyAgent:
             return self.WIN if st.winner == me else -self.WIN
         # (loops: the agent scores every action it tries, and a comprehension, a generator and a
         # key function are each a function call more)
-        score = scoring.score
+        total = scoring.total
         totals = []
         for p in range(st.players):
-            totals.append(sum(score(game, p).values()))
+            totals.append(total(game, p))
         # Measured against the strongest other seat (with two seats: the opponent), the first
         # of them on a tie.
         rival, most = me, None

@@ -172,6 +172,7 @@ class Game:
     name = core.name
     slot = core.slot
     score = scoring.score
+    total_score = scoring.total
     price = economy.price
     trade_prices = economy.trade_prices
     available_coins = economy.available_coins

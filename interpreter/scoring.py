@@ -31,6 +31,24 @@ def score(g: Game, p: int) -> dict[str, int]:
     return out
 
 
+def total(g: Game, p: int) -> int:
+    """The sum of `score(g, p)`: the same points, without their categories (the greedy agent,
+    the search and the learning environment read a seat's total after every move they weigh)."""
+    points = 0
+    items = g.content.items
+    zones = g.state.zones
+    frame = g._reading[p]
+    for slot in g.active_slots[p]:
+        for i in zones[slot]:
+            scored = items[i].points
+            if scored:
+                for fn, _ in scored:
+                    points += fn(g, frame)
+    for _, fn in g.content.scores:
+        points += fn(g, frame)
+    return points
+
+
 def civilian_winner(g: Game, scores: list[dict[str, int]]) -> int:
     """The player with most points (`scores`: each seat's `score`), then most of the tiebreak
     category, or DRAW."""

@@ -139,7 +139,7 @@ def rewards(game: Game) -> list[float]:
     seat, so that among equal results the search prefers the larger margin."""
     st = game.state
     n = st.players
-    totals = [sum(game.score(p).values()) for p in range(n)]
+    totals = [game.total_score(p) for p in range(n)]
     out = []
     for p in range(n):
         best_other = max((totals[q] for q in range(n) if q != p), default=0)

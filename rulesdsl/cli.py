@@ -342,7 +342,7 @@ def replay(file: Path, max_steps: int) -> None:
         sys.exit(1)
     st = game.state
     click.echo(printable(f"{len(st.history)} actions replayed; winner {st.winner} ({st.victory}); "
-               f"scores {[sum(game.score(p).values()) for p in range(st.players)]}"))
+               f"scores {[game.total_score(p) for p in range(st.players)]}"))
     if diffs:
         for d in diffs:
             click.echo(printable(f"mismatch: {d}"), err=True)

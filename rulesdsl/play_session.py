@@ -116,6 +116,6 @@ class Session:
     def result(self) -> str:
         g = self.game
         st = g.state
-        scores = [sum(g.score(p).values()) for p in range(st.players)]
+        scores = [g.total_score(p) for p in range(st.players)]
         winner = "a shared victory" if st.winner is None or st.winner < 0 else f"p{st.winner} wins"
         return f"game over: {winner} ({st.victory}); scores " + ", ".join(f"p{p} {s}" for p, s in enumerate(scores))

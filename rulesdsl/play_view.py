@@ -55,7 +55,7 @@ def render_game(game, player: int, labels: list[str] | None = None) -> str:
         if not zones[name].per_player and held:
             lines.append(_wrapped(f"{name}: ", held))
     if o["over"]:
-        scores = [sum(game.score(p).values()) for p in range(content.players)]
+        scores = [game.total_score(p) for p in range(content.players)]
         lines.append(f"result: winner {o['winner']} ({o['victory']}); scores {scores}")
     return printable("\n".join(lines))
 

@@ -345,6 +345,22 @@ def test_score_breakdown_sums_to_the_result():
         assert game.score(0)["coins"] == st.coins[0] // 3
 
 
+@pytest.mark.parametrize("expansions, base, players", [((), "duel", None), (("pantheon", "agora"), "duel", None),
+                                                       ((), "classic", 5)])
+def test_a_total_score_is_the_sum_of_the_categories(expansions, base, players):
+    rules = load_ruleset(expansions, base, players)
+    for seed in range(3):
+        game = rules.new_game(seed=seed)
+        rng = random.Random(seed)
+        while True:
+            for p in range(game.state.players):
+                assert game.total_score(p) == sum(game.score(p).values())
+            if game.over:
+                break
+            game._apply(game.random_action(rng))
+        assert any(game.total_score(p) for p in range(game.state.players))
+
+
 # -- agents and many games ------------------------------------------------------------------------
 
 def test_make_agent():

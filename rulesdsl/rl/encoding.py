@@ -89,7 +89,7 @@ class Encoder:
     def totals(self, game: Game) -> list[int]:
         key = (game, len(game.state.history))
         if self._totals_of[0] is not game or self._totals_of[1] != key[1]:
-            self._totals = [sum(game.score(p).values()) for p in range(self.players)]
+            self._totals = [game.total_score(p) for p in range(self.players)]
             self._totals_of = key
         return self._totals
 
