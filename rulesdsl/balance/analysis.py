@@ -7,7 +7,10 @@ the same seeds side by side (docs/balance.md)."""
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
+
+import attrs
 
 from .stats import holm, mean_difference, mean_interval, newcombe, two_proportion_p, wilson
 
@@ -32,9 +35,54 @@ def seat_games(records: list[dict]):
             yield r, s
 
 
-def summarise(records: list[dict], meta: dict, definitions: list[tuple[str, str]], early: int = 5) -> dict:
+@attrs.define
+class Holdings:
+    """What the seats of some games took and built, added up per definition: all the report's
+    definition figures need, in a size that does not grow with the games (a record lists every
+    item each seat took, with its turn: most of what a record weighs).  Built from records
+    (`add`), and added together (`merge`) in any order: the counts are the same."""
+
+    seat_games: int = 0
+    wins: int = 0
+    # (name, the game turn a seat first had it in play, whether that seat won) -> seat-games
+    built: Counter = attrs.Factory(Counter)
+    # (name, whether the seat that held it won) -> seat-games
+    taken: Counter = attrs.Factory(Counter)
+
+    @classmethod
+    def of(cls, records: list[dict]) -> "Holdings":
+        held = cls()
+        for r in records:
+            held.add(r)
+        return held
+
+    def add(self, record: dict) -> None:
+        """The seat-games of one game's record (its `taken` and `built` lists)."""
+        for s in range(len(record["agents"])):
+            won = record["winner"] == s
+            first: dict[str, int] = {}
+            for name, _kind, turn in record["built"][s]:
+                first.setdefault(name, turn)
+            for name, turn in first.items():
+                self.built[name, turn, won] += 1
+            for name in {name for name, _kind, _turn in record["taken"][s]}:
+                self.taken[name, won] += 1
+            self.seat_games += 1
+            self.wins += won
+
+    def merge(self, other: "Holdings") -> None:
+        self.seat_games += other.seat_games
+        self.wins += other.wins
+        self.built.update(other.built)
+        self.taken.update(other.taken)
+
+
+def summarise(records: list[dict], meta: dict, definitions: list[tuple[str, str]], early: int = 5,
+              holdings: Holdings | None = None) -> dict:
     """The report of a run.  `definitions`: (name, kind) of every item of the content (copies
-    once); `early`: a definition taken by turn `early` counts as taken early."""
+    once); `early`: a definition taken by turn `early` counts as taken early.  `holdings`:
+    what the records' seats took and built, where the records no longer list it (`Holdings`:
+    a run adds it up as the games come, and drops those lists)."""
     seats = len(records[0]["agents"]) if records else meta.get("players", 0)
     report: dict[str, Any] = {"meta": {**meta, "games_played": len(records), "early_turns": early,
                                        "correction": "holm", "alpha": ALPHA}}
@@ -62,7 +110,7 @@ def summarise(records: list[dict], meta: dict, definitions: list[tuple[str, str]
                                                                                       if r["agents"][s] == a)), 3)
                                     for c in categories} for a in agent_names}
     report["totals"] = [r["totals"][s] for r, s in seat_games(records)]
-    entries = _definitions(records, definitions, early)
+    entries = _definitions(holdings if holdings is not None else Holdings.of(records), definitions, early)
     report["definitions"] = {}
     for e in entries:
         report["definitions"].setdefault(e["kind"], []).append(e)
@@ -76,41 +124,47 @@ def summarise(records: list[dict], meta: dict, definitions: list[tuple[str, str]
     return report
 
 
-def _definitions(records: list[dict], definitions: list[tuple[str, str]], early: int) -> list[dict]:
-    taken: list[dict[str, int]] = []   # per seat-game: name -> the turn the seat first held it
-    built: list[dict[str, int]] = []   # ... first had it in play
-    won: list[bool] = []
-    for r, s in seat_games(records):
-        for into, key in ((taken, "taken"), (built, "built")):
-            first: dict[str, int] = {}
-            for name, _kind, turn in r[key][s]:
-                first.setdefault(name, turn)
-            into.append(first)
-        won.append(r["winner"] == s)
-    total = len(won)
-    k_all = sum(won)
+def _definitions(held: Holdings, definitions: list[tuple[str, str]], early: int) -> list[dict]:
+    total, k_all = held.seat_games, held.wins
+    # Per name: seat-games that built it, and won; of those, built by turn `early`, and won;
+    # that held it, and won.
+    built: Counter = Counter()
+    won_built: Counter = Counter()
+    built_early: Counter = Counter()
+    won_early: Counter = Counter()
+    for (name, turn, won), n in held.built.items():
+        built[name] += n
+        if won:
+            won_built[name] += n
+        if turn <= early:
+            built_early[name] += n
+            if won:
+                won_early[name] += n
+    taken: Counter = Counter()
+    won_taken: Counter = Counter()
+    for (name, won), n in held.taken.items():
+        taken[name] += n
+        if won:
+            won_taken[name] += n
     entries = []
     for name, kind in definitions:
-        games = [i for i in range(total) if name in built[i]]
-        held = [i for i in range(total) if name in taken[i]]
-        k_built = sum(won[i] for i in games)
-        k_not, n_not = k_all - k_built, total - len(games)
-        early_games = [i for i in games if built[i][name] <= early]
-        delta_low, delta_high = newcombe(k_built, len(games), k_not, n_not)
-        tested = len(games) >= MIN_TESTED and n_not >= MIN_TESTED
-        b, nb = _rate(k_built, len(games)), _rate(k_not, n_not)
-        ea, tk = _rate(sum(won[i] for i in early_games), len(early_games)), _rate(sum(won[i] for i in held), len(held))
+        n_built, k_built = built[name], won_built[name]
+        k_not, n_not = k_all - k_built, total - n_built
+        delta_low, delta_high = newcombe(k_built, n_built, k_not, n_not)
+        tested = n_built >= MIN_TESTED and n_not >= MIN_TESTED
+        b, nb = _rate(k_built, n_built), _rate(k_not, n_not)
+        ea, tk = _rate(won_early[name], built_early[name]), _rate(won_taken[name], taken[name])
         entries.append({
             "name": name, "kind": kind, "seat_games": total,
-            "built": len(games), "won_built": k_built, "won_not_built": k_not,
+            "built": n_built, "won_built": k_built, "won_not_built": k_not,
             "win_rate_built": b["rate"], "built_low": b["low"], "built_high": b["high"],
             "not_built": n_not, "win_rate_not_built": nb["rate"], "not_built_low": nb["low"], "not_built_high": nb["high"],
-            "built_early": len(early_games), "win_rate_early": ea["rate"], "early_low": ea["low"], "early_high": ea["high"],
-            "taken": len(held), "won_taken": tk["wins"], "win_rate_taken": tk["rate"], "taken_low": tk["low"],
+            "built_early": built_early[name], "win_rate_early": ea["rate"], "early_low": ea["low"], "early_high": ea["high"],
+            "taken": taken[name], "won_taken": tk["wins"], "win_rate_taken": tk["rate"], "taken_low": tk["low"],
             "taken_high": tk["high"],
-            "delta": round((b["rate"] or 0) - (nb["rate"] or 0), 4) if games and n_not else None,
+            "delta": round((b["rate"] or 0) - (nb["rate"] or 0), 4) if n_built and n_not else None,
             "delta_low": round(delta_low, 4), "delta_high": round(delta_high, 4),
-            "p": round(two_proportion_p(k_built, len(games), k_not, n_not), 6) if tested else None,
+            "p": round(two_proportion_p(k_built, n_built, k_not, n_not), 6) if tested else None,
             "p_holm": None, "significant": False})
     tested = [e for e in entries if e["p"] is not None]
     for e, adjusted in zip(tested, holm([e["p"] for e in tested])):

@@ -83,7 +83,7 @@ def _report(plan: Plan, source: str, result: RunResult, early: int, jobs: int) -
     meta = meta_of(plan, source)
     meta["error"] = result.failure
     meta["partial"] = result.failure is not None
-    report = summarise(result.records, meta, definitions_of(load(plan).content), early)
+    report = summarise(result.records, meta, definitions_of(load(plan).content), early, result.holdings)
     report["run"] = {"jobs": jobs, "seconds": round(result.seconds, 3),
                      "games_per_second": round(len(result.records) / result.seconds, 2) if result.seconds > 0 else None}
     return report

@@ -26,6 +26,7 @@ from ..interpreter.random_agent import RandomAgent
 from ..interpreter.state import DRAW
 from ..workers import worker_pool
 from .agents import SearchOptions, resolve
+from .analysis import Holdings
 
 
 @attrs.frozen
@@ -58,9 +59,14 @@ class GameFailure(Exception):
 
 @attrs.define
 class RunResult:
+    """The games played, in game order: each one's record without the items its seats took
+    and built, which `holdings` adds up for all of them (what a run keeps grows by a record's
+    outcome per game, not by every item of it: a run of a million games stays in memory)."""
+
     records: list[dict]
     failure: str | None = None
     seconds: float = 0.0
+    holdings: Holdings = attrs.Factory(Holdings)
 
 
 def deal_seed(seed: int, deal: int) -> int:
@@ -192,17 +198,24 @@ def _factories(plan: Plan):
     return made, bundled
 
 
-def _play_many(plan: Plan, indexes: list[int]) -> tuple[list[dict], GameFailure | None]:
-    """Play the games in order; stop at the first failure (the records before it are kept)."""
+def _play_many(plan: Plan, indexes: list[int]) -> tuple[list[dict], Holdings, GameFailure | None]:
+    """Play the games in order; stop at the first failure (the records before it are kept):
+    their records without what the seats took and built, and that added up."""
     rules = load(plan)
     factories, bundled = _factories(plan)
     records = []
+    held = Holdings()
+    failure = None
     for i in indexes:
         try:
-            records.append(play_game(rules, plan, i, factories, bundled))
+            record = play_game(rules, plan, i, factories, bundled)
         except GameFailure as exc:
-            return records, exc
-    return records, None
+            failure = exc
+            break
+        held.add(record)
+        del record["taken"], record["built"]
+        records.append(record)
+    return records, held, failure
 
 
 # The most games one task of a worker plays (random Duel games: a tenth of a second).
@@ -225,21 +238,22 @@ def run(plan: Plan, jobs: int = 1, progress: Callable[[int, int], None] | None =
     # so that a long run shows its progress and an interrupted one keeps nearly all it played.
     size = max(1, min(CHUNK, total // (max(1, jobs) * 8)))
     chunks = [list(range(i, min(i + size, total))) for i in range(0, total, size)]
+    held: dict[int, Holdings] = {}   # each chunk's, by its first game
     with skipping_what_exists() as keep:   # (`keep()`: the records so far left out of its passes too)
-        records, failure = _play_chunks(plan, chunks, jobs, total, progress, keep)
-    return _finish(records, failure, start)
+        records, failure = _play_chunks(plan, chunks, jobs, total, progress, keep, held)
+    return _finish(records, held, failure, start)
 
 
 def _play_chunks(plan: Plan, chunks: list[list[int]], jobs: int, total: int,
-                 progress: Callable[[int, int], None] | None, keep: Callable[[], None]
-                 ) -> tuple[list[dict], GameFailure | None]:
+                 progress: Callable[[int, int], None] | None, keep: Callable[[], None],
+                 held: dict[int, Holdings]) -> tuple[list[dict], GameFailure | None]:
     records: list[dict] = []
     failure: GameFailure | None = None
     done = 0
     if jobs <= 1:
         try:
             for chunk in chunks:
-                got, failure = _play_many(plan, chunk)
+                got, held[chunk[0]], failure = _play_many(plan, chunk)
                 records += got
                 keep()
                 done += len(got)
@@ -259,7 +273,7 @@ def _play_chunks(plan: Plan, chunks: list[list[int]], jobs: int, total: int,
             for fut in futures.as_completed(pending):
                 if fut.cancelled():   # after a failure: a game that never started
                     continue
-                got, failed = fut.result()
+                got, held[chunks[pending[fut]][0]], failed = fut.result()
                 records += got
                 collected.add(pending[fut])
                 keep()
@@ -278,11 +292,20 @@ def _play_chunks(plan: Plan, chunks: list[list[int]], jobs: int, total: int,
     return records, failure
 
 
-def _finish(records: list[dict], failure: GameFailure | None, start: float) -> RunResult:
+def _finish(records: list[dict], held: dict[int, Holdings], failure: GameFailure | None,
+            start: float) -> RunResult:
     records.sort(key=lambda r: r["index"])
+    end = failure.index if failure is not None else None
     if failure is not None:
         # Only the games before the first failure: the same records whatever the number of jobs.
         records = [r for r in records if r["index"] < failure.index]
         if failure.message == "interrupted":
             failure = GameFailure(failure.index, f"interrupted after {len(records)} games")
-    return RunResult(records, str(failure) if failure else None, time.perf_counter() - start)
+    # (A chunk is kept whole or left out whole: the first failure ends its own chunk's games,
+    # and every chunk after it is left out; an interrupted run keeps the chunks before the
+    # first that did not come back.)
+    holdings = Holdings()
+    for first in sorted(held):
+        if end is None or first < end:
+            holdings.merge(held[first])
+    return RunResult(records, str(failure) if failure else None, time.perf_counter() - start, holdings)
