@@ -262,8 +262,9 @@ def test_clone_is_independent():
 
 
 def test_a_clone_shares_no_list_dict_or_set_of_the_state():
-    # (`copy_state` copies the state's fields in one call, then each container anew: a field
-    # added to the state and not copied there would be shared between a game and its clones)
+    # (`copy_state` sets each field of the state on a new one, every container copied: a field
+    # added to the state and left out there would be missing, one set as it is would be shared
+    # between a game and its clones)
     game = play_random(new_game(["pantheon", "agora"], seed=4), 40, seed=3)
     copy = game.clone()
     for field in attrs.fields(State):
