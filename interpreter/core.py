@@ -222,9 +222,9 @@ def copy_caches(g: Game, src: Game) -> None:
     cover counts and the prices afresh each time).  What the runtime changes in place is copied;
     what it only ever replaces is shared, and so are the seats' stats until either game takes
     an item into them (a trial rarely changes more than one seat's)."""
-    for s in src._stats:   # (shared until either game takes an item in: `Stats.shared`)
+    for s in src._stats:   # (shared until either game takes an item in: `Stats.cloned`)
         if s is not None:
-            s.shared = True
+            s.cloned = True
     g._stats = src._stats[:]
     g._prices = [None if row is None else row[:] for row in src._prices]
     g._trade_formula = [None if row is None else row[:] for row in src._trade_formula]
@@ -405,7 +405,7 @@ def dirty(g: Game, p: int, item: int = -1, arrived: int = -1) -> None:
             # trade reads that order: an arrival that would not come last is counted afresh.)
             g._stats[p] = None
         elif it.has_statics:
-            if s.shared:   # (held by a clone too: this game's own copy takes the item)
+            if s.cloned:   # (held by a clone too: this game's own copy takes the item)
                 s = g._stats[p] = copy_stats(s)
             add_item(s, it)
     shared = g.content.price_spread

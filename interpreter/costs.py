@@ -31,7 +31,7 @@ class Stats:
     kept: dict = attrs.Factory(dict)
     # Held by a game and its clone alike (`core.copy_caches`): whichever first takes an item in
     # copies them (`core.dirty`); what is only worked out from them may be written in either.
-    shared: bool = attrs.field(default=False, eq=False, repr=False)
+    cloned: bool = attrs.field(default=False, eq=False, repr=False)
 
 
 def compute_stats(content: Content, items: list[int], attached: dict[int, int] | None = None) -> Stats:

@@ -92,7 +92,7 @@ def kept_stats_hold(game) -> int:
         for field in attrs.fields(type(s)):
             if field.name in ("colored", "kept"):   # (what `production`, `kept_value` read: caches of their own)
                 continue
-            if field.name == "shared":   # (whether a clone holds them too: no stat)
+            if field.name == "cloned":   # (whether a clone holds them too: no stat)
                 continue
             a, b = getattr(s, field.name), getattr(fresh, field.name)
             if field.name in ("one_of", "discounts") and not (ordered and field.name == "one_of"):
@@ -314,7 +314,7 @@ def test_a_clone_keeps_what_its_original_keeps_and_apart_from_it(name):
 @pytest.mark.parametrize("name", sorted(SETS))
 def test_a_clone_keeps_its_own_when_the_original_plays_on(name):
     # The seats' stats are held by a game and its clones alike until either takes an item into
-    # them (`Stats.shared`): the original playing on first leaves a clone's as they were, and the
+    # them (`Stats.cloned`): the original playing on first leaves a clone's as they were, and the
     # clone then plays on as a game loaded from its state would.
     rules = load_ruleset(*SETS[name])
     game = rules.new_game(seed=1)
