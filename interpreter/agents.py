@@ -8,7 +8,7 @@ import random
 
 from rulesdsl.names import check_agent
 
-from . import scoring
+from . import legality, scoring
 from .actions import Action
 from .game import Game
 from .random_agent import Agent, RandomAgent
@@ -50,17 +50,27 @@ class GreedyAgent:
                 best.append(action)
         return best[self.rng.randrange(len(best))]
 
-    def first_choices(self, game: Game, me: int) -> dict[int, Action | None]:
+    def first_choices(self, game: Game, me: int) -> dict[int, tuple[Action, tuple] | None]:
         """Each other seat's first legal action in this round, as it stands before anyone
-        chose: what `finish_round` has it choose on every copy, worked out once.  (In a round
-        nothing moves until every seat has chosen, so what a seat may choose does not depend on
-        the others' choices: the round's kept candidates rest on the same.)"""
+        chose, with the same in numbers (`turns.choose`'s `drawn`): what `finish_round` has it
+        choose on every copy, worked out once.  (In a round nothing moves until every seat has
+        chosen, so what a seat may choose does not depend on the others' choices: the round's
+        kept candidates rest on the same.)"""
         base = game.clone()
         st = base.state
         st.choices = [None] * len(st.choices)
-        return {p: base.first_legal_action(p) for p in st.acting if p != me}
+        firsts: dict[int, tuple[Action, tuple] | None] = {}
+        for p in st.acting:
+            if p != me:
+                action = base.first_legal_action(p)
+                if action is None:
+                    firsts[p] = None
+                    continue
+                act, binding, pay = legality.decode(base, action, p)
+                firsts[p] = (action, (act, binding, pay, legality.pools_of(base, act, p)))
+        return firsts
 
-    def finish_round(self, game: Game, me: int, firsts: dict[int, Action | None] | None = None) -> None:
+    def finish_round(self, game: Game, me: int, firsts: dict[int, tuple[Action, tuple] | None] | None = None) -> None:
         """A simultaneous round resolves only when every seat has chosen: on the copy, the seats
         still to choose take their first legal action, so that `me`'s choice takes effect and
         can be scored (what the others really chose is not looked at: `act` forgets it).
@@ -70,9 +80,12 @@ class GreedyAgent:
             if game.over or me in game.to_act() or game.state.flow != "round":
                 return
             if firsts is not None and game.state.turn == round_turn:
-                action = firsts[game.to_move()]
-            else:
-                action = game.first_legal_action()   # (not the whole list: every way to pay for every build)
+                first = firsts[game.to_move()]
+                if first is None:
+                    return
+                game._apply(first[0], None, first[1])
+                continue
+            action = game.first_legal_action()   # (not the whole list: every way to pay for every build)
             if action is None:   # (a seat of a round always has one: `turns.begin_round`)
                 return
             game._apply(action)

@@ -197,15 +197,17 @@ class Game:
         else:
             self._apply(action, seat)
 
-    def _apply(self, action: Action, seat: int | None = None) -> None:
-        """Apply an action known to be legal (agents, simulations: no check, no snapshot)."""
+    def _apply(self, action: Action, seat: int | None = None, drawn: tuple | None = None) -> None:
+        """Apply an action known to be legal (agents, simulations: no check, no snapshot).
+        `drawn`: a seat's choice in a round in numbers, as `turns.choose` keeps it, where the
+        caller has them (the round need not decode the names)."""
         self.steps_left = self.max_steps
         st = self.state
         # A choice that completes a round may add several history entries (see undo.undo_last).
         # (A choice is never changed in place, only replaced: a copy of the list keeps them.)
         before = (len(st.history), st.choices[:]) if st.choices else None
         try:
-            turns.run_action(self, action, seat)
+            turns.run_action(self, action, seat, drawn)
         except EffectFailed as exc:
             undo.undo_last(self, before)
             raise exc.for_action(action) from None

@@ -383,9 +383,9 @@ def to_act(g: Game) -> list[int]:
     return [st.current]
 
 
-def run_action(g: Game, action: Action, seat: int | None = None) -> None:
+def run_action(g: Game, action: Action, seat: int | None = None, drawn: tuple | None = None) -> None:
     """Apply an action known to be legal: the answer to a pending decision, a seat's choice in a
-    simultaneous round, or a turn's action."""
+    simultaneous round (`drawn`: in numbers, see `choose`), or a turn's action."""
     st = g.state
     if st.pending is not None:
         st.history.append([action.name, *action.args])
@@ -395,7 +395,7 @@ def run_action(g: Game, action: Action, seat: int | None = None) -> None:
         advance(g)
         return
     if st.flow == "round":
-        choose(g, seat, action)
+        choose(g, seat, action, drawn)
         return
     st.history.append([action.name, *action.args])
     if g.copied_names or g.content.trade_base:

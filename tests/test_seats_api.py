@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from ranged_game import write_ranged_game
 
+from rulesdsl.interpreter import legality
 from rulesdsl.interpreter.agents import GreedyAgent, make_agent
 from rulesdsl.interpreter.observation import observe
 from rulesdsl.names import UnknownName
@@ -153,7 +154,11 @@ def test_the_greedy_agents_other_seats_choose_on_every_copy_what_it_found_once(p
                     while trial.state.flow == "round" and me not in trial.to_act():
                         seat = trial.to_move()
                         first = trial.first_legal_action()
-                        assert first == firsts[seat]
+                        action, (act, binding, pay, pools) = firsts[seat]
+                        assert first == action
+                        # (and in numbers, as the copy would decode it when the round resolves)
+                        assert legality.decode(trial, first, seat) == (act, binding, pay)
+                        assert pools == legality.pools_of(trial, act, seat)
                         compared += 1
                         trial._apply(first)
             game._apply(game.random_action(rng))
