@@ -29,6 +29,8 @@ class Stats:
     # The values of expressions that read nothing but this seat's `modify` amounts, by expression
     # (`economy.kept_value`): forgotten when an amount changes.
     kept: dict = attrs.Factory(dict)
+    # `science_score` by its set bonus (scoring.science_score): forgotten when a symbol comes.
+    science_scores: dict[int, int] = attrs.Factory(dict)
     # Held by a game and its clone alike (`core.copy_caches`): whichever first takes an item in
     # copies them (`core.dirty`); what is only worked out from them may be written in either.
     cloned: bool = attrs.field(default=False, eq=False, repr=False)
@@ -48,11 +50,12 @@ def compute_stats(content: Content, items: list[int], attached: dict[int, int] |
 
 def copy_stats(s: Stats) -> Stats:
     """An independent copy of a seat's stats (`add_item` changes them in place); the values of
-    `colored` and `kept` are only ever replaced, so their dicts are copied, not the values."""
+    `colored`, `kept` and `science_scores` are only ever replaced, so their dicts are copied,
+    not the values."""
     return Stats(s.produce[:], {c: row[:] for c, row in s.by_color.items()}, s.one_of[:], s.fixed[:],
                  s.discounts[:], dict(s.science), set(s.chains), dict(s.modifiers), s.chain_price,
                  s.trade_discount[:], s.borrow_chains, {side: row[:] for side, row in s.side_prices.items()},
-                 dict(s.colored), dict(s.kept))
+                 dict(s.colored), dict(s.kept), dict(s.science_scores))
 
 
 def add_item(s: Stats, it, copied: tuple[str, ...] = ()) -> None:
@@ -73,10 +76,12 @@ def add_item(s: Stats, it, copied: tuple[str, ...] = ()) -> None:
     if copied:   # (before its own symbols, as the stats have always listed them)
         for sym in copied:
             s.science[sym] = s.science.get(sym, 0) + 1
+        s.science_scores.clear()
     if it.science:
         science = s.science
         for sym in it.science:
             science[sym] = science.get(sym, 0) + 1
+        s.science_scores.clear()
     if it.chain_gives:
         s.chains.update(it.chain_gives)
     if it.has_price_statics:

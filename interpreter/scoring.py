@@ -86,10 +86,14 @@ def science_score(g: Game, p: int, set_bonus: int) -> int:
     """Per symbol its count squared, plus `set_bonus` per complete set of the game's symbols; each
     `any` symbol counts as whichever symbol makes the total highest (tried exhaustively: a city
     holds few of them)."""
-    science = economy.stats(g, p).science
-    symbols = [s for s in g.content.science if s != "any"]
-    counts = [science.get(s, 0) for s in symbols]
-    return _best_science(counts, science.get("any", 0), set_bonus)
+    stats = economy.stats(g, p)
+    kept = stats.science_scores   # (kept with the stats until a symbol comes: agents score often)
+    score = kept.get(set_bonus)
+    if score is None:
+        science = stats.science
+        counts = [science.get(s, 0) for s in g.content.science if s != "any"]
+        score = kept[set_bonus] = _best_science(counts, science.get("any", 0), set_bonus)
+    return score
 
 
 def _best_science(counts: list[int], wild: int, set_bonus: int) -> int:

@@ -23,7 +23,7 @@ import attrs
 import pytest
 
 from golden_games import SETS
-from rulesdsl.interpreter import Game, core, economy, trade
+from rulesdsl.interpreter import Game, core, economy, scoring, trade
 from rulesdsl.interpreter.persistence import copy_state
 from rulesdsl.loader import bundled_folder
 from rulesdsl.pipeline import load_ruleset
@@ -90,7 +90,7 @@ def kept_stats_hold(game) -> int:
         fresh = economy._fresh_stats(game, p)
         ordered = bool(game.content.trade_base)
         for field in attrs.fields(type(s)):
-            if field.name in ("colored", "kept"):   # (what `production`, `kept_value` read: caches of their own)
+            if field.name in ("colored", "kept", "science_scores"):   # (what `production`, `kept_value`, `science_score` read: caches of their own)
                 continue
             if field.name == "cloned":   # (whether a clone holds them too: no stat)
                 continue
@@ -100,6 +100,13 @@ def kept_stats_hold(game) -> int:
             elif isinstance(a, dict):   # (a count that fell back to 0 is no count)
                 a, b = {k: v for k, v in a.items() if v}, {k: v for k, v in b.items() if v}
             assert a == b, (game.state.turn, p, field.name, a, b)
+        # (the science scores kept with them: each as worked out from the fresh stats)
+        for bonus, score in s.science_scores.items():
+            game._stats[p] = fresh
+            fresh.science_scores.clear()
+            assert score == scoring.science_score(game, p, bonus), (game.state.turn, p, bonus)
+            game._stats[p] = s
+        scoring.science_score(game, p, 7)   # (kept from now on: the next look checks it again)
     return len(kept)
 
 
