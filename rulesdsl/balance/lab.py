@@ -91,7 +91,8 @@ def _report(plan: Plan, source: str, result: RunResult, early: int, jobs: int) -
 
 def balance(plan: Plan, source: str = "", jobs: int = 1, early: int = 5,
             progress: Callable[[int, int], None] | None = None) -> tuple[dict, list[dict]]:
-    """Play the plan and report on it: (report, game records).  A failure is in
+    """Play the plan and report on it: (report, game records: each game's outcome, without
+    the items its seats took and built, which the report adds up).  A failure is in
     report["meta"]["error"] and the report covers the games before it."""
     result = run(plan, jobs, progress)
     return _report(plan, source or plan.base, result, early, jobs), result.records
