@@ -103,9 +103,9 @@ class GreedyAgent:
         # Measured against the strongest other seat (with two seats: the opponent), the first
         # of them on a tie.
         rival, most = me, None
-        for p, total in enumerate(totals):
-            if p != me and (most is None or total > most):
-                rival, most = p, total
+        for p, points in enumerate(totals):
+            if p != me and (most is None or points > most):
+                rival, most = p, points
         if st.flow == "over":
             lost = st.winner is not None and 0 <= st.winner != me   # another seat won (not a draw)
             return self.WIN if st.winner == me else (-self.WIN if lost else 0.0)
