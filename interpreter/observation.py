@@ -7,6 +7,8 @@ other seats have chosen (only that they have)."""
 
 from __future__ import annotations
 
+from typing import Callable
+
 from rulesdsl.names import check_seat
 
 from .actions import Action
@@ -18,37 +20,48 @@ def observe(game: Game, player: int) -> dict:
     c, st = game.content, game.state
     check_seat(player, st.players)
     hidden = set(st.hidden)
+    item_names = game.item_names
+    names: Callable[[int], str]
+    if hidden:
+        def names(i: int) -> str:
+            if i in hidden:  # face down: only its back (the deck it came from) shows
+                deck = c.items[i].deck
+                return f"face down ({c.zones[deck].name if deck >= 0 else 'unknown'})"
+            return item_names[i]
+    else:   # (most positions: every item's name as it is, read without a call of ours)
+        names = item_names.__getitem__
 
-    def names(i: int) -> str:
-        if i in hidden:  # face down: only its back (the deck it came from) shows
-            deck = c.items[i].deck
-            return f"face down ({c.zones[deck].name if deck >= 0 else 'unknown'})"
-        return game.name(i)
-
+    # (lists by `map`: the observation is made for every seat after every action by `verify`,
+    # and by agents and screens that read it)
     zones: dict[str, object] = {}
+    slots = game.zone_slots
     for z in c.zones:
         if z.per_player and z.private:
             # The owner sees a private zone; the other players see how many items it holds.
-            zones[z.name] = {str(p): ([names(i) for i in st.zones[game.slot(z.id, p)]] if p == player
-                                      else len(st.zones[game.slot(z.id, p)])) for p in range(st.players)}
+            zones[z.name] = {str(p): (list(map(names, st.zones[slots[z.id][p]])) if p == player
+                                      else len(st.zones[slots[z.id][p]])) for p in range(st.players)}
             continue
         if not z.public:
             continue
         if z.per_player:
-            zones[z.name] = {str(p): [names(i) for i in st.zones[game.slot(z.id, p)]] for p in range(st.players)}
+            zones[z.name] = {str(p): list(map(names, st.zones[slots[z.id][p]])) for p in range(st.players)}
         else:
-            zones[z.name] = [names(i) for i in st.zones[game.slot(z.id, 0)]]
+            zones[z.name] = list(map(names, st.zones[slots[z.id][0]]))
     structure = []
+    accessible = set(game.accessible()) if st.structure else set()
     for slot, item in enumerate(st.structure):
         if item < 0:
             structure.append(None)
         elif st.face_up[slot]:
-            structure.append({"card": names(item), "accessible": item in game.accessible()})
+            structure.append({"card": names(item), "accessible": item in accessible})
         else:
             deck = c.items[item].deck
             structure.append({"back": c.zones[deck].name if deck >= 0 else "unknown", "accessible": False})
-    hidden_counts = {z.name: sum(len(st.zones[game.slot(z.id, p)]) for p in range(st.players if z.per_player else 1))
-                     for z in c.zones if not z.public and not z.private}
+    hidden_counts: dict[str, int] = {}
+    for z in c.zones:
+        if not z.public and not z.private:
+            held = slots[z.id] if z.per_player else slots[z.id][:1]   # (a zone held once: one slot)
+            hidden_counts[z.name] = sum(map(len, map(st.zones.__getitem__, held)))
     pending = None
     if st.pending is not None:
         d = st.pending
@@ -71,7 +84,7 @@ def observe(game: Game, player: int) -> dict:
         "victory": st.victory,
         "coins": list(st.coins),
         "pawn": st.pawn,
-        "track_tokens": [names(i) for i in st.zones[game.track_slot]] if game.track_slot >= 0 else [],
+        "track_tokens": list(map(names, st.zones[game.track_slot])) if game.track_slot >= 0 else [],
         "cubes": {name: [row[:] for row in grid] for name, grid in st.cubes.items()},
         "control": {name: list(ctrl) for name, ctrl in st.control.items()},
         "positions": {game.name(i): s for i, s in st.positions.items() if i not in hidden},
