@@ -111,11 +111,25 @@ def _list(value, type_):
     if item_type in _SCALARS:
         # (most of a save: the zones' items, the history's names; checked in one pass, as
         # `_exact` checks each, without a converter's call per item)
-        for v in value:
-            if type(v) is not item_type:
-                raise TypeError(f"expected {item_type.__name__}, got {type(v).__name__}")
-        return value[:]
+        return _scalars(value, item_type)
+    inner = _scalar_rows(item_type)
+    if inner is not None:
+        # (lists of such lists, the zones, the history, the chance record: each row checked
+        # here as `_list` would check it, without the converter's dispatch per row)
+        out = []
+        for row in value:
+            if type(row) is not list:
+                raise TypeError(f"expected a list, got {type(row).__name__}")
+            out.append(_scalars(row, inner))
+        return out
     return [_converter.structure(v, item_type) for v in value]
+
+
+def _scalars(value: list, item_type: type) -> list:
+    for v in value:
+        if type(v) is not item_type:
+            raise TypeError(f"expected {item_type.__name__}, got {type(v).__name__}")
+    return value[:]
 
 
 _SCALARS = (int, str, bool)
@@ -125,6 +139,15 @@ _SCALARS = (int, str, bool)
 def _item_type(type_) -> object:
     (item_type,) = typing.get_args(type_) or (typing.Any,)
     return item_type
+
+
+@functools.cache
+def _scalar_rows(type_) -> type | None:
+    """The item type of `type_` where it is a list of numbers, names or flags, else None."""
+    if typing.get_origin(type_) is not list:
+        return None
+    item_type = _item_type(type_)
+    return item_type if item_type in _SCALARS else None
 
 
 def _dict(value, type_):
