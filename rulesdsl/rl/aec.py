@@ -221,7 +221,7 @@ class RulesEnv(AECEnv):
         return observe(self.game, self.seat_of[agent])
 
     def scores(self) -> list[int]:
-        return [sum(score(self.game, p).values()) for p in range(self.content.players)]
+        return [self.game.total_score(p) for p in range(self.content.players)]
 
     # -- inside ----------------------------------------------------------------------------------
     def _select(self) -> None:
