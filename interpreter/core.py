@@ -118,6 +118,7 @@ def slot_tables(content: Content) -> dict:
     t["slot_kind"] = [(STRUCTURE_SLOT if slot == t["structure_slot"] else 0) | (ACTIVE_SLOT if active else 0)
                       | (RULED_SLOT if slot in t["ruled"] else 0) for slot, active in enumerate(t["slot_active"])]
     t["_start_places"] = start_places(content, zone_base, t["n_slots"])
+    t["_item_points"] = item_points(content)
     t["block_stops"] = [len(b.steps) for b in content.blocks]   # where a frame of each block stops
     t["procedure_shapes"] = machine.procedure_shapes(content)
     return t
@@ -134,6 +135,22 @@ def start_places(content: Content, zone_base: list[int], n_slots: int) -> tuple[
             zones[slot].append(it.id)
             loc[it.id] = slot
     return tuple(loc), tuple(tuple(z) for z in zones)
+
+
+def item_points(content: Content) -> list[tuple[int, tuple]]:
+    """Per item, its points as (the sum of those that are numbers, the functions of the others):
+    what a seat's total adds up (`scoring.total`), the numbers once per change of its city."""
+    out = []
+    for it in content.items:
+        fixed, variable = 0, []
+        for fn, _ in it.points:
+            value = getattr(fn, "value", None)
+            if value is None:
+                variable.append(fn)
+            else:
+                fixed += value
+        out.append((fixed, tuple(variable)))
+    return out
 
 
 def price_reach(content: Content) -> list[tuple[int, ...] | None]:
@@ -211,6 +228,7 @@ def clear_caches(g: Game) -> None:
     g._hosts = None            # the items something lies on (zones.carries; None: look when asked)
     g._placed = None           # items that may lie on another, on a space or face down (`placed`)
     g._ended_scores = None     # each seat's `score` when the last age ended (turns.finish)
+    g._points = [None] * players   # per seat: its items' points kept by `scoring.total` (None: not yet)
     g._spare_frames = []       # frames of finished blocks, to be refilled (machine.frame)
     g._binding_frame = Frame(0, 0, 0, 0, {})   # what a binding's requirements read (legality.allowed)
 
@@ -245,6 +263,7 @@ def copy_caches(g: Game, src: Game) -> None:
     g._hosts = None if src._hosts is None else set(src._hosts)
     g._placed = None if src._placed is None else set(src._placed)
     g._ended_scores = None if src._ended_scores is None else [dict(scores) for scores in src._ended_scores]
+    g._points = src._points[:]   # (each replaced, never changed)
     g._spare_frames = []
     g._binding_frame = Frame(0, 0, 0, 0, {})
 
@@ -391,6 +410,14 @@ def dirty(g: Game, p: int, item: int = -1, arrived: int = -1) -> None:
     its stats take the item in, or are forgotten; the prices the change can reach are forgotten:
     p's own, and other seats' where they depend on p's city."""
     known = item >= 0 and p >= 0   # (p -1: a zone no seat owns)
+    points = g._points[p]
+    if points is not None:   # (p -1 forgets the last seat's: only worked out again)
+        if known and arrived >= 0:   # (an item arriving adds its points; one leaving, worked out afresh)
+            n, fns = g._item_points[item]
+            if n or fns:
+                g._points[p] = (points[0] + n, points[1] + fns)
+        else:
+            g._points[p] = None
     s = g._stats[p]
     if s is not None:
         it = g.content.items[item] if known else None

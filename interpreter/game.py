@@ -33,7 +33,7 @@ _SLOT_TABLES = (
     "zone_base", "zone_slots", "seats", "seat_list", "slot_zone", "slot_owner", "n_slots", "slot_active", "slot_kind", "slot_discard", "active_slots",
     "structure_slot", "track_slot", "ruled", "item_names", "action_by_name", "copied_names",
     "_resource_index", "_hearing", "_columns", "_price_scope", "_price_reach", "_resource_reach", "_computed_costs", "_reading", "_pricing",
-    "_start_places", "block_stops", "procedure_shapes",
+    "_start_places", "_item_points", "block_stops", "procedure_shapes",
 )
 
 
@@ -64,7 +64,7 @@ class Game:
         # derived from the state (core.clear_caches)
         "_stats", "_prices", "_trade_formula", "_price_cache", "_offers", "_trade_cache", "_cheapest_cache",
         "_round_pools", "_tally", "_sells", "_accessible", "_cover_count", "_covers", "_open_slots", "_structure_left", "_structure_at",
-        "_to_uncover", "_hosts", "_placed", "_ended_scores", "_spare_frames", "_binding_frame",
+        "_to_uncover", "_hosts", "_placed", "_ended_scores", "_points", "_spare_frames", "_binding_frame",
     )
 
     # Derived from the state, rebuilt when it changes (core.clear_caches); private to the runtime.
@@ -94,6 +94,7 @@ class Game:
     _hosts: set[int] | None
     _placed: set[int] | None
     _ended_scores: list[dict[str, int]] | None
+    _points: list[tuple[int, tuple] | None]
 
     def __init__(self, content: Content, state: State, max_steps: int = DEFAULT_MAX_STEPS):
         """A game of `content` from a state, checked against the content first (a state from

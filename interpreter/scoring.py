@@ -33,20 +33,35 @@ def score(g: Game, p: int) -> dict[str, int]:
 
 def total(g: Game, p: int) -> int:
     """The sum of `score(g, p)`: the same points, without their categories (the greedy agent,
-    the search and the learning environment read a seat's total after every move they weigh)."""
-    points = 0
-    items = g.content.items
-    zones = g.state.zones
+    the search and the learning environment read a seat's total after every move they weigh).
+    The points that are numbers are added up once per change of the seat's city (`g._points`,
+    forgotten by `core.dirty`); the others are worked out each time."""
+    kept = g._points[p]
+    if kept is None:
+        kept = g._points[p] = _kept_points(g, p)
+    points, variable = kept
     frame = g._reading[p]
-    for slot in g.active_slots[p]:
-        for i in zones[slot]:
-            scored = items[i].points
-            if scored:
-                for fn, _ in scored:
-                    points += fn(g, frame)
+    for fn in variable:
+        points += fn(g, frame)
     for _, fn in g.content.scores:
         points += fn(g, frame)
     return points
+
+
+def _kept_points(g: Game, p: int) -> tuple[int, tuple]:
+    """(The sum of the points that are numbers of seat p's items in play, the functions of the
+    others), from each item's (`core.item_points`)."""
+    fixed = 0
+    variable: list = []
+    of = g._item_points
+    zones = g.state.zones
+    for slot in g.active_slots[p]:
+        for i in zones[slot]:
+            n, fns = of[i]
+            fixed += n
+            if fns:
+                variable += fns
+    return fixed, tuple(variable)
 
 
 def civilian_winner(g: Game, scores: list[dict[str, int]]) -> int:

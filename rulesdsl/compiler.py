@@ -930,7 +930,9 @@ class Compiler:
     def expr(self, e: ast.Expr) -> Fn:
         if isinstance(e, ast.Int):
             v = e.value
-            return self.written(lambda g, f: v, repr(int(v)))
+            fn = self.written(lambda g, f: v, repr(int(v)))
+            fn.value = int(v)   # type: ignore[attr-defined]  (points that are numbers, added up once: `core.item_points`)
+            return fn
         if isinstance(e, ast.Str):
             idx = self.item_index[e.value]
             return self.written(lambda g, f: idx, repr(int(idx)))

@@ -8,7 +8,8 @@ what a seat sells its neighbours (`trade.offer`, which takes an arriving item in
 reads (`selection.count_colors`, kept up to date by `core.relocate`), the items something
 lies on (`zones.carries`, forgotten when an item comes to lie on one or leaves it), the items
 that may lie on one, on a space or face down (`core.placed_items`), and the
-values of expressions of a seat's `modify` amounts kept with its stats (`economy.kept_value`).  Checked after every action
+values of expressions of a seat's `modify` amounts kept with its stats (`economy.kept_value`), and
+the points that are numbers of each seat's items in play (`scoring.total`).  Checked after every action
 of seeded random games: the kept values against a copy of the game that keeps nothing
 (`unkept`), or against the slot's items.  A clone starts with what its original keeps, copied
 (`core.copy_caches`): that the copies hold, and stay apart from the original's, is checked too."""
@@ -122,6 +123,19 @@ def kept_values_hold(game) -> int:
     return compared
 
 
+def kept_points_hold(game) -> int:
+    """Compare every seat's kept points (`scoring.total`: the points that are numbers of its
+    items in play, added up once per change of its city) with its `score` worked out afresh;
+    how many were kept.  Each seat's total is asked at the end, so that the next look checks
+    what this one kept."""
+    kept = held(game._points)
+    for p, _ in kept:
+        assert scoring.total(game, p) == sum(scoring.score(unkept(game), p).values()), (game.state.turn, p)
+    for p in range(game.content.players):
+        scoring.total(game, p)
+    return len(kept)
+
+
 def after_every_action(rules, games: int, check) -> int:
     """Play seeded random games, running `check(game)` after every action; what it counted."""
     counted = 0
@@ -150,6 +164,12 @@ def test_kept_prices_are_what_a_fresh_game_works_out(name):
 def test_kept_stats_are_what_the_seats_items_give(name):
     rules = load_ruleset(*SETS[name])
     assert after_every_action(rules, 2, kept_stats_hold) > 100
+
+
+@pytest.mark.parametrize("name", sorted(SETS))
+def test_kept_points_are_what_the_seats_items_score(name):
+    rules = load_ruleset(*SETS[name])
+    assert after_every_action(rules, 2, kept_points_hold) > 100
 
 
 @pytest.mark.parametrize("players", [3, 7])
@@ -283,7 +303,7 @@ def test_a_chain_coming_into_a_city_reaches_the_prices_it_makes_free(name):
 
 def everything_kept_holds(game) -> int:
     """Every check above that applies to the game's content; how many values they compared."""
-    checks = [kept_prices_hold, kept_stats_hold, kept_tallies_hold, kept_hosts_hold, kept_placed_hold]
+    checks = [kept_prices_hold, kept_stats_hold, kept_tallies_hold, kept_hosts_hold, kept_placed_hold, kept_points_hold]
     if game.content.trade_base:
         checks += [kept_offers_hold, kept_values_hold]
     return sum(check(game) for check in checks)
