@@ -192,13 +192,37 @@ def bindings(g: Game, me: int):
     st = g.state
     coins = st.coins[me]
     for act, pools in open_actions(g, me):
-        combos = ((x,) for x in pools[0]) if len(pools) == 1 else product(*pools)
+        if len(pools) == 1:
+            combos = ((x,) for x in pools[0])
+        else:
+            combos = product(*pools)
+            if act.paid and not (act.requires or act.pays) and len(act.paid) == 1:
+                # Whether it can be paid for depends on the one item paid for alone (`allowed`):
+                # asked once per item, not once per binding it stands in (a wonder with each card).
+                yield from _paid_bindings(g, act, combos, me, coins)
+                continue
         check = bool(act.requires or act.paid or act.pays)
         for binding in combos:
             if act.shared_pools and len(set(binding)) != len(binding):
                 continue
             if check and not allowed(g, act, binding, me, coins):
                 continue
+            yield act, binding
+
+
+def _paid_bindings(g: Game, act, combos, me: int, coins: int):
+    """`bindings` of an action of several parameters whose only condition is paying for the
+    item of one of them."""
+    paid = act.paid[0]
+    answers: dict[int, bool] = {}
+    for binding in combos:
+        if act.shared_pools and len(set(binding)) != len(binding):
+            continue
+        item = binding[paid]
+        ok = answers.get(item)
+        if ok is None:
+            ok = answers[item] = allowed(g, act, binding, me, coins)
+        if ok:
             yield act, binding
 
 
