@@ -21,6 +21,8 @@ Layout, in order (`Encoder.sections` names each part with its offset and length)
 
 from __future__ import annotations
 
+from array import array
+
 import numpy as np
 
 from rulesdsl.interpreter.game import Game
@@ -85,6 +87,7 @@ class Encoder:
         # state is an action that reaches the history (a round's choices reach it together).
         self._totals_of: tuple[Game | None, int] = (None, -1)
         self._totals: list[int] = []
+        self._blank = array("f", bytes(4 * self.size))   # (the observation before anything is written)
 
     def totals(self, game: Game) -> list[int]:
         key = (game, len(game.state.history))
@@ -94,42 +97,45 @@ class Encoder:
         return self._totals
 
     def encode(self, game: Game, me: int) -> np.ndarray:
-        # Everything before the items is built as a list and the items' marks as indexes: one
-        # numpy assignment each (numpy element writes cost more than the list).
+        # Written into a copy of a zeroed `array` of C floats, element by element, and handed to
+        # numpy as its buffer at the end: an element written to an `array` costs a list's, where
+        # numpy's cost several times that, and a list turned into an array costs a pass more.
+        v = self._blank[:]
         st = game.state
         n = self.players
         sec = self._at
         items_at, width = self._items_at, self.width
-        head = [0.0] * items_at
-        head[sec["seat"] + me] = 1.0
-        head[sec["status"]] = float(me in game.to_act())
-        head[sec["status"] + 1] = float(st.flow == "over")
+        v[sec["seat"] + me] = 1.0
+        v[sec["status"]] = float(me in game.to_act())
+        v[sec["status"] + 1] = float(st.flow == "over")
         if 0 <= st.age < self._ages:
-            head[sec["age"] + st.age] = 1.0
+            v[sec["age"] + st.age] = 1.0
         pending = st.pending
-        head[sec["pending"] + (0 if pending is None else 1 + PENDING_KINDS.index(pending.kind))] = 1.0
+        v[sec["pending"] + (0 if pending is None else 1 + PENDING_KINDS.index(pending.kind))] = 1.0
         if self.capital:
-            head[sec["track"]] = st.pawn / self.capital
+            v[sec["track"]] = st.pawn / self.capital
         at = sec["seats"]
         base = game.zone_base
         zones = st.zones
         totals = self.totals(game)
+        coins = st.coins
+        counters = st.counters
         for p in range(n):
-            head[at] = st.coins[p]
-            head[at + 1] = totals[p]
+            v[at] = coins[p]
+            v[at + 1] = totals[p]
             at += 2
             for name in self.counters:
-                head[at] = st.counters[name][p] if name in st.counters else 0
+                v[at] = counters[name][p] if name in counters else 0
                 at += 1
             for z in self.private:
-                head[at] = len(zones[base[z] + p])
+                v[at] = len(zones[base[z] + p])
                 at += 1
         at = sec["hidden"]
         for slots in self.hidden_slots:
             if len(slots) == 1:   # (a zone nobody owns: one slot)
-                head[at] = len(zones[slots[0]])
+                v[at] = len(zones[slots[0]])
             else:
-                head[at] = sum([len(zones[s]) for s in slots])
+                v[at] = sum([len(zones[s]) for s in slots])
             at += 1
         at = sec["majority"]
         for z in self.majority:
@@ -137,14 +143,13 @@ class Encoder:
             control = st.control.get(z.name)
             for p in range(n):
                 if grid:
-                    head[at:at + z.spaces] = grid[p]
+                    for k, cubes in enumerate(grid[p]):
+                        v[at + k] = cubes
                 at += z.spaces
             for s in range(z.spaces):
                 if control and 0 <= control[s] < n:
-                    head[at + control[s]] = 1.0
+                    v[at + control[s]] = 1.0
                 at += n
-        marks: list[int] = []   # (items_at + place + item * width of each item seen, as two lists:
-        seen: list[int] = []    # the places, and the items, added up by numpy in one go)
         if st.structure:
             at = sec["structure"]
             accessible = set(game.accessible())
@@ -154,32 +159,34 @@ class Encoder:
                 if item < 0:
                     continue
                 k = at + 3 * slot
-                head[k] = 1.0
+                v[k] = 1.0
                 if face_up[slot]:
-                    head[k + 1] = 1.0
+                    v[k + 1] = 1.0
                     if item in accessible:
-                        head[k + 2] = 1.0
-                    marks.append(place)
-                    seen.append(item)
+                        v[k + 2] = 1.0
+                    v[place + width * item] = 1.0
         for slot, first in self.seen_slots[me]:
-            held = zones[slot]
-            if held:
-                marks += [first] * len(held)
-                seen += held
-        v = np.zeros(self.size, dtype=np.float32)
-        v[:items_at] = head
-        if seen:
-            v[np.array(marks) + width * np.array(seen)] = 1.0
+            for item in zones[slot]:
+                v[first + width * item] = 1.0
+        out = np.frombuffer(v, dtype=np.float32)
         hidden = st.hidden
         for item in hidden:   # lying face down in a visible zone: nothing of it shows
-            v[items_at + item * width:items_at + (item + 1) * width] = 0.0
+            out[items_at + item * width:items_at + (item + 1) * width] = 0.0
         if st.positions or st.item_coins:
-            shown = set(seen).difference(hidden)
+            shown = set(self._seen(game, me)).difference(hidden)
             for item, space in st.positions.items():
                 if item in shown:
-                    v[items_at + item * width + width - 3] = 1.0
-                    v[items_at + item * width + width - 2] = space
+                    out[items_at + item * width + width - 3] = 1.0
+                    out[items_at + item * width + width - 2] = space
             for item, coins in st.item_coins.items():
                 if item in shown:
-                    v[items_at + item * width + width - 1] = coins
-        return v
+                    out[items_at + item * width + width - 1] = coins
+        return out
+
+    def _seen(self, game: Game, me: int) -> list[int]:
+        """The items seat `me` sees: face up in the structure, or in a zone it sees."""
+        st = game.state
+        seen = [item for slot, item in enumerate(st.structure[:self.slots]) if item >= 0 and st.face_up[slot]]
+        for slot, _ in self.seen_slots[me]:
+            seen += st.zones[slot]
+        return seen
