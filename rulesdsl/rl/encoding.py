@@ -76,6 +76,10 @@ class Encoder:
         # Per observing seat: (slot, index of its place for item 0) for each slot it sees.
         self.hidden_slots = [[game.zone_base[z] + p for p in range(n if content.zones[z].per_player else 1)]
                              for z in self.hidden_zones]
+        # (where each hidden zone's count goes, apart for zones of one slot and of one per seat)
+        hidden_at = self.sections["hidden"][0]
+        self._hidden_one = [(hidden_at + k, slots[0]) for k, slots in enumerate(self.hidden_slots) if len(slots) == 1]
+        self._hidden_each = [(hidden_at + k, slots) for k, slots in enumerate(self.hidden_slots) if len(slots) > 1]
         self.seen_slots = [[(slot, items_at + place) for slot, place in enumerate(row) if place >= 0]
                            for row in self.place_of_slot]
         # The section offsets the encoding writes at, read once (a dict lookup each, at every step).
@@ -88,6 +92,7 @@ class Encoder:
         self._totals_of: tuple[Game | None, int] = (None, -1)
         self._totals: list[int] = []
         self._blank = array("f", bytes(4 * self.size))   # (the observation before anything is written)
+        self._blank_row = array("f", bytes(4 * self.width))   # (an item's numbers, none shown)
 
     def totals(self, game: Game) -> list[int]:
         key = (game, len(game.state.history))
@@ -130,13 +135,10 @@ class Encoder:
             for z in self.private:
                 v[at] = len(zones[base[z] + p])
                 at += 1
-        at = sec["hidden"]
-        for slots in self.hidden_slots:
-            if len(slots) == 1:   # (a zone nobody owns: one slot)
-                v[at] = len(zones[slots[0]])
-            else:
-                v[at] = sum([len(zones[s]) for s in slots])
-            at += 1
+        for at, slot in self._hidden_one:   # (a zone nobody owns: one slot)
+            v[at] = len(zones[slot])
+        for at, slots in self._hidden_each:
+            v[at] = sum([len(zones[s]) for s in slots])
         at = sec["majority"]
         for z in self.majority:
             grid = st.cubes.get(z.name)
@@ -168,25 +170,40 @@ class Encoder:
         for slot, first in self.seen_slots[me]:
             for item in zones[slot]:
                 v[first + width * item] = 1.0
-        out = np.frombuffer(v, dtype=np.float32)
         hidden = st.hidden
-        for item in hidden:   # lying face down in a visible zone: nothing of it shows
-            out[items_at + item * width:items_at + (item + 1) * width] = 0.0
+        if hidden:
+            blank = self._blank_row
+            for item in hidden:   # lying face down in a visible zone: nothing of it shows
+                at = items_at + item * width
+                v[at:at + width] = blank
         if st.positions or st.item_coins:
-            shown = set(self._seen(game, me)).difference(hidden)
+            places = width - 3   # (an item's row: where it is seen, then on a space, the space, coins)
+            shown = self._shown(game, me)
             for item, space in st.positions.items():
-                if item in shown:
-                    out[items_at + item * width + width - 3] = 1.0
-                    out[items_at + item * width + width - 2] = space
+                if shown(item):
+                    at = items_at + item * width + places
+                    v[at] = 1.0
+                    v[at + 1] = space
             for item, coins in st.item_coins.items():
-                if item in shown:
-                    out[items_at + item * width + width - 1] = coins
-        return out
+                if shown(item):
+                    v[items_at + item * width + places + 2] = coins
+        return np.frombuffer(v, dtype=np.float32)
 
-    def _seen(self, game: Game, me: int) -> list[int]:
-        """The items seat `me` sees: face up in the structure, or in a zone it sees."""
+    def _shown(self, game: Game, me: int):
+        """Whether seat `me` sees an item: in a zone it sees, or face up in the structure's
+        encoded slots, and not lying face down."""
         st = game.state
-        seen = [item for slot, item in enumerate(st.structure[:self.slots]) if item >= 0 and st.face_up[slot]]
-        for slot, _ in self.seen_slots[me]:
-            seen += st.zones[slot]
-        return seen
+        loc, sees, hidden = st.loc, self.place_of_slot[me], st.hidden
+        structure_slot = game.structure_slot
+
+        def shown(item: int) -> bool:
+            slot = loc[item]
+            if slot < 0 or item in hidden:
+                return False
+            if slot == structure_slot:   # (a card of its encoded slots, face up; not an item lying on one)
+                try:
+                    return st.face_up[st.structure.index(item, 0, self.slots)]
+                except ValueError:
+                    return False
+            return sees[slot] >= 0
+        return shown
