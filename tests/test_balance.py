@@ -372,3 +372,36 @@ def _collected_objects(value, seen=None) -> int:
         return 0
     seen.add(id(value))
     return 1 + sum(_collected_objects(inner, seen) for inner in gc.get_referents(value))
+
+
+@pytest.mark.parametrize("base, expansions, players", [
+    ("duel", (), None), ("duel", ("pantheon", "agora"), None), ("classic", (), 5)])
+def test_the_tracker_records_each_item_when_it_first_comes_into_a_seats_public_zones(base, expansions, players):
+    # `Taken` looks only at the zones whose items changed since its last look; what it records
+    # is what looking at every item of every public zone after every action records.
+    import random
+    from rulesdsl.balance.runner import Taken
+    rules = load(Plan(base, expansions, players, (), 1))
+    c = rules.content
+    zones = [(z, p) for z in c.zones if z.per_player and z.public for p in range(c.players)]
+    for seed in range(3):
+        game = rules.new_game(seed=seed)
+        rng = random.Random(seed)
+        tracker = Taken(game)
+        taken = [{} for _ in range(c.players)]
+        built = [{} for _ in range(c.players)]
+        while True:
+            for z, p in zones:
+                for item in game.state.zones[game.slot(z.id, p)]:
+                    taken[p].setdefault(item, game.state.turn)
+                    if z.active:
+                        built[p].setdefault(item, game.state.turn)
+            if game.over:
+                break
+            game._apply(game.random_action(rng))
+            tracker.update(game)
+        for p in range(c.players):
+            names = c.items
+            assert sorted(tracker.taken[p]) == sorted([names[i].name, names[i].kind, t] for i, t in taken[p].items())
+            assert sorted(tracker.built[p]) == sorted([names[i].name, names[i].kind, t] for i, t in built[p].items())
+            assert tracker.built[p]

@@ -174,13 +174,19 @@ class Taken:
         self.seen_built: list[set[int]] = [set() for _ in range(c.players)]
         self.taken: list[list[list]] = [[] for _ in range(c.players)]
         self.built: list[list[list]] = [[] for _ in range(c.players)]
+        self.looked: list[list[int] | None] = [None] * len(self.slots)   # each slot's items at the last look
         self.update(game)
 
     def update(self, game) -> None:
         zones, turn = game.state.zones, game.state.turn
-        for slot, p, active in self.slots:
+        looked = self.looked
+        for k, (slot, p, active) in enumerate(self.slots):
+            held = zones[slot]
+            if held == looked[k]:   # (nothing came or went since the last look: most slots, most actions)
+                continue
+            looked[k] = held[:]
             seen, seen_built = self.seen[p], self.seen_built[p]
-            for item in zones[slot]:
+            for item in held:
                 if item not in seen:
                     seen.add(item)
                     it = self.items[item]
