@@ -32,6 +32,10 @@ class GreedyAgent:
         if len(actions) == 1:
             return actions[0]
         best, best_value = [], None
+        # (each seat's points worked out on the game itself, once: every copy takes them over,
+        # `Game.clone`, and works out again only those of the seats its action changes)
+        for p in range(game.state.players):
+            scoring.total(game, p)
         in_round = game.state.flow == "round"
         firsts = self.first_choices(game, me) if in_round else None
         for action in actions:

@@ -32,6 +32,18 @@ def control(g: Game, zone: int) -> list[int]:
     return g.state.control.get(g.content.zones[zone].name, [])
 
 
+def controlled_sum(g: Game, zone: int, table, me: int) -> int:
+    """The sum of `table`'s numbers over the spaces of `zone` that seat `me` controls (a space
+    past the table's end counts nothing)."""
+    total = 0
+    k = 0   # (a loop: the sum of a generator is a function made and resumed per space)
+    for c in control(g, zone):
+        if c == me and k < len(table):
+            total += table[k]
+        k += 1
+    return total
+
+
 def controller(g: Game, zone: int, space: int) -> int:
     c = control(g, zone)
     return c[space] if 0 <= space < len(c) else -1

@@ -88,6 +88,7 @@ VERBS: dict[str, Callable] = {
     "cubes": majority.cubes,
     "cube_supply": majority.cube_supply,
     "control": majority.control,
+    "controlled_sum": majority.controlled_sum,
     "controller": majority.controller,
     "add_cube": majority.add_cube,
     "remove_cube": majority.remove_cube,

@@ -1296,7 +1296,8 @@ class Compiler:
 
     def call_controlled_sum(self, e: ast.Call) -> Fn:
         zone, table = self.zone_index[e.args[0].name], self.tables[e.args[1].name]
-        return lambda g, f: sum(table[k] for k, c in enumerate(g.control(zone)) if c == f.me and k < len(table))
+        return self.written(lambda g, f: g.controlled_sum(zone, table, f.me),
+                            f"g.controlled_sum({zone!r}, {self.constant(table)}, f.me)")
 
     def call_row(self, e: ast.Call) -> Fn:
         item = self.expr(e.args[0])
