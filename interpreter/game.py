@@ -28,7 +28,8 @@ from .state import State
 
 # What a game of a content shares with every other game of it: the content's functions
 # (interpreter/starters.py, interpreter/spaces.py) and its slot tables (core.slot_tables).
-_CONTENT_FUNCTIONS = ("_open_spaces", "_draw", "_draw_in_round", "_round_record", "_turn", "_starts", "_round_starts")
+_CONTENT_FUNCTIONS = ("_open_spaces", "_draw", "_draw_in_round", "_round_record", "_turn", "_round_free", "_starts",
+                      "_round_starts")
 _SLOT_TABLES = (
     "zone_base", "zone_slots", "seats", "seat_list", "slot_zone", "slot_owner", "n_slots", "slot_active", "slot_kind", "slot_discard", "active_slots",
     "structure_slot", "track_slot", "ruled", "item_names", "action_by_name", "copied_names",
@@ -86,6 +87,7 @@ class Game:
     _draw: spaces.Draw
     _draw_in_round: spaces.RoundDraw | None
     _round_record: spaces.RoundRecord | None
+    _round_free: spaces.RoundFree | None
     _turn: spaces.Turn | None
     _round_starts: list | None   # each action's run in a round (starters.round_starters_of); None: no rounds
     _structure_left: int | None
@@ -112,7 +114,7 @@ class Game:
         core.lay_out_slots(self, content)
         self._starts = starters.starters_of(content)
         self._round_starts = starters.round_starters_of(content) if content.simultaneous else None
-        self._open_spaces, self._draw, self._draw_in_round, self._round_record, self._turn = \
+        self._open_spaces, self._draw, self._draw_in_round, self._round_record, self._turn, self._round_free = \
             spaces.functions_of(content, self._starts)
         core.clear_caches(self)
 
@@ -128,7 +130,7 @@ class Game:
         core.lay_out_slots(game, content)
         game._starts = starters.starters_of(content)
         game._round_starts = starters.round_starters_of(content) if content.simultaneous else None
-        game._open_spaces, game._draw, game._draw_in_round, game._round_record, game._turn = \
+        game._open_spaces, game._draw, game._draw_in_round, game._round_record, game._turn, game._round_free = \
             spaces.functions_of(content, game._starts)
         game.state = creation.initial_state(game, seed, options, script)
         core.clear_caches(game)

@@ -40,13 +40,16 @@ RoundDraw = Callable[["Game", int, Callable[[int], int]], tuple[ActionDef, list[
 RoundRecord = Callable[["Game", int], tuple]
 # A random seat's whole turn: its action drawn, named in the history and started
 Turn = Callable[["Game", int, Callable[[int], int]], None]
-Functions = tuple[OpenSpaces, Draw, "RoundDraw | None", "RoundRecord | None", "Turn | None"]
+# Whether an action that needs no check is open to a seat of a round (the record's last entry)
+RoundFree = Callable[["Game", int], bool]
+Functions = tuple[OpenSpaces, Draw, "RoundDraw | None", "RoundRecord | None", "Turn | None", "RoundFree | None"]
 
 
 def functions_of(content: Content, starts: list) -> Functions:
     """The content's `open_spaces`, `draw`, `draw_in_round`, `round_record` (the last two
-    None for content whose seats take turns) and `turn` (None unless they do, and trade with
-    the bank only), made by its first game and shared by the rest.  `starts`: the content's
+    None for content whose seats take turns), `turn` (None unless they do, and trade with
+    the bank only) and `round_free` (None but in rounds where an action needs no check), made
+    by its first game and shared by the rest.  `starts`: the content's
     starters (interpreter/starters.py), by action number."""
     fns = content._open_spaces
     if fns is None:
@@ -225,12 +228,34 @@ def make_functions(content: Content, zone_base: list[int], starts: list) -> Func
         in_round += _drawing(content.actions, "z", [
             _drawn(act, [f"l{act.id}[{j}]" for j in range(len(act.params))], content, const, f"l{act.id}")
             for act in content.actions])
-    source = "\n\n\n".join("\n".join(fn) for fn in (spaces, draw, in_round, record if rounds else [], turn)) + "\n"
+    free = _round_free(content, zone_base, const, preamble, lazy, shared) if rounds else []
+    source = "\n\n\n".join("\n".join(fn) for fn in (spaces, draw, in_round, record if rounds else [], free, turn)) + "\n"
     exec(compile(source, f"<open actions of {content.name}>", "exec"), ns)   # (trusted source: see above)
     open_spaces, drawn = ns["open_spaces"], ns["draw"]
     open_spaces.source = drawn.source = source   # type: ignore[attr-defined]  (for a reader)
     return (open_spaces, drawn, ns.get("draw_in_round"), ns.get("round_record"),  # type: ignore[return-value]
-            ns.get("turn"))
+            ns.get("turn"), ns.get("round_free"))
+
+
+def _round_free(content: Content, zone_base: list[int], const, preamble: list[str], lazy: set[int],
+                shared: dict) -> list[str]:
+    """`round_free(g, me)`: whether an action that needs no check is open to seat `me` (the
+    flag `round_record` keeps), asking only those actions: what a new round asks of every seat
+    (`turns.begin_round`), before any seat draws.  No lines where every action has a check."""
+    body: list[str] = []
+    made: set = set()
+    for act in content.actions:
+        if act.checked:
+            continue
+        lines, _ = _open(act, content, zone_base, const, made, lazy, shared)
+        depth = lines[-1][:len(lines[-1]) - len(lines[-1].lstrip())]   # where `size` is known
+        body += lines + [depth + "if size:", depth + "    return True"]
+    if not body:
+        return []
+    defaults = _defaults(body, ["fr"] * any(a.guards for a in content.actions) + list(shared.values())
+                         + [f"p{k}" for k in sorted(lazy)])
+    lines = ["def round_free(g, me):", "    st = g.state"] + preamble + body + ["    return False"]
+    return _merged([line for part in lines for line in (defaults if part is DEFAULTS else [part])])
 
 
 # Where the names that start as None are set, in the lines a function begins with.

@@ -186,10 +186,12 @@ def begin_round(g: Game, candidates: list[int]) -> None:
     g._round_pools.clear()
     st.flow = "round"   # (the candidates worked out now are kept while the round waits)
     acting = []   # (a loop: a comprehension would make `g` a cell for the whole function)
-    record = g._round_record
+    free = g._round_free
     for p in candidates:
-        # (`legality.can_act`, whose first question, in a round, is the flag the seat's record keeps)
-        if record is not None and record(g, p)[-1] or legality.can_act(g, p):
+        # (`legality.can_act`, whose first question, in a round, is the flag the seat's record
+        # keeps: asked of the actions that need no check alone, the record made when the seat
+        # draws; a copy that only looks at how the round ended never makes it)
+        if free is not None and free(g, p) or legality.can_act(g, p):
             acting.append(p)
     if not acting:
         end_age(g)

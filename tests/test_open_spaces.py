@@ -73,6 +73,8 @@ def check_every_decision(game: Game, rng: random.Random, limit: int = 400) -> in
             # (and what the round keeps says whether an action that needs no check is open)
             free = any(not game.action_by_name[name].checked for name, _, _ in plain_open_spaces(game, me)[0])
             assert game._round_record(game, me)[-1] is free, (st.turn, me)
+            # (which a new round asks of the actions that need no check alone)
+            assert game._round_free is None or game._round_free(game, me) is free, (st.turn, me)
             twin = random.Random()
             twin.setstate(rng.getstate())
             action = game.random_action(rng)
