@@ -23,6 +23,7 @@ from . import (core, creation, dealing, decisions, economy, events, legality, ma
 from .actions import Action, IllegalAction
 from .budget import DEFAULT_MAX_STEPS, EffectFailed
 from .costs import Stats
+from .persistence import copy_state
 from .state import State
 
 
@@ -138,7 +139,6 @@ class Game:
         return game
 
     def clone(self) -> "Game":
-        from .persistence import copy_state
         copy = Game.__new__(Game)  # a copy of a state this game made: no need to check it again
         # (what `_adopt` would set from the content, taken from this game, which has it)
         _take_shared(copy, self)
