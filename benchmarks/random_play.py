@@ -6,12 +6,12 @@ import random
 import time
 
 
-def play_simulated(rules, games: int, seed: int = 0) -> dict:
-    """`games` games of uniformly random seats played and summarised by `rulesdsl simulate`'s
-    code path on one core (`simulate.simulate`); its summary."""
+def play_simulated(rules, games: int, seed: int = 0, agent: str = "random") -> dict:
+    """`games` games of uniformly random seats (or of `agent` at every seat) played and
+    summarised by `rulesdsl simulate`'s code path on one core (`simulate.simulate`); its summary."""
     from rulesdsl.simulate import simulate
 
-    return simulate(rules, games, seed=seed, jobs=1)
+    return simulate(rules, games, seed=seed, jobs=1, agents=[agent] * rules.content.players)
 
 
 def play_random(rules, games: int, seed: int = 0, listing: bool = False) -> tuple[int, float]:
