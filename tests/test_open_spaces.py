@@ -12,6 +12,7 @@ lists, a guarded first action, other seats' zones, every structure card, `where=
 from __future__ import annotations
 
 import random
+import shutil
 from pathlib import Path
 
 import pytest
@@ -219,3 +220,32 @@ def test_blocks_behind_the_same_test_are_run_as_one_and_names_start_as_none_only
     rules = load_ruleset(*SETS["agora+pantheon"][:3])
     turn = rules.new_game(seed=1)._open_spaces.source.split("def turn")[1]
     assert turn.count("c0 := ") == 1 and "if c0:" not in turn and "c0 = None" not in turn
+
+
+ROUND_SHAPES = """
+# Actions with no check but guards, in front of a list another action shares: what a new round
+# asks of every seat (`round_free`) reads them as the seat's round record does.
+action rest { require coins >= 5; gain 1 coins }
+action toss { require coins >= 2; param card from hand; discard card }
+action swap { require coins >= 2; param card from hand; param gone from city; discard gone }
+"""
+
+
+def test_a_round_asks_every_seat_the_actions_that_need_no_check_as_its_record_does(tmp_path: Path):
+    folder = tmp_path / "hands"
+    shutil.copytree(Path(__file__).parent / "data" / "hands", folder)
+    with (folder / "game.rules").open("a", encoding="utf-8") as rules_file:
+        rules_file.write(ROUND_SHAPES)
+    rules = load_ruleset((), str(folder), 3)
+    assert rules.new_game(seed=0)._round_free is not None
+    compared = 0
+    for seed in range(4):
+        compared += check_every_decision(rules.new_game(seed=seed), random.Random(seed))
+    assert compared > 60
+    # (and at each seat of each round, with the coins that open and close the guards)
+    game = rules.new_game(seed=5)
+    for coins in (0, 3, 6):
+        for p in range(3):
+            game.state.coins[p] = coins
+            game._round_pools.clear()
+            assert game._round_free(game, p) is game._round_record(game, p)[-1], (coins, p)
