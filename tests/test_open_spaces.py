@@ -242,10 +242,19 @@ def test_a_round_asks_every_seat_the_actions_that_need_no_check_as_its_record_do
     for seed in range(4):
         compared += check_every_decision(rules.new_game(seed=seed), random.Random(seed))
     assert compared > 60
-    # (and at each seat of each round, with the coins that open and close the guards)
+    # (and at each seat, its hand full or emptied, with the coins that open and close the guards:
+    # with no card in hand, only `rest` can be open)
     game = rules.new_game(seed=5)
-    for coins in (0, 3, 6):
-        for p in range(3):
-            game.state.coins[p] = coins
-            game._round_pools.clear()
-            assert game._round_free(game, p) is game._round_record(game, p)[-1], (coins, p)
+    discard = game.slot(game.content.zone_index["discard"], 0)
+    answers = []
+    for emptied in (False, True):
+        for coins in (0, 3, 6):
+            for p in range(3):
+                if emptied:
+                    for item in list(game.state.zones[game.slot(game.content.zone_index["hand"], p)]):
+                        game.relocate(item, discard)
+                game.state.coins[p] = coins
+                game._round_pools.clear()
+                answers.append(game._round_free(game, p))
+                assert answers[-1] is game._round_record(game, p)[-1], (emptied, coins, p)
+    assert answers == [True] * 9 + [False] * 6 + [True] * 3
