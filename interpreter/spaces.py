@@ -75,7 +75,8 @@ def make_functions(content: Content, zone_base: list[int], starts: list) -> Func
     Where seats choose at once (`turns simultaneous`), `round_record(g, me)`: each action's
     size and candidate lists, by number, the total, and whether an action that needs no check
     is open (`legality.can_act`), kept for the round; `open_spaces` lists a round's open
-    actions from it.  And `draw_in_round(g, me, below)`: what `legality.drawn_among` draws for
+    actions from it; `round_free(g, me)` answers that last question from those actions alone,
+    as a new round asks it of every seat.  And `draw_in_round(g, me, below)`: what `legality.drawn_among` draws for
     `me` among them, with the same numbers, and the candidates of the action drawn, reading
     the record without a loop.
 
