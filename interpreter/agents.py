@@ -57,22 +57,14 @@ class GreedyAgent:
     def first_choices(self, game: Game, me: int) -> dict[int, tuple[Action, tuple] | None]:
         """Each other seat's first legal action in this round, as it stands before anyone
         chose, with the same in numbers (`turns.choose`'s `drawn`): what `finish_round` has it
-        choose on every copy, worked out once.  (In a round nothing moves until every seat has
-        chosen, so what a seat may choose does not depend on the others' choices: the round's
-        kept candidates rest on the same.)"""
-        base = game.clone()
-        st = base.state
-        st.choices = [None] * len(st.choices)
-        firsts: dict[int, tuple[Action, tuple] | None] = {}
-        for p in st.acting:
-            if p != me:
-                action = base.first_legal_action(p)
-                if action is None:
-                    firsts[p] = None
-                    continue
-                act, binding, pay = legality.decode(base, action, p)
-                firsts[p] = (action, (act, binding, pay, legality.pools_of(base, act, p)))
-        return firsts
+        choose on every copy, worked out once a round for every seat and kept with the round's
+        candidates (`Game._round_pools`, forgotten when anything moves).  (In a round nothing
+        moves until every seat has chosen, so what a seat may choose does not depend on the
+        others' choices: the round's kept candidates rest on the same.)"""
+        kept = game._round_pools.get(FIRST_CHOICES)
+        if kept is None:
+            kept = game._round_pools[FIRST_CHOICES] = _first_choices(game)
+        return {p: first for p, first in kept.items() if p != me}
 
     def finish_round(self, game: Game, me: int, firsts: dict[int, tuple[Action, tuple] | None] | None = None) -> None:
         """A simultaneous round resolves only when every seat has chosen: on the copy, the seats
@@ -120,6 +112,27 @@ class GreedyAgent:
         if st.players == 2:  # the conflict pawn lies between two capitals (0 in a game without a track)
             value += 0.8 * game.pawn_distance(me)
         return value
+
+
+FIRST_CHOICES = "greedy first choices"   # (the key `first_choices` keeps them under in `Game._round_pools`)
+
+
+def _first_choices(game: Game) -> dict[int, tuple[Action, tuple] | None]:
+    """Every acting seat's first legal action in this round as it stands before anyone chose
+    (None: it has none), with the same in numbers, worked out on a copy whose choices are
+    forgotten (the copy is never played: the candidate lists it hands out stay as they are)."""
+    base = game.clone()
+    st = base.state
+    st.choices = [None] * len(st.choices)
+    firsts: dict[int, tuple[Action, tuple] | None] = {}
+    for p in st.acting:
+        action = base.first_legal_action(p)
+        if action is None:
+            firsts[p] = None
+            continue
+        act, binding, pay = legality.decode(base, action, p)
+        firsts[p] = (action, (act, binding, pay, legality.pools_of(base, act, p)))
+    return firsts
 
 
 AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MCTSAgent}
