@@ -8,7 +8,7 @@ import random
 
 from rulesdsl.names import check_agent
 
-from . import legality, scoring
+from . import core, legality, scoring
 from .actions import Action
 from .game import Game
 from .random_agent import Agent, RandomAgent
@@ -132,6 +132,9 @@ def _first_choices(game: Game) -> dict[int, tuple[Action, tuple] | None]:
             continue
         act, binding, pay = legality.decode(base, action, p)
         firsts[p] = (action, (act, binding, pay, legality.pools_of(base, act, p)))
+    # (what the copy priced for them, the game's own prices too: every copy of the round resolves
+    # these actions, and takes the game's prices over)
+    core.take_prices(game, base, st.acting)
     return firsts
 
 

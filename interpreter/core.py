@@ -268,6 +268,16 @@ def copy_caches(g: Game, src: Game) -> None:
     g._binding_frame = Frame(0, 0, 0, 0, {})
 
 
+def take_prices(g: Game, src: Game, seats: list[int]) -> None:
+    """The prices `src` has worked out for these seats, and their purchases from neighbours,
+    kept by `g` as well: `src` is a copy of `g` that differs from it in nothing a price reads
+    (a simultaneous round's choices), never played."""
+    for p in seats:
+        g._price_cache[p].update(src._price_cache[p])
+        g._trade_cache[p].update(src._trade_cache[p])
+        g._cheapest_cache[p].update(src._cheapest_cache[p])
+
+
 def name(g: Game, item: int) -> str:
     return g.content.items[item].name
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from ranged_game import write_ranged_game
+from test_kept_caches import kept_prices_hold
 
 from rulesdsl.interpreter import legality
 from rulesdsl.interpreter.agents import GreedyAgent, make_agent
@@ -147,6 +148,8 @@ def test_the_greedy_agents_other_seats_choose_on_every_copy_what_it_found_once(p
             if game.state.flow == "round":
                 me = game.to_move()
                 firsts = agent.first_choices(game, me)
+                # (the prices worked out for them on a copy, which the game keeps too, are its own)
+                compared += kept_prices_hold(game) > 0
                 for action in game.legal_actions()[:4]:
                     trial = game.clone()
                     trial.state.choices = [c if p == me else None for p, c in enumerate(trial.state.choices)]
