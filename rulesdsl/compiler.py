@@ -239,7 +239,7 @@ class Compiler:
             settings["trade_reads_own"] = not (settings["trade_production_only"] and self.reads_others_only(a[0]))
             settings["trade_by_resource"] = settings["trade_production_only"] and self.reads_its_resource_only(a[0])
         elif s.verb == "score":
-            scores.append((a[0].name, self.expr(a[1])))
+            scores.append((a[0].name, self.whole(self.expr(a[1]))))
         elif s.verb == "tiebreak":
             settings["tiebreak"] = a[0].name
         elif s.verb == "setup":
@@ -361,7 +361,7 @@ class Compiler:
             elif s.verb == "science":
                 science.append(a[0].name)
             elif s.verb == "points":
-                it.points.append((self.expr(a[0]), text))
+                it.points.append((self.whole(self.expr(a[0])), text))
             elif s.verb == "side":
                 it.side = a[0].value
             elif s.verb == "space":
@@ -971,6 +971,14 @@ class Compiler:
 
     def source(self, fn: Fn) -> str:
         return getattr(fn, "source", None) or f"{self.constant(fn)}(g, f)"
+
+    def whole(self, fn: Fn) -> Fn:
+        """An expression read on its own (a score, an item's points), as one function of its
+        source (`fused`): a call of a verb with its arguments written in, where the closure
+        would call one closure per argument.  A number stays as it is (its `value` is read)."""
+        if hasattr(fn, "value") or hasattr(fn, "names") or getattr(fn, "source", None) is None:
+            return fn
+        return self.fused(fn.source)
 
     def constant(self, value: object) -> str:
         name = f"_k{len(self.namespace)}"
