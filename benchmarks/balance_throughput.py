@@ -38,6 +38,8 @@ def main() -> None:
                (f"mcts({args.iterations}) vs greedy", ("mcts",) + ("greedy",) * (seats - 1), args.search_games,
                 SearchOptions(iterations=args.iterations))]
     for label, agents, games, search in configs:
+        if not games:   # (a line-up not asked for: --greedy-games 0, --search-games 0)
+            continue
         plan = Plan(args.game, (), args.players, agents, games, seed=0, search=search)
         g1, g2 = measure(plan)
         print(f"{args.game} ({seats} seats), {label}: {games} games; jobs 1 {g1:.2f} games/s, "

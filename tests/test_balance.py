@@ -405,3 +405,10 @@ def test_the_tracker_records_each_item_when_it_first_comes_into_a_seats_public_z
             assert sorted(tracker.taken[p]) == sorted([names[i].name, names[i].kind, t] for i, t in taken[p].items())
             assert sorted(tracker.built[p]) == sorted([names[i].name, names[i].kind, t] for i, t in built[p].items())
             assert tracker.built[p]
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_run_of_no_games_has_no_records(jobs):
+    # (the Python API takes any count; the command asks for at least one game)
+    result = run(Plan("duel", (), None, ("random", "random"), 0), jobs=jobs)
+    assert result.records == [] and result.failure is None and result.holdings.seat_games == 0

@@ -256,7 +256,7 @@ def _play_chunks(plan: Plan, chunks: list[list[int]], jobs: int, total: int,
     records: list[dict] = []
     failure: GameFailure | None = None
     done = 0
-    if jobs <= 1:
+    if jobs <= 1 or not chunks:   # (no game at all: no process to start)
         try:
             for chunk in chunks:
                 got, held[chunk[0]], failure = _play_many(plan, chunk)
