@@ -52,9 +52,12 @@ def copy_stats(s: Stats) -> Stats:
     """An independent copy of a seat's stats (`add_item` changes them in place); the values of
     `colored`, `kept` and `science_scores` are only ever replaced, so their dicts are copied,
     not the values."""
+    # (the dicts of rows most seats keep empty made without a comprehension: a copy is made for
+    # every seat a greedy agent's copy of a round changes)
     return Stats(s.produce[:], {c: row[:] for c, row in s.by_color.items()}, s.one_of[:], s.fixed[:],
                  s.discounts[:], dict(s.science), set(s.chains), dict(s.modifiers), s.chain_price,
-                 s.trade_discount[:], s.borrow_chains, {side: row[:] for side, row in s.side_prices.items()},
+                 s.trade_discount[:], s.borrow_chains,
+                 {side: row[:] for side, row in s.side_prices.items()} if s.side_prices else {},
                  dict(s.colored), dict(s.kept), dict(s.science_scores))
 
 
