@@ -66,10 +66,11 @@ def _turn_actions(g: Game, seat: int | None) -> Iterator[Action]:
     trades = bool(g.content.trade_base)
     coins = st.coins[me]
     for act, binding in bindings(g, me):
-        action = Action(act.name, tuple(map(name_of, binding)))
+        # (`new_action`: the named tuple made without its Python-level `__new__`)
+        action = new_action((act.name, (name_of(binding[0]),) if len(binding) == 1 else tuple(map(name_of, binding))))
         if trades and act.paid:
             for pay in payments_for(g, act, binding, me, coins):
-                yield action if not pay else Action(act.name, action.args + (trade.pay_label(pay),))
+                yield action if not pay else new_action((act.name, action.args + (trade.pay_label(pay),)))
         else:
             yield action
 
