@@ -251,7 +251,7 @@ def copy_caches(g: Game, src: Game) -> None:
     g._trade_cache = list(map(dict, src._trade_cache))
     g._cheapest_cache = list(map(dict, src._cheapest_cache))
     g._round_pools = {}   # (a round's candidates: worked out again, as after `clear_caches`)
-    g._tally = [None if tally is None else dict(tally) for tally in src._tally]
+    g._tally = [None] * len(src._tally)   # (counted again when asked: a copy asks for few, and the copies cost more)
     g._sells = dict(src._sells)
     g._accessible = None if src._accessible is None else src._accessible[:]
     g._cover_count = None if src._cover_count is None else src._cover_count[:]
