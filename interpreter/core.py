@@ -239,7 +239,8 @@ def copy_caches(g: Game, src: Game) -> None:
     agent scores every action on a copy, which would work out the seats' stats, the structure's
     cover counts and the prices afresh each time).  What the runtime changes in place is copied;
     what it only ever replaces is shared, and so are the seats' stats until either game takes
-    an item into them (a trial rarely changes more than one seat's)."""
+    an item into them (a trial rarely changes more than one seat's).  The colour tallies are
+    not taken: a copy counts the few it is asked for again."""
     for s in src._stats:   # (shared until either game takes an item in: `Stats.cloned`)
         if s is not None:
             s.cloned = True

@@ -62,17 +62,14 @@ def _turn_actions(g: Game, seat: int | None) -> Iterator[Action]:
     me = acting_seat(g, seat)
     if me is None:
         return
-    name_of = g.item_names.__getitem__
     trades = bool(g.content.trade_base)
     coins = st.coins[me]
     for act, binding in bindings(g, me):
-        # (`new_action`: the named tuple made without its Python-level `__new__`)
-        action = new_action((act.name, (name_of(binding[0]),) if len(binding) == 1 else tuple(map(name_of, binding))))
         if trades and act.paid:
             for pay in payments_for(g, act, binding, me, coins):
-                yield action if not pay else new_action((act.name, action.args + (trade.pay_label(pay),)))
+                yield named(g, act, binding, pay)
         else:
-            yield action
+            yield named(g, act, binding)
 
 
 def payments_for(g: Game, act, binding, me: int, coins: int) -> list:
