@@ -109,15 +109,20 @@ class Game:
 
     def _adopt(self, content: Content, state: State, max_steps: int = DEFAULT_MAX_STEPS) -> None:
         """Play `state` of `content`."""
-        self.content = content
+        self._take_content(content, max_steps)
         self.state = state
+        core.clear_caches(self)
+
+    def _take_content(self, content: Content, max_steps: int) -> None:
+        """What a game of `content` shares with its other games (its slot tables and the
+        functions written for it), and the step budget."""
+        self.content = content
         machine.set_budget(self, max_steps)
         core.lay_out_slots(self, content)
         self._starts = starters.starters_of(content)
         self._round_starts = starters.round_starters_of(content) if content.simultaneous else None
         self._open_spaces, self._draw, self._draw_in_round, self._round_record, self._turn, self._round_free = \
             spaces.functions_of(content, self._starts)
-        core.clear_caches(self)
 
     @classmethod
     def create(cls, content: Content, seed: int = 0, options: Iterable[str] = (),
@@ -126,13 +131,7 @@ class Game:
         (see interpreter/budget.py); a setup that runs away or fails raises EffectFailed."""
         options, script = creation.creation_args(content, seed, options, script)
         game = cls.__new__(cls)
-        game.content = content
-        machine.set_budget(game, max_steps)
-        core.lay_out_slots(game, content)
-        game._starts = starters.starters_of(content)
-        game._round_starts = starters.round_starters_of(content) if content.simultaneous else None
-        game._open_spaces, game._draw, game._draw_in_round, game._round_record, game._turn, game._round_free = \
-            spaces.functions_of(content, game._starts)
+        game._take_content(content, max_steps)
         game.state = creation.initial_state(game, seed, options, script)
         core.clear_caches(game)
         turns.start(game)
