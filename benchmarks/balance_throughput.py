@@ -19,8 +19,8 @@ def measure(plan: Plan) -> tuple[float, float]:
     load(plan)   # compile once: the workers fork with the rules compiled
     one = run(plan, jobs=1)
     two = run(plan, jobs=2)
-    assert one.records == two.records, "jobs 1 and 2 gave different games"
-    return len(one.records) / one.seconds, len(two.records) / two.seconds
+    assert one.outcomes == two.outcomes, "jobs 1 and 2 gave different games"
+    return len(one.outcomes) / one.seconds, len(two.outcomes) / two.seconds
 
 
 def main() -> None:

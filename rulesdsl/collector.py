@@ -1,7 +1,7 @@
 """The cycle collector while many games are played: what exists before (the compiled rules
-above all, which outlive the run) and what the run keeps (a balance run's records) is left
-out of its passes, which otherwise go over all of it again and again (a batch of the lab's
-records unpickled four times as fast, docs/speed.md), and handed back to it at the end."""
+above all, which outlive the run) and what the run keeps is left out of its passes, which
+otherwise go over all of it again and again (when the balance lab kept a dict per game, a
+batch of them unpickled four times as fast, docs/speed.md), and handed back to it at the end."""
 
 from __future__ import annotations
 

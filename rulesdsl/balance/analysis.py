@@ -12,6 +12,7 @@ from typing import Any
 
 import attrs
 
+from .outcomes import Outcomes
 from .stats import holm, mean_difference, mean_interval, newcombe, two_proportion_p, wilson
 
 ALPHA = 0.05
@@ -26,13 +27,6 @@ def _rate(k: int, n: int) -> dict[str, Any]:
 def _mean(values: list[float]) -> dict[str, float]:
     m, low, high = mean_interval(values)
     return {"mean": round(m, 3), "low": round(low, 3), "high": round(high, 3)}
-
-
-def seat_games(records: list[dict]):
-    """(record, seat) for every seat of every game: the unit of the per-definition figures."""
-    for r in records:
-        for s in range(len(r["agents"])):
-            yield r, s
 
 
 @attrs.define
@@ -77,40 +71,42 @@ class Holdings:
         self.taken.update(other.taken)
 
 
-def summarise(records: list[dict], meta: dict, definitions: list[tuple[str, str]], early: int = 5,
-              holdings: Holdings | None = None) -> dict:
-    """The report of a run.  `definitions`: (name, kind) of every item of the content (copies
-    once); `early`: a definition taken by turn `early` counts as taken early.  `holdings`:
-    what the records' seats took and built, where the records no longer list it (`Holdings`:
-    a run adds it up as the games come, and drops those lists)."""
-    seats = len(records[0]["agents"]) if records else meta.get("players", 0)
-    report: dict[str, Any] = {"meta": {**meta, "games_played": len(records), "early_turns": early,
+def summarise(outcomes: Outcomes | list[dict], meta: dict, definitions: list[tuple[str, str]], early: int = 5,
+              holdings: Holdings | None = None, rows: bool = True) -> dict:
+    """The report of a run.  `outcomes`: the games' (`Outcomes`, or their records in game
+    order); `definitions`: (name, kind) of every item of the content (copies once); `early`: a
+    definition taken by turn `early` counts as taken early.  `holdings`: what the games' seats
+    took and built, where the records no longer list it (`Holdings`: a run adds it up as the
+    games come).  `rows`: list each game in `games` (the JSON and HTML reports; a long run's
+    terminal report does without a dict per game)."""
+    if not isinstance(outcomes, Outcomes):
+        if holdings is None:
+            holdings = Holdings.of(outcomes)
+        outcomes = Outcomes.of(outcomes)
+    o = outcomes
+    played = len(o)
+    seats = o.seats if played else meta.get("players", 0)
+    report: dict[str, Any] = {"meta": {**meta, "games_played": played, "early_turns": early,
                                        "correction": "holm", "alpha": ALPHA}}
-    report["seats"] = [{"seat": s, **_rate(sum(r["winner"] == s for r in records), len(records)),
-                        "score": _mean([r["totals"][s] for r in records])} for s in range(seats)]
-    agent_names = sorted({a for r in records for a in r["agents"]}, key=lambda a: meta.get("agents", []).index(a)
-                         if a in meta.get("agents", []) else 99)
+    report["seats"] = [{"seat": s, **_rate(o.winners.count(s), played), "score": _mean(o.totals[s::seats] if played else [])}
+                       for s in range(seats)]
+    # (every position of the line-up plays every game, in the order of the line-up)
     report["agents"] = []
-    for a in agent_names:
-        games = [(r, s) for r, s in seat_games(records) if r["agents"][s] == a]
-        report["agents"].append({"agent": a, **_rate(sum(r["winner"] == s for r, s in games), len(games)),
-                                 "score": _mean([r["totals"][s] for r, s in games])})
-    victories = sorted({r["victory"] for r in records})
-    report["victories"] = [{"victory": v, **_rate(sum(r["victory"] == v for r in records), len(records))}
-                           for v in victories]
-    report["draws"] = sum(r["winner"] == -1 for r in records)
-    report["length"] = {"turns": _mean([r["turns"] for r in records]), "actions": _mean([r["actions"] for r in records]),
-                        "min_turns": min((r["turns"] for r in records), default=0),
-                        "max_turns": max((r["turns"] for r in records), default=0)}
-    categories = sorted({c for r in records for sc in r["scores"] for c in sc})
-    report["score_categories"] = [{"category": c, **_mean([r["scores"][s].get(c, 0) for r, s in seat_games(records)])}
-                                  for c in categories]
-    report["score_by_agent"] = {a: {c: round(sum(r["scores"][s].get(c, 0) for r, s in seat_games(records)
-                                                 if r["agents"][s] == a) / max(1, sum(1 for r, s in seat_games(records)
-                                                                                      if r["agents"][s] == a)), 3)
-                                    for c in categories} for a in agent_names}
-    report["totals"] = [r["totals"][s] for r, s in seat_games(records)]
-    entries = _definitions(holdings if holdings is not None else Holdings.of(records), definitions, early)
+    for a, name in enumerate(o.labels if played else ()):
+        report["agents"].append({"agent": name, **_rate(o.wins(a), played), "score": _mean(o.by_position(o.totals, a))})
+    won_by = Counter(o.victories)
+    report["victories"] = [{"victory": v, **_rate(won_by[o.victory_names.index(v)], played)}
+                           for v in sorted(v for code, v in enumerate(o.victory_names) if won_by[code])]
+    report["draws"] = o.winners.count(-1)
+    report["length"] = {"turns": _mean(o.turns), "actions": _mean(o.actions),
+                        "min_turns": min(o.turns, default=0), "max_turns": max(o.turns, default=0)}
+    points = {c: o.points(c) for c in sorted(o.scores) if o.listed(c)}
+    categories = list(points)
+    report["score_categories"] = [{"category": c, **_mean(points[c])} for c in categories]
+    report["score_by_agent"] = {name: {c: round(sum(o.by_position(points[c], a)) / max(1, played), 3) for c in categories}
+                                for a, name in enumerate(o.labels if played else ())}
+    report["totals"] = list(o.totals)
+    entries = _definitions(holdings if holdings is not None else Holdings(), definitions, early)
     report["definitions"] = {}
     for e in entries:
         report["definitions"].setdefault(e["kind"], []).append(e)
@@ -119,8 +115,8 @@ def summarise(records: list[dict], meta: dict, definitions: list[tuple[str, str]
                            "p_holm": e["p_holm"], "direction": "stronger" if e["delta"] > 0 else "weaker"}
                           for e in sorted(entries, key=lambda e: e["p_holm"] if e["p_holm"] is not None else 2)
                           if e["significant"]]
-    report["games"] = [{k: r[k] for k in ("index", "seed", "rotation", "agents", "winner", "victory", "totals", "turns")}
-                       for r in records]
+    if rows:
+        report["games"] = o.rows()
     return report
 
 
@@ -181,7 +177,7 @@ def definitions_of(content) -> list[tuple[str, str]]:
     return list(seen.items())
 
 
-def compare(a: dict, b: dict, records_a: list[dict], records_b: list[dict]) -> dict:
+def compare(a: dict, b: dict, outcomes_a: Outcomes, outcomes_b: Outcomes) -> dict:
     """B against A on the same seeds and agents: each metric's difference (B - A) with its 95%
     interval; rates by Newcombe's interval, means paired game by game (common random numbers).
     `significant`: the interval leaves out 0."""
@@ -204,14 +200,14 @@ def compare(a: dict, b: dict, records_a: list[dict], records_b: list[dict]) -> d
     for ea, eb in zip(a["seats"], b["seats"]):
         rate_metric(f"win rate seat {ea['seat']}", ea, eb)
     for v in sorted({e["victory"] for e in a["victories"]} | {e["victory"] for e in b["victories"]}):
-        rate_a = next((e for e in a["victories"] if e["victory"] == v), {"wins": 0, "games": len(records_a), "rate": 0.0})
-        rate_b = next((e for e in b["victories"] if e["victory"] == v), {"wins": 0, "games": len(records_b), "rate": 0.0})
+        rate_a = next((e for e in a["victories"] if e["victory"] == v), {"wins": 0, "games": len(outcomes_a), "rate": 0.0})
+        rate_b = next((e for e in b["victories"] if e["victory"] == v), {"wins": 0, "games": len(outcomes_b), "rate": 0.0})
         rate_metric(f"{v} victories", rate_a, rate_b)
-    paired = min(len(records_a), len(records_b))
-    mean_metric("game length (turns)", [r["turns"] for r in records_a[:paired]], [r["turns"] for r in records_b[:paired]])
-    ta = [t for r in records_a[:paired] for t in r["totals"]]
-    tb = [t for r in records_b[:paired] for t in r["totals"]]
-    mean_metric("mean score", ta, tb)
+    paired = min(len(outcomes_a), len(outcomes_b))
+    mean_metric("game length (turns)", list(outcomes_a.turns[:paired]), list(outcomes_b.turns[:paired]))
+    # (each game's totals seat by seat, game after game: the seats of a game are paired too)
+    mean_metric("mean score", list(outcomes_a.totals[:paired * outcomes_a.seats]),
+                list(outcomes_b.totals[:paired * outcomes_b.seats]))
     cards = []
     by_name_a = {(e["kind"], e["name"]): e for es in a["definitions"].values() for e in es}
     by_name_b = {(e["kind"], e["name"]): e for es in b["definitions"].values() for e in es}

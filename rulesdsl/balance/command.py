@@ -108,11 +108,13 @@ def balance(game: str | None, players: int | None, expansions: tuple[str, ...], 
         if p.traces:
             Path(p.traces).mkdir(parents=True, exist_ok=True)
     jobs = jobs or default_jobs()
+    # (the terminal report shows no game by game list: a long run's report does without one)
+    rows = as_json or html_file is not None
     with _progress() as progress:
         if compare:
-            result = ab(plans[0], plans[1], compare[0], compare[1], jobs, early, progress)
+            result = ab(plans[0], plans[1], compare[0], compare[1], jobs, early, progress, rows)
         else:
-            result, _ = run_balance(plans[0], game or plans[0].base, jobs, early, progress)
+            result, _ = run_balance(plans[0], game or plans[0].base, jobs, early, progress, rows)
     if html_file is not None:
         from ..files import FileProblem, write_atomic
         from .html import render_html

@@ -12,6 +12,7 @@ import attrs
 
 from .agents import SearchOptions
 from .analysis import compare, definitions_of, summarise
+from .outcomes import Outcomes
 from .runner import Plan, RunResult, labels, load, run, total_games
 
 
@@ -79,35 +80,36 @@ def meta_of(plan: Plan, source: str) -> dict:
             "deal_seeds": "derive('balance', seed, index // players)"}
 
 
-def _report(plan: Plan, source: str, result: RunResult, early: int, jobs: int) -> dict:
+def _report(plan: Plan, source: str, result: RunResult, early: int, jobs: int, rows: bool = True) -> dict:
     meta = meta_of(plan, source)
     meta["error"] = result.failure
     meta["partial"] = result.failure is not None
-    report = summarise(result.records, meta, definitions_of(load(plan).content), early, result.holdings)
+    report = summarise(result.outcomes, meta, definitions_of(load(plan).content), early, result.holdings, rows)
     report["run"] = {"jobs": jobs, "seconds": round(result.seconds, 3),
-                     "games_per_second": round(len(result.records) / result.seconds, 2) if result.seconds > 0 else None}
+                     "games_per_second": round(len(result.outcomes) / result.seconds, 2) if result.seconds > 0 else None}
     return report
 
 
 def balance(plan: Plan, source: str = "", jobs: int = 1, early: int = 5,
-            progress: Callable[[int, int], None] | None = None) -> tuple[dict, list[dict]]:
-    """Play the plan and report on it: (report, game records: each game's outcome, without
-    the items its seats took and built, which the report adds up).  A failure is in
-    report["meta"]["error"] and the report covers the games before it."""
+            progress: Callable[[int, int], None] | None = None, rows: bool = True) -> tuple[dict, Outcomes]:
+    """Play the plan and report on it: (report, the games' outcomes: a sequence of their records
+    in game order, each without the items its seats took and built, which the report adds up).
+    A failure is in report["meta"]["error"] and the report covers the games before it.
+    `rows`: the report lists each game (`games`)."""
     result = run(plan, jobs, progress)
-    return _report(plan, source or plan.base, result, early, jobs), result.records
+    return _report(plan, source or plan.base, result, early, jobs, rows), result.outcomes
 
 
 def ab(plan_a: Plan, plan_b: Plan, source_a: str, source_b: str, jobs: int = 1, early: int = 5,
-       progress: Callable[[int, int], None] | None = None) -> dict:
+       progress: Callable[[int, int], None] | None = None, rows: bool = True) -> dict:
     """Both plans (the same agents, games and seed; two content sets) and their differences."""
     seats = load(plan_a).content.players
     total = total_games(plan_a, seats) + total_games(plan_b, load(plan_b).content.players)
     first = run(plan_a, jobs, (lambda d, t: progress(d, total)) if progress else None)
-    done = len(first.records)
+    done = len(first.outcomes)
     second = run(plan_b, jobs, (lambda d, t: progress(done + d, total)) if progress else None)
-    a = _report(plan_a, source_a, first, early, jobs)
-    b = _report(plan_b, source_b, second, early, jobs)
-    result = compare(a, b, first.records, second.records)
+    a = _report(plan_a, source_a, first, early, jobs, rows)
+    b = _report(plan_b, source_b, second, early, jobs, rows)
+    result = compare(a, b, first.outcomes, second.outcomes)
     result["changed"] = changed_definitions(plan_a, plan_b)
     return {"a": a, "b": b, "compare": result}

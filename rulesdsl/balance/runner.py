@@ -27,6 +27,7 @@ from ..interpreter.state import DRAW
 from ..workers import worker_pool
 from .agents import SearchOptions, resolve
 from .analysis import Holdings
+from .outcomes import Outcomes
 
 
 @attrs.frozen
@@ -59,14 +60,21 @@ class GameFailure(Exception):
 
 @attrs.define
 class RunResult:
-    """The games played, in game order: each one's record without the items its seats took
-    and built, which `holdings` adds up for all of them (what a run keeps grows by a record's
-    outcome per game, not by every item of it: a run of a million games stays in memory)."""
+    """The games played, in game order: each one's outcome, in columns (`Outcomes`, some tens of
+    bytes a game), and what their seats took and built added up (`holdings`): what a run keeps
+    does not hold every item of every game, nor a dict per game, so a run of a million games
+    stays in memory."""
 
-    records: list[dict]
+    outcomes: Outcomes
     failure: str | None = None
     seconds: float = 0.0
     holdings: Holdings = attrs.Factory(Holdings)
+
+    @property
+    def records(self) -> list[dict]:
+        """Each game's record (`play_game`'s, without `taken` and `built`), made now: a dict per
+        game, which a long run's `outcomes` does without."""
+        return list(self.outcomes)
 
 
 def deal_seed(seed: int, deal: int) -> int:
@@ -204,12 +212,12 @@ def _factories(plan: Plan):
     return made, bundled
 
 
-def _play_many(plan: Plan, indexes: list[int]) -> tuple[list[dict], Holdings, GameFailure | None]:
-    """Play the games in order; stop at the first failure (the records before it are kept):
-    their records without what the seats took and built, and that added up."""
+def _play_many(plan: Plan, indexes: range) -> tuple[Outcomes, Holdings, GameFailure | None]:
+    """Play the games in order; stop at the first failure (the games before it are kept):
+    their outcomes, and what their seats took and built added up."""
     rules = load(plan)
     factories, bundled = _factories(plan)
-    records = []
+    outcomes = Outcomes(tuple(labels(plan.agents)), indexes[0] if indexes else 0)
     held = Holdings()
     failure = None
     for i in indexes:
@@ -219,9 +227,8 @@ def _play_many(plan: Plan, indexes: list[int]) -> tuple[list[dict], Holdings, Ga
             failure = exc
             break
         held.add(record)
-        del record["taken"], record["built"]
-        records.append(record)
-    return records, held, failure
+        outcomes.add(record)
+    return outcomes, held, failure
 
 
 # The most games one task of a worker plays (random Duel games: a tenth of a second).
@@ -234,8 +241,8 @@ def total_games(plan: Plan, seats: int) -> int:
 
 
 def run(plan: Plan, jobs: int = 1, progress: Callable[[int, int], None] | None = None) -> RunResult:
-    """Play the plan's games on `jobs` processes; records in game order.  A failure (or ^C) keeps
-    the games before the first failing one, so the records are the same for any `jobs`."""
+    """Play the plan's games on `jobs` processes; outcomes in game order.  A failure (or ^C)
+    keeps the games before the first failing one, so the outcomes are the same for any `jobs`."""
     start = time.perf_counter()
     seats = load(plan).content.players
     total = total_games(plan, seats)
@@ -243,75 +250,86 @@ def run(plan: Plan, jobs: int = 1, progress: Callable[[int, int], None] | None =
     # job, large enough that fast games do not pay a round trip each; and at most CHUNK games,
     # so that a long run shows its progress and an interrupted one keeps nearly all it played.
     size = max(1, min(CHUNK, total // (max(1, jobs) * 8)))
-    chunks = [list(range(i, min(i + size, total))) for i in range(0, total, size)]
-    held: dict[int, Holdings] = {}   # each chunk's, by its first game
-    with skipping_what_exists() as keep:   # (`keep()`: the records so far left out of its passes too)
-        records, failure = _play_chunks(plan, chunks, jobs, total, progress, keep, held)
-    return _finish(records, held, failure, start)
+    chunks = [range(i, min(i + size, total)) for i in range(0, total, size)]
+    joined = _Joined(Outcomes(tuple(labels(plan.agents))))
+    with skipping_what_exists() as keep:   # (`keep()`: what the run keeps so far left out of its passes too)
+        failure = _play_chunks(plan, chunks, jobs, total, progress, keep, joined)
+    return _finish(joined, failure, start)
 
 
-def _play_chunks(plan: Plan, chunks: list[list[int]], jobs: int, total: int,
+@attrs.define
+class _Joined:
+    """The tasks' outcomes, and what their seats took and built, joined in game order as they
+    come back (a task that comes early waits for those before it): what a run holds does not
+    grow by a task's sums, nor by a dict per game."""
+
+    outcomes: Outcomes
+    holdings: Holdings = attrs.Factory(Holdings)
+    waiting: dict[int, tuple[Outcomes, Holdings]] = attrs.Factory(dict)
+    games: int = 0   # (all that came back, joined or waiting)
+
+    def take(self, first: int, got: Outcomes, held: Holdings) -> None:
+        self.games += len(got)
+        self.waiting[first] = got, held
+        out = self.outcomes
+        while out.end in self.waiting:   # (a task cut short by a failure leaves a gap after it)
+            got, held = self.waiting.pop(out.end)
+            out.extend(got)
+            self.holdings.merge(held)
+
+
+def _play_chunks(plan: Plan, chunks: list[range], jobs: int, total: int,
                  progress: Callable[[int, int], None] | None, keep: Callable[[], None],
-                 held: dict[int, Holdings]) -> tuple[list[dict], GameFailure | None]:
-    records: list[dict] = []
+                 joined: _Joined) -> GameFailure | None:
     failure: GameFailure | None = None
-    done = 0
     if jobs <= 1 or not chunks:   # (no game at all: no process to start)
         try:
             for chunk in chunks:
-                got, held[chunk[0]], failure = _play_many(plan, chunk)
-                records += got
+                got, held, failure = _play_many(plan, chunk)
+                joined.take(chunk[0], got, held)
                 keep()
-                done += len(got)
                 if progress:
-                    progress(done, total)
+                    progress(joined.games, total)
                 if failure:
                     break
         except KeyboardInterrupt:
-            failure = GameFailure(len(records), f"interrupted after {len(records)} games")
-        return records, failure
+            failure = GameFailure(joined.outcomes.end, f"interrupted after {joined.outcomes.end} games")
+        return failure
     # (a worker lives for the run: what it holds at first, the rules, is left out of the
     # collector's passes, as in `rulesdsl.simulate`)
-    collected: set[int] = set()   # (the chunks whose records came back, by number)
+    collected: set[int] = set()   # (the chunks whose outcomes came back, by number)
     try:
         with worker_pool(min(jobs, len(chunks)), gc.freeze) as pool:
             pending = {pool.submit(_play_many, plan, chunk): k for k, chunk in enumerate(chunks)}
             for fut in futures.as_completed(pending):
                 if fut.cancelled():   # after a failure: a game that never started
                     continue
-                got, held[chunks[pending[fut]][0]], failed = fut.result()
-                records += got
-                collected.add(pending[fut])
+                got, held, failed = fut.result()
+                k = pending.pop(fut)   # (its result is not held after it is joined)
+                joined.take(chunks[k][0], got, held)
+                collected.add(k)
                 keep()
-                done += len(got)
                 if progress:
-                    progress(done, total)
+                    progress(joined.games, total)
                 if failed and (failure is None or failed.index < failure.index):
                     failure = failed
                     for other in pending:
                         other.cancel()
     except KeyboardInterrupt:   # (the pool has ended its workers: `rulesdsl.workers`)
-        # Up to the first chunk whose records did not come back, whether it was cut short,
+        # Up to the first chunk whose outcomes did not come back, whether it was cut short,
         # never started, or finished unread: the report has no gap.
         failure = GameFailure(min((c[0] for k, c in enumerate(chunks) if k not in collected), default=total),
                               "interrupted")
-    return records, failure
+    return failure
 
 
-def _finish(records: list[dict], held: dict[int, Holdings], failure: GameFailure | None,
-            start: float) -> RunResult:
-    records.sort(key=lambda r: r["index"])
-    end = failure.index if failure is not None else None
+def _finish(joined: _Joined, failure: GameFailure | None, start: float) -> RunResult:
+    outcomes = joined.outcomes
     if failure is not None:
-        # Only the games before the first failure: the same records whatever the number of jobs.
-        records = [r for r in records if r["index"] < failure.index]
+        # Only the games before the first failure, the same whatever the number of jobs: the
+        # games joined stop at the first gap (a task cut short by a failure, or one that did not
+        # come back before an interruption), and with them what their seats took and built (a
+        # task's sums are of its games, ended by its first failure).
         if failure.message == "interrupted":
-            failure = GameFailure(failure.index, f"interrupted after {len(records)} games")
-    # (A chunk is kept whole or left out whole: the first failure ends its own chunk's games,
-    # and every chunk after it is left out; an interrupted run keeps the chunks before the
-    # first that did not come back.)
-    holdings = Holdings()
-    for first in sorted(held):
-        if end is None or first < end:
-            holdings.merge(held[first])
-    return RunResult(records, str(failure) if failure else None, time.perf_counter() - start, holdings)
+            failure = GameFailure(failure.index, f"interrupted after {len(outcomes)} games")
+    return RunResult(outcomes, str(failure) if failure else None, time.perf_counter() - start, joined.holdings)
