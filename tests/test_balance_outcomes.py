@@ -132,3 +132,36 @@ def test_a_report_without_its_game_rows_is_the_same_report_otherwise():
     assert "games" not in without and len(with_rows.pop("games")) == len(outcomes) == 6
     with_rows.pop("run"), without.pop("run")
     assert with_rows == without
+
+
+def test_the_json_written_a_batch_of_rows_at_a_time_is_the_report_with_its_rows(monkeypatch):
+    import json
+
+    from rulesdsl.balance import report_json as writer
+    monkeypatch.setattr(writer, "ROWS_AT_ONCE", 4)   # (10 games: three batches)
+    plan = Plan("duel", (), None, ("random", "greedy"), 10, seed=8)
+    whole, outcomes = balance(plan, jobs=1)
+    bare = {k: v for k, v in whole.items() if k != "games"}
+    assert "".join(writer.report_json(bare, [(bare, outcomes)])) == json.dumps(whole, sort_keys=True)
+    # Reports inside an A/B result, each with its own games; what holds no report as it is.
+    other = dict(bare)
+    few = Outcomes.of(list(outcomes)[:3])
+    ab = {"a": bare, "b": other, "compare": {"metrics": [{"metric": "x", "delta": 0.5}], "definitions": []}}
+    expected = {"a": whole, "b": dict(other, games=whole["games"][:3]), "compare": ab["compare"]}
+    assert ("".join(writer.report_json(ab, [(bare, outcomes), (other, few)]))
+            == json.dumps(expected, sort_keys=True))
+    none = {"meta": {}}
+    assert "".join(writer.report_json(none, [(none, Outcomes(()))])) == json.dumps({"games": [], "meta": {}})
+    assert "".join(writer.report_json({}, [])) == "{}"
+
+
+def test_the_html_pages_totals_by_agent_are_those_its_game_rows_list():
+    from rulesdsl.balance.html import totals_by_agent
+    plan = Plan("classic", (), 3, ("random", "greedy", "random"), 9, seed=2)
+    report, _ = balance(plan, jobs=1)
+    by_rows: dict[str, list[int]] = {}
+    for g in report["games"]:
+        for agent, total in zip(g["agents"], g["totals"]):
+            by_rows.setdefault(agent, []).append(total)
+    assert list(totals_by_agent(report).items()) == list(by_rows.items())
+    assert set(by_rows) == {"random#1", "greedy", "random#2"}

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
@@ -80,6 +79,7 @@ def balance(game: str | None, players: int | None, expansions: tuple[str, ...], 
     except ImportError as exc:
         _fail(f"rulesdsl balance needs the lab extra ({exc.name} is missing): pip install 'rulesdsl[lab]'")
     from .lab import Plan, SearchOptions, ab, balance as run_balance
+    from .report_json import report_json
     from .agents import AgentError, check_all
     writable(html_file)
     if traces is not None:
@@ -108,13 +108,16 @@ def balance(game: str | None, players: int | None, expansions: tuple[str, ...], 
         if p.traces:
             Path(p.traces).mkdir(parents=True, exist_ok=True)
     jobs = jobs or default_jobs()
-    # (the terminal report shows no game by game list: a long run's report does without one)
-    rows = as_json or html_file is not None
+    # (reports without their game rows: the terminal and the HTML page show none, and the JSON
+    # writes them from the outcomes a batch at a time, not a dict per game of a long run at once)
+    rows = False
     with _progress() as progress:
         if compare:
-            result = ab(plans[0], plans[1], compare[0], compare[1], jobs, early, progress, rows)
+            result, (first, second) = ab(plans[0], plans[1], compare[0], compare[1], jobs, early, progress, rows)
+            games = [(result["a"], first), (result["b"], second)]
         else:
-            result, _ = run_balance(plans[0], game or plans[0].base, jobs, early, progress, rows)
+            result, outcomes = run_balance(plans[0], game or plans[0].base, jobs, early, progress, rows)
+            games = [(result, outcomes)]
     if html_file is not None:
         from ..files import FileProblem, write_atomic
         from .html import render_html
@@ -123,7 +126,9 @@ def balance(game: str | None, players: int | None, expansions: tuple[str, ...], 
         except FileProblem as exc:
             _fail(str(exc))
     if as_json:
-        click.echo(json.dumps(result, sort_keys=True))
+        for piece in report_json(result, games):
+            click.echo(piece, nl=False)
+        click.echo()
     else:
         from rich.console import Console
         from .report import render, render_compare

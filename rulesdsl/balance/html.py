@@ -8,6 +8,8 @@ import html
 import io
 from typing import Any
 
+from .runner import seating
+
 CSS = """body{font-family:system-ui,sans-serif;margin:2em;max-width:72em}table{border-collapse:collapse;margin:1em 0}
 td,th{border:1px solid #ccc;padding:.2em .6em;text-align:right}td:first-child,th:first-child{text-align:left}
 .sig{font-weight:bold;color:#a00}figure{margin:1em 0}img{max-width:100%}code{background:#f4f4f4}"""
@@ -174,11 +176,21 @@ def _delta_bars(ax, deltas: list[dict]) -> None:
 
 
 def _score_histogram(ax, report: dict) -> None:
-    by_agent: dict[str, list[int]] = {}
-    for g in report["games"]:
-        for agent, total in zip(g["agents"], g["totals"]):
-            by_agent.setdefault(agent, []).append(total)
+    by_agent = totals_by_agent(report)
     bins = min(30, max(5, len(set(report["totals"]))))
     ax.hist(list(by_agent.values()), bins=bins, label=list(by_agent), histtype="stepfilled", alpha=0.5)
     ax.legend()
     ax.set_xlabel("score")
+
+
+def totals_by_agent(report: dict) -> dict[str, list[int]]:
+    """Each agent's totals, game after game, agents in the order they first sit down: read from
+    `totals` (every seat of every game, in game order), where line-up position a sits in seat
+    (a + game) % seats (`runner.seating`), so the report needs no row per game for them."""
+    line_up = report["meta"]["agents"]
+    seats = len(line_up)
+    by_agent: dict[str, list[int]] = {}
+    for k, total in enumerate(report["totals"]):
+        game, seat = divmod(k, seats)
+        by_agent.setdefault(line_up[seating(line_up, game)[seat]], []).append(total)
+    return by_agent

@@ -101,8 +101,10 @@ def balance(plan: Plan, source: str = "", jobs: int = 1, early: int = 5,
 
 
 def ab(plan_a: Plan, plan_b: Plan, source_a: str, source_b: str, jobs: int = 1, early: int = 5,
-       progress: Callable[[int, int], None] | None = None, rows: bool = True) -> dict:
-    """Both plans (the same agents, games and seed; two content sets) and their differences."""
+       progress: Callable[[int, int], None] | None = None,
+       rows: bool = True) -> tuple[dict, tuple[Outcomes, Outcomes]]:
+    """Both plans (the same agents, games and seed; two content sets) and their differences:
+    ({"a": report, "b": report, "compare": ...}, the games' outcomes of A and of B)."""
     seats = load(plan_a).content.players
     total = total_games(plan_a, seats) + total_games(plan_b, load(plan_b).content.players)
     first = run(plan_a, jobs, (lambda d, t: progress(d, total)) if progress else None)
@@ -112,4 +114,4 @@ def ab(plan_a: Plan, plan_b: Plan, source_a: str, source_b: str, jobs: int = 1, 
     b = _report(plan_b, source_b, second, early, jobs, rows)
     result = compare(a, b, first.outcomes, second.outcomes)
     result["changed"] = changed_definitions(plan_a, plan_b)
-    return {"a": a, "b": b, "compare": result}
+    return {"a": a, "b": b, "compare": result}, (first.outcomes, second.outcomes)

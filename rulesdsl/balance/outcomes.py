@@ -172,16 +172,20 @@ class Outcomes:
         return NotImplemented
 
     # -- what the report reads ---------------------------------------------------------------------
-    def rows(self) -> list[dict]:
-        """The report's row of each game: its index, seed, rotation, agents by seat, winner,
-        victory, totals and turns (a record's fields without its scores)."""
+    def rows(self, start: int = 0, stop: int | None = None) -> list[dict]:
+        """The report's row of each game held from the `start`-th to before the `stop`-th: its
+        index, seed, rotation, agents by seat, winner, victory, totals and turns (a record's
+        fields without its scores)."""
         n, labels, names = self.seats, self.labels, self.victory_names
         seated = [[labels[(s - r) % n] for s in range(n)] for r in range(n)]
         totals = self.totals
-        return [{"index": i, "seed": seed, "rotation": i % n, "agents": seated[i % n][:], "winner": winner,
-                 "victory": names[victory], "totals": list(totals[k * n:k * n + n]), "turns": turns}
-                for k, (i, seed, winner, victory, turns) in enumerate(zip(
-                    range(self.first, self.end), self.seeds, self.winners, self.victories, self.turns))]
+        start, stop, _ = slice(start, stop).indices(len(self))
+        return [{"index": self.first + k, "seed": seed, "rotation": (self.first + k) % n,
+                 "agents": seated[(self.first + k) % n][:], "winner": winner, "victory": names[victory],
+                 "totals": list(totals[k * n:k * n + n]), "turns": turns}
+                for k, seed, winner, victory, turns in zip(
+                    range(start, stop), self.seeds[start:stop], self.winners[start:stop],
+                    self.victories[start:stop], self.turns[start:stop])]
 
     def _rotations(self, position: int) -> Iterator[tuple[int, int]]:
         """(k0, seat): the games held `k0`, `k0 + seats`, ... seat line-up position `position`
