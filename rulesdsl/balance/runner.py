@@ -1,10 +1,10 @@
 """Playing the games of a balance run: the schedule (seeds and seat rotation), one game with its
-record, and a process pool whose results are merged in game order.
+record, and a process pool whose tasks' outcomes are joined in game order as they come back.
 
 Game `i` deals from the seed of its *deal* `i // seats` and seats the line-up rotated by
 `i % seats`: every agent of the line-up sits in every seat on the same deals, which cancels the
 advantage of a seat.  A game depends only on its index, so any number of jobs gives the same
-records.  An agent that raises or answers an illegal action ends the run with a GameFailure
+outcomes.  An agent that raises or answers an illegal action ends the run with a GameFailure
 naming the agent, the seat and the game's seed; the games before it are kept."""
 
 from __future__ import annotations
