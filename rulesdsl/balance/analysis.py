@@ -1,9 +1,10 @@
 """From the games' outcomes, and what their seats took and built, to the balance report (a
-JSON-ready dict): win rates and mean scores by seat and by agent, victory types, game length, score by category, and for every definition
-(cards, wonders, boards, tokens, gods, ... : whatever item kinds the content declares) the
-win rate of a seat that took it versus one that did not, with Wilson 95% intervals, and the
-outliers that stay significant after Holm's correction.  `compare` puts two reports played on
-the same seeds side by side (docs/balance.md)."""
+JSON-ready dict): win rates and mean scores by seat and by agent, victory types, game length,
+score by category, and for every definition (cards, wonders, boards, tokens, gods, ... :
+whatever item kinds the content declares) the win rate of a seat that took it versus one that
+did not, with Wilson 95% intervals, and the outliers that stay significant after Holm's
+correction.  `compare` puts two reports played on the same seeds side by side
+(docs/balance.md)."""
 
 from __future__ import annotations
 
