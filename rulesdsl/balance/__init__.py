@@ -3,4 +3,5 @@ rotated, per-definition win rates with intervals, outliers after a multiple-comp
 correction, and A/B comparisons of two content sets on the same seeds.
 
 runner plays the games (a process pool, their outcomes joined in game order), outcomes keeps
-them in columns of numbers, analysis turns them into the report dict (the JSON), report prints it with rich, html writes the self-contained page."""
+them in columns of numbers, analysis turns them into the report dict (the JSON, which
+report_json writes), report prints it with rich, html writes the self-contained page."""

@@ -78,8 +78,8 @@ def summarise(outcomes: Outcomes | list[dict], meta: dict, definitions: list[tup
     order); `definitions`: (name, kind) of every item of the content (copies once); `early`: a
     definition taken by turn `early` counts as taken early.  `holdings`: what the games' seats
     took and built, where the records no longer list it (`Holdings`: a run adds it up as the
-    games come).  `rows`: list each game in `games` (the JSON and HTML reports; a long run's
-    terminal report does without a dict per game)."""
+    games come).  `rows`: list each game in `games`, a dict each (the command makes its reports
+    without them, and its JSON writes them from the outcomes: `report_json`)."""
     if not isinstance(outcomes, Outcomes):
         if holdings is None:
             holdings = Holdings.of(outcomes)
@@ -89,8 +89,8 @@ def summarise(outcomes: Outcomes | list[dict], meta: dict, definitions: list[tup
     seats = o.seats if played else meta.get("players", 0)
     report: dict[str, Any] = {"meta": {**meta, "games_played": played, "early_turns": early,
                                        "correction": "holm", "alpha": ALPHA}}
-    report["seats"] = [{"seat": s, **_rate(o.winners.count(s), played), "score": _mean(o.totals[s::seats] if played else [])}
-                       for s in range(seats)]
+    report["seats"] = [{"seat": s, **_rate(o.winners.count(s), played),
+                        "score": _mean(o.totals[s::seats] if played else [])} for s in range(seats)]
     # (every position of the line-up plays every game, in the order of the line-up)
     report["agents"] = []
     for a, name in enumerate(o.labels if played else ()):

@@ -110,13 +110,13 @@ def balance(game: str | None, players: int | None, expansions: tuple[str, ...], 
     jobs = jobs or default_jobs()
     # (reports without their game rows: the terminal and the HTML page show none, and the JSON
     # writes them from the outcomes a batch at a time, not a dict per game of a long run at once)
-    rows = False
     with _progress() as progress:
         if compare:
-            result, (first, second) = ab(plans[0], plans[1], compare[0], compare[1], jobs, early, progress, rows)
+            result, (first, second) = ab(plans[0], plans[1], compare[0], compare[1], jobs, early, progress,
+                                         rows=False)
             games = [(result["a"], first), (result["b"], second)]
         else:
-            result, outcomes = run_balance(plans[0], game or plans[0].base, jobs, early, progress, rows)
+            result, outcomes = run_balance(plans[0], game or plans[0].base, jobs, early, progress, rows=False)
             games = [(result, outcomes)]
     if html_file is not None:
         from ..files import FileProblem, write_atomic

@@ -1,7 +1,8 @@
 """The outcomes of a balance run's games, in game order, kept in columns of numbers: what a
 run holds grows by 8 bytes a number (about 0.2 KB a Duel game, its seats' points by category
-most of it: a million games fit in memory), where a record as a dict weighs some 1.8 KB.  `Outcomes` is also a sequence of those records, each made when
-read (`runner.play_game`'s record without the items its seats took and built)."""
+most of it: a million games fit in memory), where a record as a dict weighs some 1.8 KB.
+`Outcomes` is also a sequence of those records, each made when read (`runner.play_game`'s
+record without the items its seats took and built)."""
 
 from __future__ import annotations
 

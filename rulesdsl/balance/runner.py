@@ -60,8 +60,8 @@ class GameFailure(Exception):
 
 @attrs.define
 class RunResult:
-    """The games played, in game order: each one's outcome, in columns (`Outcomes`, some tens of
-    bytes a game), and what their seats took and built added up (`holdings`): what a run keeps
+    """The games played, in game order: each one's outcome, in columns (`Outcomes`, about 0.2 KB
+    a Duel game), and what their seats took and built added up (`holdings`): what a run keeps
     does not hold every item of every game, nor a dict per game, so a run of a million games
     stays in memory."""
 
@@ -268,9 +268,9 @@ class _Joined:
     waiting: dict[int, tuple[Outcomes, Holdings]] = attrs.Factory(dict)
     games: int = 0   # (all that came back, joined or waiting)
 
-    def take(self, first: int, got: Outcomes, held: Holdings) -> None:
+    def take(self, got: Outcomes, held: Holdings) -> None:
         self.games += len(got)
-        self.waiting[first] = got, held
+        self.waiting[got.first] = got, held
         out = self.outcomes
         while out.end in self.waiting:   # (a task cut short by a failure leaves a gap after it)
             got, held = self.waiting.pop(out.end)
@@ -286,7 +286,7 @@ def _play_chunks(plan: Plan, chunks: list[range], jobs: int, total: int,
         try:
             for chunk in chunks:
                 got, held, failure = _play_many(plan, chunk)
-                joined.take(chunk[0], got, held)
+                joined.take(got, held)
                 keep()
                 if progress:
                     progress(joined.games, total)
@@ -305,9 +305,8 @@ def _play_chunks(plan: Plan, chunks: list[range], jobs: int, total: int,
                 if fut.cancelled():   # after a failure: a game that never started
                     continue
                 got, held, failed = fut.result()
-                k = pending.pop(fut)   # (its result is not held after it is joined)
-                joined.take(chunks[k][0], got, held)
-                collected.add(k)
+                collected.add(pending.pop(fut))   # (its result is not held after it is joined)
+                joined.take(got, held)
                 keep()
                 if progress:
                     progress(joined.games, total)
