@@ -101,11 +101,16 @@ def summarise(outcomes: Outcomes | list[dict], meta: dict, definitions: list[tup
     report["draws"] = o.winners.count(-1)
     report["length"] = {"turns": _mean(o.turns), "actions": _mean(o.actions),
                         "min_turns": min(o.turns, default=0), "max_turns": max(o.turns, default=0)}
-    points = {c: o.points(c) for c in sorted(o.scores) if o.listed(c)}
-    categories = list(points)
-    report["score_categories"] = [{"category": c, **_mean(points[c])} for c in categories]
-    report["score_by_agent"] = {name: {c: round(sum(o.by_position(points[c], a)) / max(1, played), 3) for c in categories}
-                                for a, name in enumerate(o.labels if played else ())}
+    # (a category at a time: a long run's columns as lists, one at once)
+    report["score_categories"] = []
+    report["score_by_agent"] = {name: {} for name in (o.labels if played else ())}
+    for c in sorted(o.scores):
+        if not o.listed(c):
+            continue
+        points = o.points(c)
+        report["score_categories"].append({"category": c, **_mean(points)})
+        for a, name in enumerate(o.labels if played else ()):
+            report["score_by_agent"][name][c] = round(sum(o.by_position(points, a)) / max(1, played), 3)
     report["totals"] = list(o.totals)
     entries = _definitions(holdings if holdings is not None else Holdings(), definitions, early)
     report["definitions"] = {}
