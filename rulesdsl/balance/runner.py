@@ -159,7 +159,9 @@ def play_game(rules, plan: Plan, index: int, factories: list[Callable[[int], Any
         from ..trace import save_trace
         save_trace(game, Path(plan.traces) / f"game-{index}.json")
     st = game.state
-    scores = [dict(sorted(game.score(p).items())) for p in range(n)]
+    # (a game that went to its last age's end was scored then, as `simulate` reads it)
+    ended = game._ended_scores or [game.score(p) for p in range(n)]
+    scores = [dict(sorted(s.items())) for s in ended]
     return {"index": index, "deal": deal, "seed": seed, "rotation": index % n,
             "agents": [names[positions[s]] for s in range(n)],
             "winner": -1 if st.winner == DRAW or st.winner is None else st.winner,
