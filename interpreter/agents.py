@@ -37,15 +37,21 @@ class GreedyAgent:
         for p in range(game.state.players):
             scoring.total(game, p)
         in_round = game.state.flow == "round"
-        firsts = self.first_choices(game, me) if in_round else None
+        if in_round:
+            # The others' choices this round are hidden from `me`: they choose anew, their first
+            # legal actions, once for every action tried (`others_chosen`).
+            base, drawn = self.others_chosen(game, me, self.first_choices(game, me))
         for action in actions:
-            trial = game.clone()
             if in_round:
-                # The others' choices this round are hidden from `me`: on the copy they choose anew.
-                trial.state.choices = [c if p == me else None for p, c in enumerate(trial.state.choices)]
+                trial = base.clone()
+                # (their choices as `base` holds them, with their numbers: a choice is replaced,
+                # never changed, and the round reads the numbers kept for the very same choice)
+                trial.state.choices = base.state.choices[:]
+                trial._round_pools.update(drawn)
                 trial._apply(action, me)
-                self.finish_round(trial, me, firsts)
+                self.finish_round(trial, me)
             else:
+                trial = game.clone()
                 trial._apply(action)
             value = self.evaluate(trial, me)
             if best_value is None or value > best_value + 1e-9:
@@ -65,6 +71,30 @@ class GreedyAgent:
         if kept is None:
             kept = game._round_pools[FIRST_CHOICES] = _first_choices(game)
         return {p: first for p, first in kept.items() if p != me}
+
+    def others_chosen(self, game: Game, me: int, firsts: dict[int, tuple[Action, tuple] | None]
+                      ) -> tuple[Game, dict]:
+        """A copy of `game` on which the round's other seats have chosen what `finish_round`
+        has them choose after `me`'s choice (their first legal actions, `firsts`, lowest seat
+        first, up to one that has none), `me` not yet; and the numbers of those choices as the
+        copy keeps them for the round (`turns.choose`'s `drawn`).  `me`'s choice then completes
+        the round on a copy of it as it would after `me` chose first: choices enter the history
+        in seat order, and the round resolves them in seat order, whoever chose first."""
+        base = game.clone()
+        st = base.state
+        st.choices = [c if p == me else None for p, c in enumerate(st.choices)]
+        last = None
+        for p in st.acting:
+            if p != me:
+                first = firsts[p]
+                if first is None:
+                    break
+                base._apply(first[0], p, first[1])
+                last = p
+        else:
+            if last is not None:   # (the seat to move when the round resolves: the last to choose after `me`)
+                st.current = last
+        return base, {k: v for k, v in base._round_pools.items() if k[0] == "drawn"}
 
     def finish_round(self, game: Game, me: int, firsts: dict[int, tuple[Action, tuple] | None] | None = None) -> None:
         """A simultaneous round resolves only when every seat has chosen: on the copy, the seats

@@ -168,6 +168,40 @@ def test_the_greedy_agents_other_seats_choose_on_every_copy_what_it_found_once(p
     assert compared > 100
 
 
+@pytest.mark.parametrize("players", [3, 5, 7])
+def test_the_greedy_agent_tries_each_action_after_the_others_chose_once_as_if_it_chose_first(players):
+    # `others_chosen` has the other seats choose their first legal actions once per decision,
+    # and each action of `me` completes the round on a copy of that: the same state, history
+    # in seat order included, as `me` choosing first on a copy and the others after it.
+    from state_traces import canonical
+    rules = load_ruleset((), "classic", players)
+    agent = GreedyAgent(0)
+    compared = 0
+    for seed in range(2):
+        game = rules.new_game(seed=seed)
+        rng = random.Random(seed)
+        while not game.over:
+            if game.state.flow == "round":
+                me = game.to_move()
+                firsts = agent.first_choices(game, me)
+                base, drawn = agent.others_chosen(game, me, firsts)
+                for action in game.legal_actions()[:3]:
+                    plain = game.clone()
+                    plain.state.choices = [c if p == me else None for p, c in enumerate(plain.state.choices)]
+                    plain._apply(action, me)
+                    agent.finish_round(plain, me, firsts)
+                    trial = base.clone()
+                    trial.state.choices = base.state.choices[:]
+                    trial._round_pools.update(drawn)
+                    trial._apply(action, me)
+                    agent.finish_round(trial, me)
+                    assert canonical(trial.state) == canonical(plain.state)
+                    assert agent.evaluate(trial, me) == agent.evaluate(plain, me)
+                    compared += 1
+            game._apply(game.random_action(rng))
+    assert compared > 50
+
+
 def test_observations_of_a_round_show_who_chose_but_only_my_own_choice(hands_rules):
     game = hands_rules.new_game(seed=5)
     n = game.content.players
