@@ -43,13 +43,7 @@ class GreedyAgent:
             base, drawn = self.others_chosen(game, me, self.first_choices(game, me))
         for action in actions:
             if in_round:
-                trial = base.clone()
-                # (their choices as `base` holds them, with their numbers: a choice is replaced,
-                # never changed, and the round reads the numbers kept for the very same choice)
-                trial.state.choices = base.state.choices[:]
-                trial._round_pools.update(drawn)
-                trial._apply(action, me)
-                self.finish_round(trial, me)
+                trial = self.tried_in_round(base, drawn, action, me)
             else:
                 trial = game.clone()
                 trial._apply(action)
@@ -95,6 +89,18 @@ class GreedyAgent:
             if last is not None:   # (the seat to move when the round resolves: the last to choose after `me`)
                 st.current = last
         return base, {k: v for k, v in base._round_pools.items() if k[0] == "drawn"}
+
+    def tried_in_round(self, base: Game, drawn: dict, action: Action, me: int) -> Game:
+        """A copy of `base` (`others_chosen`) on which `me` chose `action`, the round resolved
+        and the game went on to `me`'s next choice (`finish_round`)."""
+        trial = base.clone()
+        # (their choices as `base` holds them, with their numbers: a choice is replaced, never
+        # changed, and the round reads the numbers kept for the very same choice)
+        trial.state.choices = base.state.choices[:]
+        trial._round_pools.update(drawn)
+        trial._apply(action, me)
+        self.finish_round(trial, me)
+        return trial
 
     def finish_round(self, game: Game, me: int, firsts: dict[int, tuple[Action, tuple] | None] | None = None) -> None:
         """A simultaneous round resolves only when every seat has chosen: on the copy, the seats

@@ -132,73 +132,74 @@ def test_the_greedy_agent_scores_its_choice_after_the_round_resolves(hands_rules
     assert game.to_act() == list(range(1, n))                 # the game itself is as it was
 
 
+def _round_decisions(players: int, seeds: int):
+    """(game, me, the agent's first choices of the others) at every decision of a round of
+    seeded classic games played at random."""
+    rules = load_ruleset((), "classic", players)
+    agent = GreedyAgent(0)
+    for seed in range(seeds):
+        game = rules.new_game(seed=seed)
+        rng = random.Random(seed)
+        while not game.over:
+            if game.state.flow == "round":
+                me = game.to_move()
+                yield game, me, agent.first_choices(game, me)
+            game._apply(game.random_action(rng))
+
+
+def _me_first(game, me: int, action, agent: GreedyAgent, firsts) -> object:
+    """A copy on which `me` chose `action` first and the others their first choices after it."""
+    trial = game.clone()
+    trial.state.choices = [c if p == me else None for p, c in enumerate(trial.state.choices)]
+    trial._apply(action, me)
+    agent.finish_round(trial, me, firsts)
+    return trial
+
+
 @pytest.mark.parametrize("players", [3, 5, 7])
 def test_the_greedy_agents_other_seats_choose_on_every_copy_what_it_found_once(players):
     # `first_choices` works out once per decision what `finish_round` lets the other seats
     # choose on each copy: on every copy, after each action of `me`, with the others' real
     # choices forgotten, each of them has that same first legal action when its turn to choose
     # comes.
-    rules = load_ruleset((), "classic", players)
-    agent = GreedyAgent(0)
     compared = 0
-    for seed in range(3):
-        game = rules.new_game(seed=seed)
-        rng = random.Random(seed)
-        while not game.over:
-            if game.state.flow == "round":
-                me = game.to_move()
-                firsts = agent.first_choices(game, me)
-                # (the prices worked out for them on a copy, which the game keeps too, are its own)
-                compared += kept_prices_hold(game) > 0
-                for action in game.legal_actions()[:4]:
-                    trial = game.clone()
-                    trial.state.choices = [c if p == me else None for p, c in enumerate(trial.state.choices)]
-                    trial._apply(action, me)
-                    while trial.state.flow == "round" and me not in trial.to_act():
-                        seat = trial.to_move()
-                        first = trial.first_legal_action()
-                        action, (act, binding, pay, pools) = firsts[seat]
-                        assert first == action
-                        # (and in numbers, as the copy would decode it when the round resolves)
-                        assert legality.decode(trial, first, seat) == (act, binding, pay)
-                        assert pools == legality.pools_of(trial, act, seat)
-                        compared += 1
-                        trial._apply(first)
-            game._apply(game.random_action(rng))
+    for game, me, firsts in _round_decisions(players, 3):
+        # (the prices worked out for them on a copy, which the game keeps too, are its own)
+        compared += kept_prices_hold(game) > 0
+        for action in game.legal_actions()[:4]:
+            trial = game.clone()
+            trial.state.choices = [c if p == me else None for p, c in enumerate(trial.state.choices)]
+            trial._apply(action, me)
+            while trial.state.flow == "round" and me not in trial.to_act():
+                seat = trial.to_move()
+                first = trial.first_legal_action()
+                action, (act, binding, pay, pools) = firsts[seat]
+                assert first == action
+                # (and in numbers, as the copy would decode it when the round resolves)
+                assert legality.decode(trial, first, seat) == (act, binding, pay)
+                assert pools == legality.pools_of(trial, act, seat)
+                compared += 1
+                trial._apply(first)
     assert compared > 100
 
 
 @pytest.mark.parametrize("players", [3, 5, 7])
 def test_the_greedy_agent_tries_each_action_after_the_others_chose_once_as_if_it_chose_first(players):
     # `others_chosen` has the other seats choose their first legal actions once per decision,
-    # and each action of `me` completes the round on a copy of that: the same state, history
-    # in seat order included, as `me` choosing first on a copy and the others after it.
+    # and each action of `me` completes the round on a copy of that (`tried_in_round`): the
+    # same state, history in seat order included, as `me` choosing first on a copy and the
+    # others after it.
     from state_traces import canonical
-    rules = load_ruleset((), "classic", players)
     agent = GreedyAgent(0)
     compared = 0
-    for seed in range(2):
-        game = rules.new_game(seed=seed)
-        rng = random.Random(seed)
-        while not game.over:
-            if game.state.flow == "round":
-                me = game.to_move()
-                firsts = agent.first_choices(game, me)
-                base, drawn = agent.others_chosen(game, me, firsts)
-                for action in game.legal_actions()[:3]:
-                    plain = game.clone()
-                    plain.state.choices = [c if p == me else None for p, c in enumerate(plain.state.choices)]
-                    plain._apply(action, me)
-                    agent.finish_round(plain, me, firsts)
-                    trial = base.clone()
-                    trial.state.choices = base.state.choices[:]
-                    trial._round_pools.update(drawn)
-                    trial._apply(action, me)
-                    agent.finish_round(trial, me)
-                    assert canonical(trial.state) == canonical(plain.state)
-                    assert agent.evaluate(trial, me) == agent.evaluate(plain, me)
-                    compared += 1
-            game._apply(game.random_action(rng))
+    for game, me, firsts in _round_decisions(players, 2):
+        base, drawn = agent.others_chosen(game, me, firsts)
+        for action in game.legal_actions()[:3]:
+            plain = _me_first(game, me, action, agent, firsts)
+            trial = agent.tried_in_round(base, drawn, action, me)
+            assert canonical(trial.state) == canonical(plain.state)
+            assert agent.evaluate(trial, me) == agent.evaluate(plain, me)
+            compared += 1
     assert compared > 50
 
 
