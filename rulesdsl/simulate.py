@@ -133,7 +133,8 @@ def _outcomes_parallel(rules: Ruleset, games: int, seed: int, agent_names: list[
     if start_method() == "fork":
         _WORKER["rules"] = rules
     size = max(5, min(50, games // (jobs * 8) or 1))
-    chunks = [list(range(a, min(games, a + size))) for a in range(0, games, size)]
+    # (ranges, not lists: a long run holds no number per game before it plays it)
+    chunks = [range(a, min(games, a + size)) for a in range(0, games, size)]
     layers = tuple(rules.content.layers)
     try:
         with worker_pool(min(jobs, len(chunks)), _worker_init, (layers, rules.content.players)) as pool:

@@ -149,7 +149,8 @@ def _parallel(content, games, seed, options, max_actions, jobs, progress, base, 
     if start_method() == "fork":
         _WORKER["content"] = content
     size = max(5, min(50, games // (jobs * 8) or 1))
-    chunks = [list(range(a, min(games, a + size))) for a in range(0, games, size)]
+    # (ranges, not lists: a long run holds no number per game before it plays it)
+    chunks = [range(a, min(games, a + size)) for a in range(0, games, size)]
     failing, total = None, 0
     try:
         with worker_pool(min(jobs, len(chunks)), _worker_init, (base, tuple(expansions), content.players)) as pool:
