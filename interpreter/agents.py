@@ -143,7 +143,8 @@ class GreedyAgent:
             return self.WIN if st.winner == me else (-self.WIN if lost else 0.0)
         later = max(0, len(game.content.ages) - 1 - st.age)  # production matters less as the game ends
         value = float(totals[me] - totals[rival])
-        value += 0.6 * later * (sum(game.stats(me).produce) + len(game.stats(me).one_of))
+        mine = game.stats(me)
+        value += 0.6 * later * (sum(mine.produce) + len(mine.one_of))
         value += 1.5 * game.distinct_science(me) - 1.5 * game.distinct_science(rival)
         if st.players == 2:  # the conflict pawn lies between two capitals (0 in a game without a track)
             value += 0.8 * game.pawn_distance(me)
