@@ -92,8 +92,9 @@ def summarise(outcomes: Outcomes | list[dict], meta: dict, definitions: list[tup
     report["seats"] = [{"seat": s, **_rate(o.winners.count(s), played),
                         "score": _mean(o.totals[s::seats] if played else [])} for s in range(seats)]
     # (every position of the line-up plays every game, in the order of the line-up)
+    names = o.labels if played else ()
     report["agents"] = []
-    for a, name in enumerate(o.labels if played else ()):
+    for a, name in enumerate(names):
         report["agents"].append({"agent": name, **_rate(o.wins(a), played), "score": _mean(o.by_position(o.totals, a))})
     won_by = Counter(o.victories)
     report["victories"] = [{"victory": v, **_rate(won_by[o.victory_names.index(v)], played)}
@@ -103,13 +104,13 @@ def summarise(outcomes: Outcomes | list[dict], meta: dict, definitions: list[tup
                         "min_turns": min(o.turns, default=0), "max_turns": max(o.turns, default=0)}
     # (a category at a time: a long run's columns as lists, one at once)
     report["score_categories"] = []
-    report["score_by_agent"] = {name: {} for name in (o.labels if played else ())}
+    report["score_by_agent"] = {name: {} for name in names}
     for c in sorted(o.scores):
         if not o.listed(c):
             continue
         points = o.points(c)
         report["score_categories"].append({"category": c, **_mean(points)})
-        for a, name in enumerate(o.labels if played else ()):
+        for a, name in enumerate(names):
             report["score_by_agent"][name][c] = round(sum(o.by_position(points, a)) / max(1, played), 3)
     report["totals"] = list(o.totals)
     entries = _definitions(holdings if holdings is not None else Holdings(), definitions, early)

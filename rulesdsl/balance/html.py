@@ -8,7 +8,7 @@ import html
 import io
 from typing import Any
 
-from .runner import seating
+from .outcomes import seating
 
 CSS = """body{font-family:system-ui,sans-serif;margin:2em;max-width:72em}table{border-collapse:collapse;margin:1em 0}
 td,th{border:1px solid #ccc;padding:.2em .6em;text-align:right}td:first-child,th:first-child{text-align:left}
@@ -186,7 +186,7 @@ def _score_histogram(ax, report: dict) -> None:
 def totals_by_agent(report: dict) -> dict[str, list[int]]:
     """Each agent's totals, game after game, agents in the order they first sit down: read from
     `totals` (every seat of every game, in game order), where line-up position a sits in seat
-    (a + game) % seats (`runner.seating`), so the report needs no row per game for them."""
+    (a + game) % seats (`outcomes.seating`), so the report needs no row per game for them."""
     line_up = report["meta"]["agents"]
     seats = len(line_up)
     by_agent: dict[str, list[int]] = {}

@@ -24,6 +24,14 @@ def _seeds() -> array:
     return array("Q")   # (`chance.derive`'s 64 bits, unsigned)
 
 
+def seating(line_up: tuple[str, ...], index: int) -> list[int]:
+    """The line-up position sitting in each seat in game `index`: position a sits in seat
+    (a + index) % seats (the runner seats its games so, and the records follow from it)."""
+    n = len(line_up)
+    rotation = index % n
+    return [(s - rotation) % n for s in range(n)]
+
+
 @attrs.define(eq=False)
 class Outcomes:
     """Games `first`, `first + 1`, ... of a run whose line-up positions are named `labels`
@@ -153,7 +161,7 @@ class Outcomes:
         scores = [{c: column[s] for c, column in zip(categories, columns) if column[s] != ABSENT}
                   for s in range(n)]
         return {"index": index, "deal": index // n, "seed": self.seeds[k], "rotation": rotation,
-                "agents": [self.labels[(s - rotation) % n] for s in range(n)],
+                "agents": [self.labels[a] for a in seating(self.labels, index)],
                 "winner": self.winners[k], "victory": self.victory_names[self.victories[k]],
                 "scores": scores, "totals": list(self.totals[row]), "turns": self.turns[k],
                 "actions": self.actions[k]}
@@ -178,7 +186,7 @@ class Outcomes:
         index, seed, rotation, agents by seat, winner, victory, totals and turns (a record's
         fields without its scores)."""
         n, labels, names = self.seats, self.labels, self.victory_names
-        seated = [[labels[(s - r) % n] for s in range(n)] for r in range(n)]
+        seated = [[labels[a] for a in seating(labels, r)] for r in range(n)]   # (by rotation)
         totals = self.totals
         start, stop, _ = slice(start, stop).indices(len(self))
         return [{"index": self.first + k, "seed": seed, "rotation": (self.first + k) % n,

@@ -27,7 +27,7 @@ from ..interpreter.state import DRAW
 from ..workers import worker_pool
 from .agents import SearchOptions, resolve
 from .analysis import Holdings
-from .outcomes import Outcomes
+from .outcomes import Outcomes, seating
 
 
 @attrs.frozen
@@ -79,14 +79,6 @@ class RunResult:
 
 def deal_seed(seed: int, deal: int) -> int:
     return derive("balance", seed, deal)
-
-
-def seating(plan_agents: tuple[str, ...], index: int) -> list[int]:
-    """The line-up position sitting in each seat in game `index`: position a sits in seat
-    (a + index) % seats."""
-    n = len(plan_agents)
-    rotation = index % n
-    return [(s - rotation) % n for s in range(n)]
 
 
 def labels(agents: tuple[str, ...]) -> list[str]:
