@@ -62,14 +62,17 @@ def _side(text: str, base: str, flag: str) -> tuple[str, str | None]:
               help="A definition taken by this game turn counts as taken early.")
 @click.option("--traces", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Write every game's trace into this folder (game-INDEX.json; `rulesdsl replay` plays one back).")
+@click.option("--checkpoint", type=click.Path(dir_okay=False, path_type=Path), default=None, metavar="FILE",
+              help="Keep the games played in FILE as they come, and go on from the games it holds: run the same "
+                   "command again after an interruption, or with a larger -n to grow the study.")
 @click.option("--top", default=15, show_default=True, type=click.IntRange(min=1),
               help="Rows per definition table on the terminal.")
 @click.option("--max-steps", default=DEFAULT_MAX_STEPS, show_default=True, type=click.IntRange(min=1),
               help="Steps one action's effects may take; beyond: an error naming what ran.")
 def balance(game: str | None, players: int | None, expansions: tuple[str, ...], agents: str | None, games: int,
             seed: int, jobs: int | None, compare: tuple[str, str] | None, as_json: bool, html_file: Path | None,
-            iterations: int, rollout: str, depth: int | None, early: int, traces: Path | None, top: int,
-            max_steps: int) -> None:
+            iterations: int, rollout: str, depth: int | None, early: int, traces: Path | None,
+            checkpoint: Path | None, top: int, max_steps: int) -> None:
     """Play many games with seats rotated and report what unbalances the game: win rates by
     seat, agent and definition (cards, wonders, tokens, ...) with 95% intervals, outliers after
     Holm's correction; with --compare A B, the differences between two content sets."""
@@ -81,7 +84,9 @@ def balance(game: str | None, players: int | None, expansions: tuple[str, ...], 
     from .lab import Plan, SearchOptions, ab, balance as run_balance
     from .report_json import report_json
     from .agents import AgentError, check_all
+    from .checkpoint import CheckpointProblem
     writable(html_file)
+    writable(checkpoint)
     if traces is not None:
         try:
             traces.mkdir(parents=True, exist_ok=True)
@@ -110,14 +115,18 @@ def balance(game: str | None, players: int | None, expansions: tuple[str, ...], 
     jobs = jobs or default_jobs()
     # (reports without their game rows: the terminal and the HTML page show none, and the JSON
     # writes them from the outcomes a batch at a time, not a dict per game of a long run at once)
-    with _progress() as progress:
-        if compare:
-            result, (first, second) = ab(plans[0], plans[1], compare[0], compare[1], jobs, early, progress,
-                                         rows=False)
-            games = [(result["a"], first), (result["b"], second)]
-        else:
-            result, outcomes = run_balance(plans[0], game or plans[0].base, jobs, early, progress, rows=False)
-            games = [(result, outcomes)]
+    try:
+        with _progress() as progress:
+            if compare:
+                result, (first, second) = ab(plans[0], plans[1], compare[0], compare[1], jobs, early, progress,
+                                             rows=False, checkpoint=checkpoint, note=_note)
+                games = [(result["a"], first), (result["b"], second)]
+            else:
+                result, outcomes = run_balance(plans[0], game or plans[0].base, jobs, early, progress, rows=False,
+                                               checkpoint=checkpoint, note=_note)
+                games = [(result, outcomes)]
+    except CheckpointProblem as exc:
+        _fail(str(exc))
     if html_file is not None:
         from ..files import FileProblem, write_atomic
         from .html import render_html
@@ -142,7 +151,14 @@ def balance(game: str | None, players: int | None, expansions: tuple[str, ...], 
     errors = [r["meta"]["error"] for r in ([result["a"], result["b"]] if compare else [result]) if r["meta"]["error"]]
     played = [r["meta"]["games_played"] for r in ([result["a"], result["b"]] if compare else [result])]
     if errors:
-        _fail(f"{errors[0]}; the report covers the {min(played)} games before it")
+        kept = (f"; the games played are kept in {checkpoint}: run the same command to go on"
+                if checkpoint is not None and errors[0].startswith("interrupted") else "")
+        _fail(f"{errors[0]}; the report covers the {min(played)} games before it{kept}")
+
+
+def _note(text: str) -> None:
+    from ..safe_text import printable
+    click.echo(printable(f"note: {text}"), err=True)
 
 
 class _progress:

@@ -6,12 +6,15 @@ from __future__ import annotations
 import hashlib
 import platform
 from importlib.metadata import PackageNotFoundError, version
-from typing import Callable
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Callable, Iterator
 
 import attrs
 
 from .agents import SearchOptions
 from .analysis import compare, definitions_of, summarise
+from .checkpoint import Checkpoint, CheckpointProblem, identity
 from .outcomes import Outcomes
 from .runner import Plan, RunResult, labels, load, run, total_games
 
@@ -63,6 +66,39 @@ def changed_definitions(plan_a: Plan, plan_b: Plan) -> list[dict]:
     return out
 
 
+class _Kept:
+    """What a run's sides read from, and append to, a checkpoint (none: nothing)."""
+
+    def __init__(self, cp: Checkpoint | None, plans: list[Plan]) -> None:
+        self.cp = cp
+        self.plans = plans
+
+    def side(self, k: int) -> tuple:
+        """`run`'s `saved` and `joining` for side k."""
+        cp = self.cp
+        if cp is None:
+            return (None, None)
+        saved = cp.saved[k]
+        total = total_games(self.plans[k], load(self.plans[k]).content.players)
+        if len(saved.outcomes) > total:
+            raise CheckpointProblem(f"{cp.path} holds {len(saved.outcomes)} games of this study, more than the "
+                                    f"{total} this run plays: give -n {len(saved.outcomes)} or more")
+        return (saved.outcomes, saved.holdings), (lambda got, held: cp.append(k, got, held))
+
+
+@contextmanager
+def _checkpoint(path: Path | None, plans: list[Plan], note: Callable[[str], None] | None) -> Iterator[_Kept]:
+    if path is None:
+        yield _Kept(None, plans)
+        return
+    cp = Checkpoint.open(path, [identity(p, content_hash(p), _version()) for p in plans])
+    with cp:
+        if cp.dropped and note is not None:
+            note(f"the last line of {path} was cut short ({cp.dropped} bytes, written as a run was stopped): "
+                 "left out, its games are played again")
+        yield _Kept(cp, plans)
+
+
 def _version() -> str:
     try:
         return version("rulesdsl")
@@ -85,31 +121,40 @@ def _report(plan: Plan, source: str, result: RunResult, early: int, jobs: int, r
     meta["error"] = result.failure
     meta["partial"] = result.failure is not None
     report = summarise(result.outcomes, meta, definitions_of(load(plan).content), early, result.holdings, rows)
-    report["run"] = {"jobs": jobs, "seconds": round(result.seconds, 3),
-                     "games_per_second": round(len(result.outcomes) / result.seconds, 2) if result.seconds > 0 else None}
+    played = len(result.outcomes) - result.resumed
+    report["run"] = {"jobs": jobs, "seconds": round(result.seconds, 3), "resumed": result.resumed,
+                     "games_per_second": round(played / result.seconds, 2) if played and result.seconds > 0 else None}
     return report
 
 
 def balance(plan: Plan, source: str = "", jobs: int = 1, early: int = 5,
-            progress: Callable[[int, int], None] | None = None, rows: bool = True) -> tuple[dict, Outcomes]:
+            progress: Callable[[int, int], None] | None = None, rows: bool = True,
+            checkpoint: Path | None = None, note: Callable[[str], None] | None = None) -> tuple[dict, Outcomes]:
     """Play the plan and report on it: (report, the games' outcomes: a sequence of their records
     in game order, each without the items its seats took and built, which the report adds up).
     A failure is in report["meta"]["error"] and the report covers the games before it.
-    `rows`: the report lists each game (`games`)."""
-    result = run(plan, jobs, progress)
+    `rows`: the report lists each game (`games`).  `checkpoint`: a file that keeps the games
+    as they are played, and from which a run of the same study goes on (`checkpoint.py`;
+    CheckpointProblem where it cannot); `note(text)` is told of a last line a crash cut short."""
+    with _checkpoint(checkpoint, [plan], note) as kept:
+        result = run(plan, jobs, progress, *kept.side(0))
     return _report(plan, source or plan.base, result, early, jobs, rows), result.outcomes
 
 
 def ab(plan_a: Plan, plan_b: Plan, source_a: str, source_b: str, jobs: int = 1, early: int = 5,
        progress: Callable[[int, int], None] | None = None,
-       rows: bool = True) -> tuple[dict, tuple[Outcomes, Outcomes]]:
+       rows: bool = True, checkpoint: Path | None = None,
+       note: Callable[[str], None] | None = None) -> tuple[dict, tuple[Outcomes, Outcomes]]:
     """Both plans (the same agents, games and seed; two content sets) and their differences:
-    ({"a": report, "b": report, "compare": ...}, the games' outcomes of A and of B)."""
+    ({"a": report, "b": report, "compare": ...}, the games' outcomes of A and of B).
+    `checkpoint`, `note`: as `balance`'s, for both plans."""
     seats = load(plan_a).content.players
     total = total_games(plan_a, seats) + total_games(plan_b, load(plan_b).content.players)
-    first = run(plan_a, jobs, (lambda d, t: progress(d, total)) if progress else None)
-    done = len(first.outcomes)
-    second = run(plan_b, jobs, (lambda d, t: progress(done + d, total)) if progress else None)
+    with _checkpoint(checkpoint, [plan_a, plan_b], note) as kept:
+        sides = kept.side(0), kept.side(1)   # (both checked before A plays)
+        first = run(plan_a, jobs, (lambda d, t: progress(d, total)) if progress else None, *sides[0])
+        done = len(first.outcomes)
+        second = run(plan_b, jobs, (lambda d, t: progress(done + d, total)) if progress else None, *sides[1])
     a = _report(plan_a, source_a, first, early, jobs, rows)
     b = _report(plan_b, source_b, second, early, jobs, rows)
     result = compare(a, b, first.outcomes, second.outcomes)

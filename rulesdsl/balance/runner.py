@@ -69,6 +69,7 @@ class RunResult:
     failure: str | None = None
     seconds: float = 0.0
     holdings: Holdings = attrs.Factory(Holdings)
+    resumed: int = 0   # (the first games, read from a checkpoint: not played in `seconds`)
 
     @property
     def records(self) -> list[dict]:
@@ -234,21 +235,35 @@ def total_games(plan: Plan, seats: int) -> int:
     return -(-plan.games // seats) * seats
 
 
-def run(plan: Plan, jobs: int = 1, progress: Callable[[int, int], None] | None = None) -> RunResult:
+def run(plan: Plan, jobs: int = 1, progress: Callable[[int, int], None] | None = None,
+        saved: tuple[Outcomes, Holdings] | None = None,
+        joining: Callable[[Outcomes, Holdings], None] | None = None) -> RunResult:
     """Play the plan's games on `jobs` processes; outcomes in game order.  A failure (or ^C)
-    keeps the games before the first failing one, so the outcomes are the same for any `jobs`."""
+    keeps the games before the first failing one, so the outcomes are the same for any `jobs`.
+    `saved`: the plan's first games, played before (a checkpoint's): the run plays the games
+    after them.  `joining(outcomes, holdings)`: called with each batch of games as it joins
+    the run's, in game order (a checkpoint appends it)."""
     start = time.perf_counter()
     seats = load(plan).content.players
     total = total_games(plan, seats)
+    joined = _Joined(Outcomes(tuple(labels(plan.agents))), joining=joining)
+    if saved is not None:
+        if len(saved[0]) > total:
+            raise ValueError(f"{len(saved[0])} games were played before, more than the {total} this run plays")
+        joined.outcomes.extend(saved[0])
+        joined.holdings.merge(saved[1])
+        joined.games = len(saved[0])
+    begin = joined.outcomes.end
     # About eight tasks a job: small enough that a short run (one deal of slow games) uses every
     # job, large enough that fast games do not pay a round trip each; and at most CHUNK games,
     # so that a long run shows its progress and an interrupted one keeps nearly all it played.
-    size = max(1, min(CHUNK, total // (max(1, jobs) * 8)))
-    chunks = [range(i, min(i + size, total)) for i in range(0, total, size)]
-    joined = _Joined(Outcomes(tuple(labels(plan.agents))))
+    size = max(1, min(CHUNK, (total - begin) // (max(1, jobs) * 8)))
+    chunks = [range(i, min(i + size, total)) for i in range(begin, total, size)]
+    if begin and progress:
+        progress(begin, total)
     with skipping_what_exists() as keep:   # (`keep()`: what the run keeps so far left out of its passes too)
         failure = _play_chunks(plan, chunks, jobs, total, progress, keep, joined)
-    return _finish(joined, failure, start)
+    return _finish(joined, failure, start, begin)
 
 
 @attrs.define
@@ -261,6 +276,7 @@ class _Joined:
     holdings: Holdings = attrs.Factory(Holdings)
     waiting: dict[int, tuple[Outcomes, Holdings]] = attrs.Factory(dict)
     games: int = 0   # (all that came back, joined or waiting)
+    joining: Callable[[Outcomes, Holdings], None] | None = None   # (told of each batch joined)
 
     def take(self, got: Outcomes, held: Holdings) -> None:
         self.games += len(got)
@@ -270,6 +286,8 @@ class _Joined:
             got, held = self.waiting.pop(out.end)
             out.extend(got)
             self.holdings.merge(held)
+            if self.joining is not None:
+                self.joining(got, held)
 
 
 def _play_chunks(plan: Plan, chunks: list[range], jobs: int, total: int,
@@ -316,7 +334,7 @@ def _play_chunks(plan: Plan, chunks: list[range], jobs: int, total: int,
     return failure
 
 
-def _finish(joined: _Joined, failure: GameFailure | None, start: float) -> RunResult:
+def _finish(joined: _Joined, failure: GameFailure | None, start: float, resumed: int = 0) -> RunResult:
     outcomes = joined.outcomes
     if failure is not None:
         # Only the games before the first failure, the same whatever the number of jobs: the
@@ -325,4 +343,5 @@ def _finish(joined: _Joined, failure: GameFailure | None, start: float) -> RunRe
         # task's sums are of its games, ended by its first failure).
         if failure.message == "interrupted":
             failure = GameFailure(failure.index, f"interrupted after {len(outcomes)} games")
-    return RunResult(outcomes, str(failure) if failure else None, time.perf_counter() - start, joined.holdings)
+    return RunResult(outcomes, str(failure) if failure else None, time.perf_counter() - start, joined.holdings,
+                     resumed)

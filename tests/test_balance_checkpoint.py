@@ -1,0 +1,191 @@
+"""`rulesdsl balance --checkpoint FILE` (rulesdsl/balance/checkpoint.py): a run keeps its games in
+a file as they come, and a run of the same study goes on from them (after an interruption, or
+with a larger -n) to the report a single run makes; a file of another study, or one that does
+not read, is refused and left as it was."""
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from rulesdsl.balance.analysis import Holdings
+from rulesdsl.balance.checkpoint import Checkpoint, CheckpointProblem
+from rulesdsl.balance.lab import ab, balance
+from rulesdsl.balance.outcomes import Outcomes
+from rulesdsl.balance.runner import Plan
+from rulesdsl.cli import cli
+
+HANDS = str(Path(__file__).parent / "data" / "hands")
+
+
+def _plan(games, seed=7, base=HANDS, agents=("random", "greedy", "random")):
+    return Plan(base, (), 3, agents, games, seed=seed)
+
+
+def _interrupt_after(games):
+    def progress(done, total):
+        if done >= games:
+            raise KeyboardInterrupt
+    return progress
+
+
+def _without_run(report):
+    return {k: v for k, v in report.items() if k != "run"}
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_an_interrupted_run_goes_on_from_its_checkpoint_to_the_report_of_one_run(tmp_path, jobs):
+    kept = tmp_path / "study.jsonl"
+    whole, outcomes = balance(_plan(60), jobs=jobs)
+    cut, _ = balance(_plan(60), jobs=jobs, progress=_interrupt_after(20), checkpoint=kept)
+    assert cut["meta"]["partial"] and "interrupted" in cut["meta"]["error"]
+    stopped = cut["meta"]["games_played"]
+    assert 20 <= stopped < 60
+    went_on, outcomes_after = balance(_plan(60), jobs=jobs, checkpoint=kept)
+    assert went_on["run"]["resumed"] == stopped
+    assert _without_run(went_on) == _without_run(whole)
+    assert outcomes_after == outcomes
+    # and a third run plays nothing: the file holds every game
+    again, _ = balance(_plan(60), jobs=jobs, checkpoint=kept)
+    assert again["run"]["resumed"] == 60 and again["run"]["games_per_second"] is None
+    assert _without_run(again) == _without_run(whole)
+
+
+def test_a_study_grows_with_a_larger_n_and_both_sides_of_an_ab_go_on(tmp_path):
+    kept = tmp_path / "ab.jsonl"
+    plan_b = Plan("duel", ("agora",), None, ("random", "random"), 40, seed=3)
+    plan_a = Plan("duel", (), None, ("random", "random"), 40, seed=3)
+    whole, (a, b) = ab(plan_a, plan_b, "A", "B", jobs=1)
+    small_a, small_b = (Plan(p.base, p.expansions, None, p.agents, 16, seed=3) for p in (plan_a, plan_b))
+    ab(small_a, small_b, "A", "B", jobs=1, checkpoint=kept)
+    lines = kept.read_text().splitlines()
+    assert json.loads(lines[0])["format"] == "rulesdsl balance checkpoint"
+    assert [json.loads(line)["side"] for line in lines[1:]] == [0, 1]
+    grown, (a2, b2) = ab(plan_a, plan_b, "A", "B", jobs=2, checkpoint=kept)
+    assert grown["a"]["run"]["resumed"] == 16 and grown["b"]["run"]["resumed"] == 16
+    assert (a2, b2) == (a, b)
+    assert _without_run(grown["a"]) == _without_run(whole["a"]) and grown["compare"] == whole["compare"]
+
+
+def test_the_command_goes_on_from_its_checkpoint_and_names_what_differs(tmp_path):
+    kept = tmp_path / "study.jsonl"
+    args = ["balance", "--agents", "random,random", "-j", "1", "--json", "--checkpoint", str(kept)]
+    runner = CliRunner()
+    first = runner.invoke(cli, [*args, "-n", "10"], catch_exceptions=False)
+    assert first.exit_code == 0, first.output
+    grown = runner.invoke(cli, [*args, "-n", "24"], catch_exceptions=False)
+    whole = runner.invoke(cli, ["balance", "--agents", "random,random", "-j", "1", "--json", "-n", "24"])
+    report, expected = json.loads(grown.stdout), json.loads(whole.stdout)
+    assert report["run"]["resumed"] == 10 and len(report["games"]) == 24
+    assert _without_run(report) == _without_run(expected)
+    before = kept.read_bytes()
+    for extra, message in [(["-n", "10"], "holds 24 games of this study, more than the 10 this run plays: give -n 24"),
+                           (["-n", "24", "-s", "5"], "its seed: 0, this run's: 5"),
+                           (["-n", "24", "-e", "agora"], 'its expansions: [], this run\'s: ["agora"]'),
+                           (["-n", "24", "--max-steps", "500"], "its --max-steps: 100000, this run's: 500")]:
+        refused = runner.invoke(cli, [*args, *extra])
+        assert refused.exit_code == 1
+        assert refused.stderr.count("\n") == 1 and message in refused.stderr, refused.stderr
+        assert "Traceback" not in refused.output
+    greedy = runner.invoke(cli, ["balance", "--agents", "random,greedy", "-n", "24", "--checkpoint", str(kept)])
+    assert greedy.exit_code == 1 and "its line-up: [\"random\", \"random\"]" in greedy.stderr
+    compare = runner.invoke(cli, ["balance", "--compare", "duel", "duel", "--agents", "random,random",
+                                  "-n", "24", "--checkpoint", str(kept)])
+    assert compare.exit_code == 1 and "this run plays 2" in compare.stderr
+    assert kept.read_bytes() == before
+
+
+def test_a_checkpoint_of_changed_cards_is_refused(tmp_path):
+    folder = tmp_path / "hands"
+    shutil.copytree(HANDS, folder)
+    kept = tmp_path / "study.jsonl"
+    balance(_plan(6, base=str(folder)), checkpoint=kept)
+    card = sorted(folder.rglob("*.rules"))[-1]
+    card.write_text(card.read_text() + "\n# a comment: the bytes changed\n")
+    with pytest.raises(CheckpointProblem, match=r"its content \(the card files' hash\)"):
+        balance(_plan(12, base=str(folder)), checkpoint=kept)
+
+
+def test_a_file_that_is_not_a_checkpoint_is_refused_and_kept(tmp_path):
+    report = tmp_path / "report.json"
+    report.write_text('{"meta": {"games_played": 3}}\n')
+    result = CliRunner().invoke(cli, ["balance", "--agents", "random,random", "-n", "4", "--checkpoint", str(report)])
+    assert result.exit_code == 1
+    assert "is not a balance checkpoint" in result.stderr and "Traceback" not in result.output
+    assert report.read_text() == '{"meta": {"games_played": 3}}\n'
+
+
+def test_a_last_line_cut_short_is_left_out_and_its_games_played_again(tmp_path):
+    kept = tmp_path / "study.jsonl"
+    balance(_plan(12), checkpoint=kept)
+    balance(_plan(24), checkpoint=kept)
+    whole = kept.read_bytes()
+    lines = whole.splitlines(keepends=True)
+    assert len(lines) == 3
+    kept.write_bytes(b"".join(lines[:2]) + lines[2][:len(lines[2]) // 2])   # a crash while it was written
+    notes = []
+    report, _ = balance(_plan(24), checkpoint=kept, note=notes.append)
+    assert report["run"]["resumed"] == 12
+    assert len(notes) == 1 and "was cut short" in notes[0] and "played again" in notes[0]
+    assert _without_run(report) == _without_run(balance(_plan(24))[0])
+    assert kept.read_bytes() == whole   # the cut line replaced by the same games, whole
+
+
+def test_a_damaged_line_is_an_error_naming_it_and_the_file_is_kept(tmp_path):
+    kept = tmp_path / "study.jsonl"
+    balance(_plan(12), checkpoint=kept)
+    balance(_plan(24), checkpoint=kept)
+    lines = kept.read_text().splitlines(keepends=True)
+    batch = json.loads(lines[1])
+    batch["turns"] = batch["turns"][:-1]
+    damaged = lines[0] + json.dumps(batch) + "\n" + lines[2]
+    kept.write_text(damaged)
+    with pytest.raises(CheckpointProblem, match=r"line 2: not a batch of games .*differ in length"):
+        balance(_plan(24), checkpoint=kept)
+    # a batch out of order (the second first) does not follow the games before it
+    kept.write_text(lines[0] + lines[2] + lines[1])
+    with pytest.raises(CheckpointProblem, match=r"line 2: not a batch of games that follows"):
+        balance(_plan(24), checkpoint=kept)
+    assert kept.read_text() == lines[0] + lines[2] + lines[1]
+
+
+def test_one_run_at_a_time_appends_to_a_checkpoint(tmp_path):
+    kept = tmp_path / "study.jsonl"
+    identity = [{"seed": 1, "agents": ["random", "random"]}]
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys; from rulesdsl.balance.checkpoint import Checkpoint\n"
+         f"cp = Checkpoint.open({str(kept)!r}, {identity!r}); print('open', flush=True); sys.stdin.read()"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline() == "open\n"
+        with pytest.raises(CheckpointProblem, match="in use by another run"):
+            Checkpoint.open(kept, identity)
+    finally:
+        holder.communicate("")
+    with Checkpoint.open(kept, identity) as cp:   # (once the other has ended)
+        assert len(cp.saved[0].outcomes) == 0
+
+
+def test_what_is_written_reads_back_the_same_numbers_too_large_for_64_bits_included(tmp_path):
+    kept = tmp_path / "study.jsonl"
+    identity = [{"seed": 1, "agents": ["a", "b"]}]
+    records = [{"index": i, "deal": i // 2, "seed": 2**64 - 1 - i, "rotation": i % 2,
+                "agents": ["a", "b"] if i % 2 == 0 else ["b", "a"], "winner": i % 2 - (i == 2),
+                "victory": ["civilian", "military"][i % 2],
+                "scores": [{"cards": i, "coins": 2}, {"wonders": 10**20 if i == 3 else 1}],
+                "totals": [i + 2, 10**20 if i == 3 else 1], "turns": 30 + i, "actions": 40 + i} for i in range(5)]
+    held = Holdings(10, 4)
+    held.built["Altar", 3, True] += 2
+    held.taken["Altar", False] += 1
+    with Checkpoint.open(kept, identity, every=0) as cp:
+        cp.append(0, Outcomes.of(records[:2]), held)
+        cp.append(0, Outcomes.of(records[2:]), Holdings())
+    assert len(kept.read_text().splitlines()) == 3   # (every=0: a line a batch)
+    with Checkpoint.open(kept, identity) as cp:
+        saved = cp.saved[0]
+    assert list(saved.outcomes) == records and saved.holdings == held
+    assert isinstance(saved.outcomes.totals, list)   # (as `Outcomes` holds a number past 64 bits)
