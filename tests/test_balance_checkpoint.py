@@ -189,3 +189,16 @@ def test_what_is_written_reads_back_the_same_numbers_too_large_for_64_bits_inclu
         saved = cp.saved[0]
     assert list(saved.outcomes) == records and saved.holdings == held
     assert isinstance(saved.outcomes.totals, list)   # (as `Outcomes` holds a number past 64 bits)
+
+
+def test_an_interrupted_a_side_stops_an_ab_before_b_and_goes_on_from_both(tmp_path):
+    kept = tmp_path / "ab.jsonl"
+    plan_a = Plan("duel", (), None, ("random", "random"), 40, seed=3)
+    plan_b = Plan("duel", ("agora",), None, ("random", "random"), 40, seed=3)
+    whole, outcomes = ab(plan_a, plan_b, "A", "B", jobs=1)
+    cut, (a, b) = ab(plan_a, plan_b, "A", "B", jobs=1, progress=_interrupt_after(10), checkpoint=kept)
+    assert 10 <= len(a) < 40 and len(b) == 0   # ^C during A: B is not played at all
+    assert cut["a"]["meta"]["partial"] and cut["b"]["meta"]["error"] == "interrupted after 0 games"
+    went_on, after = ab(plan_a, plan_b, "A", "B", jobs=2, checkpoint=kept)
+    assert after == outcomes and went_on["a"]["run"]["resumed"] == len(a)
+    assert _without_run(went_on["b"]) == _without_run(whole["b"]) and went_on["compare"] == whole["compare"]

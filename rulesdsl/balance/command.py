@@ -148,11 +148,14 @@ def balance(game: str | None, players: int | None, expansions: tuple[str, ...], 
             render(result, console, top)
         if html_file is not None:
             click.echo(f"HTML report written to {html_file}")
-    errors = [r["meta"]["error"] for r in ([result["a"], result["b"]] if compare else [result]) if r["meta"]["error"]]
-    played = [r["meta"]["games_played"] for r in ([result["a"], result["b"]] if compare else [result])]
+    reports = [result["a"], result["b"]] if compare else [result]
+    errors = [r["meta"]["error"] for r in reports if r["meta"]["error"]]
+    played = [r["meta"]["games_played"] for r in reports]
     if errors:
         kept = (f"; the games played are kept in {checkpoint}: run the same command to go on"
                 if checkpoint is not None and errors[0].startswith("interrupted") else "")
+        if compare and len(errors) == 2:   # (^C during A: B was not played on)
+            _fail(f"A: {errors[0]}, B: {errors[1]}; the report covers the games each played{kept}")
         _fail(f"{errors[0]}; the report covers the {min(played)} games before it{kept}")
 
 
