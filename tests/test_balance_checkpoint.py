@@ -97,6 +97,9 @@ def test_the_command_goes_on_from_its_checkpoint_and_names_what_differs(tmp_path
                                   "-n", "24", "--checkpoint", str(kept)])
     assert compare.exit_code == 1 and "this run plays 2" in compare.stderr
     assert kept.read_bytes() == before
+    # the player count given or not, the jobs, the report's options: the same study
+    same = runner.invoke(cli, [*args, "-n", "24", "-p", "2", "-j", "2", "--early", "3", "--top", "2"])
+    assert same.exit_code == 0 and json.loads(same.stdout)["run"]["resumed"] == 24
 
 
 def test_a_checkpoint_of_changed_cards_is_refused(tmp_path):

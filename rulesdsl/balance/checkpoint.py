@@ -51,10 +51,11 @@ class Saved:
     holdings: Holdings = attrs.Factory(Holdings)
 
 
-def identity(plan, content_hash: str, version: str) -> dict[str, Any]:
-    """What decides a plan's games, but for how many (`runner.Plan`): a checkpoint goes on only
-    the study that wrote it."""
-    return {"base": plan.base, "expansions": list(plan.expansions), "players": plan.players,
+def identity(plan, content_hash: str, version: str, players: int) -> dict[str, Any]:
+    """What decides a plan's games, but for how many (`runner.Plan`; `players`: the count its
+    content seats, whether the plan gave it or took the game's fewest): a checkpoint goes on
+    only the study that wrote it."""
+    return {"base": plan.base, "expansions": list(plan.expansions), "players": players,
             "agents": list(plan.agents), "seed": plan.seed, "search": attrs.asdict(plan.search),
             "max_steps": plan.max_steps, "content_hash": content_hash, "rulesdsl": version}
 

@@ -97,7 +97,7 @@ def _checkpoint(path: Path | None, plans: list[Plan], note: Callable[[str], None
     if path is None:
         yield _Kept(None, plans)
         return
-    cp = Checkpoint.open(path, [identity(p, content_hash(p), _version()) for p in plans])
+    cp = Checkpoint.open(path, [identity(p, content_hash(p), _version(), load(p).content.players) for p in plans])
     with cp:
         if cp.dropped and note is not None:
             note(f"the last line of {path} was cut short ({cp.dropped} bytes, written as a run was stopped): "
