@@ -81,6 +81,8 @@ def test_the_command_goes_on_from_its_checkpoint_and_names_what_differs(tmp_path
     whole = runner.invoke(cli, ["balance", "--agents", "random,random", "-j", "1", "--json", "-n", "24"])
     report, expected = json.loads(grown.stdout), json.loads(whole.stdout)
     assert report["run"]["resumed"] == 10 and len(report["games"]) == 24
+    assert grown.stderr == f"note: {kept} holds 10 games of this study: going on from there\n"
+    assert first.stderr == ""
     assert _without_run(report) == _without_run(expected)
     before = kept.read_bytes()
     for extra, message in [(["-n", "10"], "holds 24 games of this study, more than the 10 this run plays: give -n 24"),
@@ -133,7 +135,8 @@ def test_a_last_line_cut_short_is_left_out_and_its_games_played_again(tmp_path):
     notes = []
     report, _ = balance(_plan(24), checkpoint=kept, note=notes.append)
     assert report["run"]["resumed"] == 12
-    assert len(notes) == 1 and "was cut short" in notes[0] and "played again" in notes[0]
+    assert len(notes) == 2 and "was cut short" in notes[0] and "played again" in notes[0]
+    assert notes[1] == f"{kept} holds 12 games of this study: going on from there"
     assert _without_run(report) == _without_run(balance(_plan(24))[0])
     assert kept.read_bytes() == whole   # the cut line replaced by the same games, whole
 

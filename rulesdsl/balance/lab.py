@@ -77,7 +77,11 @@ class _Kept:
 
     def __init__(self, cp: Checkpoint | None, plans: list[Plan]) -> None:
         self.cp = cp
-        self.plans = plans
+        for saved, plan in zip(cp.saved if cp is not None else [], plans):
+            total = total_games(plan, load(plan).content.players)
+            if len(saved.outcomes) > total:
+                raise CheckpointProblem(f"{cp.path} holds {len(saved.outcomes)} games of this study, more than "
+                                        f"the {total} this run plays: give -n {len(saved.outcomes)} or more")
 
     def side(self, k: int) -> tuple:
         """`run`'s `saved` and `joining` for side k."""
@@ -85,10 +89,6 @@ class _Kept:
         if cp is None:
             return (None, None)
         saved = cp.saved[k]
-        total = total_games(self.plans[k], load(self.plans[k]).content.players)
-        if len(saved.outcomes) > total:
-            raise CheckpointProblem(f"{cp.path} holds {len(saved.outcomes)} games of this study, more than the "
-                                    f"{total} this run plays: give -n {len(saved.outcomes)} or more")
         return (saved.outcomes, saved.holdings), (lambda got, held: cp.append(k, got, held))
 
 
@@ -99,10 +99,15 @@ def _checkpoint(path: Path | None, plans: list[Plan], note: Callable[[str], None
         return
     cp = Checkpoint.open(path, [identity(p, content_hash(p), _version(), load(p).content.players) for p in plans])
     with cp:
+        kept = _Kept(cp, plans)
         if cp.dropped and note is not None:
             note(f"the last line of {path} was cut short ({cp.dropped} bytes, written as a run was stopped): "
                  "left out, its games are played again")
-        yield _Kept(cp, plans)
+        held = [len(saved.outcomes) for saved in cp.saved]
+        if any(held) and note is not None:
+            games = " and ".join(f"{n} of {'AB'[k]}" for k, n in enumerate(held)) if len(held) == 2 else str(held[0])
+            note(f"{path} holds {games} games of this study: going on from there")
+        yield kept
 
 
 def _version() -> str:
@@ -141,7 +146,8 @@ def balance(plan: Plan, source: str = "", jobs: int = 1, early: int = 5,
     A failure is in report["meta"]["error"] and the report covers the games before it.
     `rows`: the report lists each game (`games`).  `checkpoint`: a file that keeps the games
     as they are played, and from which a run of the same study goes on (`checkpoint.py`;
-    CheckpointProblem where it cannot); `note(text)` is told of a last line a crash cut short."""
+    CheckpointProblem where it cannot); `note(text)` is told how many games it holds, and of a
+    last line a crash cut short."""
     with _checkpoint(checkpoint, [plan], note) as kept:
         result = run(plan, jobs, progress, *kept.side(0))
     return _report(plan, source or plan.base, result, early, jobs, rows), result.outcomes
@@ -157,7 +163,7 @@ def ab(plan_a: Plan, plan_b: Plan, source_a: str, source_b: str, jobs: int = 1, 
     seats = load(plan_a).content.players
     total = total_games(plan_a, seats) + total_games(plan_b, load(plan_b).content.players)
     with _checkpoint(checkpoint, [plan_a, plan_b], note) as kept:
-        sides = kept.side(0), kept.side(1)   # (both checked before A plays)
+        sides = kept.side(0), kept.side(1)
         first = run(plan_a, jobs, (lambda d, t: progress(d, total)) if progress else None, *sides[0])
         done = len(first.outcomes)
         if first.failure is not None and first.failure.startswith("interrupted"):
