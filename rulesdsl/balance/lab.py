@@ -105,8 +105,9 @@ def _checkpoint(path: Path | None, plans: list[Plan], note: Callable[[str], None
                  "left out, its games are played again")
         held = [len(saved.outcomes) for saved in cp.saved]
         if any(held) and note is not None:
-            games = " and ".join(f"{n} of {'AB'[k]}" for k, n in enumerate(held)) if len(held) == 2 else str(held[0])
-            note(f"{path} holds {games} games of this study: going on from there")
+            games = (f"{held[0]} games of A and {held[1]} of B" if len(held) == 2
+                     else f"{held[0]} games")
+            note(f"{path} holds {games} of this study: going on from there")
         yield kept
 
 
