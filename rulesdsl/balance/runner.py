@@ -240,19 +240,20 @@ def run(plan: Plan, jobs: int = 1, progress: Callable[[int, int], None] | None =
         joining: Callable[[Outcomes, Holdings], None] | None = None) -> RunResult:
     """Play the plan's games on `jobs` processes; outcomes in game order.  A failure (or ^C)
     keeps the games before the first failing one, so the outcomes are the same for any `jobs`.
-    `saved`: the plan's first games, played before (a checkpoint's): the run plays the games
-    after them.  `joining(outcomes, holdings)`: called with each batch of games as it joins
-    the run's, in game order (a checkpoint appends it)."""
+    `saved`: the plan's first games, played before (a checkpoint's), which the run takes over
+    (and adds to): it plays the games after them.  `joining(outcomes, holdings)`: called with
+    each batch of games as it joins the run's, in game order (a checkpoint appends it)."""
     start = time.perf_counter()
     seats = load(plan).content.players
     total = total_games(plan, seats)
-    joined = _Joined(Outcomes(tuple(labels(plan.agents))), joining=joining)
-    if saved is not None:
-        if len(saved[0]) > total:
-            raise ValueError(f"{len(saved[0])} games were played before, more than the {total} this run plays")
-        joined.outcomes.extend(saved[0])
-        joined.holdings.merge(saved[1])
-        joined.games = len(saved[0])
+    if saved is None:
+        joined = _Joined(Outcomes(tuple(labels(plan.agents))), joining=joining)
+    else:
+        outcomes, holdings = saved
+        if outcomes.first != 0 or len(outcomes) > total or outcomes.labels != tuple(labels(plan.agents)):
+            raise ValueError(f"games {outcomes.first} to {outcomes.end - 1} of line-up {outcomes.labels} are not "
+                             f"the first of this run's {total} games")
+        joined = _Joined(outcomes, holdings, joining=joining, games=len(outcomes))
     begin = joined.outcomes.end
     # About eight tasks a job: small enough that a short run (one deal of slow games) uses every
     # job, large enough that fast games do not pay a round trip each; and at most CHUNK games,
