@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 STRUCTURE_SLOT = 1   # the structure: its cards' places, cover counts, accessible cards
 ACTIVE_SLOT = 2      # a seat's items in play: its stats and the prices they reach
 RULED_SLOT = 4       # a zone ruled by another's spaces: whose its items are depends on control
+WATCHED_SLOT = 8     # an observer notes the items that arrive (`watch`): set on one game's own table
 
 
 def lay_out_slots(g: Game, content: Content) -> None:
@@ -231,6 +232,7 @@ def clear_caches(g: Game) -> None:
     g._points = [None] * players   # per seat: its items' points kept by `scoring.total` (None: not yet)
     g._spare_frames = []       # frames of finished blocks, to be refilled (machine.frame)
     g._binding_frame = Frame(0, 0, 0, 0, {})   # what a binding's requirements read (legality.allowed)
+    g._arrivals = None         # items come into watched slots (`watch`; None: nobody watches)
 
 
 def copy_caches(g: Game, src: Game) -> None:
@@ -267,6 +269,7 @@ def copy_caches(g: Game, src: Game) -> None:
     g._points = src._points[:]   # (each replaced, never changed)
     g._spare_frames = []
     g._binding_frame = Frame(0, 0, 0, 0, {})
+    g._arrivals = None   # (a copy's moves are not the watched game's)
 
 
 def take_prices(g: Game, src: Game, seats: list[int]) -> None:
@@ -367,6 +370,19 @@ def _arrived_kinds(g: Game, item: int, slot: int, kind: int) -> None:
             dirty(g, p)
     if kind & ACTIVE_SLOT:
         dirty(g, g.slot_owner[slot], item, slot)
+    if kind & WATCHED_SLOT and g._arrivals is not None:
+        g._arrivals.append(item)
+
+
+def watch(g: Game, slots: set[int]) -> list[int]:
+    """From now on, every item that comes into one of these slots, by whatever move, is noted
+    in the list returned, in the order they come (an item that came and went is noted too;
+    the caller empties the list when it has read it).  For an observer of one game played on
+    (the balance lab's tracker): a copy of the game notes nothing; moves into other slots pay
+    nothing for it."""
+    g.slot_kind = [kind | WATCHED_SLOT if slot in slots else kind for slot, kind in enumerate(g.slot_kind)]
+    g._arrivals = []
+    return g._arrivals
 
 
 def _controlled(g: Game, slot: int) -> bool:
@@ -549,7 +565,8 @@ def relocate_all(g: Game, items: list[int], slot: int, left: list[int] | None = 
     old = st.loc[items[0]] if items else -1
     # (Items leaving a city, the structure or a ruled zone, or coming into a city or a ruled
     # zone, move one by one: what such a move keeps true is `relocate`'s.)
-    if (len(items) < 3 or old < 0 or g.slot_kind[old] or slot >= 0 and g.slot_kind[slot] & (ACTIVE_SLOT | RULED_SLOT)
+    if (len(items) < 3 or old < 0 or g.slot_kind[old]
+            or slot >= 0 and g.slot_kind[slot] & (ACTIVE_SLOT | RULED_SLOT | WATCHED_SLOT)
             or left is None and not _all_in(st.loc, items, old)):
         for item in items:
             relocate(g, item, slot)

@@ -203,6 +203,10 @@ def rotate(g: Game, zone: int, step: int, me: int) -> None:
     shift = step % n   # (seat p's list goes to seat p + step: the slice turned by `step`)
     st.zones[base:base + n] = held[n - shift:] + held[:n - shift]
     g._tally[base:base + n] = [None] * n
+    if g._arrivals is not None:   # (every item of a watched slot came to it: `core.watch`)
+        for slot in range(base, base + n):
+            if g.slot_kind[slot] & core.WATCHED_SLOT:
+                g._arrivals += st.zones[slot]
     if g.content.zones[zone].active:
         for p in range(n):
             core.dirty(g, p)

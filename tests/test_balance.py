@@ -410,6 +410,74 @@ def test_the_tracker_records_each_item_when_it_first_comes_into_a_seats_public_z
             assert tracker.built[p]
 
 
+@pytest.mark.parametrize("base, expansions, players", [
+    ("duel", (), None), ("duel", ("pantheon", "agora"), None), ("classic", (), 3), ("classic", (), 7)])
+def test_the_tracker_of_a_watched_game_records_what_looking_at_every_slot_records(base, expansions, players):
+    # `Taken.arrived` reads the items the game notes coming into the public zones (`core.watch`);
+    # `Taken.update` compares the zones after every action: the same records, and a game played
+    # while watched is the game played unwatched.
+    from rulesdsl.balance.runner import Taken
+    from rulesdsl.interpreter.playout import play_out
+    rules = load(Plan(base, expansions, players, (), 1))
+    n = rules.content.players
+    for seed in range(4):
+        watched, plain = rules.new_game(seed=seed), rules.new_game(seed=seed)
+        by_arrival, by_looking = Taken(watched, watching=True), Taken(plain)
+        seen = Taken(watched)   # (looking at the watched game too)
+
+        def after(game):
+            by_arrival.arrived(game)
+            seen.update(game)
+        play_out(watched, [RandomAgent(seed * 10 + s) for s in range(n)], after=after)
+        play_out(plain, [RandomAgent(seed * 10 + s) for s in range(n)], after=by_looking.update)
+        assert watched.state.history == plain.state.history and watched.state.loc == plain.state.loc
+        for p in range(n):
+            assert sorted(by_arrival.taken[p]) == sorted(by_looking.taken[p]) == sorted(seen.taken[p])
+            assert sorted(by_arrival.built[p]) == sorted(by_looking.built[p]) == sorted(seen.built[p])
+            assert by_arrival.built[p]
+        assert by_arrival.arrivals == []
+        copy = watched.clone()   # (a copy notes nothing)
+        assert copy._arrivals is None
+
+
+def test_a_watched_slot_notes_the_items_a_rotation_or_a_deal_brings():
+    # (no bundled content rotates a public zone, or deals into one during play: the hands of
+    # classic stand in for one)
+    from rulesdsl.interpreter import core, zones
+    rules = load(Plan("classic", (), 3, (), 1))
+    game = rules.new_game(seed=1)
+    hand = rules.content.zone_index["hand"]
+    slots = [game.slot(hand, p) for p in range(3)]
+    arrivals = core.watch(game, set(slots[:2]))
+    zones.rotate(game, hand, 1, 0)
+    assert arrivals == game.state.zones[slots[0]] + game.state.zones[slots[1]] and len(arrivals) == 14
+    arrivals.clear()
+    dealt = game.state.zones[slots[2]][:4]
+    core.relocate_all(game, dealt, slots[1])   # (four items from one slot: moved at once)
+    assert arrivals == dealt and game.state.zones[slots[1]][-4:] == dealt
+    core.relocate_all(game, game.state.zones[slots[2]][:3], slots[2] + 1)   # (not watched: nothing noted)
+    assert arrivals == dealt
+
+
+def test_the_tracker_of_a_watched_game_leaves_out_what_came_and_went_within_an_action():
+    from rulesdsl.balance.runner import Taken
+    from rulesdsl.interpreter import core
+    rules = load(Plan("duel", (), None, (), 1))
+    game = rules.new_game(seed=2)
+    tracker = Taken(game, watching=True)
+    city = game.slot(rules.content.zone_index["city"], 0)
+    card = next(i for i, it in enumerate(rules.content.items)
+                if it.kind == "card" and game.state.loc[i] not in tracker.whose)
+    core.relocate(game, card, city)
+    core.relocate(game, card, -1)   # (out of the game)
+    tracker.arrived(game)
+    assert tracker.taken[0] == [] and tracker.built[0] == [] and tracker.arrivals == []
+    core.relocate(game, card, city)
+    tracker.arrived(game)
+    it = rules.content.items[card]
+    assert tracker.taken[0] == tracker.built[0] == [[it.name, it.kind, game.state.turn]]
+
+
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_a_run_of_no_games_has_no_records(jobs):
     # (the Python API takes any count; the command asks for at least one game)

@@ -21,6 +21,7 @@ from ..collector import skipping_what_exists
 from ..interpreter.actions import Action
 from ..interpreter.budget import DEFAULT_MAX_STEPS, EffectFailed
 from ..interpreter.chance import derive
+from ..interpreter.core import watch
 from ..interpreter.playout import play_out
 from ..interpreter.random_agent import RandomAgent
 from ..interpreter.state import DRAW
@@ -115,12 +116,13 @@ def play_game(rules, plan: Plan, index: int, factories: list[Callable[[int], Any
         except Exception as exc:
             raise GameFailure(index, f"agent {plan.agents[a]!r} (seat {s}) could not be made in {where}: "
                                      f"{type(exc).__name__}: {exc}") from None
-    tracker = Taken(game)
-    if all(type(agent) is RandomAgent for agent in agents):
+    every_seat_random = all(type(agent) is RandomAgent for agent in agents)
+    tracker = Taken(game, watching=every_seat_random)
+    if every_seat_random:
         # Every seat the plain random agent: the game the loop below plays, action for action,
         # in `play_out`'s random turns (what `rulesdsl simulate` plays), the tracker after each.
         try:
-            play_out(game, agents, after=tracker.update)
+            play_out(game, agents, after=tracker.arrived)
         except EffectFailed as exc:
             raise GameFailure(index, f"{exc.within(where)}") from None
         except Exception as exc:   # (as the agent raising it is named below)
@@ -166,9 +168,16 @@ class Taken:
     """What each seat took and built, and when: an item entering one of the seat's public zones
     (a wonder drafted, a board dealt, a card built, ...) is *taken*; entering one of its active
     zones (in play for it: a card built, a wonder or stage built, a token won) is *built*.  Each
-    is recorded once per seat, with the game turn it came at."""
+    is recorded once per seat, with the game turn it came at.
 
-    def __init__(self, game) -> None:
+    Two ways to look, after each action, with the same records: `update` compares every
+    watched slot with what it held at the last look, for any game; `arrived` reads only the
+    items the game noted coming into them (`watching`: `core.watch`), for a game played on
+    itself (no copies), and looks at a slot only when something came: a random game's moves
+    are its cheapest part, and comparing the slots cost a random Duel game as much as a
+    sixth of its own time."""
+
+    def __init__(self, game, watching: bool = False) -> None:
         c = game.content
         self.slots = [(game.slot(z.id, p), p, z.active) for z in c.zones if z.per_player and z.public
                       for p in range(c.players)]
@@ -179,6 +188,32 @@ class Taken:
         self.built: list[list[list]] = [[] for _ in range(c.players)]
         self.looked: list[list[int] | None] = [None] * len(self.slots)   # each slot's items at the last look
         self.update(game)
+        self.whose = {slot: (p, active) for slot, p, active in self.slots}
+        self.arrivals = watch(game, set(self.whose)) if watching else None
+
+    def arrived(self, game) -> None:
+        """`update`, from the items the game noted coming into the watched slots since."""
+        arrivals = self.arrivals
+        if not arrivals:
+            return
+        loc, turn, whose = game.state.loc, game.state.turn, self.whose
+        for item in arrivals:
+            at = whose.get(loc[item])
+            if at is None:   # (it came and went: not there now, as `update` would find)
+                continue
+            p, active = at
+            seen = self.seen[p]
+            if item not in seen:
+                seen.add(item)
+                it = self.items[item]
+                self.taken[p].append([it.name, it.kind, turn])
+            if active:
+                seen = self.seen_built[p]
+                if item not in seen:
+                    seen.add(item)
+                    it = self.items[item]
+                    self.built[p].append([it.name, it.kind, turn])
+        arrivals.clear()
 
     def update(self, game) -> None:
         zones, turn = game.state.zones, game.state.turn
