@@ -268,7 +268,8 @@ def copy_caches(g: Game, src: Game) -> None:
     g._ended_scores = None if src._ended_scores is None else [dict(scores) for scores in src._ended_scores]
     g._points = src._points[:]   # (each replaced, never changed)
     g._spare_frames = []
-    g._binding_frame = Frame(0, 0, 0, 0, {})
+    # (a frame every use fills afresh, block, seat and names, and nothing keeps: shared)
+    g._binding_frame = src._binding_frame
     g._arrivals = None   # (a copy's moves are not the watched game's)
 
 
