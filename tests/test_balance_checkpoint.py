@@ -4,6 +4,7 @@ with a larger -n) to the report a single run makes; a file of another study, or 
 not read, is refused and left as it was."""
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -208,3 +209,21 @@ def test_an_interrupted_a_side_stops_an_ab_before_b_and_goes_on_from_both(tmp_pa
     went_on, after = ab(plan_a, plan_b, "A", "B", jobs=2, checkpoint=kept)
     assert after == outcomes and went_on["a"]["run"]["resumed"] == len(a)
     assert _without_run(went_on["b"]) == _without_run(whole["b"]) and went_on["compare"] == whole["compare"]
+
+
+def test_a_header_a_crash_cut_short_starts_the_study_and_a_fifo_is_refused(tmp_path):
+    kept = tmp_path / "study.jsonl"
+    balance(_plan(6), checkpoint=kept)
+    header = kept.read_bytes().splitlines(keepends=True)[0]
+    kept.write_bytes(header[:len(header) // 2])   # (the crash came while the header was written)
+    report, _ = balance(_plan(6), checkpoint=kept)
+    assert report["run"]["resumed"] == 0 and kept.read_bytes().startswith(header)
+    other = tmp_path / "other.jsonl"
+    other.write_bytes(b'{"format": "something else')   # (not a prefix of the header: not ours)
+    with pytest.raises(CheckpointProblem, match="is not a balance checkpoint"):
+        balance(_plan(6), checkpoint=other)
+    assert other.read_bytes() == b'{"format": "something else'
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(CheckpointProblem, match="not a regular file"):
+        balance(_plan(6), checkpoint=fifo)

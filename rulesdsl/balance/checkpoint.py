@@ -25,7 +25,7 @@ from typing import IO, Any
 
 import attrs
 
-from ..files import FileProblem, write_atomic
+from ..files import FileProblem
 from .analysis import Holdings
 from .outcomes import ABSENT, Outcomes
 
@@ -76,22 +76,32 @@ class Checkpoint:
 
     @classmethod
     def open(cls, path: Path, identities: list[dict[str, Any]], every: float = EVERY) -> "Checkpoint":
-        """Read the file (a missing or empty one starts the study) and hold it open to append;
-        what is appended is written at least every `every` seconds, and when it is closed."""
+        """Open the file (a missing or empty one starts the study), locked, read what it holds,
+        and hold it open to append; what is appended is written at least every `every` seconds,
+        and when it is closed.  (Locked before it is read: two runs starting the same new study
+        at once cannot both write it.)"""
         cp = cls(path, identities, every)
-        size = cp._read()
-        if size == 0:
-            write_atomic(cp.path, json.dumps({"format": FORMAT, "version": VERSION, "sides": identities},
-                                             sort_keys=True) + "\n")
-        try:
-            handle = open(cp.path, "r+b")
-        except OSError as exc:
-            raise CheckpointProblem(f"cannot write {cp.path}: {exc.strerror or exc}") from None
+        handle = _opened(cp.path)
         try:
             _lock(handle, cp.path)
-            if cp.dropped:   # (the cut line goes, so that the next batch starts a line of its own)
-                handle.truncate(os.fstat(handle.fileno()).st_size - cp.dropped)
+            header = json.dumps({"format": FORMAT, "version": VERSION, "sides": identities},
+                                sort_keys=True).encode("utf-8") + b"\n"
+            first = handle.readline(1 << 20)   # (a header is a few lines' worth: a stray big file is not read whole)
+            if not first or first == header[:len(first)] and not first.endswith(b"\n") and not handle.read(1):
+                # A new study (or one whose header a crash cut short: it holds no game yet).
+                handle.seek(0)
+                handle.truncate()
+                handle.write(header)
+                handle.flush()
+            else:
+                cp._check_header(first)
+                cp._read(handle)
+                if cp.dropped:   # (the cut line goes, so that the next batch starts a line of its own)
+                    handle.truncate(os.fstat(handle.fileno()).st_size - cp.dropped)
             handle.seek(0, os.SEEK_END)
+        except OSError as exc:
+            handle.close()
+            raise CheckpointProblem(f"cannot use {cp.path}: {exc.strerror or exc}") from None
         except BaseException:
             handle.close()
             raise
@@ -145,34 +155,15 @@ class Checkpoint:
         self.close()
 
     # -- reading -----------------------------------------------------------------------------------
-    def _read(self) -> int:
-        """Read the games the file holds into `saved`; its size (0: missing or empty)."""
-        path = self.path
-        try:
-            info = os.stat(path)
-        except FileNotFoundError:
-            return 0
-        except OSError as exc:
-            raise CheckpointProblem(f"cannot read {path}: {exc.strerror or exc}") from None
-        if not stat.S_ISREG(info.st_mode):
-            raise CheckpointProblem(f"cannot use {path} as a checkpoint: not a regular file")
-        if info.st_size == 0:
-            return 0
-        try:
-            handle = open(path, "rb")
-        except OSError as exc:
-            raise CheckpointProblem(f"cannot read {path}: {exc.strerror or exc}") from None
-        with handle:
-            first = handle.readline(1 << 20)   # (a header is a few lines' worth: a stray big file is not read whole)
-            self._check_header(first)
-            number = 1
-            for raw in handle:
-                number += 1
-                if not raw.endswith(b"\n"):   # (the last line, cut short by a crash)
-                    self.dropped = len(raw)
-                    break
-                self._take(raw, number)
-        return info.st_size
+    def _read(self, handle: IO[bytes]) -> None:
+        """Read the games after the header into `saved`."""
+        number = 1
+        for raw in handle:
+            number += 1
+            if not raw.endswith(b"\n"):   # (the last line, cut short by a crash)
+                self.dropped = len(raw)
+                break
+            self._take(raw, number)
 
     def _check_header(self, raw: bytes) -> None:
         path = self.path
@@ -229,6 +220,19 @@ def _field(key: str) -> str:
 def _labels(agents: list[str]) -> list[str]:
     from .runner import labels
     return labels(tuple(agents))
+
+
+def _opened(path: Path) -> IO[bytes]:
+    """The file to read and append, made if missing: a regular file only (a FIFO or a device
+    given by mistake is refused without blocking on it)."""
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NONBLOCK", 0), 0o666)
+    except OSError as exc:
+        raise CheckpointProblem(f"cannot use {path} as a checkpoint: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise CheckpointProblem(f"cannot use {path} as a checkpoint: not a regular file")
+    return os.fdopen(fd, "r+b")
 
 
 def _lock(handle: IO[bytes], path: Path) -> None:
