@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from rulesdsl.balance.analysis import Holdings
 from rulesdsl.balance.checkpoint import Checkpoint, CheckpointProblem
@@ -227,3 +229,20 @@ def test_a_header_a_crash_cut_short_starts_the_study_and_a_fifo_is_refused(tmp_p
     os.mkfifo(fifo)
     with pytest.raises(CheckpointProblem, match="not a regular file"):
         balance(_plan(6), checkpoint=fifo)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(stops=st.lists(st.integers(min_value=1, max_value=44), min_size=1, max_size=3), grow=st.booleans(),
+       every=st.sampled_from([0.0, 10.0]))
+def test_any_interruptions_and_growth_give_the_report_of_one_run(tmp_path_factory, stops, grow, every, monkeypatch):
+    # A study stopped after any numbers of games, in any order, grown or not, goes on to the
+    # report one run of its games makes (lines written at every batch, or all at the end).
+    from rulesdsl.balance import checkpoint
+    monkeypatch.setattr(checkpoint, "EVERY", every)
+    kept = tmp_path_factory.mktemp("cp") / "study.jsonl"
+    games = 45
+    for stop in stops:
+        balance(_plan(30 if grow else games, seed=5), progress=_interrupt_after(stop), checkpoint=kept)
+    went_on, outcomes = balance(_plan(games, seed=5), checkpoint=kept)
+    whole, expected = balance(_plan(games, seed=5))
+    assert _without_run(went_on) == _without_run(whole) and outcomes == expected

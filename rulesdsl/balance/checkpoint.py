@@ -64,10 +64,10 @@ class Checkpoint:
     """A checkpoint file opened for a run of one or more sides (`identities`, in order):
     `saved[side]` holds what the file had, and `append` adds the batches joined since."""
 
-    def __init__(self, path: Path, identities: list[dict[str, Any]], every: float = EVERY) -> None:
+    def __init__(self, path: Path, identities: list[dict[str, Any]], every: float | None = None) -> None:
         self.path = Path(path)
         self.identities = identities
-        self.every = every
+        self.every = EVERY if every is None else every
         self.saved = [Saved(Outcomes(tuple(_labels(i["agents"])))) for i in identities]
         self.dropped = 0   # (bytes of a last line a crash cut short, left out)
         self._handle: IO[bytes] | None = None
@@ -75,11 +75,11 @@ class Checkpoint:
         self._written = time.monotonic()
 
     @classmethod
-    def open(cls, path: Path, identities: list[dict[str, Any]], every: float = EVERY) -> "Checkpoint":
+    def open(cls, path: Path, identities: list[dict[str, Any]], every: float | None = None) -> "Checkpoint":
         """Open the file (a missing or empty one starts the study), locked, read what it holds,
-        and hold it open to append; what is appended is written at least every `every` seconds,
-        and when it is closed.  (Locked before it is read: two runs starting the same new study
-        at once cannot both write it.)"""
+        and hold it open to append; what is appended is written at least every `every` seconds
+        (default `EVERY`), and when it is closed.  (Locked before it is read: two runs starting
+        the same new study at once cannot both write it.)"""
         cp = cls(path, identities, every)
         handle = _opened(cp.path)
         try:

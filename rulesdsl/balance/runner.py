@@ -296,7 +296,10 @@ def run(plan: Plan, jobs: int = 1, progress: Callable[[int, int], None] | None =
     size = max(1, min(CHUNK, (total - begin) // (max(1, jobs) * 8)))
     chunks = [range(i, min(i + size, total)) for i in range(begin, total, size)]
     if begin and progress:
-        progress(begin, total)
+        try:
+            progress(begin, total)
+        except KeyboardInterrupt:   # (before any game: the report is of the games played before)
+            return _finish(joined, GameFailure(begin, "interrupted"), start, begin)
     with skipping_what_exists() as keep:   # (`keep()`: what the run keeps so far left out of its passes too)
         failure = _play_chunks(plan, chunks, jobs, total, progress, keep, joined)
     return _finish(joined, failure, start, begin)
