@@ -160,7 +160,7 @@ class Node:
     visits: int = 0
     available: int = 0
     reward: list[float] = attrs.Factory(list)
-    children: dict[tuple[int, str], "Node"] = attrs.Factory(dict)
+    children: dict[tuple[int, Action], "Node"] = attrs.Factory(dict)
 
 
 @attrs.define(eq=False)
@@ -197,6 +197,9 @@ class MCTSAgent:
         n = game.state.players
         root = Node(reward=[0.0] * n)
         places = unknown_items(game, me)
+        # (the tree's children keyed by seat and action: an action is a hashable value, its
+        # text made only for the final choice's order)
+        first_keys = [(me, a) for a in actions]
         for _ in range(self.iterations):
             g = determinize(game, me, rng, places)
             path = [root]
@@ -205,7 +208,7 @@ class MCTSAgent:
             while not g.over:
                 p = me if first else g.to_move()
                 legal = actions if first else g.legal_actions()
-                keys = [(p, str(a)) for a in legal]
+                keys = first_keys if first else [(p, a) for a in legal]
                 for k in keys:
                     child = node.children.get(k)
                     if child is not None:
@@ -228,7 +231,8 @@ class MCTSAgent:
                 visited.visits += 1
                 for q in range(n):
                     visited.reward[q] += result[q]
-        best = max(sorted(by_text), key=lambda t: root.children[(me, t)].visits if (me, t) in root.children else -1)
+        chosen = root.children
+        best = max(sorted(by_text), key=lambda t: chosen[me, by_text[t]].visits if (me, by_text[t]) in chosen else -1)
         return by_text[best]
 
     @staticmethod
@@ -240,7 +244,7 @@ class MCTSAgent:
         else:
             g._apply(action)
 
-    def _select(self, node: Node, keys: list[tuple[int, str]], p: int) -> int:
+    def _select(self, node: Node, keys: list[tuple[int, Action]], p: int) -> int:
         best, best_value = 0, -math.inf
         for i, k in enumerate(keys):
             child = node.children[k]
