@@ -74,18 +74,21 @@ def _named_alike(g: Game, sel: Selector, me: int, env: dict | None, pool: list[i
 def zone_pool(g: Game, sel: Selector, zone: int, me: int) -> list[int]:
     """The items of one zone a selector picks by owner and printed attributes (read-only for
     callers: often the zone's own list)."""
-    if zone < 0:   # the structure: its accessible cards, or every card of it (STRUCTURE_ALL)
-        pool = structure.accessible(g) if zone == STRUCTURE else [i for i in g.state.structure if i >= 0]
-    elif g.content.zones[zone].per_player:
-        if sel.owner == "me":
-            pool = g.state.zones[g.zone_base[zone] + me]   # the hot case: no list to build
-        else:
-            pool = _owned(g, zone, seats.owners(g, sel.owner, me))
-    else:
-        pool = g.state.zones[g.zone_base[zone]]
+    pool = _owners_items(g, sel, zone, me)
     if not sel.printed:
         return pool  # read-only for callers: copying it is the hot path
     return kept_in(pool, sel.matching(g.content.items))
+
+
+def _owners_items(g: Game, sel: Selector, zone: int, me: int) -> list[int]:
+    """The items of one zone the selector's owner picks, each once (read-only for callers)."""
+    if zone < 0:   # the structure: its accessible cards, or every card of it (STRUCTURE_ALL)
+        return structure.accessible(g) if zone == STRUCTURE else [i for i in g.state.structure if i >= 0]
+    if g.content.zones[zone].per_player:
+        if sel.owner == "me":
+            return g.state.zones[g.zone_base[zone] + me]   # the hot case: no list to build
+        return _owned(g, zone, seats.owners(g, sel.owner, me))
+    return g.state.zones[g.zone_base[zone]]
 
 
 def kept_in(pool: list[int], matching: frozenset[int]) -> list[int]:
@@ -167,7 +170,14 @@ def count_owned(g: Game, zone: int, me: int, word: str) -> int:
 def count(g: Game, sel: Selector, me: int, env: dict | None = None) -> int:
     if sel.owner == "most" and sel.zone >= 0 and g.content.zones[sel.zone].per_player:
         return _most(g, sel)
-    return len(candidates(g, sel, me, env))
+    if sel.more_zones or sel.where is not None or sel.named is not None:
+        return len(_candidates_slow(g, sel, me, env))
+    pool = _owners_items(g, sel, sel.zone, me)
+    if not sel.printed:
+        return len(pool)
+    # (how many of them the printed filters keep, counted in C: an item lies in one place, so
+    # each is in the pool once)
+    return len(sel.matching(g.content.items).intersection(pool))
 
 
 def _most(g: Game, sel: Selector) -> int:

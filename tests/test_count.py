@@ -1,0 +1,42 @@
+"""`selection.count` (what `count(...)` in a card, a guard or a score reads) counts the items it
+does not list: every selector of the bundled content, for every seat, at every action of seeded
+random games, counts what `candidates` lists (or, for `owner=most`, the most any seat has)."""
+
+import random
+
+import pytest
+
+from rulesdsl.interpreter import selection
+from rulesdsl.loader import canonical_expansions
+from rulesdsl.model import Selector
+from rulesdsl.pipeline import Ruleset, compile_layers
+
+
+@pytest.mark.parametrize("base, expansions, players", [
+    ("duel", (), None), ("duel", ("pantheon", "agora"), None), ("classic", (), 3), ("classic", (), 7)])
+def test_count_is_the_number_of_candidates(base, expansions, players):
+    compiled = compile_layers(canonical_expansions(list(expansions)), base, players)
+    rules = Ruleset(compiled.content)
+    selectors = [v for v in compiled.compiler.namespace.values()
+                 if isinstance(v, Selector) and v.where is None and v.named is None]
+    assert any(s.printed for s in selectors)
+    n = rules.content.players
+    checked = 0
+    for seed in range(2):
+        game = rules.new_game(seed=seed)
+        rng = random.Random(seed)
+        while not game.over:
+            for sel in selectors:
+                for me in range(n):
+                    if sel.owner == "most":
+                        if sel.zone < 0 or not rules.content.zones[sel.zone].per_player:
+                            continue
+                        expected = max(len(selection.candidates(game, Selector(sel.zone, "me", sel.colors, sel.kind,
+                                                                               sel.age, sel.deck), p, None))
+                                       for p in range(n))
+                    else:
+                        expected = len(selection.candidates(game, sel, me, None))
+                    assert selection.count(game, sel, me) == expected, (sel.text, me)
+                    checked += expected > 0
+            game._apply(game.random_action(rng))
+    assert checked
