@@ -28,6 +28,7 @@ import attrs
 from ..files import FileProblem
 from .analysis import Holdings
 from .outcomes import ABSENT, Outcomes
+from .runner import labels
 
 FORMAT = "rulesdsl balance checkpoint"
 VERSION = 1
@@ -68,7 +69,7 @@ class Checkpoint:
         self.path = Path(path)
         self.identities = identities
         self.every = EVERY if every is None else every
-        self.saved = [Saved(Outcomes(tuple(_labels(i["agents"])))) for i in identities]
+        self.saved = [Saved(Outcomes(tuple(labels(tuple(i["agents"]))))) for i in identities]
         self.dropped = 0   # (bytes of a last line a crash cut short, left out)
         self._handle: IO[bytes] | None = None
         self._pending: tuple[int, Outcomes, Holdings] | None = None   # (side, games, holdings) not written yet
@@ -215,11 +216,6 @@ class Checkpoint:
 def _field(key: str) -> str:
     return {"content_hash": "content (the card files' hash)", "rulesdsl": "rulesdsl version",
             "max_steps": "--max-steps", "agents": "line-up", "search": "search options"}.get(key, key)
-
-
-def _labels(agents: list[str]) -> list[str]:
-    from .runner import labels
-    return labels(tuple(agents))
 
 
 def _opened(path: Path) -> IO[bytes]:

@@ -13,10 +13,10 @@ from typing import Callable, Iterator
 import attrs
 
 from .agents import SearchOptions
-from .analysis import Holdings, compare, definitions_of, summarise
+from .analysis import compare, definitions_of, summarise
 from .checkpoint import Checkpoint, CheckpointProblem, identity
 from .outcomes import Outcomes
-from .runner import Plan, RunResult, labels, load, run, total_games
+from .runner import Plan, RunResult, labels, load, run, total_games, unplayed
 
 
 
@@ -64,12 +64,6 @@ def changed_definitions(plan_a: Plan, plan_b: Plan) -> list[dict]:
         elif a[key] != b[key]:
             out.append({"kind": key[0], "name": key[1], "change": "changed"})
     return out
-
-
-def _unplayed(plan: Plan, saved: tuple[Outcomes, Holdings] | None) -> RunResult:
-    """A run of `plan` interrupted before its first game: the games played before, if any."""
-    outcomes, holdings = saved if saved is not None else (Outcomes(tuple(labels(plan.agents))), Holdings())
-    return RunResult(outcomes, f"interrupted after {len(outcomes)} games", 0.0, holdings, len(outcomes))
 
 
 class _Kept:
@@ -169,7 +163,7 @@ def ab(plan_a: Plan, plan_b: Plan, source_a: str, source_b: str, jobs: int = 1, 
         done = len(first.outcomes)
         if first.failure is not None and first.failure.startswith("interrupted"):
             # ^C stops the whole command: B plays nothing more (what a checkpoint holds of it counts).
-            second = _unplayed(plan_b, sides[1][0])
+            second = unplayed(plan_b, sides[1][0])
         else:
             second = run(plan_b, jobs, (lambda d, t: progress(done + d, total)) if progress else None, *sides[1])
     a = _report(plan_a, source_a, first, early, jobs, rows)

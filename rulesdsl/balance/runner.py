@@ -201,18 +201,7 @@ class Taken:
             at = whose.get(loc[item])
             if at is None:   # (it came and went: not there now, as `update` would find)
                 continue
-            p, active = at
-            seen = self.seen[p]
-            if item not in seen:
-                seen.add(item)
-                it = self.items[item]
-                self.taken[p].append([it.name, it.kind, turn])
-            if active:
-                seen = self.seen_built[p]
-                if item not in seen:
-                    seen.add(item)
-                    it = self.items[item]
-                    self.built[p].append([it.name, it.kind, turn])
+            self._came(at[0], at[1], (item,), turn)
         arrivals.clear()
 
     def update(self, game) -> None:
@@ -223,16 +212,21 @@ class Taken:
             if held == looked[k]:   # (nothing came or went since the last look: most slots, most actions)
                 continue
             looked[k] = held[:]
-            seen, seen_built = self.seen[p], self.seen_built[p]
-            for item in held:
-                if item not in seen:
-                    seen.add(item)
-                    it = self.items[item]
-                    self.taken[p].append([it.name, it.kind, turn])
-                if active and item not in seen_built:
-                    seen_built.add(item)
-                    it = self.items[item]
-                    self.built[p].append([it.name, it.kind, turn])
+            self._came(p, active, held, turn)
+
+    def _came(self, p: int, active: bool, items, turn: int) -> None:
+        """Seat p's slot (in play for it: `active`) holds these items at game turn `turn`:
+        those it never held before are taken (and built) now."""
+        seen, seen_built = self.seen[p], self.seen_built[p]
+        for item in items:
+            if item not in seen:
+                seen.add(item)
+                it = self.items[item]
+                self.taken[p].append([it.name, it.kind, turn])
+            if active and item not in seen_built:
+                seen_built.add(item)
+                it = self.items[item]
+                self.built[p].append([it.name, it.kind, turn])
 
 
 def _factories(plan: Plan):
@@ -279,16 +273,8 @@ def run(plan: Plan, jobs: int = 1, progress: Callable[[int, int], None] | None =
     (and adds to): it plays the games after them.  `joining(outcomes, holdings)`: called with
     each batch of games as it joins the run's, in game order (a checkpoint appends it)."""
     start = time.perf_counter()
-    seats = load(plan).content.players
-    total = total_games(plan, seats)
-    if saved is None:
-        joined = _Joined(Outcomes(tuple(labels(plan.agents))), joining=joining)
-    else:
-        outcomes, holdings = saved
-        if outcomes.first != 0 or len(outcomes) > total or outcomes.labels != tuple(labels(plan.agents)):
-            raise ValueError(f"games {outcomes.first} to {outcomes.end - 1} of line-up {outcomes.labels} are not "
-                             f"the first of this run's {total} games")
-        joined = _Joined(outcomes, holdings, joining=joining, games=len(outcomes))
+    total = total_games(plan, load(plan).content.players)
+    joined = _joined_from(plan, total, saved, joining)
     begin = joined.outcomes.end
     # About eight tasks a job: small enough that a short run (one deal of slow games) uses every
     # job, large enough that fast games do not pay a round trip each; and at most CHUNK games,
@@ -303,6 +289,24 @@ def run(plan: Plan, jobs: int = 1, progress: Callable[[int, int], None] | None =
     with skipping_what_exists() as keep:   # (`keep()`: what the run keeps so far left out of its passes too)
         failure = _play_chunks(plan, chunks, jobs, total, progress, keep, joined)
     return _finish(joined, failure, start, begin)
+
+
+def unplayed(plan: Plan, saved: tuple[Outcomes, Holdings] | None = None) -> RunResult:
+    """A run of the plan interrupted before its first game: the games `saved` (`run`'s), if any."""
+    joined = _joined_from(plan, total_games(plan, load(plan).content.players), saved, None)
+    return _finish(joined, GameFailure(joined.outcomes.end, "interrupted"), time.perf_counter(), joined.outcomes.end)
+
+
+def _joined_from(plan: Plan, total: int, saved: tuple[Outcomes, Holdings] | None,
+                 joining: Callable[[Outcomes, Holdings], None] | None) -> "_Joined":
+    """The games a run starts from: none, or the plan's first games played before (taken over)."""
+    if saved is None:
+        return _Joined(Outcomes(tuple(labels(plan.agents))), joining=joining)
+    outcomes, holdings = saved
+    if outcomes.first != 0 or len(outcomes) > total or outcomes.labels != tuple(labels(plan.agents)):
+        raise ValueError(f"games {outcomes.first} to {outcomes.end - 1} of line-up {outcomes.labels} are not "
+                         f"the first of this run's {total} games")
+    return _Joined(outcomes, holdings, joining=joining, games=len(outcomes))
 
 
 @attrs.define
