@@ -4,9 +4,10 @@ interrupted or failed write leaves the old file intact."""
 
 from __future__ import annotations
 
+import errno
 import os
+import secrets
 import stat
-import tempfile
 from pathlib import Path
 
 # Saves, traces and scenarios are small (a long game's trace is tens of kB); anything past this
@@ -55,15 +56,22 @@ def check_writable(path: Path) -> None:
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Write `text` (UTF-8) to `path` through a temporary file in the same folder and a rename."""
+    """Write `text` (UTF-8) to `path` through a temporary file in the same folder and a rename.
+    The file ends with the permissions an ordinary write would leave: a new one as the umask
+    allows, one written over keeps its own (a formatted card file stays as readable, or as
+    executable, as it was), and a symbolic link keeps pointing where it did, at the new text."""
     path = Path(path)
+    if path.is_symlink():
+        # (a rename would put a file where the link was: write what it points at instead)
+        path = Path(os.path.realpath(path))
     folder = path.parent if str(path.parent) else Path(".")
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+        fd, tmp = _create_beside(path, folder)
     except OSError as exc:
         raise FileProblem(f"cannot write {path}: {exc.strerror or exc}") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            _keep_mode(handle.fileno(), path)
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
@@ -76,3 +84,27 @@ def write_atomic(path: Path, text: str) -> None:
         if isinstance(exc, OSError):
             raise FileProblem(f"cannot write {path}: {exc.strerror or exc}") from None
         raise
+
+
+def _create_beside(path: Path, folder: Path) -> tuple[int, Path]:
+    """A new, empty temporary file next to `path`, open for writing.  Made with mode 0o666, as
+    `open` makes a file, so the kernel applies the umask (`tempfile.mkstemp` makes every file
+    0o600, whatever the umask says, and reading the umask means setting it: not thread-safe)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+    for _ in range(100):
+        tmp = folder / f".{path.name}.{secrets.token_hex(4)}.tmp"
+        try:
+            return os.open(tmp, flags, 0o666), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no free temporary name", str(folder))
+
+
+def _keep_mode(fd: int, path: Path) -> None:
+    """Give the temporary file the permission bits of the file it will replace, if any."""
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return
+    if stat.S_ISREG(info.st_mode) and hasattr(os, "fchmod"):
+        os.fchmod(fd, stat.S_IMODE(info.st_mode))
