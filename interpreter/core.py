@@ -292,6 +292,9 @@ def slot(g: Game, zone: int, owner: int) -> int:
 
 
 def owner_of(g: Game, item: int) -> int:
+    """The seat whose slot holds the item (-1: none, or no item)."""
+    if item < 0:
+        return -1
     slot = g.state.loc[item]
     return g.slot_owner[slot] if slot >= 0 else -1
 

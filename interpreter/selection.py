@@ -224,7 +224,8 @@ ZERO_WHEN_MISSING = ("age", "value", "side", "space")
 
 def item_attr(g: Game, item: int, name: str):
     if not isinstance(item, int) or not 0 <= item < len(g.content.items):
-        return None
+        # No item (`first_in` of an empty zone): a number reads 0, a word nothing.
+        return 0 if name in ZERO_WHEN_MISSING else None
     value = getattr(g.content.items[item], name, None)
     if value is None and name in ZERO_WHEN_MISSING:
         return 0  # an item without an age compares as age 0, never as a crash

@@ -161,6 +161,6 @@ def marked_slots(g: Game, mark: str) -> list[int]:
 def structure_row(g: Game, item: int) -> int:
     st = g.state
     lay = g.content.layouts.get(st.layout)
-    if lay is None or item not in st.structure:
+    if lay is None or item < 0 or item not in st.structure:   # (-1 marks an empty place too)
         return -1
     return lay.row_of[st.structure.index(item)]

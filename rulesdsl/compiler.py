@@ -38,6 +38,16 @@ class Src(str):
 
 ME = Src("f.me")
 ENV = Src("f.env")
+
+
+class MaybeItem:
+    """An item argument of a verb that may name no item (-1: `first_in` of an empty zone, the
+    `host` of an item lying on nothing, `event.item` of an event without one): `Compiler.call`
+    writes the call so that it is made only when the item is one."""
+
+    def __init__(self, fn: Fn):
+        self.fn = fn
+        self.name = ""
 # What written expressions may call besides the game's verbs.
 BUILTINS = {"len": len, "list": list, "min": min, "max": max, "abs": abs}
 
@@ -584,6 +594,13 @@ class Compiler:
     def who(self, kw: dict, name: str = "who") -> Fn:
         return self.expr(kw[name]) if name in kw else self.written(lambda g, f: f.me, ME)
 
+    def acted_on(self, e: ast.Expr) -> Fn | MaybeItem:
+        """An item a verb acts on: a name (`this`, `chosen`, an action's card, an item's name)
+        always names one; anything else (`first_in`, `host`, `rider`, `event.item`, `either`)
+        may name none, and the verb is then not called (`call`)."""
+        fn = self.expr(e)
+        return fn if isinstance(e, (ast.Name, ast.Str)) else MaybeItem(fn)
+
     # A step that calls one verb is one function written from source (`call`): its arguments
     # are spelled out in it where they read as source, rather than a closure per argument.
     def do_gain(self, s, kw) -> Step:
@@ -653,7 +670,7 @@ class Compiler:
         return lambda g, f: None
 
     def do_claim(self, s, kw) -> Step:
-        return self.call("claim", self.expr(s.args[0]), self.zone_index[s.args[1].name], self.who(kw, "owner"), ME)
+        return self.call("claim", self.acted_on(s.args[0]), self.zone_index[s.args[1].name], self.who(kw, "owner"), ME)
 
     def do_add_cube(self, s, kw) -> Step:
         zone, space, who = self.zone_index[s.args[0].name], self.expr(kw["space"]), self.who(kw)
@@ -677,7 +694,7 @@ class Compiler:
         return self.call("spend", ME, self.expr(s.args[0]))
 
     def do_place(self, s, kw) -> Step:
-        item, zone, space = self.expr(s.args[0]), self.zone_index[s.args[1].name], self.expr(kw["space"])
+        item, zone, space = self.acted_on(s.args[0]), self.zone_index[s.args[1].name], self.expr(kw["space"])
         owner = self.who(kw, "owner")
         hidden = "face_down" in kw and kw["face_down"].name == "true"
         return self.call("place", item, zone, owner, space, hidden, by=ME)
@@ -705,13 +722,13 @@ class Compiler:
         return lambda g, f: g.deal_onto_structure(count(g, f), src, slots)
 
     def do_take_attached(self, s, kw) -> Step:
-        return self.call("take_attached", ME, self.expr(s.args[0]))
+        return self.call("take_attached", ME, self.acted_on(s.args[0]))
 
     def do_trigger(self, s, kw) -> Step:
-        return self.call("trigger", ME, self.expr(s.args[0]))
+        return self.call("trigger", ME, self.acted_on(s.args[0]))
 
     def do_put_coins(self, s, kw) -> Step:
-        return self.call("put_coins", self.expr(s.args[0]), self.expr(s.args[1]))
+        return self.call("put_coins", self.expr(s.args[0]), self.acted_on(s.args[1]))
 
     def do_choose_player(self, s, kw) -> Step:
         by = self.who(kw, "by")
@@ -722,19 +739,19 @@ class Compiler:
         return self.call("set_next_starter", self.expr(s.args[0]))
 
     def do_build(self, s, kw) -> Step:
-        return self.call("build", ME, self.expr(s.args[0]), len(s.args) > 1)
+        return self.call("build", ME, self.acted_on(s.args[0]), len(s.args) > 1)
 
     def do_acquire(self, s, kw) -> Step:
-        return self.call("acquire", ME, self.expr(s.args[0]))
+        return self.call("acquire", ME, self.acted_on(s.args[0]))
 
     def do_discard(self, s, kw) -> Step:
-        return self.call("discard", ME, self.expr(s.args[0]))
+        return self.call("discard", ME, self.acted_on(s.args[0]))
 
     def do_move(self, s, kw) -> Step:
-        item = self.expr(s.args[0])
+        item = self.acted_on(s.args[0])
         zone = self.zone_index[s.args[1].name]
         owner = self.who(kw, "owner")
-        onto = self.expr(kw["onto"]) if "onto" in kw else None
+        onto = self.acted_on(kw["onto"]) if "onto" in kw else None
         bottom = "at" in kw and kw["at"].name == "bottom"
         if onto is None and not bottom:
             return self.call("move", item, zone, owner, by=ME)
@@ -1027,8 +1044,17 @@ class Compiler:
         return self.operators(e) if isinstance(e, (ast.Not, ast.BinOp)) else self.source(self.expr(e))
 
     def call(self, verb: str, *args: object, **kwargs: object) -> Step:
-        """A step calling `g.<verb>(args)`, written as one function from source (`call_source`)."""
-        step = self.fused(self.call_source(verb, *args, **kwargs))
+        """A step calling `g.<verb>(args)`, written as one function from source (`call_source`).
+        An item argument that may name no item (`MaybeItem`) is read first: with none, the
+        statement does nothing (`discard rider(this)` of a card carrying nothing)."""
+        maybe = [a for a in (*args, *kwargs.values()) if isinstance(a, MaybeItem)]
+        for k, a in enumerate(maybe):
+            a.name = f"_i{k}"
+        source = self.call_source(verb, *args, **kwargs)
+        if maybe:
+            held = " and ".join(f"({a.name} := {self.source(a.fn)}) >= 0" for a in maybe)
+            source = f"({held} and {source})"
+        step = self.fused(source)
         if verb in NUMBERS_ONLY:
             step.numbers_only = True   # type: ignore[attr-defined]
         return step
@@ -1044,6 +1070,8 @@ class Compiler:
     def argument(self, value: object) -> str:
         if isinstance(value, Src):
             return str(value)
+        if isinstance(value, MaybeItem):
+            return value.name
         if callable(value):
             return self.source(value)
         if type(value) is int:

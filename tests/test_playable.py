@@ -153,3 +153,40 @@ def test_tiebreak_category_nothing_scores(tmp_path):
     for category in ("military", "wonder", "purple"):   # a score category, an item kind, a colour
         folder = base_copy(tmp_path / category, {"game.rules": ("tiebreak blue", f"tiebreak {category}")})
         assert codes_at([folder]) == []
+
+
+# An item expression may name no item: `first_in` of an empty zone, the `host` of an item lying
+# on nothing, the `rider` of one carrying nothing, all -1. A verb given no item does nothing (it
+# once crashed the game, or acted on the last item defined); an attribute of no item reads 0 or
+# nothing; `owner` and `row` of no item are -1.
+NO_ITEM = [
+    'card "T" { age 1; color yellow; discard rider(this) }',
+    'card "T" { age 1; color yellow; if coins >= 9 { discard rider(this) } }',
+    'card "T" { age 1; color yellow; build first_in(board_tokens) free }',
+    'card "T" { age 1; color yellow; acquire host(this) }',
+    'card "T" { age 1; color yellow; move host(this) box }',
+    'card "T" { age 1; color yellow; move this box onto=host(this) }',
+    'card "T" { age 1; color yellow; gain coins(owner(host(this))) coins }',
+    'card "T" { age 1; color yellow; gain first_in(library).age coins; gain row(host(this)) + 1 coins }',
+]
+
+
+@pytest.mark.parametrize("text", NO_ITEM)
+def test_a_verb_given_no_item_does_nothing(tmp_path, text):
+    folder = base_copy(tmp_path)
+    (folder / "x.rules").write_text(text + "\n", encoding="utf-8")
+    assert codes_at([folder]) == []
+    plays([folder], games=30)
+
+
+def test_trigger_of_no_item_runs_nothing(tmp_path):
+    folder = base_copy(tmp_path)
+    (folder / "x.rules").write_text('card "T" { age 1; color yellow; trigger first_in(library) }\n'
+                                    'token "Z" { deck box; gain 33 coins }\n', encoding="utf-8")
+    scenario = tmp_path / "t.scenario"
+    scenario.write_text(f'scenario "no item" {{\n    base "{folder}"\n    option beginner_wonders\n'
+                        '    accessible "T"\n    coins 0 0\n    do build "T"\n    expect coins(0) == 0\n}\n',
+                        encoding="utf-8")
+    result = CliRunner().invoke(cli, ["test", str(scenario)])
+    assert result.exit_code == 0, result.output
+    assert "1 passed" in result.output

@@ -105,10 +105,11 @@ def test_expressions_written_as_source_use_only_the_table():
             tree = ast.parse(f"lambda g, f: {source}")
             # A card's words and names are values of the namespace (`_k3`), never source text:
             # the only names are the game, the frame, the few builtins the compiler declares
-            # (`len`, `list`, `min`, `max`, `abs`) and those values; the only literals numbers.
+            # (`len`, `list`, `min`, `max`, `abs`), those values and the items a step holds while
+            # it tells whether they are items (`_i0`, `Compiler.call`); the only literals numbers.
             for node in ast.walk(tree):
                 if isinstance(node, ast.Name):
-                    assert node.id in ("g", "f") or node.id in BUILTINS or node.id[:2] == "_k" and node.id[2:].isdigit(), source
+                    assert node.id in ("g", "f") or node.id in BUILTINS or node.id[:2] in ("_k", "_i") and node.id[2:].isdigit(), source
                 if isinstance(node, ast.Constant):
                     assert type(node.value) is int, source
             u, f = _closure_uses(f"lambda g, f: {source}")
