@@ -9,9 +9,10 @@ A `repeat` whose count is computed during the game may ask for at most `MAX_REPE
 
 from __future__ import annotations
 
-from rulesdsl.limits import DEFAULT_MAX_STEPS, MAX_REPEAT
+from rulesdsl.limits import DEFAULT_MAX_STEPS, MAX_GAME_ACTIONS, MAX_REPEAT
 
-__all__ = ["DEFAULT_MAX_STEPS", "MAX_REPEAT", "BudgetExceeded", "EffectFailed", "chain_of"]
+__all__ = ["DEFAULT_MAX_STEPS", "MAX_GAME_ACTIONS", "MAX_REPEAT", "BudgetExceeded", "EffectFailed", "GameTooLong",
+           "chain_of"]
 
 
 class EffectFailed(RuntimeError):
@@ -48,6 +49,20 @@ class EffectFailed(RuntimeError):
 class BudgetExceeded(EffectFailed):
     """An action's effects did not end within the step budget (or a `repeat` asked for more than
     MAX_REPEAT rounds)."""
+
+
+class GameTooLong(BudgetExceeded):
+    """A game played out by agents did not end within MAX_GAME_ACTIONS actions (content whose
+    game never ends: an age that cannot end while some action stays legal).  The game is left
+    as it stands after the last of them."""
+
+    def __init__(self, actions: int, last: object = None):
+        self.actions = actions
+        super().__init__(f"the game did not end within {actions} actions", [], last)
+
+    def _message(self) -> str:
+        last = f" (the last: `{self.action}`)" if self.action is not None else ""
+        return f"{self.context}{self.what}{last}"
 
 
 def chain_of(frames: list[tuple[int, str]]) -> list[str]:

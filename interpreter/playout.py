@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Callable, Sequence
 
 from . import turns, undo
 from .random_agent import Agent, RandomAgent
-from .budget import EffectFailed
+from .budget import MAX_GAME_ACTIONS, EffectFailed, GameTooLong
 from .actions import Action
 from .decisions import answer_count, answer_number
 from .legality import below_of, drawn_among, named
@@ -39,17 +39,23 @@ def play_out(g: Game, agents: Sequence[Agent], after: Callable[[Game], object] |
     turn = g._turn   # (a random seat's turn: its draw, named and started, written for the content)
     direct = not (g.copied_names or content.trade_base) and len(g.action_by_name) == len(content.actions)
     belows = [below_of(a.rng) if type(a) is RandomAgent else None for a in agents]   # (as `random_action` draws)
+    # (a bound on the actions, `MAX_GAME_ACTIONS`: content whose game never ends stops with an
+    # error, not a run that never returns; a loop over a range costs two bytecodes an action)
     if not any(belows):
-        while st.flow != "over":
+        for _ in range(MAX_GAME_ACTIONS):
+            if st.flow == "over":
+                return
             g._apply(agents[g.to_move()].act(g))
             if after is not None:
                 after(g)
-        return
+        too_long(g)
     every_seat_random = all(b is not None for b in belows)
     # (seats that take turns: no round to look for first, the hot path of Duel's games)
     turn_based = direct and turn is not None
     max_steps = g.max_steps
-    while st.flow != "over":
+    for _ in range(MAX_GAME_ACTIONS):
+        if st.flow == "over":
+            return
         if st.pending is None:
             if turn_based:
                 below = belows[st.current]
@@ -121,6 +127,15 @@ def play_out(g: Game, agents: Sequence[Agent], after: Callable[[Game], object] |
         g._apply(agents[g.to_move()].act(g))
         if after is not None:
             after(g)
+    too_long(g)
+
+
+def too_long(g: Game) -> None:
+    """After `MAX_GAME_ACTIONS` actions of a loop playing `g` out: GameTooLong unless it ended."""
+    if g.state.flow != "over":
+        history = g.state.history
+        last = Action(history[-1][0], tuple(history[-1][1:])) if history else None
+        raise GameTooLong(MAX_GAME_ACTIONS, last)
 
 
 def _whole_round(g: Game, belows: list) -> None:

@@ -25,9 +25,10 @@ import attrs
 
 from . import core
 from .actions import Action
+from .budget import MAX_GAME_ACTIONS
 from .chance import derive
 from .game import Game
-from .playout import play_out
+from .playout import play_out, too_long
 from .random_agent import RandomAgent
 from .state import DRAW
 
@@ -261,10 +262,13 @@ class MCTSAgent:
             play_out(g, [RandomAgent(rng=rng)] * g.state.players)
             return rewards(g)
         steps = 0
-        while not g.over and (self.depth is None or steps < self.depth):
+        limit = MAX_GAME_ACTIONS if self.depth is None else min(self.depth, MAX_GAME_ACTIONS)
+        while not g.over and steps < limit:
             if self.rollout == "greedy":
                 g._apply(greedy_step(g, rng))
             else:
                 g._apply(g.random_action(rng))
             steps += 1
+        if self.depth is None:
+            too_long(g)
         return rewards(g)

@@ -5,9 +5,14 @@ statement run, one round of a `repeat`.  The bundled games use at most a few doz
 action (benchmarks/step_counts.py measures it), so only an effect that never ends comes near.
 `MAX_REPEAT`: the most rounds one `repeat` may ask for (a constant above it is error E411; a
 computed one stops the action at run time).
+`MAX_GAME_ACTIONS`: the most actions (turns, choices, answers to decisions) a game played out by
+agents may take: `check`'s trial game calls content that goes beyond it a game that does not end
+(E409), and `simulate`, `balance` and the search stop such a game with an error rather than
+play on for ever (a classic game at 7 seats takes some 130).
 """
 
 from __future__ import annotations
 
 DEFAULT_MAX_STEPS = 100_000
 MAX_REPEAT = 1000
+MAX_GAME_ACTIONS = 20_000

@@ -9,9 +9,8 @@ import random
 
 from .compiler import Compiler, player_range
 from .diagnostics import Diagnostic, Span
+from .limits import MAX_GAME_ACTIONS
 from .loader import Merged
-
-MAX_ACTIONS = 20000   # far more than any bundled game needs (a classic game at 7: 126)
 
 
 def trial_diagnostics(merged: Merged, stuck_ok: bool = False) -> list[Diagnostic]:
@@ -42,7 +41,7 @@ def _trial(merged: Merged, players: int, stuck_ok: bool) -> str | None:
             zone, asked, found = game.short_draws[0]
             return f"the set-up draws {asked} from {zone}, which holds {found}"
         rng = random.Random(0)
-        for _ in range(MAX_ACTIONS):
+        for _ in range(MAX_GAME_ACTIONS):
             if game.over:
                 return None
             if not game.legal_actions():
@@ -51,7 +50,7 @@ def _trial(merged: Merged, players: int, stuck_ok: bool) -> str | None:
             if game.short_draws:
                 zone, asked, found = game.short_draws[0]
                 return f"an age's set-up draws {asked} from {zone}, which holds {found}"
-        return f"a random game did not end within {MAX_ACTIONS} actions"
+        return f"a random game did not end within {MAX_GAME_ACTIONS} actions"
     except Exception as exc:  # anything a trial game raises is a reason the content does not play
         return f"a random game failed: {type(exc).__name__}: {exc}"
 

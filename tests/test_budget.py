@@ -322,3 +322,45 @@ def test_repeat_counts_above_the_limit_are_E411(tmp_path):
     text = ("token \"Busy Token\" {\n    repeat 99999 { repeat 99999 { repeat 99999 { gain 1 coins } } }\n"
             f"    repeat {MAX_REPEAT} {{ gain 1 coin }}\n    repeat 2 * {MAX_REPEAT} {{ gain 1 coin }}\n}}\n")
     assert codes(tmp_path, text) == [("E411", 2), ("E411", 2), ("E411", 2), ("E411", 4)]
+
+
+# -- a game that never ends -----------------------------------------------------------------------------
+
+def endless_game(tmp_path: Path) -> Path:
+    """The base game where no age ends and an action stays legal: every game goes on for ever
+    (`check` says so, E409; content whose trial game happened to end would not be told)."""
+    import shutil
+    base = tmp_path / "endless"
+    shutil.copytree(Path(__file__).resolve().parent.parent / "cards" / "duel", base)
+    game = base / "game.rules"
+    game.write_text(game.read_text(encoding="utf-8").replace("    players 2\n", "    players 2\n    age_ends when false\n", 1),
+                    encoding="utf-8")
+    (base / "pass.rules").write_text("action pass { gain 0 coins }\n", encoding="utf-8")
+    return base
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_simulate_stops_a_game_that_never_ends(tmp_path, jobs):
+    from rulesdsl.limits import MAX_GAME_ACTIONS
+    from rulesdsl.simulate import game_seed
+    result = run("simulate", "-g", endless_game(tmp_path), "-n", "25", "-j", jobs)
+    assert result.exit_code == 1
+    assert result.output.strip().splitlines() == [
+        f"error: game 0 (seed {game_seed(0, 0)}): the game did not end within {MAX_GAME_ACTIONS} actions "
+        "(the last: `pass`)"]
+
+
+def test_balance_stops_a_game_that_never_ends(tmp_path):
+    result = run("balance", "-g", endless_game(tmp_path), "-n", "2", "--agents", "greedy,random", "-j", "1")
+    assert result.exit_code == 1
+    assert "the game did not end within 20000 actions (the last: `pass`)" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_the_search_stops_a_playout_that_never_ends(tmp_path):
+    from rulesdsl.interpreter import GameTooLong
+    from rulesdsl.interpreter.agents import MCTSAgent
+    rules = Ruleset.load([], base=endless_game(tmp_path))
+    game = rules.new_game(seed=0)
+    with pytest.raises(GameTooLong, match="did not end within 20000 actions"):
+        MCTSAgent(iterations=2).act(game)

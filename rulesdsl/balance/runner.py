@@ -19,10 +19,10 @@ import attrs
 
 from ..collector import skipping_what_exists
 from ..interpreter.actions import Action
-from ..interpreter.budget import DEFAULT_MAX_STEPS, EffectFailed
+from ..interpreter.budget import DEFAULT_MAX_STEPS, MAX_GAME_ACTIONS, EffectFailed
 from ..interpreter.chance import derive
 from ..interpreter.core import watch
-from ..interpreter.playout import play_out
+from ..interpreter.playout import play_out, too_long
 from ..interpreter.random_agent import RandomAgent
 from ..interpreter.state import DRAW
 from ..workers import worker_pool
@@ -129,7 +129,9 @@ def play_game(rules, plan: Plan, index: int, factories: list[Callable[[int], Any
             s = game.to_move()
             raise GameFailure(index, f"agent {plan.agents[positions[s]]!r} (seat {s}) raised {type(exc).__name__}: "
                                      f"{exc} in {where}") from None
-    while not game.over:
+    for _ in range(MAX_GAME_ACTIONS):
+        if game.over:
+            break
         s = game.to_move()
         a = positions[s]
         try:
@@ -150,6 +152,11 @@ def play_game(rules, plan: Plan, index: int, factories: list[Callable[[int], Any
         except EffectFailed as exc:
             raise GameFailure(index, f"{exc.within(where)}") from None
         tracker.update(game)
+    else:
+        try:
+            too_long(game)
+        except EffectFailed as exc:
+            raise GameFailure(index, f"{exc.within(where)}") from None
     if plan.traces:
         from ..trace import save_trace
         save_trace(game, Path(plan.traces) / f"game-{index}.json")
