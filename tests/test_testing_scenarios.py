@@ -5,6 +5,7 @@ whose first line says what it must report."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -650,3 +651,25 @@ def test_mutated_scenario_files_give_diagnostics_not_tracebacks(tmp_path_factory
         r.render()
         assert r.status in ("passed", "failed", "error")
         assert all(d.code in S.S_CODES or d.code.startswith("E") for d in r.diagnostics)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="POSIX FIFOs")
+def test_a_fifo_or_a_device_is_refused_without_waiting(tmp_path):
+    fifo = tmp_path / "x.scenario"
+    os.mkfifo(fifo)   # (read as a file, it would wait for a writer for ever)
+    for path in (fifo, Path(os.devnull), Path("/dev/zero")):
+        if not path.exists():
+            continue
+        loaded = S.read_file(path)
+        assert [d.code for d in loaded.diagnostics] == ["E009"], path
+        assert "not a regular file" in loaded.diagnostics[0].message
+
+
+def test_a_scenario_file_over_the_size_limit_is_refused(tmp_path, monkeypatch):
+    import rulesdsl.loader as loader
+    monkeypatch.setattr(loader, "MAX_FOLDER_BYTES", 100)
+    big = tmp_path / "big.scenario"
+    big.write_text("# " + "x" * 200 + "\n", encoding="utf-8")
+    loaded = S.read_file(big)
+    assert [d.code for d in loaded.diagnostics] == ["E009"]
+    assert "more than the limit of 100" in loaded.diagnostics[0].message

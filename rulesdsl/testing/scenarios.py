@@ -106,13 +106,17 @@ def _failure(code: str, message: str, span: Span, help: str | None = None) -> _S
 # -- reading ---------------------------------------------------------------------------------------
 
 def read_file(path: Path | str, shown: str | None = None) -> ScenarioFile:
+    from ..files import FileProblem, read_regular
+    from ..loader import MAX_FOLDER_BYTES
     from ..parser import decode, parse_file
     path = Path(path)
     shown = shown or str(path)
     try:
-        data = path.read_bytes()
-    except OSError as exc:
-        return ScenarioFile(path, shown, "", [], [Diagnostic("error", "E009", f"cannot read file: {exc.strerror or exc}",
+        # (a regular file of a bounded size, as card files: a FIFO would hang, /dev/zero fill memory)
+        data = read_regular(path, MAX_FOLDER_BYTES)
+    except FileProblem as exc:
+        why = str(exc).split(": ", 1)[-1]   # (the file is named by the diagnostic already)
+        return ScenarioFile(path, shown, "", [], [Diagnostic("error", "E009", f"cannot read file: {why}",
                                                              Span.point(shown, 1, 1))])
     text, problem = decode(shown, data)
     if problem:
