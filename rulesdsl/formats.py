@@ -67,8 +67,11 @@ def sarif_log(diagnostics: list[Diagnostic]) -> dict:
 
 def _uri(file: str) -> str:
     """A file as a URI reference: relative paths stay relative (to the folder check ran in)."""
+    import os
     from urllib.parse import quote
     path = Path(file)
     if path.is_absolute():
         return path.as_uri()
-    return quote(file.replace("\\", "/"))
+    # (the name's bytes, percent-encoded: a name that is not UTF-8 holds surrogates no text
+    # encoding takes; `as_uri` does the same)
+    return quote(os.fsencode(file.replace("\\", "/")))

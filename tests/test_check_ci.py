@@ -388,3 +388,19 @@ def test_sarif_format(tmp_path, monkeypatch):
     # Clean content: an empty list of results, exit 0.
     clean = run("check", "--format", "sarif", ROOT / "cards" / "duel")
     assert clean.exit_code == 0 and json.loads(clean.output)["runs"][0]["results"] == []
+
+
+def test_sarif_names_a_file_whose_name_is_not_utf8(tmp_path, monkeypatch):
+    import os
+    monkeypatch.chdir(tmp_path)
+    folder = Path("cards")
+    folder.mkdir()
+    try:
+        name = os.fsdecode(b"a\xffb.rules")   # (a byte no UTF-8 name holds, as a POSIX file system allows)
+        (folder / name).write_text(card("Test Card", "    color purpel\n"), encoding="utf-8")
+    except (UnicodeError, OSError):
+        pytest.skip("the file system takes only UTF-8 names")
+    result = run("check", "--format", "sarif", folder)
+    assert result.exit_code == 1
+    (found,) = json.loads(result.output)["runs"][0]["results"]
+    assert found["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "cards/a%FFb.rules"
