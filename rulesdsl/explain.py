@@ -106,22 +106,25 @@ def entries(content) -> list[Entry]:
 def find(name: str, content) -> Entry:
     """The definition called `name` (any case; `age 1`, `age I`; a kind may come first:
     `layout age1`, `action discard`).  Raises UnknownName (a KeyError) with a did-you-mean."""
-    wanted = " ".join(name.split()).lower()
+    wanted = " ".join(name.split())
     all_entries = entries(content)
-    keys: dict[str, Entry] = {}
+    # The name as typed first: names may differ in case alone ("Quarry", "QUARRY").
     for e in all_entries:
-        for key in _keys(e):
-            keys.setdefault(key, e)
-    if wanted in keys:
-        return keys[wanted]
+        if wanted in _keys(e):
+            return e
+    loose = [e for e in all_entries if wanted.lower() in (k.lower() for k in _keys(e))]
+    if len({e.label for e in loose}) > 1:
+        raise UnknownName(name, "names that differ from it only in case: " + ", ".join(f"`{e.label}`" for e in loose))
+    if loose:
+        return loose[0]
     suggestion = did_you_mean(name, [e.label for e in all_entries])
     raise UnknownName(name, suggestion)
 
 
 def _keys(e: Entry) -> list[str]:
-    keys = [e.label.lower(), f"{e.kind} {e.name}".lower(), f"{words(e.kind)} {e.name}".lower()]
+    keys = [e.label, f"{e.kind} {e.name}", f"{words(e.kind)} {e.name}"]
     if e.kind == "age" and e.name.isdigit():
-        keys.append(f"age {roman(int(e.name))}".lower())
+        keys.append(f"age {roman(int(e.name))}")
     return keys
 
 

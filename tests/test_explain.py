@@ -211,6 +211,16 @@ def test_names_are_found_in_any_case(content):
     assert find("card Tavern", content).kind == "card"
 
 
+def test_names_that_differ_only_in_case_are_each_found(tmp_path):
+    (tmp_path / "loud.rules").write_text('card "QUARRY" {\n    age 1\n    color brown\n    produce 2 stone\n}\n',
+                                         encoding="utf-8")
+    content = Ruleset.load([str(tmp_path)]).content
+    assert "Produces 2 stone" in explain("QUARRY", content)   # (the first found was the base game's)
+    assert "Produces 2 stone" not in explain("Quarry", content)
+    with pytest.raises(UnknownName, match="differ from it only in case: `Quarry`, `QUARRY`"):
+        find("quarry", content)
+
+
 def test_unknown_name_suggests(content):
     with pytest.raises(KeyError) as exc:
         explain("Chamber of Comerce", content)
