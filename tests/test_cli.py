@@ -208,3 +208,23 @@ def test_play_with_an_unknown_agent_is_a_usage_error():
     assert not isinstance(result.exception, ValueError), "traceback: " + repr(result.exception)
     assert result.exit_code == 2
     assert "clever" in result.output
+
+
+def test_the_counts_docs_cli_shows_are_what_the_commands_print():
+    """docs/cli.md's `$ rulesdsl check` and `$ rulesdsl list` examples, line for line (`...`
+    stands for lines left out): kept true as content and language grow."""
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "cli.md").read_text(encoding="utf-8")
+
+    def shown(command: str) -> list[str]:
+        start = doc.index(f"$ {command}\n") + len(command) + 3
+        lines = []
+        for line in doc[start:].splitlines():
+            if line.startswith(("$ ", "```")):
+                return lines
+            lines.append(line)
+        return lines
+
+    assert shown("rulesdsl check") == run("check").output.splitlines()
+    real = run("list").output.splitlines()
+    listed = [line for line in shown("rulesdsl list") if line != "..."]
+    assert listed and all(line in real for line in listed), sorted(set(listed) - set(real))
