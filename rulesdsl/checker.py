@@ -20,6 +20,12 @@ EVENT_TYPE = "event:"  # the type of `event` inside `when EVENT`: "event:built",
 # Why a verb runs only in some definitions (Verb.contexts), for the hint.
 CONTEXT_WHY = {"deal_structure": "a structure is laid out when an age begins, and the age ends when it is empty"}
 ZONE_FLAGS = ("player", "active", "public", "private", "majority")
+# The numbers that count something (statement, parameter): written negative, E317.  (`points`,
+# `modify`, `value`, `add` and the spaces of a track may be negative.)
+COUNTS = {("gain", "amount"), ("lose", "amount"), ("pay", "amount"), ("put_coins", "amount"),
+          ("shields", "count"), ("choose", "count"), ("deal", "count"), ("repeat", "count"),
+          ("take_top", "count"), ("deal_onto_structure", "count"), ("discount", "count"),
+          ("chain_price", "coins"), ("cost_coins", "coins"), ("trade_discount", "coins")}
 VOCAB_VERBS = {"resources": R.RESOURCE, "colors": R.COLOR, "science": R.SCIENCE, "chains": R.CHAIN}
 VOCAB_LABEL = {R.RESOURCE: ("E301", "resource"), R.COLOR: ("E302", "colour"), R.SCIENCE: ("E303", "scientific symbol"),
                R.CHAIN: ("E304", "chain symbol"), R.ZONE: ("E305", "zone"), R.LAYOUT: ("E311", "layout"),
@@ -287,6 +293,8 @@ class Checker:
                 i += 1
                 continue
             self.typed(arg, p.type, scope, s)
+            if (s.verb, p.name) in COUNTS:
+                self.not_negative(arg, s)
             i += 1
         if i < len(args) and args[i:]:
             extra = args[i]
@@ -399,6 +407,7 @@ class Checker:
         expect_word = False
         for a in args:
             if isinstance(a, ast.Int):
+                self.not_negative(a, s)
                 if expect_word:
                     self.error("E309", "a count must be followed by what it counts", a.span, "e.g. cost 2 wood")
                 expect_word = True
@@ -421,6 +430,14 @@ class Checker:
                 self.error("E309", "a cost lists counts and resources, e.g. `cost 2 coins wood 2 stone`", a.span)
         if expect_word and args:
             self.error("E203", "a count at the end of a cost counts nothing", args[-1].span, "e.g. cost 2 wood")
+
+    def not_negative(self, e: ast.Expr, s: ast.Statement) -> None:
+        """E317 for a count written negative (`gain -2 coins`); a computed one is the game's."""
+        if isinstance(e, ast.Int) and e.value < 0:
+            hint = {"gain": "lose", "lose": "gain"}.get(s.verb)
+            self.error("E317", f"`{s.verb}` counts, and {e.value} is negative", e.span,
+                       f"write `{hint} {-e.value} ...` instead" if hint else
+                       f"write a count of 0 or more (`{s.verb} {-e.value} ...`)")
 
     def products(self, args: list[ast.Expr], s: ast.Statement) -> None:
         if not args:

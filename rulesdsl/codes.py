@@ -54,6 +54,7 @@ CODES: dict[str, str] = {
     "E314": "unknown table",
     "E315": "unknown procedure",
     "E316": "unknown counter",
+    "E317": "a negative count",
     # -- whole-game consistency ------------------------------------------------------------------
     "E401": "not enough cards for a structure or deal",
     "E402": "overlapping cards in a layout row",
@@ -269,6 +270,14 @@ EXPLANATIONS: dict[str, Explanation] = {
         "`add` or `counter()` names a counter that no `counter` statement declares.",
         'token "Test Token" {\n    add 2 militray\n}\n',
         "Correct the name, or declare the counter in the game or expansion: counter NAME."),
+    "E317": Explanation(
+        "A number that counts something (coins gained, lost or paid, a cost, what a card produces, "
+        "shields, cards chosen, dealt or taken, the rounds of a `repeat`) is written negative. "
+        "The engine would not do what the sign suggests: a negative gain gives nothing, a negative "
+        "production lowers what the other players pay.",
+        'card "Test Card" {\n    age 1\n    color yellow\n    gain -2 coins\n}\n',
+        "Write the count without a sign, and the verb that says the direction: `lose 2 coins` "
+        "rather than `gain -2 coins`."),
     "E401": Explanation(
         "A deal or a structure needs more cards than the deck it draws from holds.",
         "replace age 3 {\n    deal 3 age3 box unseen=true\n    deal 8 guilds age3\n"
