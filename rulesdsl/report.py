@@ -25,6 +25,8 @@ class Report:
     sources: dict[str, str]
     files: int
     definitions: dict[str, int]
+    # Diagnostics left out because a file that does not parse explains them (`FOLLOW_ON`).
+    hidden: int = 0
 
     @property
     def errors(self) -> int:
@@ -37,7 +39,7 @@ class Report:
     def as_json(self) -> dict:
         return {"diagnostics": [d.as_json() for d in self.diagnostics],
                 "summary": {"files": self.files, "errors": self.errors, "warnings": self.warnings,
-                            "definitions": dict(self.definitions)}}
+                            "definitions": dict(self.definitions), "hidden": self.hidden}}
 
     def to_json(self) -> str:
         return json.dumps(self.as_json(), indent=2, sort_keys=False)
@@ -54,8 +56,16 @@ class Report:
             parts.append(render(d, None, lines[file]))
         if rest:
             parts.append(f"... and {more(rest)}")
+        if self.hidden:
+            parts.append(self.hidden_note())
         parts.append(self.summary())
         return "\n\n".join(parts)
+
+    def hidden_note(self) -> str:
+        n = self.hidden
+        return (f"note: {n:,} more {'diagnostics are' if n != 1 else 'diagnostic is'} left out: "
+                f"{'they follow' if n != 1 else 'it follows'} from the syntax errors above (what a file "
+                "that does not parse defines or declares is unknown); check again once those are fixed")
 
     def shown(self, max_errors: int | None) -> tuple[list[Diagnostic], list[Diagnostic]]:
         """The diagnostics to show under `--max-errors` (None or 0: all), and the rest."""
@@ -70,6 +80,8 @@ class Report:
         out = [github_command(d) for d in shown]
         if rest:
             out.append(f"... and {more(rest)}")
+        if self.hidden:
+            out.append(self.hidden_note())
         out.append(self.summary())
         return "\n".join(out)
 
@@ -106,17 +118,61 @@ class _Checked:
     sources: dict[str, str]
     keys: set[tuple[str, str]]
     files: set[str] = attrs.Factory(set)
+    hidden: int = 0
+
+
+# What a file that does not parse (E0xx) sets off elsewhere, its definitions being lost: one stray
+# character in the game's header made hundreds of errors and hid itself among them.  Words the
+# game and expansion headers declare are unknown where such a header is lost (and the game is
+# missing); a name is unknown where its definition is.
+FROM_LOST_HEADER = frozenset({"E301", "E302", "E303", "E304", "E305", "E313", "E314", "E316", "E403", "W501", "W502"})
+FROM_LOST_DEFINITION = frozenset({"E105", "E306", "E311", "E315"})
+_HEADER = re.compile(r"^\s*(game|expansion)(?![A-Za-z0-9_])", re.M)
+
+
+def _follow_on(checked: list[Diagnostic], merged) -> list[Diagnostic]:
+    """The diagnostics of `checked` that a file of `merged` that does not parse explains."""
+    broken = {d.span.file for d in merged.diagnostics if d.severity == "error" and d.code.startswith("E0")}
+    if not broken:
+        return []
+    texts = [merged.sources.get(f) or "" for f in broken]
+    header_lost = any(_HEADER.search(t) for t in texts)
+    out = []
+    for d in checked:
+        if d.code in FROM_LOST_HEADER and header_lost:
+            out.append(d)
+        elif d.code in FROM_LOST_DEFINITION:
+            name = _spanned(merged.sources.get(d.span.file), d).strip('"')
+            defined = re.compile(r'^\s*[A-Za-z_]\w*\s+"?' + re.escape(name) + r'"?\s*(\{|$)', re.M)
+            if name and any(defined.search(t) for t in texts):
+                out.append(d)
+    return out
+
+
+def _spanned(source: str | None, d: Diagnostic) -> str:
+    """The text of a one-line span (a name where it is used)."""
+    if not source or d.span.line != d.span.end_line:
+        return ""
+    lines = source.split("\n")
+    if not 0 < d.span.line <= len(lines):
+        return ""
+    return lines[d.span.line - 1][d.span.column - 1:d.span.end_column - 1]
 
 
 def _check_set(paths: list[Path | Inline], read: dict | None = None) -> _Checked:
     merged = load_paths(paths, read)
-    diags = list(merged.diagnostics) + check(merged)
+    checked = check(merged)
+    hidden = _follow_on(checked, merged)
+    if hidden:
+        left_out = {id(d) for d in hidden}
+        checked = [d for d in checked if id(d) not in left_out]
+    diags = list(merged.diagnostics) + checked
     if not any(d.severity == "error" for d in diags):
         # W504 already says a player may be left with nothing to do: a trial stuck so is not news.
         diags += trial_diagnostics(merged, stuck_ok=any(d.code == "W504" for d in diags))
     known = set(R.KINDS) | declared_item_kinds(merged)
     keys = {(d.kind, d.name) for d in merged.definitions if d.kind in known}
-    return _Checked(diags, merged.sources, keys, set(merged.read))
+    return _Checked(diags, merged.sources, keys, set(merged.read), len(hidden))
 
 
 def check_layers(paths: list[Path]) -> Report:
@@ -129,7 +185,9 @@ def _combine(sets: list[_Checked]) -> Report:
     sources: dict[str, str] = {}
     keys: set[tuple[str, str]] = set()
     files: set[str] = set()
+    hidden = 0
     for c in sets:
+        hidden += c.hidden
         for d in c.diagnostics:
             diags.setdefault((d.span, d.code, d.message), d)
         sources.update(c.sources)
@@ -138,7 +196,7 @@ def _combine(sets: list[_Checked]) -> Report:
     counts = Counter(kind for kind, _ in keys)
     # Files read count even when they did not decode (E005); each file once, however many sets used it.
     return Report(sorted(diags.values(), key=_sort_key), sources, len(files),
-                  dict(sorted(counts.items())))
+                  dict(sorted(counts.items())), hidden)
 
 
 def layers_for(path: Path | Inline, expansions: Sequence[str] = (), game: str | None = None) -> list[Path | Inline]:

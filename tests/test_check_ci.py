@@ -404,3 +404,38 @@ def test_sarif_names_a_file_whose_name_is_not_utf8(tmp_path, monkeypatch):
     assert result.exit_code == 1
     (found,) = json.loads(result.output)["runs"][0]["results"]
     assert found["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "cards/a%FFb.rules"
+
+
+def test_a_syntax_error_is_not_buried_under_what_follows_from_it(tmp_path):
+    import shutil
+    folder = tmp_path / "duel"
+    shutil.copytree(ROOT / "cards" / "duel", folder)
+    game = folder / "game.rules"
+    game.write_text(game.read_text(encoding="utf-8").replace("    resources ", "    resources @ ", 1), encoding="utf-8")
+    # A real mistake elsewhere, of a kind no lost definition explains, is still told.
+    (folder / "extra.rules").write_text('card "Shed" {\n    age 1\n}\n', encoding="utf-8")
+    report = check_paths([folder])
+    assert [(d.code, Path(d.span.file).name) for d in report.diagnostics if d.severity == "error"] == [
+        ("E104", "extra.rules"), ("E002", "game.rules")]
+    assert report.hidden > 300   # (every card's colour and resources were unknown, the game missing)
+    human = report.human()
+    assert f"note: {report.hidden:,} more diagnostics are left out: they follow from the syntax errors" in human
+    assert report.as_json()["summary"]["hidden"] == report.hidden
+    # Once the file parses, nothing is left out.
+    game.write_text(game.read_text(encoding="utf-8").replace("    resources @ ", "    resources ", 1), encoding="utf-8")
+    fixed = check_paths([folder])
+    assert fixed.hidden == 0 and [d.code for d in fixed.diagnostics] == ["E104"]
+
+
+def test_a_name_is_left_unknown_only_when_its_definition_is_lost(tmp_path):
+    folder = tmp_path / "cards"
+    folder.mkdir()
+    # "Shed" is defined in a file that does not parse (a number too large); "Shack" nowhere.
+    (folder / "a.rules").write_text('card "Shed" {\n    age 1\n    color brown\n    gain 99999999999999 coins\n}\n',
+                                    encoding="utf-8")
+    (folder / "b.rules").write_text('rule "Gift" {\n    when built { acquire "Shed" }\n}\n'
+                                    'rule "Other gift" {\n    when built { acquire "Shack" }\n}\n', encoding="utf-8")
+    report = check_paths([folder])
+    assert [(d.code, Path(d.span.file).name, d.span.line) for d in report.diagnostics if d.severity == "error"] == [
+        ("E006", "a.rules", 4), ("E306", "b.rules", 5)]
+    assert report.hidden == 1

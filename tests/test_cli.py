@@ -59,7 +59,7 @@ def test_check_json_shape(broken):
     assert result.exit_code == 1
     data = json.loads(result.output)
     assert set(data) == {"diagnostics", "summary"}
-    assert set(data["summary"]) == {"files", "errors", "warnings", "definitions"}
+    assert set(data["summary"]) == {"files", "errors", "warnings", "definitions", "hidden"}
     assert data["summary"]["errors"] == len([d for d in data["diagnostics"] if d["severity"] == "error"]) >= 1
     for d in data["diagnostics"]:
         assert set(d) == {"file", "line", "column", "end_line", "end_column", "severity", "code", "message", "help"}

@@ -149,7 +149,8 @@ def test_json_shape():
     report = check_paths([BROKEN / "E301_unknown_resource.rules", BROKEN / "W502_chain_never_given.rules"])
     data = json.loads(report.to_json())
     assert set(data) == {"diagnostics", "summary"}
-    assert set(data["summary"]) == {"files", "errors", "warnings", "definitions"}
+    assert set(data["summary"]) == {"files", "errors", "warnings", "definitions", "hidden"}
+    assert data["summary"]["hidden"] == 0   # (no file fails to parse)
     assert data["summary"]["errors"] == 1 and data["summary"]["warnings"] == 1
     assert data["summary"]["files"] == 8 + 2  # the base game once, and the two files
     assert data["summary"]["definitions"]["card"] == 73 + 1  # "Test Card" in both files: one key
