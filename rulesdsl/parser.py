@@ -211,6 +211,12 @@ def _unexpected_character(path: str, text: str, exc, offset: int = 0) -> Diagnos
         return Diagnostic("error", "E004", "unterminated string", span,
                           "close the name with `\"` on the same line")
     shown = repr(char) if not char.isprintable() or char.isspace() else f"`{char}`"
+    if char == "\\":
+        rest = text[exc.pos_in_stream + 1:].split("\n", 1)[0]
+        if not rest.strip():   # (spaces after it: a `\` continues a line only as its last character)
+            return Diagnostic("error", "E002", f"unexpected character {shown}", span,
+                              "a `\\` joins the next line only as the last character of its line: "
+                              "remove the spaces after it")
     return Diagnostic("error", "E002", f"unexpected character {shown}", span,
                       "names use letters, digits and `_`; quote names with spaces: \"My Card\"")
 

@@ -13,6 +13,7 @@ import pytest
 
 from rulesdsl import codes
 from rulesdsl.diagnostics import Diagnostic, RulesError, Span, render
+from rulesdsl.parser import parse_file
 from rulesdsl.report import check_layers, check_paths
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -313,3 +314,12 @@ def test_a_file_whose_braces_are_in_doubt_reports_only_the_first_error(tmp_path:
     # An unterminated string hides a `{`: cutting the file at its braces would invent errors.
     (tmp_path / "cards.rules").write_text('card "Test Card {\n    age 1\n    color brown\n}\n', encoding="utf-8")
     assert [d.code for d in check_paths([tmp_path]).diagnostics] == ["E004"]
+
+
+def test_spaces_after_a_line_joining_backslash_are_named():
+    _, diags = parse_file("x.rules", 'card "X" {\n    age 1 \\   \n    color brown\n}\n')
+    (d,) = diags
+    assert (d.code, d.span.line, d.span.column) == ("E002", 2, 11)
+    assert d.help == "a `\\` joins the next line only as the last character of its line: remove the spaces after it"
+    _, diags = parse_file("x.rules", 'card "X" {\n    age 1 \\\n    color brown\n}\n')
+    assert diags == []
