@@ -8,6 +8,7 @@ import contextlib
 import signal
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Callable, Iterator, NoReturn
 
@@ -134,23 +135,30 @@ def content_layers(path: Path | None, expansions: tuple[str, ...],
     return base, (*expansions, folder)
 
 
+SAME_CTRL_C = 0.5   # seconds: what a person pressing Ctrl-C twice takes more than
+
+
 @contextlib.contextmanager
 def stop_on_ctrl_c() -> Iterator[Callable[[], None]]:
     """Ctrl-C asks a long run to stop where its results are whole: yields `asked()`, which
     raises `rulesdsl.simulate.Stop` once Ctrl-C was pressed (the run calls it after each game);
     a second Ctrl-C stops at once, as Ctrl-C does elsewhere.  (Where Ctrl-C is ignored, as in a
-    job a shell started in the background, or off the main thread, nothing changes.)"""
+    job a shell started in the background, or off the main thread, nothing changes.)  Signals
+    within `SAME_CTRL_C` seconds of the first count as that one: `timeout -s INT` sends one to
+    the command, then one to its process group, which holds the command again."""
     from .simulate import Stop
-    pressed: list[bool] = []
+    pressed: list[float] = []
 
     def asked() -> None:
         if pressed:
             raise Stop
 
     def on_ctrl_c(signum: int, frame: object) -> None:
-        if pressed:
+        now = time.monotonic()
+        if pressed and now - pressed[0] > SAME_CTRL_C:
             raise KeyboardInterrupt
-        pressed.append(True)
+        if not pressed:
+            pressed.append(now)
 
     if threading.current_thread() is not threading.main_thread() or \
             signal.getsignal(signal.SIGINT) is signal.SIG_IGN:

@@ -13,6 +13,14 @@ whose workers stop with the command that started them.
   none after.
 - A worker ends when its parent does, however the parent ended (`kill`, `timeout`, a CI job
   cancelled): left alone it would wait for work forever.
+- While the pool runs, Ctrl-C never raises inside the pool's own code. A KeyboardInterrupt
+  raised while the parent held one of its futures' locks (waiting in `as_completed`) left the
+  lock held, and the pool's thread, and the exit with it, waited for it for ever. The signal
+  is noted (or handed to a handler the command set, such as `cli_support.stop_on_ctrl_c`'s)
+  and the pool's waits (`WorkerPool.map`, `WorkerPool.as_completed`) raise KeyboardInterrupt
+  themselves, at most `POLL` seconds later.
+- `map` keeps a bounded number of tasks submitted ahead of the one it waits for: a run of ten
+  million games no longer queues 200,000 tasks before the first result.
 """
 
 from __future__ import annotations
@@ -70,17 +78,56 @@ def start_method() -> str:
     return "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
 
 
-@attrs.frozen
+# How often a wait on the pool looks whether Ctrl-C was pressed (seconds).
+POLL = 0.1
+
+
+@attrs.define
 class WorkerPool:
-    """A process pool whose tasks a stop can cut short (`task`)."""
+    """A process pool whose tasks a stop can cut short (`task`), and whose waits Ctrl-C ends."""
     executor: "ProcessPoolExecutor"
+    interrupted: threading.Event = attrs.Factory(threading.Event)
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> "Future":
         return self.executor.submit(task, fn, *args)
 
-    def map(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
-        """fn(item) of each item, in order."""
-        return self.executor.map(task, itertools.repeat(fn), items)
+    def map(self, fn: Callable[[Any], Any], items: Iterable[Any], ahead: int = 0) -> Iterator[Any]:
+        """fn(item) of each item, in order; at most `ahead` tasks (default: four a worker)
+        submitted beyond the one waited for."""
+        from collections import deque
+        ahead = ahead or 4 * max(1, self.executor._max_workers)
+        items = iter(items)
+        queued: deque = deque()
+        for item in itertools.islice(items, ahead + 1):
+            queued.append(self.submit(fn, item))
+        while queued:
+            result = self.result(queued.popleft())
+            for item in itertools.islice(items, 1):
+                queued.append(self.submit(fn, item))
+            yield result
+
+    def result(self, future: "Future") -> Any:
+        """The future's result, waiting in steps of `POLL` (KeyboardInterrupt once Ctrl-C came)."""
+        from concurrent.futures import TimeoutError as Pending
+        while True:
+            self.check()
+            try:
+                return future.result(timeout=POLL)
+            except Pending:
+                continue
+
+    def as_completed(self, pending: Iterable["Future"]) -> Iterator["Future"]:
+        """The futures as they finish (`concurrent.futures.as_completed`, Ctrl-C heard)."""
+        from concurrent.futures import FIRST_COMPLETED, wait
+        left = set(pending)
+        while left:
+            self.check()
+            done, left = wait(left, timeout=POLL, return_when=FIRST_COMPLETED)
+            yield from done
+
+    def check(self) -> None:
+        if self.interrupted.is_set():
+            raise KeyboardInterrupt
 
 
 @contextlib.contextmanager
@@ -93,12 +140,40 @@ def worker_pool(jobs: int, initializer: Callable[..., Any] | None = None,
     executor = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context(start_method()),
                                    initializer=_start_worker, initargs=(initializer, initargs))
     pool = WorkerPool(executor)
+    previous = _hear_ctrl_c(pool)
     try:
         yield pool
     except BaseException:
         stop_now(pool)
         raise
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
     executor.shutdown(wait=True)
+
+
+def _hear_ctrl_c(pool: WorkerPool) -> Any:
+    """Have Ctrl-C noted for the pool's waits rather than raised wherever the parent is; the
+    handler it replaces (None: none was replaced, off the main thread or where Ctrl-C is
+    ignored).  A handler of the command's own (a flag it reads after each game) still hears
+    it; what it would raise is noted instead."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    previous = signal.getsignal(signal.SIGINT)
+    if previous is signal.SIG_IGN or previous is None:
+        return None
+
+    def noted(signum: int, frame: object) -> None:
+        if callable(previous) and previous is not signal.default_int_handler:
+            try:
+                previous(signum, frame)
+                return
+            except KeyboardInterrupt:
+                pass
+        pool.interrupted.set()
+
+    signal.signal(signal.SIGINT, noted)
+    return previous
 
 
 def stop_now(pool: WorkerPool) -> None:

@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from pathlib import Path
 
@@ -208,7 +209,7 @@ def test_ctrl_c_of_simulate_json_prints_the_summary_so_far():
 
 
 def test_a_first_ctrl_c_asks_a_run_to_stop_and_a_second_stops_it_at_once():
-    from rulesdsl.cli_support import stop_on_ctrl_c
+    from rulesdsl.cli_support import SAME_CTRL_C, stop_on_ctrl_c
     from rulesdsl.simulate import Stop
 
     before = signal.getsignal(signal.SIGINT)
@@ -218,7 +219,43 @@ def test_a_first_ctrl_c_asks_a_run_to_stop_and_a_second_stops_it_at_once():
         time.sleep(0.1)   # (the handler runs at the first bytecode after the signal)
         with pytest.raises(Stop):
             asked()
+        # One sent right after, as `timeout -s INT` sends the command's process group another:
+        # the same Ctrl-C.
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.1)
+        with pytest.raises(Stop):
+            asked()
+        time.sleep(SAME_CTRL_C)
         with pytest.raises(KeyboardInterrupt):
             os.kill(os.getpid(), signal.SIGINT)
             time.sleep(5)
     assert signal.getsignal(signal.SIGINT) is before
+
+
+def test_ctrl_c_while_waiting_on_the_pool_ends_the_wait_and_the_pool():
+    # The interrupt is raised by the pool's wait, never inside concurrent.futures (where one
+    # left a future's lock held and the exit waiting for it for ever).
+    start = time.monotonic()
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+    with pytest.raises(KeyboardInterrupt):
+        with worker_pool(2) as pool:
+            pending = [pool.submit(time.sleep, 30) for _ in range(4)]
+            timer.start()
+            for _ in pool.as_completed(pending):
+                pass
+    assert time.monotonic() - start < 10
+
+
+def test_map_keeps_a_bounded_number_of_tasks_ahead():
+    consumed: list[int] = []
+
+    def items():
+        for i in range(300):
+            consumed.append(i)
+            yield i
+
+    with worker_pool(2) as pool:
+        results = pool.map(abs, items(), ahead=3)
+        assert next(results) == 0
+        assert len(consumed) <= 5   # (the one waited for, three ahead, one refilled)
+        assert list(results) == list(range(1, 300))

@@ -9,7 +9,6 @@ naming the agent, the seat and the game's seed; the games before it are kept."""
 
 from __future__ import annotations
 
-import concurrent.futures as futures
 import gc
 import time
 from pathlib import Path
@@ -363,7 +362,7 @@ def _play_chunks(plan: Plan, chunks: list[range], jobs: int, total: int,
     try:
         with worker_pool(min(jobs, len(chunks)), gc.freeze) as pool:
             pending = {pool.submit(_play_many, plan, chunk): k for k, chunk in enumerate(chunks)}
-            for fut in futures.as_completed(pending):
+            for fut in pool.as_completed(pending):
                 if fut.cancelled():   # after a failure: a game that never started
                     continue
                 got, held, failed = fut.result()
