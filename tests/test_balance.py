@@ -483,3 +483,26 @@ def test_a_run_of_no_games_has_no_records(jobs):
     # (the Python API takes any count; the command asks for at least one game)
     result = run(Plan("duel", (), None, ("random", "random"), 0), jobs=jobs)
     assert result.records == [] and result.failure is None and result.holdings.seat_games == 0
+
+
+def test_a_trace_that_cannot_be_written_ends_the_run_with_its_report(tmp_path):
+    from rulesdsl.cli import cli
+    traces = tmp_path / "traces"
+    (traces / "game-3.json").mkdir(parents=True)   # (where game 3's trace would go)
+    result = CliRunner().invoke(cli, ["balance", "--agents", "random,random", "-n", "8", "-j", "1",
+                                      "--traces", str(traces), "--json"])
+    assert result.exit_code == 1
+    assert f"error: cannot write {traces / 'game-3.json'}: Is a directory; the report covers the 3 games before it" \
+        in result.output
+    report = json.loads(result.output[result.output.index("{"):result.output.rindex("}") + 1])
+    assert report["meta"]["games_played"] == 3
+    assert sorted(p.name for p in traces.iterdir()) == ["game-0.json", "game-1.json", "game-2.json", "game-3.json"]
+
+
+def test_compare_traces_into_a_file_is_one_error_line(tmp_path):
+    from rulesdsl.cli import cli
+    (tmp_path / "a").write_text("", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["balance", "--compare", "duel", "duel", "--traces", str(tmp_path),
+                                      "-n", "2", "--agents", "random,random"])
+    assert result.exit_code == 1
+    assert result.output.strip() == f"error: cannot create {tmp_path / 'a'}: File exists"

@@ -111,7 +111,10 @@ def balance(game: str | None, players: int | None, expansions: tuple[str, ...], 
                   str(traces / (f"{'ab'[i]}" if compare else "")) if traces else None) for i, (b, e) in enumerate(layers)]
     for p in plans:
         if p.traces:
-            Path(p.traces).mkdir(parents=True, exist_ok=True)
+            try:
+                Path(p.traces).mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                _fail(f"cannot create {p.traces}: {exc.strerror or exc}")
     jobs = jobs or default_jobs()
     # (reports without their game rows: the terminal and the HTML page show none, and the JSON
     # writes them from the outcomes a batch at a time, not a dict per game of a long run at once)

@@ -157,8 +157,12 @@ def play_game(rules, plan: Plan, index: int, factories: list[Callable[[int], Any
         except EffectFailed as exc:
             raise GameFailure(index, f"{exc.within(where)}") from None
     if plan.traces:
+        from ..files import FileProblem
         from ..trace import save_trace
-        save_trace(game, Path(plan.traces) / f"game-{index}.json")
+        try:
+            save_trace(game, Path(plan.traces) / f"game-{index}.json")
+        except FileProblem as exc:   # (a full disk, a folder of that name: the run ends here, reported)
+            raise GameFailure(index, str(exc)) from None
     st = game.state
     # (a game that went to its last age's end was scored then, as `simulate` reads it)
     ended = game._ended_scores or [game.score(p) for p in range(n)]
