@@ -143,3 +143,37 @@ def test_shrink_keeps_an_unshrinkable_failure():
     assert smaller.invariant == f.invariant and len(smaller.actions) <= len(f.actions)
     data = json.loads(json.dumps([str(a) for a in smaller.actions]))
     assert data
+
+
+SETUP_LOOP = """
+procedure save_up {
+    if coins < 1000000 {
+        gain 1 coin
+        run save_up
+    }
+}
+rule "Loop" {
+    when structure_dealt {
+        each_player { run save_up }
+    }
+}
+"""
+
+
+@pytest.mark.parametrize("flags", [["-j", "2"], ["-j", "1", "--no-shrink"]])
+def test_a_setup_that_never_ends_is_reported_with_a_trace_that_replays_it(tmp_path, flags):
+    folder = tmp_path / "loopy"
+    folder.mkdir()
+    (folder / "loop.rules").write_text(SETUP_LOOP, encoding="utf-8")
+    out = tmp_path / "failure.json"
+    result = run("verify", str(folder), "--option", "beginner_wonders", "-n", "4", "--max-steps", "500", "-o", str(out),
+                 *flags)
+    assert result.exit_code == 1
+    assert "Traceback" not in result.output
+    assert "FAILED: invariant `effects-end` broken" in result.output
+    assert "creating the game failed: the game's setup: its effects did not end within 500 steps" in result.output
+    assert "the 0 action(s) that lead to it:" in result.output   # (nothing shrunk: nothing to shrink)
+    assert json.loads(out.read_text(encoding="utf-8"))["actions"] == []
+    replayed = run("replay", str(out), "--max-steps", "500")
+    assert replayed.exit_code == 1
+    assert replayed.output.startswith("error: the game's setup: its effects did not end within 500 steps")

@@ -18,10 +18,10 @@ import attrs
 
 from rulesdsl.files import write_atomic
 from rulesdsl.interpreter.actions import Action, IllegalAction
-from rulesdsl.interpreter.budget import DEFAULT_MAX_STEPS
+from rulesdsl.interpreter.budget import DEFAULT_MAX_STEPS, EffectFailed
 from rulesdsl.interpreter.game import Game
 from rulesdsl.simulate import game_seed
-from rulesdsl.trace import trace_of
+from rulesdsl.trace import FORMAT as TRACE_FORMAT, VERSION as TRACE_VERSION, trace_of
 from rulesdsl.names import check_options
 from rulesdsl.workers import start_method, stop_now, worker_pool
 
@@ -50,7 +50,8 @@ class Failure:
         lines = [f"invariant `{self.invariant}` broken: {self.message}",
                  f"  {self.detail}",
                  f"  found in game {self.game_index} (seed {self.seed}) after {self.original_length} actions; "
-                 f"shrunk to {len(self.actions)} action(s):"]
+                 + (f"shrunk to {len(self.actions)} action(s):" if len(self.actions) < self.original_length
+                    else f"the {len(self.actions)} action(s) that lead to it:")]
         lines += [f"    {i:3d}. {a}" for i, a in enumerate(self.actions, start=1)] or ["    (none: the start position)"]
         if self.action is not None:
             lines.append(f"  then: {self.action}")
@@ -182,7 +183,8 @@ def find_failure(content, index: int, seed: int, options=(), max_actions: int = 
     actions = list(v.actions)
     failure = Failure(v.invariant, v.message, v.detail, index, s, list(options), {}, actions, len(actions), v.action,
                       max_steps=max_steps)
-    if shrink_it and v.invariant not in (GAME_ENDS.name,):
+    # (nothing to shrink in a failure before the first action: the set-up's, or the first action's)
+    if shrink_it and v.invariant not in (GAME_ENDS.name,) and actions:
         failure = shrink(content, failure)
     return failure
 
@@ -365,8 +367,16 @@ def failure_game(content, failure: Failure) -> Game:
 def write_trace(content, failure: Failure, path: Path) -> Path:
     """The shrunk failure as a trace: `rulesdsl replay` reaches the same (failing) state, and
     `rulesdsl verify --trace` checks the invariants on it again."""
-    game = failure_game(content, failure)
-    data = trace_of(game)
+    try:
+        data = trace_of(failure_game(content, failure))
+    except EffectFailed:
+        if failure.actions:
+            raise
+        # The game's set-up fails: a trace of no action, which `replay` stops at as `verify` did.
+        layers = list(content.layers)
+        data = {"format": TRACE_FORMAT, "version": TRACE_VERSION, "base": layers[0], "expansions": layers[1:],
+                "players": content.players, "seed": failure.seed, "options": list(failure.options),
+                "script": failure.script, "actions": []}
     data["verify"] = {"invariant": failure.invariant, "message": failure.message, "detail": failure.detail,
                       "game_index": failure.game_index, "original_length": failure.original_length,
                       "then": None if failure.action is None else [failure.action.name, *failure.action.args],
