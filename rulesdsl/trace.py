@@ -65,7 +65,7 @@ MAX_TRACE_BYTES = 16 * 1024 * 1024  # a long game's trace is tens of kB
 MAX_TRACE_PLAYERS = 64              # a count past any game's: refused before anything is compiled
 _FINAL_KEYS = ("winner", "victory", "coins", "pawn", "scores")
 _VERIFY_KEYS = {"invariant": str, "message": str, "detail": str, "game_index": int, "original_length": int,
-                "max_steps": int}
+                "max_steps": int, "max_actions": int}
 
 
 def _is_int(x: object) -> bool:

@@ -177,3 +177,13 @@ def test_a_setup_that_never_ends_is_reported_with_a_trace_that_replays_it(tmp_pa
     replayed = run("replay", str(out), "--max-steps", "500")
     assert replayed.exit_code == 1
     assert replayed.output.startswith("error: the game's setup: its effects did not end within 500 steps")
+
+
+def test_verify_trace_of_a_game_that_does_not_end_fails_again(tmp_path):
+    out = tmp_path / "long.json"
+    result = run("verify", "--max-actions", "5", "-n", "2", "-o", str(out), "--no-shrink")
+    assert result.exit_code == 1 and "invariant `game-ends` broken" in result.output
+    assert json.loads(out.read_text(encoding="utf-8"))["verify"]["max_actions"] == 5
+    again = CliRunner().invoke(cli, ["verify", "--trace", str(out)])
+    assert again.exit_code == 1
+    assert "invariant `game-ends` broken" in again.output and "not over after 5 actions" in again.output

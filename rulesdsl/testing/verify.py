@@ -45,6 +45,7 @@ class Failure:
     action: Action | None = None     # the offending action beyond `actions` (refused probe, crash)
     trace: Path | None = None
     max_steps: int = DEFAULT_MAX_STEPS   # the step budget the games were played with
+    max_actions: int = DEFAULT_MAX_ACTIONS   # the bound of `game-ends`
 
     def describe(self) -> str:
         lines = [f"invariant `{self.invariant}` broken: {self.message}",
@@ -182,7 +183,7 @@ def find_failure(content, index: int, seed: int, options=(), max_actions: int = 
     assert v is not None, f"game {index} did not fail again: the engine is not deterministic"
     actions = list(v.actions)
     failure = Failure(v.invariant, v.message, v.detail, index, s, list(options), {}, actions, len(actions), v.action,
-                      max_steps=max_steps)
+                      max_steps=max_steps, max_actions=max_actions)
     # (nothing to shrink in a failure before the first action: the set-up's, or the first action's)
     if shrink_it and v.invariant not in (GAME_ENDS.name,) and actions:
         failure = shrink(content, failure)
@@ -380,7 +381,7 @@ def write_trace(content, failure: Failure, path: Path) -> Path:
     data["verify"] = {"invariant": failure.invariant, "message": failure.message, "detail": failure.detail,
                       "game_index": failure.game_index, "original_length": failure.original_length,
                       "then": None if failure.action is None else [failure.action.name, *failure.action.args],
-                      "max_steps": failure.max_steps}
+                      "max_steps": failure.max_steps, "max_actions": failure.max_actions}
     write_atomic(Path(path), json.dumps(data, indent=1) + "\n")  # a failed write leaves any old file intact
     failure.trace = path
     return path
@@ -404,6 +405,13 @@ def check_trace(data: dict):
     except IllegalAction as exc:
         done = [Action(h[0], tuple(h[1:])) for h in game.state.history]
         return game, InvariantViolation("replay", "the trace replays legally", str(exc), game, done)
+    bound = info.get("max_actions")
+    if (run.violation is None and info.get("invariant") == GAME_ENDS.name and type(bound) is int
+            and not run.game.over and len(run.actions) >= bound):
+        # (the driver's own invariant, which replaying the actions does not check by itself)
+        done = [Action(h[0], tuple(h[1:])) for h in run.game.state.history]
+        return run.game, InvariantViolation(GAME_ENDS, GAME_ENDS.message,
+                                            f"the game is not over after {bound} actions", run.game, done)
     return run.game, run.violation
 
 
