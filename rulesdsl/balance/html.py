@@ -125,7 +125,7 @@ def _section(report: dict, heading: str) -> list[str]:
     parts.append("<h3>Outliers</h3>")
     if report["outliers"]:
         parts.append("<ul>" + "".join(f"<li>{html.escape(o['kind'])} <b>{html.escape(o['name'])}</b>: {o['direction']}, "
-                                      f"{100 * o['delta']:+.1f} points when taken (Holm-adjusted p {o['p_holm']:.4f})</li>"
+                                      f"{100 * o['delta']:+.1f} points when built than when not (Holm-adjusted p {o['p_holm']:.4f})</li>"
                                       for o in report["outliers"]) + "</ul>")
     else:
         parts.append(f"<p>None: no definition's effect is significant at {meta['alpha']} after Holm's correction.</p>")
@@ -151,9 +151,9 @@ def render_html(result: dict) -> str:
                               f"[{m['low']:.4g}, {m['high']:.4g}]"] for m in metrics], "compare"))
         deltas = sorted((d for d in cmp["definitions"] if d.get("delta") is not None), key=lambda d: -abs(d["delta"]))[:30]
         if deltas:
-            parts.append(_figure(lambda ax: _delta_bars(ax, deltas), "Win rate when taken: B - A (95% intervals)",
+            parts.append(_figure(lambda ax: _delta_bars(ax, deltas), "Win rate when built: B - A (95% intervals)",
                                  1 + 0.22 * len(deltas)))
-            parts.append(_table(["kind", "name", "taken A", "taken B", "win A", "win B", "B - A", "95% interval"],
+            parts.append(_table(["kind", "name", "built A", "built B", "win A", "win B", "B - A", "95% interval"],
                                 [[d["kind"], d["name"], d["a_built"], d["b_built"], _pct(d["a_rate"]), _pct(d["b_rate"]),
                                   (f"{100 * d['delta']:+.1f}", "sig" if d["significant"] else ""),
                                   f"[{100 * d['low']:.1f}, {100 * d['high']:.1f}]"] for d in deltas], "deltas"))

@@ -85,7 +85,7 @@ def render(report: dict, console: Console, top: int = 15) -> None:
                            f"definition):", style="bold"))
         for o in report["outliers"]:
             console.print(f"  {o['kind']} {o['name']}: {o['direction']}, win rate {100 * o['delta']:+.1f} points "
-                          f"when taken (adjusted p {o['p_holm']:.4f})")
+                          f"when built than when not (adjusted p {o['p_holm']:.4f})")
     else:
         console.print(f"No outlier: no definition's effect is significant at {meta['alpha']} after Holm's correction"
                       + (f" ({games} games)" if games else ""))
@@ -112,8 +112,8 @@ def render_compare(result: dict, console: Console, top: int = 15) -> None:
     rows = [d for d in cmp["definitions"] if d.get("only_in") or (d.get("delta") is not None)]
     # The definitions B changes first, then the largest differences.
     rows.sort(key=lambda d: ((d["kind"], d["name"]) not in edited, d.get("only_in") is None, -abs(d.get("delta") or 0)))
-    defs = Table(title="Win rate when taken, B - A (the changed definitions, then the largest differences)")
-    for col in ("kind", "name", "taken A", "taken B", "win A", "win B", "B - A", "95% interval"):
+    defs = Table(title="Win rate when built, B - A (the changed definitions, then the largest differences)")
+    for col in ("kind", "name", "built A", "built B", "win A", "win B", "B - A", "95% interval"):
         defs.add_column(col, justify="left" if col in ("kind", "name") else "right")
     for d in rows[:top]:
         if d.get("delta") is None:
