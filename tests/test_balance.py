@@ -271,10 +271,13 @@ def test_custom_agent_by_module_and_entry_point(agent_module, monkeypatch):
 
 
 @pytest.mark.parametrize("agents, status, message", [
-    ("nobot,random,random", 2, "error: unknown agent 'nobot': one of random, greedy, mcts"),
-    ("no_such_module_xyz:Bot,random,random", 1, "error: agent 'no_such_module_xyz:Bot': cannot import no_such_module_xyz"),
+    ("nobot,random,random", 2, "error: --agents: unknown agent `nobot`; agents: random, greedy, mcts"),
+    ("grredy,random,random", 2, "error: --agents: unknown agent `grredy`; did you mean `greedy`? agents: random, greedy, "
+                                "mcts, or module:Class"),
+    ("no_such_module_xyz:Bot,random,random", 1,
+     "error: --agents: agent 'no_such_module_xyz:Bot': cannot import no_such_module_xyz"),
     ("random,random", 2, "error: --agents gives 2 agents, the game has 3 seats"),
-    ("json:Nothing,random,random", 1, "error: agent 'json:Nothing': module json has no 'Nothing'"),
+    ("json:Nothing,random,random", 1, "error: --agents: agent 'json:Nothing': module json has no 'Nothing'"),
 ])
 def test_bad_agents_are_one_error_line(agents, status, message):
     result = invoke("-g", HANDS, "-p", "3", "--agents", agents, "-n", "3")

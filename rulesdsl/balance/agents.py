@@ -71,8 +71,11 @@ def resolve(spec: str, search: SearchOptions = SearchOptions()) -> Callable[[int
             raise AgentError(f"agent {spec!r}: the entry point of {GROUP} fails to load: "
                              f"{type(exc).__name__}: {exc}") from None
         return _checked(spec, target)
-    raise AgentError(f"unknown agent {spec!r}: one of {', '.join(known_names())}, "
-                     f"or module:Class (docs/agents.md)")
+    from ..diagnostics import did_you_mean
+    names = known_names()
+    hint = did_you_mean(spec, names)
+    raise AgentError(f"unknown agent `{spec}`; " + (f"{hint} " if hint else "")
+                     + f"agents: {', '.join(names)}, or module:Class (docs/agents.md)")
 
 
 def _checked(spec: str, target: Any) -> Callable[[int], Any]:

@@ -106,7 +106,7 @@ def balance(game: str | None, players: int | None, expansions: tuple[str, ...], 
     try:
         check_all(line_up, search)
     except AgentError as exc:
-        _fail(str(exc), 2 if str(exc).startswith("unknown agent") else 1)
+        _fail(f"--agents: {exc}", 2 if str(exc).startswith("unknown agent") else 1)
     plans = [Plan(b, e, players, tuple(line_up), games, seed, search, max_steps,
                   str(traces / (f"{'ab'[i]}" if compare else "")) if traces else None) for i, (b, e) in enumerate(layers)]
     for p in plans:
