@@ -127,7 +127,7 @@ def explain(name: str, expansions: tuple[str, ...], game: str | None, players: i
 @click.option("--seed", "-s", default=0, show_default=True, type=int)
 @click.option("--expansion", "-e", "expansions", multiple=True, help="Include an expansion (repeatable).")
 @click.option("--agents", default=None, metavar="A,B,...",
-              help="One agent per seat (random, greedy), comma-separated. Default: random at every seat.")
+              help="One agent per seat (random, greedy, mcts), comma-separated. Default: random at every seat.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
               help="Worker processes (default: every CPU); the results do not depend on it.")

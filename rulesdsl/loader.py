@@ -60,12 +60,12 @@ def folder_order(folder: Path) -> int:
 
 
 def canonical_expansions(expansions: list[str] | tuple[str, ...]) -> list[str]:
-    """Expansions in the order they apply (their `order`, then as given): the same set always
-    makes the same content and the same saved states."""
+    """Expansions in the order they apply (their `order`, then as given), each once: the same
+    set always makes the same content and the same saved states."""
     def key(name: str) -> int:
         path = Path(name) if ("/" in name or Path(name).is_dir()) else bundled_folder(name)
         return folder_order(path) if path is not None and path.exists() else 0
-    return sorted(expansions, key=key)
+    return sorted(dict.fromkeys(expansions), key=key)
 
 
 def header_name(folder: Path) -> str | None:
@@ -333,8 +333,17 @@ def resolve_layers(expansions: list[str] | tuple[str, ...] = (), base: str | Pat
     is an UnknownName listing the names accepted (the games for `base`, the expansions for the
     others).  A path, whether typed on the command line or read from a trace or save, must be a
     folder holding card files within the limits of `files_in` (or a card file); otherwise
-    FolderProblem (a ValueError) says why, in one line.  A missing path is E009 when read."""
-    return [layer_folder(base, "game")] + [layer_folder(name, "expansion") for name in expansions]
+    FolderProblem (a ValueError) says why, in one line.  A missing path is E009 when read.  An
+    expansion given twice (`-e pantheon -e pantheon`) is one layer: laid twice, every definition
+    in it would be defined twice."""
+    folders = [layer_folder(base, "game")]
+    seen = {folders[0].resolve()}
+    for name in expansions:
+        folder = layer_folder(name, "expansion")
+        if folder.resolve() not in seen:
+            seen.add(folder.resolve())
+            folders.append(folder)
+    return folders
 
 
 def layer_folder(name: str | Path, kind: str) -> Path:

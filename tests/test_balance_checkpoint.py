@@ -95,6 +95,7 @@ def test_the_command_goes_on_from_its_checkpoint_and_names_what_differs(tmp_path
         refused = runner.invoke(cli, [*args, *extra])
         assert refused.exit_code == 1
         assert refused.stderr.count("\n") == 1 and message in refused.stderr, refused.stderr
+        assert refused.stderr.startswith(f"error: {kept} holds "), refused.stderr   # (the file named once)
         assert "Traceback" not in refused.output
     greedy = runner.invoke(cli, ["balance", "--agents", "random,greedy", "-n", "24", "--checkpoint", str(kept)])
     assert greedy.exit_code == 1 and "its line-up: [\"random\", \"random\"]" in greedy.stderr
@@ -246,3 +247,12 @@ def test_any_interruptions_and_growth_give_the_report_of_one_run(tmp_path_factor
     went_on, outcomes = balance(_plan(games, seed=5), checkpoint=kept)
     whole, expected = balance(_plan(games, seed=5))
     assert _without_run(went_on) == _without_run(whole) and outcomes == expected
+
+
+def test_the_page_and_the_checkpoint_cannot_be_one_file(tmp_path):
+    kept = tmp_path / "study.jsonl"
+    result = CliRunner().invoke(cli, ["balance", "--agents", "random,random", "-n", "2", "--checkpoint", str(kept),
+                                      "--html", str(tmp_path / "." / "study.jsonl")])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: --html and --checkpoint name the same file")
+    assert not kept.exists()

@@ -193,3 +193,15 @@ def test_importing_the_runtime_loads_no_front_end():
     assert "rulesdsl.interpreter.game" in loaded
     assert not loaded & {"rulesdsl.loader", "rulesdsl.parser", "rulesdsl.checker", "rulesdsl.compiler",
                          "rulesdsl.pipeline", "rulesdsl.cli"}, sorted(loaded)
+
+
+def test_an_expansion_given_twice_is_laid_once():
+    from click.testing import CliRunner
+    from rulesdsl.cli import cli
+    from rulesdsl.pipeline import load_ruleset
+    assert load_ruleset(["pantheon", "pantheon"]).content.layers == load_ruleset(["pantheon"]).content.layers
+    result = CliRunner().invoke(cli, ["check", "-e", "pantheon", "-e", "pantheon"])
+    assert result.exit_code == 0, result.output   # (laid twice, every definition was defined twice: E102)
+    folder = Path(__file__).resolve().parent.parent / "cards" / "duel-pantheon"   # (the same, by its path)
+    result = CliRunner().invoke(cli, ["simulate", "-e", "pantheon", "-e", str(folder), "-n", "3", "-j", "1"])
+    assert result.exit_code == 0, result.output

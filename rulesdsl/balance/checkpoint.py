@@ -100,6 +100,9 @@ class Checkpoint:
                 if cp.dropped:   # (the cut line goes, so that the next batch starts a line of its own)
                     handle.truncate(os.fstat(handle.fileno()).st_size - cp.dropped)
             handle.seek(0, os.SEEK_END)
+        except CheckpointProblem:   # (an OSError too: said already, not to be wrapped again)
+            handle.close()
+            raise
         except OSError as exc:
             handle.close()
             raise CheckpointProblem(f"cannot use {cp.path}: {exc.strerror or exc}") from None

@@ -87,6 +87,8 @@ def balance(game: str | None, players: int | None, expansions: tuple[str, ...], 
     from .checkpoint import CheckpointProblem
     writable(html_file)
     writable(checkpoint)
+    if html_file is not None and checkpoint is not None and html_file.resolve() == checkpoint.resolve():
+        _fail(f"--html and --checkpoint name the same file, {html_file}: the page would replace the games kept", 2)
     if traces is not None:
         try:
             traces.mkdir(parents=True, exist_ok=True)
