@@ -47,7 +47,9 @@ class MaybeItem:
 
     def __init__(self, fn: Fn):
         self.fn = fn
-        self.name = ""
+        self.name = ""   # (its name in the call's source: `_i0`, set by `Compiler.call`)
+
+
 # What written expressions may call besides the game's verbs.
 BUILTINS = {"len": len, "list": list, "min": min, "max": max, "abs": abs}
 

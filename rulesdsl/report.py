@@ -25,7 +25,7 @@ class Report:
     sources: dict[str, str]
     files: int
     definitions: dict[str, int]
-    # Diagnostics left out because a file that does not parse explains them (`FOLLOW_ON`).
+    # Diagnostics left out because a file that does not parse explains them (`_follow_on`).
     hidden: int = 0
 
     @property
