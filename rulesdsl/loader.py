@@ -334,7 +334,7 @@ def resolve_layers(expansions: list[str] | tuple[str, ...] = (), base: str | Pat
     others).  A path, whether typed on the command line or read from a trace or save, must be a
     folder holding card files within the limits of `files_in` (or a card file); otherwise
     FolderProblem (a ValueError) says why, in one line.  A missing path is E009 when read.  An
-    expansion given twice (`-e pantheon -e pantheon`) is one layer: laid twice, every definition
+    expansion given twice (`-e NAME -e NAME`) is one layer: laid twice, every definition
     in it would be defined twice."""
     folders = [layer_folder(base, "game")]
     seen = {folders[0].resolve()}
