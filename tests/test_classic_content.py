@@ -893,3 +893,20 @@ def test_the_page_quotes_the_card_files():
     for block in blocks:
         for definition in re.split(r"\n(?=\S)", block.strip()):
             assert _normal(definition) in cards, definition
+
+
+@pytest.mark.parametrize("card, counted, own, neighbour, players, gained", [
+    ("Vineyard", "Sawmill", 2, 1, 3, 1), ("Vineyard", "Sawmill", 0, 1, 3, 1),
+    ("Bazar", "Loom", 2, 1, 4, 2), ("Bazar", "Loom", 0, 1, 4, 2),
+])
+def test_a_neighbours_card_of_the_same_turn_counts_whichever_seat_it_has(card, counted, own, neighbour, players, gained):
+    # The cards of a turn are played at the same time (B2): the count must not depend on the seat
+    # order the round resolves in (resolved in it, only a lower neighbour's card counted).
+    g = classic_game(players, seed=9)
+    play_until_age(g, 2)
+    set_hand(g, own, card, "Temple", "Statue", "Walls", "School", "Library", "Aqueduct")
+    set_hand(g, neighbour, counted, "Quarry", "Foundry", "Brickyard", "Courthouse", "Dispensary", "Laboratory",
+             keep=(own,))
+    before = g.state.coins[own]
+    play_round(g, {own: act("build", card), neighbour: act("build", counted)})
+    assert g.state.coins[own] - before == gained
