@@ -12,7 +12,7 @@ from __future__ import annotations
 from rulesdsl.limits import DEFAULT_MAX_STEPS, MAX_GAME_ACTIONS, MAX_REPEAT
 
 __all__ = ["DEFAULT_MAX_STEPS", "MAX_GAME_ACTIONS", "MAX_REPEAT", "BudgetExceeded", "EffectFailed", "GameTooLong",
-           "chain_of"]
+           "ScriptedDrawFailed", "chain_of"]
 
 
 class EffectFailed(RuntimeError):
@@ -63,6 +63,12 @@ class GameTooLong(BudgetExceeded):
     def _message(self) -> str:
         last = f" (the last: `{self.action}`)" if self.action is not None else ""
         return f"{self.context}{self.what}{last}"
+
+
+class ScriptedDrawFailed(EffectFailed, ValueError):
+    """A draw the game's script names (`new_game(script=...)`) cannot happen: the item is not in
+    the zone then.  An EffectFailed, so that an action drawing it is undone and the game left as
+    it was; a ValueError, as `new_game` raises for a script of the set-up."""
 
 
 def chain_of(frames: list[tuple[int, str]]) -> list[str]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import chance, core, machine
+from .budget import ScriptedDrawFailed
 from .state import Frame
 
 if TYPE_CHECKING:
@@ -53,7 +54,7 @@ def _scripted_draw(g: Game, rest: list[int], count: int, label: str, scripted: l
             name = scripted.pop(0)
             item = next((i for i in rest if g.content.items[i].name == name), None)  # any copy of it
             if item is None:
-                raise ValueError(f"scripted draw from {label}: {name!r} is not there")
+                raise ScriptedDrawFailed(f"scripted draw from {label}: {name!r} is not there", machine.running(g))
             rest.remove(item)
         else:
             st.rng, k = chance.below(st.rng, len(rest))

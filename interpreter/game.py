@@ -103,9 +103,26 @@ class Game:
         """A game of `content` from a state, checked against the content first (a state from
         another card set, or one that points outside this content, raises SaveFileError).
         `max_steps`: the step budget of each action (interpreter/budget.py)."""
-        from .persistence import check_state
+        from .persistence import SaveFileError, check_state
         check_state(state, content)
         self._adopt(content, state, max_steps)
+        # The round's choices, each one its seat could make (the state is the round's start:
+        # nothing moves before the last seat chooses), asked as if it had not chosen yet.
+        choices = state.choices
+        for p, choice in enumerate(choices):
+            if choice is not None:
+                choices[p] = None
+                try:
+                    why = legality.explain_illegal(self, Action(choice[0], tuple(choice[1:])), p)
+                except (ValueError, KeyError, IndexError, TypeError) as exc:
+                    why = str(exc)
+                finally:
+                    choices[p] = choice
+                if why is not None:
+                    raise SaveFileError(f"invalid state: seat {p}'s choice {choice!r} is not one it could make "
+                                        f"({why})"[:300])
+        if any(c is not None for c in choices):
+            core.clear_caches(self)   # (what the questions kept, asked with a choice set aside)
 
     def _adopt(self, content: Content, state: State, max_steps: int = DEFAULT_MAX_STEPS) -> None:
         """Play `state` of `content`."""
@@ -169,13 +186,36 @@ class Game:
         """Names of the items in a zone (`structure` for the cards still laid out)."""
         if zone == "structure":
             return [self.name(i) for i in self.state.structure if i >= 0]
-        return [self.name(i) for i in self.state.zones[self.slot(self.content.zone_index[zone], owner)]]
+        z = self.content.zone_index.get(zone) if isinstance(zone, str) else None
+        if z is None:
+            raise ValueError(f"no zone {zone!r}: the zones are structure, {', '.join(self.content.zone_index)}")
+        if self.content.zones[z].per_player:
+            self._seat(owner, "owner")
+        return [self.name(i) for i in self.state.zones[self.slot(z, owner)]]
+
+    def score(self, p: int) -> dict[str, int]:
+        """Seat p's victory points by category, as they stand."""
+        return scoring.score(self, self._seat(p))
+
+    def total_score(self, p: int) -> int:
+        """The sum of `score(p)`."""
+        return scoring.total(self, self._seat(p))
+
+    def price(self, p: int, item: int) -> tuple[int, int, bool]:
+        """(coins in all, of which for trading, whether free by chain): what seat p pays for the
+        item (by number: `content.item_index[name]`) now."""
+        if isinstance(item, bool) or not isinstance(item, int) or not 0 <= item < len(self.content.items):
+            raise ValueError(f"no item {item!r}: items are numbered 0 to {len(self.content.items) - 1}")
+        return economy.price(self, self._seat(p), item)
+
+    def _seat(self, p: object, what: str = "seat") -> int:
+        """`p` when it is a seat of this game; else ValueError (a negative one read the last seat)."""
+        if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < self.state.players:
+            raise ValueError(f"{what} must be a seat from 0 to {self.state.players - 1}, not {p!r}")
+        return p
 
     name = core.name
     slot = core.slot
-    score = scoring.score
-    total_score = scoring.total
-    price = economy.price
     trade_prices = economy.trade_prices
     available_coins = economy.available_coins
     accessible = structure.accessible

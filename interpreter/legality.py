@@ -39,6 +39,8 @@ def legal_actions(g: Game, seat: int | None = None) -> list[Action]:
     have to act now.  Copies of one item make one action; a build that needs trade with
     neighbours makes one action per way to pay (`pay=p1:2`)."""
     st = g.state
+    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < st.players):
+        raise ValueError(f"seat must be a seat from 0 to {st.players - 1} (or None: the seat to move), not {seat!r}")
     if st.pending is not None and st.flow != "over":
         return decisions.answers(g, st.pending) if seat is None or seat == st.pending.player else []
     return list(dict.fromkeys(_turn_actions(g, seat)))   # (copies of one item name the same action: merged)
@@ -237,7 +239,9 @@ def below_of(rng: random.Random) -> Callable[[int], int]:
     generator's function carries `bits` None: its numbers are its own."""
     if getattr(type(rng), "_randbelow", None) is not _RANDBELOW_WITH_BITS or _RANDBELOW_WITH_BITS is None:
         # randrange(n) is _randbelow(n) once n > 0 is checked: the same numbers, less work
-        own = getattr(rng, "_randbelow", None) or rng.randrange
+        own = getattr(rng, "_randbelow", None) or getattr(rng, "randrange", None)
+        if own is None:
+            raise TypeError(f"a random generator (random.Random) is needed, not {type(rng).__name__}")
 
         def below_own(n: int) -> int:
             return own(n)
@@ -392,7 +396,7 @@ def allowed(g: Game, act, binding, me: int, coins: int) -> bool:
                 amount = fn(g, f)
                 if amount > 0:
                     total += amount
-        if total > coins and total > economy.available_coins(g, me):
+        if total > coins and total > economy.available_coins(g, me) or total >= economy.IMPOSSIBLE:
             return False
     return True
 

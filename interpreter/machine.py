@@ -14,6 +14,8 @@ if TYPE_CHECKING:
 
 
 def set_budget(g: Game, max_steps: int) -> None:
+    if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
+        raise ValueError(f"max_steps must be an integer of at least 1, not {max_steps!r}")
     g.max_steps = max_steps
     g.steps_left = max_steps
     # The state at this game's first action and its history length then (see `undo.snapshot`).

@@ -219,6 +219,10 @@ def state_from_dict(data: object) -> State:
     return state
 
 
+# More coins than any game holds, and below the price of what cannot be had at all
+# (`economy.IMPOSSIBLE`), which a seat holding as many could otherwise pay.
+MAX_COINS = 10**8
+
 FLOWS = ("start", "setup", "age_setup", "turn", "action", "before_action", "between", "over",
          "round", "resolve", "after_round", "end_of_age", "end_of_game")
 
@@ -243,8 +247,8 @@ def _validate(state: State) -> None:
     for i, slot in enumerate(state.loc):
         if slot != NOWHERE and (not 0 <= slot < len(state.zones) or i not in seen):
             raise bad(f"item {i} is not where the state says it is")
-    if len(state.coins) != players or any(c < 0 for c in state.coins):
-        raise bad("coins")
+    if len(state.coins) != players or any(not 0 <= c < MAX_COINS for c in state.coins):
+        raise bad(f"coins (each from 0 to {MAX_COINS - 1})")
     laid = [i for i in state.structure if i != NOWHERE]
     if (len(state.face_up) != len(state.structure) or len(set(laid)) != len(laid)
             or any(not 0 <= i < n for i in laid) or len({state.loc[i] for i in laid}) > 1
@@ -340,6 +344,17 @@ def _check_state(state: State, content: Content) -> None:
     if not -1 <= state.age < len(content.ages) or state.flow == "between" and state.age + 1 >= len(content.ages) \
             or state.age < 0 and state.flow not in ("start", "setup"):  # past the set-up, an age is under way
         raise bad(f"age {state.age}")
+    if set(state.counters) != set(content.counters):
+        raise bad(f"counters {sorted(state.counters)}; this content has {sorted(content.counters)}")
+    if state.flow == "round":
+        # (a round waits on the seats still to choose: none, and no one could move again)
+        if not content.simultaneous or not state.acting or len(state.choices) != players \
+                or all(state.choices[p] is not None for p in state.acting):
+            raise bad("a round with no seat left to choose, or in a game of alternate turns")
+    action_names = {a.name for a in content.actions}
+    for choice in state.choices:
+        if choice is not None and (not choice or choice[0] not in action_names):
+            raise bad(f"a choice of the round names no action of this content: {choice!r}"[:200])
     capital = content.track.capital
     if abs(state.pawn) > capital:
         raise bad(f"the conflict pawn at {state.pawn}, beyond the capitals")
@@ -459,6 +474,8 @@ def loads(text: str | bytes) -> State:
         data = json.loads(text)
     except (ValueError, UnicodeDecodeError) as exc:
         raise SaveFileError(f"not valid JSON: {exc}") from None
+    except RecursionError:   # (arrays nested past Python's limit: no save is)
+        raise SaveFileError("not a save: its JSON is nested too deeply") from None
     return state_from_dict(data)
 
 

@@ -36,7 +36,10 @@ def undo_last(g: Game, before: tuple[int, list] | None = None) -> None:
     unlimited = 2**62
     if g._origin_of is st:
         saved, known = g._origin
-        again = Game(g.content, copy_state(saved), max_steps=unlimited)
+        # (the game's own state, from before its first action: not checked again as a save is,
+        # whose script must still be drawable; a script that is not is what may be undone here)
+        again = Game.__new__(Game)
+        again._adopt(g.content, copy_state(saved), unlimited)
     else:
         known = 0
         again = Game.create(g.content, seed=st.seed, options=st.options, script=st.setup_script or None,

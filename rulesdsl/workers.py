@@ -119,11 +119,12 @@ class WorkerPool:
     def as_completed(self, pending: Iterable["Future"]) -> Iterator["Future"]:
         """The futures as they finish (`concurrent.futures.as_completed`, Ctrl-C heard)."""
         from concurrent.futures import FIRST_COMPLETED, wait
-        left = set(pending)
+        order = {f: k for k, f in enumerate(pending)}   # (those done together: in the order given)
+        left = set(order)
         while left:
             self.check()
             done, left = wait(left, timeout=POLL, return_when=FIRST_COMPLETED)
-            yield from done
+            yield from sorted(done, key=order.__getitem__)
 
     def check(self) -> None:
         if self.interrupted.is_set():

@@ -436,3 +436,55 @@ def test_the_first_legal_action_is_the_first_of_the_list(base, expansions, playe
             game.apply(game.random_action(rng))
         assert game.first_legal_action() is None and game.legal_actions() == []
     assert compared > 100
+
+
+# -- arguments a caller may get wrong: a clear ValueError or TypeError, never an internal error ------
+
+@pytest.mark.parametrize("call, kind, message", [
+    (lambda g: g.score(5), ValueError, "seat must be a seat from 0 to 1, not 5"),
+    (lambda g: g.score(-1), ValueError, "not -1"),   # (read as the last seat, it answered quietly)
+    (lambda g: g.total_score(2), ValueError, "not 2"),
+    (lambda g: g.items_in("nozone"), ValueError, "no zone 'nozone'"),
+    (lambda g: g.items_in("city", 5), ValueError, "owner must be a seat"),
+    (lambda g: g.price(0, 9999), ValueError, "no item 9999"),
+    (lambda g: g.price(0, -1), ValueError, "no item -1"),
+    (lambda g: g.price(5, 0), ValueError, "not 5"),
+    (lambda g: g.random_action(5), TypeError, "a random generator"),
+    (lambda g: g.legal_actions(1.0), ValueError, "not 1.0"),
+])
+def test_a_query_with_a_bad_argument_says_what_is_wrong(call, kind, message):
+    game = new_game(seed=1)
+    with pytest.raises(kind, match=message):
+        call(game)
+
+
+def test_bad_creation_arguments_are_refused_and_leave_nothing_behind():
+    with pytest.raises(ValueError, match="max_steps must be an integer of at least 1"):
+        new_game(max_steps=-1)
+    with pytest.raises(ValueError, match="max_steps"):
+        new_game(max_steps="x")
+    # A player count of another type is refused before the per-process cache: it kept the
+    # ruleset that failed for 4.0 and handed it out for 4.
+    with pytest.raises(TypeError, match="players must be an integer, not 4.0"):
+        new_game(base="classic", players=4.0)
+    assert new_game(base="classic", players=4).state.players == 4
+    # One name alone is one expansion, not its letters.
+    assert new_game(expansions="pantheon").state.layers == ["duel", "pantheon"]
+
+
+def test_a_scripted_draw_that_cannot_happen_leaves_the_game_as_it_was():
+    from rulesdsl.interpreter import EffectFailed
+    from rulesdsl.interpreter.persistence import dumps
+    game = new_game(seed=1, script={"age2": ["Baths"]})   # (Baths is a card of Age I)
+    rng = random.Random(0)
+    while True:
+        action = game.random_action(rng)
+        before = dumps(game.state)
+        try:
+            game.apply(action)
+        except EffectFailed as exc:
+            assert isinstance(exc, ValueError)
+            assert "scripted draw from age2: 'Baths' is not there" in str(exc)
+            assert dumps(game.state) == before and game.legal_actions()
+            return
+        assert not game.over

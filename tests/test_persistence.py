@@ -243,3 +243,43 @@ def test_save_is_plain_json(mid_game):
     assert data["format"] == "rulesdsl-state" and data["version"] == 3
     assert isinstance(data["state"], dict)
     assert copy.deepcopy(data) == json.loads(json.dumps(data))
+
+
+def test_a_save_nested_too_deeply_is_a_save_file_error():
+    from rulesdsl.interpreter.persistence import SaveFileError, loads
+    with pytest.raises(SaveFileError, match="nested too deeply"):
+        loads("[" * 100_000)
+
+
+def _edited_classic_save(edit) -> str:
+    import json
+    from rulesdsl.pipeline import load_ruleset
+    from rulesdsl.interpreter.persistence import dumps
+    game = load_ruleset((), "classic", 3).new_game(seed=4)
+    game.apply(game.legal_actions(0)[0], 0)   # (seat 0 has chosen; the round waits on the others)
+    data = json.loads(dumps(game.state))
+    edit(data["state"])
+    return json.dumps(data)
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda s: s["counters"].pop("victories"), "counters"),
+    (lambda s: s["choices"].__setitem__(0, ["steal"]), "names no action of this content"),
+    (lambda s: s["coins"].__setitem__(0, 10**9), "coins"),
+    (lambda s: s.__setitem__("acting", []), "a round with no seat left to choose"),
+])
+def test_an_edited_save_that_could_not_play_on_is_refused(edit, message):
+    from rulesdsl.pipeline import load_game
+    from rulesdsl.interpreter.persistence import SaveFileError
+    with pytest.raises(SaveFileError, match=message):
+        load_game(_edited_classic_save(edit))
+
+
+def test_a_round_choice_its_seat_could_not_make_is_refused():
+    from rulesdsl.pipeline import load_game
+    from rulesdsl.interpreter.persistence import SaveFileError
+
+    def swap(state):   # seat 0's choice given to seat 1, whose hand does not hold it
+        state["choices"][1], state["choices"][0] = state["choices"][0], None
+    with pytest.raises(SaveFileError, match="seat 1's choice .* is not one it could make"):
+        load_game(_edited_classic_save(swap))

@@ -494,3 +494,25 @@ def test_numbers_and_games_do_not_depend_on_the_hash_seed():
     outs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                            env={**__import__("os").environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2")}
     assert len(outs) == 1
+
+
+def test_arguments_the_environment_refuses_clearly():
+    env = rl.env("classic", players=3)
+    with pytest.raises(TypeError, match="the seed must be an integer"):
+        env.reset(seed=1.5)   # (it played game 1)
+    with pytest.raises(TypeError, match="the seed must be an integer"):
+        env.reset(seed="1")
+    env.reset(seed=np.int64(3))   # (numpy's integers are integers)
+    first = dumps(env.game.state)
+    env.reset(seed=3)
+    assert dumps(env.game.state) == first
+    with pytest.raises(ValueError, match="max_cycles must be an integer"):
+        rl.env("duel", max_cycles="x")
+    assert rl.env("duel", expansions="pantheon").content.layers == ["duel", "pantheon"]
+    assert rl.env("duel", options="beginner_wonders").game_options == ("beginner_wonders",)
+    par = rl.parallel_env("classic", players=3)
+    par.reset(seed=1)
+    with pytest.raises(ValueError, match="step takes a dict"):
+        par.step(None)
+    with pytest.raises(ValueError, match="no agent 'player_9'"):
+        par.step({"player_9": 0})

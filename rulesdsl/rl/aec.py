@@ -8,6 +8,7 @@ chosen.  Rewards come at the end (docs/rl.md)."""
 
 from __future__ import annotations
 
+import operator
 import random
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,7 @@ from rulesdsl.interpreter.game import Game
 from rulesdsl.interpreter.observation import observe
 from rulesdsl.interpreter.scoring import score
 from rulesdsl.interpreter.state import DRAW, Frame
-from rulesdsl.pipeline import load_ruleset
+from rulesdsl.pipeline import layer_names, load_ruleset
 
 from .encoding import Encoder
 from .reach import reachable
@@ -72,11 +73,13 @@ class RulesEnv(AECEnv):
                 raise ValueError(f"{what} must be one of {', '.join(allowed)}, not {value!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {', '.join(self.metadata['render_modes'])}")
-        if max_cycles is not None and max_cycles < 1:
-            raise ValueError("max_cycles must be at least 1 (or None: no limit)")
-        self.ruleset = load_ruleset(tuple(expansions), base=str(game), players=players)
+        if max_cycles is not None and (isinstance(max_cycles, bool) or not isinstance(max_cycles, int)
+                                       or max_cycles < 1):
+            raise ValueError(f"max_cycles must be an integer of at least 1 (or None: no limit), not {max_cycles!r}")
+        expansions = tuple(layer_names(expansions))   # (one name alone is one expansion, not its letters)
+        self.ruleset = load_ruleset(expansions, base=str(game), players=players)
         self.content = self.ruleset.content
-        self.game_options = tuple(options)
+        self.game_options = (options,) if isinstance(options, str) else tuple(options)
         self.reward_mode, self.obs_type, self.illegal = reward, obs_type, illegal
         self.max_cycles = max_cycles
         self.render_mode = render_mode
@@ -114,8 +117,10 @@ class RulesEnv(AECEnv):
         """A new game: with `seed`, that game seed (and the environment's generator reseeded);
         without, the next seed of the environment's generator."""
         if seed is not None:
-            self._rng = random.Random(seed)
-            game_seed = int(seed)
+            if isinstance(seed, bool) or not hasattr(seed, "__index__"):
+                raise TypeError(f"the seed must be an integer (or None), not {seed!r}")
+            game_seed = operator.index(seed)   # (numpy's integers too; 1.5 was taken as 1)
+            self._rng = random.Random(game_seed)
         else:
             game_seed = self._rng.randrange(2 ** 31)
         self.game = self.ruleset.new_game(seed=game_seed, options=self.game_options)

@@ -38,6 +38,11 @@ class RulesParallelEnv(ParallelEnv):
         """Plays, in turn order, the action of each seat the game asks for, until a seat would
         act a second time in this step or the game ends.  A seat that must act and has no action
         in `actions` is a ValueError (nothing of this step is played before it is found)."""
+        if not isinstance(actions, dict):
+            raise ValueError(f"step takes a dict of agent -> action, not {type(actions).__name__}")
+        unknown = sorted(str(k) for k in actions if k not in self.possible_agents)
+        if unknown:
+            raise ValueError(f"no agent {unknown[0]!r} in this game: its agents are {', '.join(self.possible_agents)}")
         aec = self.aec
         done = lambda: aec.terminations[aec.agent_selection] or aec.truncations[aec.agent_selection]  # noqa: E731
         rewards = {a: 0.0 for a in self.agents}
