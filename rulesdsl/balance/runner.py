@@ -281,7 +281,9 @@ def run(plan: Plan, jobs: int = 1, progress: Callable[[int, int], None] | None =
     keeps the games before the first failing one, so the outcomes are the same for any `jobs`.
     `saved`: the plan's first games, played before (a checkpoint's), which the run takes over
     (and adds to): it plays the games after them.  `joining(outcomes, holdings)`: called with
-    each batch of games as it joins the run's, in game order (a checkpoint appends it)."""
+    each batch of games as it joins the run's, in game order (a checkpoint appends it).
+    `progress(games, total)`: after each batch, the games joined in game order (those a report
+    would hold if the run stopped there; a batch back before an earlier one waits for it)."""
     start = time.perf_counter()
     total = total_games(plan, load(plan).content.players)
     joined = _joined_from(plan, total, saved, joining)
@@ -316,7 +318,7 @@ def _joined_from(plan: Plan, total: int, saved: tuple[Outcomes, Holdings] | None
     if outcomes.first != 0 or len(outcomes) > total or outcomes.labels != tuple(labels(plan.agents)):
         raise ValueError(f"games {outcomes.first} to {outcomes.end - 1} of line-up {outcomes.labels} are not "
                          f"the first of this run's {total} games")
-    return _Joined(outcomes, holdings, joining=joining, games=len(outcomes))
+    return _Joined(outcomes, holdings, joining=joining)
 
 
 @attrs.define
@@ -328,11 +330,9 @@ class _Joined:
     outcomes: Outcomes
     holdings: Holdings = attrs.Factory(Holdings)
     waiting: dict[int, tuple[Outcomes, Holdings]] = attrs.Factory(dict)
-    games: int = 0   # (all that came back, joined or waiting)
     joining: Callable[[Outcomes, Holdings], None] | None = None   # (told of each batch joined)
 
     def take(self, got: Outcomes, held: Holdings) -> None:
-        self.games += len(got)
         self.waiting[got.first] = got, held
         out = self.outcomes
         while out.end in self.waiting:   # (a task cut short by a failure leaves a gap after it)
@@ -354,7 +354,7 @@ def _play_chunks(plan: Plan, chunks: list[range], jobs: int, total: int,
                 joined.take(got, held)
                 keep()
                 if progress:
-                    progress(joined.games, total)
+                    progress(len(joined.outcomes), total)
                 if failure:
                     break
         except KeyboardInterrupt:
@@ -374,7 +374,7 @@ def _play_chunks(plan: Plan, chunks: list[range], jobs: int, total: int,
                 joined.take(got, held)
                 keep()
                 if progress:
-                    progress(joined.games, total)
+                    progress(len(joined.outcomes), total)
                 if failed and (failure is None or failed.index < failure.index):
                     failure = failed
                     for other in pending:
