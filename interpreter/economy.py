@@ -138,8 +138,21 @@ def _chained(g: Game, p: int, it, s: Stats) -> bool:
     free.  (Apart from `price`, so that its names are not cells every price pays to create.)"""
     if not s.chains.isdisjoint(it.chain_from):
         return True
-    return bool(s.borrow_chains) and any(sym in stats(g, q).chains for q in seats.seats_of(g, "neighbours", p)
-                                         for sym in it.chain_from)
+    return bool(s.borrow_chains) and any(not _card_chains(g, q).isdisjoint(it.chain_from)
+                                         for q in seats.seats_of(g, "neighbours", p))
+
+
+def _card_chains(g: Game, q: int) -> set[str]:
+    """The chain symbols on the cards seat q has in play (`borrow_chains` borrows those: not what
+    its other items give, a token standing for a chain among them)."""
+    items, zones = g.content.items, g.state.zones
+    out: set[str] = set()
+    for slot in g.active_slots[q]:
+        for i in zones[slot]:
+            it = items[i]
+            if it.chain_gives and it.kind == "card":
+                out.update(it.chain_gives)
+    return out
 
 
 IMPOSSIBLE = 10**9   # the price of what cannot be had at all (neighbours lacking a resource)

@@ -105,3 +105,20 @@ def test_an_activation_ends_the_turn_no_conspiracy_after_it():
     game.apply(act("activate", "Tanit"))
     assert game.state.current == 1
     assert_illegal(game, act("conspire", "Coup"))
+
+
+def test_the_opponents_chains_decree_borrows_chains_on_cards_not_the_mythology_tokens():
+    # Agora: "ketensymbolen op kaarten die jouw tegenstander gebouwd heeft"; a Grand Temple is
+    # free to whoever holds its mythology's token (Pantheon), not to the decree's controller.
+    from agora_positions import put_accessible, set_decree, set_senate
+    from pantheon_positions import give_token
+    game = agora_game(age=3, expansions=("pantheon", "agora"))
+    set_decree(game, 0, "Decree: opponent's chains")
+    set_senate(game, [1, 0, 0, 0, 0, 0], [0] * 6)
+    give_token(game, 1, "Greek token A")
+    put_accessible(game, "Greek Grand Temple")
+    set_coins(game, 0, 0)
+    assert_illegal(game, act("build", "Greek Grand Temple"))
+    give_token(game, 0, "Greek token A")   # (its own token: free, as ever)
+    game.apply(act("build", "Greek Grand Temple"))
+    assert "Greek Grand Temple" in game.items_in("city", 0) and game.state.coins[0] == 0
