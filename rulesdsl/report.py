@@ -25,7 +25,7 @@ class Report:
     sources: dict[str, str]
     files: int
     definitions: dict[str, int]
-    # Diagnostics left out because a file that does not parse explains them (`_follow_on`).
+    # Diagnostics left out because a file that does not parse explains them (`follow_on`).
     hidden: int = 0
 
     @property
@@ -130,7 +130,7 @@ FROM_LOST_DEFINITION = frozenset({"E105", "E306", "E311", "E315"})
 _HEADER = re.compile(r"^\s*(game|expansion)(?![A-Za-z0-9_])", re.M)
 
 
-def _follow_on(checked: list[Diagnostic], merged) -> list[Diagnostic]:
+def follow_on(checked: list[Diagnostic], merged) -> list[Diagnostic]:
     """The diagnostics of `checked` that a file of `merged` that does not parse explains."""
     broken = {d.span.file for d in merged.diagnostics if d.severity == "error" and d.code.startswith("E0")}
     if not broken:
@@ -162,7 +162,7 @@ def _spanned(source: str | None, d: Diagnostic) -> str:
 def _check_set(paths: list[Path | Inline], read: dict | None = None) -> _Checked:
     merged = load_paths(paths, read)
     checked = check(merged)
-    hidden = _follow_on(checked, merged)
+    hidden = follow_on(checked, merged)
     if hidden:
         left_out = {id(d) for d in hidden}
         checked = [d for d in checked if id(d) not in left_out]

@@ -340,3 +340,13 @@ def test_ranges_count_utf16_units_as_the_protocol_does(client, tmp_path):
     assert [(d["code"], d["range"]["start"]["character"], d["range"]["end"]["character"]) for d in diags] == \
         [("E301", start, start + 5)]
     client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+
+
+def test_a_syntax_error_in_the_game_header_marks_its_own_file_only():
+    # As `rulesdsl check` leaves them out: the card files' unknown colours and resources follow
+    # from the game's header lost to a stray character.
+    game = CARDS_ROOT / "duel" / "game.rules"
+    text = game.read_text(encoding="utf-8").replace("    resources ", "    resources @ ", 1)
+    found = _project_with(game, text).diagnostics(game)
+    marked = {Path(f).name: [d.code for d in ds] for f, ds in found.items() if ds}
+    assert marked == {"game.rules": ["E002"]}

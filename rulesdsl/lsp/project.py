@@ -20,6 +20,7 @@ from ..diagnostics import Diagnostic, Span
 from ..files import FileProblem, read_regular
 from ..loader import BASE_GAME, SUFFIX, Merged, bundled_folder, layer_folder, merge
 from ..parser import decode, parse_file
+from ..report import follow_on
 
 # A file larger than this is not a card file: it is reported, not parsed (the editor would
 # freeze on it).
@@ -242,7 +243,11 @@ class Project:
         merge(by_layer, merged)
         diagnostics = list(merged.diagnostics)
         try:
-            diagnostics += check(merged)
+            checked = check(merged)
+            # (what a file that does not parse explains is left out, as `rulesdsl check` does:
+            # a stray character in the game's header marked every card file)
+            left_out = {id(d) for d in follow_on(checked, merged)}
+            diagnostics += [d for d in checked if id(d) not in left_out]
         except Exception as exc:  # a checker bug on half-typed text: report it, keep serving
             first = next(iter(trees), str(path))
             diagnostics.append(Diagnostic("warning", "E001", f"the checker stopped: {type(exc).__name__}",
