@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import unicodedata
 from typing import Iterable, Sequence
 
 import attrs
@@ -114,11 +115,24 @@ def render(diag: Diagnostic, source: str | None, lines: Sequence[str] | None = N
         text, column, width = _window(text, s.column, width)
         out.append(f"{pad} |")
         out.append(f"{gutter} | {text}")
-        out.append(f"{pad} | {' ' * (column - 1)}{'^' * width}")
+        # (spaces and carets by the cells a terminal gives each character: a wide one, CJK or an
+        # emoji, takes two; a combining mark none)
+        lead, marked = _cells(text[:column - 1]), _cells(text[column - 1:column - 1 + width])
+        out.append(f"{pad} | {' ' * lead}{'^' * max(1, marked)}")
     if diag.help:
         out.append(f"  = help: {diag.help}")
     from .safe_text import printable  # names, paths and source lines reach the terminal
     return printable("\n".join(out))
+
+
+def _cells(text: str) -> int:
+    """The terminal columns `text` takes."""
+    n = 0
+    for ch in text:
+        if unicodedata.combining(ch):
+            continue
+        n += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    return n
 
 
 def _window(text: str, column: int, width: int) -> tuple[str, int, int]:

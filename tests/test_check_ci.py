@@ -439,3 +439,15 @@ def test_a_name_is_left_unknown_only_when_its_definition_is_lost(tmp_path):
     assert [(d.code, Path(d.span.file).name, d.span.line) for d in report.diagnostics if d.severity == "error"] == [
         ("E006", "a.rules", 4), ("E306", "b.rules", 5)]
     assert report.hidden == 1
+
+
+def test_carets_stand_under_the_span_after_wide_characters():
+    # A CJK character or an emoji takes two columns of a terminal; a combining mark none.
+    for before in ("全角カード", "🎲", "Cafe\u0301"):
+        text = f'card "{before}" {{ age 1; color yelow }}\n'
+        d = Diagnostic("error", "E302", "unknown colour", Span("x.rules", 1, text.index("yelow") + 1, 1,
+                                                                text.index("yelow") + 6))
+        source_line, carets = render(d, text).splitlines()[2:4]
+        cells = {"全角カード": 10, "🎲": 2, "Cafe\u0301": 4}[before]
+        shown = source_line.index("yelow") + cells - len(before)   # (where a terminal draws it)
+        assert carets.index("^") == shown and carets.count("^") == 5, (before, carets)

@@ -350,3 +350,30 @@ def test_a_syntax_error_in_the_game_header_marks_its_own_file_only():
     found = _project_with(game, text).diagnostics(game)
     marked = {Path(f).name: [d.code for d in ds] for f, ds in found.items() if ds}
     assert marked == {"game.rules": ["E002"]}
+
+
+def test_an_unsaved_buffer_gets_its_syntax_checked_hover_and_completion(client):
+    # (an editor's new, unsaved buffer is no file: VS Code sends `untitled:` URIs)
+    uri = "untitled:Untitled-1"
+    text = 'card "X" {\n    age 1\n    gain 2 coins @\n}\n'
+    mark = len(client.notifications)
+    client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "rules", "version": 1,
+                                                          "text": text}})
+    diags = client.diagnostics(uri, after=mark)
+    assert [d["code"] for d in diags] == ["E002"] and diags[0]["range"]["start"]["line"] == 2
+    hover = client.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": _at(text, "gain", 1)})
+    assert hover is not None and "gain" in hover["contents"]["value"]
+    client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+
+
+def test_a_file_that_is_not_utf8_is_marked_at_its_bad_byte(client, tmp_path):
+    folder = tmp_path / "latin"
+    folder.mkdir()
+    (folder / "header.rules").write_text("expansion latin\n", encoding="utf-8")
+    (folder / "latin1.rules").write_bytes('# ok\n# ok\ncard "Latin1 été" {\n    age 1\n}\n'.encode("latin-1"))
+    mark = len(client.notifications)
+    client.open(folder / "header.rules", "expansion latin\n")
+    bad = (folder / "latin1.rules").absolute().as_uri()
+    diags = client.diagnostics(bad, after=mark)
+    assert [d["code"] for d in diags] == ["E005"]
+    assert diags[0]["range"]["start"]["line"] == 2   # (0-based: the third line, where the byte is)

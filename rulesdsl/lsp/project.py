@@ -18,13 +18,14 @@ from .. import ast, parse_cache
 from ..checker import check, vocabulary, Vocabulary
 from ..diagnostics import Diagnostic, Span
 from ..files import FileProblem, read_regular
-from ..loader import BASE_GAME, SUFFIX, Merged, bundled_folder, layer_folder, merge
+from ..loader import BASE_GAME, MAX_FOLDER_BYTES, SUFFIX, Merged, bundled_folder, layer_folder, merge
 from ..parser import decode, parse_file
 from ..report import follow_on
 
-# A file larger than this is not a card file: it is reported, not parsed (the editor would
-# freeze on it).
-MAX_FILE_BYTES = 4 * 1024 * 1024
+# A file larger than this is not a card file: it is reported, not parsed. The limit is
+# `check`'s (a whole folder's): the server reads whatever `check` reads (it refused files over
+# 4 MB that `check` took; a file of some MB takes seconds to check).
+MAX_FILE_BYTES = MAX_FOLDER_BYTES
 _HEADER = re.compile(r"\s*(game|expansion)\s+\S")
 
 
@@ -132,7 +133,8 @@ class Project:
                 if path.exists() or path.is_symlink() else None
         text, problem = decode(shown, data)
         if problem is not None:
-            return Parsed("", None, [problem])
+            # (the text as far as it reads, for the positions: E005 names the line of the bad byte)
+            return Parsed(data.decode("utf-8", errors="replace"), None, [problem])
         old = self._parsed.get(path)
         if old is not None and old.text == text:
             return old

@@ -9,6 +9,7 @@ import functools
 import logging
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
+from urllib.parse import quote
 
 from lsprotocol import types as T
 from pygls.lsp.server import LanguageServer
@@ -17,6 +18,7 @@ from pygls.uris import from_fs_path, to_fs_path
 from ..diagnostics import Diagnostic, Span
 from . import features as F
 from .project import Project
+from ..loader import SUFFIX
 
 log = logging.getLogger("rulesdsl.lsp")
 # A pause in typing this long triggers a check; opening or saving a file checks at once.
@@ -39,6 +41,9 @@ def _version() -> str:
         return "0"
 
 
+UNSAVED = "rulesdsl-unsaved-buffers"   # (the folder, which does not exist, of buffers that are no files)
+
+
 class RulesServer(LanguageServer):
     def __init__(self, expansions: list[str] | tuple[str, ...] = (), debounce: float = DEBOUNCE_SECONDS):
         super().__init__("rulesdsl", _version(), text_document_sync_kind=T.TextDocumentSyncKind.Incremental)
@@ -46,11 +51,23 @@ class RulesServer(LanguageServer):
         self.debounce = debounce
         self.published: set[str] = set()   # URIs whose last published diagnostics were not empty
         self.pending: dict[str, asyncio.TimerHandle] = {}
+        self.unsaved: dict[str, str] = {}   # the path given a buffer that is no file -> its URI
 
     # -- paths and positions ------------------------------------------------------------------
     def path(self, uri: str) -> Path | None:
         fs = to_fs_path(uri)
-        return Path(fs) if fs else None
+        if fs:
+            return Path(fs)
+        if not isinstance(uri, str) or ":" not in uri:
+            return None
+        # A buffer that is no file (`untitled:Untitled-1`): a path of its own, in a folder that
+        # does not exist, so it is checked alone (its syntax; hover and completion work).
+        path = Path("/", UNSAVED, quote(uri, safe="") + SUFFIX).absolute()
+        self.unsaved[str(path)] = uri
+        return path
+
+    def uri(self, file: str) -> str | None:
+        return self.unsaved.get(file) or from_fs_path(file)
 
     def lines(self, file: str) -> list[str]:
         return (self.project.text(Path(file)) or "").split("\n")
@@ -69,7 +86,7 @@ class RulesServer(LanguageServer):
         return path, pos.line, pos.character
 
     def location(self, span: Span) -> T.Location:
-        return T.Location(from_fs_path(span.file) or span.file, self.to_range(span))
+        return T.Location(self.uri(span.file) or span.file, self.to_range(span))
 
     # -- diagnostics --------------------------------------------------------------------------
     def lsp_diagnostic(self, d: Diagnostic) -> T.Diagnostic:
@@ -87,7 +104,7 @@ class RulesServer(LanguageServer):
             log.exception("checking %s failed", path)
             return
         for file, diags in found.items():
-            uri = from_fs_path(file)
+            uri = self.uri(file)
             if uri is None:
                 continue
             if not diags and uri not in self.published and uri not in self.workspace.text_documents:
