@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from rulesdsl.model import Content
+from rulesdsl.names import check_seat
 
 from . import (core, creation, dealing, decisions, economy, events, legality, machine, majority, scoring, seats,
                selection, spaces, starters, structure, track, turns, undo, zones)
@@ -190,29 +191,23 @@ class Game:
         if z is None:
             raise ValueError(f"no zone {zone!r}: the zones are structure, {', '.join(self.content.zone_index)}")
         if self.content.zones[z].per_player:
-            self._seat(owner, "owner")
+            check_seat(owner, self.state.players)
         return [self.name(i) for i in self.state.zones[self.slot(z, owner)]]
 
     def score(self, p: int) -> dict[str, int]:
         """Seat p's victory points by category, as they stand."""
-        return scoring.score(self, self._seat(p))
+        return scoring.score(self, check_seat(p, self.state.players))
 
     def total_score(self, p: int) -> int:
         """The sum of `score(p)`."""
-        return scoring.total(self, self._seat(p))
+        return scoring.total(self, check_seat(p, self.state.players))
 
     def price(self, p: int, item: int) -> tuple[int, int, bool]:
         """(coins in all, of which for trading, whether free by chain): what seat p pays for the
         item (by number: `content.item_index[name]`) now."""
         if isinstance(item, bool) or not isinstance(item, int) or not 0 <= item < len(self.content.items):
             raise ValueError(f"no item {item!r}: items are numbered 0 to {len(self.content.items) - 1}")
-        return economy.price(self, self._seat(p), item)
-
-    def _seat(self, p: object, what: str = "seat") -> int:
-        """`p` when it is a seat of this game; else ValueError (a negative one read the last seat)."""
-        if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < self.state.players:
-            raise ValueError(f"{what} must be a seat from 0 to {self.state.players - 1}, not {p!r}")
-        return p
+        return economy.price(self, check_seat(p, self.state.players), item)
 
     name = core.name
     slot = core.slot

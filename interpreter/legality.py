@@ -10,6 +10,7 @@ from itertools import product
 from typing import TYPE_CHECKING, Callable, Iterator, Sequence
 
 from rulesdsl.model import STRUCTURE
+from rulesdsl.names import check_seat
 
 from . import decisions, economy, selection, trade
 from .actions import CHOOSE, CHOOSE_OPTION, CHOOSE_PLAYER, CHOOSE_SPACE, PASS, Action, malformed, new_action
@@ -39,8 +40,8 @@ def legal_actions(g: Game, seat: int | None = None) -> list[Action]:
     have to act now.  Copies of one item make one action; a build that needs trade with
     neighbours makes one action per way to pay (`pay=p1:2`)."""
     st = g.state
-    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < st.players):
-        raise ValueError(f"seat must be a seat from 0 to {st.players - 1} (or None: the seat to move), not {seat!r}")
+    if seat is not None:
+        check_seat(seat, st.players)
     if st.pending is not None and st.flow != "over":
         return decisions.answers(g, st.pending) if seat is None or seat == st.pending.player else []
     return list(dict.fromkeys(_turn_actions(g, seat)))   # (copies of one item name the same action: merged)

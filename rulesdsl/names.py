@@ -5,6 +5,7 @@ every name that is accepted."""
 
 from __future__ import annotations
 
+from pathlib import PurePath
 from typing import Iterable
 
 from . import ast
@@ -76,11 +77,19 @@ def option_calls(definitions: Iterable[ast.Definition]) -> list[ast.Name]:
     return found
 
 
+def names_given(value: object) -> list:
+    """Names a caller gave: one name alone (a string, or a path) is one name, not a list of its
+    letters; anything else is listed."""
+    if isinstance(value, (str, PurePath)):
+        return [str(value)]
+    return list(value)   # type: ignore[call-overload]
+
+
 def check_options(known: Iterable[str], options: Iterable[str] | str) -> list[str]:
     """The options a game is created with, sorted; each must be one the content reads (`known`).
     A single string is one option, not a list of letters."""
     allowed = set(known)
-    chosen = [options] if isinstance(options, str) else list(options)
+    chosen = names_given(options)
     for o in chosen:
         if not isinstance(o, str) or o not in allowed:
             raise UnknownName("game option", o, sorted(allowed))
@@ -100,7 +109,7 @@ def check_agent(name: str, agents: Iterable[str]) -> str:
 def check_agents(names: Iterable[str], players: int, agents: Iterable[str]) -> list[str]:
     """One agent per seat."""
     allowed = list(agents)
-    chosen = [check_agent(n, allowed) for n in names]
+    chosen = [check_agent(n, allowed) for n in names_given(names)]
     if len(chosen) != players:
         raise ValueError(f"{len(chosen)} agent{'s' if len(chosen) != 1 else ''} given, the game has {players} "
                          f"seats: one agent per seat, each one of: {', '.join(allowed)}")

@@ -22,6 +22,7 @@ from .interpreter.state import State
 from .limits import DEFAULT_MAX_STEPS
 from .loader import BASE_GAME, Merged, canonical_expansions, load_paths, resolve_layers
 from .model import Content
+from .names import names_given
 
 
 @attrs.frozen
@@ -63,7 +64,7 @@ class Ruleset:
              players: int | None = None) -> "Ruleset":
         """Load and compile for `players` (None: the game's fewest); content with errors raises
         RulesError with every diagnostic, a count outside the game's range ValueError."""
-        return cls(compile_layers(canonical_expansions(layer_names(expansions)), base, player_count(players)).content)
+        return cls(compile_layers(canonical_expansions(names_given(expansions)), base, player_count(players)).content)
 
     def new_game(self, seed: int = 0, options: list[str] | tuple[str, ...] = (),
                  script: dict[str, list[str]] | None = None, max_steps: int = DEFAULT_MAX_STEPS) -> Game:
@@ -82,24 +83,20 @@ def load_ruleset(expansions: list[str] | tuple[str, ...] = (), base: str = BASE_
     """The compiled rules for a base game and expansions at a player count (None: the game's
     fewest), compiled once per process."""
     # (checked before the cache: 4.0 equals 4 as a key, and what failed for it was kept for 4)
-    return _ruleset(tuple(canonical_expansions(layer_names(expansions))), str(base), player_count(players))
-
-
-def layer_names(expansions: object) -> list[str]:
-    """The expansions as a list of names: one name given alone is one expansion, not its letters."""
-    if isinstance(expansions, (str, Path)):
-        return [str(expansions)]
-    return list(expansions)   # type: ignore[call-overload]
+    return _ruleset(tuple(canonical_expansions(names_given(expansions))), str(base), player_count(players))
 
 
 def player_count(players: object) -> int | None:
-    """`players` as an int (an integer type such as numpy's taken as its value), or None;
-    TypeError for anything else (a float, a string, a bool)."""
-    if players is None:
-        return None
-    if isinstance(players, bool) or not hasattr(players, "__index__"):
-        raise TypeError(f"players must be an integer, not {players!r}")
-    return operator.index(players)
+    """`players` as an int, or None (`integer_given`)."""
+    return None if players is None else integer_given(players, "players")
+
+
+def integer_given(value: object, what: str) -> int:
+    """An integer a caller gave (an integer type such as numpy's taken as its value); TypeError
+    for anything else (a float, a string, a bool)."""
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        raise TypeError(f"{what} must be an integer, not {value!r}")
+    return operator.index(value)
 
 
 def new_game(expansions: list[str] | tuple[str, ...] = (), seed: int = 0, options: list[str] | tuple[str, ...] = (),

@@ -49,8 +49,6 @@ def simulate(rules: Ruleset, games: int, seed: int = 0, agents: list[str] | None
     `progress(n)` is called after the n-th game is added up; raising `Stop` there ends the run
     with the summary of those n games, the same as a run asked for n games (`interrupted` true)."""
     players = rules.content.players
-    if isinstance(agents, str):   # (one name alone is one agent, not its letters)
-        agents = [agents]
     agent_names = check_agents(agents or ["random"] * players, players, AGENTS)
     wins = {str(p): 0 for p in range(players)}
     wins["draw"] = 0

@@ -26,12 +26,17 @@ class TraceError(ValueError):
 
 def trace_of(game: Game) -> dict:
     st = game.state
-    return {"format": FORMAT, "version": VERSION, "base": st.layers[0], "expansions": st.layers[1:],
-            "players": st.players, "seed": st.seed,
-            "options": st.options, "script": st.setup_script, "actions": [list(a) for a in st.history],
+    return {**trace_start(st.layers, st.players, st.seed, st.options, st.setup_script),
+            "actions": [list(a) for a in st.history],
             "final": {"winner": st.winner, "victory": st.victory, "coins": st.coins, "pawn": st.pawn,
                       "scores": [game.score(p) for p in range(st.players)]},
             "final_state": dumps(_comparable(game))}
+
+
+def trace_start(layers: list[str], players: int, seed: int, options: list[str], script: dict) -> dict:
+    """What creates a trace's game, and no action yet (a game whose set-up fails has no more)."""
+    return {"format": FORMAT, "version": VERSION, "base": layers[0], "expansions": list(layers[1:]),
+            "players": players, "seed": seed, "options": list(options), "script": script, "actions": []}
 
 
 def _comparable(game: Game):

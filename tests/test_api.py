@@ -441,16 +441,16 @@ def test_the_first_legal_action_is_the_first_of_the_list(base, expansions, playe
 # -- arguments a caller may get wrong: a clear ValueError or TypeError, never an internal error ------
 
 @pytest.mark.parametrize("call, kind, message", [
-    (lambda g: g.score(5), ValueError, "seat must be a seat from 0 to 1, not 5"),
-    (lambda g: g.score(-1), ValueError, "not -1"),   # (read as the last seat, it answered quietly)
-    (lambda g: g.total_score(2), ValueError, "not 2"),
+    (lambda g: g.score(5), ValueError, "unknown seat `5`; seats: 0, 1"),
+    (lambda g: g.score(-1), ValueError, "unknown seat `-1`"),   # (read as the last seat, it answered quietly)
+    (lambda g: g.total_score(2), ValueError, "unknown seat `2`"),
     (lambda g: g.items_in("nozone"), ValueError, "no zone 'nozone'"),
-    (lambda g: g.items_in("city", 5), ValueError, "owner must be a seat"),
+    (lambda g: g.items_in("city", 5), ValueError, "unknown seat `5`"),
     (lambda g: g.price(0, 9999), ValueError, "no item 9999"),
     (lambda g: g.price(0, -1), ValueError, "no item -1"),
-    (lambda g: g.price(5, 0), ValueError, "not 5"),
+    (lambda g: g.price(5, 0), ValueError, "unknown seat `5`"),
     (lambda g: g.random_action(5), TypeError, "a random generator"),
-    (lambda g: g.legal_actions(1.0), ValueError, "not 1.0"),
+    (lambda g: g.legal_actions(1.0), ValueError, "unknown seat `1.0`"),
 ])
 def test_a_query_with_a_bad_argument_says_what_is_wrong(call, kind, message):
     game = new_game(seed=1)

@@ -8,7 +8,6 @@ chosen.  Rewards come at the end (docs/rl.md)."""
 
 from __future__ import annotations
 
-import operator
 import random
 from pathlib import Path
 from typing import Any
@@ -22,7 +21,8 @@ from rulesdsl.interpreter.game import Game
 from rulesdsl.interpreter.observation import observe
 from rulesdsl.interpreter.scoring import score
 from rulesdsl.interpreter.state import DRAW, Frame
-from rulesdsl.pipeline import layer_names, load_ruleset
+from rulesdsl.names import names_given
+from rulesdsl.pipeline import integer_given, load_ruleset
 
 from .encoding import Encoder
 from .reach import reachable
@@ -76,10 +76,10 @@ class RulesEnv(AECEnv):
         if max_cycles is not None and (isinstance(max_cycles, bool) or not isinstance(max_cycles, int)
                                        or max_cycles < 1):
             raise ValueError(f"max_cycles must be an integer of at least 1 (or None: no limit), not {max_cycles!r}")
-        expansions = tuple(layer_names(expansions))   # (one name alone is one expansion, not its letters)
+        expansions = tuple(names_given(expansions))   # (one name alone is one expansion, not its letters)
         self.ruleset = load_ruleset(expansions, base=str(game), players=players)
         self.content = self.ruleset.content
-        self.game_options = (options,) if isinstance(options, str) else tuple(options)
+        self.game_options = tuple(names_given(options))
         self.reward_mode, self.obs_type, self.illegal = reward, obs_type, illegal
         self.max_cycles = max_cycles
         self.render_mode = render_mode
@@ -117,9 +117,7 @@ class RulesEnv(AECEnv):
         """A new game: with `seed`, that game seed (and the environment's generator reseeded);
         without, the next seed of the environment's generator."""
         if seed is not None:
-            if isinstance(seed, bool) or not hasattr(seed, "__index__"):
-                raise TypeError(f"the seed must be an integer (or None), not {seed!r}")
-            game_seed = operator.index(seed)   # (numpy's integers too; 1.5 was taken as 1)
+            game_seed = integer_given(seed, "the seed")   # (numpy's integers too; 1.5 was taken as 1)
             self._rng = random.Random(game_seed)
         else:
             game_seed = self._rng.randrange(2 ** 31)

@@ -21,7 +21,7 @@ from rulesdsl.interpreter.actions import Action, IllegalAction
 from rulesdsl.interpreter.budget import DEFAULT_MAX_STEPS, EffectFailed
 from rulesdsl.interpreter.game import Game
 from rulesdsl.simulate import game_seed
-from rulesdsl.trace import FORMAT as TRACE_FORMAT, VERSION as TRACE_VERSION, trace_of
+from rulesdsl.trace import trace_of, trace_start
 from rulesdsl.names import check_options
 from rulesdsl.workers import start_method, stop_now, worker_pool
 
@@ -374,10 +374,7 @@ def write_trace(content, failure: Failure, path: Path) -> Path:
         if failure.actions:
             raise
         # The game's set-up fails: a trace of no action, which `replay` stops at as `verify` did.
-        layers = list(content.layers)
-        data = {"format": TRACE_FORMAT, "version": TRACE_VERSION, "base": layers[0], "expansions": layers[1:],
-                "players": content.players, "seed": failure.seed, "options": list(failure.options),
-                "script": failure.script, "actions": []}
+        data = trace_start(list(content.layers), content.players, failure.seed, failure.options, failure.script)
     data["verify"] = {"invariant": failure.invariant, "message": failure.message, "detail": failure.detail,
                       "game_index": failure.game_index, "original_length": failure.original_length,
                       "then": None if failure.action is None else [failure.action.name, *failure.action.args],
