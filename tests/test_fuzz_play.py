@@ -16,80 +16,28 @@ something (`remove action discard`) is a warning, W504: such a game may be stuck
 from __future__ import annotations
 
 import random
-import re
 import shutil
 import signal
 import tempfile
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
-from rulesdsl import registry as R
+from card_mutations import CARDS, mutation, texts
 from rulesdsl.interpreter import Ruleset
 from rulesdsl.report import check_layers
 from test_fuzz import well_formed
 
-ROOT = Path(__file__).resolve().parent.parent
-CARDS = ROOT / "cards"
 FOLDERS = ("duel", "duel-pantheon", "duel-agora")
-TEXT = {f"{d}/{p.name}": p.read_text(encoding="utf-8") for d in FOLDERS for p in sorted((CARDS / d).glob("*.rules"))}
+TEXT = texts(FOLDERS)
 # Mostly the base game alone (fast); the expansions on top of it now and then.
-SETS = (("duel",), ("duel",), ("duel",), ("duel", "duel-pantheon"), ("duel", "duel-agora"))
-WORD = re.compile(r"\b[a-z_][a-z0-9_]*\b")
-WORDS = sorted(set(R.VERBS) | set(R.FUNCTIONS) | set(R.NAMES) | set(R.EVENTS) | set(R.OWNER_WORDS) | set(R.KINDS)
-               | {w for t in TEXT.values() for w in WORD.findall(t)})
-NUMBERS = ("0", "1", "2", "3", "4", "7", "9", "99", "-1")
-HEADERS = sorted({(m.group(1), m.group(2)) for t in TEXT.values()
-                  for m in re.finditer(r'^(?:replace |extend )?(\w+) ("[^"]+"|\w+)', t, re.M)})
-NAMES = sorted({m.group(1) for t in TEXT.values() for m in re.finditer(r'^\w+ "([^"]+)"', t, re.M)})
+SETS = tuple((layers, None) for layers in (("duel",), ("duel",), ("duel",), ("duel", "duel-pantheon"), ("duel", "duel-agora")))
 ACTIONS_PER_GAME = 3000   # far above a real game (about 60 actions with every choice)
 SECONDS_PER_GAME = 10
 
 _WORK = Path(tempfile.mkdtemp(prefix="rulesdsl-fuzz-play-"))
 for _folder in FOLDERS:
     shutil.copytree(CARDS / _folder, _WORK / _folder)
-
-
-@st.composite
-def mutation(draw) -> tuple[tuple[str, ...], str, str]:
-    layers = draw(st.sampled_from(SETS))
-    name = draw(st.sampled_from(sorted(k for k in TEXT if k.split("/")[0] in layers)))
-    lines = TEXT[name].split("\n")
-    for _ in range(draw(st.integers(1, 3))):
-        op = draw(st.sampled_from(["delete", "duplicate", "swap", "copy", "number", "word", "word", "name", "remove"]))
-        i = draw(st.integers(0, len(lines) - 1))
-        if op == "delete":
-            del lines[i]
-        elif op == "duplicate":
-            lines.insert(i, lines[i])
-        elif op == "swap":
-            j = draw(st.integers(0, len(lines) - 1))
-            lines[i], lines[j] = lines[j], lines[i]
-        elif op == "copy":  # a line of any bundled file
-            other = TEXT[draw(st.sampled_from(sorted(TEXT)))].split("\n")
-            lines.insert(i, other[draw(st.integers(0, len(other) - 1))])
-        elif op == "number":
-            found = list(re.finditer(r"\b\d+\b", lines[i]))
-            if found:
-                m = draw(st.sampled_from(found))
-                lines[i] = lines[i][:m.start()] + draw(st.sampled_from(NUMBERS)) + lines[i][m.end():]
-        elif op == "word":  # a word of the language (statement, zone, resource, ...) for another
-            found = list(WORD.finditer(lines[i].split("#")[0]))
-            if found:
-                m = draw(st.sampled_from(found))
-                lines[i] = lines[i][:m.start()] + draw(st.sampled_from(WORDS)) + lines[i][m.end():]
-        elif op == "name":  # an item named for another (a wonder for a card, ...)
-            found = list(re.finditer(r'"[^"]*"', lines[i].split("#")[0]))
-            if found:
-                m = draw(st.sampled_from(found))
-                lines[i] = lines[i][:m.start()] + f'"{draw(st.sampled_from(NAMES))}"' + lines[i][m.end():]
-        else:  # a definition taken away
-            kind, title = draw(st.sampled_from(HEADERS))
-            lines.append(f"remove {kind} {title}")
-        if not lines:
-            lines = [""]
-    return layers, name, "\n".join(lines)
 
 
 class _OutOfTime(Exception):
@@ -114,9 +62,9 @@ def play_two_games(paths: list[Path]) -> None:
 
 @settings(max_examples=220, deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-@given(mutation())
+@given(mutation(TEXT, SETS))
 def test_what_check_accepts_plays(case):
-    layers, name, text = case
+    layers, _, name, text = case
     target = _WORK / name
     target.write_text(text, encoding="utf-8")
     try:

@@ -1,0 +1,75 @@
+"""Bundled card files mutated the way an editor would (a test helper for the fuzz tests):
+delete, duplicate, swap or copy lines, change numbers, put one word of the language for
+another, name one item for another, remove definitions.  `mutation(folders, sets)` is a
+hypothesis strategy of (layers, players, file, text): the file of one of the layers, mutated."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from hypothesis import strategies as st
+
+from rulesdsl import registry as R
+
+CARDS = Path(__file__).resolve().parent.parent / "cards"
+WORD = re.compile(r"\b[a-z_][a-z0-9_]*\b")
+NUMBERS = ("0", "1", "2", "3", "4", "7", "9", "99", "-1")
+
+
+def texts(folders: tuple[str, ...]) -> dict[str, str]:
+    """Each card file of the folders by `folder/file`."""
+    return {f"{d}/{p.name}": p.read_text(encoding="utf-8") for d in folders for p in sorted((CARDS / d).glob("*.rules"))}
+
+
+def mutation(text: dict[str, str], sets: tuple[tuple[tuple[str, ...], int | None], ...]):
+    """Mutations of the files of `text` (`texts`): one of `sets` ((layers, players); players
+    None: the game's fewest), a file of its layers, and that file's text after one to three
+    edits."""
+    words = sorted(set(R.VERBS) | set(R.FUNCTIONS) | set(R.NAMES) | set(R.EVENTS) | set(R.OWNER_WORDS)
+                   | set(R.KINDS) | {w for t in text.values() for w in WORD.findall(t)})
+    headers = sorted({(m.group(1), m.group(2)) for t in text.values()
+                      for m in re.finditer(r'^(?:replace |extend )?(\w+) ("[^"]+"|\w+)', t, re.M)})
+    names = sorted({m.group(1) for t in text.values() for m in re.finditer(r'^\w+ "([^"]+)"', t, re.M)})
+
+    @st.composite
+    def mutated(draw) -> tuple[tuple[str, ...], int | None, str, str]:
+        layers, players = draw(st.sampled_from(sets))
+        name = draw(st.sampled_from(sorted(k for k in text if k.split("/")[0] in layers)))
+        lines = text[name].split("\n")
+        for _ in range(draw(st.integers(1, 3))):
+            op = draw(st.sampled_from(["delete", "duplicate", "swap", "copy", "number", "word", "word", "name", "remove"]))
+            i = draw(st.integers(0, len(lines) - 1))
+            if op == "delete":
+                del lines[i]
+            elif op == "duplicate":
+                lines.insert(i, lines[i])
+            elif op == "swap":
+                j = draw(st.integers(0, len(lines) - 1))
+                lines[i], lines[j] = lines[j], lines[i]
+            elif op == "copy":  # a line of any of the files
+                other = text[draw(st.sampled_from(sorted(text)))].split("\n")
+                lines.insert(i, other[draw(st.integers(0, len(other) - 1))])
+            elif op == "number":
+                found = list(re.finditer(r"\b\d+\b", lines[i]))
+                if found:
+                    m = draw(st.sampled_from(found))
+                    lines[i] = lines[i][:m.start()] + draw(st.sampled_from(NUMBERS)) + lines[i][m.end():]
+            elif op == "word":  # a word of the language (statement, zone, resource, ...) for another
+                found = list(WORD.finditer(lines[i].split("#")[0]))
+                if found:
+                    m = draw(st.sampled_from(found))
+                    lines[i] = lines[i][:m.start()] + draw(st.sampled_from(words)) + lines[i][m.end():]
+            elif op == "name":  # an item named for another (a wonder for a card, ...)
+                found = list(re.finditer(r'"[^"]*"', lines[i].split("#")[0]))
+                if found:
+                    m = draw(st.sampled_from(found))
+                    lines[i] = lines[i][:m.start()] + f'"{draw(st.sampled_from(names))}"' + lines[i][m.end():]
+            else:  # a definition taken away
+                kind, title = draw(st.sampled_from(headers))
+                lines.append(f"remove {kind} {title}")
+            if not lines:
+                lines = [""]
+        return layers, players, name, "\n".join(lines)
+
+    return mutated()
