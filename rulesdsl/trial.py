@@ -44,7 +44,9 @@ def _trial(merged: Merged, players: int, stuck_ok: bool) -> str | None:
         for _ in range(MAX_GAME_ACTIONS):
             if game.over:
                 return None
-            if not game.legal_actions():
+            # (whether there is one, not the list: an action of three parameters can make
+            # thousands of bindings, and listing them at every action made `check` take minutes)
+            if game.first_legal_action() is None:
                 return None if stuck_ok else "the game gets stuck: the player to move has no legal action"
             game._apply(game.random_action(rng))
             if game.short_draws:

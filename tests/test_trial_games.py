@@ -1,0 +1,69 @@
+"""`check`'s trial games (rulesdsl/trial.py) ask at every action whether the seat to move has a
+legal action, not for the list of them: an action of three parameters makes thousands of
+bindings (a designer's fan action found by test_fuzz_speed_paths.py made `check` take 44 s
+listing them 7,600 times), and a stuck game is still found."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from rulesdsl.interpreter import Game
+from rulesdsl.loader import load_paths
+from rulesdsl.report import check_layers
+from rulesdsl.trial import trial_diagnostics
+
+DUEL = Path(__file__).resolve().parent.parent / "cards" / "duel"
+
+# Taking a structure card, face down or not, leaves it there: the ages last thousands of turns,
+# and `pick`'s bindings are the discard pile times the structure twice.
+MANY_BINDINGS = """
+expansion many {
+    title "Many bindings"
+}
+
+action pick {
+    require age >= 3
+    param old from discard kind=card
+    param first from structure_all
+    param second from structure_all
+    shields 1
+}
+
+action linger {
+    param card from structure_all
+    gain 1 coins
+}
+"""
+
+
+@pytest.fixture
+def no_listing(monkeypatch):
+    def listed(self, seat=None):
+        raise AssertionError("the trial game listed the legal actions")
+    monkeypatch.setattr(Game, "legal_actions", listed)
+
+
+def test_a_trial_game_never_lists_the_legal_actions(tmp_path: Path, no_listing):
+    many = tmp_path / "many"
+    many.mkdir()
+    (many / "many.rules").write_text(MANY_BINDINGS, encoding="utf-8")
+    report = check_layers([DUEL, many])
+    assert not report.errors, [d.message for d in report.diagnostics]
+
+
+def test_a_trial_game_with_no_legal_action_is_still_stuck(tmp_path: Path, no_listing):
+    # (discard, the action always possible, made nearly impossible; `check` itself warns W504
+    # and so does not report the stuck trial: asked without the warning, the trial says it)
+    base = tmp_path / "stuck"
+    shutil.copytree(DUEL, base)
+    game = base / "game.rules"
+    text = game.read_text(encoding="utf-8")
+    assert "action discard {\n    param card from structure\n" in text
+    game.write_text(text.replace("action discard {\n", "action discard {\n    require coins >= 99\n", 1), encoding="utf-8")
+    merged = load_paths([base])
+    (found,) = trial_diagnostics(merged, stuck_ok=False)
+    assert found.code == "E409" and "the game gets stuck: the player to move has no legal action" in found.message
+    assert trial_diagnostics(merged, stuck_ok=True) == []
