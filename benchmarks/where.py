@@ -130,6 +130,10 @@ def _counting(step, runs, key):
     def counted(g, f):
         runs[key] += 1
         return step(g, f)
+    # (what the starters read of a step: how many steps it runs, whether it only changes numbers)
+    for attr in ("spans", "numbers_only"):
+        if hasattr(step, attr):
+            setattr(counted, attr, getattr(step, attr))
     return counted
 
 

@@ -117,8 +117,9 @@ def source(act: ActionDef, content: Content, names: dict | None = None, in_round
     pc = 0
     while pc < stop:
         step = block.steps[pc]
-        # (`compiler.then_next`: a step that runs the step after it as well, moving the frame on)
-        after = pc + (2 if getattr(step, "runs_next", False) else 1)
+        # (`compiler.then_next`: a step that runs the steps after it as well, moving the frame
+        # on: the next, or a chain of them, numbers-only steps in a row)
+        after = pc + getattr(step, "spans", 1)
         run.append((pc, _written(step, pc, names, bound), after))
         pc = after
     # Where no statement reads the frame (every step written in, none handed the frame itself),

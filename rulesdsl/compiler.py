@@ -1369,12 +1369,14 @@ class Compiler:
 
 
 def then_next(first: Step, then: Step) -> Step:
-    """`first`, then `then`, the frame's next step, as the frame loop would run them."""
+    """`first`, then `then`, the frame's next step, as the frame loop would run them.  `then`
+    may run the steps after it too (numbers-only steps in a row make a chain): `spans` counts
+    the steps the whole runs, which `interpreter.starters` steps over."""
     def step(g, f):
         first(g, f)
         f.pc += 1
         then(g, f)
-    step.runs_next = True   # type: ignore[attr-defined]  (`interpreter.starters` reads it)
+    step.spans = 1 + getattr(then, "spans", 1)   # type: ignore[attr-defined]
     return step
 
 

@@ -250,3 +250,63 @@ def test_a_step_failing_in_a_rounds_runner_names_its_action_and_changes_nothing(
     assert info.value.chain == ["action `tithe`"]
     assert dumps(game.state) == before and game.legal_actions() == legal
     assert ("tithe" in ran) is written
+
+
+# Numbers-only steps in a row before one that is not: the compiler chains them (the first runs
+# all the others, `compiler.then_next`), and a starter steps over the whole chain.  It ran the
+# chain, then its later steps again (found by test_fuzz_speed_paths.py: a classic seat gained
+# four coins of three).
+CHAINED = """
+action tithe {
+    param card from structure
+    gain 1 coins
+    gain 1 coins
+    if coins >= 0 { gain 10 coins }
+    discard card
+}
+"""
+
+
+def test_a_starter_runs_a_chain_of_steps_once(tmp_path):
+    rules = Ruleset.load([str(folder(tmp_path, CHAINED))])
+    for looped in (False, True):
+        game = rules.new_game(seed=3, options=["beginner_wonders"])
+        if looped:
+            game._starts = [through_the_loop(act) for act in rules.content.actions]
+        tithe = _to_action(game, "tithe")
+        me, coins = game.to_move(), game.state.coins[:]
+        game.apply(tithe)
+        assert game.state.coins[me] == coins[me] + 12, looped
+    for seed in range(4):
+        assert played(rules, seed, written=True) == played(rules, seed, written=False), seed
+    block = rules.content.blocks[next(a.block for a in rules.content.actions if a.name == "tithe")]
+    assert block.steps[0].spans == 4   # (the gains and the `if` change numbers only: the discard ends the chain)
+
+
+CHAINED_IN_A_ROUND = """
+expansion tithes {
+    title "Tithes"
+}
+
+action tithe {
+    param card from hand
+    gain 1 coins
+    gain 1 coins
+    if coins >= 0 { gain 10 coins }
+    discard card
+    run last_card
+}
+"""
+
+
+def test_a_rounds_runner_runs_a_chain_of_steps_once(tmp_path):
+    rules = Ruleset.load([str(folder(tmp_path, CHAINED_IN_A_ROUND))], base="classic", players=3)
+    for seed in range(3):
+        assert played_rounds(rules, seed, True) == played_rounds(rules, seed, False), seed
+    game = rules.new_game(seed=0)
+    tithes = [a for a in game.legal_actions() if a.name == "tithe"]
+    me, coins = game.to_move(), game.state.coins[:]
+    game.apply(tithes[0])
+    for p in range(1, 3):   # (the others sell: the round resolves)
+        game.apply(next(a for a in game.legal_actions() if a.name == "sell"))
+    assert game.state.coins[me] == coins[me] + 12
