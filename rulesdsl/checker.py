@@ -395,13 +395,21 @@ class Checker:
             for a in args:
                 if not isinstance(a, ast.Name):
                     self.error("E309", f"`{s.verb}` expects plain words here", a.span)
-                elif s.verb == "zone" and a is not args[0] and a.name not in ZONE_FLAGS:
+                elif s.verb == "zone" and a.name not in ZONE_FLAGS:   # (`args`: the flags, after the name)
                     self.error("E204", f"unknown zone flag `{a.name}`", a.span,
                                did_you_mean(a.name, ZONE_FLAGS) or "flags: " + ", ".join(ZONE_FLAGS))
                 elif p.name == "resources":  # trade_price, trade_discount
                     self.vocab(a, R.RESOURCE)
             if not args and s.verb != "zone":
                 self.error("E203", f"`{s.verb}` needs at least one word", s.span)
+            flags = {a.name: a for a in args if isinstance(a, ast.Name)}
+            if s.verb == "zone" and "active" in flags and "player" not in flags:
+                # (what lies in an active zone works for the seat that owns it: the engine keeps
+                # each seat's stats, prices and offers from its own slots, and a zone of all the
+                # seats is no seat's)
+                self.error("E204", "an `active` zone must be a `player` zone: what lies in it works for its "
+                           "owner, and a zone of all the players has none", flags["active"].span,
+                           "add `player`, or leave out `active`")
             return
         # amounts: [count] word ...
         expect_word = False
