@@ -73,3 +73,66 @@ def mutation(text: dict[str, str], sets: tuple[tuple[tuple[str, ...], int | None
         return layers, players, name, "\n".join(lines)
 
     return mutated()
+
+
+# Zones a fan action's parameter may take from, with the filters that make sense there, by base
+# game: (zone, per seat, filters).
+PARAM_ZONES = {
+    "duel": (("structure", False, ("", " color=blue", " kind=card")), ("structure_all", False, ("",)),
+             ("city", True, ("", " color=brown", " color=[blue, green]")), ("wonders", True, ("",)),
+             ("discard", False, ("", " kind=card")), ("board_tokens", False, ("",)), ("tokens", True, ("",))),
+    "classic": (("hand", True, ("", " color=brown", " color=[red, blue]")), ("city", True, ("", " color=grey")),
+                ("discard", False, ("",)), ("stages", True, ("",))),
+}
+OWNERS = {"duel": ("", " owner=me", " owner=opponent", " owner=any"),
+          "classic": ("", " owner=me", " owner=left", " owner=right", " owner=neighbours")}
+CONDITIONS = ("coins >= {n}", "age >= {n}", "count(city) >= {n}", "count(city, color=red) < {n}", "coins < {n} * 3")
+
+
+def fan_actions(base: str):
+    """An expansion of one to four new actions for the base game `base` ("duel" or "classic")
+    in the shapes a designer might write: none to three parameters from zones of the table
+    (owners and filters, a `where=`, two from one zone), guards in front and behind, a
+    `before_turn`, and a body that moves or pays what it names.  A strategy of the expansion's
+    text."""
+    zones, owners = PARAM_ZONES[base], OWNERS[base]
+
+    @st.composite
+    def condition(draw) -> str:
+        return draw(st.sampled_from(CONDITIONS)).format(n=draw(st.integers(0, 4)))
+
+    @st.composite
+    def action(draw, k: int) -> str:
+        lines = [f"action fan_{k} {{"]
+        if draw(st.integers(0, 4)) == 0:
+            lines.append("    before_turn")
+        for _ in range(draw(st.integers(0, 2))):
+            lines.append(f"    require {draw(condition())}")
+        params = []
+        for j in range(draw(st.integers(0, 3))):
+            zone, per_seat, filters = draw(st.sampled_from(zones))
+            owner = draw(st.sampled_from(owners)) if per_seat else ""
+            where = f" where={draw(condition())}" if draw(st.integers(0, 4)) == 0 else ""
+            lines.append(f"    param p{j} from {zone}{owner}{draw(st.sampled_from(filters))}{where}")
+            params.append(zone)
+        if draw(st.booleans()):
+            lines.append(f"    require {draw(condition())}")
+        body = ["gain 1 coins", "pay 1 coins", "shields 1" if base == "duel" else "gain 2 coins",
+                f"if {draw(condition())} {{ gain 3 coins }}"]
+        for j, zone in enumerate(params):
+            body += [f"discard p{j}", f"move p{j} box"]
+            if zone in ("structure", "hand"):
+                body += [f"build p{j}", f"build p{j} free"]
+        for _ in range(draw(st.integers(1, 4))):
+            lines.append("    " + draw(st.sampled_from(body)))
+        if base == "classic":   # (a seat's card of the turn leaves its hand as every action's does)
+            lines.append("    run last_card")
+        lines.append("}")
+        return "\n".join(lines)
+
+    @st.composite
+    def expansion(draw) -> str:
+        actions = [draw(action(k)) for k in range(draw(st.integers(1, 4)))]
+        return "expansion fan {\n    title \"Fan actions\"\n}\n\n" + "\n\n".join(actions) + "\n"
+
+    return expansion()

@@ -15,7 +15,7 @@ same through the speed machinery as through the plain definitions, in two seeded
 A game that ends on the engine's bounds (`BudgetExceeded`: a runaway effect; a game longer
 than `MAX_GAME_ACTIONS`) or is stuck where `check` warned it may be (W504) is a result of the
 content, not of the speed machinery: the example ends there.  Anything else, or a comparison that differs, fails.
-`benchmarks/`' notes (docs/speed.md) say how to run many more examples."""
+docs/speed.md ("Nothing changes but speed") says how to run many more examples."""
 
 from __future__ import annotations
 
@@ -26,15 +26,16 @@ import signal
 import tempfile
 from pathlib import Path
 
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck, Phase, event, given, settings
+from hypothesis import strategies as st
 
-from card_mutations import CARDS, mutation, texts
+from card_mutations import CARDS, fan_actions, mutation, texts
 from rulesdsl.interpreter import MAX_GAME_ACTIONS, BudgetExceeded, Ruleset
 from rulesdsl.interpreter.persistence import dumps
 from rulesdsl.report import check_layers
 from rulesdsl.simulate import game_seed
 from test_fuzz import well_formed
-from test_kept_caches import after_every_action, everything_kept_holds
+from test_kept_caches import everything_kept_holds
 from test_open_spaces import check_every_decision
 from test_playout import by_apply, by_play_out
 from test_starters import played, played_rounds
@@ -43,13 +44,17 @@ FOLDERS = ("duel", "duel-pantheon", "duel-agora", "classic")
 TEXT = texts(FOLDERS)
 SETS = ((("duel",), None), (("duel",), None), (("duel", "duel-pantheon"), None), (("duel", "duel-agora"), None),
         (("duel", "duel-pantheon", "duel-agora"), None), (("classic",), 3), (("classic",), 4), (("classic",), 7))
-# RULESDSL_FUZZ_EXAMPLES=5000 for a long run (docs/speed.md, "Nothing changes but speed")
-EXAMPLES = int(os.environ.get("RULESDSL_FUZZ_EXAMPLES", "60"))
+# RULESDSL_FUZZ_SCALE=100 runs a hundred times the examples (docs/speed.md, "Nothing changes
+# but speed"): the suite's own run is a sample, the same one every time.
+SCALE = int(os.environ.get("RULESDSL_FUZZ_SCALE", "1"))
 SECONDS = 60   # a differential takes well under a second: far more is a hang
+LONG = 1000   # actions: a bundled game takes 60-200
 
 _WORK = Path(tempfile.mkdtemp(prefix="rulesdsl-fuzz-speed-"))
 for _folder in FOLDERS:
     shutil.copytree(CARDS / _folder, _WORK / _folder)
+_FAN = _WORK / "fan"   # (the expansion of new actions the last two tests write)
+_FAN.mkdir()
 
 
 class _OutOfTime(Exception):
@@ -60,46 +65,50 @@ def _out_of_time(signum, frame):
     raise _OutOfTime()
 
 
-def ends(rules, seed: int) -> bool:
-    """Whether the random game the comparisons below play for `seed` ends within the engine's
-    bound on a game's actions (their loops have none of their own)."""
+def length(rules, seed: int) -> int | None:
+    """How many actions the random game the comparisons below play for `seed` takes (None: it
+    does not end within the engine's bound on a game's actions; their loops have none)."""
     game, rng = rules.new_game(seed=seed), random.Random(seed)
     for _ in range(MAX_GAME_ACTIONS):
         if game.over:
-            return True
+            return len(game.state.history)
         game._apply(game.random_action(rng))
-    return game.over
+    return len(game.state.history) if game.over else None
 
 
 def same_through_both_paths(rules) -> None:
-    """The four comparisons of the module's docstring, two seeded games each."""
+    """The four comparisons of the module's docstring, two seeded games each (the comparisons
+    state by state, of games up to LONG actions: a fan action that takes no card can make an age
+    last thousands of turns)."""
     for seed in range(2):
-        if not ends(rules, seed):
+        actions = length(rules, seed)
+        if actions is None:
             event("a game did not end within the engine's bound")
             return
         check_every_decision(rules.new_game(seed=seed), random.Random(seed))
-        if rules.content.simultaneous:
-            assert played_rounds(rules, seed, True) == played_rounds(rules, seed, False), ("a round's runners", seed)
-        else:
-            assert played(rules, seed, True) == played(rules, seed, False), ("starters", seed)
         names = ["random"] * rules.content.players
         fast = by_play_out(rules, game_seed(5, seed), names)   # (first: it stops an endless game)
         plain = by_apply(rules, game_seed(5, seed), names)
         assert fast.state.history == plain.state.history and dumps(fast.state) == dumps(plain.state), ("play_out", seed)
-    assert after_every_action(rules, 2, everything_kept_holds) > 0
+        if actions > LONG:
+            event("a game too long to compare state by state")
+            continue
+        if rules.content.simultaneous:
+            assert played_rounds(rules, seed, True) == played_rounds(rules, seed, False), ("a round's runners", seed)
+        else:
+            assert played(rules, seed, True) == played(rules, seed, False), ("starters", seed)
+        game, rng = rules.new_game(seed=seed), random.Random(seed)
+        while not game.over:
+            game._apply(game.random_action(rng))
+            everything_kept_holds(game)
 
 
-@settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-@given(mutation(TEXT, SETS))
-def test_what_check_accepts_plays_the_same_through_the_speed_machinery(case):
-    layers, players, name, text = case
-    target = _WORK / name
-    target.write_text(text, encoding="utf-8")
+def accepted_plays_the_same(paths: list[Path], players: int | None, restore) -> None:
+    """`check` of the content set `paths`; if it accepts it, the comparisons, within SECONDS.
+    `restore()` puts the files the example changed back."""
     previous = signal.signal(signal.SIGALRM, _out_of_time)
     signal.setitimer(signal.ITIMER_REAL, SECONDS)
     try:
-        paths = [_WORK / layer for layer in layers]
         report = well_formed(check_layers(paths))
         if report.errors:
             return
@@ -113,8 +122,43 @@ def test_what_check_accepts_plays_the_same_through_the_speed_machinery(case):
             event("a game stuck, as W504 warned")
             assert str(exc) == "no legal action" and "W504" in {d.code for d in report.diagnostics}, exc
     except _OutOfTime:
-        raise AssertionError(f"{name} mutated: no result within {SECONDS} s") from None
+        raise AssertionError(f"no result within {SECONDS} s") from None
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
-        target.write_text(TEXT[name], encoding="utf-8")
+        restore()
+
+
+def fuzz(examples: int):
+    """The tests' settings: `examples` (times SCALE), the same every run, shrunk on failure
+    (hypothesis's explain phase traces every line: minutes over a game)."""
+    return settings(max_examples=examples * SCALE, deadline=None, derandomize=True, database=None,
+                    phases=[Phase.generate, Phase.shrink],
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+@fuzz(50)
+@given(mutation(TEXT, SETS))
+def test_what_check_accepts_plays_the_same_through_the_speed_machinery(case):
+    layers, players, name, text = case
+    target = _WORK / name
+    target.write_text(text, encoding="utf-8")
+    accepted_plays_the_same([_WORK / layer for layer in layers], players,
+                            lambda: target.write_text(TEXT[name], encoding="utf-8"))
+
+
+# New actions of the shapes a designer might write (card_mutations.fan_actions), where the
+# functions written for the content (open actions, draws, starters) meet shapes no bundled
+# action has.
+@fuzz(30)
+@given(fan_actions("duel"))
+def test_new_actions_on_duel_play_the_same_through_the_speed_machinery(text):
+    (_FAN / "fan.rules").write_text(text, encoding="utf-8")
+    accepted_plays_the_same([_WORK / "duel", _FAN], None, lambda: None)
+
+
+@fuzz(15)
+@given(fan_actions("classic"), st.sampled_from([3, 5, 7]))
+def test_new_actions_on_classic_play_the_same_through_the_speed_machinery(text, players):
+    (_FAN / "fan.rules").write_text(text, encoding="utf-8")
+    accepted_plays_the_same([_WORK / "classic", _FAN], players, lambda: None)
