@@ -136,3 +136,63 @@ def fan_actions(base: str):
         return "expansion fan {\n    title \"Fan actions\"\n}\n\n" + "\n\n".join(actions) + "\n"
 
     return expansion()
+
+
+# What a replaced card may be made of, by base game: resources, colours, chain symbols, and the
+# statements of a card that the engine keeps values for (production, prices, discounts, points).
+CARD_WORDS = {
+    "duel": {"resources": ("wood", "clay", "stone", "glass", "papyrus"),
+             "colors": ("brown", "grey", "blue", "green", "yellow", "red"),
+             "chains": ("horseshoe", "sword", "book", "gear", "mask", "moon"),
+             "effects": ("produce {r}", "produce 2 {r}", "produce {r}|{s}", "trade_price 1 {r}", "trade_price 1 {r} {s}",
+                         "discount 1 color={c}", "discount 2 kind=wonder", "shields 1", "points {n}", "gain {n} coins",
+                         "gain count(city, color={c}) coins", "science wheel",
+                         "when built color={c} {{ gain 1 coins }}", "when built by=opponent {{ gain 1 coins }}")},
+    "classic": {"resources": ("wood", "stone", "clay", "ore", "glass", "papyrus", "textile"),
+                "colors": ("brown", "grey", "blue", "yellow", "red", "green"),
+                "chains": ("camel", "market", "lamp", "book", "barrel"),
+                "effects": ("produce {r}", "produce 2 {r}", "produce {r}|{s}", "trade_price 1 {r} from=neighbours",
+                            "trade_price 1 {r} {s} from=left", "modify shields 1", "points {n}", "gain {n} coins",
+                            "gain count(city, color={c}) coins", "science gear")},
+}
+
+
+def card_replacements(base: str):
+    """An expansion replacing one to four of the base game's age cards (`base`: "duel" or
+    "classic") by cards of the same age, of a random colour, cost, chains and one to three
+    effects that the engine keeps values for (production, trade prices, discounts, points,
+    triggers): a designer rebalancing cards.  A strategy of the expansion's text."""
+    words = CARD_WORDS[base]
+    cards = sorted({(m.group(2), m.group(1)) for path in sorted((CARDS / base).glob("age*.rules"))
+                    for m in re.finditer(r'^card "([^"]+)" \{\n    age (\d)', path.read_text(encoding="utf-8"), re.M)})
+    copies = {name: m.group(1) for path in sorted((CARDS / base).glob("age*.rules"))
+              for name, m in ((n, re.search(r"\n    (copies [\d ]+)\n", body)) for n, body in
+                              re.findall(r'^card "([^"]+)" \{(.*?)\n\}', path.read_text(encoding="utf-8"), re.M | re.S)) if m}
+
+    @st.composite
+    def card(draw, age: str, name: str) -> str:
+        r, s = draw(st.sampled_from(words["resources"])), draw(st.sampled_from(words["resources"]))
+        if s == r:
+            s = words["resources"][(words["resources"].index(r) + 1) % len(words["resources"])]
+        lines = [f'replace card "{name}" {{', f"    age {age}", f"    color {draw(st.sampled_from(words['colors']))}"]
+        if name in copies:   # (the classic game's copies by player count stay as they were)
+            lines.append(f"    {copies[name]}")
+        cost = draw(st.sampled_from(["", "cost 2 coins", f"cost {r}", f"cost 2 {r} {s}", f"cost 1 coins {r}"]))
+        if cost:
+            lines.append(f"    {cost}")
+        if draw(st.integers(0, 3)) == 0:
+            lines.append(f"    chain_from {draw(st.sampled_from(words['chains']))}")
+        if draw(st.integers(0, 3)) == 0:
+            lines.append(f"    chain_gives {draw(st.sampled_from(words['chains']))}")
+        for _ in range(draw(st.integers(1, 3))):
+            effect = draw(st.sampled_from(words["effects"]))
+            lines.append("    " + effect.format(r=r, s=s, c=draw(st.sampled_from(words["colors"])), n=draw(st.integers(1, 3))))
+        return "\n".join(lines + ["}"])
+
+    @st.composite
+    def expansion(draw) -> str:
+        picked = draw(st.lists(st.sampled_from(cards), min_size=1, max_size=4, unique=True))
+        return ("expansion rebalance {\n    title \"Rebalanced cards\"\n}\n\n"
+                + "\n\n".join(draw(card(age, name)) for age, name in picked) + "\n")
+
+    return expansion()
