@@ -283,16 +283,34 @@ def _merged(lines: list[str]) -> list[str]:
         depth = len(line) - len(body)
         for d in [d for d in last if d > depth]:   # (blocks deeper than this line have ended)
             del last[d]
-        m = re.fullmatch(r"if (\w+):", body) or re.fullmatch(r"if \((\w+) := .*\):", body)
-        if m and body == f"if {m.group(1)}:" and last.get(depth) == m.group(1):
+        tested = _tested_name(body)
+        if tested and body == f"if {tested}:" and last.get(depth) == tested:
             continue   # (its lines, already indented, go on the block before)
         last.pop(depth, None)   # (any other line here comes between)
         if re.search(r"\b\w+ :?= ", body) and any(re.search(rf"\b{name} :?= ", body) for name in last.values()):
             last.clear()   # (a tested name set again: nothing merges across it)
         out.append(line)
-        if m:
-            last[depth] = m.group(1)
+        if tested:
+            last[depth] = tested
     return out
+
+
+def _tested_name(body: str) -> str | None:
+    """NAME, where the line is `if NAME:` or `if (NAME := ...):` testing that name alone; None
+    for any other line (`if (c0 := ...) and ...:` tests more than `c0`)."""
+    m = re.fullmatch(r"if (\w+):", body)
+    if m:
+        return m.group(1)
+    m = re.fullmatch(r"if \((\w+) := .*\):", body)
+    if m is None:
+        return None
+    depth = 0
+    for k, ch in enumerate(body[3:-1]):   # (the condition: its first parenthesis must close at its end)
+        depth += ch == "("
+        depth -= ch == ")"
+        if depth == 0:
+            return m.group(1) if k == len(body) - 5 else None
+    return None
 
 
 def _guard_key(guard) -> object:

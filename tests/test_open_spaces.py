@@ -258,3 +258,27 @@ def test_a_round_asks_every_seat_the_actions_that_need_no_check_as_its_record_do
                 answers.append(game._round_free(game, p))
                 assert answers[-1] is game._round_record(game, p)[-1], (emptied, coins, p)
     assert answers == [True] * 9 + [False] * 6 + [True] * 3
+
+
+# An action whose guards are a shared one and one more, then an action with the shared one alone:
+# the second's block was run inside the first's (`_merged` read `if (c0 := ...) and ...:` as a
+# test of c0 alone), so it was open only when both held (found by test_fuzz_speed_paths.py).
+GUARDS_AND_MORE = """
+action tithe { require coins >= 0; require coins >= 1; gain 1 coins }
+action alms { require coins >= 0; gain 1 coins }
+"""
+
+
+def test_an_action_behind_a_shared_guard_alone_is_open_where_one_asking_more_is_not(tmp_path: Path):
+    folder = tmp_path / "guards"
+    folder.mkdir()
+    (folder / "cards.rules").write_text(GUARDS_AND_MORE, encoding="utf-8")
+    rules = load_ruleset([str(folder)])
+    game = rules.new_game(seed=1, options=["beginner_wonders"])
+    me = game.to_move()
+    for coins, opened in ((0, {"alms"}), (3, {"alms", "tithe"})):
+        game.state.coins[me] = coins
+        assert {act.name for act, _, _ in game._open_spaces(game, me)[0]} & {"alms", "tithe"} == opened, coins
+        assert written_open_spaces(game, me) == plain_open_spaces(game, me)
+    for seed in range(3):
+        assert check_every_decision(rules.new_game(seed=seed), random.Random(seed)) > 40
