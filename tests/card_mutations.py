@@ -196,3 +196,43 @@ def card_replacements(base: str):
                 + "\n\n".join(draw(card(age, name)) for age, name in picked) + "\n")
 
     return expansion()
+
+
+# Events a fan rule may hear, with the filters each takes, by base game; and what it may do.
+RULE_EVENTS = {
+    "duel": (("built", (" color={c}", " kind=card", " kind=wonder", " via=chain", " via=paid")), ("acquired", ("",)),
+             ("gained_science", ("",)), ("pawn_moved", ("",)), ("traded", ("",)), ("discarded", (" color={c}", " kind=card")),
+             ("uncovered", (" color={c}", "")), ("age_ended", ("",)), ("structure_dealt", ("",))),
+    "classic": (("built", (" color={c}", " kind=card", " via=chain")), ("traded", ("",)),
+                ("discarded", (" color={c}", "")), ("age_ended", ("",))),
+}
+RULE_EFFECTS = {
+    "duel": ("gain 1 coins", "lose 1 coins", "shields 1", "gain count(city, color={c}) coins",
+             "if coins >= {n} {{ gain 1 coins }}", "lose 2 coins"),
+    "classic": ("gain 1 coins", "gain count(city, color={c}) coins", "if coins >= {n} {{ gain 1 coins }}"),
+}
+
+
+def fan_rules(base: str):
+    """An expansion of one to three `rule`s hearing the base game's events (`base`: "duel" or
+    "classic"), with `by=` and the events' own filters, doing what changes coins, shields and
+    points: where the engine's lists of who hears what (`events`) meet filters no bundled
+    trigger has.  A strategy of the expansion's text."""
+    colors = CARD_WORDS[base]["colors"]
+
+    @st.composite
+    def rule(draw, k: int) -> str:
+        event, filters = draw(st.sampled_from(RULE_EVENTS[base]))
+        c = draw(st.sampled_from(colors))
+        by = draw(st.sampled_from(["", " by=me", " by=any"] + [" by=opponent"] * (base == "duel")))
+        heard = f"{event}{by}{draw(st.sampled_from(filters)).format(c=c)}"
+        effects = [draw(st.sampled_from(RULE_EFFECTS[base])).format(c=draw(st.sampled_from(colors)), n=draw(st.integers(0, 6)))
+                   for _ in range(draw(st.integers(1, 2)))]
+        return f'rule "Fan {k}" {{\n    when {heard} {{\n' + "".join(f"        {e}\n" for e in effects) + "    }\n}"
+
+    @st.composite
+    def expansion(draw) -> str:
+        rules = [draw(rule(k)) for k in range(draw(st.integers(1, 3)))]
+        return "expansion fan {\n    title \"Fan rules\"\n}\n\n" + "\n\n".join(rules) + "\n"
+
+    return expansion()

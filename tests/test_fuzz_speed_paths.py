@@ -29,7 +29,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, Phase, event, given, settings
 from hypothesis import strategies as st
 
-from card_mutations import CARDS, card_replacements, fan_actions, mutation, texts
+from card_mutations import CARDS, card_replacements, fan_actions, fan_rules, mutation, texts
 from rulesdsl.interpreter import MAX_GAME_ACTIONS, BudgetExceeded, Ruleset
 from rulesdsl.interpreter.persistence import dumps
 from rulesdsl.report import check_layers
@@ -177,5 +177,21 @@ def test_rebalanced_duel_cards_play_the_same_through_the_speed_machinery(text):
 @fuzz(10)
 @given(card_replacements("classic"), st.sampled_from([3, 5, 7]))
 def test_rebalanced_classic_cards_play_the_same_through_the_speed_machinery(text, players):
+    (_FAN / "fan.rules").write_text(text, encoding="utf-8")
+    accepted_plays_the_same([_WORK / "classic", _FAN], players, lambda: None)
+
+
+# Rules hearing events with filters (card_mutations.fan_rules): the lists of triggers each kind
+# of event sets off, kept by event, kind, colour and how an item came.
+@fuzz(20)
+@given(fan_rules("duel"))
+def test_new_rules_on_duel_play_the_same_through_the_speed_machinery(text):
+    (_FAN / "fan.rules").write_text(text, encoding="utf-8")
+    accepted_plays_the_same([_WORK / "duel", _FAN], None, lambda: None)
+
+
+@fuzz(10)
+@given(fan_rules("classic"), st.sampled_from([3, 5, 7]))
+def test_new_rules_on_classic_play_the_same_through_the_speed_machinery(text, players):
     (_FAN / "fan.rules").write_text(text, encoding="utf-8")
     accepted_plays_the_same([_WORK / "classic", _FAN], players, lambda: None)
