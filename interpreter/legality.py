@@ -158,7 +158,12 @@ def canonical(g: Game, act, binding: list[int], me: int, pools: list[list[int]] 
     names = g.item_names
     if len(binding) == 1 and pools is not None:   # (most actions take one item: nothing taken yet)
         name = names[binding[0]]
-        return [binding[0] if name not in copied else _first_untaken(pools[0], name, names, ())]
+        if name not in copied:
+            return [binding[0]]
+        first = _first_untaken(pools[0], name, names, ())
+        if first < 0:
+            raise ValueError(f"{name!r} is not among the candidates")
+        return [first]
     out: list[int] = []
     for k, item in enumerate(binding):
         name = names[item]
@@ -167,17 +172,44 @@ def canonical(g: Game, act, binding: list[int], me: int, pools: list[list[int]] 
             continue
         if pools is None:
             pools = pools_of(g, act, me)   # (kept while a simultaneous round waits)
-        pool = pools[k]
-        out.append(_first_untaken(pool, name, names, out))
+        first = _first_untaken(pools[k], name, names, out)
+        if first < 0:
+            # An earlier parameter took the only copy this one may have (two parameters from
+            # zones of different seats, both holding a copy): the first binding of these names
+            # in order where each takes a copy of its own.
+            found = _first_binding(pools, [names[i] for i in binding], names)
+            if found is None:   # (the names came from a binding of these candidates: never)
+                raise ValueError(f"no binding of the candidates names {', '.join(names[i] for i in binding)}")
+            return found
+        out.append(first)
     return out
 
 
 def _first_untaken(pool: list[int], name: str, names: list[str], taken: Sequence[int]) -> int:
-    """The first item of `pool` named `name` that is not in `taken`."""
+    """The first item of `pool` named `name` that is not in `taken` (-1: none)."""
     for item in pool:
         if names[item] == name and item not in taken:
             return item
-    raise ValueError(f"{name!r} is not among the candidates")
+    return -1
+
+
+def _first_binding(pools: list[list[int]], wanted: list[str], names: list[str]) -> list[int] | None:
+    """The first binding, parameter by parameter in the order of their candidates, that gives
+    each parameter an item of its wanted name, no item twice (None: there is none)."""
+    out: list[int] = []
+
+    def extend(k: int) -> bool:
+        if k == len(wanted):
+            return True
+        for item in pools[k]:
+            if names[item] == wanted[k] and item not in out:
+                out.append(item)
+                if extend(k + 1):
+                    return True
+                out.pop()
+        return False
+
+    return out if extend(0) else None
 
 
 def open_actions(g: Game, me: int) -> list[tuple]:
@@ -441,19 +473,20 @@ def explain_illegal(g: Game, action: Action, seat: int | None = None) -> str | N
             return f"{action.args[-1]!r} is not a payment (write pay=p1:2,p2:1: coins to each seat)"
     if len(args) != len(act.params):
         return f"`{act.name}` takes {len(act.params)} argument(s): {', '.join(p.name for p in act.params)}"
-    binding: list[int] = []
-    items = g.content.items
+    names = g.item_names
+    pools = []
     for p, arg in zip(act.params, args):
         if arg not in g.content.item_index:
             return f"there is no item named {arg!r}"
-        item = next((i for i in selection.candidates(g, p.selector, me) if items[i].name == arg and i not in binding),
-                    None)
-        if item is None:
-            if arg in (items[i].name for i in binding):
-                return "the same item twice"
+        pool = selection.candidates(g, p.selector, me)
+        if arg not in (names[i] for i in pool):
             where = "accessible in the structure" if p.selector.zone == STRUCTURE else f"in {p.selector.text}"
             return f"{arg} is not {where}"
-        binding.append(item)
+        pools.append(pool)
+    # (the items these names bind as `decode` binds them: copies of a name are alike)
+    binding = _first_binding(pools, args, names)
+    if binding is None:
+        return "the same item twice"
     f = Frame(act.block, 0, 0, me, dict(zip(act.param_names, binding)))
     for req in act.guards + act.requires:
         if not req(g, f):

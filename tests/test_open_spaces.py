@@ -282,3 +282,42 @@ def test_an_action_behind_a_shared_guard_alone_is_open_where_one_asking_more_is_
         assert written_open_spaces(game, me) == plain_open_spaces(game, me)
     for seed in range(3):
         assert check_every_decision(rules.new_game(seed=seed), random.Random(seed)) > 40
+
+
+# Two parameters from cities of different seats, each of which may hold a copy of one card:
+# an action names its items, and a name was read as the first candidate of that name not taken
+# yet, which could be the only copy the later parameter may have ("'Glassworks' is not among
+# the candidates", found by test_fuzz_speed_paths.py).
+NEIGHBOURS_COPIES = """
+expansion copies {
+    title "Copies"
+}
+
+action borrow {
+    param first from city owner=neighbours color=grey
+    param second from city owner=left color=grey
+    gain 1 coins
+    run last_card
+}
+"""
+
+
+def test_a_name_both_parameters_may_take_a_copy_of_gives_each_a_copy(tmp_path: Path):
+    folder = tmp_path / "copies"
+    folder.mkdir()
+    (folder / "cards.rules").write_text(NEIGHBOURS_COPIES, encoding="utf-8")
+    rules = load_ruleset([str(folder)], "classic", 3)
+    game = rules.new_game(seed=0)
+    me = game.to_move()
+    left, right = game.left_of(me), game.right_of(me)
+    city = game.content.zone_index["city"]
+    copies = [i for i, it in enumerate(game.content.items) if it.name == "Glassworks"][:2]
+    for item, seat in zip(copies, (right, left)):   # (the right neighbour's comes first in `first`'s list)
+        game.relocate(item, game.slot(city, seat))
+    borrow = next(a for a in game.legal_actions() if a.name == "borrow")
+    assert borrow.args == ("Glassworks", "Glassworks")
+    act, binding, _ = legality.decode(game, borrow, me)
+    assert sorted(binding) == sorted(copies) and binding[1] in game.state.zones[game.slot(city, left)]
+    game.apply(borrow)   # (it raised ValueError)
+    for seed in range(3):
+        assert check_every_decision(rules.new_game(seed=seed), random.Random(seed)) > 20
