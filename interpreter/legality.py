@@ -160,10 +160,10 @@ def canonical(g: Game, act, binding: list[int], me: int, pools: list[list[int]] 
         name = names[binding[0]]
         if name not in copied:
             return [binding[0]]
-        first = _first_untaken(pools[0], name, names, ())
-        if first < 0:
-            raise ValueError(f"{name!r} is not among the candidates")
-        return [first]
+        for item in pools[0]:   # (the first copy of that name)
+            if names[item] == name:
+                return [item]
+        raise ValueError(f"{name!r} is not among the candidates")
     out: list[int] = []
     for k, item in enumerate(binding):
         name = names[item]
