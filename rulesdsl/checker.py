@@ -378,6 +378,15 @@ class Checker:
         n = len(verb.params)
         return "no arguments" if n == 0 else f"{n} argument{'s' if n > 1 else ''}"
 
+    def zone_flags_agree(self, flags: dict[str, ast.Name]) -> None:
+        # (what lies in an active zone works for the seat that owns it: the engine keeps each
+        # seat's stats, prices and offers from its own slots, and a zone of all the seats is no
+        # seat's)
+        if "active" in flags and "player" not in flags:
+            self.error("E204", "an `active` zone must be a `player` zone: what lies in it works for its "
+                       "owner, and a zone of all the players has none", flags["active"].span,
+                       "add `player`, or leave out `active`")
+
     def variadic(self, p: R.Param, args: list[ast.Expr], s: ast.Statement, d: ast.Definition, scope: Scope) -> None:
         if p.type == R.INTS:
             for a in args:
@@ -402,14 +411,8 @@ class Checker:
                     self.vocab(a, R.RESOURCE)
             if not args and s.verb != "zone":
                 self.error("E203", f"`{s.verb}` needs at least one word", s.span)
-            flags = {a.name: a for a in args if isinstance(a, ast.Name)}
-            if s.verb == "zone" and "active" in flags and "player" not in flags:
-                # (what lies in an active zone works for the seat that owns it: the engine keeps
-                # each seat's stats, prices and offers from its own slots, and a zone of all the
-                # seats is no seat's)
-                self.error("E204", "an `active` zone must be a `player` zone: what lies in it works for its "
-                           "owner, and a zone of all the players has none", flags["active"].span,
-                           "add `player`, or leave out `active`")
+            if s.verb == "zone":
+                self.zone_flags_agree({a.name: a for a in args if isinstance(a, ast.Name)})
             return
         # amounts: [count] word ...
         expect_word = False
