@@ -53,7 +53,7 @@ LONG = 1000   # actions: a bundled game takes 60-200
 _WORK = Path(tempfile.mkdtemp(prefix="rulesdsl-fuzz-speed-"))
 for _folder in FOLDERS:
     shutil.copytree(CARDS / _folder, _WORK / _folder)
-_FAN = _WORK / "fan"   # (the expansion of new actions the last two tests write)
+_FAN = _WORK / "fan"   # (the expansion the tests of new content write)
 _FAN.mkdir()
 
 
@@ -137,6 +137,12 @@ def fuzz(examples: int):
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
+def added_plays_the_same(base: str, text: str, players: int | None = None) -> None:
+    """`accepted_plays_the_same` of the base game with `text` as an expansion on it."""
+    (_FAN / "fan.rules").write_text(text, encoding="utf-8")
+    accepted_plays_the_same([_WORK / base, _FAN], players, lambda: None)
+
+
 @fuzz(50)
 @given(mutation(TEXT, SETS))
 def test_what_check_accepts_plays_the_same_through_the_speed_machinery(case):
@@ -153,15 +159,13 @@ def test_what_check_accepts_plays_the_same_through_the_speed_machinery(case):
 @fuzz(30)
 @given(fan_actions("duel"))
 def test_new_actions_on_duel_play_the_same_through_the_speed_machinery(text):
-    (_FAN / "fan.rules").write_text(text, encoding="utf-8")
-    accepted_plays_the_same([_WORK / "duel", _FAN], None, lambda: None)
+    added_plays_the_same("duel", text)
 
 
 @fuzz(15)
 @given(fan_actions("classic"), st.sampled_from([3, 5, 7]))
 def test_new_actions_on_classic_play_the_same_through_the_speed_machinery(text, players):
-    (_FAN / "fan.rules").write_text(text, encoding="utf-8")
-    accepted_plays_the_same([_WORK / "classic", _FAN], players, lambda: None)
+    added_plays_the_same("classic", text, players)
 
 
 # Cards rebalanced (card_mutations.card_replacements): production, trade prices, discounts,
@@ -170,15 +174,13 @@ def test_new_actions_on_classic_play_the_same_through_the_speed_machinery(text, 
 @fuzz(20)
 @given(card_replacements("duel"))
 def test_rebalanced_duel_cards_play_the_same_through_the_speed_machinery(text):
-    (_FAN / "fan.rules").write_text(text, encoding="utf-8")
-    accepted_plays_the_same([_WORK / "duel", _FAN], None, lambda: None)
+    added_plays_the_same("duel", text)
 
 
 @fuzz(10)
 @given(card_replacements("classic"), st.sampled_from([3, 5, 7]))
 def test_rebalanced_classic_cards_play_the_same_through_the_speed_machinery(text, players):
-    (_FAN / "fan.rules").write_text(text, encoding="utf-8")
-    accepted_plays_the_same([_WORK / "classic", _FAN], players, lambda: None)
+    added_plays_the_same("classic", text, players)
 
 
 # Rules hearing events with filters (card_mutations.fan_rules): the lists of triggers each kind
@@ -186,12 +188,10 @@ def test_rebalanced_classic_cards_play_the_same_through_the_speed_machinery(text
 @fuzz(20)
 @given(fan_rules("duel"))
 def test_new_rules_on_duel_play_the_same_through_the_speed_machinery(text):
-    (_FAN / "fan.rules").write_text(text, encoding="utf-8")
-    accepted_plays_the_same([_WORK / "duel", _FAN], None, lambda: None)
+    added_plays_the_same("duel", text)
 
 
 @fuzz(10)
 @given(fan_rules("classic"), st.sampled_from([3, 5, 7]))
 def test_new_rules_on_classic_play_the_same_through_the_speed_machinery(text, players):
-    (_FAN / "fan.rules").write_text(text, encoding="utf-8")
-    accepted_plays_the_same([_WORK / "classic", _FAN], players, lambda: None)
+    added_plays_the_same("classic", text, players)
