@@ -177,9 +177,10 @@ def canonical(g: Game, act, binding: list[int], me: int, pools: list[list[int]] 
             # An earlier parameter took the only copy this one may have (two parameters from
             # zones of different seats, both holding a copy): the first binding of these names
             # in order where each takes a copy of its own.
-            found = _first_binding(pools, [names[i] for i in binding], names)
+            wanted = list(map(names.__getitem__, binding))   # (not a comprehension: a cell every call would pay for)
+            found = _first_binding(pools, wanted, names)
             if found is None:   # (the names came from a binding of these candidates: never)
-                raise ValueError(f"no binding of the candidates names {', '.join(names[i] for i in binding)}")
+                raise ValueError(f"no binding of the candidates names {', '.join(wanted)}")
             return found
         out.append(first)
     return out
