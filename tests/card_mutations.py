@@ -86,6 +86,9 @@ PARAM_ZONES = {
 }
 OWNERS = {"duel": ("", " owner=me", " owner=opponent", " owner=any"),
           "classic": ("", " owner=me", " owner=left", " owner=right", " owner=neighbours")}
+# Decisions an action or a rule may ask on the way (the frame handed to the loop mid-action).
+CHOICES = {"duel": ("choose 1 from board_tokens { acquire chosen }", "choose 1 from city owner=opponent { discard chosen }"),
+           "classic": ("choose 1 from discard { build chosen free }", "choose 1 from city owner=left { gain 1 coins }")}
 CONDITIONS = ("coins >= {n}", "age >= {n}", "count(city) >= {n}", "count(city, color=red) < {n}", "coins < {n} * 3")
 
 
@@ -118,7 +121,7 @@ def fan_actions(base: str):
         if draw(st.booleans()):
             lines.append(f"    require {draw(condition())}")
         body = ["gain 1 coins", "pay 1 coins", "shields 1" if base == "duel" else "gain 2 coins",
-                f"if {draw(condition())} {{ gain 3 coins }}"]
+                f"if {draw(condition())} {{ gain 3 coins }}"] + list(CHOICES[base])
         for j, zone in enumerate(params):
             body += [f"discard p{j}", f"move p{j} box"]
             if zone in ("structure", "hand"):
@@ -208,8 +211,9 @@ RULE_EVENTS = {
 }
 RULE_EFFECTS = {
     "duel": ("gain 1 coins", "lose 1 coins", "shields 1", "gain count(city, color={c}) coins",
-             "if coins >= {n} {{ gain 1 coins }}", "lose 2 coins"),
-    "classic": ("gain 1 coins", "gain count(city, color={c}) coins", "if coins >= {n} {{ gain 1 coins }}"),
+             "if coins >= {n} {{ gain 1 coins }}", "lose 2 coins", "choose 1 from board_tokens {{ acquire chosen }}"),
+    "classic": ("gain 1 coins", "gain count(city, color={c}) coins", "if coins >= {n} {{ gain 1 coins }}",
+                "choose 1 from city owner=left {{ gain 1 coins }}"),
 }
 
 

@@ -28,6 +28,7 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, Phase, event, given, settings
 from hypothesis import strategies as st
+import pytest
 
 from card_mutations import CARDS, card_replacements, fan_actions, fan_rules, mutation, texts
 from rulesdsl.interpreter import MAX_GAME_ACTIONS, BudgetExceeded, Ruleset
@@ -153,45 +154,23 @@ def test_what_check_accepts_plays_the_same_through_the_speed_machinery(case):
                             lambda: target.write_text(TEXT[name], encoding="utf-8"))
 
 
-# New actions of the shapes a designer might write (card_mutations.fan_actions), where the
-# functions written for the content (open actions, draws, starters) meet shapes no bundled
-# action has.
-@fuzz(30)
-@given(fan_actions("duel"))
-def test_new_actions_on_duel_play_the_same_through_the_speed_machinery(text):
-    added_plays_the_same("duel", text)
+# What a designer adds, as an expansion of the base game (card_mutations): new actions, where
+# the functions written for the content (open actions, draws, starters) meet shapes no bundled
+# action has; rebalanced cards (production, trade prices, discounts, chains, points, triggers),
+# where the values the engine keeps meet combinations no bundled card has; new rules hearing
+# events with filters, where the lists of triggers each kind of event sets off are kept by
+# event, kind, colour and how an item came.  (generator, base game, examples)
+ADDED = [(fan_actions, "duel", 60), (fan_actions, "classic", 15), (card_replacements, "duel", 20),
+         (card_replacements, "classic", 10), (fan_rules, "duel", 20), (fan_rules, "classic", 10)]
 
 
-@fuzz(15)
-@given(fan_actions("classic"), st.sampled_from([3, 5, 7]))
-def test_new_actions_on_classic_play_the_same_through_the_speed_machinery(text, players):
-    added_plays_the_same("classic", text, players)
+@pytest.mark.parametrize("make, base, examples", ADDED, ids=[f"{m.__name__}-{b}" for m, b, _ in ADDED])
+def test_added_content_plays_the_same_through_the_speed_machinery(make, base, examples):
+    seats = st.sampled_from([3, 5, 7]) if base == "classic" else st.none()
 
+    @fuzz(examples)
+    @given(make(base), seats)
+    def plays_the_same(text, players):
+        added_plays_the_same(base, text, players)
 
-# Cards rebalanced (card_mutations.card_replacements): production, trade prices, discounts,
-# chains, points and triggers, where the values the engine keeps (prices, stats, offers) meet
-# combinations no bundled card has.
-@fuzz(20)
-@given(card_replacements("duel"))
-def test_rebalanced_duel_cards_play_the_same_through_the_speed_machinery(text):
-    added_plays_the_same("duel", text)
-
-
-@fuzz(10)
-@given(card_replacements("classic"), st.sampled_from([3, 5, 7]))
-def test_rebalanced_classic_cards_play_the_same_through_the_speed_machinery(text, players):
-    added_plays_the_same("classic", text, players)
-
-
-# Rules hearing events with filters (card_mutations.fan_rules): the lists of triggers each kind
-# of event sets off, kept by event, kind, colour and how an item came.
-@fuzz(20)
-@given(fan_rules("duel"))
-def test_new_rules_on_duel_play_the_same_through_the_speed_machinery(text):
-    added_plays_the_same("duel", text)
-
-
-@fuzz(10)
-@given(fan_rules("classic"), st.sampled_from([3, 5, 7]))
-def test_new_rules_on_classic_play_the_same_through_the_speed_machinery(text, players):
-    added_plays_the_same("classic", text, players)
+    plays_the_same()
