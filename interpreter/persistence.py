@@ -341,6 +341,12 @@ def _check_state(state: State, content: Content) -> None:
             raise bad(f"the structure has {len(state.structure)} slots; layout {state.layout!r} has {len(layout.face_up)}")
     elif state.structure:
         raise bad("a structure without a layout")
+    if state.layout and 0 <= state.age < len(content.age_layouts) and state.flow != "age_setup":
+        # (an age lays out its structure last: while it sets up, the last age's layout lies there)
+        dealt = content.age_layouts[state.age]
+        if dealt and state.layout not in dealt:
+            raise bad(f"layout {state.layout!r} in age {state.age + 1}, which lays out "
+                      f"{' or '.join(repr(n) for n in sorted(dealt))}")
     if not -1 <= state.age < len(content.ages) or state.flow == "between" and state.age + 1 >= len(content.ages) \
             or state.age < 0 and state.flow not in ("start", "setup"):  # past the set-up, an age is under way
         raise bad(f"age {state.age}")

@@ -96,6 +96,7 @@ class Compiler:
         self.zone_index: dict[str, int] = {}
         self.item_index: dict[str, int] = {}
         self.layouts: dict[str, Layout] = {}
+        self.dealt_layouts: set[str] = set()   # (the layouts of the age being compiled)
         self.item_kinds: list[str] = []
         self.tables: dict[str, list[int]] = {}
         self.counters: list[str] = []
@@ -173,10 +174,13 @@ class Compiler:
         share_pools(actions)
         # An age lays out its structure last, so an expansion's `extend age` can add cards first.
         ages = []
+        age_layouts = []
         for d in self.merged.by_kind("age"):
             self.origin = label(d)
+            self.dealt_layouts = set()   # (what `do_deal_structure` meets in this age, at any depth)
             ages.append(self.block([s for s in d.block.statements if s.verb != "deal_structure"]
                                    + [s for s in d.block.statements if s.verb == "deal_structure"]))
+            age_layouts.append(frozenset(self.dealt_layouts))
         setup_blocks = settings["setup"]
         self.origin = f"{label(game)} (setup)"
         setup = self.new_block(self.sequence_steps(setup_blocks), ["setup"]) if setup_blocks else self.new_block([], [])
@@ -190,6 +194,7 @@ class Compiler:
             build_zone=build_zone, discard_zone=int(settings["discard"]), trade_price=settings["trade"],
             scores=scores, tiebreak=settings["tiebreak"], setup=setup, between_ages=int(settings["between"]),
             ages=ages, age_names=[d.name for d in self.merged.by_kind("age")], layouts=self.layouts,
+            age_layouts=age_layouts,
             track=self.track(track_def), military_tokens=[it.id for it in compiled_items if it.kind == "military_token"],
             item_kinds=self.item_kinds, tables=self.tables, sources=self.merged.sources,
             options=tuple(options_read(self.merged.definitions)), block_origins=self.origins,
@@ -793,6 +798,7 @@ class Compiler:
     def do_deal_structure(self, s, kw) -> Step:
         src = self.zone_index[s.args[0].name]
         layout = kw["layout"].name
+        self.dealt_layouts.add(layout)
         return self.call("deal_structure", src, layout)
 
     def reads_only_item(self, e: ast.Expr) -> bool:

@@ -267,6 +267,9 @@ class Content:
     trade_price_by_resource: bool = False
     # The game options the cards read with `option(NAME)`: the only options a game accepts.
     options: tuple[str, ...] = ()
+    # Per age, the layouts its `deal_structure` statements name (a save's layout must be one of
+    # its age's, once the age has laid out its structure; empty: the age lays out none).
+    age_layouts: list[frozenset[str]] = attrs.Factory(list)
     _fingerprint: str = attrs.field(default="", init=False, repr=False, eq=False)
     # The runtime's slot tables of this content (interpreter/core.py `slot_tables`), made by its first game.
     _slot_tables: dict | None = attrs.field(default=None, init=False, repr=False, eq=False)

@@ -283,3 +283,35 @@ def test_a_round_choice_its_seat_could_not_make_is_refused():
         state["choices"][1], state["choices"][0] = state["choices"][0], None
     with pytest.raises(SaveFileError, match="seat 1's choice .* is not one it could make"):
         load_game(_edited_classic_save(swap))
+
+
+def _in_age(game: Game, age: int, agent: RandomAgent) -> Game:
+    while game.state.age < age or game.state.flow == "age_setup":
+        game.apply(agent.act(game))
+    return game
+
+
+@pytest.mark.parametrize("age, edited", [(1, 0), (1, 2), (2, 0), (0, 1)])
+def test_a_save_whose_age_was_edited_is_refused(age, edited):
+    # A save of Age II edited to say Age I loaded, and the game came to a stop some turns later
+    # with no legal action: the table held Age II's structure while the game dealt "Age II" again.
+    game = _in_age(new_game(seed=3), age, RandomAgent(3))
+    data = json.loads(_save(game))
+    data["state"]["age"] = edited
+    with pytest.raises(SaveFileError, match=f"layout 'age{age + 1}' in age {edited + 1}, which lays out 'age{edited + 1}'"):
+        load_game(json.dumps(data))
+
+
+@pytest.mark.parametrize("expansions", [(), ("pantheon",), ("agora",), ("pantheon", "agora")])
+def test_saves_of_every_age_and_its_setting_up_load(expansions):
+    """The layout of each age, and the last age's while the next one sets up, are accepted."""
+    rules = load_ruleset(expansions)
+    for seed in range(3):
+        game = rules.new_game(seed=seed)
+        agent = RandomAgent(seed)
+        seen = set()
+        while not game.over:
+            seen.add((game.state.age, game.state.flow, game.state.layout))
+            Game(rules.content, loads(_save(game)))
+            game.apply(agent.act(game))
+        assert {age for age, _, _ in seen} >= {0, 1, 2}
