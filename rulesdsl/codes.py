@@ -73,6 +73,7 @@ CODES: dict[str, str] = {
     "W503": "item starts in a zone nothing takes from",
     "W504": "no action that is always possible",
     "W505": "a computed seat the game may not have",
+    "W506": "an action's parameter names items its player cannot see",
 }
 
 
@@ -376,6 +377,15 @@ EXPLANATIONS: dict[str, Explanation] = {
         _card("gain 1 coin who=player(modifier(luck))"),
         "Keep the number within the seats, e.g. `player(count(city) % players)`, or name the "
         "seat with a word (`left`, `right`, `opponent`)."),
+    "W506": Explanation(
+        "An action's parameter picks from items its player cannot see: face-down cards of "
+        "`structure_all`, a zone that is neither `public` nor `private` (a deck, the box), or "
+        "another player's `private` zone. Every legal action names its items (`steal Walls`), "
+        "and the player's observation lists them, so a player or a bot would learn what is "
+        "hidden. Legal, but `rulesdsl verify` reports it (`observation-hides`).",
+        'action peek {\n    param card from structure_all\n    discard card\n}\n',
+        "Pick from what the player sees: `structure` (the accessible cards), a `public` zone, "
+        "or the player's own `private` zone (`owner=me`, the default)."),
 }
 
 

@@ -104,6 +104,7 @@ class Playable:
         self.zones_for_items()
         self.idle_zones()
         self.words_that_name_something()
+        self.params_in_view()
         return self.diags
 
     # -- definitions a game has one of ----------------------------------------------------------
@@ -398,6 +399,51 @@ class Playable:
                                    f"break a tie", s.args[0].span,
                            did_you_mean(s.args[0].name, categories)
                            or "a category is a card colour, an item kind or a `score` category")
+
+    def params_in_view(self) -> None:
+        """An action's parameters are named in its player's legal actions (`build Walls`), which
+        the player's observation lists: a parameter picking from items the player cannot see
+        (face-down cards of `structure_all`, a zone no one sees, another player's `private`
+        zone) tells them what they are.  W506; `verify` finds it too (`observation-hides`),
+        but only once a game reaches such a position.  (A `choose` offers its items to the
+        chooser alone, as a decision: not reported.)"""
+        flags: dict[str, set[str | None]] = {}
+        for s in self.header_statements():
+            if s.verb == "zone" and s.args and name_of(s.args[0]):
+                flags[s.args[0].name] = {name_of(a) for a in s.args[1:]}
+        face_down = next((lay.name for lay in self.merged.by_kind("layout") for s in statements(lay.block)
+                          if s.verb == "row" and s.args and name_of(s.args[0]) == "down"), None)
+        for a in self.merged.by_kind("action"):
+            for s in (a.block.statements if a.block else ()):
+                if s.verb != "param" or len(s.args) < 3 or not name_of(s.args[0]):
+                    continue
+                owner = next((k.value for k in s.kwargs if k.name == "owner"), None)
+                zone = s.args[2]
+                for z in (zone.items if isinstance(zone, ast.ListExpr) else (zone,)):
+                    why = self._unseen(name_of(z), flags, face_down, owner)
+                    if why:
+                        self.warning("W506", f"parameter `{s.args[0].name}` of action `{a.name}` picks from "
+                                             f"`{z.name}`, {why}: the player's legal actions would name "
+                                             f"items they cannot see", z.span,
+                                     "pick from what the player sees: `structure` (the accessible cards), a "
+                                     "`public` zone, or their own `private` zone; `rulesdsl verify` reports "
+                                     "such an action as `observation-hides`")
+
+    @staticmethod
+    def _unseen(zone: str | None, flags: dict[str, set[str | None]], face_down: str | None,
+                owner: ast.Expr | None) -> str | None:
+        """Why the player choosing from `zone` may not see its items (None: they see them)."""
+        if zone == "structure_all":
+            return f"which holds face-down cards (layout `{face_down}` lays some out)" if face_down else None
+        if zone not in flags:
+            return None   # (`structure`, or a zone E305 reports)
+        if "public" in flags[zone]:
+            return None
+        if "private" in flags[zone]:
+            if owner is None or name_of(owner) == "me":
+                return None
+            return f"another player's `private` zone (`owner={name_of(owner) or '...'}`)"
+        return "a zone no player sees (neither `public` nor `private`)"
 
     @staticmethod
     def sources(block: ast.Block | None) -> set[str]:
