@@ -100,12 +100,15 @@ class Game:
     _ended_scores: list[dict[str, int]] | None
     _points: list[tuple[int, tuple] | None]
 
-    def __init__(self, content: Content, state: State, max_steps: int = DEFAULT_MAX_STEPS):
+    def __init__(self, content: Content, state: State, max_steps: int = DEFAULT_MAX_STEPS, *,
+                 validated: bool = False):
         """A game of `content` from a state, checked against the content first (a state from
         another card set, or one that points outside this content, raises SaveFileError).
-        `max_steps`: the step budget of each action (interpreter/budget.py)."""
+        `max_steps`: the step budget of each action (interpreter/budget.py).  `validated`: the
+        state comes straight from `persistence.loads`, which checked that it agrees with itself
+        (only what points into the content is checked again)."""
         from .persistence import SaveFileError, check_state
-        check_state(state, content)
+        check_state(state, content, validated=validated)
         self._adopt(content, state, max_steps)
         # The round's choices, each one its seat could make (the state is the round's start:
         # nothing moves before the last seat chooses), asked as if it had not chosen yet.

@@ -295,13 +295,17 @@ def _validate(state: State) -> None:
         raise bad("an empty entry in history or chance")
 
 
-def check_state(state: State, content: Content) -> None:
+def check_state(state: State, content: Content, validated: bool = False) -> None:
     """Everything in `state` that points into `content` points somewhere that exists: the state
     was made with this content (its fingerprint), and every item, zone slot, block, step, space,
-    player and name is in range, so the game can play on from it.  Raises SaveFileError."""
+    player and name is in range, so the game can play on from it.  Raises SaveFileError.
+    `validated`: the state is what `loads` returned, whose checks of the state against itself
+    (`_validate`) are not run again."""
     if not isinstance(state, State):
         raise SaveFileError(f"not a State: {type(state).__name__}")
     try:
+        if not validated:
+            _validate(state)  # a State built in Python, not read from a file, gets the same checks
         _check_state(state, content)
     except (TypeError, AttributeError, KeyError, IndexError) as exc:
         # A State built in Python (not read by `loads`, which checks every type) with a field
@@ -313,7 +317,6 @@ def _check_state(state: State, content: Content) -> None:
     def bad(what: str) -> SaveFileError:
         return SaveFileError(f"invalid state: {what}")
 
-    _validate(state)  # a State built in Python, not read from a file, gets the same checks
     if state.fingerprint:
         if state.fingerprint != content.fingerprint():
             raise SaveFileError(f"this state was saved with other content than {' + '.join(content.layers)} "

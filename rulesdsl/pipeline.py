@@ -113,6 +113,7 @@ def load_game(saved: "str | bytes | State", content: Content | None = None) -> G
     """A game to play on from a save (text, or a State already loaded), checked against the
     content: `content` when given, else the card set the save names (its `layers`).  Raises
     SaveFileError for anything that cannot be played on, including another card set's save."""
+    validated = not isinstance(saved, State)   # (`loads` checks the state against itself)
     state = saved if isinstance(saved, State) else loads(saved)
     if content is None:
         try:
@@ -122,7 +123,7 @@ def load_game(saved: "str | bytes | State", content: Content | None = None) -> G
             raise SaveFileError(f"the content the save names does not load: {first}") from None
         except (ValueError, OSError) as exc:
             raise SaveFileError(f"the content the save names does not load: {exc}") from None
-    return Game(content, state)
+    return Game(content, state, validated=validated)
 
 
 __all__ = ["Compiled", "Ruleset", "compile_layers", "load_game", "load_ruleset", "new_game"]

@@ -266,7 +266,7 @@ def _save_load(game: Game, ctx: Context) -> str | None:
         return f"the saved state does not load: {exc}"
     if loaded != game.state:  # attrs equality: field by field, list/tuple and key types included
         return f"the loaded state differs from the saved one ({_first_difference(game.state, loaded)})"
-    resumed = Game(game.content, loaded)
+    resumed = Game(game.content, loaded, validated=True)
     if resumed.legal_actions() != game.legal_actions():
         return "the loaded game offers other legal actions than the saved one"
     return None
