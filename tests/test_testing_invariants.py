@@ -217,3 +217,22 @@ def test_violation_text_names_the_invariant_and_the_actions():
     text = str(run.violation)
     assert text.startswith("invariant `game-ends` broken") and "after 3 action(s)" in text
     assert "1. choose" in text
+
+
+@pytest.mark.parametrize("base, expansions, players", [("duel", (), 2), ("duel", ("pantheon", "agora"), 2),
+                                                       ("classic", (), 4)])
+def test_the_texts_gathered_at_once_hold_every_name_the_walk_finds(base, expansions, players):
+    """`observation-hides` gathers an observation's texts into a set and walks them in order only
+    when one is unseen: the set must hold every text the walk would look at."""
+    from rulesdsl.interpreter.observation import observe
+    from rulesdsl.pipeline import load_ruleset
+    rules = load_ruleset(expansions, base, players)
+    rng = random.Random(5)
+    for seed in range(2):
+        game = rules.new_game(seed=seed)
+        while not game.over:
+            for p in range(players):
+                obs = observe(game, p)
+                walked = {name for _, name in I._names_in_observation(obs)}
+                assert walked <= I._texts_in_observation(obs)
+            game.apply(game.random_action(rng))

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import random
 import traceback
+from itertools import chain
 from typing import Callable, Iterable, Iterator
 
 import attrs
@@ -296,20 +297,43 @@ def visible_items(game: Game, player: int) -> set[int]:
 
 def _observation_hides(game: Game, ctx: Context) -> str | None:
     index = game.content.item_index
+    name_of = game.item_names.__getitem__
     for p in range(game.content.players):
         obs = observe(game, p)
         # Copies of an item share its name: a name is visible when one item of that name is.
-        visible = {game.name(i) for i in visible_items(game, p)}
-        for where, name in _names_in_observation(obs):
-            if name in index and name not in visible:
-                return f"player {p}'s observation shows {name} ({where}), which that player cannot see"
+        visible = set(map(name_of, visible_items(game, p)))
+        # (every text shown gathered at once; walked in order only to say where the first is)
+        unseen = _texts_in_observation(obs).difference(visible)
+        if unseen and not unseen.isdisjoint(index):
+            for where, name in _names_in_observation(obs):
+                if name in index and name not in visible:
+                    return f"player {p}'s observation shows {name} ({where}), which that player cannot see"
         if obs.get("legal_actions"):
             # The observation lists the legal actions as text; their item arguments must be visible.
-            for a in game.legal_actions(p):
-                for arg in a.args:
-                    if arg in index and arg not in visible:
-                        return f"player {p}'s observation offers `{a}`, naming {arg}, which that player cannot see"
+            legal = game.legal_actions(p)
+            unseen = set(chain.from_iterable(a.args for a in legal)).difference(visible)
+            if unseen and not unseen.isdisjoint(index):
+                for a in legal:
+                    for arg in a.args:
+                        if arg in index and arg not in visible:
+                            return f"player {p}'s observation offers `{a}`, naming {arg}, which that player cannot see"
     return None
+
+
+def _texts_in_observation(obs: dict) -> set:
+    """Every text `_names_in_observation` yields (and some numbers: counts of private zones)."""
+    out: set = set()
+    for content in (obs.get("zones") or {}).values():
+        for row in (content.values() if isinstance(content, dict) else (content,)):
+            if isinstance(row, list):
+                out.update(row)
+    for card in obs.get("structure") or ():
+        if isinstance(card, dict) and "card" in card:
+            out.add(card["card"])
+    out.update(obs.get("track_tokens") or ())
+    out.update(obs.get("positions") or ())
+    out.update((obs.get("pending") or {}).get("options") or ())
+    return out
 
 
 def _names_in_observation(obs: dict) -> Iterator[tuple[str, str]]:
