@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rulesdsl.model import Selector
+from rulesdsl.model import Fn, Selector
 
 from . import machine, selection, track
 from .actions import CHOOSE, CHOOSE_OPTION, CHOOSE_PLAYER, CHOOSE_SPACE, PASS, Action, new_action, player_label
@@ -50,13 +50,16 @@ def choose_space(g: Game, by: int, zone: int, empty: bool, body: int, f: Frame, 
         st.pending = Decision(by, "space", options, body, env, prompt=f"choose a space of {z.name}")
 
 
-def choose_option(g: Game, by: int, options: list[tuple[str, int]], f: Frame) -> None:
-    if options:
-        labels, bodies = [], []
-        for label, body in options:
+def choose_option(g: Game, by: int, options: list[tuple[str, int, Fn | None]], f: Frame) -> None:
+    """The options offered: those without a condition (`if=`), and those whose condition holds
+    now, asked in the frame of the `choose_one`; none offered, nothing is decided."""
+    labels, bodies = [], []
+    for label, body, offered in options:
+        if offered is None or offered(g, f):
             labels.append(label)
             bodies.append(body)
-        g.state.pending = Decision(by, "option", list(range(len(options))), -1, dict(f.env),
+    if labels:
+        g.state.pending = Decision(by, "option", list(range(len(labels))), -1, dict(f.env),
                                    prompt="choose one", labels=labels, bodies=bodies)
 
 

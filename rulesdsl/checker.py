@@ -314,7 +314,7 @@ class Checker:
                     self.error("E309", f"`{s.verb}` needs a number written out here, not an expression",
                                arg.span, f"e.g. {verb.example}")
         for kw in s.kwargs:
-            if kw.name in kwtypes and kwtypes[kw.name] == R.BOOL and kw.name != "where" \
+            if kw.name in kwtypes and kwtypes[kw.name] == R.BOOL and kw.name not in ("where", "if") \
                     and not (isinstance(kw.value, ast.Name) and kw.value.name in ("true", "false")):
                 # A flag of the statement, fixed when the content is compiled.
                 self.error("E309", f"`{kw.name}=` takes `true` or `false`", kw.value.span, f"{kw.name}=true")

@@ -646,7 +646,12 @@ class Compiler:
 
     def do_choose_one(self, s, kw) -> Step:
         by = self.who(kw, "by")
-        options = [(o.args[0].name, self.block(o.block.statements)) for o in s.block.statements if o.verb == "option"]
+        options = []
+        for o in s.block.statements:
+            if o.verb == "option":
+                offered = next((k.value for k in o.kwargs if k.name == "if"), None)
+                options.append((o.args[0].name, self.block(o.block.statements),
+                                None if offered is None else self.expr(offered)))
         return self.call("choose_option", by, options, Src("f"))
 
     def do_run(self, s, kw) -> Step:
