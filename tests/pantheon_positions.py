@@ -130,7 +130,8 @@ def build_wonder_with(game: Game, player: int, wonder: str, card: str) -> None:
 # -- answering decisions ------------------------------------------------------------------------------
 
 def answer(game: Game, *answers) -> None:
-    """Answer pending decisions in order: an int for a space, "pN" for a player, a name otherwise."""
+    """Answer pending decisions in order: an int for a space, "pN" for a player, an option's
+    label for a `choose_one`, a name otherwise."""
     for a in answers:
         d = game.state.pending
         assert d is not None, f"no decision pending for answer {a!r}"
@@ -138,6 +139,8 @@ def answer(game: Game, *answers) -> None:
             game.apply(Action("choose_space", (str(a),)))
         elif d.kind == "player":
             game.apply(Action("choose_player", (a,)))
+        elif d.kind == "option":
+            game.apply(Action("choose_option", (a,)))
         else:
             game.apply(Action("choose", (a,)))
 

@@ -129,25 +129,51 @@ def test_the_sanctuary_gives_another_turn():
     assert game.score(0).get("wonder", 0) == 0
 
 
-def test_the_divine_theater_activates_any_god_of_the_decks_free_and_is_worth_2_vp():
+def test_the_divine_theater_turns_up_one_deck_and_activates_one_of_its_gods_free_and_is_worth_2_vp():
+    # Rulebook (seeds/003, Het Theater van de goden): turn up every card of one mythology deck of
+    # your choice, choose one of those gods and activate it for free, put the others back face down.
     game = pantheon_game(age=2)
     put_god(game, "Mars", 0)                              # on the Pantheon: not in a deck
-    before = {m: sorted(deck(game, f"{m}_gods")) for m in MYTHOLOGIES}
+    before = {m: deck(game, f"{m}_gods") for m in MYTHOLOGIES}
     set_wonders(game, 0, "The Divine Theater")
     set_coins(game, 0, 30)
     game.apply(act("wonder", game.name(game.accessible()[0]), "The Divine Theater"))
     coins = game.state.coins[0]
-    offered = sorted(options(game))
-    assert offered == sorted(g for gods in before.values() for g in gods)
-    assert "Mars" not in offered
+    assert options(game) == list(MYTHOLOGIES)             # a deck first, every god still face down
+    assert names(game, "revealed") == []
+    answer(game, "greek")
+    assert sorted(names(game, "revealed")) == sorted(before["greek"])   # turned up for both players
+    assert sorted(options(game)) == sorted(before["greek"])
     answer(game, "Aphrodite")
     assert names(game, "gods", 0) == ["Aphrodite"]
     assert game.state.coins[0] == coins                   # free
     assert game.score(0)["wonder"] == 2 and game.score(0)["god"] == 9
     for m, gods in before.items():
-        assert sorted(deck(game, f"{m}_gods")) == [g for g in gods if g != "Aphrodite"]
+        assert deck(game, f"{m}_gods") == [g for g in gods if g != "Aphrodite"]
     assert names(game, "revealed") == []
     assert pantheon(game) == {0: "Mars"}
+
+
+def test_the_divine_theater_offers_only_decks_that_hold_gods():
+    game = pantheon_game(age=2)
+    set_deck(game, "phoenician_gods")
+    set_deck(game, "roman_gods")
+    set_wonders(game, 0, "The Divine Theater")
+    set_coins(game, 0, 30)
+    game.apply(act("wonder", game.name(game.accessible()[0]), "The Divine Theater"))
+    assert options(game) == ["mesopotamian", "greek", "egyptian"]
+    assert game.explain_illegal(act("choose_option", "roman")) is not None
+
+
+def test_the_divine_theater_with_every_deck_empty_does_nothing_but_score():
+    game = pantheon_game(age=2)
+    for m in MYTHOLOGIES:
+        set_deck(game, f"{m}_gods")
+    set_wonders(game, 0, "The Divine Theater")
+    set_coins(game, 0, 30)
+    game.apply(act("wonder", game.name(game.accessible()[0]), "The Divine Theater"))
+    assert game.state.pending is None and game.state.current == 1
+    assert names(game, "gods", 0) == [] and game.score(0)["wonder"] == 2
 
 
 def test_the_divine_theater_puts_the_other_gods_back_in_their_order():
@@ -159,7 +185,7 @@ def test_the_divine_theater_puts_the_other_gods_back_in_their_order():
     set_wonders(game, 0, "The Divine Theater")
     set_coins(game, 0, 30)
     game.apply(act("wonder", game.name(game.accessible()[0]), "The Divine Theater"))
-    answer(game, "Tanit")
+    answer(game, "phoenician", "Tanit")
     for m, gods in MYTHOLOGIES.items():
         assert deck(game, f"{m}_gods") == [g for g in gods if g != "Tanit"]
 
@@ -169,7 +195,7 @@ def test_the_divine_theater_can_activate_a_god_in_age_one():
     set_wonders(game, 0, "The Divine Theater")
     set_coins(game, 0, 30)
     game.apply(act("wonder", game.name(game.accessible()[0]), "The Divine Theater"))
-    answer(game, "Mars")
+    answer(game, "roman", "Mars")
     assert game.state.pawn == 2
 
 
