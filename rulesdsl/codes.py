@@ -380,7 +380,7 @@ EXPLANATIONS: dict[str, Explanation] = {
     "W506": Explanation(
         "An action's parameter picks from items its player cannot see: face-down cards of "
         "`structure_all`, a zone that is neither `public` nor `private` (a deck, the box), or "
-        "another player's `private` zone. Every legal action names its items (`steal Walls`), "
+        "another player's `private` zone. Every legal action names its items by name, "
         "and the player's observation lists them, so a player or a bot would learn what is "
         "hidden. Legal, but `rulesdsl verify` reports it (`observation-hides`).",
         'action peek {\n    param card from structure_all\n    discard card\n}\n',
