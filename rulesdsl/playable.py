@@ -401,7 +401,7 @@ class Playable:
                            or "a category is a card colour, an item kind or a `score` category")
 
     def params_in_view(self) -> None:
-        """An action's parameters are named in its player's legal actions (`build Walls`), which
+        """An action's parameters are named in its player's legal actions (`build` and a name), which
         the player's observation lists: a parameter picking from items the player cannot see
         (face-down cards of `structure_all`, a zone no one sees, another player's `private`
         zone) tells them what they are.  W506; `verify` finds it too (`observation-hides`),
