@@ -48,6 +48,8 @@ def simulate(rules: Ruleset, games: int, seed: int = 0, agents: list[str] | None
     seed and the results are added up in game order, so any number of jobs gives the same summary.
     `progress(n)` is called after the n-th game is added up; raising `Stop` there ends the run
     with the summary of those n games, the same as a run asked for n games (`interrupted` true)."""
+    if type(seed) is not int:   # (any integer: each game's seed is a hash of it, `game_seed`)
+        raise ValueError(f"the seed must be an integer, not {seed!r}")
     players = rules.content.players
     agent_names = check_agents(agents or ["random"] * players, players, AGENTS)
     wins = {str(p): 0 for p in range(players)}

@@ -35,3 +35,17 @@ def test_a_run_stopped_by_its_progress_callback_sums_up_the_games_before(jobs):
         del result["seconds"], result["games_per_second"]
     assert stopped == asked   # the same 23 games, added up the same way
     assert stopped["games"] == 23 == sum(stopped["wins"].values())
+
+
+@pytest.mark.parametrize("seed", ["x", 1.5, None, True])
+def test_a_seed_that_is_no_integer_is_refused(seed):
+    # (it was hashed into the games' seeds as text: `seed="x"` ran, and the summary said "x")
+    with pytest.raises(ValueError, match="the seed must be an integer"):
+        simulate(load_ruleset(), 1, seed=seed)
+
+
+def test_any_integer_seeds_a_run():
+    # Each game's seed is a hash of the run's seed and the game's number: no range to keep to.
+    big = simulate(load_ruleset(), 2, seed=10**30)
+    assert big["games"] == 2 and big["seed"] == 10**30
+    assert simulate(load_ruleset(), 2, seed=-5)["wins"] == simulate(load_ruleset(), 2, seed=-5)["wins"]
