@@ -50,6 +50,12 @@ def check(paths: tuple[str, ...], expansions: tuple[str, ...], fmt: str, max_err
     missing = [p for p in paths if str(p) != "-" and not p.exists()]
     if missing:
         raise click.UsageError(f"no such file or folder: {missing[0]}")
+    from .loader import SUFFIX
+    other = next((p for p in paths if str(p) != "-" and not p.is_dir() and not p.name.endswith(SUFFIX)), None)
+    if other is not None:   # (as every command refuses it: `loader.check_folder`)
+        raise click.UsageError(f"{other} is neither a folder nor a card file ({SUFFIX})")
+    if game is not None:
+        _own_game_and_game_flag(paths, game)
     targets: list = [_stdin_file() if str(p) == "-" else p for p in paths]
     try:
         report = check_paths(targets, expansions, base)
@@ -72,6 +78,16 @@ def check(paths: tuple[str, ...], expansions: tuple[str, ...], fmt: str, max_err
     else:
         click.echo(report.human(max_errors))
     sys.exit(1 if report.errors else 0)
+
+
+def _own_game_and_game_flag(paths: tuple[Path, ...], game: str) -> None:
+    """A PATH that defines its own game, given with a `--game` that names another, is a usage
+    error (as for `verify` and `list`): which game would it be checked as?"""
+    from .loader import load_paths, resolve_layers
+    chosen = resolve_layers([], game_base(game))[0].resolve()
+    for p in paths:
+        if str(p) != "-" and p.resolve() != chosen and load_paths([p]).by_kind("game"):
+            usage_error(f"{p} defines its own game: give it as PATH or as --game, not both")
 
 
 def _stdin_file():

@@ -20,6 +20,17 @@ def run(*args: str, input: str | None = None):
 
 # -- check ----------------------------------------------------------------------------------------
 
+def test_check_refuses_a_game_folder_with_another_game_flag_and_a_file_that_is_no_card_file(tmp_path):
+    # As `verify` and `list` do (docs/cli.md): it was checked as the folder's game, silently.
+    result = run("check", "--game", "duel", CARDS_ROOT / "classic")
+    assert result.exit_code == 2 and "defines its own game" in result.output
+    assert run("check", "--game", "classic", CARDS_ROOT / "classic").exit_code == 0   # the same game twice
+    notes = tmp_path / "notes.txt"
+    notes.write_text('card "Test Card" {\n    age 1\n}\n', encoding="utf-8")
+    result = run("check", notes)
+    assert result.exit_code == 2 and "neither a folder nor a card file" in result.output
+
+
 def test_check_bundled_content_is_clean():
     result = run("check")
     assert result.exit_code == 0, result.output
