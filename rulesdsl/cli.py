@@ -114,13 +114,15 @@ def effect_error(exc: Exception) -> None:
 
 
 @cli.command()
-@click.argument("name")
+@click.argument("words", nargs=-1, required=True, metavar="NAME")
 @click.option("--expansion", "-e", "expansions", multiple=True, help="Include an expansion (repeatable).")
 @game_options
-def explain(name: str, expansions: tuple[str, ...], game: str | None, players: int | None) -> None:
+def explain(words: tuple[str, ...], expansions: tuple[str, ...], game: str | None, players: int | None) -> None:
     """Show what the engine understood of a definition, in plain English; or, given a
-    diagnostic code such as E201, what the code means and how to fix it."""
+    diagnostic code such as E201, what the code means and how to fix it.  The words of NAME
+    may be given quoted or not (`explain action discard`, `explain Lumber Yard`)."""
     import re
+    name = " ".join(words)
     if re.fullmatch(r"[EWew]\d{3}", name):
         from .codes import CODES, explain as explain_code
         if name.upper() not in CODES:

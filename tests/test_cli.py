@@ -93,6 +93,15 @@ def test_explain_known_card():
     assert "Lumber Yard" in result.output and "wood" in result.output
 
 
+def test_explain_takes_the_words_of_a_name_unquoted():
+    # docs/cli.md shows `explain action discard`: it was "unexpected extra argument", exit 2.
+    assert run("explain", "Lumber", "Yard").output == run("explain", "Lumber Yard").output
+    discard = run("explain", "action", "discard")
+    assert discard.exit_code == 0 and discard.output == run("explain", "action discard").output
+    assert discard.output.startswith("discard (action, ")
+    assert run("explain").exit_code == 2
+
+
 def test_explain_unknown_name_suggests():
     # rulesdsl.explain raises UnknownName (a KeyError) whose str() carries the did-you-mean;
     # the command must print that, not just the name.
