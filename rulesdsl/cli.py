@@ -196,9 +196,9 @@ def simulate(games: int, seed: int, expansions: tuple[str, ...], agents: str | N
 
 @cli.command()
 @click.option("--agent", default=None,
-              help="Who plays every other seat: greedy (the default), random, or human (hot seat).")
+              help="Who plays every other seat: greedy (the default), random, mcts (the search), or human (hot seat).")
 @click.option("--agents", default=None, metavar="A,B,...",
-              help="One per seat instead, comma-separated: human, greedy or random (your seat: human).")
+              help="One per seat instead, comma-separated: human, greedy, random or mcts (your seat: human).")
 @click.option("--seat", default=0, type=int, show_default=True, help="Your seat (0 starts; 0 to players - 1).")
 @click.option("--seed", "-s", default=None, type=int, help="Seed (default: random).")
 @click.option("--expansion", "-e", "expansions", multiple=True)
