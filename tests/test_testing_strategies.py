@@ -99,3 +99,15 @@ def test_strategies_play_classic_at_a_chosen_count(play):
     assert len(play.actions) >= min(8, len(play.game.state.history))
     again = play.replay()
     assert again.state.history == game.state.history and again.state.coins == game.state.coins
+
+
+def test_the_strategies_import_before_hypothesis_and_after():
+    # Imported first, the module imported hypothesis, whose entry point looked the hook up in
+    # this half-made module: AttributeError (docs/testing.md imports hypothesis first, and hid it).
+    for first in ("from rulesdsl.testing import strategies; import hypothesis",
+                  "import hypothesis; from rulesdsl.testing import strategies"):
+        code = (f"{first}\nfrom hypothesis import strategies as st\nfrom rulesdsl.interpreter.game import Game\n"
+                "print(st.from_type(Game).example().content.players)")
+        proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        assert proc.stdout.split()[-1] == "2"

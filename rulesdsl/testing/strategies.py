@@ -217,18 +217,17 @@ def finished_games(expansions: Iterable[str] = (), base="duel", *, options: Iter
                             setups=setups, players=players)
 
 
-# -- registration (the `hypothesis` entry point in pyproject.toml) --------------------------------------
+# -- registration (the `hypothesis` entry point in pyproject.toml: `hypothesis_hook.setup`) -----------
 
-def _hypothesis_setup_hook() -> None:
-    """Called by hypothesis when it is imported: `st.from_type(Game)` etc. draw bundled games.
-    Never fails: a broken installation must not break every hypothesis run."""
-    try:
-        from rulesdsl.interpreter.game import Game
-    except Exception:  # noqa: BLE001
-        return
+def register_types() -> None:
+    """`st.from_type(Game)` etc. draw bundled games."""
+    from rulesdsl.interpreter.game import Game
     st.register_type_strategy(Game, lambda _t: games())
     st.register_type_strategy(Playthrough, lambda _t: action_sequences())
     st.register_type_strategy(Setup, lambda _t: scripted_setups())
+
+
+register_types()   # (where hypothesis was imported first, its hook found this module half made)
 
 
 __all__ = ["DEFAULT_MAX_ACTIONS", "Playthrough", "Setup", "action_sequences", "finished_games", "games", "ruleset",
