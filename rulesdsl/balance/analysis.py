@@ -76,7 +76,7 @@ def summarise(outcomes: Outcomes | list[dict], meta: dict, definitions: list[tup
               holdings: Holdings | None = None, rows: bool = True) -> dict:
     """The report of a run.  `outcomes`: the games' (`Outcomes`, or their records in game
     order); `definitions`: (name, kind) of every item of the content (copies once); `early`: a
-    definition taken by turn `early` counts as taken early.  `holdings`: what the games' seats
+    definition built by turn `early` counts as built early.  `holdings`: what the games' seats
     took and built, where the records no longer list it (`Holdings`: a run adds it up as the
     games come).  `rows`: list each game in `games`, a dict each (the command makes its reports
     without them, and its JSON writes them from the outcomes: `report_json`)."""

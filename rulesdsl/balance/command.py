@@ -59,7 +59,7 @@ def _side(text: str, base: str, flag: str) -> tuple[str, str | None]:
 @click.option("--depth", type=click.IntRange(min=1), default=None,
               help="mcts: stop a playout after this many actions and score the position (default: play to the end).")
 @click.option("--early", default=5, show_default=True, type=click.IntRange(min=0),
-              help="A definition taken by this game turn counts as taken early.")
+              help="A definition built by this game turn counts as built early.")
 @click.option("--traces", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Write every game's trace into this folder (game-INDEX.json; `rulesdsl replay` plays one back).")
 @click.option("--checkpoint", type=click.Path(dir_okay=False, path_type=Path), default=None, metavar="FILE",
