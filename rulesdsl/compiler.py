@@ -499,6 +499,12 @@ class Compiler:
         paid = [names.index(s.args[0].name) for s in effects
                 if s.verb == "build" and isinstance(s.args[0], ast.Name) and s.args[0].name in names
                 and len(s.args) == 1]
+        for s in effects:
+            if s.verb == "build" and len(s.args) == 1 and isinstance(s.args[0], ast.Str):
+                # An item named in quotes is paid for as a parameter's is: its price counts
+                # among what the action pays, so the action is legal only while it can be paid.
+                item = self.item_index[s.args[0].value]
+                pays.append(self.written(lambda g, f, item=item: g.price(f.me, item)[0], f"g.price(f.me, {item})[0]"))
         block = self.block(effects)
         zones = [p.selector.zone for p in params]
         return ActionDef(index, d.name, params, requires, paid, pays, block, d.name_span,
