@@ -316,6 +316,9 @@ def _layout(name: str, content) -> str:
                      f"at half-card columns {cols}")
     lines.append("A card is covered by the cards of the next row one column to its left or right; it can "
                  "be taken once none covers it, and a face-down card is turned face up then")
+    for mark, slots in lay.marks.items():   # (where `deal_onto_structure ... marked=` deals)
+        lines.append(f"Slot{'s' if len(slots) != 1 else ''} {join([str(x) for x in slots])} "
+                     f"{'are' if len(slots) != 1 else 'is'} marked {mark}")
     users = []
     for i, age in enumerate(source_definitions(content).by_kind("age")):
         for s in age.block.statements if age.block else ():
