@@ -74,6 +74,7 @@ CODES: dict[str, str] = {
     "W504": "no action that is always possible",
     "W505": "a computed seat the game may not have",
     "W506": "an action's parameter names items its player cannot see",
+    "W507": "`deal_onto_structure` in an age, before its structure is laid out",
 }
 
 
@@ -386,6 +387,13 @@ EXPLANATIONS: dict[str, Explanation] = {
         'action peek {\n    param card from structure_all\n    discard card\n}\n',
         "Pick from what the player sees: `structure` (the accessible cards), a `public` zone, "
         "or the player's own `private` zone (`owner=me`, the default)."),
+    "W507": Explanation(
+        "An age lays out its structure after its other statements (so that an expansion's "
+        "`extend age` can add cards first), so a `deal_onto_structure` in an age's block finds "
+        "no card of the new structure and deals nothing.",
+        "extend age 1 {\n    deal_onto_structure 1 progress_deck slots=[0]\n}\n",
+        "Deal from a rule that hears the structure being laid out: `rule \"Bonus\" { when "
+        "structure_dealt { if age == 1 { deal_onto_structure 1 progress_deck slots=[0] } } }`."),
 }
 
 

@@ -105,6 +105,7 @@ class Playable:
         self.idle_zones()
         self.words_that_name_something()
         self.params_in_view()
+        self.onto_a_structure_not_laid_out()
         return self.diags
 
     # -- definitions a game has one of ----------------------------------------------------------
@@ -399,6 +400,18 @@ class Playable:
                                    f"break a tie", s.args[0].span,
                            did_you_mean(s.args[0].name, categories)
                            or "a category is a card colour, an item kind or a `score` category")
+
+    def onto_a_structure_not_laid_out(self) -> None:
+        """An age lays out its structure after its other statements (so that `extend age` can add
+        cards first): a `deal_onto_structure` in an age's block finds none of its cards and
+        deals nothing (W507)."""
+        for age in self.merged.by_kind("age"):
+            for s in statements(age.block):
+                if s.verb == "deal_onto_structure":
+                    self.warning("W507", f"`deal_onto_structure` in age `{age.name}` runs before the age lays out "
+                                         f"its structure (an age lays it out last): it deals onto no card of it",
+                                 s.verb_span, "deal from a rule that hears the structure being laid out: "
+                                              "`when structure_dealt` (and `if age == N`)")
 
     def params_in_view(self) -> None:
         """An action's parameters are named in its player's legal actions (`build` and a name), which
