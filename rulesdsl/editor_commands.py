@@ -117,9 +117,11 @@ def lsp(stdio: bool, expansions: tuple[str, ...]) -> None:
     from .loader import layer_folder
     for name in expansions:
         try:
-            layer_folder(name, "expansion")
+            folder = layer_folder(name, "expansion")
         except ValueError as exc:  # UnknownName: with did-you-mean and the names accepted
             raise click.BadParameter(str(exc), param_hint="--expansion") from None
+        if not folder.is_dir():   # (a path: the editor's setting warns of it, the command refuses it)
+            raise click.BadParameter(f"no such folder: {name}", param_hint="--expansion")
     serve(list(expansions))
 
 

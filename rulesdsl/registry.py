@@ -592,6 +592,7 @@ NAME_DOCS: dict[str, str] = {
     "chosen": "inside `choose`: the item (or player) picked", "event": "inside `when`: the event; its fields (`event.item`, `event.amount`, ...) depend on the event",
     "resource": "inside the game's `trade_price`: the resource being bought",
     "age": "the current age, from 1", "this": "inside an item: the item itself",
+    "it": "inside `where=`: the item tested",
 }
 OWNER_WORDS = ("me", "opponent", "all", "most", "any", "neighbours", "others")
 # Seat words naming several players: `owner=` of a selector and `by=` of a trigger take them,

@@ -314,6 +314,10 @@ def test_an_unknown_expansion_in_the_setting_is_shown_to_the_user_and_on_the_com
     result = subprocess.run([sys.executable, "-m", "rulesdsl", "lsp", "-e", "agoraa"], capture_output=True,
                             text=True, timeout=60, stdin=subprocess.DEVNULL)
     assert result.returncode == 2 and "did you mean `agora`?" in result.stderr
+    # A folder that does not exist, as the setting's warning says of it (it was taken silently).
+    result = subprocess.run([sys.executable, "-m", "rulesdsl", "lsp", "-e", str(tmp_path / "nosuch")],
+                            capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert result.returncode == 2 and "no such folder" in result.stderr
 
 
 def test_workspace_symbols_before_any_file_is_opened():
@@ -377,3 +381,17 @@ def test_a_file_that_is_not_utf8_is_marked_at_its_bad_byte(client, tmp_path):
     diags = client.diagnostics(bad, after=mark)
     assert [d["code"] for d in diags] == ["E005"]
     assert diags[0]["range"]["start"]["line"] == 2   # (0-based: the third line, where the byte is)
+
+
+def test_hover_over_an_action_named_like_a_zone_or_a_kind_explains_the_action():
+    # Duel's `action discard` shares its name with `zone discard`, `action wonder` with the
+    # item kind: hovering the action's own name gave the zone's or the kind's declaration.
+    game = CARDS_ROOT / "duel" / "game.rules"
+    text = game.read_text(encoding="utf-8")
+    project = _project_with(game, text)
+    for name in ("discard", "wonder"):
+        at = _at(text, f"action {name} {{", len("action "))
+        found = F.hover(project, game, at["line"], at["character"])
+        assert found is not None and found[0].startswith(f"```\n{name} (action, "), found
+    at = _at(text, "zone discard public", len("zone "))
+    assert "(zone, declared at game.rules" in F.hover(project, game, at["line"], at["character"])[0]

@@ -339,7 +339,7 @@ def hover(project: Project, path: Path, line: int, character: int) -> tuple[str,
     parsed = project.parse(path)
     if word.quoted:
         # (A name nothing explains or declares, such as one in a definition left unclosed: no hover.)
-        said = _explained(found, word.text) or _declared(found, parsed, word)
+        said = _explained(found, word.text) or _declared(found, parsed, word, path)
         return (said, word) if said else None
     w = word.text
     head = not ctx.before or ctx.before == tuple(m for m in ctx.before if m in MODIFIERS)
@@ -371,7 +371,7 @@ def hover(project: Project, path: Path, line: int, character: int) -> tuple[str,
     if ctx.before and ctx.before[0] == "when" and len(ctx.before) == 1 and w in R.EVENTS:
         return _event_text(w), word
     if found is not None:
-        text_for = _declared(found, parsed, word)
+        text_for = _declared(found, parsed, word, path)
         if text_for:
             return text_for, word
     if w in R.NAME_DOCS or w in R.NAMES:
@@ -414,13 +414,17 @@ def _event_text(name: str) -> str:
     return f"**{name}** (event)" + (f"\n\n{event.doc}" if event.doc else "") + f"\n\nFields: {fields}"
 
 
-def _declared(found: ContentSet | None, parsed, word: Word) -> str | None:
-    """A definition or declared word: its kind and where, the declaring line, the explain text."""
+def _declared(found: ContentSet | None, parsed, word: Word, path: Path | None = None) -> str | None:
+    """A definition or declared word: its kind and where, the declaring line, the explain text.
+    Where several share the name (`action discard` and `zone discard`), the one whose name is
+    the word hovered, in this file, comes first."""
     trees = list(found.trees.values()) if found is not None else ([parsed.tree] if parsed and parsed.tree else [])
     symbols = find_definitions(trees, word)
     if not symbols:
         return None
-    s = symbols[0]
+    here = [x for x in symbols if path is not None and (x.span.line, x.span.column) == (word.line + 1, word.start + 1)
+            and Path(x.span.file).name == path.name]
+    s = (here or symbols)[0]
     label = _VOCAB_TYPES.get(s.kind, s.kind)
     where = f"{Path(s.span.file).name}:{s.span.line}"
     if s.kind in _VOCAB_TYPES and s.kind not in ("procedure", R.LAYOUT):

@@ -277,8 +277,9 @@ class Project:
         yield from self._sets.values()
 
     def discover(self, root: Path, depth: int = 3) -> None:
-        """Check the content folders at most `depth` levels under `root` (for workspace symbols
-        before any file is opened); a bounded scan, so a huge folder cannot stall the server."""
+        """Check the content folders whose card files lie at most `depth` levels under `root`
+        (`root` itself and folders up to `depth - 1` below it; for workspace symbols before any
+        file is opened); a bounded scan, so a huge folder cannot stall the server."""
         seen: set[Path] = set()
         for level in range(1, depth + 1):
             for f in sorted(root.glob("/".join(["*"] * level) + SUFFIX))[:500]:
