@@ -465,7 +465,11 @@ class Checker:
         code, label = VOCAB_LABEL[type_]
         if isinstance(node, ast.Name):
             known = self.voc.known(type_)
-            if type_ == R.ZONE and node.name == "structure":
+            if type_ == R.ZONE and node.name in ("structure", "structure_all"):
+                # (only where a selector picks items, `param`, `choose`, `count`..., is the structure a zone)
+                self.error(code, f"`{node.name}` is no {label} here: only `param`, `choose` and counts pick from it", node.span,
+                           "the structure's cards are picked with `param`/`choose ... from structure` and leave it "
+                           "when built, discarded or moved")
                 return
             if node.name not in known:
                 self.error(code, f"unknown {label} `{node.name}`", node.span,
