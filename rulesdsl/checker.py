@@ -185,18 +185,34 @@ class Checker:
 
     # -- statements ------------------------------------------------------------------------------
     def block(self, block: ast.Block, d: ast.Definition, scope: Scope, top: bool,
-              seen: Counter[str] | None = None) -> None:
+              seen: Counter[str] | None = None, parent: str | None = None) -> None:
         previous: ast.Statement | None = None
+        options: set[str] = set()
         for s in block.statements:
-            self.statement(s, d, scope, top, seen, previous)
+            if parent == "choose_one" and s.verb != "option":
+                # (the compiler reads the options of a `choose_one` and nothing else: ignored in play)
+                self.error("E202", f"`{s.verb}` cannot stand in a `choose_one`: only its `option NAME {{ ... }}` blocks",
+                           s.verb_span, "put the statement inside an option, or before the `choose_one`")
+                previous = s
+                continue
+            if s.verb == "option" and parent == "choose_one" and s.args and isinstance(s.args[0], ast.Name):
+                if s.args[0].name in options:   # (both offered, the first run for either)
+                    self.error("E206", f"option `{s.args[0].name}` is given twice in this `choose_one`",
+                               s.args[0].span, "give each option a name of its own")
+                options.add(s.args[0].name)
+            self.statement(s, d, scope, top, seen, previous, parent)
             previous = s
 
     def statement(self, s: ast.Statement, d: ast.Definition, scope: Scope, top: bool,
-                  seen: Counter[str] | None, previous: ast.Statement | None) -> None:
+                  seen: Counter[str] | None, previous: ast.Statement | None, parent: str | None = None) -> None:
         verb = R.verb_for(d.kind, s.verb)
         if verb is None:
             self.error("E201", f"unknown statement `{s.verb}`", s.verb_span,
                        did_you_mean(s.verb, R.VERBS) or "see docs/language.md for the statements")
+            return
+        if s.verb == "option" and parent != "choose_one":
+            self.error("E202", "`option` stands only in a `choose_one` block", s.verb_span,
+                       "e.g. choose_one { option coins { gain 3 coins } option shields { shields 1 } }")
             return
         if not self.allowed(verb, d.kind, top):
             where = f"in a {d.kind}" if top else "inside an effect block"
@@ -229,7 +245,7 @@ class Checker:
                 # The type names the event, so `event.X` is checked against what it carries.
                 event = s.args[0].name if s.args and isinstance(s.args[0], ast.Name) else "?"
                 inner = scope.with_(event=EVENT_TYPE + event)
-            self.block(s.block, d, inner, top=False)
+            self.block(s.block, d, inner, top=False, parent=s.verb)
 
     def allowed(self, verb: R.Verb, kind: str, top: bool) -> bool:
         if not top:
@@ -351,6 +367,10 @@ class Checker:
                     filters = [f for f in R.EVENT_FILTERS if f in fields]
                     self.error("E204", f"event `{event.name}` has no `{kw.name}` to filter on", kw.span,
                                f"`{event.name}` filters on: {', '.join(['by'] + filters)}")
+                elif kw.name == "via" and isinstance(kw.value, ast.Name) and kw.value.name not in R.VIAS:
+                    # (a word no build carries: the trigger would never be set off)
+                    self.error("E204", f"`via={kw.value.name}`: an item is built `paid`, through a `chain` or `free`",
+                               kw.value.span, did_you_mean(kw.value.name, R.VIAS) or f"via= takes: {', '.join(R.VIAS)}")
                 elif kw.name == "zone" and isinstance(kw.value, ast.Name) and kw.value.name in self.voc.known(R.ZONE):
                     cube_zones = self.cube_zones()
                     if kw.value.name not in cube_zones:
@@ -474,7 +494,9 @@ class Checker:
             if node.name not in known:
                 self.error(code, f"unknown {label} `{node.name}`", node.span,
                            did_you_mean(node.name, set(known) | set(extra))
-                           or (f"known: {', '.join(sorted(known))}" if known else "declare it in the game definition"))
+                           or (f"known: {', '.join(sorted(known))}" if known else
+                               "define it: `procedure NAME { ... }`" if type_ == "procedure" else
+                               "declare it in the game definition"))
         elif or_words(node) is not None:
             self.error("E309", f"expected one {label} here, found `or`", node.span,
                        f"`or` joins conditions; name one {label} here")

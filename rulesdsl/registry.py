@@ -496,6 +496,7 @@ EVENTS: dict[str, Event] = {e.name: e for e in [
 ]}
 # `when` filters that test a field of the event (besides `by=`, which every event has).
 EVENT_FILTERS = ("color", "kind", "via", "zone")
+VIAS = ("paid", "chain", "free")   # how an item is built: the `built` event's `via`
 
 # What `ITEM.X` may read of an item (`it.color`, `chosen.value`), with types.
 ITEM_ATTRIBUTES: dict[str, str] = {
