@@ -330,7 +330,9 @@ EXPLANATIONS: dict[str, Explanation] = {
     "E409": Explanation(
         "`check` plays one random game at each player count the game supports (`players 3 7`): at "
         "this count the set-up could not deal what it asks for, the game got stuck (a player with no "
-        "legal action), failed, or did not end.",
+        "legal action), failed, or did not end. An effect that did not end (it set itself off again, "
+        "past the step budget) is reported at the innermost definition it was running, the others "
+        "at the game's `players`.",
         "game short {\n    players 3 4\n    turns simultaneous\n    resources wood\n    colors brown\n    item_kinds card\n    zone hand player private\n    zone city player active public\n    zone discard public\n    zone age1\n    build_zone card city\n    discard_pile discard\n    age_ends when count(hand, owner=all) == 0\n    score coins coins\n}\n\nage 1 {\n    each_player { deal 1 age1 hand }\n}\n\naction sell {\n    param card from hand\n    discard card\n    gain 1 coin\n}\n\ncard \"Test Card\" {\n    age 1\n    color brown\n    copies 3 3 3\n}\n",
         "Give the cards enough copies for the largest count (`copies 3 4 5`), deal fewer, or lower the "
         "most players."),

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 
-from .compiler import Compiler, player_range
+from .compiler import Compiler, label, player_range
 from .diagnostics import Diagnostic, Span
 from .limits import MAX_GAME_ACTIONS
 from .loader import Merged
@@ -27,12 +27,23 @@ def trial_diagnostics(merged: Merged, stuck_ok: bool = False) -> list[Diagnostic
     out = []
     for players in range(low, high + 1):
         problem = _trial(merged, players, stuck_ok)
-        if problem:
+        if isinstance(problem, _Runaway):
+            out.append(_runaway(merged, where, players, problem.exc))
+        elif problem:
             out.append(_error(where, players, problem))
     return out
 
 
-def _trial(merged: Merged, players: int, stuck_ok: bool) -> str | None:
+class _Runaway(Exception):
+    """A trial game's effect that did not end (`BudgetExceeded`): reported where it runs."""
+
+    def __init__(self, exc: Exception):
+        super().__init__(str(exc))
+        self.exc = exc
+
+
+def _trial(merged: Merged, players: int, stuck_ok: bool) -> "str | _Runaway | None":
+    from .interpreter.budget import BudgetExceeded
     from .interpreter.game import Game  # the runtime, only when content is clean
     try:
         content = Compiler(merged, ["check"], players).compile()
@@ -51,10 +62,25 @@ def _trial(merged: Merged, players: int, stuck_ok: bool) -> str | None:
             game._apply(game.random_action(rng))
             if game.short_draws:
                 zone, asked, found = game.short_draws[0]
-                return f"an age's set-up draws {asked} from {zone}, which holds {found}"
+                return f"a deal during the game draws {asked} from {zone}, which holds {found}"
         return f"a random game did not end within {MAX_GAME_ACTIONS} actions"
+    except BudgetExceeded as exc:
+        return _Runaway(exc)
     except Exception as exc:  # anything a trial game raises is a reason the content does not play
         return f"a random game failed: {type(exc).__name__}: {exc}"
+
+
+def _runaway(merged: Merged, players_span: Span, players: int, exc) -> Diagnostic:
+    """E409 at the innermost definition the runaway effect was running (its name), where the
+    cause most likely is; at `players` when none of them is found."""
+    labels = {label(d): d for d in merged.definitions}
+    where = next((labels[name].name_span for entry in reversed(exc.chain)
+                  for name in labels if entry == name or entry.startswith(name + " ")), players_span)
+    running = " -> ".join(exc.chain) or "no definition"
+    return Diagnostic("error", "E409", f"at {players} players a random game's effects did not end: {exc.what} "
+                                       f"(running: {running})", where,
+                      "an effect that sets itself off again (or repeats) without end: give it a condition "
+                      "that turns false; `running:` names the definitions, outermost first")
 
 
 def _error(span: Span, players: int, problem: str) -> Diagnostic:
