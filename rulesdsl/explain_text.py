@@ -612,6 +612,25 @@ def quantity(e: ast.Expr, scope: Scope) -> Quantity | None:
     return None
 
 
+ARITHMETIC = ("+", "-", "*", "//", "%")
+
+
+def _needs_brackets(e: ast.BinOp, operand: ast.Expr, side: str) -> bool:
+    """Whether an operand of `e` read out in words needs brackets to keep its grouping (the tree
+    keeps the grouping the source's parentheses gave, the words would lose it): `10 - (2 + 1)`,
+    `2 * (3 + 1)`, `(a + b) // 2`."""
+    if not isinstance(operand, ast.BinOp) or operand.op not in ARITHMETIC or e.op not in ARITHMETIC:
+        return False
+    sums = operand.op in ("+", "-")
+    if e.op == "+":
+        return False
+    if e.op == "-":
+        return side == "right" and sums
+    if e.op == "*":
+        return sums
+    return sums or side == "right"   # `//`, `%`
+
+
 def amount(e: ast.Expr, unit: str, scope: Scope) -> str:
     """An amount of a unit: "3 coins", "1 VP for each yellow card in your city"."""
     one = singular(unit)
@@ -624,7 +643,10 @@ def amount(e: ast.Expr, unit: str, scope: Scope) -> str:
     if isinstance(e, ast.BinOp):
         if e.op in ("+", "-"):
             word = "plus" if e.op == "+" else "minus"
-            return f"{amount(e.left, unit, scope)} {word} {amount(e.right, unit, scope)}"
+            right = amount(e.right, unit, scope)
+            if _needs_brackets(e, e.right, "right"):
+                right = f"({right})"
+            return f"{amount(e.left, unit, scope)} {word} {right}"
         if e.op == "*":
             for k, other in ((e.left, e.right), (e.right, e.left)):
                 q = quantity(other, scope)
@@ -746,14 +768,16 @@ def phrase(e: ast.Expr, scope: Scope | None = None) -> str:
         return cond(e, scope)
     if isinstance(e, ast.BinOp):
         left, right = phrase(e.left, scope), phrase(e.right, scope)
+        if _needs_brackets(e, e.left, "left"):
+            left = f"({left})"
+        if _needs_brackets(e, e.right, "right"):
+            right = f"({right})"
         if e.op == "+":
             return f"{left} plus {right}"
         if e.op == "-":
             return f"{left} minus {right}"
         if e.op == "*":
             return f"{left} times {right}"
-        if isinstance(e.left, ast.BinOp) and e.left.op in ("+", "-") and e.op in ("*", "//", "%"):
-            left = f"({left})"
         if e.op == "//":
             if isinstance(e.right, ast.Int) and e.right.value == 2:
                 return f"half of {left}, rounded down"

@@ -107,6 +107,12 @@ def statement(text: str) -> ast.Statement:
     ("points 2 * count(tokens, owner=opponent)", "Worth 2 VP for each token the opponent has"),
     ("repeat 2 { play_again }", "Repeat 2 times: take another turn"),
     ("when built by=opponent kind=wonder { gain 1 coin }", "When the opponent builds a wonder: gain 1 coin"),
+    # Brackets the words need to keep the grouping (`10 - (2 + 1)` read as "10 minus 2 plus 1" was 9)
+    ("gain 10 - (2 + 1) coins", "Gain 10 coins minus (2 coins plus 1 coin)"),
+    ("gain 10 - 2 + 1 coins", "Gain 10 coins minus 2 coins plus 1 coin"),
+    ("points 2 * (3 + 1)", "Worth VP equal to 2 times (3 plus 1)"),
+    ("gain (coins + 3) // 2 coins", "Gain coins equal to half of (the number of coins you have plus 3), rounded down"),
+    ("gain 12 // (1 + 2) coins", "Gain coins equal to 12 divided by (1 plus 2), rounded down"),
 ])
 def test_statements_without_a_game(source, text):
     """Without the game's context (no compiler), phrasing falls back on the statement alone."""
