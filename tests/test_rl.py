@@ -402,6 +402,54 @@ def test_parallel_needs_every_acting_seat():
     assert dumps(par.aec.game.state) == before   # seat 0's action was not played either
 
 
+def test_parallel_step_after_a_decision_ends_where_the_next_round_begins():
+    # Classic, seed 5: a seat answers a decision (build from the discard pile) alone; the step
+    # played it, went on into the next round and raised for the seats it had not asked.
+    game, expansions, players = CONFIGS["classic-3"]
+    par = rl.parallel_env(game, expansions, players)
+    rng = np.random.default_rng(0)
+    decisions = 0
+    for seed in range(8):
+        observations, _ = par.reset(seed=seed)
+        while par.agents:
+            asked = [a for a in par.agents if observations[a]["action_mask"].any()]
+            decisions += par.aec.game.state.pending is not None
+            actions = {a: int(rng.choice(np.flatnonzero(observations[a]["action_mask"]))) for a in asked}
+            observations, *_ = par.step(actions)
+    assert decisions > 0
+
+
+def test_parallel_refusal_plays_no_seat_of_the_round():
+    # The last seat's masked number was refused after the others' choices were stored.
+    par = rl.parallel_env(*CONFIGS["hands-3"])
+    observations, _ = par.reset(seed=0)
+    before = dumps(par.aec.game.state)
+    actions = {a: int(np.flatnonzero(observations[a]["action_mask"])[0]) for a in par.agents}
+    actions["player_2"] = int(np.flatnonzero(observations["player_2"]["action_mask"] == 0)[0])
+    with pytest.raises(IllegalActionError, match="player_2"):
+        par.step(actions)
+    assert dumps(par.aec.game.state) == before
+    actions["player_2"] = int(np.flatnonzero(observations["player_2"]["action_mask"])[0])
+    par.step(actions)                                  # the same round, played right
+    assert len(par.aec.game.state.history) == 3
+
+
+def test_a_random_action_for_an_illegal_one_is_marked_on_that_step_only():
+    env = make("duel", illegal="random")
+    env.reset(seed=3)
+    rng = np.random.default_rng(0)
+    marks = []
+    for n, agent in enumerate(env.agent_iter()):
+        obs, _, term, trunc, info = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        marks.append(bool(info.get("illegal")))
+        mask = obs["action_mask"]
+        env.step(int(np.flatnonzero(mask == 0)[0]) if n == 4 else int(rng.choice(np.flatnonzero(mask))))
+    assert sum(marks) == 1 and marks.index(True) > 4   # (seen at that agent's next `last()`)
+
+
 @pytest.mark.parametrize("config,opponent", [("duel", "greedy"), ("hands-3", "random")])
 def test_single_agent_env(config, opponent):
     game, expansions, players = CONFIGS[config]

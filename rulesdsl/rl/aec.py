@@ -161,6 +161,8 @@ class RulesEnv(AECEnv):
         for a in self.rewards:
             self.rewards[a] = 0.0
         entry = self._legal.get(self._index(action))
+        if entry is not None and self.infos[agent].get("illegal"):
+            self.infos[agent] = {}   # (the mark is of the step that played a random action, not later ones)
         if entry is None:
             if self.illegal == "raise":
                 raise IllegalActionError(self._refusal(action, agent))

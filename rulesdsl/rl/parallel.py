@@ -11,7 +11,7 @@ from typing import Any
 
 from pettingzoo import ParallelEnv
 
-from .aec import RulesEnv
+from .aec import IllegalActionError, RulesEnv
 
 
 class RulesParallelEnv(ParallelEnv):
@@ -48,16 +48,25 @@ class RulesParallelEnv(ParallelEnv):
         rewards = {a: 0.0 for a in self.agents}
         infos: dict[str, dict] = {a: {} for a in self.agents}
         acted: set[str] = set()
-        for seat in aec.game.to_act():   # every seat of a simultaneous round, before any is played
-            agent = self.possible_agents[seat]
-            if actions.get(agent) is None and not done():
+        asked = [self.possible_agents[seat] for seat in aec.game.to_act()] if not done() else []
+        for agent in asked:   # every seat of a simultaneous round, before any is played
+            if actions.get(agent) is None:
                 raise ValueError(f"{agent} must act in this step: give it an action")
+        if aec.illegal == "raise":
+            # (the seats of a round choose from the round's start, which their choices do not
+            # change: all are checked before any is played, so a refusal leaves nothing played)
+            for agent in asked:
+                legal = aec.space.legal_bindings(aec.game, aec.seat_of[agent])[0]
+                if aec._index(actions[agent]) not in legal:
+                    raise IllegalActionError(f"{agent}: action {actions[agent]!r} is not legal now (masked)")
         while not done():
             agent = aec.agent_selection
             if agent in acted:
                 break
-            if agent not in actions or actions[agent] is None:
-                raise ValueError(f"{agent} must act in this step: give it an action")
+            if actions.get(agent) is None:
+                if agent in asked:
+                    raise ValueError(f"{agent} must act in this step: give it an action")
+                break   # a seat the step did not ask for (a decision answered, then a new round): the step ends
             aec.step(actions[agent])
             acted.add(agent)
             for a, r in aec.rewards.items():
