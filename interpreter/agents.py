@@ -12,7 +12,7 @@ from . import core, legality, scoring
 from .actions import Action
 from .game import Game
 from .random_agent import Agent, RandomAgent
-from .search import MCTSAgent
+from .search import MCTSAgent, determinize
 
 
 class GreedyAgent:
@@ -38,9 +38,13 @@ class GreedyAgent:
             scoring.total(game, p)
         in_round = game.state.flow == "round"
         if in_round:
-            # The others' choices this round are hidden from `me`: they choose anew, their first
-            # legal actions, once for every action tried (`others_chosen`).
-            base, drawn = self.others_chosen(game, me, self.first_choices(game, me))
+            # The others' choices this round are hidden from `me`, and so are their hands: they
+            # choose anew, their first legal actions, from hands drawn again as `me` sees the
+            # game (`search.determinize`), once for every action tried (`others_chosen`).
+            seen = determinize(game, me, self.rng)
+            for p in range(seen.state.players):
+                scoring.total(seen, p)
+            base, drawn = self.others_chosen(seen, me, self.first_choices(seen, me))
         for action in actions:
             if in_round:
                 trial = self.tried_in_round(base, drawn, action, me)

@@ -38,7 +38,9 @@ def acting_seat(g: Game, seat: int | None) -> int | None:
 def legal_actions(g: Game, seat: int | None = None) -> list[Action]:
     """The legal actions of `seat` (default: the seat to move); none for a seat that does not
     have to act now.  Copies of one item make one action; a build that needs trade with
-    neighbours makes one action per way to pay (`pay=p1:2`)."""
+    neighbours makes one action per way to pay (`pay=p1:2`).  (A pending decision's answers
+    are one per option, so copies among its options repeat an answer, and a random answer
+    weighs each copy: `random_action` and `play_out` draw among the options alike.)"""
     st = g.state
     if seat is not None:
         check_seat(seat, st.players)

@@ -63,7 +63,7 @@ def test_choices_of_other_seats_in_a_round_are_not_seen():
     a.apply(first[0], seat=0)
     b.apply(first[-1], seat=0)
     assert a.to_move() == b.to_move() == 1 and a.state.choices != b.state.choices
-    for make in _agents()[:2]:
+    for make in _agents():
         assert str(make().act(a)) == str(make().act(b))
 
 
@@ -171,6 +171,27 @@ def test_classic_hidden_hands_swapped_same_decision():
     other = game.clone()
     _swap_zones(other, "hand", 2, 4)
     assert other.state.zones != game.state.zones
-    for make in (lambda: MCTSAgent(6, iterations=15), lambda: RandomAgent(6)):
+    for make in (lambda: MCTSAgent(6, iterations=15), lambda: RandomAgent(6), lambda: GreedyAgent(6)):
         assert str(make().act(game)) == str(make().act(other))
     assert other.to_move() == me
+
+
+@pytest.mark.parametrize("players", [3, 7])
+def test_greedy_does_not_read_the_other_hands(players):
+    """The greedy agent had the other seats of a round take their first legal actions from their
+    real hands: with two other hands swapped, its choice changed in about 1 decision in 13."""
+    rules = load_ruleset((), "classic", players)
+    rng = random.Random(1)
+    checked = 0
+    for seed in range(3):
+        game = rules.new_game(seed=seed)
+        while not game.over:
+            me = game.to_move()
+            if game.state.flow == "round" and game.state.pending is None and rng.random() < 0.3:
+                a, b = [p for p in range(players) if p != me][:2]
+                other = game.clone()
+                _swap_zones(other, "hand", a, b)
+                assert str(GreedyAgent(seed).act(game)) == str(GreedyAgent(seed).act(other))
+                checked += 1
+            game.apply(game.random_action(rng))
+    assert checked >= 20
