@@ -143,12 +143,13 @@ def _top_level_pieces(text: str) -> list[tuple[int, int, str]]:
     if start < len(lines):
         ranges.append((start, len(lines)))
     # A line with no block (a comment, `remove card "X"`, or a stray word) goes with the piece
-    # before it, so a stray line never becomes a definition of its own.  Ranges are merged
-    # before any text is joined: joining as we go would copy a long run of such lines again
-    # and again.
+    # before it, so a stray line never becomes a definition of its own; a stray `}` stands
+    # alone, so the definition before it is still read (with it, that one was lost).  Ranges
+    # are merged before any text is joined: joining as we go would copy a long run of such
+    # lines again and again.
     merged: list[list[int]] = []
     for first, end in ranges:
-        if merged and not any("{" in lines[i] for i in range(first, end)):
+        if merged and not any("{" in lines[i] or "}" in lines[i] for i in range(first, end)):
             merged[-1][1] = end
         else:
             merged.append([first, end])

@@ -310,6 +310,16 @@ def test_every_broken_definition_of_a_file_reports_its_own_syntax_error(tmp_path
         ("E001", 4, 22), ("E302", 9, 11), ("E001", 15, 12)]
 
 
+def test_a_stray_closing_brace_leaves_the_definition_before_it_alone(tmp_path: Path):
+    # The `}` went with the card before it, which was lost with its own error (E201 unseen).
+    (tmp_path / "cards.rules").write_text(
+        'card "Test Hut" {\n    age 1\n    color blue\n    colr blue\n}\n}\n'
+        'card "Test Barn" {\n    age 1\n    color blue\n}\n', encoding="utf-8")
+    report = check_paths([tmp_path])
+    assert [(d.code, d.span.line, d.span.column) for d in report.diagnostics] == [("E201", 4, 5), ("E001", 6, 1)]
+    assert report.definitions["card"] == 75   # the base game's 73 and both of these
+
+
 def test_a_file_whose_braces_are_in_doubt_reports_only_the_first_error(tmp_path: Path):
     # An unterminated string hides a `{`: cutting the file at its braces would invent errors.
     (tmp_path / "cards.rules").write_text('card "Test Card {\n    age 1\n    color brown\n}\n', encoding="utf-8")
