@@ -345,6 +345,8 @@ class Playable:
         """An item whose `deck` is a zone nothing takes items from, reads or makes work, and
         that nothing names, never comes into play (W503: legal, but surely not meant)."""
         used: set[str] = set()
+        declared = {s.args[0].name for s in self.header_statements()
+                    if s.verb == "zone" and s.args and name_of(s.args[0])}
         for s in self.header_statements():
             if s.verb == "zone" and s.args and name_of(s.args[0]):
                 flags = {name_of(a) for a in s.args[1:]}
@@ -369,7 +371,8 @@ class Playable:
             if d.kind not in self.item_kinds or d.block is None or d.name in named:
                 continue
             for s in d.block.statements:
-                if s.verb == "deck" and s.args and name_of(s.args[0]) and s.args[0].name not in used:
+                if s.verb == "deck" and s.args and name_of(s.args[0]) and s.args[0].name not in used \
+                        and s.args[0].name in declared:   # (an unknown zone is E305 already)
                     self.warning("W503", f"nothing takes items out of zone `{s.args[0].name}`: {d.kind} "
                                          f"`{d.name}` would never come into play", s.args[0].span,
                                  "deal, move or choose from that zone, or start the item in another one")

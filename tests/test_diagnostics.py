@@ -333,3 +333,10 @@ def test_spaces_after_a_line_joining_backslash_are_named():
     assert d.help == "a `\\` joins the next line only as the last character of its line: remove the spaces after it"
     _, diags = parse_file("x.rules", 'card "X" {\n    age 1 \\\n    color brown\n}\n')
     assert diags == []
+
+
+def test_a_deck_naming_no_zone_is_one_error_not_a_warning_too(tmp_path: Path):
+    # W503 "nothing takes items out of zone `nowhere`" came with the E305 of a zone that does not exist.
+    (tmp_path / "cards.rules").write_text('card "Test Hut" {\n    age 1\n    color blue\n    deck nowhere\n}\n',
+                                          encoding="utf-8")
+    assert [(d.code, d.span.line) for d in check_paths([tmp_path]).diagnostics] == [("E305", 4)]
