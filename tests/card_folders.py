@@ -1,5 +1,5 @@
 """Small card folders written by tests (a test helper): a folder of one card file, loaded as an
-expansion, and the first `build` a game reaches."""
+expansion, the first `build` a game reaches, and a first turn with a given purse."""
 
 from __future__ import annotations
 
@@ -22,3 +22,15 @@ def to_first_build(game):
         if build is not None:
             return build
         game.apply(legal[0])
+
+
+def first_turn(rules, coins: int, seed: int = 1):
+    """A new game past the wonders' draft, the seat to move holding `coins`: (game, seat)."""
+    from rulesdsl.interpreter import core
+    game = rules.new_game(seed=seed)
+    while game.state.pending is not None:
+        game.apply(game.legal_actions()[0])
+    me = game.to_move()
+    game.state.coins[me] = coins
+    core.clear_caches(game)   # (a state written to directly: docs/api.md)
+    return game, me

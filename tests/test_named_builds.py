@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from card_folders import folder
-from rulesdsl.interpreter import core
+from card_folders import first_turn, folder
 from rulesdsl.interpreter.actions import Action, IllegalAction
 from rulesdsl.pipeline import load_ruleset
 
@@ -31,19 +30,9 @@ def rules(tmp_path_factory):
     return load_ruleset([str(folder(tmp_path_factory.mktemp("named"), CARDS))])
 
 
-def _turn(rules, coins: int):
-    game = rules.new_game(seed=1)
-    while game.state.pending is not None:      # (the wonders' draft)
-        game.apply(game.legal_actions()[0])
-    me = game.to_move()
-    game.state.coins[me] = coins
-    core.clear_caches(game)
-    return game, me
-
-
 def test_a_named_build_the_player_cannot_pay_is_not_legal(rules):
     # It was legal: it took the 7 coins and built the card.
-    game, me = _turn(rules, 7)
+    game, me = first_turn(rules, 7)
     assert Action("buy_pricey", ()) not in game.legal_actions()
     assert game.explain_illegal(Action("buy_pricey", ())) == f"it costs 9 coins and player {me} has 7"
     before = game.state.coins[:]
@@ -54,7 +43,7 @@ def test_a_named_build_the_player_cannot_pay_is_not_legal(rules):
 
 
 def test_a_named_build_the_player_can_pay_is_legal_and_paid(rules):
-    game, me = _turn(rules, 12)
+    game, me = first_turn(rules, 12)
     assert Action("buy_pricey", ()) in game.legal_actions()
     game.apply(Action("buy_pricey", ()))
     assert game.state.coins[me] == 3

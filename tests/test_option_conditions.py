@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from card_folders import folder
+from card_folders import first_turn, folder
 from rulesdsl.interpreter.actions import Action
 from rulesdsl.pipeline import load_ruleset
 from rulesdsl.report import check_paths
@@ -38,18 +38,9 @@ def rules(tmp_path_factory):
     return load_ruleset([str(path)])
 
 
-def _at_turn(rules, coins: int):
-    game = rules.new_game(seed=4)
-    while game.state.pending is not None:        # (the wonders' draft)
-        game.apply(game.legal_actions()[0])
-    me = game.to_move()
-    game.state.coins[me] = coins
-    return game, me
-
-
 @pytest.mark.parametrize("coins, offered", [(3, ["plain", "poor"]), (10, ["rich", "plain"]), (25, ["rich", "plain"])])
 def test_only_the_options_whose_condition_holds_are_offered(rules, coins, offered):
-    game, me = _at_turn(rules, coins)
+    game, me = first_turn(rules, coins)
     card = next(a for a in game.legal_actions() if a.name == "gamble").args[0]
     game.apply(Action("gamble", (card,)))
     assert game.state.coins[me] == coins
@@ -64,7 +55,7 @@ def test_only_the_options_whose_condition_holds_are_offered(rules, coins, offere
 
 
 def test_a_choice_with_no_option_offered_decides_nothing(rules):
-    game, me = _at_turn(rules, 7)
+    game, me = first_turn(rules, 7)
     card = next(a for a in game.legal_actions() if a.name == "hope").args[0]
     game.apply(Action("hope", (card,)))
     assert game.state.pending is None and game.to_move() != me   # the turn is over
