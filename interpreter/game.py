@@ -291,6 +291,7 @@ class Game:
     modifier = economy.modifier
     kept_value = economy.kept_value
     build = economy.build
+    price_of = economy.price
     acquire = economy.acquire
     science_count = scoring.science_count
     distinct_science = scoring.distinct_science

@@ -52,6 +52,7 @@ VERBS: dict[str, Callable] = {
     "modifier": economy.modifier,
     "kept_value": economy.kept_value,
     "build": economy.build,
+    "price_of": economy.price,   # (what an action's build of an item named in quotes asks the seat to pay)
     "acquire": economy.acquire,
     # scoring
     "science_count": scoring.science_count,

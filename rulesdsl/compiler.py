@@ -504,7 +504,7 @@ class Compiler:
                 # An item named in quotes is paid for as a parameter's is: its price counts
                 # among what the action pays, so the action is legal only while it can be paid.
                 item = self.item_index[s.args[0].value]
-                pays.append(self.written(lambda g, f, item=item: g.price(f.me, item)[0], f"g.price(f.me, {item})[0]"))
+                pays.append(self.written(lambda g, f, item=item: g.price_of(f.me, item)[0], f"g.price_of(f.me, {item})[0]"))
         block = self.block(effects)
         zones = [p.selector.zone for p in params]
         return ActionDef(index, d.name, params, requires, paid, pays, block, d.name_span,

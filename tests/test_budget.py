@@ -266,7 +266,8 @@ def test_a_circle_the_checker_cannot_judge_is_found_by_the_trial_games(tmp_path)
     file = tmp_path / "cards.rules"
     file.write_text('rule "Echo" {\n    when built color=blue { build event.item free }\n}\n', encoding="utf-8")
     (found,) = [d for d in check_paths([file]).diagnostics if d.code == "E409"]
-    assert "BudgetExceeded" in found.message and "at 2 players" in found.message
+    assert "effects did not end" in found.message and "at 2 players" in found.message
+    assert "rule `Echo`" in found.message and (found.span.file, found.span.line) == (str(file), 1)   # at the rule
 
 
 @pytest.mark.parametrize("text", [
