@@ -673,3 +673,18 @@ def test_a_scenario_file_over_the_size_limit_is_refused(tmp_path, monkeypatch):
     loaded = S.read_file(big)
     assert [d.code for d in loaded.diagnostics] == ["E009"]
     assert "more than the limit of 100" in loaded.diagnostics[0].message
+
+
+def test_options_compares_with_the_names_of_a_choose_ones_options(tmp_path):
+    # `options` held the option names, but a quoted name was taken for an item (S301).
+    exp = tmp_path / "exp"
+    exp.mkdir()
+    (exp / "cards.rules").write_text(
+        'replace card "Tavern" {\n    age 1\n    color yellow\n    choose_one {\n'
+        '        option coins { gain 4 coins }\n        option tribute if=coins > 100 { gain 1 coin }\n'
+        '        option renown { shields 1 }\n    }\n}\n', encoding="utf-8")
+    body = ('    expansion "exp"\n    option beginner_wonders\n    accessible "Tavern"\n    do build "Tavern"\n'
+            '    expect options == {}\n')
+    assert run("test", str(write(tmp_path, 'scenario "S" {\n' + body.format('["coins", "renown"]') + "}\n"))).exit_code == 0
+    failed = run("test", str(write(tmp_path, 'scenario "S" {\n' + body.format('["coins", "tribute"]') + "}\n")))
+    assert failed.exit_code == 1 and "options is [coins, renown]" in failed.output, failed.output

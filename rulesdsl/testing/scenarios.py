@@ -38,6 +38,7 @@ from .. import ast
 from .. import registry as R
 from ..diagnostics import Diagnostic, Span, did_you_mean, render
 from ..names import UnknownName, check_options
+from ..playable import statements
 
 SUFFIX = ".scenario"
 
@@ -645,6 +646,10 @@ class Expr:
         self.words = set(c.resources) | set(c.colors) | set(c.science) | set(c.chains) | set(c.zone_index) \
             | set(c.item_kinds) | {name for name, _ in c.scores} | _victories(run.loaded.merged) | {"civilian"} \
             | {"structure", "nowhere"} | {f"p{i}" for i in range(c.players)}
+        # The names of the content's `choose_one` options: what `options` holds while one is asked.
+        self.option_labels = {s.args[0].name for d in run.loaded.merged.definitions
+                              for s in statements(d.block) if s.verb == "option" and s.args
+                              and isinstance(s.args[0], ast.Name)}
 
     # which parts are plain card language
     def _scenario_part(self, e: ast.Expr) -> bool:
@@ -665,7 +670,8 @@ class Expr:
         if isinstance(e, ast.Name) and (e.name in SCENARIO_NAMES or self._word(e)):
             return
         if isinstance(e, ast.Str):
-            _item_arg(self.run, e)
+            if e.value not in self.option_labels:   # (`options == ["coins", "tribute"]`: option names)
+                _item_arg(self.run, e)
             return
         if not self._scenario_part(e):
             from ..checker import Checker, Scope
@@ -1392,3 +1398,4 @@ def run_paths(paths: list[Path], keyword: str | None = None, base: str | None = 
     for f in find_files(paths):
         results += run_file(f, keyword, base=base, players=players)
     return TestReport(results)
+
