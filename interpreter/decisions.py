@@ -115,7 +115,7 @@ def answer(g: Game, d: Decision, action: Action) -> None:
     elif d.kind == "space":
         chosen = int(action.args[0])
     else:
-        chosen = g.content.item_index[action.args[0]]
+        chosen = _copy_offered(g, d, action.args[0])
     _answer_with(g, d, chosen)
 
 
@@ -127,7 +127,7 @@ def answer_number(g: Game, d: Decision, k: int) -> list[str]:
         if k == len(d.options):
             return [PASS]
         name = g.item_names[d.options[k]]
-        _answer_with(g, d, g.content.item_index[name])   # (the first copy of that name, as decoded)
+        _answer_with(g, d, _copy_offered(g, d, name))   # (the copy of that name decoding takes)
         return [CHOOSE, name]
     if kind == "option":
         label = d.labels[k]
@@ -136,6 +136,17 @@ def answer_number(g: Game, d: Decision, k: int) -> list[str]:
     chosen = d.options[k]
     _answer_with(g, d, chosen)
     return [CHOOSE_PLAYER, player_label(chosen)] if kind == "player" else [CHOOSE_SPACE, str(chosen)]
+
+
+def _copy_offered(g: Game, d: Decision, name: str) -> int:
+    """The item an answer naming `name` chooses: the content's first copy of that name where it is
+    offered, else the first offered copy.  (The first copy may lie elsewhere, in a seat's city,
+    while another copy is offered from the discard pile: it was taken from that city.)"""
+    first = g.content.item_index[name]
+    if first in d.options:
+        return first
+    names = g.item_names
+    return next((o for o in d.options if names[o] == name), first)
 
 
 def _answer_with(g: Game, d: Decision, chosen: int) -> None:
