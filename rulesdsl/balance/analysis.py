@@ -167,10 +167,13 @@ def _definitions(held: Holdings, definitions: list[tuple[str, str]], early: int)
             "taken_high": tk["high"],
             "delta": round((b["rate"] or 0) - (nb["rate"] or 0), 4) if n_built and n_not else None,
             "delta_low": round(delta_low, 4), "delta_high": round(delta_high, 4),
-            "p": round(two_proportion_p(k_built, n_built, k_not, n_not), 6) if tested else None,
+            "p": two_proportion_p(k_built, n_built, k_not, n_not) if tested else None,
             "p_holm": None, "significant": False})
     tested = [e for e in entries if e["p"] is not None]
+    # (Holm's order and products read the p-values as they are: rounded first, those below
+    # 1e-6 tied and the adjusted values came out wrong)
     for e, adjusted in zip(tested, holm([e["p"] for e in tested])):
+        e["p"] = round(e["p"], 6)
         e["p_holm"] = round(adjusted, 6)
         e["significant"] = adjusted < ALPHA
     return entries

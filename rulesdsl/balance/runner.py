@@ -111,7 +111,9 @@ def play_game(rules, plan: Plan, index: int, factories: list[Callable[[int], Any
     for s in range(n):
         a = positions[s]
         try:
-            agents.append(factories[a](derive("agent", seed, s)))
+            # (seeded by line-up position, not seat: two agents of one kind seeded by seat played
+            # the deal's rotated games exactly alike, so every game was counted once per rotation)
+            agents.append(factories[a](derive("agent", seed, a)))
         except Exception as exc:
             raise GameFailure(index, f"agent {plan.agents[a]!r} (seat {s}) could not be made in {where}: "
                                      f"{type(exc).__name__}: {exc}") from None
