@@ -25,7 +25,8 @@ ZONE_FLAGS = ("player", "active", "public", "private", "majority")
 COUNTS = {("gain", "amount"), ("lose", "amount"), ("pay", "amount"), ("put_coins", "amount"),
           ("shields", "count"), ("choose", "count"), ("deal", "count"), ("repeat", "count"),
           ("take_top", "count"), ("deal_onto_structure", "count"), ("discount", "count"),
-          ("chain_price", "coins"), ("cost_coins", "coins"), ("trade_discount", "coins")}
+          ("chain_price", "coins"), ("cost_coins", "coins"), ("trade_discount", "coins"),
+          ("trade_price", "price")}   # (a negative price: the buyer gained, the seller lost coins)
 VOCAB_VERBS = {"resources": R.RESOURCE, "colors": R.COLOR, "science": R.SCIENCE, "chains": R.CHAIN}
 VOCAB_LABEL = {R.RESOURCE: ("E301", "resource"), R.COLOR: ("E302", "colour"), R.SCIENCE: ("E303", "scientific symbol"),
                R.CHAIN: ("E304", "chain symbol"), R.ZONE: ("E305", "zone"), R.LAYOUT: ("E311", "layout"),
@@ -228,6 +229,10 @@ class Checker:
             if seen[s.verb] == 2 and not verb.repeatable:
                 self.error("E206", f"`{s.verb}` is given twice in {d.kind} `{d.name}`", s.verb_span,
                            "keep one of them")
+        if s.verb == "part_of" and s.args and not isinstance(s.args[0], ast.Str):
+            # (read when the content is compiled: the item it belongs to, by name)
+            self.error("E309", "`part_of` names the item in quotes", s.args[0].span, 'e.g. part_of "Petra (Day)"')
+            return
         if s.verb == "else" and (previous is None or previous.verb != "if"):
             self.error("E312", "`else` must follow an `if` block", s.verb_span, "put it right after the `if { }`")
         self.arguments(s, verb, d, scope)
@@ -329,7 +334,12 @@ class Checker:
                 if p.type == R.INT and not isinstance(arg, ast.Int):
                     self.error("E309", f"`{s.verb}` needs a number written out here, not an expression",
                                arg.span, f"e.g. {verb.example}")
+        given: set[str] = set()
         for kw in s.kwargs:
+            if kw.name in given:   # (the last one won, silently)
+                self.error("E206", f"`{kw.name}=` is given twice in this `{s.verb}`", kw.span, "keep one of them")
+                continue
+            given.add(kw.name)
             if kw.name in kwtypes and kwtypes[kw.name] == R.BOOL and kw.name not in ("where", "if") \
                     and not (isinstance(kw.value, ast.Name) and kw.value.name in ("true", "false")):
                 # A flag of the statement, fixed when the content is compiled.

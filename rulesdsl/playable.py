@@ -166,9 +166,10 @@ class Playable:
             elif high > 2 and isinstance(e, ast.Name) and e.name == "opponent":
                 # At more than two seats "the other player" is not one player.
                 self.error("E408", f"`opponent` names the other player of a two-player game; this game "
-                                   f"seats {count}", e.span,
-                           "say which seat: left or right (one neighbour), neighbours, or others (every other "
-                           "player)")
+                                   f"seats {count} to {high}" if high != count else
+                                   f"`opponent` names the other player of a two-player game; this game seats {count}",
+                           e.span, "say which seat: left or right (one neighbour); where several players may "
+                                   "stand (owner=), also neighbours or others")
 
     def two_seat_constructs(self, high: int) -> None:
         """The conflict track, its pawn and `shields` (which move it) exist only between two seats."""
@@ -255,7 +256,14 @@ class Playable:
             what = "no action takes a card from the structure" if actions else "there is no `action`"
             self.error("E405", f"{what}: players could never end an age", span,
                        "the game needs an action such as `action build { param card from structure; build card }`")
-        elif not any(self.always_possible(a) for a in takers):
+        if any(s.verb == "turns" and s.args and name_of(s.args[0]) == "simultaneous" for s in self.header_statements()):
+            for a in actions:
+                for s in statements(a.block):
+                    if s.verb == "before_turn":   # (in a round the seat's one choice is its whole turn)
+                        self.error("E202", f"`before_turn` in action `{a.name}`: in a game of simultaneous rounds "
+                                           f"a seat's choice is its whole turn, with no normal action after it",
+                                   s.verb_span, "make it a normal action, or a choice inside one (`choose_one`)")
+        if takers and not any(self.always_possible(a) for a in takers):
             removed = [r for r, old in self.merged.removed if old.kind == "action"]
             span = removed[-1].name_span if removed else takers[0].name_span
             self.warning("W504", "every action that takes a card has a cost or a condition: a player who can meet "

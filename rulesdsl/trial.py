@@ -50,7 +50,7 @@ def _trial(merged: Merged, players: int, stuck_ok: bool) -> "str | _Runaway | No
         game = Game.create(content, seed=0)
         if game.short_draws:
             zone, asked, found = game.short_draws[0]
-            return f"the set-up draws {asked} from {zone}, which holds {found}"
+            return f"a deal draws {asked} from {zone}, which holds {found}"
         rng = random.Random(0)
         for _ in range(MAX_GAME_ACTIONS):
             if game.over:
@@ -62,7 +62,7 @@ def _trial(merged: Merged, players: int, stuck_ok: bool) -> "str | _Runaway | No
             game._apply(game.random_action(rng))
             if game.short_draws:
                 zone, asked, found = game.short_draws[0]
-                return f"a deal during the game draws {asked} from {zone}, which holds {found}"
+                return f"a deal draws {asked} from {zone}, which holds {found}"
         return f"a random game did not end within {MAX_GAME_ACTIONS} actions"
     except BudgetExceeded as exc:
         return _Runaway(exc)

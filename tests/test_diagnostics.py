@@ -340,3 +340,19 @@ def test_a_deck_naming_no_zone_is_one_error_not_a_warning_too(tmp_path: Path):
     (tmp_path / "cards.rules").write_text('card "Test Hut" {\n    age 1\n    color blue\n    deck nowhere\n}\n',
                                           encoding="utf-8")
     assert [(d.code, d.span.line) for d in check_paths([tmp_path]).diagnostics] == [("E305", 4)]
+
+
+@pytest.mark.parametrize("text, code, line", [
+    # a classic designer's audit: each was accepted and then misbehaved in play
+    ("action bribe {\n    before_turn\n    require coins >= 1\n    pay 1 coin\n}\n", "E202", 2),   # took the round
+    ('card "Test Toll" {\n    age 1\n    color yellow\n    copies 3\n    trade_price -2 wood from=left\n}\n',
+     "E317", 5),                                                                                   # negative coins
+    ('board "Test Petra" {\n    deck day_boards\n    value 8\n    produce stone\n}\n'
+     'stage "Test Petra stage 1" {\n    deck stage_deck\n    part_of this\n    value 1\n}\n', "E309", 8),   # traceback
+    ('card "Test Toll" {\n    age 1\n    color yellow\n    copies 3\n    trade_price 1 wood from=left from=right\n}\n',
+     "E206", 5),                                                                                   # the last won
+])
+def test_classic_content_that_misbehaved_in_play_is_an_error(tmp_path: Path, text, code, line):
+    (tmp_path / "cards.rules").write_text(text, encoding="utf-8")
+    found = [(d.code, d.span.line) for d in check_paths([tmp_path], base="classic").diagnostics]
+    assert found == [(code, line)], found
