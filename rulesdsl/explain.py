@@ -248,8 +248,10 @@ def _item(it, content) -> str:
     lines = [_identity(it, content)]
     lines += _property_texts(it, content)
     if it.effect >= 0 and content.blocks[it.effect].texts:
+        # (an item with a cost is built, whatever its kind: a classic board's stage as a wonder)
         when = {"card": "When built", "wonder": "When built",
-                "military_token": "When the conflict pawn reaches it"}.get(it.kind, "When taken")
+                "military_token": "When the conflict pawn reaches it"}.get(
+                    it.kind, "When built" if it.cost is not None else "When taken")
         lines.append(f"{when}: " + "; ".join(lower_first(t, content) for t in content.blocks[it.effect].texts))
     lines += [t.text for t in it.triggers]
     for _, text in it.points:

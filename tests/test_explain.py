@@ -252,3 +252,9 @@ def test_explain_a_new_card_in_an_expansion(tmp_path):
     assert text[1:] == ["  Age I yellow card. Cost: 1 coin.",
                         "  When built: gain 1 coin plus 1 coin for each brown card in your city.",
                         "  End of game: 1 VP."]
+
+
+def test_an_effect_of_an_item_with_a_cost_runs_when_built():
+    # A classic board's stage is built (it has a cost) and explain said "When taken".
+    rules = Ruleset.load((), "classic", 3)
+    assert "When built: gain 9 coins" in explain("Ephesos (Day) stage 2", rules.content)
