@@ -63,7 +63,7 @@ CODES: dict[str, str] = {
     "E405": "nothing to play: no age, structure or card-taking action",
     "E406": "cards of an age that no age deals",
     "E407": "no zone for an item that comes into play",
-    "E408": "a two-player word or construct (`opponent`, the conflict track, `shields`) in a game of more seats",
+    "E408": "a two-player word or construct (`opponent`, the conflict track, `shields`, `pawn_moved`) in a game of more seats",
     "E409": "the game cannot be played at a player count it supports",
     "E410": "an effect that certainly never ends (a cycle of runs or triggers)",
     "E411": "`repeat` count above the limit",

@@ -106,6 +106,7 @@ class Playable:
         self.words_that_name_something()
         self.params_in_view()
         self.onto_a_structure_not_laid_out()
+        self.bank_trade_without_a_bank()
         return self.diags
 
     # -- definitions a game has one of ----------------------------------------------------------
@@ -181,6 +182,9 @@ class Playable:
             if s.verb == "shields":
                 self.error("E408", f"`shields` moves the pawn of a two-player conflict track; this game seats up to "
                                    f"{high}", s.verb_span, "write `modify shields N` (a strength the rules compare) instead")
+            elif s.verb == "when" and s.args and name_of(s.args[0]) == "pawn_moved":
+                self.error("E408", f"`pawn_moved` happens on the two-player conflict track; this game seats up to "
+                                   f"{high}", s.args[0].span, "hear what the game has instead (`age_ended`, `built`)")
 
     def computed_seat(self, e: ast.Expr, count: int, high: int) -> None:
         """`player(EXPRESSION)`: a number that can never be a seat is an error; one that may fall
@@ -411,6 +415,21 @@ class Playable:
                                    f"break a tie", s.args[0].span,
                            did_you_mean(s.args[0].name, categories)
                            or "a category is a card colour, an item kind or a `score` category")
+
+    def bank_trade_without_a_bank(self) -> None:
+        """A game that trades with neighbours (`trade neighbours`) has no bank: an item's
+        `trade_discount`, or a `trade_price` without `from=`, sets a bank price nobody pays
+        (E204: accepted, it did nothing)."""
+        if not any(s.verb == "trade" for s in self.header_statements()):
+            return
+        for d in self.merged.definitions:
+            if d.kind not in self.item_kinds:
+                continue
+            for s in statements(d.block):
+                if s.verb == "trade_discount" or (s.verb == "trade_price" and not any(k.name == "from" for k in s.kwargs)):
+                    self.error("E204", f"`{s.verb}` sets a price at the bank, and this game trades with neighbours "
+                                       f"only", s.verb_span,
+                               "fix the price paid to neighbours: `trade_price N RESOURCES from=left|right|neighbours`")
 
     def onto_a_structure_not_laid_out(self) -> None:
         """An age lays out its structure after its other statements (so that `extend age` can add

@@ -351,6 +351,12 @@ def test_a_deck_naming_no_zone_is_one_error_not_a_warning_too(tmp_path: Path):
      'stage "Test Petra stage 1" {\n    deck stage_deck\n    part_of this\n    value 1\n}\n', "E309", 8),   # traceback
     ('card "Test Toll" {\n    age 1\n    color yellow\n    copies 3\n    trade_price 1 wood from=left from=right\n}\n',
      "E206", 5),                                                                                   # the last won
+    ('card "Test Toll" {\n    age 1\n    color yellow\n    copies 3\n    trade_price 1 glass papyrus\n}\n',
+     "E204", 5),                                                                                   # no bank: nothing
+    ('card "Test Toll" {\n    age 1\n    color yellow\n    copies 3\n    trade_discount 1 wood clay\n}\n',
+     "E204", 5),
+    ('card "Test Toll" {\n    age 1\n    color yellow\n    copies 3\n    when pawn_moved by=neighbours { gain 1 coin }\n}\n',
+     "E408", 5),                                                                                   # no track
 ])
 def test_classic_content_that_misbehaved_in_play_is_an_error(tmp_path: Path, text, code, line):
     (tmp_path / "cards.rules").write_text(text, encoding="utf-8")
