@@ -209,6 +209,14 @@ def test_an_interrupted_a_side_stops_an_ab_before_b_and_goes_on_from_both(tmp_pa
     cut, (a, b) = ab(plan_a, plan_b, "A", "B", jobs=1, progress=_interrupt_after(10), checkpoint=kept)
     assert 10 <= len(a) < 40 and len(b) == 0   # ^C during A: B is not played at all
     assert cut["a"]["meta"]["partial"] and cut["b"]["meta"]["error"] == "interrupted after 0 games"
+    # (B's side played no game: nothing to compare, where the table showed B at 0 % and a difference)
+    assert cut["compare"]["metrics"] == [] and cut["compare"]["definitions"] == []
+    from io import StringIO
+    from rich.console import Console
+    from rulesdsl.balance.report import render_compare
+    shown = StringIO()
+    render_compare(cut, Console(file=shown, width=120))
+    assert "nothing to compare: B played no game" in shown.getvalue()
     went_on, after = ab(plan_a, plan_b, "A", "B", jobs=2, checkpoint=kept)
     assert after == outcomes and went_on["a"]["run"]["resumed"] == len(a)
     assert _without_run(went_on["b"]) == _without_run(whole["b"]) and went_on["compare"] == whole["compare"]

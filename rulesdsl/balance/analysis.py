@@ -190,8 +190,11 @@ def definitions_of(content) -> list[tuple[str, str]]:
 def compare(a: dict, b: dict, outcomes_a: Outcomes, outcomes_b: Outcomes) -> dict:
     """B against A on the same seeds and agents: each metric's difference (B - A) with its 95%
     interval; rates by Newcombe's interval, means paired game by game (common random numbers).
-    `significant`: the interval leaves out 0."""
+    `significant`: the interval leaves out 0.  A side that played no game (a run interrupted
+    before it) leaves nothing to compare: no metric and no definition."""
     metrics = []
+    if not len(outcomes_a) or not len(outcomes_b):
+        return {"metrics": metrics, "definitions": []}
 
     def rate_metric(metric: str, rate_a: dict, rate_b: dict) -> None:
         low, high = newcombe(rate_b["wins"], rate_b["games"], rate_a["wins"], rate_a["games"])

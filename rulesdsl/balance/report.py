@@ -98,6 +98,10 @@ def render_compare(result: dict, console: Console, top: int = 15) -> None:
     changed = cmp.get("changed", [])
     console.print("B changes: " + (", ".join(f"{c['kind']} {c['name']} ({c['change']})" for c in changed)
                                    if changed else "no definition (the same card text)"))
+    played = result["a"]["meta"]["games_played"], result["b"]["meta"]["games_played"]
+    if not all(played):
+        console.print(f"nothing to compare: {'A' if not played[0] else 'B'} played no game")
+        return
     table = Table(title="Differences")
     for col in ("metric", "A", "B", "B - A", "95% interval", ""):
         table.add_column(col, justify="left" if col == "metric" else "right")
