@@ -688,3 +688,18 @@ def test_options_compares_with_the_names_of_a_choose_ones_options(tmp_path):
     assert run("test", str(write(tmp_path, 'scenario "S" {\n' + body.format('["coins", "renown"]') + "}\n"))).exit_code == 0
     failed = run("test", str(write(tmp_path, 'scenario "S" {\n' + body.format('["coins", "tribute"]') + "}\n")))
     assert failed.exit_code == 1 and "options is [coins, renown]" in failed.output, failed.output
+
+
+def test_a_scenario_names_a_payment_to_neighbours(tmp_path):
+    # `do build "Workshop" pay=p2:2` did not parse and `pay=` was no option: a build that needs a
+    # purchase could not be played in a scenario.
+    text = ('scenario "S" {\n    base classic\n    players 3\n    seed 4\n    do any\n'
+            '    expect illegal build "Workshop" player=1\n'
+            '    expect legal build "Workshop" pay="p2:2" player=1\n'
+            '    do build "Workshop" pay="p2:2" player=1\n'
+            '    expect illegal build "Workshop" pay="p0:2" player=1\n}\n')
+    result = run("test", str(write(tmp_path, text)))
+    assert result.exit_code == 0, result.output
+    assert "ok    S (3 checks)" in result.output, result.output
+    bad = run("test", str(write(tmp_path, text.replace('pay="p2:2" player=1\n    do', 'pay=2 player=1\n    do'))))
+    assert bad.exit_code == 1 and "`pay=` takes the payment in quotes" in bad.output, bad.output

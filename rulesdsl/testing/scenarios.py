@@ -202,10 +202,11 @@ STATEMENTS: dict[str, StatementDoc] = {s.name: s for s in [
     StatementDoc("turn", "turn P", "It is player P's turn."),
     StatementDoc("age", "age N", "Play on to the start of age N (taking cards off the structure); coins are "
                  "restored and the cards taken are put in the box."),
-    StatementDoc("do", "do ACTION ARGS... [player=P]", "Apply an action through the game's own rules (e.g. `do "
+    StatementDoc("do", "do ACTION ARGS... [player=P] [pay=\"PAYMENT\"]", "Apply an action through the game's own rules (e.g. `do "
                  "build \"Card\"`, `do wonder \"Card\" \"Wonder\"`, `do choose \"Token\"`, `do choose_player p1`); "
                  "`any` for an argument (or the whole action) picks one legal answer, the same one for the same "
-                 "seed; `player=P`: as player P, refused unless P is to move."),
+                 "seed; `player=P`: as player P, refused unless P is to move; `pay=\"p1:2\"`: the payment to "
+                 "neighbours a build names (`build Stockade pay=p1:2`)."),
     StatementDoc("expect", "expect CONDITION [player=P] | expect legal|illegal ACTION ARGS... [player=P] "
                  "[reason=\"...\"]", "Check a condition (see the expression functions), or whether an action is "
                  "legal now (for player P: illegal unless P is to move)."),
@@ -524,7 +525,7 @@ def _check_statement(run: Run, s: ast.Statement) -> None:
             raise _error("S203", f"there are {len(run.content.ages)} ages", s.args[0].span)
     elif v == "do":
         _arity(s, 1, None)
-        kw = _kwargs(s, ("player",))
+        kw = _kwargs(s, ("player", "pay"))
         if "player" in kw:
             _player_arg(run, kw["player"])
         _action_of(run, s, s.args)
@@ -536,7 +537,7 @@ def _check_statement(run: Run, s: ast.Statement) -> None:
         _arity(s, 1, None)
         first = s.args[0]
         if isinstance(first, ast.Name) and first.name in ("legal", "illegal"):
-            kw = _kwargs(s, ("player", "reason") if first.name == "illegal" else ("player",))
+            kw = _kwargs(s, ("player", "reason", "pay") if first.name == "illegal" else ("player", "pay"))
             if "player" in kw:
                 _player_arg(run, kw["player"])
             if len(s.args) < 2:
@@ -631,6 +632,11 @@ def _action_of(run: Run, s: ast.Statement, args) -> Action:
             out.append(str(a.value))
         else:
             raise _error("S203", "an action's arguments are item names, words or numbers", a.span)
+    pay = next((k.value for k in s.kwargs if k.name == "pay"), None)
+    if pay is not None:   # (a payment to neighbours: `pay="p1:2"`, as the action names it `pay=p1:2`)
+        if not isinstance(pay, ast.Str):
+            raise _error("S203", "`pay=` takes the payment in quotes", pay.span, 'e.g. pay="p1:2,p3:1"')
+        out.append(f"pay={pay.value}")
     return Action(head.name, tuple(out))
 
 
