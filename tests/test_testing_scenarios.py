@@ -703,3 +703,18 @@ def test_a_scenario_names_a_payment_to_neighbours(tmp_path):
     assert "ok    S (3 checks)" in result.output, result.output
     bad = run("test", str(write(tmp_path, text.replace('pay="p2:2" player=1\n    do', 'pay=2 player=1\n    do'))))
     assert bad.exit_code == 1 and "`pay=` takes the payment in quotes" in bad.output, bad.output
+
+
+def test_give_and_move_take_a_copy_no_seat_holds(tmp_path):
+    # At 5 seats there are two Stone Pits: `give 2` after `give 1` was refused (S504, "already in
+    # player 1's city"), and `move ... owner=2` took player 1's copy out of its city.
+    text = ('scenario "give" {\n    base classic\n    players 5\n    give 1 "Stone Pit"\n    give 2 "Stone Pit"\n'
+            '    expect count(city, named="Stone Pit", owner=all) == 2\n}\n'
+            'scenario "move" {\n    base classic\n    players 5\n    give 1 "Stone Pit"\n'
+            '    move "Stone Pit" city owner=2\n    expect count(city, named="Stone Pit", owner=all) == 2\n}\n')
+    result = run("test", str(write(tmp_path, text)))
+    assert result.exit_code == 0 and "2 passed" in result.output, result.output
+    third = ('scenario "third" {\n    base classic\n    players 5\n    give 1 "Stone Pit"\n    give 2 "Stone Pit"\n'
+             '    give 3 "Stone Pit"\n}\n')
+    result = run("test", str(write(tmp_path, third, "third.scenario")))
+    assert result.exit_code == 1 and "S504" in result.output, result.output

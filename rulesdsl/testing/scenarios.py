@@ -1111,12 +1111,11 @@ def _setup(run: Run, s: ast.Statement) -> None:
     elif v in ("give", "city"):
         p = s.args[0].value
         for a in s.args[1:]:
-            i = c.item_index[a.value]
-            _may_take(run, i, a, v)
+            i = _copy_to_take(run, a.value, a, v)
             _place(run, i, game.slot(c.build_zone[c.items[i].kind], p))
             _placed(run, i, s)
     elif v == "move":
-        i = c.item_index[s.args[0].value]
+        i = _copy_to_move(run, s.args[0].value)
         zone = c.zone_index[s.args[1].name]
         owner = kw["owner"].value if "owner" in kw else 0
         _place(run, i, game.slot(zone, owner))
@@ -1182,6 +1181,40 @@ def _placed_line(run: Run, item: int) -> int | None:
     """The line that put the item where it still is, if a set-up line did."""
     placed = run.placed.get(item)
     return placed[0] if placed is not None and placed[1] == run.game.state.loc[item] else None
+
+
+def _copies(run: Run, name: str) -> list[int]:
+    """The items of that name, the first copy first (the one a name stands for elsewhere)."""
+    first = run.content.item_index[name]
+    if name not in run.content.copied_names:
+        return [first]
+    return [first] + [i for i, it in enumerate(run.content.items) if it.name == name and i != first]
+
+
+def _copy_to_take(run: Run, name: str, a: ast.Expr, verb: str) -> int:
+    """The copy `give` takes: the first that `_may_take` allows (another seat may hold the first
+    copy already: `give 1 "Stone Pit"` then `give 2 "Stone Pit"`, at 5 seats, where there are
+    two), else the error of the last."""
+    copies = _copies(run, name)
+    for i in copies[:-1]:
+        try:
+            _may_take(run, i, a, verb)
+            return i
+        except _Stop:
+            continue
+    _may_take(run, copies[-1], a, verb)
+    return copies[-1]
+
+
+def _copy_to_move(run: Run, name: str) -> int:
+    """The copy `move` takes: the first that no seat has in play and no earlier line placed, else
+    the first copy (moved from where it is, as `move` says)."""
+    game = run.game
+    for i in _copies(run, name):
+        slot = game.state.loc[i]
+        if _placed_line(run, i) is None and not (slot >= 0 and game.slot_active[slot] and game.slot_owner[slot] >= 0):
+            return i
+    return run.content.item_index[name]
 
 
 def _may_take(run: Run, item: int, a: ast.Expr, verb: str) -> None:
