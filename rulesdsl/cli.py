@@ -54,10 +54,10 @@ def check(paths: tuple[str, ...], expansions: tuple[str, ...], fmt: str, max_err
     other = next((p for p in paths if str(p) != "-" and not p.is_dir() and not p.name.endswith(SUFFIX)), None)
     if other is not None:   # (as every command refuses it: `loader.check_folder`)
         raise click.UsageError(f"{other} is neither a folder nor a card file ({SUFFIX})")
-    if game is not None:
-        _own_game_and_game_flag(paths, game)
     targets: list = [_stdin_file() if str(p) == "-" else p for p in paths]
     try:
+        if game is not None:
+            _own_game_and_game_flag(paths, game)
         report = check_paths(targets, expansions, base)
         sets = [[str(x.resolve()) for x in layers_for(t, expansions, base)]
                 for t in targets if isinstance(t, Path)] if targets else [[base or "duel", *expansions]]

@@ -25,6 +25,12 @@ def test_check_refuses_a_game_folder_with_another_game_flag_and_a_file_that_is_n
     result = run("check", "--game", "duel", CARDS_ROOT / "classic")
     assert result.exit_code == 2 and "defines its own game" in result.output
     assert run("check", "--game", "classic", CARDS_ROOT / "classic").exit_code == 0   # the same game twice
+    many = tmp_path / "many"   # (past a folder's limits, with --game: a usage error, not a traceback)
+    many.mkdir()
+    for i in range(1001):
+        (many / f"f{i}.rules").write_text(f"# {i}\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["check", str(many), "--game", "duel"])
+    assert result.exit_code == 2 and "more than the limit" in result.output, result.output
     notes = tmp_path / "notes.txt"
     notes.write_text('card "Test Card" {\n    age 1\n}\n', encoding="utf-8")
     result = run("check", notes)

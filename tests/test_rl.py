@@ -415,6 +415,8 @@ def test_parallel_step_after_a_decision_ends_where_the_next_round_begins():
             asked = [a for a in par.agents if observations[a]["action_mask"].any()]
             decisions += par.aec.game.state.pending is not None
             actions = {a: int(rng.choice(np.flatnonzero(observations[a]["action_mask"]))) for a in asked}
+            # (as a PettingZoo loop gives every live agent a number: 0 where its mask is empty)
+            actions.update({a: 0 for a in par.agents if a not in asked})
             observations, *_ = par.step(actions)
     assert decisions > 0
 

@@ -63,10 +63,12 @@ class RulesParallelEnv(ParallelEnv):
             agent = aec.agent_selection
             if agent in acted:
                 break
+            if agent not in asked:
+                # A seat the step did not ask for (a decision answered, then a new round): the step
+                # ends, whatever number the dict holds for it (a caller gives every live agent one).
+                break
             if actions.get(agent) is None:
-                if agent in asked:
-                    raise ValueError(f"{agent} must act in this step: give it an action")
-                break   # a seat the step did not ask for (a decision answered, then a new round): the step ends
+                raise ValueError(f"{agent} must act in this step: give it an action")
             aec.step(actions[agent])
             acted.add(agent)
             for a, r in aec.rewards.items():
