@@ -63,12 +63,14 @@ class RulesParallelEnv(ParallelEnv):
             agent = aec.agent_selection
             if agent in acted:
                 break
-            if agent not in asked:
-                # A seat the step did not ask for (a decision answered, then a new round): the step
+            if agent not in asked and aec.game.state.flow == "round":
+                # A round the step did not ask for (a decision answered, then a new round): the step
                 # ends, whatever number the dict holds for it (a caller gives every live agent one).
                 break
             if actions.get(agent) is None:
-                raise ValueError(f"{agent} must act in this step: give it an action")
+                if agent in asked:
+                    raise ValueError(f"{agent} must act in this step: give it an action")
+                break   # (a later seat of a cycle of alternate turns the dict leaves out: the step ends)
             aec.step(actions[agent])
             acted.add(agent)
             for a, r in aec.rewards.items():
