@@ -120,7 +120,7 @@ def effect_error(exc: Exception) -> None:
 def explain(words: tuple[str, ...], expansions: tuple[str, ...], game: str | None, players: int | None) -> None:
     """Show what the engine understood of a definition, in plain English; or, given a
     diagnostic code such as E201, what the code means and how to fix it.  The words of NAME
-    may be given quoted or not (`explain action discard`, `explain Lumber Yard`)."""
+    may be given quoted or not (`explain action discard`, `explain layout age1`)."""
     import re
     name = " ".join(words)
     if re.fullmatch(r"[EWew]\d{3}", name):

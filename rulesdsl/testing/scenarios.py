@@ -1193,8 +1193,8 @@ def _copies(run: Run, name: str) -> list[int]:
 
 def _copy_to_take(run: Run, name: str, a: ast.Expr, verb: str) -> int:
     """The copy `give` takes: the first that `_may_take` allows (another seat may hold the first
-    copy already: `give 1 "Stone Pit"` then `give 2 "Stone Pit"`, at 5 seats, where there are
-    two), else the error of the last."""
+    copy already: `give 1 "A"` then `give 2 "A"`, where the content has two copies of A), else
+    the error of the last."""
     copies = _copies(run, name)
     for i in copies[:-1]:
         try:
