@@ -52,9 +52,10 @@ class RulesParallelEnv(ParallelEnv):
         for agent in asked:   # every seat of a simultaneous round, before any is played
             if actions.get(agent) is None:
                 raise ValueError(f"{agent} must act in this step: give it an action")
-        if aec.illegal == "raise":
+        if aec.illegal == "raise" and len(asked) > 1:
             # (the seats of a round choose from the round's start, which their choices do not
-            # change: all are checked before any is played, so a refusal leaves nothing played)
+            # change: all are checked before any is played, so a refusal leaves nothing played;
+            # one seat alone is checked by its own step, which refuses before it plays)
             for agent in asked:
                 legal = aec.space.legal_bindings(aec.game, aec.seat_of[agent])[0]
                 if aec._index(actions[agent]) not in legal:
