@@ -100,6 +100,18 @@ class Scope:
         return Scope({**self.names, **more}, self.kind)
 
 
+def _sign_help(s: ast.Statement) -> str | None:
+    """Where a statement's arguments do not fit, a signed argument after another is the likely
+    cause: `gain count(city) -1 coins` is three arguments (a `-` after a space, none after it)."""
+    for arg in s.args[1:]:
+        signed = isinstance(arg, ast.Int) and arg.value < 0 or (
+            isinstance(arg, ast.BinOp) and arg.op == "-" and isinstance(arg.left, ast.Int)
+            and arg.left.value == 0 and arg.left.span.column == arg.span.column)
+        if signed:
+            return "a minus sign with a space before it and none after starts an argument; to subtract, write `a - b`"
+    return None
+
+
 class Checker:
     def __init__(self, merged: Merged):
         self.merged = merged
@@ -310,7 +322,8 @@ class Checker:
                 if p.optional:
                     continue
                 words = " or ".join(f"`{w}`" for w in p.literal if w not in ("coin",))  # (`coins` says it)
-                self.error("E203", f"`{s.verb}` expects {words} here", arg.span, f"e.g. {verb.example}")
+                self.error("E203", f"`{s.verb}` expects {words} here", arg.span,
+                           _sign_help(s) or f"e.g. {verb.example}")
                 i += 1
                 continue
             self.typed(arg, p.type, scope, s)
@@ -320,7 +333,7 @@ class Checker:
         if i < len(args) and args[i:]:
             extra = args[i]
             self.error("E203", f"`{s.verb}` takes {self.arity(verb)}; this is one too many", extra.span,
-                       f"e.g. {verb.example}")
+                       _sign_help(s) or f"e.g. {verb.example}")
         kwtypes = verb.kwarg_types
         given = {kw.name for kw in s.kwargs}
         for need in verb.needs:

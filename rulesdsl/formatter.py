@@ -19,7 +19,6 @@ from typing import Iterator
 
 import attrs
 
-from . import ast
 from .diagnostics import Diagnostic
 from .parser import parse_file
 
@@ -172,6 +171,7 @@ def _words(words: list[_Tok]) -> str:
     out: list[str] = []
     prev: _Tok | None = None
     sign = False  # the previous token is a sign (`-1`, `-(x)`): nothing between it and its number
+    depth = 0     # brackets open: outside them `a -1` is two arguments (the grammar's SPACED_SIGN)
     for index, tok in enumerate(words):
         if prev is not None:
             call = (tok.text == "(" and prev.kind == "NAME" and prev.text not in _KEYWORDS and index > 1)
@@ -179,9 +179,17 @@ def _words(words: list[_Tok]) -> str:
                     and not call and not sign:
                 out.append(" ")
         # A sign right after the verb, an operator, a bracket or a comma is a number's sign, not a minus.
+        following = words[index + 1] if index + 1 < len(words) else None
         sign = tok.text in ("-", "+") and tok.kind == "OP" and (
             index == 1 or prev is not None and (prev.kind == "OP" and prev.text not in (")", "]")
-                                                or prev.text in _KEYWORDS))
+                                                or prev.text in _KEYWORDS)
+            or tok.text == "-" and not depth and tok.gap and following is not None
+            and (following.kind in ("INT", "NAME") or following.text == "(") and not following.gap
+            and following.line == tok.line)
+        if tok.kind == "OP" and tok.text in ("(", "["):
+            depth += 1
+        elif tok.kind == "OP" and tok.text in (")", "]") and depth:
+            depth -= 1
         out.append(tok.text)
         prev = tok
     return "".join(out)

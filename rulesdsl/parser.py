@@ -24,7 +24,7 @@ MODIFIERS = ("replace", "extend", "remove")
 
 # Token names Lark uses, in words a designer knows.
 TOKEN_WORDS = {
-    "NAME": "a name", "INT": "a number", "STRING": "a quoted name", "LBRACE": "`{`", "RBRACE": "`}`",
+    "NAME": "a name", "INT": "a number", "SPACED_SIGN": "`-`", "STRING": "a quoted name", "LBRACE": "`{`", "RBRACE": "`}`",
     "LPAR": "`(`", "RPAR": "`)`", "LSQB": "`[`", "RSQB": "`]`", "COMMA": "`,`", "EQUAL": "`=`",
     "_NL": "a new line", "SEMICOLON": "`;`", "DOT": "`.`", "VBAR": "`|`", "COMPARE": "a comparison",
     "ADD_OP": "`+` or `-`", "MUL_OP": "`*`, `//` or `%`", "$END": "the end of the file",
@@ -44,7 +44,28 @@ def _parser() -> "Lark":
     # shared temporary folder, which another local user could plant.
     from lark import Lark
     return Lark(GRAMMAR_PATH.read_text(encoding="utf-8"), parser="lalr", propagate_positions=True,
-                maybe_placeholders=False)
+                maybe_placeholders=False, postlex=_SignsInBrackets())
+
+
+class _SignsInBrackets:
+    """Inside brackets `(a -1)` subtracts: a spaced sign (`SPACED_SIGN`) begins an argument only
+    among a statement's arguments, which stand side by side.  (Lark's LALR tables merge the
+    states after an expression inside and outside brackets, so the lexer alone cannot tell.)"""
+
+    always_accept = ()
+
+    def process(self, stream):
+        from lark import Token
+        depth = 0
+        for tok in stream:
+            kind = tok.type
+            if kind in ("LPAR", "LSQB"):
+                depth += 1
+            elif kind in ("RPAR", "RSQB"):
+                depth = max(0, depth - 1)
+            elif kind == "SPACED_SIGN" and depth:
+                tok = Token.new_borrow_pos("ADD_OP", "-", tok)
+            yield tok
 
 
 class ParseFailure(Exception):

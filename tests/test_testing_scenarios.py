@@ -260,10 +260,10 @@ def test_a_sign_before_a_number_a_name_or_a_bracket():
     assert gain.args[0] == ast.Int(-3, gain.args[0].span)
     (neg_name,) = x.args
     assert isinstance(neg_name, ast.BinOp) and neg_name.op == "-" and neg_name.left.value == 0
-    neg_bracket, spaced, items = y.args
+    neg_bracket, four, minus_three, items = y.args
     assert neg_bracket.value == -2
-    # between the space-separated arguments of a statement, `4 -3` is one subtraction
-    assert isinstance(spaced, ast.BinOp) and (spaced.left.value, spaced.right.value) == (4, 3)
+    # between the space-separated arguments of a statement, `4 -3` is two (a sign after a space)
+    assert (four.value, minus_three.value) == (4, -3)
     assert items.items[0].value == -1
 
 
@@ -304,8 +304,7 @@ scenario "negative seed" {
 """)
     assert [(x.status, x.diagnostics[0].code) for x in rs] == [("failed", "S501")] + [("error", "S203")] * 5
     assert "expected pawn == 1, but pawn is -1" in rs[0].diagnostics[0].message
-    assert rs[1].diagnostics[0].message == "`0 -3` reads as one argument, the subtraction `0 - 3`"
-    assert "0 (-3)" in rs[1].diagnostics[0].help
+    assert rs[1].diagnostics[0].message == "coins cannot be negative"   # `0 -3`: two arguments
     assert "cannot be negative" in rs[2].diagnostics[0].message
     assert "`pawn N` takes a signed position" in rs[3].diagnostics[0].help
     assert "between -9 and 9" in rs[4].diagnostics[0].message

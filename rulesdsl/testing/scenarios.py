@@ -454,9 +454,6 @@ def _check_statement(run: Run, s: ast.Statement) -> None:
     if s.block is not None:
         raise _error("S203", f"`{s.verb}` takes no block", s.block.span, "remove the `{ ... }`")
     v = s.verb
-    if v != "expect":
-        for a in s.args:
-            _no_spaced_minus(run, s, a)
     if v == "coins":
         _arity(s, 2, 2)
         _kwargs(s, ())
@@ -506,7 +503,7 @@ def _check_statement(run: Run, s: ast.Statement) -> None:
             n = _int_arg(s, s.args[0])
             if not -cap <= n <= cap:
                 raise _error("S203", f"the pawn stands between -{cap} and {cap}", s.args[0].span,
-                             f"> 0: towards player 1's capital; < 0: towards player 0's")
+                             "> 0: towards player 1's capital; < 0: towards player 0's")
             return
         _player_arg(run, s.args[0])
         n = _int_arg(s, s.args[1])
@@ -555,21 +552,6 @@ def _check_statement(run: Run, s: ast.Statement) -> None:
             raise _error("S203", "`expect` takes one condition", s.args[1].span,
                          "write it as one expression, e.g. expect cost(0, \"My Card\") == 2; or expect legal ACTION")
         Expr(run).check(first)
-
-
-def _no_spaced_minus(run: Run, s: ast.Statement, a: ast.Expr) -> None:
-    """`coins 0 -3` parses as one argument, `0 - 3`: say so rather than count the arguments wrong."""
-    if not (isinstance(a, ast.BinOp) and a.op == "-" and a.left.span.end_line == a.right.span.line == a.span.line):
-        return
-    lines = run.file.text.split("\n")
-    if not 1 <= a.span.line <= len(lines):
-        return
-    between = lines[a.span.line - 1][a.left.span.end_column - 1:a.right.span.column - 1]
-    if between[:1].isspace() and between.endswith("-"):
-        raise _error("S203", f"`{_text(run, a)}` reads as one argument, the subtraction "
-                             f"`{_text(run, a.left)} - {_text(run, a.right)}`", a.span,
-                     f"for two arguments, put the negative number in brackets: {_text(run, a.left)} "
-                     f"(-{_text(run, a.right)})" + ("; `pawn N` takes a signed position" if s.verb == "pawn" else ""))
 
 
 def _int_arg(s: ast.Statement, a: ast.Expr) -> int:
