@@ -235,6 +235,9 @@ def choose(g: Game, seat: int | None, action: Action, drawn: tuple | None = None
     for p in acting[before:after]:
         st.history.append(list(choices[p]))
     if after == len(acting):
+        # (on the round's last seat, where seats choosing in order leave it: whatever order the
+        # seats chose in, the state after the round is the same)
+        st.current = acting[-1]
         resolve_round(g)
         advance(g)
     else:

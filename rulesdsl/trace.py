@@ -26,11 +26,31 @@ class TraceError(ValueError):
 
 def trace_of(game: Game) -> dict:
     st = game.state
-    return {**trace_start(st.layers, st.players, st.seed, st.options, st.setup_script),
-            "actions": [list(a) for a in st.history],
-            "final": {"winner": st.winner, "victory": st.victory, "coins": st.coins, "pawn": st.pawn,
-                      "scores": [game.score(p) for p in range(st.players)]},
-            "final_state": dumps(_comparable(game))}
+    data = {**trace_start(st.layers, st.players, st.seed, st.options, st.setup_script),
+            "actions": [list(a) for a in st.history]}
+    chosen = unrecorded_choices(game)
+    if chosen:
+        data["round"] = [[seat, *choice] for seat, choice in chosen]
+    data["final"] = {"winner": st.winner, "victory": st.victory, "coins": st.coins, "pawn": st.pawn,
+                     "scores": [game.score(p) for p in range(st.players)]}
+    data["final_state"] = dumps(_comparable(game))
+    return data
+
+
+def unrecorded_choices(game: Game) -> list[tuple[int, list[str]]]:
+    """The choices of the round under way that the history does not hold yet, as (seat, action).
+
+    The history takes a round's choices in seat order, as the run of seats that have chosen
+    from the round's first grows; a later seat may choose first (`apply(action, seat=2)`), and
+    its choice waits outside the history until the seats before it have chosen.  A trace keeps
+    them under `round`, applied for their seats after the actions."""
+    st = game.state
+    run = 0
+    for p in st.acting:
+        if st.choices[p] is None:
+            break
+        run += 1
+    return [(p, list(st.choices[p])) for p in st.acting[run:] if st.choices[p] is not None]
 
 
 def trace_start(layers: list[str], players: int, seed: int, options: list[str], script: dict) -> dict:
@@ -86,8 +106,8 @@ def validate_trace(data: object) -> dict:
     raises TraceError naming the first bad key.  Only `format` and `actions` are required."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise TraceError("not a rulesdsl trace (no \"format\": \"rulesdsl-trace\")")
-    known = {"format", "version", "base", "expansions", "players", "seed", "options", "script", "actions", "final",
-             "final_state", "verify"}
+    known = {"format", "version", "base", "expansions", "players", "seed", "options", "script", "actions", "round",
+             "final", "final_state", "verify"}
     extra = sorted(k for k in data if k not in known)
     if extra:
         raise TraceError(f"unknown key {extra[0]!r} in the trace")
@@ -125,6 +145,13 @@ def validate_trace(data: object) -> dict:
     for i, raw in enumerate(actions):
         if not _strings(raw) or not raw or not raw[0]:
             raise TraceError(f"action {i + 1} is malformed: {json.dumps(raw)[:60]} (expected [name, argument, ...])")
+    chosen = out.setdefault("round", [])
+    if type(chosen) is not list or not all(
+            type(raw) is list and len(raw) >= 2 and _is_int(raw[0]) and raw[0] >= 0 and _strings(raw[1:]) and raw[1]
+            for raw in chosen):
+        raise bad("round", "a list of a round's choices, each [seat, name, argument, ...]")
+    if len({raw[0] for raw in chosen}) != len(chosen):
+        raise TraceError("`round` gives a seat two choices")
     final = out.setdefault("final", {})
     if type(final) is not dict:
         raise bad("final", "an object")
@@ -178,6 +205,11 @@ def actions_of(data: dict) -> list[Action]:
     return [Action(raw[0], tuple(raw[1:])) for raw in data["actions"]]
 
 
+def round_of(data: dict) -> list[tuple[int, Action]]:
+    """The choices a trace's round under way holds beyond its actions, as (seat, action)."""
+    return [(raw[0], Action(raw[1], tuple(raw[2:]))) for raw in data.get("round", [])]
+
+
 def compare_end(game: Game, data: dict) -> list[str]:
     """The differences between the game and the end the trace records (empty: the same)."""
     diffs = []
@@ -198,11 +230,12 @@ def replay(data: dict, max_steps: int = DEFAULT_MAX_STEPS) -> tuple[Game, list[s
     effect that cannot go on)."""
     data = validate_trace(data)
     game = new_game_of(data, max_steps)
-    for i, action in enumerate(actions_of(data), start=1):
+    steps = [(None, action) for action in actions_of(data)] + round_of(data)
+    for i, (seat, action) in enumerate(steps, start=1):
         try:
-            game.apply(action)
+            game.apply(action, seat)
         except IllegalAction:
             raise
-        except ValueError as exc:  # the trace's script dictates a draw that cannot happen
+        except ValueError as exc:  # the trace's script dictates a draw that cannot happen; a seat past the game's
             raise TraceError(f"action {i} ({action}): {exc}") from None
     return game, compare_end(game, data)

@@ -214,3 +214,45 @@ def test_the_greedy_agent_does_not_see_the_choices_made_before_its_own():
         g.apply(first, seat=0)
         picks.append(GreedyAgent(seed=1).act(g))
     assert picks[0] == picks[1]
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_the_order_in_which_seats_choose_changes_nothing(players):
+    """The same choices made in seat order and in reverse give the same state after every round
+    and at the end (`current` stayed on the last seat to choose: a trace of the reversed game
+    did not replay, and `to_move` of two equal games differed)."""
+    from rulesdsl.interpreter import new_game
+    from rulesdsl.trace import replay, trace_of
+    a, b = (new_game(base="classic", players=players, seed=11) for _ in range(2))
+    rng = random.Random(players)
+    while not a.over:
+        choices = {s: rng.choice(a.legal_actions(s)) for s in a.to_act()}
+        for s in choices:
+            a.apply(choices[s], seat=s)
+        for s in reversed(list(choices)):
+            b.apply(choices[s], seat=s)
+        assert dumps(b.state) == dumps(a.state)
+    assert replay(trace_of(b))[1] == []
+
+
+def test_an_action_that_runs_away_in_a_round_chosen_out_of_order_leaves_the_game_as_it_was():
+    from rulesdsl.interpreter import new_game
+    from rulesdsl.interpreter.budget import BudgetExceeded
+    refused = 0
+    for seed in range(12):
+        g = new_game(base="classic", players=4, seed=seed)
+        rng = random.Random(seed)
+        while not g.over:
+            seat = max(g.to_act())   # the highest seat first
+            action = rng.choice(g.legal_actions(seat))
+            before = dumps(g.state)
+            g.max_steps = 1
+            try:
+                g.apply(action, seat=seat)
+            except BudgetExceeded:
+                refused += 1
+                assert dumps(g.state) == before
+            g.max_steps = 100000
+            if dumps(g.state) == before:
+                g.apply(action, seat=seat)
+    assert refused > 20

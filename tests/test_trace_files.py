@@ -152,3 +152,34 @@ def test_a_base_folder_without_a_game_is_one_error_line(trace, tmp_path, command
     (empty / "cards.rules").write_text('card "Test Card" {\n    age 1\n    color brown\n}\n', encoding="utf-8")
     path = _write(tmp_path, {**trace, "base": str(empty)})
     assert "no `game` definition" in _one_error_line(run(*command, path))
+
+
+def test_a_round_saved_before_the_first_seat_chose_keeps_the_later_seats_choices(tmp_path):
+    """Seats of a simultaneous round may choose in any order; a trace saved while seat 0 has
+    not chosen keeps seat 2's choice (under `round`: the history takes it only after seat 0's
+    and seat 1's) and replays to the same state (the audit found it lost)."""
+    game = new_game(base="classic", players=3, seed=0)
+    for _ in range(6):   # two rounds in, then seat 2 chooses first
+        game.apply(RandomAgent(seed=3).act(game))
+    game.apply(game.legal_actions(2)[-1], seat=2)
+    data = trace_of(game)
+    assert data["round"] == [[2, *game.state.choices[2]]]
+    replayed, diffs = replay(json.loads(json.dumps(data)))
+    assert diffs == [] and replayed.state.choices == game.state.choices
+    path = tmp_path / "mid.json"
+    path.write_text(json.dumps(data))
+    result = CliRunner().invoke(cli, ["replay", str(path)])
+    assert result.exit_code == 0, result.output
+    # ... and it plays on as the original does: seat 0 and seat 1 choose, the round resolves.
+    for g in (game, replayed):
+        for seat in (0, 1):
+            g.apply(g.legal_actions(seat)[0], seat=seat)
+    assert trace_of(replayed)["final_state"] == trace_of(game)["final_state"]
+    assert "round" not in trace_of(game)
+
+
+@pytest.mark.parametrize("bad", [{}, [[2]], [["2", "build", "X"]], [[-1, "build", "X"]], [[2, "build", 3]],
+                                 [[1, "build", "X"], [1, "discard", "Y"]]])
+def test_a_malformed_round_is_a_trace_error(bad):
+    with pytest.raises(TraceError, match="round"):
+        validate_trace({"format": "rulesdsl-trace", "actions": [], "round": bad})
