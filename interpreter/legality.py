@@ -38,14 +38,16 @@ def acting_seat(g: Game, seat: int | None) -> int | None:
 def legal_actions(g: Game, seat: int | None = None) -> list[Action]:
     """The legal actions of `seat` (default: the seat to move); none for a seat that does not
     have to act now.  Copies of one item make one action; a build that needs trade with
-    neighbours makes one action per way to pay (`pay=p1:2`).  (A pending decision's answers
-    are one per option, so copies among its options repeat an answer, and a random answer
-    weighs each copy: `random_action` and `play_out` draw among the options alike.)"""
+    neighbours makes one action per way to pay (`pay=p1:2`).  A pending decision's answers
+    are one per option, copies among its options merged too (a random answer still weighs
+    each copy: `random_action` and `play_out` draw among the options alike)."""
     st = g.state
     if seat is not None:
         check_seat(seat, st.players)
     if st.pending is not None and st.flow != "over":
-        return decisions.answers(g, st.pending) if seat is None or seat == st.pending.player else []
+        if seat is not None and seat != st.pending.player:
+            return []
+        return list(dict.fromkeys(decisions.answers(g, st.pending)))
     return list(dict.fromkeys(_turn_actions(g, seat)))   # (copies of one item name the same action: merged)
 
 
@@ -308,7 +310,10 @@ def random_action(g: Game, rng: random.Random, seat: int | None = None) -> Actio
     else:
         me = acting_seat(g, seat)
     if me is None:
-        actions = legal_actions(g, seat)
+        if st.pending is not None and st.flow != "over" and (seat is None or seat == st.pending.player):
+            actions = decisions.answers(g, st.pending)   # (one per option, copies each again: `play_out` draws so)
+        else:
+            actions = legal_actions(g, seat)
         if not actions:
             raise RuntimeError("no legal action")
         return actions[below(len(actions))]

@@ -46,3 +46,32 @@ def test_play_out_takes_the_same_copy_as_apply():
         while not b.over:
             b._apply(b.random_action(rng))
         assert a.state == b.state, seed
+
+
+def test_a_decision_among_copies_lists_each_answer_once_and_draws_by_copy():
+    """Two Presses in the discard pile are one answer of `legal_actions` (as two in a hand are
+    one build); `random_action` still draws among the options, each copy a chance."""
+    from collections import Counter
+    rules = load_ruleset((), "classic", 3)
+    found = 0
+    for seed in range(60):
+        game = rules.new_game(seed=seed)
+        rng = random.Random(seed)
+        while not game.over:
+            d = game.state.pending
+            if d is not None and d.kind == "item":
+                names = Counter(game.name(o) for o in d.options)
+                legal = game.legal_actions()
+                assert len(set(legal)) == len(legal)
+                assert len([a for a in legal if a.args and a.args[0] in names]) == len(names)
+                if max(names.values()) > 1:
+                    found += 1
+                    draws = Counter(game.random_action(random.Random(k)).args[:1] for k in range(400))
+                    twice = next(n for n, c in names.items() if c > 1)
+                    once = [n for n, c in names.items() if c == 1]
+                    if once:   # a name with two copies is drawn about twice as often as one with one
+                        assert draws[(twice,)] > 1.4 * max(draws[(n,)] for n in once)
+            game.apply(game.random_action(rng))
+        if found >= 2:
+            break
+    assert found >= 2
