@@ -488,3 +488,12 @@ def test_a_scripted_draw_that_cannot_happen_leaves_the_game_as_it_was():
             assert dumps(game.state) == before and game.legal_actions()
             return
         assert not game.over
+
+
+@pytest.mark.parametrize("options", [{"beginner_wonders": False}, {"beginner_wonders"}, b"x"])
+def test_options_that_are_not_a_list_are_refused(options):
+    """A dict's keys were taken for the options (`{"beginner_wonders": False}` switched it on),
+    and a set's order follows the hash seed (the saved options with it)."""
+    with pytest.raises(ValueError, match="options must be a list of names"):
+        new_game(seed=1, options=options)
+    assert new_game(seed=1, options=("beginner_wonders",)).state.options == ["beginner_wonders"]
