@@ -206,6 +206,9 @@ def state_from_dict(data: object) -> State:
         if "fingerprint" in raw:
             raise SaveFileError("invalid state: a version 1 save has no fingerprint")
         raw = {**raw, "fingerprint": ""}
+    elif isinstance(raw, dict) and raw.get("fingerprint") == "":
+        # (only a version 1 save has none: without it, a save of other content would load)
+        raise SaveFileError(f"invalid state: a version {version} save names its content's fingerprint")
     if version in (1, 2) and isinstance(raw, dict):
         if any(k in raw for k in ADDED_IN_3):
             raise SaveFileError(f"invalid state: a version {version} save has no simultaneous rounds")
@@ -263,6 +266,11 @@ def _validate(state: State) -> None:
         raise bad("age or turn out of range")
     if state.winner is not None and state.winner != DRAW and not 0 <= state.winner < players:
         raise bad("the winner is not a player")
+    if (state.winner is None) != (state.flow != "over"):
+        raise bad("a winner in a game not over, or a game over without one")
+    if state.pending is None and (state.flow not in ("turn", "round", "over") or state.frames):
+        # (a saved game waits on a decision, a turn or a round: anything else could not go on)
+        raise bad(f"a game in flow {state.flow!r} with effects under way waits on no decision")
     if any(not (0 <= k < n and 0 <= v < n) for k, v in state.attached.items()):
         raise bad("an attached item does not exist")
     for name in ("positions", "item_coins"):  # item -> number

@@ -315,3 +315,46 @@ def test_saves_of_every_age_and_its_setting_up_load(expansions):
             Game(rules.content, loads(_save(game)))
             game.apply(agent.act(game))
         assert {age for age, _, _ in seen} >= {0, 1, 2}
+
+
+def _edited_duel_save(edit, **kwargs) -> str:
+    data = json.loads(dumps(new_game(seed=4, **kwargs).state))
+    edit(data["state"])
+    return json.dumps(data)
+
+
+@pytest.mark.parametrize("options, edit, message", [
+    # the wonder draft's decision taken away: the game loaded, then had no legal action
+    ((), lambda s: s.__setitem__("pending", None), "waits on no decision"),
+    # a winner in a game that goes on, and a game over without one
+    (("beginner_wonders",), lambda s: s.__setitem__("winner", 1), "a winner in a game not over"),
+    (("beginner_wonders",), lambda s: s.__setitem__("flow", "over"), "a game over without one"),
+    # a version 3 save without its content's fingerprint would load on any content
+    (("beginner_wonders",), lambda s: s.__setitem__("fingerprint", ""), "names its content's fingerprint"),
+])
+def test_an_edited_duel_save_that_could_not_play_on_is_refused(options, edit, message):
+    with pytest.raises(SaveFileError, match=message):
+        load_game(_edited_duel_save(edit, options=list(options)))
+
+
+def test_an_item_that_cannot_come_into_play_is_an_effect_failure_and_changes_nothing():
+    """A state edited by hand can hold a Pantheon pawn token in a deck of cards; drawing it into
+    the structure and building it raised a bare KeyError mid-action."""
+    from rulesdsl.interpreter import EffectFailed
+    game = new_game(["pantheon"], seed=1, options=["beginner_wonders"])
+    c, st = game.content, game.state
+    pawn = next(i for i, it in enumerate(c.items) if it.kind == "pawn")
+    card = next(a for a in game.legal_actions() if a.name == "build")
+    target = c.item_index[card.args[0]]
+    data = json.loads(dumps(st))
+    s = data["state"]
+    a, b = s["loc"][pawn], s["loc"][target]
+    s["zones"][a][s["zones"][a].index(pawn)] = target
+    s["zones"][b][s["zones"][b].index(target)] = pawn
+    s["loc"][pawn], s["loc"][target] = b, a
+    s["structure"][s["structure"].index(target)] = pawn
+    edited = load_game(json.dumps(data))
+    before = dumps(edited.state)
+    with pytest.raises(EffectFailed, match="cannot come into play: its kind, pawn, has no build_zone"):
+        edited.apply(type(card)("build", (c.items[pawn].name,)))
+    assert dumps(edited.state) == before
