@@ -500,7 +500,7 @@ class PlayApp(App):
 
     # -- keys --------------------------------------------------------------------------------------
     def on_key(self, event) -> None:
-        if event.character and event.character.isdigit() and self.actions:
+        if event.character and event.character in "0123456789" and self.actions:   # (not `²`: int refuses it)
             import time
             now = time.monotonic()
             if now - self.digit_time > 1.5:   # a number is its digits typed together

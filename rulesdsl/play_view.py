@@ -148,6 +148,7 @@ def choose_action(game):
         answer = click.prompt("number (q to quit)", default="", show_default=False).strip()
         if answer.lower() in ("q", "quit"):
             return None
-        if answer.isdigit() and 1 <= int(answer) <= len(actions):
+        # (ASCII digits only, and few: `int` refuses `²` and numbers of thousands of digits)
+        if answer.isascii() and answer.isdigit() and len(answer) <= 9 and 1 <= int(answer) <= len(actions):
             return actions[int(answer) - 1]
         click.echo("type one of the numbers above")

@@ -405,3 +405,25 @@ def test_without_textual_the_full_screen_is_one_error_line(monkeypatch, capsys):
     assert exit_.value.code == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "pip install 'rulesdsl[play]'" in err and "--plain" in err
+
+
+def test_the_plain_prompt_takes_a_huge_number_or_a_superscript_as_a_wrong_answer(tmp_path):
+    """`int` refuses `²` (a digit to `str.isdigit`) and numbers past 4,300 digits: both ended
+    the game with a traceback at the plain prompt."""
+    path = tmp_path / "game.json"
+    result = CliRunner().invoke(cli, ["play", "--agent", "random", "--seed", "5", "--option", "beginner_wonders",
+                                      "--save", str(path)], input="9" * 5000 + "\n²\n" + "1\n" * 300)
+    assert result.exit_code == 0, result.output
+    assert result.output.count("type one of the numbers above") >= 2
+    assert "Traceback" not in result.output
+
+
+def test_a_superscript_digit_key_is_not_a_number_on_the_screen():
+    app = PlayApp(duel_session())
+    app.actions = ["x"]
+
+    class Key:
+        character = "²"
+        def stop(self):
+            raise AssertionError("not handled as a digit")
+    app.on_key(Key())   # (raised ValueError: int("²"))
