@@ -25,6 +25,8 @@ class Action(NamedTuple):
     def parse(cls, text: str) -> "Action":
         """`build "My Card"` or `wonder Card Wonder` -> Action."""
         import shlex
+        if not isinstance(text, str):   # (shlex.split(None) would read standard input: a hang)
+            raise TypeError(f"Action.parse reads a string, not {type(text).__name__}")
         parts = shlex.split(text)
         if not parts:
             raise ValueError("empty action")

@@ -54,6 +54,8 @@ def legal_actions(g: Game, seat: int | None = None) -> list[Action]:
 def first_legal_action(g: Game, seat: int | None = None) -> Action | None:
     """`legal_actions(g, seat)[0]` (None: there is none), without listing the others."""
     st = g.state
+    if seat is not None:
+        check_seat(seat, st.players)   # (as legal_actions: a seat the game lacks is an error, not None)
     if st.pending is not None and st.flow != "over":
         answers = decisions.answers(g, st.pending) if seat is None or seat == st.pending.player else []
         return answers[0] if answers else None

@@ -451,6 +451,9 @@ def test_the_first_legal_action_is_the_first_of_the_list(base, expansions, playe
     (lambda g: g.price(5, 0), ValueError, "unknown seat `5`"),
     (lambda g: g.random_action(5), TypeError, "a random generator"),
     (lambda g: g.legal_actions(1.0), ValueError, "unknown seat `1.0`"),
+    (lambda g: g.first_legal_action(99), ValueError, "unknown seat `99`"),   # (it answered None)
+    (lambda g: Action.parse(None), TypeError, "reads a string"),   # (shlex read standard input)
+    (lambda g: Action.parse(5), TypeError, "reads a string, not int"),
 ])
 def test_a_query_with_a_bad_argument_says_what_is_wrong(call, kind, message):
     game = new_game(seed=1)
