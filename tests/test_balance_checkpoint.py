@@ -163,6 +163,103 @@ def test_a_damaged_line_is_an_error_naming_it_and_the_file_is_kept(tmp_path):
     assert kept.read_text() == lines[0] + lines[2] + lines[1]
 
 
+def _first(column, value):
+    return column.index(value)
+
+
+# Damage to a batch's line that still reads as JSON, each kind: (what it does to the batch's
+# dict, or the text it puts in place of the line).  The study: 3 seats of the `hands` game.
+DAMAGES = {
+    "scores not an object": lambda b: b.update(scores=None),
+    "scores a list": lambda b: b.update(scores=[]),
+    "scores emptied": lambda b: b.update(scores={}),
+    "a score category the game has not": lambda b: b["scores"].update(Nope=b["scores"].pop(sorted(b["scores"])[0])),
+    "a total not its score's sum": lambda b: b["totals"].__setitem__(0, b["totals"][0] + 1),
+    "wins negative": lambda b: b["holdings"].update(wins=-1),
+    "wins huge": lambda b: b["holdings"].update(wins=10**30),
+    "seat-games negative": lambda b: b["holdings"].update(seat_games=-1),
+    "seat-games huge": lambda b: b["holdings"].update(seat_games=10**12),
+    "seat-games a string": lambda b: b["holdings"].update(seat_games=str(b["holdings"]["seat_games"])),
+    "a winner beyond the seats": lambda b: b["winners"].__setitem__(0, 3),
+    "a winner below -1": lambda b: b["winners"].__setitem__(0, -2),
+    "a shared game made a win": lambda b: b["winners"].__setitem__(_first(b["winners"], -1), 0),
+    "a built card renamed": lambda b: b["holdings"]["built"][0].__setitem__(0, "Nope"),
+    "a taken card renamed": lambda b: b["holdings"]["taken"][0].__setitem__(0, "Nope"),
+    "a built turn after the games ended": lambda b: b["holdings"]["built"][0].__setitem__(1, max(b["turns"]) + 1),
+    "a built count of 0": lambda b: b["holdings"]["built"][0].__setitem__(3, 0),
+    "built more often than taken": lambda b: b["holdings"]["built"][0].__setitem__(3, 10**6),
+    "won as a number": lambda b: b["holdings"]["built"][0].__setitem__(2, int(b["holdings"]["built"][0][2])),
+    "an entry listed twice": lambda b: b["holdings"]["taken"].append(b["holdings"]["taken"][0]),
+    "victory names a string": lambda b: b.update(victory_names="x"),
+    "a victory the game has not": lambda b: b["victory_names"].__setitem__(0, "Nope"),
+    "a negative seed": lambda b: b["seeds"].__setitem__(0, -1),
+    "a seed not its deal's": lambda b: b["seeds"].__setitem__(0, b["seeds"][0] ^ 1),
+    "a seed past 64 bits": lambda b: b["seeds"].__setitem__(0, 2**64),
+    "negative turns": lambda b: b["turns"].__setitem__(0, -1),
+    "a fraction": lambda b: b["actions"].__setitem__(0, 12.5),
+    "a field more": lambda b: b.update(note="hello"),
+    "holdings missing": lambda b: b.pop("holdings"),
+    "a side the study has not": lambda b: b.update(side=1),
+    "no game": lambda b: b.update({name: [] for name in ("seeds", "winners", "victories", "turns", "actions",
+                                                         "totals")}, scores={}),
+    "not an object": lambda b: "[1, 2]",
+    "nested too deep": lambda b: "[" * 100000 + "]" * 100000,
+}
+
+
+@pytest.mark.parametrize("damage", list(DAMAGES))
+def test_every_value_of_a_line_is_checked_against_the_study_and_damage_is_an_error_naming_the_line(tmp_path, damage):
+    # (until then: a traceback (scores not an object, wins out of range), or a report that differs
+    # from the one of the games played (a winner not a seat, a name the game has not, ...))
+    kept = tmp_path / "study.jsonl"
+    balance(_plan(12), checkpoint=kept)
+    balance(_plan(24), checkpoint=kept)
+    lines = kept.read_text().splitlines(keepends=True)
+    assert len(lines) == 3
+    batch = json.loads(lines[2])
+    text = DAMAGES[damage](batch)
+    damaged = "".join(lines[:2]) + (text if isinstance(text, str) else json.dumps(batch)) + "\n"
+    kept.write_text(damaged)
+    with pytest.raises(CheckpointProblem) as refused:
+        balance(_plan(24), checkpoint=kept)
+    message = str(refused.value)
+    assert message.startswith(f"{kept}, line 3: not a batch of games") and "\n" not in message, message
+    assert message.endswith("the file is damaged and left as it is: give another file name"), message
+    assert kept.read_text() == damaged
+
+
+@pytest.mark.parametrize("damage", ["b['scores'] = None", "b['holdings']['wins'] = -1", "b['winners'][0] = 2",
+                                    "b['holdings']['built'][0][0] = 'Nope'", "b['holdings']['seat_games'] = -8",
+                                    "b['holdings']['seat_games'] = 10**9", "b['scores'] = {}",
+                                    "b['victory_names'] = 'x'", "b['seeds'][0] = -1"])
+def test_the_command_refuses_a_damaged_line_in_one_line_and_keeps_the_file(tmp_path, damage):
+    # The audit's damage to a 2-seat Duel study: each was a traceback or a report other than the
+    # games' (seat 0 won 2 games where it won 3); now the one error line, exit 1.
+    kept = tmp_path / "study.jsonl"
+    args = ["balance", "--agents", "random,random", "-n", "4", "-s", "1", "-j", "1", "--json", "--checkpoint",
+            str(kept)]
+    runner = CliRunner()
+    first = runner.invoke(cli, args)
+    assert first.exit_code == 0, first.output
+    header, line = kept.read_text().splitlines()
+    b = json.loads(line)
+    exec(damage)
+    kept.write_text(header + "\n" + json.dumps(b) + "\n")
+    before = kept.read_bytes()
+    refused = runner.invoke(cli, args)
+    assert refused.exit_code == 1, refused.output
+    assert refused.stderr.startswith(f"error: {kept}, line 2: not a batch of games"), refused.stderr
+    assert refused.stderr.count("\n") == 1 and "the file is damaged" in refused.stderr
+    assert "Traceback" not in refused.output and refused.stdout == ""
+    assert kept.read_bytes() == before
+    # and the undamaged file goes on to the report of one run
+    kept.write_text(header + "\n" + line + "\n")
+    again = runner.invoke(cli, args)
+    whole = runner.invoke(cli, [*args[:-2]])
+    assert again.exit_code == 0 and json.loads(again.stdout)["run"]["resumed"] == 4
+    assert _without_run(json.loads(again.stdout)) == _without_run(json.loads(whole.stdout))
+
+
 def test_one_run_at_a_time_appends_to_a_checkpoint(tmp_path):
     kept = tmp_path / "study.jsonl"
     identity = [{"seed": 1, "agents": ["random", "random"]}]
@@ -188,15 +285,17 @@ def test_what_is_written_reads_back_the_same_numbers_too_large_for_64_bits_inclu
                 "victory": ["civilian", "military"][i % 2],
                 "scores": [{"cards": i, "coins": 2}, {"wonders": 10**20 if i == 3 else 1}],
                 "totals": [i + 2, 10**20 if i == 3 else 1], "turns": 30 + i, "actions": 40 + i} for i in range(5)]
-    held = Holdings(10, 4)
-    held.built["Altar", 3, True] += 2
+    held = Holdings(4, 2)   # (games 0 and 1: 2 seats each, a winner each)
+    held.built["Altar", 3, True] += 1
+    held.taken["Altar", True] += 1
     held.taken["Altar", False] += 1
     with Checkpoint.open(kept, identity, every=0) as cp:
         cp.append(0, Outcomes.of(records[:2]), held)
-        cp.append(0, Outcomes.of(records[2:]), Holdings())
+        cp.append(0, Outcomes.of(records[2:]), Holdings(6, 2))   # (game 2 shared)
     assert len(kept.read_text().splitlines()) == 3   # (every=0: a line a batch)
     with Checkpoint.open(kept, identity) as cp:
         saved = cp.saved[0]
+    held.merge(Holdings(6, 2))
     assert list(saved.outcomes) == records and saved.holdings == held
     assert isinstance(saved.outcomes.totals, list)   # (as `Outcomes` holds a number past 64 bits)
 

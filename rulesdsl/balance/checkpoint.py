@@ -9,8 +9,10 @@ Each further line holds a batch of consecutive games of one side of the run, as 
 joined them in game order: their outcomes' columns and what their seats took and built
 (`Holdings`, which add up).  Lines are only ever appended, each written whole and flushed, so a
 crash can only cut the last one short: that line is left out when the file is read, and cut off
-before anything is appended.  Anything else that does not read is an error naming the line, and
-the file is left as it is."""
+before anything is appended.  Every value of every other line is checked against the study it
+belongs to (`_batch_of`: types, seats, the names its content defines, counts consistent with the
+games, each deal's seed, each seat's total): any damage is an error naming the line, and the
+file is left as it is (never a traceback, nor games that are not the study's)."""
 
 from __future__ import annotations
 
@@ -28,7 +30,7 @@ import attrs
 from ..files import FileProblem
 from .analysis import Holdings
 from .outcomes import ABSENT, Outcomes
-from .runner import labels
+from .runner import deal_seed, labels
 
 FORMAT = "rulesdsl balance checkpoint"
 VERSION = 1
@@ -74,6 +76,7 @@ class Checkpoint:
         self._handle: IO[bytes] | None = None
         self._pending: tuple[int, Outcomes, Holdings] | None = None   # (side, games, holdings) not written yet
         self._written = time.monotonic()
+        self._studies: dict[int, _Study] = {}   # (side -> what its batches are checked against)
 
     @classmethod
     def open(cls, path: Path, identities: list[dict[str, Any]], every: float | None = None) -> "Checkpoint":
@@ -200,20 +203,33 @@ class Checkpoint:
                                     "options, --max-steps and rulesdsl version); give another file name")
 
     def _take(self, raw: bytes, number: int) -> None:
+        """Line `number` (`raw`, a whole line): a batch of games of one side, the next ones,
+        checked against the study (`_batch_of`) before any of it is kept."""
+        def damaged(exc: Exception) -> CheckpointProblem:
+            return CheckpointProblem(f"{self.path}, line {number}: not a batch of games that follows the ones "
+                                     f"before it ({type(exc).__name__}: {exc}); the file is damaged and left as "
+                                     "it is: give another file name")
         try:
             line = json.loads(raw)
-            side = line["side"]
-            if type(side) is not int or side < 0:
-                raise ValueError(f"side {side!r}")
-            saved = self.saved[side]
-            batch = _outcomes_of(line, saved.outcomes.labels)
-            held = _holdings_of(line["holdings"])
+            side = line.get("side") if type(line) is dict else None
+            if type(side) is not int or not 0 <= side < len(self.saved):
+                raise ValueError(f"side {side!r}" if type(line) is dict else "not an object")
+        except (ValueError, RecursionError) as exc:   # (RecursionError: JSON nested too deep)
+            raise damaged(exc) from None
+        saved = self.saved[side]
+        study = self._study(side)
+        try:
+            batch, held = _batch_of(line, study, saved.outcomes.end)
             saved.outcomes.extend(batch)
-        except (ValueError, KeyError, TypeError, IndexError, OverflowError) as exc:
-            raise CheckpointProblem(f"{self.path}, line {number}: not a batch of games that follows the ones "
-                                    f"before it ({type(exc).__name__}: {exc}); the file is damaged and left as "
-                                    "it is: give another file name") from None
+        except (ValueError, KeyError, TypeError, IndexError, OverflowError, AttributeError) as exc:
+            raise damaged(exc) from None
         saved.holdings.merge(held)
+
+    def _study(self, side: int) -> "_Study":
+        """What side `side`'s batches are checked against (worked out at its first batch)."""
+        if side not in self._studies:
+            self._studies[side] = _Study.of(self.identities[side], self.saved[side].outcomes.labels)
+        return self._studies[side]
 
 
 def _field(key: str) -> str:
@@ -257,44 +273,173 @@ def _outcomes_json(o: Outcomes) -> dict[str, Any]:
     return out
 
 
-def _outcomes_of(line: dict, labels: tuple[str, ...]) -> Outcomes:
-    """A batch's outcomes, in columns of 64-bit numbers (lists where a number does not fit)."""
-    games, seats = len(line["winners"]), len(labels)
-    per_seat = [line["totals"], *line["scores"].values()]
-    if any(len(line[name]) != games for name in GAME_COLUMNS) or any(len(c) != games * seats for c in per_seat):
-        raise ValueError("its columns differ in length")
-    names = line["victory_names"]
-    if not all(type(v) is int and 0 <= v < len(names) for v in line["victories"]) or not all(
-            type(n) is str for n in names):
-        raise ValueError("a victory it names is not listed")
-    numbers = [line[name] for name in GAME_COLUMNS] + [line["totals"]]
-    if not all(type(v) is int for column in numbers for v in column) or not all(
-            type(v) is int or v is None for column in line["scores"].values() for v in column):
-        raise ValueError("a column holds something other than whole numbers")
-    scores = {c: [ABSENT if v is None else v for v in column] for c, column in line["scores"].items()}
-    first = line["first"]
-    if type(first) is not int:
-        raise ValueError("its first game is not a number")
-    try:
-        return Outcomes(labels, first, array("Q", line["seeds"]),
-                        *(array("q", line[name]) for name in GAME_COLUMNS[1:]), array("q", line["totals"]),
-                        {c: array("q", column) for c, column in scores.items()}, list(names))
-    except OverflowError:   # (a number beyond 64 bits: as `Outcomes` holds it, in lists)
-        return Outcomes(labels, first, list(line["seeds"]), *(list(line[name]) for name in GAME_COLUMNS[1:]),
-                        list(line["totals"]), scores, list(names))
-
-
 def _holdings_json(h: Holdings) -> dict[str, Any]:
     return {"seat_games": h.seat_games, "wins": h.wins,
             "built": [[name, turn, won, n] for (name, turn, won), n in h.built.items()],
             "taken": [[name, won, n] for (name, won), n in h.taken.items()]}
 
 
-def _holdings_of(data: dict) -> Holdings:
-    built: Counter = Counter()
-    for name, turn, won, n in data["built"]:
-        built[str(name), int(turn), bool(won)] += int(n)
-    taken: Counter = Counter()
-    for name, won, n in data["taken"]:
-        taken[str(name), bool(won)] += int(n)
-    return Holdings(int(data["seat_games"]), int(data["wins"]), built, taken)
+# -- a batch read back, checked against its study --------------------------------------------------
+# The fields of a batch's line, and of its holdings: nothing more, nothing less.
+FIELDS = frozenset({"side", "first", *GAME_COLUMNS, "totals", "scores", "victory_names", "holdings"})
+HOLDINGS_FIELDS = frozenset({"seat_games", "wins", "built", "taken"})
+# What an identity names of its study where it names the content (`identity`'s).
+STUDY_KEYS = ("base", "expansions", "players", "seed")
+
+
+@attrs.frozen
+class _Study:
+    """What a side's batches are checked against: its line-up's labels (the seats), and where
+    its identity names the content, the seed its deals' seeds come from, the item names, score
+    categories and victories that content defines (None: not checked)."""
+
+    labels: tuple[str, ...]
+    seed: int | None = None
+    items: frozenset[str] | None = None
+    categories: frozenset[str] | None = None
+    victories: frozenset[str] | None = None
+
+    @classmethod
+    def of(cls, identity: Any, labels: tuple[str, ...]) -> "_Study":
+        if not isinstance(identity, dict) or not all(key in identity for key in STUDY_KEYS):
+            return cls(labels)   # (an identity that names no content: the format alone is checked)
+        from ..loader import load_paths, resolve_layers
+        from ..pipeline import load_ruleset
+        from ..playable import statements
+        base, expansions, players = identity["base"], tuple(identity["expansions"]), identity["players"]
+        # (the content as the run loaded it, compiled once per process: its count given or not)
+        content = load_ruleset(expansions, base, None).content
+        if content.players != players:
+            content = load_ruleset(expansions, base, players).content
+        items = frozenset(it.name for it in content.items)
+        # (`scoring.score`'s categories: a card's colour, another item's kind, the game's own)
+        categories = frozenset({it.color if it.kind == "card" and it.color else it.kind for it in content.items}
+                               | {category for category, _ in content.scores})
+        # (a game ends by its scores, `civilian`, or by a `win WORD` of the rules in force)
+        merged = load_paths(resolve_layers(list(expansions), base))
+        victories = frozenset({"civilian"} | {getattr(st.args[0], "name", None) for d in merged.definitions
+                                              for st in statements(d.block) if st.verb == "win" and st.args})
+        return cls(labels, identity["seed"], items, categories, victories)
+
+
+def _kinds(column: list) -> set:
+    return set(map(type, column))
+
+
+def _unknown(names: Any, known: frozenset[str] | None, what: str) -> None:
+    """ValueError naming one of `names` that `known` (the content's) does not hold."""
+    if known is not None:
+        unknown = set(names) - known
+        if unknown:
+            raise ValueError(f"{what} {json.dumps(min(unknown))} is not in this study's content")
+
+
+def _batch_of(line: Any, study: _Study, end: int) -> tuple[Outcomes, Holdings]:
+    """A batch's games (the next ones after game `end - 1`) and what their seats took and
+    built, every value checked against the study: types, seats, the names its content defines,
+    counts not negative and consistent with the games (each game adds its seats' seat-games,
+    a win where it has a winner; a seat-game counts a name once, built only where taken); and
+    what the outcomes themselves tell (each deal's seed, each seat's total the sum of its
+    score).  Any damage: ValueError.  Linear in the games, in a few passes over each column."""
+    if type(line) is not dict or set(line) != FIELDS:
+        fields = set(line) if type(line) is dict else set()
+        raise ValueError(f"its fields differ from a batch's (missing {sorted(FIELDS - fields)}, "
+                         f"not a batch's {sorted(fields - FIELDS)})")
+    first = line["first"]
+    if type(first) is not int or first != end:
+        raise ValueError(f"games from {first!r} cannot follow games up to {end - 1}")
+    labels, seats = study.labels, len(study.labels)
+    scores, totals, names = line["scores"], line["totals"], line["victory_names"]
+    columns = [line[name] for name in GAME_COLUMNS]
+    if type(scores) is not dict or not all(type(c) is list for c in [*columns, totals, *scores.values()]):
+        raise ValueError("a column is not a list")
+    seeds, winners, victories, turns, actions = columns
+    games = len(winners)
+    if not games:
+        raise ValueError("it holds no game")
+    if any(len(c) != games for c in columns) or any(len(c) != games * seats for c in [totals, *scores.values()]):
+        raise ValueError("its columns differ in length")
+    if any(_kinds(c) - {int} for c in [*columns, totals]) or any(
+            _kinds(c) - {int, type(None)} for c in scores.values()):
+        raise ValueError("a column holds something other than whole numbers")
+    if type(names) is not list or _kinds(names) - {str} or len(set(names)) != len(names):
+        raise ValueError("its victories are not a list of names, each once")
+    _unknown(names, study.victories, "victory")
+    _unknown(scores, study.categories, "score category")
+    if min(victories) < 0 or max(victories) >= len(names):
+        raise ValueError("a victory it names is not listed")
+    if min(winners) < -1 or max(winners) >= seats:
+        raise ValueError(f"a winner is not one of its {seats} seats (nor -1, a shared victory)")
+    if min(turns) < 0 or min(actions) < 0:
+        raise ValueError("a game's turns or actions are below 0")
+    if study.seed is not None:
+        n = first // seats
+        deals = [deal_seed(study.seed, d) for d in range(n, (first + games - 1) // seats + 1)]
+        if seeds != [deals[(first + k) // seats - n] for k in range(games)]:
+            raise ValueError(f"a game's seed is not its deal's (from seed {study.seed})")
+    elif min(seeds) < 0 or max(seeds) >= 1 << 64:
+        raise ValueError("a seed is not a 64-bit number")
+    sums = [0] * (games * seats)
+    for column in scores.values():
+        if ABSENT in column:   # (written as null)
+            raise ValueError("a score is out of range")
+        sums = [a + (b or 0) for a, b in zip(sums, column)]   # (None: a category the score did not list)
+    if sums != totals:
+        raise ValueError("a seat's total is not the sum of its score")
+    held = _holdings_of(line["holdings"], study, games * seats, games - winners.count(-1), max(turns))
+    listed = {c: [ABSENT if v is None else v for v in column] for c, column in scores.items()}
+    try:
+        outcomes = Outcomes(labels, first, array("Q", seeds), *(array("q", c) for c in columns[1:]),
+                            array("q", totals), {c: array("q", column) for c, column in listed.items()}, list(names))
+    except OverflowError:   # (a number beyond 64 bits: as `Outcomes` holds it, in lists)
+        outcomes = Outcomes(labels, first, list(seeds), *(list(c) for c in columns[1:]), list(totals), listed,
+                            list(names))
+    return outcomes, held
+
+
+def _holdings_of(data: Any, study: _Study, seat_games: int, wins: int, last_turn: int) -> Holdings:
+    """A batch's holdings, of `seat_games` seat-games of which `wins` won, their games ending
+    by turn `last_turn` (ValueError where they cannot be)."""
+    if type(data) is not dict or set(data) != HOLDINGS_FIELDS:
+        raise ValueError("its holdings' fields differ from holdings'")
+    if type(data["seat_games"]) is not int or data["seat_games"] != seat_games:
+        raise ValueError(f"its holdings count {data['seat_games']!r} seat-games, its games {seat_games}")
+    if type(data["wins"]) is not int or data["wins"] != wins:
+        raise ValueError(f"its holdings count {data['wins']!r} wins, its games {wins}")
+    built, taken = data["built"], data["taken"]
+    if type(built) is not list or type(taken) is not list:
+        raise ValueError("its holdings do not list what was built and taken")
+    built_columns = _entries(built, (str, int, bool, int), "a built entry is not [name, turn, won, seat-games]")
+    taken_columns = _entries(taken, (str, bool, int), "a taken entry is not [name, won, seat-games]")
+    names, turns, won_built, counts = built_columns
+    if turns and (min(turns) < 0 or max(turns) > last_turn):
+        raise ValueError(f"a built entry's turn is not one of its games' (0 to {last_turn})")
+    if (counts and min(counts) < 1) or (taken_columns[2] and min(taken_columns[2]) < 1):
+        raise ValueError("an entry counts fewer than 1 seat-game")
+    _unknown(names, study.items, "item")
+    _unknown(taken_columns[0], study.items, "item")
+    held = Holdings(seat_games, wins, Counter(dict(zip(zip(names, turns, won_built), counts))),
+                    Counter(dict(zip(zip(*taken_columns[:2]), taken_columns[2]))))
+    if len(held.built) != len(built) or len(held.taken) != len(taken):
+        raise ValueError("its holdings list an entry twice")
+    # A seat-game counts a name once, and built it only where it took it (a zone in play is one
+    # of its public zones): per name, built <= taken <= the seat-games that won (or did not).
+    built_by: dict[tuple[str, bool], int] = {}
+    get = built_by.get
+    for key, n in zip(zip(names, won_built), counts):
+        built_by[key] = get(key, 0) + n
+    for key in built_by.keys() | held.taken.keys():
+        name, won = key
+        if not get(key, 0) <= held.taken[key] <= (wins if won else seat_games - wins):
+            raise ValueError(f"its holdings count {name!r} built or taken by more seat-games than can be")
+    return held
+
+
+def _entries(entries: list, types: tuple[type, ...], problem: str) -> tuple[tuple, ...]:
+    """A list of holdings' entries (lists of values of `types`), as columns (ValueError: `problem`)."""
+    if _kinds(entries) - {list} or set(map(len, entries)) - {len(types)}:
+        raise ValueError(problem)
+    columns = tuple(zip(*entries)) or ((),) * len(types)
+    if any(_kinds(column) - {kind} for column, kind in zip(columns, types)):
+        raise ValueError(problem)
+    return columns
