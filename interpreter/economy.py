@@ -358,10 +358,12 @@ def acquire(g: Game, p: int, item: int) -> None:
 def _into_play(g: Game, p: int, item: int, event: str, via: str | None, frames: list[Frame]) -> None:
     it = g.content.items[item]
     try:
-        zone = g.content.build_zone[it.kind]
-    except KeyError:   # (content never builds such an item; a state edited by hand can ask it)
+        core.relocate(g, item, g.zone_slots[g.content.build_zone[it.kind]][p])
+    except KeyError:
+        if it.kind in g.content.build_zone:
+            raise
+        # (content never builds such an item; a state edited by hand can ask it)
         raise machine.failure(g, f"{it.name} cannot come into play: its kind, {it.kind}, has no build_zone") from None
-    core.relocate(g, item, g.zone_slots[zone][p])
     # What happens because the item is now in play (the rules' and other items' `built`
     # triggers, e.g. "once 7 wonders are built") comes first, then the item's own effect.
     # (Asked only where a trigger may hear it: the triggers an item of that kind and colour,
