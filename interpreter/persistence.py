@@ -487,6 +487,8 @@ def dumps(state: State) -> str:
 
 
 def loads(text: str | bytes) -> State:
+    if isinstance(text, str) and text.startswith("\ufeff"):
+        text = text[1:]   # (a byte order mark some editors write, as a trace may carry: not part of the JSON)
     try:
         data = json.loads(text)
     except (ValueError, UnicodeDecodeError) as exc:

@@ -358,3 +358,15 @@ def test_an_item_that_cannot_come_into_play_is_an_effect_failure_and_changes_not
     with pytest.raises(EffectFailed, match="cannot come into play: its kind, pawn, has no build_zone"):
         edited.apply(type(card)("build", (c.items[pawn].name,)))
     assert dumps(edited.state) == before
+
+
+def test_a_save_with_a_byte_order_mark_loads_as_a_trace_does(tmp_path):
+    """Some editors write a byte order mark before the JSON: traces were read past it, saves
+    refused as "not valid JSON"."""
+    from rulesdsl.interpreter.persistence import load_file
+    game = new_game(seed=2, options=["beginner_wonders"])
+    text = dumps(game.state)
+    assert loads("\ufeff" + text) == game.state
+    path = tmp_path / "s.json"
+    path.write_text("\ufeff" + text, encoding="utf-8")
+    assert load_file(path) == game.state
