@@ -11,8 +11,8 @@ from pathlib import Path
 
 import click
 
-from .cli_support import (checked, check_players, content_layers, game_base, game_options, load_rules, seat_agents,
-                          stop_on_ctrl_c, usage_error, writable)
+from .cli_support import (checked, check_players, content_layers, game_base, game_options, load_rules, no_such,
+                          require_paths, seat_agents, stop_on_ctrl_c, usage_error, writable)
 from .limits import DEFAULT_MAX_STEPS
 
 
@@ -40,6 +40,7 @@ def check(paths: tuple[str, ...], expansions: tuple[str, ...], fmt: str, max_err
     (--game, default the bundled Duel; with -e, on top of the base game and those expansions).
     With --players, a clean game is also compiled for that many players. Exit status: 0 clean
     (warnings allowed), 1 errors, 2 usage."""
+    from .files import resolved
     from .report import check_paths, layers_for
     base = None if game is None else game_base(game)
     if any(not p.strip() for p in paths):
@@ -47,9 +48,7 @@ def check(paths: tuple[str, ...], expansions: tuple[str, ...], fmt: str, max_err
     paths = tuple(Path(p) for p in paths)
     if sum(1 for p in paths if str(p) == "-") > 1:
         raise click.UsageError("`-` (stdin) may be given once")
-    missing = [p for p in paths if str(p) != "-" and not p.exists()]
-    if missing:
-        raise click.UsageError(f"no such file or folder: {missing[0]}")
+    require_paths(paths)   # (one that cannot be looked at, too: not a traceback)
     from .loader import SUFFIX
     other = next((p for p in paths if str(p) != "-" and not p.is_dir() and not p.name.endswith(SUFFIX)), None)
     if other is not None:   # (as every command refuses it: `loader.check_folder`)
@@ -59,7 +58,7 @@ def check(paths: tuple[str, ...], expansions: tuple[str, ...], fmt: str, max_err
         if game is not None:
             _own_game_and_game_flag(paths, game)
         report = check_paths(targets, expansions, base)
-        sets = [[str(x.resolve()) for x in layers_for(t, expansions, base)]
+        sets = [[str(resolved(x)) for x in layers_for(t, expansions, base)]
                 for t in targets if isinstance(t, Path)] if targets else [[base or "duel", *expansions]]
     except ValueError as exc:  # an unknown expansion, or a folder past the limits (FolderProblem)
         from .names import UnknownName
@@ -388,8 +387,9 @@ def list_names(kind: str | None, path: Path | None, expansions: tuple[str, ...],
     from .loader import load_paths, resolve_layers
     from .names import shown
     if path is None and kind is not None and "/" in kind:
-        if not Path(kind).exists():
-            raise click.BadParameter(f"no such file or folder: {kind}", param_hint="PATH")
+        problem = no_such(kind)
+        if problem is not None:
+            raise click.BadParameter(problem, param_hint="PATH")
         kind, path = None, Path(kind)
     base, layers = content_layers(path, expansions, game)
     if players is not None:

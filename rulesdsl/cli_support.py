@@ -67,15 +67,18 @@ def game_base(game: str | None) -> str:
     from .loader import BASE_GAME, bundled_sets
     if game is None:
         return BASE_GAME
+    from .files import is_dir, unreachable
     bundled = bundled_sets("game")
     if game in bundled:
         return game
-    looks_like_folder = "/" in game or Path(game).is_dir()
+    looks_like_folder = "/" in game or is_dir(game)
     if looks_like_folder:
         from .loader import FolderProblem, load_paths
         path = Path(game)
-        if not path.is_dir():
-            usage_error(f"--game {game}: no such folder (the bundled games: {', '.join(bundled)})")
+        if not is_dir(path):
+            why = unreachable(path)
+            usage_error(f"--game {game}: no such folder ({f'{why}; ' if why else ''}"
+                        f"the bundled games: {', '.join(bundled)})")
         try:
             defines_game = bool(load_paths([path]).by_kind("game"))
         except FolderProblem as exc:
@@ -85,6 +88,27 @@ def game_base(game: str | None) -> str:
         return str(path.resolve())
     from .names import UnknownName
     usage_error(f"{UnknownName('game', game, bundled)} (or a folder holding a `game`)")
+
+
+def no_such(path: Path | str) -> str | None:
+    """The one line for a path named on the command line that is not there: `no such file or
+    folder: PATH`, with the system's reason when it is there but cannot be looked at (`(Permission
+    denied)`: a folder on the way the user may not enter; `(File name too long)`); None when the
+    path is there.  (Path.exists() raises on those: a traceback.)"""
+    from .files import lookup
+    info, why = lookup(path)
+    if info is not None:
+        return None
+    return f"no such file or folder: {path}" + (f" ({why})" if why else "")
+
+
+def require_paths(paths) -> None:
+    """Each path named (but `-`, standard input) must be there: else a usage error (exit 2),
+    `no such file or folder: PATH`, as `no_such` says it."""
+    for p in paths:
+        problem = None if str(p) == "-" else no_such(p)
+        if problem is not None:
+            raise click.UsageError(problem)
 
 
 def checked(flag: str, check, *args):
@@ -122,13 +146,18 @@ def content_layers(path: Path | None, expansions: tuple[str, ...],
                    game: str | None = None) -> tuple[str, tuple[str, ...]]:
     """(base, expansions): a folder that defines a `game` is the base; any other folder is an
     expansion layered last, on the base game (`--game`, default the bundled one) and the named
-    expansions.  A PATH with its own `game` and a `--game` too is a usage error."""
+    expansions.  A PATH with its own `game` and a `--game` too, or a folder past the limits of a
+    content folder (loader.FolderProblem), is a usage error."""
     base = game_base(game)
     if path is None:
         return base, tuple(expansions)
-    from .loader import load_paths
+    from .loader import FolderProblem, load_paths
     folder = str(path.resolve())
-    if load_paths([path]).by_kind("game"):
+    try:
+        defines_game = bool(load_paths([path]).by_kind("game"))
+    except FolderProblem as exc:   # past the limits of a content folder (`/`, a home folder)
+        raise click.UsageError(str(exc)) from None
+    if defines_game:
         if game is not None:
             usage_error(f"{path} defines its own game: give it as PATH or as --game, not both")
         return folder, tuple(expansions)

@@ -14,6 +14,27 @@ def _diff(name: str, before: str, after: str) -> str:
                                         f"{name} (now)", f"{name} (formatted)"))
 
 
+def _card_files(paths) -> list[Path]:
+    """The card files named, or found (recursively, sorted) in the folders named, as
+    formatter.iter_rules_files finds them, but without its `is_file()`, which raises on a file
+    that cannot be looked at (a link into a folder the user may not enter): such a file is kept,
+    and reading it reports it as failed; a dangling link, FIFO or device is skipped as there."""
+    import stat
+    from .files import is_dir, lookup
+    out: list[Path] = []
+    for p in map(Path, paths):
+        if not is_dir(p):
+            out.append(p)
+            continue
+        found = []
+        for q in p.rglob("*.rules"):
+            info, why = lookup(q)
+            if why is not None or (info is not None and stat.S_ISREG(info.st_mode)):
+                found.append(q)
+        out.extend(sorted(found))
+    return out
+
+
 def _report_unformattable(name: str, exc, source: str) -> None:
     from .diagnostics import render
     if exc.diagnostics:
@@ -31,14 +52,13 @@ def fmt(paths: tuple[Path, ...], check_only: bool) -> None:
 
     Exit status: 0 done (or, with --check, nothing would change), 1 a file would change or has
     syntax errors, 2 usage."""
+    from .cli_support import require_paths
     from .files import FileProblem, read_regular, write_atomic
-    from .formatter import FormatError, format_text, iter_rules_files
+    from .formatter import FormatError, format_text
     from .parser import decode
     if not paths:
         raise click.UsageError("give the card files or folders to format, or - for standard input")
-    missing = [p for p in paths if str(p) != "-" and not p.exists()]
-    if missing:
-        raise click.UsageError(f"no such file or folder: {missing[0]}")
+    require_paths(paths)   # (one that cannot be looked at, too: not a traceback)
     failed = changed = unchanged = 0
     if any(str(p) == "-" for p in paths):
         if len(paths) > 1:
@@ -60,7 +80,7 @@ def fmt(paths: tuple[Path, ...], check_only: bool) -> None:
             return
         click.echo(result, nl=False)
         return
-    for path in iter_rules_files(list(paths)):
+    for path in _card_files(paths):
         try:
             text, problem = decode(str(path), read_regular(path))
         except FileProblem as exc:
@@ -80,17 +100,18 @@ def fmt(paths: tuple[Path, ...], check_only: bool) -> None:
         if result == text:
             unchanged += 1
             continue
-        changed += 1
         if check_only:
+            changed += 1
             click.echo(_diff(str(path), text, result), nl=False)
             click.echo(f"would reformat {path}", err=True)
             continue
         try:
             write_atomic(path, result)
-        except FileProblem as exc:
+        except FileProblem as exc:   # counted as failed only: it was not reformatted
             click.echo(f"error: {exc}", err=True)
             failed += 1
             continue
+        changed += 1
         click.echo(f"reformatted {path}", err=True)
     verb = "would be reformatted" if check_only else "reformatted"
     click.echo(f"{changed} file{'s' if changed != 1 else ''} {verb}, {unchanged} unchanged"
@@ -114,14 +135,17 @@ def lsp(stdio: bool, expansions: tuple[str, ...]) -> None:
             click.echo("error: rulesdsl lsp needs pygls and lsprotocol: pip install 'rulesdsl[lsp]'", err=True)
             sys.exit(1)
         raise
+    from .files import is_dir, unreachable
     from .loader import layer_folder
     for name in expansions:
         try:
             folder = layer_folder(name, "expansion")
         except ValueError as exc:  # UnknownName: with did-you-mean and the names accepted
             raise click.BadParameter(str(exc), param_hint="--expansion") from None
-        if not folder.is_dir():   # (a path: the editor's setting warns of it, the command refuses it)
-            raise click.BadParameter(f"no such folder: {name}", param_hint="--expansion")
+        if not is_dir(folder):   # (a path: the editor's setting warns of it, the command refuses it)
+            why = unreachable(folder)   # (a folder on the way the user may not enter, a name too long)
+            raise click.BadParameter(f"no such folder: {name}" + (f" ({why})" if why else ""),
+                                     param_hint="--expansion")
     serve(list(expansions))
 
 
@@ -133,13 +157,17 @@ def editor_grammar(output_dir: Path, check_only: bool) -> None:
     """Generate the TextMate grammars (highlighting) for .rules and .scenario files from the
     registry and the Lark grammar."""
     from .editor_grammar import generate
-    from .files import FileProblem, write_atomic
-    if not output_dir.is_dir():
-        raise click.UsageError(f"no such folder: {output_dir}")
+    from .files import FileProblem, is_dir, read_regular, unreachable, write_atomic
+    if not is_dir(output_dir):
+        why = unreachable(output_dir)
+        raise click.UsageError(f"no such folder: {output_dir}" + (f" ({why})" if why else ""))
     stale = []
     for name, text in generate().items():
         target = output_dir / name
-        current = target.read_text(encoding="utf-8") if target.is_file() else None
+        try:
+            current = read_regular(target).decode("utf-8", errors="replace")
+        except FileProblem:   # missing, or unreadable: out of date (writing it says why it cannot be)
+            current = None
         if current == text:
             continue
         stale.append(target)

@@ -43,14 +43,76 @@ def read_regular(path: Path, limit: int = MAX_INPUT_BYTES) -> bytes:
     return data
 
 
+# What os.stat fails with when nothing is there (what Path.exists() calls missing).  Any other
+# failure means the path is there, or may be, but cannot be looked at: a folder on the way the
+# user may not enter (EACCES), a name longer than the system allows (ENAMETOOLONG), a loop of
+# symbolic links (ELOOP).  Path.exists() and is_dir() raise on the first two: the helpers below
+# never do.
+_MISSING = (errno.ENOENT, errno.ENOTDIR)
+
+
+def lookup(path: Path | str) -> tuple[os.stat_result | None, str | None]:
+    """What `os.stat(path)` finds, without raising: (its result, None) when the path is there,
+    (None, None) when it is missing, (None, why) when it cannot be looked at (`why` is the
+    system's reason: "Permission denied", "File name too long", ...)."""
+    try:
+        return os.stat(path), None
+    except OSError as exc:
+        if exc.errno in _MISSING:
+            return None, None
+        return None, exc.strerror or str(exc)
+    except ValueError as exc:   # an embedded NUL: no such file can exist
+        return None, str(exc)
+
+
+def exists(path: Path | str) -> bool:
+    """Path.exists(), but False (not an exception) for a path that cannot be looked at."""
+    return lookup(path)[0] is not None
+
+
+def is_dir(path: Path | str) -> bool:
+    """Path.is_dir(), but False (not an exception) for a path that cannot be looked at."""
+    info = lookup(path)[0]
+    return info is not None and stat.S_ISDIR(info.st_mode)
+
+
+def is_file(path: Path | str) -> bool:
+    """Path.is_file(), but False (not an exception) for a path that cannot be looked at."""
+    info = lookup(path)[0]
+    return info is not None and stat.S_ISREG(info.st_mode)
+
+
+def unreachable(path: Path | str) -> str | None:
+    """Why `path` cannot be looked at ("Permission denied", ...), or None when it is there or
+    simply missing."""
+    return lookup(path)[1]
+
+
+def resolved(path: Path | str) -> Path:
+    """Path.resolve(), which raises RuntimeError on a loop of symbolic links: here the loop is
+    left as it is (reading it, or writing it, says why it cannot be)."""
+    return Path(os.path.realpath(path))
+
+
 def check_writable(path: Path) -> None:
     """Fail early, before any work, when `path` cannot be written (its folder is missing or not
-    writable, or it is a folder or other non-regular file)."""
-    folder = path.parent if str(path.parent) else Path(".")
-    if path.exists() and not path.is_file():
-        raise FileProblem(f"cannot write {path}: not a regular file")
-    if not folder.is_dir():
-        raise FileProblem(f"cannot write {path}: no folder {folder}")
+    writable, it is a folder or other non-regular file, or it cannot be looked at).  A symbolic
+    link is judged by what it points at, as `write_atomic` writes there: a dangling link into a
+    missing folder, or a loop of links, fails here, not after the work."""
+    path = Path(path)
+    target = Path(os.path.realpath(path)) if os.path.islink(path) else path
+    linked = f" ({path} links to {target})" if target not in (path, Path(os.path.abspath(path))) else ""
+    info, why = lookup(target)
+    if why is not None:
+        raise FileProblem(f"cannot write {path}: {why}{linked}")
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        raise FileProblem(f"cannot write {path}: not a regular file{linked}")
+    folder = target.parent if str(target.parent) else Path(".")
+    found, why = lookup(folder)
+    if why is not None:
+        raise FileProblem(f"cannot write {path}: folder {folder}: {why}")
+    if found is None or not stat.S_ISDIR(found.st_mode):
+        raise FileProblem(f"cannot write {path}: no folder {folder}{linked}")
     if not os.access(folder, os.W_OK | os.X_OK):
         raise FileProblem(f"cannot write {path}: folder {folder} is not writable")
 
@@ -61,7 +123,7 @@ def write_atomic(path: Path, text: str) -> None:
     allows, one written over keeps its own (a formatted card file stays as readable, or as
     executable, as it was), and a symbolic link keeps pointing where it did, at the new text."""
     path = Path(path)
-    if path.is_symlink():
+    if os.path.islink(path):   # (False, not an exception, for a path that cannot be looked at)
         # (a rename would put a file where the link was: write what it points at instead)
         path = Path(os.path.realpath(path))
     folder = path.parent if str(path.parent) else Path(".")

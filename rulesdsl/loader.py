@@ -7,6 +7,7 @@ expansion may `replace`, `extend` or `remove` what an earlier folder defined.
 from __future__ import annotations
 
 import os
+import stat
 from importlib.resources import files
 from pathlib import Path
 
@@ -14,6 +15,7 @@ import attrs
 
 from . import ast, parse_cache
 from .diagnostics import Diagnostic
+from .files import exists, is_dir, lookup, resolved
 from .names import UnknownName
 from .parser import decode, parse_file
 
@@ -26,7 +28,7 @@ def bundled_folder(name: str, kind: str | None = None) -> Path | None:
     """A bundled folder by its own name, or by the name its `game`/`expansion` header gives;
     with `kind` ("game" or "expansion"), only a folder whose header is of that kind."""
     folder = CARDS_ROOT / name
-    if folder.is_dir() and (kind is None or (header(folder) or ("", ""))[0] == kind):
+    if is_dir(folder) and (kind is None or (header(folder) or ("", ""))[0] == kind):
         return folder
     for candidate in sorted(p for p in CARDS_ROOT.iterdir() if p.is_dir()):
         found = header(candidate)
@@ -48,7 +50,7 @@ def bundled_sets(kind: str) -> dict[str, Path]:
 
 def folder_order(folder: Path) -> int:
     """The `order N` of a folder's expansion header (a text scan; 0 when absent)."""
-    for f in sorted(folder.glob(f"*{SUFFIX}")) if folder.is_dir() else [folder]:
+    for f in sorted(folder.glob(f"*{SUFFIX}")) if is_dir(folder) else [folder]:
         try:
             for line in f.read_text(encoding="utf-8", errors="replace").splitlines():
                 words = line.split("#")[0].split()
@@ -63,8 +65,9 @@ def canonical_expansions(expansions: list[str] | tuple[str, ...]) -> list[str]:
     """Expansions in the order they apply (their `order`, then as given), each once: the same
     set always makes the same content and the same saved states."""
     def key(name: str) -> int:
-        path = Path(name) if ("/" in name or Path(name).is_dir()) else bundled_folder(name)
-        return folder_order(path) if path is not None and path.exists() else 0
+        # (`exists`, `is_dir`: a path that cannot be looked at is not one here; loading it says why)
+        path = Path(name) if ("/" in name or is_dir(name)) else bundled_folder(name)
+        return folder_order(path) if path is not None and exists(path) else 0
     return sorted(dict.fromkeys(expansions), key=key)
 
 
@@ -104,8 +107,9 @@ class FolderProblem(ValueError):
 
 def files_in(path: Path) -> list[Path]:
     """The card files of a folder (subfolders included, links to folders not followed), or
-    [path] for a file.  Raises FolderProblem past the limits above."""
-    if not path.is_dir():
+    [path] for a file, or for a path that is missing or cannot be looked at (reading it reports
+    E009, saying why).  Raises FolderProblem past the limits above."""
+    if not is_dir(path):
         return [path]
     found: list[Path] = []
     total = seen = 0
@@ -122,12 +126,13 @@ def files_in(path: Path) -> list[Path]:
                         pending.append(entry.path)
                     elif entry.name.endswith(SUFFIX):
                         card = Path(entry.path)
-                        # Not `is_file()` alone: a card file that cannot be read (a broken link) is
-                        # reported, not skipped.  (A FIFO or device is not a card file either, and
-                        # reading it could block: skipped.)
-                        if card.is_file():
-                            total += card.stat().st_size
-                        elif card.exists():
+                        # Not regular files alone: a card file that cannot be read (a broken link,
+                        # a link into a folder we may not enter) is reported, not skipped.  (A FIFO
+                        # or device is not a card file either, and reading it could block: skipped.)
+                        info = lookup(card)[0]
+                        if info is not None and stat.S_ISREG(info.st_mode):
+                            total += info.st_size
+                        elif info is not None:
                             continue
                         found.append(card)
         except OSError:
@@ -266,7 +271,7 @@ def load_paths(paths: list[Path | Inline], read: dict | None = None) -> Merged:
     merged = Merged()
     layers = []
     for path in paths:
-        key = path if isinstance(path, Inline) else path.resolve()
+        key = path if isinstance(path, Inline) else resolved(path)
         if read is not None and key in read:
             got = read[key]
         else:
@@ -322,7 +327,7 @@ def read_inline(source: Inline) -> FolderRead:
 
 def _inside(path: Path, root: Path) -> bool:
     try:
-        path.resolve().relative_to(root.resolve())
+        resolved(path).relative_to(resolved(root))
         return True
     except ValueError:
         return False
@@ -337,11 +342,11 @@ def resolve_layers(expansions: list[str] | tuple[str, ...] = (), base: str | Pat
     expansion given twice (`-e NAME -e NAME`) is one layer: laid twice, every definition
     in it would be defined twice."""
     folders = [layer_folder(base, "game")]
-    seen = {folders[0].resolve()}
+    seen = {resolved(folders[0])}   # (`resolved`: a loop of links is E009 when read, not RuntimeError)
     for name in expansions:
         folder = layer_folder(name, "expansion")
-        if folder.resolve() not in seen:
-            seen.add(folder.resolve())
+        if resolved(folder) not in seen:
+            seen.add(resolved(folder))
             folders.append(folder)
     return folders
 
@@ -352,7 +357,7 @@ def layer_folder(name: str | Path, kind: str) -> Path:
     if isinstance(name, str) and not name.strip():
         # Path("") is the current folder: an empty name must not walk it.
         raise FolderProblem("an empty name is not a game or expansion (give a bundled name or a folder)")
-    if not isinstance(name, str) or "/" in name or Path(name).is_dir():
+    if not isinstance(name, str) or "/" in name or is_dir(name):
         check_folder(Path(name))
         return Path(name)
     folder = bundled_folder(name, kind)
@@ -367,12 +372,14 @@ def layer_folder(name: str | Path, kind: str) -> Path:
 
 def check_folder(path: Path) -> None:
     """Raise FolderProblem unless `path` is a card file or a folder within the limits of
-    `files_in`.  A path that does not exist, or a folder with no card file, passes: reading it
-    reports E009 or E011, with the other diagnostics of the content."""
-    if not path.exists():
+    `files_in`.  A path that does not exist (or cannot be looked at: a folder on the way the user
+    may not enter, a name too long), or a folder with no card file, passes: reading it reports
+    E009 (saying why) or E011, with the other diagnostics of the content."""
+    info = lookup(path)[0]
+    if info is None:
         return  # reading it reports E009, with the other diagnostics of the content
-    if not path.is_dir():
-        if path.is_file() and path.name.endswith(SUFFIX):
+    if not stat.S_ISDIR(info.st_mode):
+        if stat.S_ISREG(info.st_mode) and path.name.endswith(SUFFIX):
             return
         raise FolderProblem(f"{path} is neither a folder nor a card file ({SUFFIX})")
     files_in(path)  # past the limits: FolderProblem.  No card file at all is E011 when read.
