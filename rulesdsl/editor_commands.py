@@ -15,9 +15,8 @@ def _diff(name: str, before: str, after: str) -> str:
 
 
 def _card_files(paths) -> list[Path]:
-    """The card files named, or found (recursively, sorted) in the folders named, as
-    formatter.iter_rules_files finds them, but without its `is_file()`, which raises on a file
-    that cannot be looked at (a link into a folder the user may not enter): such a file is kept,
+    """The card files named, or found (recursively, sorted) in the folders named.  A file that
+    cannot be looked at (a link into a folder the user may not enter) is kept,
     and reading it reports it as failed; a dangling link, FIFO or device is skipped as there."""
     import stat
     from .files import is_dir, lookup

@@ -14,8 +14,6 @@ original (syntax trees without positions): the formatter never changes what a fi
 from __future__ import annotations
 
 import re
-from pathlib import Path
-from typing import Iterator
 
 import attrs
 
@@ -286,13 +284,3 @@ def format_text(text: str, path: str = "<text>") -> str:
     if not same_meaning(path, text, result):  # a formatter bug must never reach a file
         raise FormatError(f"{path}: the formatter would change what this file means (a bug: please report it)")
     return result
-
-
-def iter_rules_files(paths: list) -> Iterator:
-    """Card files named, or found (recursively, sorted) in the folders named."""
-    for p in paths:
-        p = Path(p)
-        if p.is_dir():
-            yield from sorted(q for q in p.rglob("*.rules") if q.is_file())
-        else:
-            yield p

@@ -13,6 +13,7 @@ import attrs
 from . import registry as R
 from .checker import check, declared_item_kinds
 from .diagnostics import Diagnostic, render, source_lines
+from .files import is_file, resolved
 from .formats import github_command, sarif_log
 from .trial import trial_diagnostics
 from .loader import (BASE_GAME, CARDS_ROOT, Inline, bundled_folder, bundled_names, files_in, load_paths,
@@ -206,7 +207,7 @@ def layers_for(path: Path | Inline, expansions: Sequence[str] = (), game: str | 
     as when played)."""
     if expansions:
         layers: list[Path | Inline] = list(resolve_layers(list(expansions), game or BASE_GAME))
-        if isinstance(path, Inline) or all(path.resolve() != p.resolve() for p in layers):
+        if isinstance(path, Inline) or all(resolved(path) != resolved(p) for p in layers):
             layers.append(path)
         return layers
     base = bundled_folder(BASE_GAME) if game is None else resolve_layers([], game)[0]
@@ -214,7 +215,7 @@ def layers_for(path: Path | Inline, expansions: Sequence[str] = (), game: str | 
         texts = [path.data.decode("utf-8", errors="replace")]
     else:
         files = files_in(path)  # within the limits of a content folder (FolderProblem past them)
-        if base is not None and path.resolve() == base.resolve():
+        if base is not None and resolved(path) == resolved(base):
             return [path]
         texts = (_text(f) for f in files)
     if base is None or any(_mentions_game(t) for t in texts):
@@ -224,7 +225,7 @@ def layers_for(path: Path | Inline, expansions: Sequence[str] = (), game: str | 
 
 def _text(f: Path) -> str:
     try:
-        if not f.is_file():  # a broken link, a FIFO (reading it could block): the loader reports it
+        if not is_file(f):  # a broken link, a FIFO (reading it could block): the loader reports it
             return ""
         return f.read_text(encoding="utf-8", errors="replace")
     except OSError:

@@ -235,3 +235,35 @@ def test_fmt_does_not_count_a_failed_write_as_reformatted(tmp_path, monkeypatch)
     result = run("fmt", card)
     one_line(result, f"error: cannot write {card}", "0 files reformatted, 0 unchanged, 1 failed", status=1)
     assert "reformatted " + str(card) not in result.output
+
+
+# -- the commands' other ways to name a folder ------------------------------------------------------
+
+def test_balance_compare_of_a_folder_too_long(long_name):
+    result = run("balance", "--compare", "duel", long_name, "--games", "2")
+    one_line(result, "neither a bundled game", "File name too long", status=2)
+
+
+def test_a_scenario_naming_a_folder_too_long_is_its_own_error(tmp_path):
+    scenario = tmp_path / "s.scenario"
+    scenario.write_text(f'scenario "far" {{\n    expansion "{LONG}"\n    expect coins(0) == 7\n}}\n')
+    result = run("test", scenario)
+    one_line(result, "S401", "File name too long", status=1)
+    assert "S503" not in result.output and "a bug in rulesdsl" not in result.output
+
+
+def test_check_with_an_expansion_that_is_a_loop_of_links(in_tmp):
+    os.symlink("loop", "loop")
+    (in_tmp / "a.rules").write_text(CARD)
+    result = run("check", "-e", "./loop", "a.rules")
+    assert "Traceback" not in result.output and result.exit_code in (1, 2), result.output
+
+
+def test_the_language_server_setting_naming_a_folder_too_long(tmp_path):
+    from rulesdsl.lsp.project import Project
+    project = Project([str(tmp_path / LONG)])
+    (problem,) = project.unknown_expansions()
+    assert "File name too long" in problem
+    card = tmp_path / "a.rules"
+    card.write_text(CARD)
+    project.layers_for(card)   # (raised OSError: the setting's folder is left out, as a missing one)

@@ -22,18 +22,21 @@ def _side(text: str, base: str, flag: str) -> tuple[str, str | None]:
     """(base, extra layer) of a content set named on the command line: a bundled game, a folder
     holding a `game` (the base itself), or a folder without one: a variant layered on `base`
     (e.g. one file with `replace card "Name" { ... }`)."""
+    from ..files import is_dir, resolved, unreachable
     from ..loader import FolderProblem, bundled_sets, load_paths
     bundled = bundled_sets("game")
     if text in bundled:
         return text, None
     path = Path(text)
-    if not path.is_dir():
-        _fail(f"{flag} {text}: neither a bundled game ({', '.join(bundled)}) nor a folder", 2)
+    if not is_dir(path):
+        why = unreachable(path)
+        _fail(f"{flag} {text}: neither a bundled game ({', '.join(bundled)}) nor a folder"
+              + (f" ({why})" if why else ""), 2)
     try:
         defines_game = bool(load_paths([path]).by_kind("game"))
     except FolderProblem as exc:
         _fail(f"{flag} {text}: {exc}", 2)
-    return (str(path.resolve()), None) if defines_game else (base, str(path.resolve()))
+    return (str(resolved(path)), None) if defines_game else (base, str(resolved(path)))
 
 
 @click.command()

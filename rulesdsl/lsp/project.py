@@ -8,6 +8,7 @@ one parse per file, one result per content set."""
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Iterator
@@ -17,7 +18,7 @@ import attrs
 from .. import ast, parse_cache
 from ..checker import check, vocabulary, Vocabulary
 from ..diagnostics import Diagnostic, Span
-from ..files import FileProblem, read_regular
+from ..files import FileProblem, exists, is_dir, is_file, read_regular, unreachable
 from ..loader import BASE_GAME, MAX_FOLDER_BYTES, SUFFIX, Merged, bundled_folder, layer_folder, merge
 from ..parser import decode, parse_file
 from ..report import follow_on
@@ -130,7 +131,7 @@ class Project:
         except FileProblem as exc:
             self._parsed.pop(path, None)
             return Parsed("", None, [Diagnostic("error", "E009", str(exc), Span.point(shown, 1, 1))]) \
-                if path.exists() or path.is_symlink() else None
+                if exists(path) or os.path.islink(path) else None
         text, problem = decode(shown, data)
         if problem is not None:
             # (the text as far as it reads, for the positions: E005 names the line of the bad byte)
@@ -171,7 +172,7 @@ class Project:
                 extra = _abs(layer_folder(name, "expansion"))
             except ValueError:  # an unknown name in the setting: the server told the user
                 continue
-            if extra not in layers and extra.is_dir():
+            if extra not in layers and is_dir(extra):
                 layers.append(extra)
         return tuple(layers)
 
@@ -180,8 +181,10 @@ class Project:
         problems = []
         for name in self.expansions:
             try:
-                if not layer_folder(name, "expansion").is_dir():
-                    problems.append(f"no such folder: {name}")
+                folder = layer_folder(name, "expansion")
+                if not is_dir(folder):
+                    why = unreachable(folder)
+                    problems.append(f"no such folder: {name}" + (f" ({why})" if why else ""))
             except ValueError as exc:
                 problems.append(str(exc))
         return problems
@@ -189,9 +192,9 @@ class Project:
     def _header_kind(self, folder: Path) -> str | None:
         """`game` or `expansion`: what the folder's own files (not its subfolders', as the
         loader's header scan) declare; None for a folder that is no content folder."""
-        if not folder.is_dir():
+        if not is_dir(folder):
             return None
-        files = {_abs(p) for p in folder.glob(f"*{SUFFIX}") if p.is_file()}
+        files = {_abs(p) for p in folder.glob(f"*{SUFFIX}") if is_file(p)}
         files |= {p for p in self.open if p.parent == folder and p.suffix == SUFFIX}
         for f in sorted(files):
             text = self.open.get(f)
@@ -208,9 +211,9 @@ class Project:
 
     def files_in(self, folder: Path) -> list[Path]:
         """The card files of a folder (and its subfolders), open buffers not yet saved included."""
-        if not folder.is_dir():
+        if not is_dir(folder):
             return []
-        found = {_abs(p) for p in folder.rglob(f"*{SUFFIX}") if p.is_file()}
+        found = {_abs(p) for p in folder.rglob(f"*{SUFFIX}") if is_file(p)}
         found |= {p for p in self.open if p.suffix == SUFFIX and _inside(p, folder)}
         return sorted(found)
 
@@ -283,7 +286,7 @@ class Project:
         seen: set[Path] = set()
         for level in range(1, depth + 1):
             for f in sorted(root.glob("/".join(["*"] * level) + SUFFIX))[:500]:
-                if f.parent not in seen and f.is_file():
+                if f.parent not in seen and is_file(f):
                     seen.add(f.parent)
                     if self.layers_for(f) is not None:
                         self.check(f)

@@ -18,6 +18,7 @@ from pygls.uris import from_fs_path, to_fs_path
 from ..diagnostics import Diagnostic, Span
 from . import features as F
 from .project import Project
+from ..files import is_dir
 from ..loader import SUFFIX
 
 log = logging.getLogger("rulesdsl.lsp")
@@ -287,9 +288,9 @@ def build_server(expansions: list[str] | tuple[str, ...] = (), debounce: float =
         if not any(True for _ in ls.project.sets()):  # nothing opened yet: look at the workspace
             for folder in ls.workspace.folders.values():
                 root = ls.path(folder.uri)
-                if root is not None and root.is_dir():
+                if root is not None and is_dir(root):
                     ls.project.discover(root)
-            if ls.workspace.root_path and Path(ls.workspace.root_path).is_dir():
+            if ls.workspace.root_path and is_dir(ls.workspace.root_path):
                 ls.project.discover(Path(ls.workspace.root_path))
         return [T.SymbolInformation(name=s.name, kind=_ITEM_SYMBOLS.get(s.kind, T.SymbolKind.Class),
                                     location=ls.location(s.span), container_name=s.kind)

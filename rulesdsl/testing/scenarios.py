@@ -37,6 +37,7 @@ from rulesdsl.interpreter.state import DRAW, NOWHERE, Frame
 from .. import ast
 from .. import registry as R
 from ..diagnostics import Diagnostic, Span, did_you_mean, render
+from ..files import is_dir, is_file, resolved, unreachable
 from ..names import UnknownName, check_options
 from ..playable import statements
 
@@ -131,8 +132,8 @@ def read_file(path: Path | str, shown: str | None = None) -> ScenarioFile:
 def find_files(paths: list[Path]) -> list[Path]:
     out: list[Path] = []
     for p in paths:
-        if p.is_dir():
-            out += sorted(q for q in p.rglob(f"*{SUFFIX}") if q.is_file())
+        if is_dir(p):
+            out += sorted(q for q in p.rglob(f"*{SUFFIX}") if is_file(q))
         else:
             out.append(p)
     return out
@@ -321,10 +322,11 @@ def _header(run: Run, statements: list[ast.Statement]) -> list[ast.Statement]:
         a = s.args[0]
         if s.verb in ("base", "expansion"):
             if isinstance(a, ast.Str):
-                folder = (run.file.path.parent / a.value).resolve()
-                if not folder.is_dir():
-                    raise _error("S401", f"no folder `{a.value}` (next to {run.file.shown})", a.span,
-                                 "folders are relative to the scenario file")
+                folder = resolved(run.file.path.parent / a.value)
+                if not is_dir(folder):
+                    why = unreachable(folder)
+                    raise _error("S401", f"no folder `{a.value}` (next to {run.file.shown})"
+                                 + (f": {why}" if why else ""), a.span, "folders are relative to the scenario file")
                 value = str(folder)
             elif isinstance(a, ast.Name):
                 value = a.name
