@@ -8,10 +8,11 @@ import functools
 import hashlib
 import struct
 
+# The seeds a game accepts: any integer a signed or unsigned 64-bit number can hold (in limits:
+# the commands check them without the interpreter).
+from rulesdsl.limits import SEED_MAX, SEED_MIN
+
 MASK = (1 << 64) - 1
-# The seeds a game accepts: any integer a signed or unsigned 64-bit number can hold.
-SEED_MIN = -(1 << 63)
-SEED_MAX = (1 << 64) - 1
 
 
 def is_seed(value: object) -> bool:

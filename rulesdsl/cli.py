@@ -13,7 +13,7 @@ import click
 
 from .cli_support import (checked, check_players, content_layers, game_base, game_options, load_rules, no_such,
                           require_paths, seat_agents, stop_on_ctrl_c, usage_error, writable)
-from .limits import DEFAULT_MAX_STEPS
+from .limits import DEFAULT_MAX_STEPS, SEED_MAX, SEED_MIN
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -199,7 +199,7 @@ def simulate(games: int, seed: int, expansions: tuple[str, ...], agents: str | N
 @click.option("--agents", default=None, metavar="A,B,...",
               help="One per seat instead, comma-separated: human, greedy, random or mcts (your seat: human).")
 @click.option("--seat", default=0, type=int, show_default=True, help="Your seat (0 starts; 0 to players - 1).")
-@click.option("--seed", "-s", default=None, type=int, help="Seed (default: random).")
+@click.option("--seed", "-s", default=None, type=click.IntRange(SEED_MIN, SEED_MAX), help="Seed (default: random).")
 @click.option("--expansion", "-e", "expansions", multiple=True)
 @game_options
 @click.option("--save", type=click.Path(dir_okay=False, path_type=Path),

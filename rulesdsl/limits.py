@@ -9,6 +9,8 @@ computed one stops the action at run time).
 agents may take: `check`'s trial game calls content that goes beyond it a game that does not end
 (E409), and `simulate`, `balance` and the search stop such a game with an error rather than
 play on for ever (a classic game at 7 seats takes some 130).
+`SEED_MIN`, `SEED_MAX`: a game's seed (its dice are seeded from a 64-bit hash of it, the same
+on every machine); the commands refuse another before any work.
 """
 
 from __future__ import annotations
@@ -16,3 +18,5 @@ from __future__ import annotations
 DEFAULT_MAX_STEPS = 100_000
 MAX_REPEAT = 1000
 MAX_GAME_ACTIONS = 20_000
+SEED_MIN = -(1 << 63)
+SEED_MAX = (1 << 64) - 1

@@ -254,3 +254,9 @@ def test_the_counts_docs_cli_shows_are_what_the_commands_print():
     real = run("list").output.splitlines()
     listed = [line for line in shown("rulesdsl list") if line != "..."]
     assert listed and all(line in real for line in listed), sorted(set(listed) - set(real))
+
+
+@pytest.mark.parametrize("seed", ["18446744073709551616", "-9223372036854775809"])
+def test_play_with_a_seed_out_of_range_is_a_usage_error(seed):
+    result = CliRunner().invoke(cli, ["play", "--plain", "--seed", seed], input="", catch_exceptions=False)
+    assert result.exit_code == 2 and "is not in the range" in result.output, result.output   # (a traceback)
