@@ -62,7 +62,11 @@ def fmt(paths: tuple[Path, ...], check_only: bool) -> None:
     if any(str(p) == "-" for p in paths):
         if len(paths) > 1:
             raise click.UsageError("- (standard input) cannot be combined with other paths")
-        data = sys.stdin.buffer.read()
+        from .loader import MAX_FOLDER_BYTES
+        data = sys.stdin.buffer.read(MAX_FOLDER_BYTES + 1)   # (within the limit `check -` keeps)
+        if len(data) > MAX_FOLDER_BYTES:
+            click.echo(f"error: cannot read <stdin>: more than the limit of {MAX_FOLDER_BYTES} bytes", err=True)
+            sys.exit(1)
         text, problem = decode("<stdin>", data)
         if problem is not None:
             click.echo(f"error: <stdin>: {problem.message}", err=True)

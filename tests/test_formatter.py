@@ -245,3 +245,10 @@ def test_a_sign_stays_on_its_number_and_a_minus_between_spaces():
     text = 'card "N" {\n    points  - 1\n    gain 2-1 coins\n    points max( -1 ,3 - - 2)+( - 4)\n    add - 1 military\n}\n'
     assert format_text(text) == ('card "N" {\n    points -1\n    gain 2 - 1 coins\n'
                                  '    points max(-1, 3 - -2) + (-4)\n    add -1 military\n}\n')
+
+
+def test_fmt_stdin_past_the_size_limit_of_check_is_refused(monkeypatch):
+    from rulesdsl import loader
+    monkeypatch.setattr(loader, "MAX_FOLDER_BYTES", 100)
+    result = CliRunner().invoke(cli, ["fmt", "-"], input='card "A" { age 1 }\n' * 10)
+    assert result.exit_code == 1 and "more than the limit of 100 bytes" in result.output
