@@ -144,7 +144,10 @@ def rewards(game: Game) -> list[float]:
     out = []
     for p in range(n):
         best_other = max((totals[q] for q in range(n) if q != p), default=0)
-        out.append(0.2 / (1.0 + math.exp(-(totals[p] - best_other) / 5.0)))
+        # (the lead clamped where the logistic is flat to a float's precision: a margin of
+        # thousands of points, which content may give, overflowed math.exp)
+        lead = max(-500.0, min(500.0, (totals[p] - best_other) / 5.0))
+        out.append(0.2 / (1.0 + math.exp(-lead)))
     if st.flow == "over":
         if st.winner is not None and st.winner >= 0:
             out[st.winner] += 0.8

@@ -195,3 +195,14 @@ def test_greedy_does_not_read_the_other_hands(players):
                 checked += 1
             game.apply(game.random_action(rng))
     assert checked >= 20
+
+
+def test_the_search_rewards_of_a_lead_of_thousands_of_points():
+    """A card worth 5000 points (a designer's typo, which `check` accepts) made `math.exp`
+    overflow in the search's rewards: mcts stopped with OverflowError."""
+    from rulesdsl.interpreter import new_game
+    from rulesdsl.interpreter.search import rewards
+    game = new_game(seed=1, options=["beginner_wonders"])
+    game.total_score = lambda p: 5000 * (p == 0)   # (the rewards read the totals only)
+    low, high = sorted(rewards(game))
+    assert 0.0 <= low < 1e-6 and 0.2 - 1e-6 < high <= 0.2
