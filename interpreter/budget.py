@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from rulesdsl.limits import DEFAULT_MAX_STEPS, MAX_GAME_ACTIONS, MAX_REPEAT
 
-__all__ = ["DEFAULT_MAX_STEPS", "MAX_GAME_ACTIONS", "MAX_REPEAT", "BudgetExceeded", "EffectFailed", "GameTooLong",
+__all__ = ["DEFAULT_MAX_STEPS", "MAX_GAME_ACTIONS", "MAX_REPEAT", "BudgetExceeded", "EffectFailed", "GameStuck", "GameTooLong",
            "ScriptedDrawFailed", "chain_of"]
 
 
@@ -63,6 +63,20 @@ class GameTooLong(BudgetExceeded):
     def _message(self) -> str:
         last = f" (the last: `{self.action}`)" if self.action is not None else ""
         return f"{self.context}{self.what}{last}"
+
+
+class GameStuck(EffectFailed):
+    """A seat must act and has no legal action: content that can leave a player nothing to do
+    (every action that takes a card costs something or filters what it takes: `check` warns
+    W504).  Raised before anything is applied: the game is left as it stands."""
+
+    def __init__(self, seat: int):
+        self.seat = seat
+        super().__init__(f"player {seat} has no legal action: the game is stuck (content where a player can "
+                         "be left with nothing to do; `rulesdsl check` warns W504)", [])
+
+    def _message(self) -> str:
+        return f"{self.context}{self.what}"
 
 
 class ScriptedDrawFailed(EffectFailed, ValueError):

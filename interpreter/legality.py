@@ -14,6 +14,7 @@ from rulesdsl.names import check_seat
 
 from . import decisions, economy, selection, trade
 from .actions import CHOOSE, CHOOSE_OPTION, CHOOSE_PLAYER, CHOOSE_SPACE, PASS, Action, malformed, new_action
+from .budget import GameStuck
 from .state import Frame
 
 if TYPE_CHECKING:
@@ -394,7 +395,7 @@ def drawn_among(g: Game, me: int, below, spaces, total: int) -> tuple:
             pays = payments_for(g, act, binding, me, coins)
             pay = pays[below(len(pays))]
         return act, binding, pay, pools
-    raise RuntimeError("no legal action")
+    raise GameStuck(me)
 
 
 def named(g: Game, act, binding: list[int], pay=None) -> Action:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Callable, Sequence
 
 from . import turns, undo
 from .random_agent import Agent, RandomAgent
-from .budget import MAX_GAME_ACTIONS, EffectFailed, GameTooLong
+from .budget import MAX_GAME_ACTIONS, EffectFailed, GameStuck, GameTooLong
 from .actions import Action
 from .decisions import answer_count, answer_number
 from .legality import below_of, drawn_among, named
@@ -45,7 +45,7 @@ def play_out(g: Game, agents: Sequence[Agent], after: Callable[[Game], object] |
         for _ in range(MAX_GAME_ACTIONS):
             if st.flow == "over":
                 return
-            g._apply(agents[g.to_move()].act(g))
+            g._apply(_acted(g, agents))
             if after is not None:
                 after(g)
         too_long(g)
@@ -124,10 +124,19 @@ def play_out(g: Game, agents: Sequence[Agent], after: Callable[[Game], object] |
                 if after is not None:
                     after(g)
                 continue
-        g._apply(agents[g.to_move()].act(g))
+        g._apply(_acted(g, agents))
         if after is not None:
             after(g)
     too_long(g)
+
+
+def _acted(g: Game, agents: Sequence[Agent]) -> Action:
+    """What the agent of the seat to move chooses; GameStuck where that seat has nothing to
+    choose from (an agent would fail on an empty list its own way)."""
+    me = g.to_move()
+    if g.first_legal_action(me) is None:
+        raise GameStuck(me)
+    return agents[me].act(g)
 
 
 def too_long(g: Game) -> None:

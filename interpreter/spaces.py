@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Callable, Collection
 from rulesdsl.model import STRUCTURE, STRUCTURE_ALL, ActionDef, Content, Param
 
 from . import core, economy, legality, selection, structure
+from .budget import GameStuck
 
 if TYPE_CHECKING:
     from .game import Game
@@ -90,7 +91,7 @@ def make_functions(content: Content, zone_base: list[int], starts: list) -> Func
                              "accessible": structure.accessible, "open_slots": structure.open_slots,
                              "allowed": legality.allowed, "unrefused": legality.unrefused,
                              "payments_for": legality.payments_for, "price": economy.price,
-                             "available_coins": economy.available_coins, "starts": starts}
+                             "available_coins": economy.available_coins, "starts": starts, "GameStuck": GameStuck}
     known: dict[int, str] = {}
 
     def const(value: object) -> str:
@@ -435,7 +436,7 @@ def _drawing(actions: list[ActionDef], size: str, drawn: list[list[str]], made_b
     for act, taken in zip(actions, drawn):
         lines += [f"        if k < {size}{act.id}:"] + ["            " + line for line in taken]
         lines += [f"        k -= {size}{act.id}"]
-    return lines + ["    raise RuntimeError('no legal action')"]
+    return lines + ["    raise GameStuck(me)"]
 
 
 # What the draw does with a binding that is not legal: it notes the number as refused and draws

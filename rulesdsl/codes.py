@@ -368,9 +368,11 @@ EXPLANATIONS: dict[str, Explanation] = {
         'expansion test { title "Test"; zone attic }\ncard "Test Card" {\n    color brown\n    deck attic\n}\n',
         "Deal or move from that zone somewhere (an age, a procedure), or give the item another deck."),
     "W504": Explanation(
-        "Every action that takes a card from the structure has a cost or a condition, so a player "
-        "short of coins may have nothing to do and the game would stop. Legal (a test may want "
-        "it), but surely unintended in a real game.",
+        "Every action that takes a card from the structure has a cost, a condition, a filter on "
+        "the card it takes (`color=`, `where=`, ...) or a second parameter, so a player short of "
+        "coins, or facing only cards the filter refuses, may have nothing to do and the game "
+        "would stop (`simulate` and `balance` then say which player is stuck). Legal (a test may "
+        "want it), but surely unintended in a real game.",
         "remove action discard\n",
         "Keep one action that is always possible, such as discarding a card for coins."),
     "W505": Explanation(

@@ -62,9 +62,16 @@ class Session:
         self.run_agents()
 
     def run_agents(self) -> None:
+        """The agents play until a human must choose or the game ends; GameStuck (an
+        EffectFailed) where the seat to move has nothing it may do."""
+        from .interpreter import GameStuck
         g = self.game
-        while not g.over and g.to_move() in self.bots:
+        while not g.over:
             p = g.to_move()
+            if g.first_legal_action(p) is None:
+                raise GameStuck(p)
+            if p not in self.bots:
+                return
             self._apply(p, self.bots[p].act(g))
 
     def _apply(self, seat: int, action) -> None:

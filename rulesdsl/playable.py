@@ -270,8 +270,8 @@ class Playable:
         if takers and not any(self.always_possible(a) for a in takers):
             removed = [r for r, old in self.merged.removed if old.kind == "action"]
             span = removed[-1].name_span if removed else takers[0].name_span
-            self.warning("W504", "every action that takes a card has a cost or a condition: a player who can meet "
-                                 "none has no legal action and the game is stuck", span,
+            self.warning("W504", "every action that takes a card has a cost, a condition or a filter: a player who "
+                                 "can meet none has no legal action and the game is stuck", span,
                          "keep an action that is always possible, such as `action discard { param card from "
                          "structure; discard card }`; `rulesdsl verify` finds such positions")
 
@@ -289,12 +289,18 @@ class Playable:
 
     @staticmethod
     def always_possible(a: ast.Definition) -> bool:
-        """An action with no `require`, no `pay` and no paid `build`: legal whenever its
-        parameters have candidates."""
+        """An action with no `require`, no `pay` and no paid `build`, and one parameter that
+        filters nothing (`param card from structure`): legal whenever a card can be taken.  (A
+        filter, `color=`, `where=`, ..., or a second parameter may leave no candidate.)"""
+        params = 0
         for s in statements(a.block):
             if s.verb in ("require", "pay", "before_turn") or (s.verb == "build" and len(s.args) == 1):
                 return False
-        return True
+            if s.verb == "param":
+                params += 1
+                if s.kwargs:
+                    return False
+        return params <= 1
 
     @staticmethod
     def before_turn(a: ast.Definition) -> bool:

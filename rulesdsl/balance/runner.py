@@ -18,7 +18,7 @@ import attrs
 
 from ..collector import skipping_what_exists
 from ..interpreter.actions import Action
-from ..interpreter.budget import DEFAULT_MAX_STEPS, MAX_GAME_ACTIONS, EffectFailed
+from ..interpreter.budget import DEFAULT_MAX_STEPS, MAX_GAME_ACTIONS, EffectFailed, GameStuck
 from ..interpreter.chance import derive
 from ..interpreter.core import watch
 from ..interpreter.playout import play_out, too_long
@@ -135,6 +135,8 @@ def play_game(rules, plan: Plan, index: int, factories: list[Callable[[int], Any
             break
         s = game.to_move()
         a = positions[s]
+        if game.first_legal_action(s) is None:   # (an agent would fail on an empty list its own way)
+            raise GameFailure(index, f"{GameStuck(s).within(where)}")
         try:
             action = agents[s].act(game)
         except EffectFailed as exc:
