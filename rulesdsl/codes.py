@@ -66,7 +66,7 @@ CODES: dict[str, str] = {
     "E408": "a two-player word or construct (`opponent`, the conflict track, `shields`, `pawn_moved`) in a game of more seats",
     "E409": "the game cannot be played at a player count it supports",
     "E410": "an effect that certainly never ends (a cycle of runs or triggers)",
-    "E411": "`repeat` count above the limit",
+    "E411": "`repeat` or `choose` count above the limit",
     # -- warnings --------------------------------------------------------------------------------
     "W501": "chain symbol given but never used",
     "W502": "chain symbol used but never given",
@@ -344,8 +344,9 @@ EXPLANATIONS: dict[str, Explanation] = {
         "Put a condition on the way (`if ...`), or remove the call that closes the cycle; the "
         "message names the cycle."),
     "E411": Explanation(
-        "A `repeat` count above the limit (1000): no rule repeats that often, and a count this "
-        "large is a typo or a runaway.",
+        "A `repeat` count, or the number of picks of a `choose`, above the limit (1000): no rule "
+        "repeats that often or lets a player pick that many times, and a count this large is a "
+        "typo or a runaway.",
         'token "Test Token" {\n    repeat 999999999 { gain 1 coin }\n}\n',
         "Use a count of at most 1000, or compute what the repetition adds (`gain 5 * 3 coins`)."),
     "E011": Explanation(

@@ -369,12 +369,18 @@ def check_repeat_counts(definitions: list[ast.Definition]) -> list[Diagnostic]:
         if d.block is None:
             continue
         for s in _walk(d.block.statements):
-            if s.verb != "repeat" or not s.args:
+            if s.verb not in ("repeat", "choose") or not s.args:
                 continue
             n = _constant(s.args[0])
-            if n is not None and n > MAX_REPEAT:
+            if n is None or n <= MAX_REPEAT:
+                continue
+            if s.verb == "repeat":
                 diags.append(Diagnostic(
                     "error", "E411", f"`repeat {n}` is more than the limit of {MAX_REPEAT} rounds", s.args[0].span,
                     f"a `repeat` runs at most {MAX_REPEAT} rounds; to do something many times, "
                     "give the amount to the statement itself (`gain 5000 coins`)"))
+            else:   # (each pick is a decision of its own: a game of a million of them never ends)
+                diags.append(Diagnostic(
+                    "error", "E411", f"`choose {n}` asks more picks than the limit of {MAX_REPEAT}", s.args[0].span,
+                    "each pick is a player's decision; a typo for a small count?"))
     return diags

@@ -362,3 +362,17 @@ def test_classic_content_that_misbehaved_in_play_is_an_error(tmp_path: Path, tex
     (tmp_path / "cards.rules").write_text(text, encoding="utf-8")
     found = [(d.code, d.span.line) for d in check_paths([tmp_path], base="classic").diagnostics]
     assert found == [(code, line)], found
+
+
+def test_a_choose_of_more_picks_than_the_limit_is_e411(tmp_path):
+    """`choose 999999999 from city` (a typo for 1) passed check; the game then stopped after
+    20,000 actions of picks."""
+    from rulesdsl.report import check_paths
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    card = 'card "Raid" {{\n    age 1\n    color red\n    choose {n} from discard {{ gain 1 coin }}\n}}\n'
+    (folder / "cards.rules").write_text(card.format(n=999999999), encoding="utf-8")
+    (d,) = check_paths([folder]).diagnostics
+    assert (d.code, d.span.line, d.span.column) == ("E411", 4, 12) and "limit of 1000" in d.message
+    (folder / "cards.rules").write_text(card.format(n=1000), encoding="utf-8")
+    assert not check_paths([folder]).diagnostics
