@@ -321,12 +321,15 @@ def _sources(sides) -> tuple[list[list[tuple[int, int]]], tuple[int, ...], list[
 def _buy(need: list[int], sides, kept: dict) -> set[tuple[int, ...]]:
     """Every vector of coins per side that buys `need` from the sides' production (`kept`: the
     buyer's purchases, which keep the sides' `_sources` once they are asked for)."""
+    total = sum(need)
+    if not total:
+        return {(0,) * len(sides)}
+    if total > 64 and total > sum(sum(fixed) + len(one_of) for _, fixed, one_of, _ in sides):
+        return set()   # (more than the sides make: a cost of a billion units is listed unit by unit below)
     units = []
     for r, q in enumerate(need):
         if q:
             units += [r] * q
-    if not units:
-        return {(0,) * len(sides)}
     if not _one_of_helps(need, sides):
         return _buy_fixed(need, sides)
     sources = kept.get("sources")

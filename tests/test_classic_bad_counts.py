@@ -47,3 +47,25 @@ def test_a_deck_one_card_short_from_four_players(tmp_path):
     assert [f[0] for f in found] == ["E409"] * 4
     assert [f[2].split(" players")[0] for f in found] == [f"at {n}" for n in (4, 5, 6, 7)]
     assert all("draws 7 from age1" in f[2] for f in found)
+
+
+def test_a_cost_of_a_billion_units_plays(tmp_path):
+    """`cost 999999999 stone` (a typo) passed `check`, whose trial game then listed the purchase
+    from the neighbours unit by unit: gigabytes, until memory ran out.  More than the
+    neighbours make cannot be bought, and the card is never built."""
+    from rulesdsl.pipeline import load_ruleset
+    from rulesdsl.simulate import simulate
+    folder = variant(tmp_path, '    copies 3 7\n    cost stone\n', '    copies 3 7\n    cost 999999999 stone\n',
+                     file="age1.rules")
+    assert errors(folder) == []
+    rules = load_ruleset((), str(folder), 3)
+    assert simulate(rules, 3, seed=1)["games"] == 3
+    game = rules.new_game(seed=1)
+    baths = next(i for i, it in enumerate(game.content.items) if it.name == "Baths")
+    assert game.price(0, baths)[0] >= 10**8   # (what cannot be had at all)
+    assert not any(a.args[:1] == ("Baths",) for a in game.legal_actions(0) if a.name == "build")
+    # Where a neighbour makes one of several resources, every way to buy is searched unit by unit.
+    from rulesdsl.interpreter.trade import _buy
+    side = (1, [1, 0, 0, 0, 0, 0, 0], [[0, 1]], [2] * 7)   # (seller, fixed units, one-of, prices)
+    assert _buy([10**9, 0, 0, 0, 0, 0, 0], [side], {}) == set()
+    assert _buy([2, 0, 0, 0, 0, 0, 0], [side], {}) == {(4,)}
