@@ -12,13 +12,20 @@ from rulesdsl.interpreter.random_agent import RandomAgent
 from rulesdsl.pipeline import load_ruleset
 
 
+def positions(rules, seed: int):
+    """Each position of a seeded game, with the generator its moves are drawn from: the caller
+    applies one action before asking for the next."""
+    game = rules.new_game(seed=seed)
+    rng = random.Random(seed)
+    while not game.over:
+        yield game, rng
+
+
 def test_an_answer_takes_an_offered_copy_not_one_from_a_city():
     rules = load_ruleset((), "classic", 7)
     found = 0
     for seed in range(200):
-        game = rules.new_game(seed=seed)
-        rng = random.Random(seed)
-        while not game.over:
+        for game, rng in positions(rules, seed):
             d = game.state.pending
             action = game.random_action(rng)
             if d is not None and d.kind == "item" and action.name == "choose":
@@ -55,9 +62,7 @@ def test_a_decision_among_copies_lists_each_answer_once_and_draws_by_copy():
     rules = load_ruleset((), "classic", 3)
     found = 0
     for seed in range(60):
-        game = rules.new_game(seed=seed)
-        rng = random.Random(seed)
-        while not game.over:
+        for game, rng in positions(rules, seed):
             d = game.state.pending
             if d is not None and d.kind == "item":
                 names = Counter(game.name(o) for o in d.options)
