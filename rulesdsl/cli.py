@@ -231,10 +231,10 @@ def play(agent: str | None, agents: str | None, seat: int, seed: int | None, exp
         usage_error("give --agent (every other seat) or --agents (one per seat), not both")
     if agent is not None:
         checked("--agent", check_agent, agent, ["human", *AGENTS])
-    loaded, script = [], None
+    loaded, chosen, script = [], [], None
     if load is not None:
         from .safe_text import printable
-        from .trace import TraceError, actions_of, load_trace
+        from .trace import TraceError, actions_of, load_trace, round_of
         if expansions or game is not None or players is not None or options or seed is not None:
             usage_error("--load plays on the saved game: its game, expansions, players, seed and options "
                         "come from the trace")
@@ -245,6 +245,7 @@ def play(agent: str | None, agents: str | None, seat: int, seed: int | None, exp
             sys.exit(1)
         rules = load_rules(tuple(data["expansions"]), data["base"], data["players"])
         seed, options, script, loaded = data["seed"], tuple(data["options"]), data["script"] or None, actions_of(data)
+        chosen = round_of(data)   # (choices of a round under way the history does not hold yet)
     else:
         rules = load_rules(expansions, game_base(game), players)
     seats = rules.content.players
@@ -259,11 +260,11 @@ def play(agent: str | None, agents: str | None, seat: int, seed: int | None, exp
     writable(save)
     seed = random.randrange(1_000_000) if seed is None else seed
     if not plain and sys.stdout.isatty() and sys.stdin.isatty():
-        _play_screen(rules, seed, who, options, script, loaded, save, no_color, max_steps)
+        _play_screen(rules, seed, who, options, script, loaded, chosen, save, no_color, max_steps)
         return
     try:
         current = _resumed(rules.new_game(seed=seed, options=list(options), script=script, max_steps=max_steps),
-                           loaded)
+                           loaded, chosen)
     except EffectFailed as exc:
         effect_error(exc)
     bots = {p: make_agent(name, agent_seed(seed, p)) for p, name in enumerate(who) if name != "human"}
@@ -302,20 +303,27 @@ def play(agent: str | None, agents: str | None, seat: int, seed: int | None, exp
     click.echo(render_game(current, seat, who))
 
 
-def _resumed(game, actions: list):
-    """The game (or play_session.Session) with a loaded trace's actions applied; one that is
-    not legal: `error:`, exit 1."""
+def _resumed(game, actions: list, chosen: list):
+    """The game (or play_session.Session) with a loaded trace's actions applied, then the
+    choices of its round under way for their seats (`chosen`); one that is not legal: `error:`,
+    exit 1."""
     from .safe_text import printable
-    play = game.resume if hasattr(game, "resume") else (lambda acts: [game.apply(a) for a in acts])
+
+    def apply_all(acts, pairs):
+        for a in acts:
+            game.apply(a)
+        for seat, a in pairs:
+            game.apply(a, seat)
+    play = game.resume if hasattr(game, "resume") else apply_all
     try:
-        play(actions)
+        play(actions, chosen)
     except ValueError as exc:   # IllegalAction, or a name the content lacks
         click.echo(printable(f"error: --load: {exc}"), err=True)
         sys.exit(1)
     return game
 
 
-def _play_screen(rules, seed: int, who: list[str], options: tuple[str, ...], script, loaded: list,
+def _play_screen(rules, seed: int, who: list[str], options: tuple[str, ...], script, loaded: list, chosen: list,
                  save: Path | None, no_color: bool, max_steps: int) -> None:
     """`rulesdsl play` on the full screen (rulesdsl/play_screen.py; the `play` extra: textual)."""
     from rulesdsl.interpreter import EffectFailed
@@ -329,7 +337,7 @@ def _play_screen(rules, seed: int, who: list[str], options: tuple[str, ...], scr
     from .play_session import Session
     try:
         session = Session(rules, seed, who, options, max_steps, script=script).start()
-        _resumed(session, loaded)
+        _resumed(session, loaded, chosen)
         run_screen(session, save, no_color)
     except EffectFailed as exc:
         effect_error(exc)

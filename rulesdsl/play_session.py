@@ -76,7 +76,7 @@ class Session:
 
     def _apply(self, seat: int, action) -> None:
         g = self.game
-        g.apply(action)
+        g.apply(action, seat)
         self.moves.append((seat, action))
         self._held.append((seat, printable(f"p{seat} ({self.who[seat]}): {action}")))
         self._flush()
@@ -90,11 +90,15 @@ class Session:
             self._held.clear()
             del self.log[:-200]
 
-    def resume(self, actions) -> None:
-        """Play a saved game's moves (each by the seat to move then), as if made here: a
-        human's can be undone.  One that is not legal raises IllegalAction (ValueError)."""
+    def resume(self, actions, chosen=()) -> None:
+        """Play a saved game's moves (each by the seat to move then), then `chosen`, (seat,
+        action) pairs of a round under way (a trace's `round`: seats that chose before a seat
+        ahead of them), as if made here: a human's can be undone.  One that is not legal raises
+        IllegalAction (ValueError)."""
         for action in actions:
             self._apply(self.game.to_move(), action)
+        for seat, action in chosen:
+            self._apply(seat, action)
 
     def can_undo(self) -> bool:
         return any(p in self.humans for p, _ in self.moves)

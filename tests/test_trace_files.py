@@ -183,3 +183,25 @@ def test_a_round_saved_before_the_first_seat_chose_keeps_the_later_seats_choices
 def test_a_malformed_round_is_a_trace_error(bad):
     with pytest.raises(TraceError, match="round"):
         validate_trace({"format": "rulesdsl-trace", "actions": [], "round": bad})
+
+
+def test_play_load_of_a_trace_saved_mid_round_keeps_the_round(tmp_path):
+    """`play --load` applied a trace's actions only: a later seat's choice under `round` was lost
+    (on the plain screen and the full one alike, `_resumed` and `Session.resume`)."""
+    from rulesdsl.pipeline import load_ruleset
+    from rulesdsl.play_session import Session
+    from rulesdsl.trace import actions_of, round_of
+    game = new_game(base="classic", players=3, seed=0)
+    for _ in range(6):
+        game.apply(RandomAgent(seed=3).act(game))
+    game.apply(game.legal_actions(2)[-1], seat=2)
+    path, again = tmp_path / "mid.json", tmp_path / "again.json"
+    path.write_text(json.dumps(trace_of(game)))
+    result = CliRunner().invoke(cli, ["play", "--load", str(path), "--plain", "--save", str(again)], input="q\n")
+    assert result.exit_code == 0, result.output
+    assert load_trace(again)["round"] == trace_of(game)["round"]
+    assert load_trace(again)["final_state"] == trace_of(game)["final_state"]
+    data = load_trace(path)
+    session = Session(load_ruleset((), "classic", 3), 0, ["human", "greedy", "greedy"]).start()
+    session.resume(actions_of(data), round_of(data))
+    assert session.game.state.choices == game.state.choices
