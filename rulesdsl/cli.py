@@ -260,7 +260,7 @@ def play(agent: str | None, agents: str | None, seat: int, seed: int | None, exp
     writable(save)
     seed = random.randrange(1_000_000) if seed is None else seed
     if not plain and sys.stdout.isatty() and sys.stdin.isatty():
-        _play_screen(rules, seed, who, options, script, loaded, chosen, save, no_color, max_steps)
+        _play_screen(rules, seed, who, options, script, loaded, save, no_color, max_steps, chosen)
         return
     try:
         current = _resumed(rules.new_game(seed=seed, options=list(options), script=script, max_steps=max_steps),
@@ -323,8 +323,8 @@ def _resumed(game, actions: list, chosen: list):
     return game
 
 
-def _play_screen(rules, seed: int, who: list[str], options: tuple[str, ...], script, loaded: list, chosen: list,
-                 save: Path | None, no_color: bool, max_steps: int) -> None:
+def _play_screen(rules, seed: int, who: list[str], options: tuple[str, ...], script, loaded: list,
+                 save: Path | None, no_color: bool, max_steps: int, chosen: list = ()) -> None:
     """`rulesdsl play` on the full screen (rulesdsl/play_screen.py; the `play` extra: textual)."""
     from rulesdsl.interpreter import EffectFailed
     from .files import FileProblem
