@@ -205,3 +205,14 @@ def test_play_load_of_a_trace_saved_mid_round_keeps_the_round(tmp_path):
     session = Session(load_ruleset((), "classic", 3), 0, ["human", "greedy", "greedy"]).start()
     session.resume(actions_of(data), round_of(data))
     assert session.game.state.choices == game.state.choices
+
+
+def test_verify_trace_of_a_trace_saved_mid_round_checks_the_round_and_the_same_end(tmp_path):
+    game = new_game(base="classic", players=3, seed=0)
+    for _ in range(6):
+        game.apply(RandomAgent(seed=3).act(game))
+    game.apply(game.legal_actions(2)[-1], seat=2)
+    path = tmp_path / "mid.json"
+    path.write_text(json.dumps(trace_of(game)))
+    result = CliRunner().invoke(cli, ["verify", "--trace", str(path)])
+    assert result.exit_code == 0 and "same end as recorded" in result.output, result.output

@@ -387,7 +387,7 @@ def write_trace(content, failure: Failure, path: Path) -> Path:
 def check_trace(data: dict):
     """Replay a trace with the invariants checked after every action, then try its recorded
     `then` action (a refused action, or the action that crashed); returns (game, violation or None)."""
-    from rulesdsl.trace import actions_of, new_game_of, validate_trace
+    from rulesdsl.trace import actions_of, new_game_of, round_of, validate_trace
     data = validate_trace(data)  # a malformed trace: TraceError
     info = data.get("verify") or {}
     max_steps = info.get("max_steps")
@@ -409,6 +409,17 @@ def check_trace(data: dict):
         done = [Action(h[0], tuple(h[1:])) for h in run.game.state.history]
         return run.game, InvariantViolation(GAME_ENDS, GAME_ENDS.message,
                                             f"the game is not over after {bound} actions", run.game, done)
+    if run.violation is None:
+        # (a trace saved mid-round: the choices of later seats the history does not hold yet)
+        for seat, action in round_of(data):
+            try:
+                run.game.apply(action, seat)
+                check_game(run.game, ctx=ctx)
+            except IllegalAction as exc:
+                done = [Action(h[0], tuple(h[1:])) for h in run.game.state.history]
+                return run.game, InvariantViolation("replay", "the trace replays legally", str(exc), run.game, done)
+            except InvariantViolation as violation:
+                return run.game, violation
     return run.game, run.violation
 
 
