@@ -24,7 +24,7 @@ MODIFIERS = ("replace", "extend", "remove")
 
 # Token names Lark uses, in words a designer knows.
 TOKEN_WORDS = {
-    "NAME": "a name", "INT": "a number", "SPACED_SIGN": "`-`", "STRING": "a quoted name", "LBRACE": "`{`", "RBRACE": "`}`",
+    "NAME": "a name", "INT": "a number", "SPACED_SIGN": "`+` or `-`", "STRING": "a quoted name", "LBRACE": "`{`", "RBRACE": "`}`",
     "LPAR": "`(`", "RPAR": "`)`", "LSQB": "`[`", "RSQB": "`]`", "COMMA": "`,`", "EQUAL": "`=`",
     "_NL": "a new line", "SEMICOLON": "`;`", "DOT": "`.`", "VBAR": "`|`", "COMPARE": "a comparison",
     "ADD_OP": "`+` or `-`", "MUL_OP": "`*`, `//` or `%`", "$END": "the end of the file",

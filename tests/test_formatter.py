@@ -252,3 +252,24 @@ def test_fmt_stdin_past_the_size_limit_of_check_is_refused(monkeypatch):
     monkeypatch.setattr(loader, "MAX_FOLDER_BYTES", 100)
     result = CliRunner().invoke(cli, ["fmt", "-"], input='card "A" { age 1 }\n' * 10)
     assert result.exit_code == 1 and "more than the limit of 100 bytes" in result.output
+
+
+@pytest.mark.parametrize("text, formatted", [
+    # a continuation and a form feed are spaces, before a sign as anywhere (fmt refused these)
+    ('card "A" {\n    gain 3 \\\n-1 coins\n}\n', 'card "A" {\n    gain 3 -1 coins\n}\n'),
+    ('card "A" {\n    modify shields\f-1\n}\n', 'card "A" {\n    modify shields -1\n}\n'),
+])
+def test_a_sign_after_a_continuation_or_a_form_feed(text, formatted):
+    assert format_text(text) == formatted
+    tree, diagnostics = parse_file("x.rules", text)
+    assert not diagnostics and _strip(tree) == _strip(parse_file("x.rules", formatted)[0])
+
+
+def test_and_or_not_are_not_names():
+    """`x == not-1` read `not` as a name (`x == (not - 1)`), which fmt then formatted as the
+    keyword and refused: the three words are the language's own."""
+    for word in ("and", "or", "not"):
+        _, diagnostics = parse_file("x.rules", f'card "A" {{\n    if count(city) == {word}-1 {{ gain 1 coin }}\n}}\n')
+        assert [d.code for d in diagnostics] == ["E001"], word
+    tree, diagnostics = parse_file("x.rules", 'card "A" {\n    if nothing and notes or order { gain 1 coin }\n}\n')
+    assert not diagnostics   # (words that begin with them are names)

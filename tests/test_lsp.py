@@ -395,3 +395,12 @@ def test_hover_over_an_action_named_like_a_zone_or_a_kind_explains_the_action():
         assert found is not None and found[0].startswith(f"```\n{name} (action, "), found
     at = _at(text, "zone discard public", len("zone "))
     assert "(zone, declared at game.rules" in F.hover(project, game, at["line"], at["character"])[0]
+
+
+def test_a_continued_line_is_the_same_statement_in_a_crlf_file_too():
+    """Completion after `gain 2 \\` on the next line offered the statement verbs in a CRLF file
+    (the `\\r` stood between the `\\` and the line end)."""
+    for end in ("\n", "\r\n"):
+        text = end.join(['card "A" {', "    gain 2 \\", "    ", "}"]) + end
+        ctx = F.context_at(text, 2, 4)
+        assert ctx.before[:2] == ("gain", "2"), (end, ctx)

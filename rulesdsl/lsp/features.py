@@ -147,7 +147,8 @@ def context_at(text: str, line: int, character: int) -> Context:
                     heads.pop()
                 current = []
             elif ch in "\n;":
-                if ch == "\n" and i > 0 and prefix[i - 1] == "\\":
+                # (a `\` continuation; in a CRLF file the `\r` stands between)
+                if ch == "\n" and prefix[max(0, i - 2):i].rstrip("\r").endswith("\\"):
                     pass
                 else:
                     current = []
