@@ -631,6 +631,12 @@ def _needs_brackets(e: ast.BinOp, operand: ast.Expr, side: str) -> bool:
     return sums or side == "right"   # `//`, `%`
 
 
+def _negation(e: ast.Expr) -> bool:
+    """`-x`, which the parser keeps as `0 - x` (its 0 stands where the sign does)."""
+    return (isinstance(e, ast.BinOp) and e.op == "-" and isinstance(e.left, ast.Int) and e.left.value == 0
+            and e.left.span.line == e.span.line and e.left.span.column == e.span.column)
+
+
 def amount(e: ast.Expr, unit: str, scope: Scope) -> str:
     """An amount of a unit: "3 coins", "1 VP for each yellow card in your city"."""
     one = singular(unit)
@@ -646,6 +652,8 @@ def amount(e: ast.Expr, unit: str, scope: Scope) -> str:
             right = amount(e.right, unit, scope)
             if _needs_brackets(e, e.right, "right"):
                 right = f"({right})"
+            if _negation(e):   # (not "0 coins minus ...")
+                return f"minus {right}"
             return f"{amount(e.left, unit, scope)} {word} {right}"
         if e.op == "*":
             for k, other in ((e.left, e.right), (e.right, e.left)):
@@ -775,7 +783,7 @@ def phrase(e: ast.Expr, scope: Scope | None = None) -> str:
         if e.op == "+":
             return f"{left} plus {right}"
         if e.op == "-":
-            return f"{left} minus {right}"
+            return f"minus {right}" if _negation(e) else f"{left} minus {right}"
         if e.op == "*":
             return f"{left} times {right}"
         if e.op == "//":
@@ -794,7 +802,9 @@ def phrase(e: ast.Expr, scope: Scope | None = None) -> str:
             which = "larger" if e.func == "max" else "smaller"
             return f"the {which} of {phrase(args[0], scope)} and {phrase(args[1], scope)}"
         if e.func == "either" and len(args) == 3:
-            return f"{phrase(args[1], scope)} if {cond(args[0], scope)}, otherwise {phrase(args[2], scope)}"
+            # (in brackets: inside a sum or a function's argument its end would be lost, "the
+            # entry for X if c, otherwise Y minus a discount"; a whole amount reads it bare)
+            return f"({phrase(args[1], scope)} if {cond(args[0], scope)}, otherwise {phrase(args[2], scope)})"
         if e.func == "player" and args and isinstance(args[0], ast.Int):
             return seat(args[0].value)
         if e.func == "option":

@@ -258,3 +258,16 @@ def test_an_effect_of_an_item_with_a_cost_runs_when_built():
     # A classic board's stage is built (it has a cost) and explain said "When taken".
     rules = Ruleset.load((), "classic", 3)
     assert "When built: gain 9 coins" in explain("Ephesos (Day) stage 2", rules.content)
+
+
+def test_a_negated_bracket_and_a_choice_inside_a_sum_keep_their_grouping(tmp_path):
+    """`gain -(2 + age) coins` read "gain 0 coins minus (...)"; Pantheon's price read as if the
+    discount applied to the second player only: "... if you are the first player, otherwise 5
+    minus the space of the god minus your pantheon discount"."""
+    from rulesdsl.parser import parse_file
+    from rulesdsl.explain_text import english
+    tree, _ = parse_file("x.rules", 'card "A" {\n    gain -(2 + age) coins\n'
+                                    '    gain max(0, either(age == 1, 3, 5 - age) - 1) coins\n}\n')
+    neg, choice = (english(s) for s in tree.definitions[0].block.statements)
+    assert "minus (2 coins plus" in neg and "0 coins" not in neg
+    assert "(3 if the current age is 1, otherwise 5 minus the current age) minus 1" in choice, choice
