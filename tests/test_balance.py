@@ -529,3 +529,31 @@ def test_holm_reads_the_p_values_before_they_are_rounded():
     assert any(p < 1e-6 for p in exact)   # (the case that tied)
     for c, p, adjusted in zip(tested, exact, holm(exact)):
         assert c["p"] == round(p, 6) and c["p_holm"] == round(adjusted, 6), c["name"]
+
+
+def test_compare_corrects_its_many_definition_tests_and_still_names_a_real_change(tmp_path):
+    """An audit's A/A: the same rules with one card's definition moved (other games, the same
+    game) showed, at 5 % uncorrected, some 4 "significant" definitions in every run.  With
+    Holm's correction over the definitions compared, none is; a card made 10 points stronger is
+    still found, first, and alone."""
+    from rulesdsl.loader import CARDS_ROOT
+    block = 'card "Altar" {\n    age 1\n    color blue\n    chain_gives moon\n    points 3\n}\n'
+    moved = tmp_path / "moved"
+    shutil.copytree(CARDS_ROOT / "duel", moved)
+    age1 = moved / "age1.rules"
+    text = age1.read_text(encoding="utf-8")
+    assert block in text
+    age1.write_text(text.replace(block, "") + "\n" + block, encoding="utf-8")
+    stronger = tmp_path / "stronger"
+    stronger.mkdir()
+    (stronger / "altar.rules").write_text("replace " + block.replace("points 3", "points 13"), encoding="utf-8")
+
+    def definitions(b):
+        result = invoke("--compare", "duel", b, "--games", "200", "--seed", "0", "-j", "1", "--json")
+        assert result.exit_code == 0, result.output
+        return json.loads(result.stdout)["compare"]["definitions"]
+    same = definitions(moved)
+    assert sum(1 for d in same if d.get("p") is not None and d["p"] < 0.05) >= 2   # (what was reported before)
+    assert not [d["name"] for d in same if d.get("significant")]
+    found = definitions(stronger)
+    assert [d["name"] for d in found if d.get("significant")] == ["Altar"]

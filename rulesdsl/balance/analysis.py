@@ -190,8 +190,12 @@ def definitions_of(content) -> list[tuple[str, str]]:
 def compare(a: dict, b: dict, outcomes_a: Outcomes, outcomes_b: Outcomes) -> dict:
     """B against A on the same seeds and agents: each metric's difference (B - A) with its 95%
     interval; rates by Newcombe's interval, means paired game by game (common random numbers).
-    `significant`: the interval leaves out 0.  A side that played no game (a run interrupted
-    before it) leaves nothing to compare: no metric and no definition."""
+    A metric is `significant` where its interval leaves out 0.  A definition's win rate when
+    built is one test of many (about a hundred in Duel: with no change at all, some five would
+    pass at 5 %): its `p` (the two-proportion z test) is adjusted by Holm's correction over every
+    definition compared (`p_holm`), and it is `significant` only below ALPHA after it, as the
+    outliers of a single run.  A side that played no game (a run interrupted before it) leaves
+    nothing to compare: no metric and no definition."""
     metrics = []
     if not len(outcomes_a) or not len(outcomes_b):
         return {"metrics": metrics, "definitions": []}
@@ -234,5 +238,12 @@ def compare(a: dict, b: dict, outcomes_a: Outcomes, outcomes_b: Outcomes) -> dic
         cards.append({"kind": key[0], "name": key[1], "only_in": None, "a_built": ea["built"], "b_built": eb["built"],
                       "a_rate": ea["win_rate_built"], "b_rate": eb["win_rate_built"],
                       "delta": round((eb["win_rate_built"] or 0) - (ea["win_rate_built"] or 0), 4),
-                      "low": round(low, 4), "high": round(high, 4), "significant": low > 0 or high < 0})
+                      "low": round(low, 4), "high": round(high, 4),
+                      "p": two_proportion_p(eb["won_built"], eb["built"], ea["won_built"], ea["built"]),
+                      "p_holm": None, "significant": False})
+    tested = [c for c in cards if c.get("p") is not None]
+    for c, adjusted in zip(tested, holm([c["p"] for c in tested])):   # (exact p-values, rounded after)
+        c["p"] = round(c["p"], 6)
+        c["p_holm"] = round(adjusted, 6)
+        c["significant"] = adjusted < ALPHA
     return {"metrics": metrics, "definitions": cards}

@@ -149,14 +149,18 @@ def render_html(result: dict) -> str:
         parts.append(_table(["metric", "A", "B", "B - A", "95% interval"],
                             [[m["metric"], m["a"], m["b"], (f"{m['delta']:+.4g}", "sig" if m["significant"] else ""),
                               f"[{m['low']:.4g}, {m['high']:.4g}]"] for m in metrics], "compare"))
-        deltas = sorted((d for d in cmp["definitions"] if d.get("delta") is not None), key=lambda d: -abs(d["delta"]))[:30]
+        # (the most significant after Holm's correction first: a large difference on a handful of games says little)
+        deltas = sorted((d for d in cmp["definitions"] if d.get("delta") is not None),
+                        key=lambda d: (d["p_holm"] if d.get("p_holm") is not None else 2, -abs(d["delta"])))[:30]
         if deltas:
             parts.append(_figure(lambda ax: _delta_bars(ax, deltas), "Win rate when built: B - A (95% intervals)",
                                  1 + 0.22 * len(deltas)))
-            parts.append(_table(["kind", "name", "built A", "built B", "win A", "win B", "B - A", "95% interval"],
+            parts.append(_table(["kind", "name", "built A", "built B", "win A", "win B", "B - A", "95% interval",
+                                 "Holm p"],
                                 [[d["kind"], d["name"], d["a_built"], d["b_built"], _pct(d["a_rate"]), _pct(d["b_rate"]),
                                   (f"{100 * d['delta']:+.1f}", "sig" if d["significant"] else ""),
-                                  f"[{100 * d['low']:.1f}, {100 * d['high']:.1f}]"] for d in deltas], "deltas"))
+                                  f"[{100 * d['low']:.1f}, {100 * d['high']:.1f}]", f"{d['p_holm']:.4f}"]
+                                 for d in deltas], "deltas"))
         parts += _section(result["a"], f"A: {result['a']['meta']['source']}")
         parts += _section(result["b"], f"B: {result['b']['meta']['source']}")
     else:

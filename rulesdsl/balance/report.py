@@ -114,17 +114,21 @@ def render_compare(result: dict, console: Console, top: int = 15) -> None:
     console.print(table)
     edited = {(c["kind"], c["name"]) for c in changed}
     rows = [d for d in cmp["definitions"] if d.get("only_in") or (d.get("delta") is not None)]
-    # The definitions B changes first, then the largest differences.
-    rows.sort(key=lambda d: ((d["kind"], d["name"]) not in edited, d.get("only_in") is None, -abs(d.get("delta") or 0)))
-    defs = Table(title="Win rate when built, B - A (the changed definitions, then the largest differences)")
-    for col in ("kind", "name", "built A", "built B", "win A", "win B", "B - A", "95% interval"):
+    # The definitions B changes first, then the most significant (a large difference on a
+    # handful of games says little).
+    rows.sort(key=lambda d: ((d["kind"], d["name"]) not in edited, d.get("only_in") is None,
+                             d["p_holm"] if d.get("p_holm") is not None else 2, -abs(d.get("delta") or 0)))
+    defs = Table(title="Win rate when built, B - A (the changed definitions, then the most significant; bold: "
+                       f"significant at {result['a']['meta']['alpha']} after Holm's correction over the "
+                       f"{sum(1 for d in cmp['definitions'] if d.get('p_holm') is not None)} compared)")
+    for col in ("kind", "name", "built A", "built B", "win A", "win B", "B - A", "95% interval", "Holm p"):
         defs.add_column(col, justify="left" if col in ("kind", "name") else "right")
     for d in rows[:top]:
         if d.get("delta") is None:
             defs.add_row(d["kind"], d["name"], str(d["a_built"]), str(d["b_built"]), "-", "-",
-                         f"only in {d['only_in']}" if d["only_in"] else "never taken", "")
+                         f"only in {d['only_in']}" if d["only_in"] else "never taken", "", "")
             continue
         defs.add_row(d["kind"], d["name"], str(d["a_built"]), str(d["b_built"]), _pct(d["a_rate"]), _pct(d["b_rate"]),
                      Text(f"{100 * d['delta']:+.1f}", style="bold" if d["significant"] else ""),
-                     _interval(d["low"], d["high"]))
+                     _interval(d["low"], d["high"]), f"{d['p_holm']:.4f}")
     console.print(defs)
