@@ -973,6 +973,8 @@ def number_val(e: ast.Expr, scope: Scope) -> Val:
             return f" {spec} " + (f"space {e.value}" if isinstance(e, ast.Int) else phrase(e, scope))
         if spec == "space":
             return f"space {e.value}" if isinstance(e, ast.Int) else phrase(e, scope)
+        if spec == "adds":   # `modify shields -1`: "takes 1 from", not "adds -1 to"
+            return f"takes {-e.value} from" if isinstance(e, ast.Int) and e.value < 0 else f"adds {phrase(e, scope)} to"
         return None if spec in GENERIC_SPECS else amount(e, spec, scope)
     return Val(phrase(e, scope), special)
 

@@ -256,7 +256,7 @@ def _verbs() -> dict[str, Verb]:
              example="value 3", explain="value: {value}"),
         Verb("modify", PROPERTY, (Param("name", WORD), Param("amount", INT)),
              doc="While in play, adds `amount` to the named modifier its owner's rules read with modifier(NAME).",
-             example="modify activation_discount 2", explain="adds {amount} to {me:poss} {name}"),
+             example="modify activation_discount 2", explain="{amount:adds} {me:poss} {name}"),
         Verb("copy_science", PROPERTY, repeatable=False,
              doc="Gives its owner the scientific symbols of the item it is attached to (`move X Z onto=Y`).",
              example="copy_science", explain="gives its owner the scientific symbols of the item it lies on"),

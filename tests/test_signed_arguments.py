@@ -85,3 +85,11 @@ def test_a_negative_modifier_and_table_play(tmp_path: Path):
     assert result.exit_code == 0, result.output
     assert "1 passed" in result.output
     assert CliRunner().invoke(cli, ["check", "--game", "classic", "-e", str(sap)]).exit_code == 0
+
+
+def test_explain_reads_a_negative_modifier_as_taking_away():
+    from rulesdsl.explain_text import english
+    modify, = statements("modify shields -1")
+    assert english(modify) == "Takes 1 from your shields"
+    modify, = statements("modify shields 2")
+    assert english(modify) == "Adds 2 to your shields"
