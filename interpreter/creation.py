@@ -36,7 +36,7 @@ def _creation_args(seed: object, options: object, script: object) -> tuple[list[
         raise ValueError(f"the seed must be an integer from {chance.SEED_MIN} to {chance.SEED_MAX}, not {seed!r}")
     if isinstance(options, str):
         options = [options]  # one option, not a list of letters
-    if isinstance(options, (bytes, dict)) or isinstance(options, (set, frozenset)):
+    if isinstance(options, (bytes, dict, set, frozenset)):
         # (a dict's keys, a set's unordered names or a byte string's numbers would be taken
         # for names: `{"beginner_wonders": False}` would switch the option on)
         raise ValueError(f"options must be a list of names, not {options!r}")

@@ -42,25 +42,38 @@ def legal_actions(g: Game, seat: int | None = None) -> list[Action]:
     neighbours makes one action per way to pay (`pay=p1:2`).  A pending decision's answers
     are one per option, copies among its options merged too (a random answer still weighs
     each copy: `random_action` and `play_out` draw among the options alike)."""
-    st = g.state
     if seat is not None:
-        check_seat(seat, st.players)
-    if st.pending is not None and st.flow != "over":
-        if seat is not None and seat != st.pending.player:
-            return []
-        return list(dict.fromkeys(decisions.answers(g, st.pending)))
+        check_seat(seat, g.state.players)
+    answers = pending_answers(g, seat)
+    if answers is not None:
+        return list(dict.fromkeys(answers))
     return list(dict.fromkeys(_turn_actions(g, seat)))   # (copies of one item name the same action: merged)
+
+
+def pending_answers(g: Game, seat: int | None) -> list[Action] | None:
+    """The answers to the decision pending, one per option (copies each again), for `seat`
+    (None: whoever must answer); [] for another seat; None where no decision is pending."""
+    st = g.state
+    if st.pending is None or st.flow == "over":
+        return None
+    return decisions.answers(g, st.pending) if seat is None or seat == st.pending.player else []
 
 
 def first_legal_action(g: Game, seat: int | None = None) -> Action | None:
     """`legal_actions(g, seat)[0]` (None: there is none), without listing the others."""
-    st = g.state
     if seat is not None:
-        check_seat(seat, st.players)   # (as legal_actions: a seat the game lacks is an error, not None)
-    if st.pending is not None and st.flow != "over":
-        answers = decisions.answers(g, st.pending) if seat is None or seat == st.pending.player else []
+        check_seat(seat, g.state.players)   # (as legal_actions: a seat the game lacks is an error, not None)
+    answers = pending_answers(g, seat)
+    if answers is not None:
         return answers[0] if answers else None
     return next(_turn_actions(g, seat), None)
+
+
+def not_stuck(g: Game, seat: int) -> None:
+    """GameStuck where `seat`, to move, has no legal action (content `check` warns of, W504):
+    raised before anything is applied, where an agent would fail on an empty list its own way."""
+    if first_legal_action(g, seat) is None:
+        raise GameStuck(seat)
 
 
 def _turn_actions(g: Game, seat: int | None) -> Iterator[Action]:
@@ -313,9 +326,9 @@ def random_action(g: Game, rng: random.Random, seat: int | None = None) -> Actio
     else:
         me = acting_seat(g, seat)
     if me is None:
-        if st.pending is not None and st.flow != "over" and (seat is None or seat == st.pending.player):
-            actions = decisions.answers(g, st.pending)   # (one per option, copies each again: `play_out` draws so)
-        else:
+        # (a decision's answers one per option, copies each again: `play_out` draws so)
+        actions = pending_answers(g, seat)
+        if actions is None:
             actions = legal_actions(g, seat)
         if not actions:
             raise RuntimeError("no legal action")

@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING, Callable, Sequence
 
 from . import turns, undo
 from .random_agent import Agent, RandomAgent
-from .budget import MAX_GAME_ACTIONS, EffectFailed, GameStuck, GameTooLong
+from .budget import MAX_GAME_ACTIONS, EffectFailed, GameTooLong
 from .actions import Action
 from .decisions import answer_count, answer_number
-from .legality import below_of, drawn_among, named
+from .legality import below_of, drawn_among, named, not_stuck
 from .trade import pay_label
 
 if TYPE_CHECKING:
@@ -134,8 +134,7 @@ def _acted(g: Game, agents: Sequence[Agent]) -> Action:
     """What the agent of the seat to move chooses; GameStuck where that seat has nothing to
     choose from (an agent would fail on an empty list its own way)."""
     me = g.to_move()
-    if g.first_legal_action(me) is None:
-        raise GameStuck(me)
+    not_stuck(g, me)
     return agents[me].act(g)
 
 

@@ -69,6 +69,13 @@ class BinOp:
     span: Span
 
 
+def is_negation(e: "Expr") -> bool:
+    """`-x`, which the parser keeps as `0 - x`, its 0 standing where the sign does.  (A written
+    `0 - x` answers True too: it means the same.)"""
+    return (isinstance(e, BinOp) and e.op == "-" and isinstance(e.left, Int) and e.left.value == 0
+            and e.left.span.line == e.span.line and e.left.span.column == e.span.column)
+
+
 @attrs.frozen
 class Not:
     operand: "Expr"

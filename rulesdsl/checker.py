@@ -104,10 +104,7 @@ def _sign_help(s: ast.Statement) -> str | None:
     """Where a statement's arguments do not fit, a signed argument after another is the likely
     cause: `gain count(city) -1 coins` is three arguments (a `-` after a space, none after it)."""
     for arg in s.args[1:]:
-        signed = isinstance(arg, ast.Int) and arg.value < 0 or (
-            isinstance(arg, ast.BinOp) and arg.op == "-" and isinstance(arg.left, ast.Int)
-            and arg.left.value == 0 and arg.left.span.column == arg.span.column)
-        if signed:
+        if isinstance(arg, ast.Int) and arg.value < 0 or ast.is_negation(arg):
             return "a minus sign with a space before it and none after starts an argument; to subtract, write `a - b`"
     return None
 

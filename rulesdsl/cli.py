@@ -220,7 +220,8 @@ def play(agent: str | None, agents: str | None, seat: int, seed: int | None, exp
     highlighted action, u takes your last move back, s saves the trace, q quits); --plain, or
     an output that is not a terminal: the plain-text screen."""
     import random
-    from rulesdsl.interpreter import EffectFailed, GameStuck
+    from rulesdsl.interpreter import EffectFailed
+    from rulesdsl.interpreter.legality import not_stuck
     from rulesdsl.interpreter.agents import AGENTS, make_agent
     from rulesdsl.simulate import agent_seed
     from rulesdsl.trace import save_trace
@@ -273,8 +274,7 @@ def play(agent: str | None, agents: str | None, seat: int, seed: int | None, exp
     try:
         while not current.over:
             p = current.to_move()
-            if current.first_legal_action(p) is None:   # (a seat with nothing to do: one error line)
-                raise GameStuck(p)
+            not_stuck(current, p)   # (a seat with nothing to do: one error line)
             if p in bots:
                 action = bots[p].act(current)
                 held.append(announce(current, p, who[p], action))

@@ -631,12 +631,6 @@ def _needs_brackets(e: ast.BinOp, operand: ast.Expr, side: str) -> bool:
     return sums or side == "right"   # `//`, `%`
 
 
-def _negation(e: ast.Expr) -> bool:
-    """`-x`, which the parser keeps as `0 - x` (its 0 stands where the sign does)."""
-    return (isinstance(e, ast.BinOp) and e.op == "-" and isinstance(e.left, ast.Int) and e.left.value == 0
-            and e.left.span.line == e.span.line and e.left.span.column == e.span.column)
-
-
 def amount(e: ast.Expr, unit: str, scope: Scope) -> str:
     """An amount of a unit: "3 coins", "1 VP for each yellow card in your city"."""
     one = singular(unit)
@@ -652,7 +646,7 @@ def amount(e: ast.Expr, unit: str, scope: Scope) -> str:
             right = amount(e.right, unit, scope)
             if _needs_brackets(e, e.right, "right"):
                 right = f"({right})"
-            if _negation(e):   # (not "0 coins minus ...")
+            if ast.is_negation(e):   # (not "0 coins minus ...")
                 return f"minus {right}"
             return f"{amount(e.left, unit, scope)} {word} {right}"
         if e.op == "*":
@@ -783,7 +777,7 @@ def phrase(e: ast.Expr, scope: Scope | None = None) -> str:
         if e.op == "+":
             return f"{left} plus {right}"
         if e.op == "-":
-            return f"minus {right}" if _negation(e) else f"{left} minus {right}"
+            return f"minus {right}" if ast.is_negation(e) else f"{left} minus {right}"
         if e.op == "*":
             return f"{left} times {right}"
         if e.op == "//":

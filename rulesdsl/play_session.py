@@ -64,12 +64,11 @@ class Session:
     def run_agents(self) -> None:
         """The agents play until a human must choose or the game ends; GameStuck (an
         EffectFailed) where the seat to move has nothing it may do."""
-        from .interpreter import GameStuck
+        from .interpreter.legality import not_stuck
         g = self.game
         while not g.over:
             p = g.to_move()
-            if g.first_legal_action(p) is None:
-                raise GameStuck(p)
+            not_stuck(g, p)
             if p not in self.bots:
                 return
             self._apply(p, self.bots[p].act(g))

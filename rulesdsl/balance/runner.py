@@ -21,6 +21,7 @@ from ..interpreter.actions import Action
 from ..interpreter.budget import DEFAULT_MAX_STEPS, MAX_GAME_ACTIONS, EffectFailed, GameStuck
 from ..interpreter.chance import derive
 from ..interpreter.core import watch
+from ..interpreter.legality import not_stuck
 from ..interpreter.playout import play_out, too_long
 from ..interpreter.random_agent import RandomAgent
 from ..interpreter.state import DRAW
@@ -135,8 +136,10 @@ def play_game(rules, plan: Plan, index: int, factories: list[Callable[[int], Any
             break
         s = game.to_move()
         a = positions[s]
-        if game.first_legal_action(s) is None:   # (an agent would fail on an empty list its own way)
-            raise GameFailure(index, f"{GameStuck(s).within(where)}")
+        try:
+            not_stuck(game, s)
+        except GameStuck as exc:   # (the game's, not the agent's)
+            raise GameFailure(index, f"{exc.within(where)}") from None
         try:
             action = agents[s].act(game)
         except EffectFailed as exc:
