@@ -122,8 +122,12 @@ def checked(flag: str, check, *args):
 def seat_agents(flag: str, text: str, seats: int, agents) -> list[str]:
     """A comma-separated list of agents, one per seat: an unknown name is a usage error naming
     the flag; a list of the wrong length one `error:` line saying how many seats (exit 2)."""
-    from .names import check_agent
-    names = [checked(flag, check_agent, a.strip(), agents) for a in text.split(",") if a.strip()]
+    from .names import agent_list, check_agent
+    try:
+        given = agent_list(text)
+    except ValueError as exc:
+        usage_error(f"{flag}: {exc}")
+    names = [checked(flag, check_agent, a, agents) for a in given]
     if len(names) != seats:
         usage_error(f"{flag} gives {len(names)} agent{'' if len(names) == 1 else 's'}, the game has {seats} seats: "
                     f"one per seat, comma-separated, each one of: {', '.join(agents)}")

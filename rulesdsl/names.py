@@ -106,6 +106,17 @@ def check_agent(name: str, agents: Iterable[str]) -> str:
     return name
 
 
+def agent_list(text: str) -> list[str]:
+    """A comma-separated line-up, one agent per seat (spaces around a name ignored).  An empty
+    entry (two commas, a comma at an end) is a ValueError: dropped, it shifted the seats that
+    followed, or passed a line-up one seat short."""
+    names = [a.strip() for a in text.split(",")]
+    if "" in names:
+        raise ValueError(f"an empty agent name in {text!r} (agent {names.index('') + 1}): "
+                         "one name per seat, comma-separated")
+    return names
+
+
 def check_agents(names: Iterable[str], players: int, agents: Iterable[str]) -> list[str]:
     """One agent per seat."""
     allowed = list(agents)

@@ -135,6 +135,18 @@ def test_simulate_agents_of_the_wrong_length_say_how_many_seats(agents, given):
     assert given in line and "the game has 3 seats" in line and "random, greedy" in line
 
 
+@pytest.mark.parametrize("command", [("simulate", "-n", "1"), ("balance", "-n", "2"), ("play",)])
+@pytest.mark.parametrize("agents, at", [("random,random,random,", "agent 4"), ("random,,random,random", "agent 2"),
+                                        (",random,random", "agent 1")])
+def test_an_empty_agent_name_is_refused_not_dropped(command, agents, at):
+    # (dropped, `random,,greedy,random` seated greedy second, and a trailing comma passed a
+    # line-up with one seat too many written)
+    if command[0] == "play":
+        agents = agents.replace("random", "human", 1)
+    line = one_error_line(run(*command, "--game", THREE, "--agents", agents))
+    assert "empty agent name" in line and at in line and "--agents" in line
+
+
 def test_simulate_default_stays_two_random_duel_players():
     data = json.loads(run("simulate", "-n", "2", "--json").output)
     assert data["agents"] == ["random", "random"] and data["players"] == 2 and data["game"] == "duel"

@@ -9,6 +9,7 @@ import click
 
 from ..cli_support import game_base, game_options, load_rules, writable
 from ..limits import DEFAULT_MAX_STEPS
+from ..names import agent_list
 from ..workers import default_jobs
 
 
@@ -103,7 +104,10 @@ def balance(game: str | None, players: int | None, expansions: tuple[str, ...], 
     seats = [load_rules(e, b, players).content.players for b, e in layers]
     if len(set(seats)) > 1:
         _fail(f"--compare: the two content sets seat {seats[0]} and {seats[1]} players; give --players", 2)
-    line_up = [a.strip() for a in agents.split(",") if a.strip()] if agents else ["greedy"] * seats[0]
+    try:
+        line_up = agent_list(agents) if agents else ["greedy"] * seats[0]
+    except ValueError as exc:
+        _fail(f"--agents: {exc}", 2)
     if len(line_up) != seats[0]:
         _fail(f"--agents gives {len(line_up)} agent{'' if len(line_up) == 1 else 's'}, the game has {seats[0]} seats: "
               "one per seat, comma-separated", 2)
