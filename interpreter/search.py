@@ -38,13 +38,15 @@ ROLLOUTS = ("random", "greedy")
 def unknown_items(game: Game, seat: int) -> dict[tuple[str, int], list[tuple[str, int, int]]]:
     """The places whose item `seat` cannot see, by the class of item that may lie there:
     ("zone", slot, index) or ("structure", position, deck).  A class is an item kind and age; an
-    item without an age counts as of the age being played (a guild shuffled into the last age's
-    deck is one of that age's cards).  Only the places and what the seat sees decide the classes
+    item without an age counts as of the age being played (a card whose copies serve two ages
+    is one of the cards of the age it is dealt in).  Only the places and what the seat sees decide the classes
     (how many items each zone holds, the ages in play, which structure cards lie face down and
-    their backs), so the same observation gives the same places.  Items lying on others, on a
-    space or holding coins keep their place (they are tied to it)."""
+    their backs), so the same observation gives the same places.  An unseen item lying on
+    another, under it, on a space or holding coins is drawn again too (a prepared conspiracy,
+    a decree face down on a space, a card tucked under a wonder, a face-down card carrying a
+    token): what lies there stays tied to the place, whatever item it now is (`determinize`).
+    Seen items are never drawn again."""
     st, c = game.state, game.content
-    tied = set(st.attached) | set(st.attached.values()) | set(st.positions) | set(st.item_coins)
     hidden = set(st.hidden)
     places: dict[tuple[str, int], list[tuple[str, int, int]]] = {}
     for z in c.zones:
@@ -52,10 +54,10 @@ def unknown_items(game: Game, seat: int) -> dict[tuple[str, int], list[tuple[str
             slot = game.slot(z.id, owner)
             unseen = (not z.public and not z.private) or (z.private and (not z.per_player or owner != seat))
             for index, item in enumerate(st.zones[slot]):
-                if (unseen or item in hidden) and item not in tied:
+                if unseen or item in hidden:
                     places.setdefault(_class(c.items[item], st.age), []).append(("zone", slot, index))
     for position, item in enumerate(st.structure):
-        if item >= 0 and not st.face_up[position] and item not in tied:
+        if item >= 0 and not st.face_up[position]:
             it = c.items[item]
             places.setdefault(_class(it, st.age), []).append(("structure", position, it.deck))
     return places
@@ -99,6 +101,13 @@ def determinize(game: Game, seat: int, rng: random.Random,
         for old, new in mapping.items():
             st.loc[new] = moved_from[old]
         st.hidden = [mapping.get(i, i) for i in st.hidden]
+        # What lay on, under or at a place stays there, whatever item the place now holds.
+        if st.attached:
+            st.attached = {mapping.get(i, i): mapping.get(on, on) for i, on in st.attached.items()}
+        for ties in ("positions", "item_coins", "prepaid"):
+            held = getattr(st, ties)
+            if held:
+                setattr(st, ties, {mapping.get(i, i): v for i, v in held.items()})
     if st.flow == "round":
         for p in st.acting:
             if p != seat:

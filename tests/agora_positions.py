@@ -200,7 +200,7 @@ def give_conspiracy(game: Game, player: int, name: str, prepared: bool = False, 
     if prepared:
         if card is None:
             spare = game.state.zones[slot_of(game, "guilds")] + game.state.zones[slot_of(game, "box")]
-            c = next(i for i in spare if game.content.items[i].kind == "card" and game.content.items[i].age is None
+            c = next(i for i in spare if game.content.items[i].kind == "card"
                      and game.name(i) not in SENATORS and game.content.items[i].color == "purple"
                      and game.state.loc[i] != game.structure_slot)
         else:

@@ -108,6 +108,69 @@ def test_determinize_redraws_only_what_the_seat_cannot_see():
     assert sum(len(v) for v in unknown_items(game, me).values()) > 6
 
 
+@pytest.mark.parametrize("players", [3, 7])
+def test_classic_hands_redrawn_hold_only_cards_of_the_age_played(players):
+    """Classic: the others' hands are drawn again from the unseen cards of the age being played;
+    the guilds waiting for Age III (A5) are Age III cards and never come into an Age I hand (the
+    greedy agent and the search imagined them there when the guilds named no age)."""
+    game = load_ruleset((), "classic", players).new_game(seed=3)
+    c = game.content
+    hand = c.zone_index["hand"]
+    for k in range(20):
+        g = determinize(game, 0, random.Random(k))
+        for p in range(1, players):
+            for i in g.state.zones[g.slot(hand, p)]:
+                assert c.items[i].age in (1, None) and c.items[i].color != "purple", (k, p, g.name(i))
+
+
+def _relabelled(game, x, y):
+    """A copy of `game` in which items `x` and `y` trade places, what lay on, under or at each
+    place staying there: the same observation for a seat that sees neither."""
+    from rulesdsl.interpreter import core
+    h = game.clone()
+    st = h.state
+    sx, sy = st.loc[x], st.loc[y]
+    zx, zy = st.zones[sx], st.zones[sy]
+    ix, iy = zx.index(x), zy.index(y)
+    zx[ix], zy[iy] = y, x
+    st.loc[x], st.loc[y] = sy, sx
+    swap = {x: y, y: x}
+    st.attached = {swap.get(k, k): swap.get(v, v) for k, v in st.attached.items()}
+    st.positions = {swap.get(k, k): v for k, v in st.positions.items()}
+    st.hidden = [swap.get(i, i) for i in st.hidden]
+    core.clear_caches(h)
+    return h
+
+
+def test_unseen_items_tied_to_a_place_are_drawn_again_and_what_lies_there_stays():
+    """Agora: seat 0's prepared conspiracy (a card slid under it) and a decree face down in the
+    Senate are hidden from seat 1.  The search draws them again like any unseen card (it kept
+    them, and its decision changed when they were exchanged for unseen others), and the card
+    under the conspiracy, the decree's chamber stay with the place."""
+    from agora_positions import agora_game, give_conspiracy, item, set_decree
+    from positions import slot_of
+    game = agora_game(starter=1)
+    give_conspiracy(game, 0, "Coup", prepared=True)
+    set_decree(game, 2, "Decree: blue coins", face_down=True)
+    plots, laws = set(), set()
+    for k in range(20):
+        g = determinize(game, 1, random.Random(k))
+        st = g.state
+        _consistent(g)
+        [plot] = st.zones[slot_of(g, "conspiracies", 0)]
+        assert [st.attached[i] for i in st.zones[slot_of(g, "prepared", 0)]] == [plot]
+        [law] = st.zones[slot_of(g, "decrees")]
+        assert st.positions[law] == 2 and law in st.hidden
+        plots.add(g.name(plot))
+        laws.add(g.name(law))
+    assert len(plots) > 3 and len(laws) > 3
+    deck = game.state.zones[slot_of(game, "conspiracy_deck")]
+    box = [i for i in game.state.zones[slot_of(game, "box")] if game.content.items[i].kind == "decree"]
+    for other in (_relabelled(game, item(game, "Coup"), deck[0]),
+                  _relabelled(game, item(game, "Decree: blue coins"), box[0])):
+        assert str(MCTSAgent(5, iterations=40).act(game)) == str(MCTSAgent(5, iterations=40).act(other))
+
+
 def test_mcts_plays_every_seat_count():
     for players in (3, 4):
         game = _hands(players, seed=2)

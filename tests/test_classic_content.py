@@ -168,7 +168,8 @@ def test_colours_and_ages_match_the_yaml():
         assert first(c, name).age == (next(iter(want)) if len(want) == 1 else None), name
     for card in GUILDS:
         it = first(c, card["name"])
-        assert (it.color, c.zones[it.deck].name) == ("purple", "guilds")
+        # Age III cards (A5), dealt from a zone of their own: the age filters and explain read
+        assert (it.color, c.zones[it.deck].name, it.age) == ("purple", "guilds", 3)
 
 
 # =================================================================================================
@@ -916,3 +917,23 @@ def test_a_neighbours_card_of_the_same_turn_counts_whichever_seat_it_has(card, c
     before = g.state.coins[own]
     play_round(g, {own: act("build", card), neighbour: act("build", counted)})
     assert g.state.coins[own] - before == gained
+
+
+
+def test_cards_sold_and_discarded_lie_face_down():
+    """B2, B4: a card sold and the 7th card of a hand are discarded face down: no seat's view
+    names them (only how many there are), and the search draws them again like other unseen
+    cards."""
+    from rulesdsl.interpreter.observation import observe
+    from rulesdsl.interpreter.search import unknown_items
+    game = load_ruleset((), "classic", 3).new_game(seed=4)
+    rng = random.Random(4)
+    pile_slot = game.slot(game.content.zone_index["discard"], 0)
+    while not game.state.zones[pile_slot]:
+        game.apply(game.random_action(rng))
+    pile = game.state.zones[pile_slot]
+    for seat in range(3):
+        view = observe(game, seat)
+        assert "discard" not in view["zones"] and view["hidden_counts"]["discard"] == len(pile)
+        assert sum(1 for spots in unknown_items(game, seat).values()
+                   for kind, slot, _ in spots if kind == "zone" and slot == pile_slot) == len(pile)

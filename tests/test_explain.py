@@ -140,7 +140,7 @@ def test_explain_card(content):
     ("Lumber Yard", "card", ["Age I brown card. No cost.", "Produces 1 wood."]),
     ("Horse Breeders", "card", ["Age II red card. Cost: 1 wood and 1 clay. Free to build if you have the "
                                 "horseshoe chain symbol.", "When built: 1 shield."]),
-    ("Merchants Guild", "card", ["Purple card, from the guilds. Cost: 1 wood, 1 clay, 1 glass and 1 papyrus.",
+    ("Merchants Guild", "card", ["Age III purple card, from the guilds. Cost: 1 wood, 1 clay, 1 glass and 1 papyrus.",
                                  "End of game: 1 VP for each yellow card in the city with the most yellow cards."]),
     ("Mausoleum", "wonder", ["Wonder. Cost: 2 clay, 2 glass and 1 papyrus.",
                              "When built: choose 1 card from the discard pile and build it for free.",
