@@ -202,25 +202,32 @@ def _combine(sets: list[_Checked]) -> Report:
 
 def layers_for(path: Path | Inline, expansions: Sequence[str] = (), game: str | None = None) -> list[Path | Inline]:
     """A folder that defines no `game` is checked on top of the base game (`game`: a bundled
-    game's name or a folder; default the bundled base game); with `expansions`, every path is
-    checked on top of the base game and those expansions (which then apply in their `order`,
-    as when played)."""
+    game's name or a folder; default the bundled base game); one that defines a `game` is that
+    game.  With `expansions`, every path is checked with those expansions on top (which then
+    apply in their `order`, as when played): a game folder under them, another path over the
+    base game and them."""
+    base = bundled_folder(BASE_GAME) if game is None else resolve_layers([], game)[0]
+    own_game = _defines_game(path, base)
     if expansions:
         layers: list[Path | Inline] = list(resolve_layers(list(expansions), game or BASE_GAME))
+        if own_game:   # (a copy of a whole game: stacked on the base game, all of it was defined twice)
+            return [path, *(p for p in layers[1:] if isinstance(path, Inline) or resolved(path) != resolved(p))]
         if isinstance(path, Inline) or all(resolved(path) != resolved(p) for p in layers):
             layers.append(path)
         return layers
-    base = bundled_folder(BASE_GAME) if game is None else resolve_layers([], game)[0]
-    if isinstance(path, Inline):
-        texts = [path.data.decode("utf-8", errors="replace")]
-    else:
-        files = files_in(path)  # within the limits of a content folder (FolderProblem past them)
-        if base is not None and resolved(path) == resolved(base):
-            return [path]
-        texts = (_text(f) for f in files)
-    if base is None or any(_mentions_game(t) for t in texts):
+    if own_game or base is None:
         return [path]
     return [base, path]
+
+
+def _defines_game(path: Path | Inline, base: Path | None) -> bool:
+    """Whether `path` holds a `game` definition (the base game's own folder does)."""
+    if isinstance(path, Inline):
+        return _mentions_game(path.data.decode("utf-8", errors="replace"))
+    files = files_in(path)  # within the limits of a content folder (FolderProblem past them)
+    if base is not None and resolved(path) == resolved(base):
+        return True
+    return any(_mentions_game(_text(f)) for f in files)
 
 
 def _text(f: Path) -> str:

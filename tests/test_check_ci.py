@@ -264,6 +264,26 @@ def test_check_on_top_of_an_expansion(tmp_path):
     assert result.exit_code == 2 and "Invalid value for --expansion: unknown expansion `nowhere`" in result.output
 
 
+def test_a_copy_of_a_whole_game_is_checked_under_the_expansions(tmp_path):
+    """A designer's copy of Duel (it defines its `game`) with -e: the expansion goes on top of
+    the copy, as `verify` and `simulate` play it; it was stacked on the bundled Duel too, every
+    definition then defined twice (114 E102s)."""
+    import shutil
+    mine = tmp_path / "my-duel"
+    shutil.copytree(ROOT / "cards" / "duel", mine, ignore=shutil.ignore_patterns("__pycache__", "*.py"))
+    cards = mine / "age3.rules"
+    assert cards.exists()
+    cards.write_text(cards.read_text(encoding="utf-8").replace("cost 2 wood", "cost 3 wood", 1), encoding="utf-8")
+    for layers in (("-e", "pantheon"), ("-e", "pantheon", "-e", "agora")):
+        data = json.loads(run("check", "--format", "json", *layers, mine).output)
+        assert data["summary"]["errors"] == 0, data["diagnostics"][:3]
+        assert data["summary"]["definitions"]["god"] == 15
+    # Its own mistakes are still found there.
+    (mine / "typo.rules").write_text('card "Odd" {\n    age 1\n    color purpel\n}\n', encoding="utf-8")
+    data = json.loads(run("check", "--format", "json", "-e", "pantheon", mine).output)
+    assert [d["code"] for d in data["diagnostics"]] == ["E302"]
+
+
 # -- explain CODE ------------------------------------------------------------------------------------------
 
 def test_every_code_has_an_explanation():
