@@ -169,8 +169,9 @@ def _check_set(paths: list[Path | Inline], read: dict | None = None) -> _Checked
         checked = [d for d in checked if id(d) not in left_out]
     diags = list(merged.diagnostics) + checked
     if not any(d.severity == "error" for d in diags):
-        # W504 already says a player may be left with nothing to do: a trial stuck so is not news.
-        diags += trial_diagnostics(merged, stuck_ok=any(d.code == "W504" for d in diags))
+        # (a trial stuck with no legal action is an error where W504 warned too: W504 says a
+        # player may be left with nothing to do, the trial that one is)
+        diags += trial_diagnostics(merged)
     known = set(R.KINDS) | declared_item_kinds(merged)
     keys = {(d.kind, d.name) for d in merged.definitions if d.kind in known}
     return _Checked(diags, merged.sources, keys, set(merged.read), len(hidden))

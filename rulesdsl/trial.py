@@ -13,9 +13,9 @@ from .limits import MAX_GAME_ACTIONS
 from .loader import Merged
 
 
-def trial_diagnostics(merged: Merged, stuck_ok: bool = False) -> list[Diagnostic]:
-    """E409 for each player count at which a random game does not play to its end (`stuck_ok`:
-    a game stuck with no legal action is not reported)."""
+def trial_diagnostics(merged: Merged) -> list[Diagnostic]:
+    """E409 for each player count at which a random game does not play to its end (a game
+    stuck with no legal action too, where W504 warned that one may be: this one is)."""
     games = merged.by_kind("game")
     if not games:
         return []
@@ -26,7 +26,7 @@ def trial_diagnostics(merged: Merged, stuck_ok: bool = False) -> list[Diagnostic
                  game.name_span) if game.block else game.name_span
     out = []
     for players in range(low, high + 1):
-        problem = _trial(merged, players, stuck_ok)
+        problem = _trial(merged, players)
         if isinstance(problem, _Runaway):
             out.append(_runaway(merged, where, players, problem.exc))
         elif problem:
@@ -42,7 +42,7 @@ class _Runaway(Exception):
         self.exc = exc
 
 
-def _trial(merged: Merged, players: int, stuck_ok: bool) -> "str | _Runaway | None":
+def _trial(merged: Merged, players: int) -> "str | _Runaway | None":
     from .interpreter.budget import BudgetExceeded
     from .interpreter.game import Game  # the runtime, only when content is clean
     try:
@@ -58,7 +58,8 @@ def _trial(merged: Merged, players: int, stuck_ok: bool) -> "str | _Runaway | No
             # (whether there is one, not the list: an action of three parameters can make
             # thousands of bindings, and listing them at every action made `check` take minutes)
             if game.first_legal_action() is None:
-                return None if stuck_ok else "the game gets stuck: the player to move has no legal action"
+                return (f"the game gets stuck at action {len(game.state.history) + 1}: player "
+                        f"{game.to_move()} has no legal action")
             game._apply(game.random_action(rng))
             if game.short_draws:
                 zone, asked, found = game.short_draws[0]

@@ -6,6 +6,7 @@ listing them 7,600 times), and a stuck game is still found."""
 from __future__ import annotations
 
 import shutil
+import re
 from pathlib import Path
 
 import pytest
@@ -54,9 +55,10 @@ def test_a_trial_game_never_lists_the_legal_actions(tmp_path: Path, no_listing):
     assert not report.errors, [d.message for d in report.diagnostics]
 
 
-def test_a_trial_game_with_no_legal_action_is_still_stuck(tmp_path: Path, no_listing):
-    # (discard, the action always possible, made nearly impossible; `check` itself warns W504
-    # and so does not report the stuck trial: asked without the warning, the trial says it)
+def test_a_trial_game_with_no_legal_action_is_an_error_where_w504_warned_too(tmp_path: Path, no_listing):
+    # (discard, the action always possible, made nearly impossible: W504 warns that a player may
+    # be stuck, and the trial game shows one is; `check` exited 0 with the warning alone, and
+    # the first `simulate` stopped on it)
     base = tmp_path / "stuck"
     shutil.copytree(DUEL, base)
     game = base / "game.rules"
@@ -64,6 +66,8 @@ def test_a_trial_game_with_no_legal_action_is_still_stuck(tmp_path: Path, no_lis
     assert "action discard {\n    param card from structure\n" in text
     game.write_text(text.replace("action discard {\n", "action discard {\n    require coins >= 99\n", 1), encoding="utf-8")
     merged = load_paths([base])
-    (found,) = trial_diagnostics(merged, stuck_ok=False)
-    assert found.code == "E409" and "the game gets stuck: the player to move has no legal action" in found.message
-    assert trial_diagnostics(merged, stuck_ok=True) == []
+    (found,) = trial_diagnostics(merged)
+    assert found.code == "E409" and "the game gets stuck at action " in found.message
+    assert re.search(r"player \d has no legal action", found.message)
+    report = check_layers([base])
+    assert sorted(d.code for d in report.diagnostics) == ["E409", "W504"] and report.errors
