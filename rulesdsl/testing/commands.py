@@ -63,7 +63,11 @@ def verify(path: Path | None, games: int, expansions: tuple[str, ...], seed: int
     known = {i.name for i in all_invariants(content)}
     unknown = [n for n in skip if n not in known]
     if unknown:
-        raise click.UsageError(f"unknown invariant `{unknown[0]}` for --skip; see rulesdsl verify --list")
+        name = unknown[0]
+        if name in {i.name for i in DRIVER_INVARIANTS}:
+            raise click.UsageError(f"invariant `{name}` is checked by the driver while it plays and cannot be "
+                                   "skipped; --skip takes the invariants of a position (see rulesdsl verify --list)")
+        raise click.UsageError(f"unknown invariant `{name}` for --skip; see rulesdsl verify --list")
     invariants = [i for i in all_invariants(content) if i.name not in skip]
     if list_only:
         for inv in invariants + DRIVER_INVARIANTS:

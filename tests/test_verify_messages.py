@@ -1,0 +1,33 @@
+"""`rulesdsl verify --skip`: the driver's invariants are listed but cannot be skipped, and say so."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from rulesdsl.cli import cli
+from rulesdsl.testing.invariants import DRIVER_INVARIANTS
+
+DRIVER = [inv.name for inv in DRIVER_INVARIANTS]
+
+
+def test_the_driver_invariants_are_the_documented_three():
+    assert DRIVER == ["game-ends", "engine-error", "effects-end"]
+
+
+@pytest.mark.parametrize("name", DRIVER)
+def test_skipping_a_driver_invariant_says_it_cannot_be_skipped(name):
+    listed = CliRunner().invoke(cli, ["verify", "--list"])
+    assert listed.exit_code == 0 and name in listed.output
+    result = CliRunner().invoke(cli, ["verify", "-n", "2", "--skip", name])
+    assert result.exit_code == 2, result.output
+    assert f"invariant `{name}` is checked by the driver" in result.output
+    assert "cannot be skipped" in result.output
+    assert "unknown invariant" not in result.output
+
+
+def test_skipping_an_unknown_invariant_still_says_unknown():
+    result = CliRunner().invoke(cli, ["verify", "-n", "2", "--skip", "no-such-invariant"])
+    assert result.exit_code == 2
+    assert "unknown invariant `no-such-invariant` for --skip" in result.output
+    assert "cannot be skipped" not in result.output
