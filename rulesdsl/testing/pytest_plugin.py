@@ -1,7 +1,8 @@
 """pytest plugin (entry point `pytest11: rulesdsl`, active wherever rulesdsl is installed).
 
-- Collects `*.scenario` files: each `scenario "..." { }` is one test item; a failure shows the
-  scenario's diagnostic (file:line:col, the line, a caret, what was expected and found).
+- Collects `*.scenario` files: each `scenario "..." { }` is one test item, and each syntax error
+  a failing one (the scenarios that parse still run); a failure shows the scenario's diagnostic
+  (file:line:col, the line, a caret, what was expected and found).
   Turn it off with `rulesdsl_scenarios = false` in the pytest ini.
 - Fixtures: `rulesdsl_new_game` (a factory: `rulesdsl_new_game(expansions=(), base="duel",
   seed=0, options=(), players=None)`), `rulesdsl_check` (`rulesdsl.testing.check_game`, raising
@@ -36,38 +37,39 @@ class ScenarioFailed(Exception):
 
 class ScenarioFile(pytest.File):
     def collect(self):
-        from .scenarios import read_file
+        from .scenarios import file_problems, read_file
         try:
             shown = str(self.path.relative_to(self.config.rootpath))
         except ValueError:
             shown = str(self.path)
         f = read_file(self.path, shown)
-        if f.diagnostics or not f.definitions:
-            yield ScenarioItem.from_parent(self, name=self.path.name, file=f, definition=None)
-            return
+        # One item per scenario that parsed and one failing item per problem of the file (a
+        # syntax error, no scenario), in the order of the file: a broken scenario beside good
+        # ones fails the run instead of vanishing from it.
+        entries = [(r.span.line, r.name, None, r) for r in file_problems(f)]
+        entries += [(d.span.line, d.name or d.kind, d, None) for d in f.definitions]
         seen: dict[str, int] = {}
-        for d in f.definitions:
-            name = d.name or d.kind
+        for _line, name, definition, problem in sorted(entries, key=lambda e: e[0]):
             seen[name] = seen.get(name, 0) + 1
             if seen[name] > 1:
                 name = f"{name} [{seen[name]}]"
-            yield ScenarioItem.from_parent(self, name=name, file=f, definition=d)
+            yield ScenarioItem.from_parent(self, name=name, file=f, definition=definition, problem=problem)
 
 
 class ScenarioItem(pytest.Item):
-    def __init__(self, *, file, definition, **kwargs):
+    """A scenario to run (`definition`), or a problem of the file found while reading it
+    (`problem`, a result that did not pass)."""
+
+    def __init__(self, *, file, definition, problem=None, **kwargs):
         super().__init__(**kwargs)
         self.file = file
         self.definition = definition
+        self.problem = problem
 
     def runtest(self) -> None:
-        from .scenarios import run_file, run_scenario
-        if self.definition is None:
-            results = run_file(self.file.path, shown=self.file.shown)
-            failed = [r for r in results if not r.passed]
-            if failed:
-                raise ScenarioFailed("\n".join(r.render() for r in failed))
-            return
+        from .scenarios import run_scenario
+        if self.problem is not None:
+            raise ScenarioFailed(self.problem.render())
         result = run_scenario(self.file, self.definition)
         if not result.passed:
             raise ScenarioFailed(f"scenario `{result.name}` {result.status}:\n{result.render()}")
@@ -78,7 +80,8 @@ class ScenarioItem(pytest.Item):
         return super().repr_failure(excinfo, style=style)
 
     def reportinfo(self):
-        line = self.definition.span.line - 1 if self.definition is not None else 0
+        span = self.definition.span if self.definition is not None else self.problem.span
+        line = span.line - 1
         return self.path, line, f"scenario: {self.name}"
 
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import functools
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -124,9 +125,9 @@ def read_file(path: Path | str, shown: str | None = None) -> ScenarioFile:
     if problem:
         return ScenarioFile(path, shown, "", [], [problem])
     tree, diags = parse_file(shown, text)
-    if tree is None:
-        return ScenarioFile(path, shown, text, [], diags)
-    return ScenarioFile(path, shown, text, list(tree.definitions), [])
+    # The parser recovers: a file with a broken scenario still gives the scenarios that parsed.
+    # Its diagnostics are kept with them, so a broken scenario is reported, never silently dropped.
+    return ScenarioFile(path, shown, text, list(tree.definitions) if tree is not None else [], diags)
 
 
 def find_files(paths: list[Path]) -> list[Path]:
@@ -195,8 +196,9 @@ STATEMENTS: dict[str, StatementDoc] = {s.name: s for s in [
     StatementDoc("accessible", "accessible \"A\" ...", "Make cards accessible in the structure (face up, "
                  "uncovered); the cards they replace go where they were (a deck or the box; a card a player holds "
                  "or in a public zone is refused, S504)."),
-    StatementDoc("structure", "structure \"A\" \"B\" ...", "The structure holds only these cards, all accessible: "
-                 "taking the last one ends the age."),
+    StatementDoc("structure", "structure \"A\" \"B\" ...", "The structure holds only these cards, all accessible "
+                 "(face up, on slots none of which covers another, the same whatever the seed): taking the last one "
+                 "ends the age."),
     StatementDoc("pawn", "pawn P N | pawn N", "Move the conflict pawn, as shields do, to N spaces from the centre "
                  "towards the capital of player P's opponent (P's `pawn_distance` is N), or to the position N "
                  "(as `pawn` reads: > 0 towards player 1's capital); the military tokens it reaches apply."),
@@ -1306,21 +1308,100 @@ def _may_lay_out(run: Run, item: int, a: ast.Expr) -> None:
 
 
 def _only(run: Run, items: list[int], s: ast.Statement) -> None:
+    """`structure`: the structure holds only these cards, each face up and uncovered.  They are
+    laid out on slots of which none covers another, the same slots whatever the seed.  Where a
+    card lay before does not count: kept on its slot, it could lie under a card brought in."""
+    game = run.game
+    st = game.state
+    named: dict[int, ast.Expr] = {}      # each card once, with where it is first named
+    for i, a in zip(items, s.args):
+        named.setdefault(i, a)
+    items = list(named)
+    if not st.structure:
+        raise _failure("S503", "there is no structure now", s.span)
+    for i, a in named.items():
+        if not _laid_out(game, i):
+            _may_lay_out(run, i, a)      # (before anything moves: the scenario ends there)
+    slots = _uncovered_slots(run, len(items), s)
+    _lay_out(run, items)
+    _clear_others(run, set(items), s)
+    _arrange(game, items, slots)
+
+
+def _laid_out(game: Game, item: int) -> bool:
+    return game.state.loc[item] == game.structure_slot and item in game.state.structure
+
+
+def _uncovered_slots(run: Run, n: int, s: ast.Statement) -> list[int]:
+    """`n` slots of the structure's layout none of which covers another, so that cards on them
+    alone are all accessible.  The uncovered bottom row first, then every other row upwards
+    (a row is covered only by the row below it: rows two apart never cover each other), then the
+    rest where they fit; the same slots for the same layout and `n`."""
+    st = run.game.state
+    lay = run.content.layouts.get(st.layout)
+    if lay is None:                      # (no layout: nothing covers anything)
+        if n > len(st.structure):
+            raise _too_many(n, len(st.structure), s)
+        return list(range(n))
+    up = list(reversed(lay.rows))        # the uncovered bottom row first
+    order = [slot for row in up[0::2] + up[1::2] for slot in row]
+    chosen: set[int] = set()
+    picked: list[int] = []
+    for slot in order:
+        if len(picked) == n:
+            break
+        # (neither covered by a chosen slot nor covering one)
+        if chosen.isdisjoint(lay.covered_by[slot]) and not any(slot in lay.covered_by[c] for c in chosen):
+            chosen.add(slot)
+            picked.append(slot)
+    if len(picked) < n:
+        raise _too_many(n, len(picked), s)
+    return picked
+
+
+def _too_many(n: int, room: int, s: ast.Statement) -> _Stop:
+    return _failure("S503", f"the structure cannot hold {n} cards all accessible (at most {room})", s.span,
+                   "fewer cards in `structure`")
+
+
+def _lay_out(run: Run, items: list[int]) -> None:
+    """Bring the listed cards that are not laid out into the structure: each swaps places with a
+    card not listed, which goes where the listed card was (a deck or the box: a deck keeps its
+    size, so a later age is still dealt in full), or fills an empty slot if none is left."""
     game = run.game
     st = game.state
     keep = set(items)
-    for i, a in zip(items, s.args):
-        if st.loc[i] != game.structure_slot:
-            _make_accessible(run, i, a, keep)
+    for item in items:
+        if _laid_out(game, item):
+            continue
+        slot = next((k for k, j in enumerate(st.structure) if j >= 0 and j not in keep), None)
+        if slot is None:
+            slot = st.structure.index(-1)   # (there is room: `_uncovered_slots` found a slot each)
+        else:
+            game.relocate(st.structure[slot], st.loc[item])
+        game.relocate(item, game.structure_slot)
+        st.structure[slot] = item
+        _refresh(game)
+
+
+def _clear_others(run: Run, keep: set[int], s: ast.Statement) -> None:
+    """Every card laid out that is not listed goes to the box."""
+    game = run.game
     box = run.content.zone_index.get("box")
-    for slot, i in enumerate(st.structure):
-        if i >= 0 and i not in keep:
-            if box is None:
-                raise _failure("S503", "this game has no `box` zone to put the other cards in", s.span)
-            game.relocate(i, game.slot(box, 0))
-    for slot, i in enumerate(st.structure):
-        if i >= 0:
-            st.face_up[slot] = True
+    for i in [j for j in game.state.structure if j >= 0 and j not in keep]:
+        if box is None:
+            raise _failure("S503", "this game has no `box` zone to put the other cards in", s.span)
+        game.relocate(i, game.slot(box, 0))
+    _refresh(game)
+
+
+def _arrange(game: Game, items: list[int], slots: list[int]) -> None:
+    """Put the listed cards (the only ones laid out now) on their slots, face up."""
+    st = game.state
+    st.structure[:] = [-1] * len(st.structure)
+    for item, slot in zip(items, slots):
+        st.structure[slot] = item
+        st.face_up[slot] = True
     _refresh(game)
 
 
@@ -1353,20 +1434,46 @@ def _to_age(run: Run, age: int, s: ast.Statement) -> None:
 
 def run_file(path: Path | str, keyword: str | None = None, shown: str | None = None, base: str | None = None,
              players: int | None = None) -> list[ScenarioResult]:
+    """Run the scenarios of a file that `keyword` selects; the file's own problems (a syntax
+    error, no scenario at all) are errors whatever it selects, in the order of the file."""
     f = read_file(path, shown)
-    if f.diagnostics:
-        d = f.diagnostics[0]
-        return [ScenarioResult(Path(path).name, f.shown, d.span, "error", list(f.diagnostics), source=f.text)]
-    out = []
+    out = file_problems(f)
     for d in f.definitions:
         if keyword and keyword.lower() not in (d.name or "").lower():
             continue
         out.append(run_scenario(f, d, base, players))
-    if not f.definitions:
-        out.append(ScenarioResult(Path(path).name, f.shown, Span.point(f.shown, 1, 1), "error",
-                                  [Diagnostic("error", "S101", "this file holds no scenario", Span.point(f.shown, 1, 1),
-                                              'write scenario "What it shows" { ... }')], source=f.text))
-    return out
+    return sorted(out, key=lambda r: r.span.line)   # (stable: a scenario's order is its line's)
+
+
+def file_problems(f: ScenarioFile) -> list[ScenarioResult]:
+    """The file's problems as results, each an error: one per syntax error (the scenarios that
+    parsed are still run: a broken one beside them must not pass unseen), or a file with no
+    scenario."""
+    if f.diagnostics:
+        return [ScenarioResult(_broken_name(f, d), f.shown, d.span, "error", [d], source=f.text)
+                for d in f.diagnostics]
+    if f.definitions:
+        return []
+    where = Span.point(f.shown, 1, 1)
+    return [ScenarioResult(f.path.name, f.shown, where, "error",
+                           [Diagnostic("error", "S101", "this file holds no scenario", where,
+                                       'write scenario "What it shows" { ... }')], source=f.text)]
+
+
+_SCENARIO_LINE = re.compile(r'^\s*scenario\s+"([^"\n]*)"')
+
+
+def _broken_name(f: ScenarioFile, d: Diagnostic) -> str:
+    """The name of the scenario a syntax error broke: the nearest `scenario "NAME"` line at or
+    above the error, unless that scenario parsed (an error after its end, a stray `}`); else the
+    file's name.  Only a label: the diagnostic says where the error is."""
+    lines = f.text.split("\n")[:d.span.line]
+    parsed = {definition.span.line for definition in f.definitions}
+    for number in range(len(lines), 0, -1):
+        m = _SCENARIO_LINE.match(lines[number - 1])
+        if m:
+            return m.group(1) if number not in parsed and m.group(1) else f.path.name
+    return f.path.name
 
 
 @attrs.define
