@@ -42,9 +42,10 @@ def unknown_items(game: Game, seat: int) -> dict[tuple[str, int], list[tuple[str
     is one of the cards of the age it is dealt in).  Only the places and what the seat sees decide the classes
     (how many items each zone holds, the ages in play, which structure cards lie face down and
     their backs), so the same observation gives the same places.  An unseen item lying on
-    another, under it, on a space or holding coins is drawn again too (a prepared conspiracy,
-    a decree face down on a space, a card tucked under a wonder, a face-down card carrying a
-    token): what lies there stays tied to the place, whatever item it now is (`determinize`).
+    another, under it, on a space or holding coins is drawn again too (an item face down with
+    another slid under it, one face down on a space, a card tucked face down under another, a
+    face-down card carrying a token): what lies there stays tied to the place, whatever item it
+    now is (`determinize`).
     Seen items are never drawn again."""
     st, c = game.state, game.content
     hidden = set(st.hidden)

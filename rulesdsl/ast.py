@@ -76,6 +76,37 @@ def is_negation(e: "Expr") -> bool:
             and e.left.span.line == e.span.line and e.left.span.column == e.span.column)
 
 
+def constant_value(e: "Expr") -> int | None:
+    """The number an arithmetic of written numbers makes (`2 * 3 + 1`: 7), as a game works it out
+    (a division or remainder by zero is 0); None where it reads anything else."""
+    if isinstance(e, Int):
+        return e.value
+    if not isinstance(e, BinOp) or e.op not in ("+", "-", "*", "//", "%"):
+        return None
+    left, right = constant_value(e.left), constant_value(e.right)
+    if left is None or right is None:
+        return None
+    if e.op == "+":
+        return left + right
+    if e.op == "-":
+        return left - right
+    if e.op == "*":
+        return left * right
+    if not right:
+        return 0
+    return left // right if e.op == "//" else left % right
+
+
+def folded(e: "Expr") -> "Expr":
+    """`e`, an arithmetic of written numbers worked out to the one number it makes; a written
+    negative number (`-3`) and anything that reads the game are left as written."""
+    if isinstance(e, BinOp) and not (is_negation(e) and isinstance(e.right, Int)):
+        value = constant_value(e)
+        if value is not None:
+            return Int(value, e.span)
+    return e
+
+
 @attrs.frozen
 class Not:
     operand: "Expr"

@@ -218,7 +218,9 @@ def _identity(it, content) -> str:
         desc += f", from {_zone_text(content, it.deck)}"
     parts = [capitalize(desc) + "."]
     if it.cost is not None:
-        parts.append(f"Cost: {_cost_text(it.cost, content)}.")
+        # (a computed coin cost has a line of its own: "Cost: nothing." above it said otherwise)
+        if it.cost.coins_fn is None or _cost_text(it.cost, content) != "nothing":
+            parts.append(f"Cost: {_cost_text(it.cost, content)}.")
     elif any(other.cost is not None for other in content.items if other.kind == it.kind):
         parts.append("No cost.")  # a kind that is paid for: saying so is worth a line
     for sym in it.chain_from:

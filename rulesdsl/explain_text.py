@@ -634,6 +634,7 @@ def _needs_brackets(e: ast.BinOp, operand: ast.Expr, side: str) -> bool:
 def amount(e: ast.Expr, unit: str, scope: Scope) -> str:
     """An amount of a unit: "3 coins", "1 VP for each yellow card in your city"."""
     one = singular(unit)
+    e = ast.folded(e)   # (`gain 3 - 1 - 1 coins` reads "gain 1 coin", what the game gives)
 
     def n_units(n: int) -> str:
         return f"{n} {one if n == 1 else unit}"
@@ -712,6 +713,7 @@ def event_field(field: str, scope: Scope) -> str:
 def phrase(e: ast.Expr, scope: Scope | None = None) -> str:
     """English for an expression, as a noun phrase."""
     scope = scope or Scope()
+    e = ast.folded(e)
     if isinstance(e, ast.Int):
         return str(e.value)
     if isinstance(e, ast.Str):

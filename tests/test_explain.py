@@ -108,11 +108,21 @@ def statement(text: str) -> ast.Statement:
     ("repeat 2 { play_again }", "Repeat 2 times: take another turn"),
     ("when built by=opponent kind=wonder { gain 1 coin }", "When the opponent builds a wonder: gain 1 coin"),
     # Brackets the words need to keep the grouping (`10 - (2 + 1)` read as "10 minus 2 plus 1" was 9)
-    ("gain 10 - (2 + 1) coins", "Gain 10 coins minus (2 coins plus 1 coin)"),
-    ("gain 10 - 2 + 1 coins", "Gain 10 coins minus 2 coins plus 1 coin"),
-    ("points 2 * (3 + 1)", "Worth VP equal to 2 times (3 plus 1)"),
+    ("gain 10 - (age + 1) coins", "Gain 10 coins minus (coins equal to the current age plus 1 coin)"),
+    ("gain 10 - age + 1 coins", "Gain 10 coins minus coins equal to the current age plus 1 coin"),
+    ("points 2 * (coins + 1)", "Worth VP equal to 2 times (the number of coins you have plus 1)"),
     ("gain (coins + 3) // 2 coins", "Gain coins equal to half of (the number of coins you have plus 3), rounded down"),
-    ("gain 12 // (1 + 2) coins", "Gain coins equal to 12 divided by (1 plus 2), rounded down"),
+    ("gain 12 // (coins + 2) coins",
+     "Gain coins equal to 12 divided by (the number of coins you have plus 2), rounded down"),
+    # Arithmetic of written numbers reads as the number the game works out ("3 coins minus 1
+    # coin minus 1 coin", "2 times 3 plus 1 coin" were hard to read); a written sign stays
+    ("gain 10 - (2 + 1) coins", "Gain 7 coins"),
+    ("gain 3 - 1 - 1 coins", "Gain 1 coin"),
+    ("points 2 * (3 + 1)", "Worth 8 VP"),
+    ("gain 12 // (1 + 2) coins", "Gain 4 coins"),
+    ("gain 5 // 0 coins", "Gain 0 coins"),
+    ("gain 2 * 3 + coins coins", "Gain 6 coins plus as many coins as you have"),
+    ("modify shields -1", "Takes 1 from your shields"),
 ])
 def test_statements_without_a_game(source, text):
     """Without the game's context (no compiler), phrasing falls back on the statement alone."""
