@@ -79,6 +79,27 @@ class GameStuck(EffectFailed):
         return f"{self.context}{self.what}"
 
 
+class ShortDeal(EffectFailed):
+    """A deal of the set-up found fewer items than it asks for: the game went on with fewer
+    (a deck too small for the set-up, content `check` reports as E409 where its trial game
+    meets it).  Raised once the game is played, by what judges games: `simulate`, `balance`."""
+
+    def __init__(self, zone: str, asked: int, found: int):
+        self.zone, self.asked, self.found = zone, asked, found
+        super().__init__(f"a deal of the set-up draws {asked} from {zone}, which holds {found}: the game went "
+                         "on with fewer (a deck too small; `rulesdsl check` reports it, E409, where its trial "
+                         "game meets it)", [])
+
+    def _message(self) -> str:
+        return f"{self.context}{self.what}"
+
+
+def complete_deals(game) -> None:
+    """ShortDeal where a deal of `game`'s set-up came up short (`Game.short_draws`)."""
+    if game.short_draws:
+        raise ShortDeal(*game.short_draws[0])
+
+
 class ScriptedDrawFailed(EffectFailed, ValueError):
     """A draw the game's script names (`new_game(script=...)`) cannot happen: the item is not in
     the zone then.  An EffectFailed, so that an action drawing it is undone and the game left as

@@ -9,7 +9,7 @@ from typing import Callable
 
 from .collector import skipping_what_exists
 from .interpreter.agents import AGENTS, make_agent
-from .interpreter.budget import DEFAULT_MAX_STEPS, EffectFailed
+from .interpreter.budget import DEFAULT_MAX_STEPS, EffectFailed, complete_deals
 from .interpreter.chance import derive
 from .interpreter.playout import play_out
 from .interpreter.state import DRAW
@@ -101,6 +101,7 @@ Outcome = tuple[int, str, list[dict[str, int]]]   # winner, victory, scores by s
 def _outcome(rules: Ruleset, i: int, seed: int, agent_names: list[str], max_steps: int) -> Outcome:
     try:
         g = play_one(rules, game_seed(seed, i), agent_names, max_steps)
+        complete_deals(g)   # (a game dealt short would count in the results as a game of the rules)
     except EffectFailed as exc:
         raise exc.within(f"game {i} (seed {game_seed(seed, i)})")
     # (a game that went to its last age's end was scored then; nothing changed since)

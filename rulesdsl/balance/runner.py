@@ -18,7 +18,7 @@ import attrs
 
 from ..collector import skipping_what_exists
 from ..interpreter.actions import Action
-from ..interpreter.budget import DEFAULT_MAX_STEPS, MAX_GAME_ACTIONS, EffectFailed, GameStuck
+from ..interpreter.budget import DEFAULT_MAX_STEPS, MAX_GAME_ACTIONS, EffectFailed, GameStuck, complete_deals
 from ..interpreter.chance import derive
 from ..interpreter.core import watch
 from ..interpreter.legality import not_stuck
@@ -163,6 +163,10 @@ def play_game(rules, plan: Plan, index: int, factories: list[Callable[[int], Any
             too_long(game)
         except EffectFailed as exc:
             raise GameFailure(index, f"{exc.within(where)}") from None
+    try:
+        complete_deals(game)   # (a game dealt short is not a game of these rules: not counted)
+    except EffectFailed as exc:
+        raise GameFailure(index, f"{exc.within(where)}") from None
     if plan.traces:
         from ..files import FileProblem
         from ..trace import save_trace

@@ -191,6 +191,13 @@ def _wonders_at_most_7(game: Game, ctx: Context) -> str | None:
     return None
 
 
+def _deals_complete(game: Game, ctx: Context) -> str | None:
+    if game.short_draws:
+        zone, asked, found = game.short_draws[0]
+        return f"a deal of the set-up draws {asked} from {zone}, which holds {found}: the game went on with fewer"
+    return None
+
+
 def _legal_action_exists(game: Game, ctx: Context) -> str | None:
     st = game.state
     legal = game.legal_actions()
@@ -383,6 +390,8 @@ INVARIANTS: list[Invariant] = [
     Invariant("one-place", "every card, token, god (every item) is in exactly one place", _one_place),
     Invariant("pawn-on-track", "the conflict pawn stays on the track, between the two capitals", _pawn_on_track),
     Invariant("wonders-at-most-7", "at most 7 wonders are built in a game", _wonders_at_most_7),
+    Invariant("deals-complete", "every deal of the set-up (of the game and of each age) finds as many items "
+                                "as it asks for", _deals_complete),
     Invariant("legal-action-exists", "a game that is not over always has a legal action; one that is over "
                                      "has none and has a result", _legal_action_exists),
     Invariant("refused-action-changes-nothing", "an illegal action is refused (IllegalAction) and changes "
