@@ -66,7 +66,7 @@ CODES: dict[str, str] = {
     "E408": "a two-player word or construct (`opponent`, the conflict track, `shields`, `pawn_moved`) in a game of more seats",
     "E409": "the game cannot be played at a player count it supports",
     "E410": "an effect that certainly never ends (a cycle of runs or triggers)",
-    "E411": "`repeat` or `choose` count above the limit",
+    "E411": "`repeat` or `choose` count above the limit (nested counts multiplied)",
     # -- warnings --------------------------------------------------------------------------------
     "W501": "chain symbol given but never used",
     "W502": "chain symbol used but never given",
@@ -191,7 +191,10 @@ EXPLANATIONS: dict[str, Explanation] = {
         _card("shields 1 2", "red"),
         "Give the number of arguments the help's example shows."),
     "E204": Explanation(
-        "A `name=value` option the statement or event does not have, or a value it does not accept.",
+        "A `name=value` option the statement or event does not have, or a value it does not accept; "
+        "or a zone without what the statement needs there: `choose_space` on a zone with no spaces "
+        "(`spaces=`), `add_cube`, `remove_cube`, `move_cube` or a trigger's `zone=` on one with no "
+        "cubes (`counters=`).",
         _card("gain 2 coins whom=opponent", "yellow"),
         "Use one of the options the help lists (here `who=`)."),
     "E205": Explanation(
@@ -316,7 +319,8 @@ EXPLANATIONS: dict[str, Explanation] = {
         "the age that deals it."),
     "E407": Explanation(
         "An effect can bring an item into play (`build`, `acquire`, `take_attached`) whose kind no "
-        "`build_zone` places, or `discard` with no discard pile declared.",
+        "`build_zone` places (a quoted item, a pick from a zone, `first_in(ZONE)`: the kinds that "
+        "zone may hold), or `discard` with no discard pile declared.",
         'expansion test {\n    item_kinds relic\n}\n\nrelic "Test Relic" { }\n\n'
         'rule "Test Rule" {\n    when built kind=wonder {\n        acquire "Test Relic"\n    }\n}\n',
         "Add `build_zone KIND ZONE` (and `discard_pile ZONE`) to the game or the expansion."),
@@ -338,15 +342,18 @@ EXPLANATIONS: dict[str, Explanation] = {
         "most players."),
     "E410": Explanation(
         "A procedure runs itself, procedures run each other, or an item's effect sets off its "
-        "own trigger, with nothing on the way that could stop it (no `if`, choice, filter or "
-        "win): every game that reaches it would never end.",
+        "own trigger (an item's `when built { build event.item free }` builds the item itself "
+        "again, its own build being the event), with nothing on the way that could stop it (no "
+        "`if`, choice, filter or win): every game that reaches it would never end.",
         "procedure spin {\n    gain 1 coin\n    run spin\n}\n",
         "Put a condition on the way (`if ...`), or remove the call that closes the cycle; the "
         "message names the cycle."),
     "E411": Explanation(
         "A `repeat` count, or the number of picks of a `choose`, above the limit (1000): no rule "
         "repeats that often or lets a player pick that many times, and a count this large is a "
-        "typo or a runaway.",
+        "typo or a runaway. Nested constant counts multiply: `repeat`s inside `repeat`s whose "
+        "rounds come to more than an action's step budget (100000), or a `choose` inside "
+        "`repeat`s and `choose`s asking more than 1000 picks in all.",
         'token "Test Token" {\n    repeat 999999999 { gain 1 coin }\n}\n',
         "Use a count of at most 1000, or compute what the repetition adds (`gain 5 * 3 coins`)."),
     "E011": Explanation(
@@ -374,8 +381,10 @@ EXPLANATIONS: dict[str, Explanation] = {
         "coins, or facing only cards the filter refuses, may have nothing to do and the game "
         "would stop (`simulate` and `balance` then say which player is stuck). Legal (a test may "
         "want it), but surely unintended in a real game.",
-        "remove action discard\n",
-        "Keep one action that is always possible, such as discarding a card for coins."),
+        "replace action discard {\n    param card from structure color=[brown, grey, blue, green, yellow, red]\n"
+        "    discard card\n    gain 2 coins\n}\n",
+        "Keep one action that is always possible, such as discarding a card for coins. Where "
+        "`check`'s own trial game gets stuck so, that is an error too (E409)."),
     "W505": Explanation(
         "`player(...)` computes its seat, and as far as the expression tells, the number can "
         "fall outside the game's seats (a count can grow past them, a difference can go below "

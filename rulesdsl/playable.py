@@ -269,7 +269,11 @@ class Playable:
                                    s.verb_span, "make it a normal action, or a choice inside one (`choose_one`)")
         if takers and not any(self.always_possible(a) for a in takers):
             removed = [r for r, old in self.merged.removed if old.kind == "action"]
-            span = removed[-1].name_span if removed else takers[0].name_span
+            # (at what the last layer did: a designer's `replace action discard` on top of the
+            # game, not the game's first action)
+            read = {f: i for i, f in enumerate(self.merged.read)}
+            latest = max(takers, key=lambda a: read.get(a.name_span.file, -1))
+            span = removed[-1].name_span if removed else latest.name_span
             self.warning("W504", "every action that takes a card has a cost, a condition or a filter: a player who "
                                  "can meet none has no legal action and the game is stuck", span,
                          "keep an action that is always possible, such as `action discard { param card from "
