@@ -13,13 +13,16 @@ from . import ast
 from . import registry as R
 from .diagnostics import Diagnostic, Span, did_you_mean
 from .loader import Merged
-from .playable import check_playable, item_start_zone
+from .playable import Playable, item_start_zone
 from .recursion import check_recursion, check_repeat_counts
 
 EVENT_TYPE = "event:"  # the type of `event` inside `when EVENT`: "event:built", ...
 # Why a verb runs only in some definitions (Verb.contexts), for the hint.
 CONTEXT_WHY = {"deal_structure": "a structure is laid out when an age begins, and the age ends when it is empty"}
 ZONE_FLAGS = ("player", "active", "public", "private", "majority")
+# Verbs that act on the numbered spaces of a zone: `choose_space` needs spaces (or the track's
+# pieces), the cube verbs cubes (`counters=`) and spaces; without them they do nothing (E204).
+SPACE_VERBS = ("choose_space", "add_cube", "remove_cube", "move_cube")
 # The numbers that count something (statement, parameter): written negative, E317.  (`points`,
 # `modify`, `value`, `add` and the spaces of a track may be negative.)
 COUNTS = {("gain", "amount"), ("lose", "amount"), ("pay", "amount"), ("put_coins", "amount"),
@@ -116,6 +119,7 @@ class Checker:
         self.diags: list[Diagnostic] = []
         self.chain_given: dict[str, Span] = {}
         self.chain_used: dict[str, Span] = {}
+        self._zone_numbers: dict[str, dict[str, int] | None] | None = None
 
     def error(self, code: str, message: str, span: Span, help: str | None = None) -> None:
         self.diags.append(Diagnostic("error", code, message, span, help))
@@ -139,7 +143,7 @@ class Checker:
             self.definition(d)
         self.chains()
         self.deck_counts()
-        self.diags += check_playable(self.merged, self.voc.known(R.KIND), self.voc.items)
+        self.diags += ItemZones(self.merged, self.voc.known(R.KIND), self.voc.items).run()
         if not any(d.severity == "error" for d in self.diags):
             # Following runs needs content whose names resolve (E315, E306 are reported first).
             self.diags += check_recursion(self.merged.definitions, self.voc.known(R.KIND))
@@ -402,6 +406,61 @@ class Checker:
             zone = s.args[-1]
             if isinstance(zone, ast.Name) and zone.name == "structure" and any(k.name == "owner" for k in s.kwargs):
                 self.error("E204", "the structure has no owner", zone.span, "remove `owner=`")
+        if s.verb in SPACE_VERBS and s.args and isinstance(s.args[0], ast.Name) \
+                and s.args[0].name in self.voc.known(R.ZONE):
+            self.zone_has_spaces(s, s.args[0])
+
+    def zone_has_spaces(self, s: ast.Statement, zone: ast.Name) -> None:
+        """E204 for `choose_space` on a zone with no spaces (offering nothing: its block never runs),
+        and a cube verb on a zone with no cubes or no spaces to put them on (it does nothing)."""
+        numbers = self.zone_numbers()
+        have = numbers.get(zone.name)
+        if have is None:
+            return   # (a count written as an expression: E309 there)
+        if s.verb == "choose_space":
+            if have["spaces"] or zone.name in self.track_zones():
+                return
+            spaced = sorted({z for z, n in numbers.items() if n and n["spaces"]} | self.track_zones())
+            self.error("E204", f"zone `{zone.name}` has no spaces: `choose_space` offers nothing there and its "
+                               "block never runs", zone.span,
+                       did_you_mean(zone.name, spaced)
+                       or "a zone's spaces are declared with `spaces=N`"
+                       + (f"; zones with spaces: {', '.join(spaced)}" if spaced else ""))
+            return
+        if not have["counters"]:
+            cube_zones = self.cube_zones()
+            self.error("E204", f"zone `{zone.name}` holds no cubes: `{s.verb}` does nothing there", zone.span,
+                       did_you_mean(zone.name, cube_zones)
+                       or (f"zones with cubes: {', '.join(sorted(cube_zones))}" if cube_zones
+                           else "cube zones are declared with `counters=N` (and `spaces=N`)"))
+        elif not have["spaces"]:
+            self.error("E204", f"zone `{zone.name}` has no spaces to put cubes on: `{s.verb}` does nothing there",
+                       zone.span, f"give the zone spaces: `zone {zone.name} ... spaces=N`")
+
+    def zone_numbers(self) -> dict[str, dict[str, int] | None]:
+        """Each zone's `spaces=` and `counters=` (0 when not given); None for a zone where one is
+        not a number written out."""
+        if self._zone_numbers is None:
+            out: dict[str, dict[str, int] | None] = {}
+            for d in self.merged.definitions:
+                if d.kind not in ("game", "expansion") or not d.block:
+                    continue
+                for s in d.block.statements:
+                    if s.verb != "zone" or not s.args or not isinstance(s.args[0], ast.Name):
+                        continue
+                    kw = {k.name: k.value for k in s.kwargs if k.name in ("spaces", "counters")}
+                    if any(not isinstance(v, ast.Int) for v in kw.values()):
+                        out[s.args[0].name] = None
+                    else:
+                        out[s.args[0].name] = {n: max(0, kw[n].value) if n in kw else 0
+                                               for n in ("spaces", "counters")}
+            self._zone_numbers = out
+        return self._zone_numbers
+
+    def track_zones(self) -> set[str]:
+        """The zones a `track` keeps its pieces in: their spaces are the track's positions."""
+        return {s.args[0].name for d in self.merged.by_kind("track") if d.block for s in d.block.statements
+                if s.verb == "pieces" and s.args and isinstance(s.args[0], ast.Name)}
 
     def cube_zones(self) -> set[str]:
         """Zones declared with `counters=`: the only ones zone events happen in."""
@@ -808,6 +867,21 @@ def filled_zones(block: ast.Block) -> set[str]:
             if s.block is not None:
                 stack.append(s.block)
     return out
+
+
+class ItemZones(Playable):
+    """The playability checks (rulesdsl/playable.py), with more item expressions whose kinds are
+    known from a zone: `first_in(ZONE)` is an item of a kind that zone may hold, and
+    `either(C, A, B)` one of A's or B's; a `build`/`acquire` of one needs its kind's `build_zone`
+    (E407) as a `choose ... from ZONE { build chosen }` does."""
+
+    def kinds_of(self, e: ast.Expr, env: dict[str, set[str] | None], d: ast.Definition) -> set[str] | None:
+        if isinstance(e, ast.Call) and e.func == "first_in" and len(e.args) == 1 and isinstance(e.args[0], ast.Name):
+            return set(self.zone_kinds.get(e.args[0].name, ()))
+        if isinstance(e, ast.Call) and e.func == "either" and len(e.args) == 3:
+            a, b = (self.kinds_of(x, env, d) for x in e.args[1:])
+            return None if a is None and b is None else (a or set()) | (b or set())
+        return super().kinds_of(e, env, d)
 
 
 def check(merged: Merged) -> list[Diagnostic]:

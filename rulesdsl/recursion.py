@@ -3,13 +3,19 @@
 E410: a cycle of definitions that run each other with nothing on the way that could stop it: a
 procedure that runs itself (or procedures that run each other), an item whose effect re-runs
 itself (`trigger this`, `build this free`), an item or rule whose `when` block certainly sets
-off its own event again.  "Certainly" is strict: a step under a condition (`if`, `else`, the
-body of a `choose...`, `choose_one`, a `repeat` whose count is not a constant of at least 1), a
-trigger whose filter may not match, an item that may not be in play, or anything on the way that
-may end the game (`win`, directly or through what it runs) makes the cycle one that may end, and
-it is left to the step budget at run time (rulesdsl/limits.py).
+off its own event again.  An item's `when built` (`when acquired`) hears the item's own coming
+into play, whose `event.item` is the item itself: that is where a `build event.item free` of an
+item is followed from (a rule's `event.item` stays unknown).  "Certainly" is strict: a step
+under a condition (`if`, `else`, the body of a `choose...`, `choose_one`, a `repeat` whose count
+is not a constant of at least 1), a trigger whose filter may not match, an item that may not be
+in play, or anything on the way that may end the game (`win`, directly or through what it runs)
+makes the cycle one that may end, and it is left to the step budget at run time
+(rulesdsl/limits.py).
 
-E411: a `repeat` whose constant count is above `MAX_REPEAT`.
+E411: a `repeat` whose constant count is above `MAX_REPEAT`, or a `choose` asking more picks; and
+constant counts that multiply past a limit when nested: the rounds of `repeat`s in `repeat`s
+(all run in one action) past the step budget `DEFAULT_MAX_STEPS`, the picks of a `choose` in
+`repeat`s and `choose`s past `MAX_REPEAT`.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ import attrs
 from . import ast
 from . import registry as R
 from .diagnostics import Diagnostic
-from .limits import MAX_REPEAT
+from .limits import DEFAULT_MAX_STEPS, MAX_REPEAT
 
 # Blocks that run only when something (a condition, a player's pick) says so.
 CONDITIONAL = frozenset({"if", "else", "choose", "choose_player", "choose_space", "choose_one", "option"})
@@ -42,6 +48,9 @@ MAY_FIRE: dict[str, tuple[str, ...]] = {
 }
 # Verbs that run an item's own effect (or its `on_claim` block for `claim`).
 RUNS_ITEM = ("trigger", "build", "acquire")
+# Events an item sets off by coming into play, heard by its own `when` (whose `event.item` is then
+# the item itself).
+OWN_EVENTS = ("built", "acquired")
 
 
 @attrs.frozen
@@ -139,30 +148,38 @@ class Recursion:
             k in self.may_win for x in _walk((s,)) for k in self._statement_callees(x, current))
 
     # -- what certainly runs ---------------------------------------------------------------------
-    def item_named(self, e: ast.Expr, current: str | None = None) -> str | None:
+    def item_named(self, e: ast.Expr, current: str | None = None, event_item: str | None = None) -> str | None:
+        """The item an expression certainly names: a quoted name, `this`, or `event.item` when the
+        event's item is known (`event_item`)."""
         if isinstance(e, ast.Str) and e.value in self.items:
             return e.value
         if isinstance(e, ast.Name) and e.name == "this" and current in self.items:
             return current
+        if isinstance(e, ast.Attribute) and e.name == "item" and isinstance(e.obj, ast.Name) \
+                and e.obj.name == "event" and event_item in self.items:
+            return event_item
         return None
 
-    def certain(self, entry: Entry, in_play: frozenset[str]) -> Iterator[tuple[ast.Statement, Entry, frozenset[str]]]:
-        """(statement, entry it certainly runs, items then known in play for `me`), in the order
-        the block runs them, up to the first statement that may end the game."""
+    def certain(self, entry: Entry, in_play: frozenset[str], event_item: str | None = None
+                ) -> Iterator[tuple[ast.Statement, Entry, frozenset[str], str | None]]:
+        """(statement, entry it certainly runs, items then known in play for `me`, the item of
+        the event that entry hears if known), in the order the block runs them, up to the first
+        statement that may end the game.  `event_item`: the item of the event `entry` (a `when`)
+        runs for, when known (its `event.item`)."""
         for s in _certain_statements(entry.statements, lambda x: self.statement_may_win(x, entry.item)):
-            target = self.item_named(s.args[0], entry.item) if s.args else None
+            target = self.item_named(s.args[0], entry.item, event_item) if s.args else None
             if s.verb == "run" and s.args and isinstance(s.args[0], ast.Name):
                 e = self.entries.get(("procedure", s.args[0].name, 0))
                 if e is not None:
-                    yield s, e, in_play
+                    yield s, e, in_play, None
             elif s.verb == "trigger" and target:
                 e = self.entries.get(("effect", target, 0))
                 if e is not None:
-                    yield s, e, in_play
+                    yield s, e, in_play, None
             elif s.verb == "claim" and target:
                 e = self.entries.get(("claim", target, 0))
                 if e is not None:
-                    yield s, e, in_play
+                    yield s, e, in_play, None
             elif s.verb in ("build", "acquire") and s.args:
                 if target:   # it is now in its kind's build zone: in play if that zone is active
                     active = self.items[target].kind in self.in_play_kinds
@@ -174,12 +191,13 @@ class Recursion:
                 for e in self.listeners.get("structure_dealt", ()):
                     # set off by the player who starts the age: only `by=any` surely matches an item's
                     if self.matches(e, in_play, None, None, actor_is_me=False):
-                        yield s, e, in_play
+                        yield s, e, in_play, None
 
     def _into_play(self, s: ast.Statement, target: str | None, in_play: frozenset[str]):
         """What a build or acquire certainly runs, in the order the interpreter runs it: the
-        `traded` triggers (a paid build), the `built`/`acquired` triggers, the item's effect, the
-        `gained_science` triggers; up to the first that may end the game."""
+        `traded` triggers (a paid build), the `built`/`acquired` triggers (whose `event.item` is
+        `target`), the item's effect, the `gained_science` triggers; up to the first that may end
+        the game."""
         item = self.items.get(target) if target else None
         via = "free" if s.verb == "build" and len(s.args) > 1 else None
         queue: list[tuple[str, Entry | None]] = []
@@ -193,7 +211,7 @@ class Recursion:
         for kind, e in queue:
             if kind == "effect":
                 if e is not None:
-                    yield s, e, in_play
+                    yield s, e, in_play, None
                 if e is None and target is None and any(k[0] == "effect" for k in self.may_win) \
                         or e is not None and e.node.key in self.may_win:
                     return
@@ -202,7 +220,7 @@ class Recursion:
             if not self.may_match(e, about, via if kind == event else None, kind == event):
                 continue
             if self.matches(e, in_play, about, via if kind == event else None):
-                yield s, e, in_play
+                yield s, e, in_play, target if kind == event else None
             if e.node.key in self.may_win:
                 return
 
@@ -247,7 +265,10 @@ class Recursion:
         reported: set[frozenset] = set()
         for start in self.entries.values():
             in_play = frozenset([start.item]) if start.node.kind == "when" and start.item else frozenset()
-            cycle = self._cycle_from(start, in_play)
+            # An item's `when built`/`when acquired` hears the item itself coming into play: the
+            # event's item is then the item (a rule's, or another event's, stays unknown).
+            own = start.item if start.node.kind == "when" and start.event in OWN_EVENTS else None
+            cycle = self._cycle_from(start, in_play) or (own and self._cycle_from(start, in_play, own))
             if cycle is None:
                 continue
             statement, path = cycle
@@ -257,25 +278,30 @@ class Recursion:
                 found.append((statement, path + [start]))
         return found
 
-    def _cycle_from(self, start: Entry, in_play: frozenset[str]):
-        """A path of certain runs from `start` back to it: (first statement, entries), or None."""
+    def _cycle_from(self, start: Entry, in_play: frozenset[str], event_item: str | None = None):
+        """A path of certain runs from `start` back to it: (first statement, entries), or None.
+        Started with the event's item known (`event_item`), the path must come back with the same
+        item: the next round is then the same as this one.  (Unknown, what certainly runs for any
+        item runs for the one it comes back with.)"""
         seen = {start.node.key}
-        stack = [(start, in_play, [start], None, self.certain(start, in_play))]
+        stack = [(start, in_play, [start], None, self.certain(start, in_play, event_item))]
         while stack:
             entry, play, path, first, successors = stack[-1]
             step = next(successors, None)
             if step is None:
                 stack.pop()
                 continue
-            statement, target, now_in_play = step
+            statement, target, now_in_play, its_item = step
             first_statement = first if first is not None else statement
             if target.node.key == start.node.key:
-                return first_statement, path
+                if event_item is None or its_item == event_item:
+                    return first_statement, path
+                continue
             if target.node.key in seen:
                 continue
             seen.add(target.node.key)
             stack.append((target, now_in_play, path + [target], first_statement,
-                          self.certain(target, now_in_play)))
+                          self.certain(target, now_in_play, its_item)))
         return None
 
 
@@ -364,16 +390,29 @@ def check_recursion(definitions: list[ast.Definition], item_kinds: set[str]) -> 
 
 
 def check_repeat_counts(definitions: list[ast.Definition]) -> list[Diagnostic]:
-    diags = []
+    diags: list[Diagnostic] = []
     for d in definitions:
-        if d.block is None:
-            continue
-        for s in _walk(d.block.statements):
-            if s.verb not in ("repeat", "choose") or not s.args:
-                continue
-            n = _constant(s.args[0])
-            if n is None or n <= MAX_REPEAT:
-                continue
+        if d.block is not None:
+            _counts(d.block.statements, (), (), diags)
+    return diags
+
+
+# A count met on the way in: (its value, the statement).
+Around = tuple[tuple[int, ast.Statement], ...]
+
+
+def _counts(statements, rounds: Around | None, picks: Around | None, diags: list[Diagnostic]) -> None:
+    """E411 for the constant counts of `statements`, nested in the constant `repeat`s whose rounds
+    all run in the same action (`rounds`) and the constant `repeat`s and `choose`s each of whose
+    rounds or picks runs the block again (`picks`); None once a count around was reported.  A
+    block that may not run (`if`, `else`, a decision other than `choose`, a count not constant)
+    starts afresh: only counts that certainly multiply are multiplied.  (A `choose`'s block runs
+    after each pick, an action of its own: the rounds start afresh there too.)"""
+    for s in statements:
+        n = _constant(s.args[0]) if s.verb in ("repeat", "choose") and s.args else None
+        inner_rounds: Around | None = ()
+        inner_picks: Around | None = ()
+        if n is not None and n > MAX_REPEAT:
             if s.verb == "repeat":
                 diags.append(Diagnostic(
                     "error", "E411", f"`repeat {n}` is more than the limit of {MAX_REPEAT} rounds", s.args[0].span,
@@ -383,4 +422,40 @@ def check_repeat_counts(definitions: list[ast.Definition]) -> list[Diagnostic]:
                 diags.append(Diagnostic(
                     "error", "E411", f"`choose {n}` asks more picks than the limit of {MAX_REPEAT}", s.args[0].span,
                     "each pick is a player's decision; a typo for a small count?"))
-    return diags
+            inner_rounds = inner_picks = None   # (reported: not multiplied again below)
+        elif n is not None and n < 1:
+            pass   # (its block never runs: nothing inside multiplies)
+        elif n is not None and s.verb == "repeat":
+            inner_rounds = _nested(s, n, rounds, "rounds", DEFAULT_MAX_STEPS, diags)
+            inner_picks = None if inner_rounds is None or picks is None else picks + ((n, s),)
+        elif n is not None:   # choose
+            inner_picks = _nested(s, n, picks, "picks", MAX_REPEAT, diags)
+        elif s.verb == "each_player":   # (runs its block for each player: at least once)
+            inner_rounds, inner_picks = rounds, picks
+        if s.block is not None:
+            _counts(s.block.statements, inner_rounds, inner_picks, diags)
+
+
+def _nested(s: ast.Statement, n: int, around: Around | None, what: str, limit: int,
+            diags: list[Diagnostic]) -> Around | None:
+    """E411 when the counts `around` times this one pass `limit`; the counts for its block (None
+    once reported)."""
+    if around is None:
+        return None
+    total = n
+    for value, _ in around:
+        total *= value
+    if total <= limit:
+        return around + ((n, s),)
+    outer = " inside ".join(f"`{x.verb} {value}`" for value, x in reversed(around))
+    product = " * ".join(str(value) for value, _ in around) + f" * {n}"
+    if what == "rounds":
+        message = (f"`repeat {n}` inside {outer} runs its block {total} times in all ({product}): "
+                   f"more than the {limit} steps one action may take")
+        hint = "nested counts multiply, each round a step: repeat fewer times, or give the amount to the statement"
+    else:
+        message = (f"`choose {n}` inside {outer} asks {total} picks in all ({product}): "
+                   f"more than the limit of {limit}")
+        hint = "nested counts multiply, each pick a player's decision: a typo for a small count?"
+    diags.append(Diagnostic("error", "E411", message, s.args[0].span, hint))
+    return None
