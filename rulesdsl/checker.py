@@ -783,6 +783,10 @@ class Checker:
                            f"e.g. {f.example}")
                 continue
             self.typed(k.value, kw[k.name], scope, None)
+            if k.name == "owner" and e.args and isinstance(e.args[0], ast.Name) \
+                    and e.args[0].name in ("structure", "structure_all"):
+                # (as in `param` and `choose`: counted, it was silently every card of the structure)
+                self.error("E204", "the structure has no owner", k.span, "remove `owner=`")
         if e.func == "either" and len(e.args) == 3:
             return self.expr(e.args[1], scope)
         return f.returns

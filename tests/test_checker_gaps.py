@@ -178,3 +178,13 @@ def test_E204_without_spaces_is_shown_with_its_place(tmp_path):
     assert f"{file}:5:18: error[E204]: zone `discard` has no spaces" in human
     assert "5 |     choose_space discard { gain chosen coins }" in human and "^^^^^^^" in human
     assert "spaces=N" in human
+
+
+# -- E204: owner= on the structure, counted as in param and choose --------------------------------
+
+@pytest.mark.parametrize("expr", ["count(structure, owner=opponent)", "count(structure_all, owner=all)"])
+def test_counting_the_structure_by_owner_is_E204(tmp_path, expr):
+    # (it was accepted and counted every card of the structure, whatever the owner said)
+    found = [d for d in diagnostics(tmp_path, card(f"points {expr}")) if d.code == "E204"]
+    assert [(d.message, d.span.line) for d in found] == [("the structure has no owner", 5)]
+    assert not [d for d in diagnostics(tmp_path, card("points count(structure)")) if d.severity == "error"]
