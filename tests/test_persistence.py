@@ -370,3 +370,31 @@ def test_a_save_with_a_byte_order_mark_loads_as_a_trace_does(tmp_path):
     path = tmp_path / "s.json"
     path.write_text("\ufeff" + text, encoding="utf-8")
     assert load_file(path) == game.state
+
+
+@pytest.mark.parametrize("expansions", [[], ["agora"]])
+def test_a_scripted_game_saved_before_its_dictated_cards_reach_their_deck_loads_and_plays_on(expansions):
+    """The documented Age III script names the guilds (and Agora's senators join each age's deck):
+    they reach `age3` only when Age III is set up.  A save made before was refused ("the draws
+    still dictated from age3 are not all there"), although the game plays on."""
+    g = new_game(expansions, seed=4)
+    c = g.content
+    age3 = [it.name for it in c.items if it.kind == "card" and it.age == 3 and it.color != "purple"
+            and it.deck == c.zone_index["age3"]]
+    guilds = [it.name for it in c.items if it.kind == "card" and it.color == "purple"]
+    script = {"guilds": guilds[:3], "age3": age3[:17 - (3 if expansions else 0)] + guilds[:3]}
+    if expansions:   # (Agora's Age III holds 3 senators too: drawn as the script does not say)
+        script["age3"] = script["age3"][:20]
+    game = new_game(expansions, seed=4, script=script)
+    agent = RandomAgent(1)
+    for _ in range(30):
+        game.apply(agent.act(game))
+    loaded = load_game(dumps(game.state))
+    assert loaded.state == game.state
+    a, b = RandomAgent(2), RandomAgent(2)
+    while not game.over:
+        game.apply(a.act(game))
+        loaded.apply(b.act(loaded))
+        assert loaded.state == game.state
+    dealt = {name for ch in game.state.chance if ch[0] == "age3" for name in ch[1:]}
+    assert set(guilds[:3]) <= dealt
