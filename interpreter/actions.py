@@ -19,7 +19,7 @@ class Action(NamedTuple):
     def __str__(self) -> str:
         # str() of every part: a malformed action (an int, a list) must still print in its refusal.
         args = self.args if isinstance(self.args, (tuple, list)) else (self.args,)
-        return " ".join([str(self.name), *(f'"{a}"' if " " in str(a) else str(a) for a in args)])
+        return " ".join([shown(self.name), *(shown(a) for a in args)])
 
     @classmethod
     def parse(cls, text: str) -> "Action":
@@ -31,6 +31,16 @@ class Action(NamedTuple):
         if not parts:
             raise ValueError("empty action")
         return cls(parts[0], tuple(parts[1:]))
+
+
+def shown(part: object) -> str:
+    """One part of an action as `str(action)` writes it: quoted where it holds a space, and
+    escaped as in Python where it holds a character that does not print (a newline in a name
+    read from a trace would start a line of its own in the message that refuses it)."""
+    text = str(part)
+    if not text.isprintable():
+        return repr(text)
+    return f'"{text}"' if " " in text else text
 
 
 # Action(name, args) without the Python-level `__new__` of a named tuple (the engine's own actions)

@@ -13,7 +13,7 @@ from rulesdsl.model import STRUCTURE
 from rulesdsl.names import check_seat
 
 from . import decisions, economy, selection, trade
-from .actions import CHOOSE, CHOOSE_OPTION, CHOOSE_PLAYER, CHOOSE_SPACE, PASS, Action, malformed, new_action
+from .actions import CHOOSE, CHOOSE_OPTION, CHOOSE_PLAYER, CHOOSE_SPACE, PASS, Action, malformed, new_action, shown
 from .budget import GameStuck
 from .state import Frame
 
@@ -486,7 +486,7 @@ def explain_illegal(g: Game, action: Action, seat: int | None = None) -> str | N
     act = next((a for a in g.content.actions if a.name == action.name), None)
     if act is None:
         names = ", ".join(a.name for a in g.content.actions)
-        return f"unknown action `{action.name}` (actions: {names})"
+        return f"unknown action `{shown(action.name)}` (actions: {names})"
     if act.before_turn and st.before_used:
         return f"`{act.name}` comes only first in a turn, once"
     args = list(action.args)
@@ -494,7 +494,8 @@ def explain_illegal(g: Game, action: Action, seat: int | None = None) -> str | N
     if args and args[-1].startswith("pay="):
         pay = trade.parse_pay(args.pop())
         if pay is None:
-            return f"{action.args[-1]!r} is not a payment (write pay=p1:2,p2:1: coins to each seat)"
+            return (f"{action.args[-1]!r} is not a payment (write pay=p1:2,p2:1: coins to each seat, seats in "
+                    "order, as the legal actions list them)")
     if len(args) != len(act.params):
         return f"`{act.name}` takes {len(act.params)} argument(s): {', '.join(p.name for p in act.params)}"
     names = g.item_names

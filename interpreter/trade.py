@@ -12,6 +12,8 @@ city changes (`core.dirty`)."""
 
 from __future__ import annotations
 
+import re
+
 from itertools import chain, product, repeat
 from typing import TYPE_CHECKING
 
@@ -437,16 +439,19 @@ def pay_label(pay: Payment) -> str:
 
 
 def parse_pay(text: str) -> Payment | None:
-    """`pay=p1:2,p2:1` -> ((1, 2), (2, 1)); None when it is not one."""
-    if not text.startswith("pay="):
+    """`pay=p1:2,p2:1` -> ((1, 2), (2, 1)); None when it is not one, written as the legal actions
+    write it (seats in order, plain digits: `pay=p+3:02` or a newline after it would be a second
+    spelling of one action, in the history as typed)."""
+    if not text.startswith("pay=") or _PAY.fullmatch(text) is None:
         return None
     out = []
-    try:
-        for part in text[4:].split(","):
-            seat, coins = part.split(":")
-            if not seat.startswith("p"):
-                return None
-            out.append((int(seat[1:]), int(coins)))
-    except ValueError:
+    for part in text[4:].split(","):
+        seat, coins = part.split(":")
+        out.append((int(seat[1:]), int(coins)))
+    if out != sorted(out) or len({s for s, _ in out}) != len(out):
         return None
-    return tuple(sorted(out))
+    return tuple(out)
+
+
+_NUMBER = "(?:0|[1-9][0-9]*)"
+_PAY = re.compile(rf"pay=p{_NUMBER}:{_NUMBER}(?:,p{_NUMBER}:{_NUMBER})*", re.ASCII)
