@@ -355,15 +355,19 @@ def _play_screen(rules, seed: int, who: list[str], options: tuple[str, ...], scr
 
 @cli.command()
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@max_steps_option
-def replay(file: Path, max_steps: int) -> None:
+@click.option("--max-steps", default=None, type=click.IntRange(min=1),
+              help="Steps one action's effects may take; beyond: an error naming what ran.  "
+                   "[default: the budget a verify trace recorded, else 100000]")
+def replay(file: Path, max_steps: int | None) -> None:
     """Re-run a saved trace and check it arrives at the same final state."""
     from rulesdsl.interpreter import EffectFailed
     from rulesdsl.interpreter.actions import IllegalAction
-    from rulesdsl.trace import TraceError, load_trace, replay as run
+    from rulesdsl.trace import TraceError, load_trace, replay as run, recorded_max_steps
     from .safe_text import printable  # a trace is not the user's own text: nothing in it reaches the terminal raw
     try:
-        game, diffs = run(load_trace(file), max_steps=max_steps)
+        data = load_trace(file)
+        # (a verify trace keeps the budget its failure broke: replayed with another, it passed)
+        game, diffs = run(data, max_steps=max_steps or recorded_max_steps(data))
     except (TraceError, IllegalAction, EffectFailed, ValueError) as exc:  # ValueError: a name in the trace the cards lack
         click.echo(printable(f"error: {exc}"), err=True)
         sys.exit(1)

@@ -223,6 +223,13 @@ def compare_end(game: Game, data: dict) -> list[str]:
     return diffs
 
 
+def recorded_max_steps(data: dict) -> int:
+    """The step budget a `verify` trace recorded (`verify.max_steps`), else the default."""
+    info = data.get("verify")
+    steps = info.get("max_steps") if isinstance(info, dict) else None
+    return steps if type(steps) is int and steps > 0 else DEFAULT_MAX_STEPS
+
+
 def replay(data: dict, max_steps: int = DEFAULT_MAX_STEPS) -> tuple[Game, list[str]]:
     """Re-run a trace; returns the game and the differences from the recorded end (empty: same).
     A malformed trace raises TraceError, an action not legal in the replay IllegalAction, an

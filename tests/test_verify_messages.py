@@ -31,3 +31,16 @@ def test_skipping_an_unknown_invariant_still_says_unknown():
     assert result.exit_code == 2
     assert "unknown invariant `no-such-invariant` for --skip" in result.output
     assert "cannot be skipped" not in result.output
+
+
+def test_replay_of_a_verify_trace_keeps_the_step_budget_it_recorded(tmp_path):
+    # (testing.md: `replay` stops at the set-up with the same error; it replayed with the default
+    # budget and said "same final state")
+    out = tmp_path / "vs.json"
+    runner = CliRunner()
+    result = runner.invoke(cli, ["verify", "--max-steps", "10", "-n", "2", "-e", "pantheon", "-e", "agora",
+                                 "-o", str(out)])
+    assert result.exit_code == 1 and out.exists()
+    again = runner.invoke(cli, ["replay", str(out)])
+    assert again.exit_code == 1 and "did not end within 10 steps" in again.output
+    assert runner.invoke(cli, ["replay", str(out), "--max-steps", "100000"]).exit_code == 0

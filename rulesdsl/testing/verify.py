@@ -387,11 +387,10 @@ def write_trace(content, failure: Failure, path: Path) -> Path:
 def check_trace(data: dict):
     """Replay a trace with the invariants checked after every action, then try its recorded
     `then` action (a refused action, or the action that crashed); returns (game, violation or None)."""
-    from rulesdsl.trace import actions_of, new_game_of, round_of, validate_trace
+    from rulesdsl.trace import actions_of, new_game_of, recorded_max_steps, round_of, validate_trace
     data = validate_trace(data)  # a malformed trace: TraceError
     info = data.get("verify") or {}
-    max_steps = info.get("max_steps")
-    game = new_game_of(data, max_steps if type(max_steps) is int and max_steps > 0 else DEFAULT_MAX_STEPS)
+    game = new_game_of(data, recorded_max_steps(data))
     actions = actions_of(data)
     then = info.get("then")
     probe = Action(then[0], tuple(then[1:])) if then else None
