@@ -394,9 +394,10 @@ def list_names(kind: str | None, path: Path | None, expansions: tuple[str, ...],
 
     PATH is a content folder, as for `verify`: one with a `game` is the base game, any other is
     layered on the base game (--game, default the bundled Duel; after the --expansion ones). A
-    lone argument holding `/` is the PATH. Copies of an item share its name: the names are the
+    lone argument holding `/`, or naming a folder and no kind, is the PATH. Copies of an item share its name: the names are the
     same at every player count (--players only checks that the game plays with that many)."""
     from .diagnostics import RulesError
+    from .files import is_dir
     from .listing import catalogue, resolve_kind
     from .loader import load_paths, resolve_layers
     from .names import shown
@@ -426,6 +427,9 @@ def list_names(kind: str | None, path: Path | None, expansions: tuple[str, ...],
         for k, entries in found.items():
             click.echo(f"{k:{width}}  {len(entries)}")
         return
+    if path is None and not _a_kind(kind, found) and is_dir(kind):
+        # (`list harbours`: a folder beside the user, named without `./`)
+        return list_names.callback(None, Path(kind), expansions, as_json, game, players)
     kind = checked("KIND", resolve_kind, kind, found)
     entries = found.get(kind, [])
     if as_json:
@@ -435,6 +439,15 @@ def list_names(kind: str | None, path: Path | None, expansions: tuple[str, ...],
     for e in entries:
         where = f"{e.file}:{e.line}" if e.file else ""
         click.echo(f"{shown(e.name):{width}}  {where}".rstrip())
+def _a_kind(word: str, found) -> bool:
+    from .listing import resolve_kind
+    try:
+        resolve_kind(word, found)
+    except ValueError:
+        return False
+    return True
+
+
 @cli.group()
 def cache() -> None:
     """The parse cache: `check` keeps each card file's parse here (see docs/cli.md)."""

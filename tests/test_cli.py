@@ -260,3 +260,19 @@ def test_the_counts_docs_cli_shows_are_what_the_commands_print():
 def test_play_with_a_seed_out_of_range_is_a_usage_error(seed):
     result = CliRunner().invoke(cli, ["play", "--plain", "--seed", seed], input="", catch_exceptions=False)
     assert result.exit_code == 2 and "is not in the range" in result.output, result.output   # (a traceback)
+
+
+def test_list_takes_a_lone_folder_named_without_a_slash(tmp_path, monkeypatch):
+    # (`list harbours` was "unknown kind" unless written `./harbours`; a kind still wins)
+    folder = tmp_path / "harbours"
+    folder.mkdir()
+    (folder / "a.rules").write_text('card "Harbour" {\n    age 1\n    color blue\n    points 1\n}\n',
+                                    encoding="utf-8")
+    (tmp_path / "cards").mkdir()   # a folder named like a kind
+    monkeypatch.chdir(tmp_path)
+    plain = run("list", "harbours", "--json")
+    assert plain.exit_code == 0, plain.output
+    assert json.loads(plain.output)["kinds"]["card"] == json.loads(run("list", "./harbours", "--json").output)["kinds"]["card"]
+    names = json.loads(run("list", "cards", "--json").output)
+    assert names["kind"] == "card" and "Lumber Yard" in [n["name"] for n in names["names"]]
+    assert run("list", "nosuch").exit_code == 2
