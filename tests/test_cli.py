@@ -276,3 +276,10 @@ def test_list_takes_a_lone_folder_named_without_a_slash(tmp_path, monkeypatch):
     names = json.loads(run("list", "cards", "--json").output)
     assert names["kind"] == "card" and "Lumber Yard" in [n["name"] for n in names["names"]]
     assert run("list", "nosuch").exit_code == 2
+
+
+@pytest.mark.parametrize("command", [["simulate", "-n", "1"], ["verify", "-n", "1"], ["balance", "-n", "2"]])
+def test_a_missing_expansion_folder_is_a_usage_error(tmp_path, command):
+    # (it was a diagnostic at `nope:1:1`, then advice to run `rulesdsl check`, which does not help)
+    result = run(*command, "-e", str(tmp_path / "nope"))
+    assert result.exit_code == 2 and "nope: no such folder" in result.output and "rulesdsl check" not in result.output
