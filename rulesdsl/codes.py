@@ -381,7 +381,7 @@ EXPLANATIONS: dict[str, Explanation] = {
         "coins, or facing only cards the filter refuses, may have nothing to do and the game "
         "would stop (`simulate` and `balance` then say which player is stuck). Legal (a test may "
         "want it), but surely unintended in a real game.",
-        "replace action discard {\n    param card from structure color=[brown, grey, blue, green, yellow, red]\n"
+        "replace action discard {\n    param card from structure\n    require coins < 50\n"
         "    discard card\n    gain 2 coins\n}\n",
         "Keep one action that is always possible, such as discarding a card for coins. Where "
         "`check`'s own trial game gets stuck so, that is an error too (E409)."),

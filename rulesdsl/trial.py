@@ -1,5 +1,5 @@
 """Trial games: the last part of `check`.  Content that checks clean is compiled at each player
-count its game supports and one random game is played at each; a count at which the set-up
+count its game supports and `TRIAL_GAMES` random games are played at each; a count at which the set-up
 finds a deck too small, the game gets stuck or fails, or does not end is an error (E409) at the
 game's `players` statement: "a clean check means the content plays" at every count."""
 
@@ -42,33 +42,49 @@ class _Runaway(Exception):
         self.exc = exc
 
 
+TRIAL_GAMES = 8   # random games per player count: content that fails one game in ten is found most times
+
+
 def _trial(merged: Merged, players: int) -> "str | _Runaway | None":
+    """Why `TRIAL_GAMES` random games (seeds 0, 1, ...) at `players` do not all play to their
+    end (the first reason found, in seed order), or None."""
     from .interpreter.budget import BudgetExceeded
-    from .interpreter.game import Game  # the runtime, only when content is clean
     try:
         content = Compiler(merged, ["check"], players).compile()
-        game = Game.create(content, seed=0)
+    except Exception as exc:  # (content that does not compile at this count: the reason it does not play)
+        return f"a random game failed: {type(exc).__name__}: {exc}"
+    for seed in range(TRIAL_GAMES):
+        try:
+            problem = _trial_game(content, seed)
+        except BudgetExceeded as exc:
+            return _Runaway(exc)
+        except Exception as exc:  # anything a trial game raises is a reason the content does not play
+            problem = f"a random game failed: {type(exc).__name__}: {exc}"
+        if problem:
+            return problem if not seed else f"{problem} (trial game {seed + 1} of {TRIAL_GAMES}, seed {seed})"
+    return None
+
+
+def _trial_game(content, seed: int) -> str | None:
+    from .interpreter.game import Game  # the runtime, only when content is clean
+    game = Game.create(content, seed=seed)
+    if game.short_draws:
+        zone, asked, found = game.short_draws[0]
+        return f"a deal draws {asked} from {zone}, which holds {found}"
+    rng = random.Random(seed)
+    for _ in range(MAX_GAME_ACTIONS):
+        if game.over:
+            return None
+        # (whether there is one, not the list: an action of three parameters can make
+        # thousands of bindings, and listing them at every action made `check` take minutes)
+        if game.first_legal_action() is None:
+            return (f"the game gets stuck at action {len(game.state.history) + 1}: player "
+                    f"{game.to_move()} has no legal action")
+        game._apply(game.random_action(rng))
         if game.short_draws:
             zone, asked, found = game.short_draws[0]
             return f"a deal draws {asked} from {zone}, which holds {found}"
-        rng = random.Random(0)
-        for _ in range(MAX_GAME_ACTIONS):
-            if game.over:
-                return None
-            # (whether there is one, not the list: an action of three parameters can make
-            # thousands of bindings, and listing them at every action made `check` take minutes)
-            if game.first_legal_action() is None:
-                return (f"the game gets stuck at action {len(game.state.history) + 1}: player "
-                        f"{game.to_move()} has no legal action")
-            game._apply(game.random_action(rng))
-            if game.short_draws:
-                zone, asked, found = game.short_draws[0]
-                return f"a deal draws {asked} from {zone}, which holds {found}"
-        return f"a random game did not end within {MAX_GAME_ACTIONS} actions"
-    except BudgetExceeded as exc:
-        return _Runaway(exc)
-    except Exception as exc:  # anything a trial game raises is a reason the content does not play
-        return f"a random game failed: {type(exc).__name__}: {exc}"
+    return f"a random game did not end within {MAX_GAME_ACTIONS} actions"
 
 
 def _runaway(merged: Merged, players_span: Span, players: int, exc) -> Diagnostic:

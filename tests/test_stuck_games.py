@@ -34,7 +34,7 @@ def duel_with_discard(tmp_path: Path, edit) -> Path:
 
 
 @pytest.mark.parametrize("edit, trial_stuck", [
-    (lambda d: d.replace("from structure", "from structure color=[brown, grey, blue, green, yellow, red]"), False),
+    (lambda d: d.replace("from structure", "from structure color=[brown, grey, blue, green, yellow, red]"), True),
     (lambda d: d.replace("from structure", "from structure where=it.age >= 2"), True),
     (lambda d: d + "    param token from board_tokens\n", False),
     (lambda d: d + "    require coins < 3\n", True),
