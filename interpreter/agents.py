@@ -183,5 +183,10 @@ AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MCTSAgent}
 
 
 def make_agent(name: str, seed: int) -> Agent:
-    """An agent by name (an unknown name is a rulesdsl.names.UnknownName, a ValueError)."""
-    return AGENTS[check_agent(name, AGENTS)](seed)
+    """An agent by name (an unknown name is a rulesdsl.names.UnknownName, a ValueError), drawing
+    from `seed`: an integer (numpy's too), so that a run reproduces; anything else (None, which
+    seeded from the system, a float, a string, a bool) is a TypeError."""
+    agent = AGENTS[check_agent(name, AGENTS)]
+    if isinstance(seed, bool) or not hasattr(seed, "__index__"):
+        raise TypeError(f"the seed of agent {name!r} must be an integer, not {seed!r}")
+    return agent(seed.__index__())

@@ -193,10 +193,19 @@ class MCTSAgent:
     rng: random.Random = attrs.field(init=False)
 
     def __attrs_post_init__(self) -> None:
-        if self.rollout not in ROLLOUTS:
+        # Checked here, not met inside `act` (iterations=2.5 failed there) nor taken silently
+        # (depth=0 or -1, iterations=True; the command line refuses a depth below 1).
+        self.seed = _integer(self.seed, "seed", "an integer")
+        if not isinstance(self.rollout, str) or self.rollout not in ROLLOUTS:
             raise ValueError(f"unknown rollout {self.rollout!r}: one of {', '.join(ROLLOUTS)}")
-        if self.iterations < 1:
-            raise ValueError("iterations must be at least 1")
+        self.iterations = _integer(self.iterations, "iterations", "an integer of at least 1", least=1)
+        if self.depth is not None:
+            self.depth = _integer(self.depth, "depth", "an integer of at least 1, or None (each playout to the "
+                                  "end of the game)", least=1)
+        if isinstance(self.exploration, bool) or not isinstance(self.exploration, (int, float)):
+            raise TypeError(f"exploration must be a number of at least 0, not {self.exploration!r}")
+        if not 0 <= self.exploration < math.inf:
+            raise ValueError(f"exploration must be a number of at least 0, not {self.exploration!r}")
         self.rng = random.Random(self.seed)
 
     def act(self, game: Game) -> Action:
@@ -285,3 +294,14 @@ class MCTSAgent:
         if self.depth is None:
             too_long(g)
         return rewards(g)
+
+
+def _integer(value: object, what: str, takes: str, least: int | None = None) -> int:
+    """An integer argument of `MCTSAgent` (numpy's integers taken as their value): TypeError for
+    another type (a float, a string, a bool), ValueError below `least`."""
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        raise TypeError(f"{what} must be {takes}, not {value!r}")
+    number = value.__index__()
+    if least is not None and number < least:
+        raise ValueError(f"{what} must be {takes}, not {value!r}")
+    return number

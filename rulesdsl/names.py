@@ -128,8 +128,16 @@ def check_agents(names: Iterable[str], players: int, agents: Iterable[str]) -> l
 
 
 def check_seat(seat: object, players: int) -> int:
-    """A seat (player index): 0 up to the number of players, exclusive."""
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-        raise UnknownName("seat", seat if not isinstance(seat, int) or isinstance(seat, bool) else str(seat),
-                          [str(p) for p in range(players)])
+    """A seat (player index): an int from 0 up to the number of players, exclusive."""
+    known = [str(p) for p in range(players)]
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        # Not an int: shown as Python writes it (the string "0" as `'0'`, not as the seat `0`),
+        # and said so (it read "unknown seat `0`; did you mean `0`?").
+        error = UnknownName("seat", repr(seat), known)
+        error.help = None
+        error.args = (f"unknown seat {quoted(error.name)}: a seat is an int, not {type(seat).__name__}; "
+                      f"seats: {', '.join(known)}",)
+        raise error
+    if not 0 <= seat < players:
+        raise UnknownName("seat", str(seat), known)
     return seat

@@ -8,6 +8,7 @@ chosen.  Rewards come at the end (docs/rl.md)."""
 
 from __future__ import annotations
 
+import operator
 import random
 from pathlib import Path
 from typing import Any
@@ -76,6 +77,10 @@ class RulesEnv(AECEnv):
         if max_cycles is not None and (isinstance(max_cycles, bool) or not isinstance(max_cycles, int)
                                        or max_cycles < 1):
             raise ValueError(f"max_cycles must be an integer of at least 1 (or None: no limit), not {max_cycles!r}")
+        # (numpy's integers too; a float, a string or a bool is refused, as by reset: the
+        # constructor took seed=1.5 or "abc" silently)
+        seed = integer_given(seed, "the seed") if seed is not None else None
+        pay_slots, option_slots = _slots(pay_slots, "pay_slots"), _slots(option_slots, "option_slots")
         expansions = tuple(names_given(expansions))   # (one name alone is one expansion, not its letters)
         self.ruleset = load_ruleset(expansions, base=str(game), players=players)
         self.content = self.ruleset.content
@@ -103,6 +108,7 @@ class RulesEnv(AECEnv):
         self._rng = random.Random(seed)
         self._legal: dict[int, object] = {}   # number -> ActionSpace.legal_bindings entry
         self._legal_seat = -1
+        self._ended = False   # the episode is over for every agent: game over, truncated or terminated
         self.dropped = 0   # legal actions left out of masks (payments or options past their slots)
 
     # -- spaces ----------------------------------------------------------------------------------
@@ -130,6 +136,7 @@ class RulesEnv(AECEnv):
         self.infos = {a: {} for a in self.agents}
         self.cycles = 0
         self._acted: set[int] = set()
+        self._ended = False
         self.dropped = 0
         self._select()
         if self.game.over:  # a game decided by its set-up alone
@@ -140,7 +147,7 @@ class RulesEnv(AECEnv):
         # (bytes set one by one and handed to numpy as its buffer: a few legal numbers cost less
         # so than through an index array)
         marks = bytearray(self.space.n)
-        if not self.game.over:
+        if not self._ended and not self.game.over:   # (a finished agent's mask is all 0, PettingZoo's convention)
             legal = self._legal if seat == self._legal_seat else self.space.legal_bindings(self.game, seat)[0]
             for k in legal:
                 marks[k] = 1
@@ -203,6 +210,7 @@ class RulesEnv(AECEnv):
             self._acted = set()
             if self.max_cycles is not None and self.cycles >= self.max_cycles:
                 self.truncations = {a: True for a in self.agents}
+                self._end()
 
     def render(self) -> str | None:
         text = render_text(self.game, self.game.to_move() if not self.game.over else 0, self.content)
@@ -216,13 +224,21 @@ class RulesEnv(AECEnv):
 
     # -- beyond the AEC API ----------------------------------------------------------------------
     def legal_actions(self, agent: str | None = None) -> dict[int, Action]:
-        """The numbers an agent may play now, with the action each stands for."""
+        """The numbers an agent may play now, with the action each stands for (none once the
+        episode has ended, as its mask)."""
         seat = self.seat_of[agent or self.agent_selection]
+        if self._ended or self.game.over:
+            return {}
         legal = self._legal if seat == self._legal_seat else self.space.legal_bindings(self.game, seat)[0]
         return {k: self.space.action(self.game, entry) for k, entry in legal.items()}
 
     def action_label(self, index: int) -> str:
-        return self.space.labels[index]
+        """The label of action number `index` (0 to n - 1: a negative number is refused, not
+        read from the end; numpy's integers are integers)."""
+        k = integer_given(index, "the action number")
+        if not 0 <= k < self.space.n:
+            raise ValueError(f"{index!r} is not an action number (0 to {self.space.n - 1})")
+        return self.space.labels[k]
 
     def view(self, agent: str) -> dict:
         """What the agent's seat sees, as `interpreter.observation.observe` gives it."""
@@ -265,15 +281,22 @@ class RulesEnv(AECEnv):
         self.rewards = {a: (-1.0 if a == agent else 0.0) for a in self.agents}
         self.terminations = {a: True for a in self.agents}
         self.infos[agent] = {"illegal": True}
+        self._end()
         self._accumulate_rewards()
 
     def _finish(self) -> None:
         self.agent_selection = self.possible_agents[0] if self.possible_agents[0] in self.agents else self.agents[0]
-        self._legal, self._legal_seat = {}, -1
+        self._end()
         results = self._results()
         self.rewards = {a: results[self.seat_of[a]] for a in self.agents}
         self.terminations = {a: True for a in self.agents}
         self._accumulate_rewards()
+
+    def _end(self) -> None:
+        """The episode is over for every agent (the game over, truncated, or ended by an illegal
+        action): no agent has a legal number any more, in its mask or in `legal_actions`."""
+        self._ended = True
+        self._legal, self._legal_seat = {}, -1
 
     def _results(self) -> list[float]:
         """The final reward of each seat: "win": +1 the winner, -1 the others; a shared victory
@@ -287,6 +310,13 @@ class RulesEnv(AECEnv):
             return [1.0 if p == st.winner else -1.0 for p in range(n)]
         sharing = _leaders(self.game, totals)
         return [0.0 if p in sharing else -1.0 for p in range(n)]
+
+
+def _slots(value: object, what: str) -> int:
+    """A number of slots (pay_slots, option_slots): an integer of at least 1 (numpy's too)."""
+    if isinstance(value, bool) or not hasattr(value, "__index__") or operator.index(value) < 1:
+        raise ValueError(f"{what} must be an integer of at least 1, not {value!r}")
+    return operator.index(value)
 
 
 def _leaders(game: Game, totals: list[int]) -> set[int]:

@@ -1,0 +1,192 @@
+"""Arguments the RL environment and the agents refuse clearly, and the masks of an episode that
+has ended (docs/rl.md "Bad input", "Action space"; docs/agents.md)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from rulesdsl import rl
+from rulesdsl.interpreter import new_game
+from rulesdsl.interpreter.agents import make_agent
+from rulesdsl.interpreter.persistence import dumps
+from rulesdsl.interpreter.search import MCTSAgent
+from rulesdsl.names import UnknownName
+
+
+# -- the environment's constructor -----------------------------------------------------------------
+
+@pytest.mark.parametrize("seed", [1.5, "abc", True, "1"])
+def test_the_constructor_refuses_a_seed_that_is_not_an_integer(seed):
+    """As `reset(seed=1.5)` does: the constructor took 1.5, "abc" and True silently."""
+    with pytest.raises(TypeError, match=r"^the seed must be an integer, not "):
+        rl.env("duel", seed=seed)
+    with pytest.raises(TypeError, match="the seed must be an integer"):
+        rl.parallel_env("duel", seed=seed)
+
+
+def test_the_constructor_takes_numpy_integers_as_their_value():
+    games = []
+    for seed in (np.int64(7), 7):
+        env = rl.env("duel", seed=seed)
+        env.reset()   # (the game the environment's generator names)
+        games.append(dumps(env.game.state))
+    assert games[0] == games[1]
+
+
+@pytest.mark.parametrize("option, value", [
+    ("pay_slots", "4"), ("pay_slots", 2.5), ("pay_slots", 0), ("pay_slots", True), ("pay_slots", None),
+    ("option_slots", True), ("option_slots", "8"), ("option_slots", -1),
+])
+def test_slot_counts_must_be_integers_of_at_least_1(option, value):
+    """pay_slots="4" gave "'<' not supported between instances of 'str' and 'int'"."""
+    with pytest.raises(ValueError, match=rf"^{option} must be an integer of at least 1, not {value!r}$"):
+        rl.env("classic", players=3, **{option: value})
+
+
+def test_slot_counts_take_numpy_integers():
+    assert rl.env("classic", players=3, pay_slots=np.int64(2)).space.pay_slots == 2
+
+
+# -- action numbers ----------------------------------------------------------------------------------
+
+def test_action_label_refuses_numbers_outside_the_space():
+    """action_label(-1) gave the last number's label."""
+    env = rl.env("duel")
+    n = env.space.n
+    for bad in (-1, -n, n, n + 5):
+        with pytest.raises(ValueError, match=rf"^{bad} is not an action number \(0 to {n - 1}\)$"):
+            env.action_label(bad)
+    for bad in (1.5, "3", True, None):
+        with pytest.raises(TypeError, match="the action number must be an integer"):
+            env.action_label(bad)
+    assert env.action_label(np.int64(n - 1)) == env.action_label(n - 1) == env.space.labels[-1]
+    assert env.action_label(0) == env.space.labels[0]
+
+
+# -- a finished agent's mask -------------------------------------------------------------------------
+
+def _masks_after_end(env: rl.RulesEnv) -> list[int]:
+    """Each remaining agent's mask total and legal numbers, through the dead steps to the end."""
+    seen = []
+    for agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        assert term or trunc
+        seen.append(int(obs["action_mask"].sum()) + len(env.legal_actions(agent)))
+        for other in env.agents:
+            seen.append(int(env.observe(other)["action_mask"].sum()) + len(env.legal_actions(other)))
+        env.step(None)
+    return seen
+
+
+@pytest.mark.parametrize("obs_type", ["vector", "dict"])
+def test_a_truncated_agent_has_an_empty_mask(obs_type):
+    """After `max_cycles`, `last()` still marked legal numbers for the truncated agent."""
+    env = rl.env("duel", max_cycles=2, obs_type=obs_type)
+    env.reset(seed=1)
+    rng = np.random.default_rng(1)
+    for _ in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            break
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert all(env.truncations.values()) and not env.game.over
+    assert set(_masks_after_end(env)) == {0}
+
+
+def test_an_illegal_termination_leaves_every_mask_empty():
+    env = rl.env("duel", illegal="terminate")
+    env.reset(seed=1)
+    obs, *_ = env.last()
+    env.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
+    assert all(env.terminations.values()) and not env.game.over
+    assert set(_masks_after_end(env)) == {0}
+    env.reset(seed=1)   # (a new episode has masks again)
+    assert env.last()[0]["action_mask"].sum() > 0 and env.legal_actions()
+
+
+def test_a_truncated_parallel_step_shows_empty_masks():
+    par = rl.parallel_env("classic", players=3, max_cycles=1)
+    observations, _ = par.reset(seed=2)
+    assert all(o["action_mask"].sum() > 0 for o in observations.values())
+    rng = np.random.default_rng(2)
+    actions = {a: int(rng.choice(np.flatnonzero(o["action_mask"]))) for a, o in observations.items()}
+    observations, _, _, truncations, _ = par.step(actions)
+    assert all(truncations.values()) and not par.aec.game.over
+    assert all(o["action_mask"].sum() == 0 for o in observations.values())
+
+
+def test_a_finished_single_agent_episode_has_an_empty_mask():
+    # (seat 1 in Duel's wonder draft picks twice in a row: the cycle ends on its own turn)
+    single = rl.single_agent_env("duel", max_cycles=1, seat=1)
+    obs, _ = single.reset(seed=3)
+    assert single.action_masks().any()
+    obs, _, terminated, truncated, _ = single.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert truncated and not terminated and single.aec.agent_selection == single.agent
+    assert obs["action_mask"].sum() == 0 and not single.action_masks().any()
+
+
+# -- agents --------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("options, kind, message", [
+    ({"depth": 0}, ValueError, "depth must be an integer of at least 1, or None"),
+    ({"depth": -1}, ValueError, "depth must be an integer of at least 1, or None"),
+    ({"depth": 2.5}, TypeError, "depth must be an integer of at least 1, or None"),
+    ({"depth": "3"}, TypeError, "depth must be an integer"),
+    ({"depth": True}, TypeError, "depth must be an integer"),
+    ({"iterations": True}, TypeError, "iterations must be an integer of at least 1, not True"),
+    ({"iterations": 2.5}, TypeError, "iterations must be an integer of at least 1, not 2.5"),
+    ({"iterations": "5"}, TypeError, "iterations must be an integer of at least 1, not '5'"),
+    ({"iterations": 0}, ValueError, "iterations must be an integer of at least 1, not 0"),
+    ({"exploration": "x"}, TypeError, "exploration must be a number of at least 0"),
+    ({"exploration": -1.0}, ValueError, "exploration must be a number of at least 0"),
+    ({"exploration": float("nan")}, ValueError, "exploration must be a number of at least 0"),
+    ({"seed": None}, TypeError, "seed must be an integer, not None"),
+    ({"seed": 1.5}, TypeError, "seed must be an integer, not 1.5"),
+])
+def test_search_options_are_checked_when_the_agent_is_made(options, kind, message):
+    """depth=0, -1 or 2.5 and iterations=True were taken; iterations=2.5 failed only in `act`
+    ("'float' object cannot be interpreted as an integer")."""
+    with pytest.raises(kind, match=message):
+        MCTSAgent(**{"iterations": 2, **options})
+
+
+def test_search_options_take_integers_numpy_ones_too():
+    game = new_game(seed=1)
+    plain = MCTSAgent(3, iterations=4, depth=2)
+    numpy = MCTSAgent(np.int64(3), iterations=np.int64(4), depth=np.int64(2))
+    assert (numpy.seed, numpy.iterations, numpy.depth) == (3, 4, 2)
+    assert type(numpy.seed) is int
+    assert str(plain.act(game)) == str(numpy.act(game))
+
+
+@pytest.mark.parametrize("name", ["random", "greedy", "mcts"])
+@pytest.mark.parametrize("seed", [None, 1.5, "x", True])
+def test_make_agent_needs_an_integer_seed(name, seed):
+    """make_agent("random", None) made an agent seeded from the system: not reproducible."""
+    with pytest.raises(TypeError, match=rf"^the seed of agent '{name}' must be an integer, not {seed!r}$"):
+        make_agent(name, seed)
+
+
+def test_make_agent_takes_numpy_integers_as_their_value():
+    game = new_game(seed=2)
+    for name in ("random", "greedy"):
+        assert str(make_agent(name, np.int64(9)).act(game)) == str(make_agent(name, 9).act(game))
+    with pytest.raises(UnknownName, match="unknown agent"):   # (the name is still checked first)
+        make_agent("nope", None)
+
+
+# -- seats ---------------------------------------------------------------------------------------------
+
+def test_a_seat_given_as_a_string_is_said_to_need_an_int():
+    """It read "unknown seat `0`; did you mean `0`?"."""
+    game = new_game(seed=1)
+    with pytest.raises(UnknownName, match=r"^unknown seat `'0'`: a seat is an int, not str; seats: 0, 1$") as info:
+        game.legal_actions("0")
+    assert "did you mean" not in str(info.value)
+    with pytest.raises(UnknownName, match=r"^unknown seat `True`: a seat is an int, not bool; seats: 0, 1$"):
+        game.score(True)
+    with pytest.raises(UnknownName, match=r"^unknown seat `1.0`: a seat is an int, not float"):
+        game.total_score(1.0)
+    with pytest.raises(UnknownName, match=r"^unknown seat `2`; seats: 0, 1$"):   # (an int: as before)
+        game.legal_actions(2)
