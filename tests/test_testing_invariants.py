@@ -43,7 +43,7 @@ def test_invariants_hold_over_random_games(expansions, games):
 
 def test_every_invariant_has_a_name_and_a_message():
     names = [i.name for i in INVARIANTS + I.DRIVER_INVARIANTS]
-    assert len(set(names)) == len(names) == 12
+    assert len(set(names)) == len(names) == 13
     assert all(i.message and i.when in ("step", "end", "driver") for i in INVARIANTS + I.DRIVER_INVARIANTS)
 
 

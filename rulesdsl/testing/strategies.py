@@ -119,11 +119,7 @@ def _setup_draws(base: str, expansions: tuple[str, ...], options: tuple[str, ...
     first turn), found by creating one game; only zones whose items start there are scripted."""
     rules = ruleset(expansions, base, players)
     content = rules.content
-    game = rules.new_game(seed=0, options=list(options))
-    guard = 0
-    while game.state.pending is not None and not game.over and guard < 500:
-        game.apply(game.legal_actions()[0])
-        guard += 1
+    game = _through_setup(rules.new_game(seed=0, options=list(options)))
     counts: dict[str, int] = {}
     drawn: dict[str, set[str]] = {}
     for label, *items in game.state.chance:
@@ -136,8 +132,25 @@ def _setup_draws(base: str, expansions: tuple[str, ...], options: tuple[str, ...
             continue
         pool = tuple(it.name for it in content.items if it.deck == zone)
         if n and len(pool) >= n and drawn[label] <= set(pool):
-            out.append((label, pool, n))
+            out.append((label, pool, n - _unseen(rules, options, label, pool[:n])))
     return tuple(out)
+
+
+def _through_setup(game):
+    """`game` after the set-up's decisions (the draft), each answered with its first option."""
+    guard = 0
+    while game.state.pending is not None and not game.over and guard < 500:
+        game.apply(game.legal_actions()[0])
+        guard += 1
+    return game
+
+
+def _unseen(rules, options: tuple[str, ...], label: str, names: tuple[str, ...]) -> int:
+    """How many of a zone's draws are unseen (cards leaving the game face down, which a script
+    never dictates: they take the cards it does not name): a script naming every card drawn
+    left them none, and the set-up was dealt short."""
+    game = _through_setup(rules.new_game(seed=0, options=list(options), script={label: list(names)}))
+    return sum(asked - found for zone, asked, found in game.short_draws if zone == label)
 
 
 def scripted_setups(expansions: Iterable[str] = (), base="duel", *, options: Iterable[str] = (),
