@@ -5,15 +5,17 @@ Every problem found is reported; checking never stops at the first one.
 
 from __future__ import annotations
 
+import difflib
 from collections import Counter
 
 import attrs
 
 from . import ast
 from . import registry as R
+from .bounds import bounds
 from .diagnostics import Diagnostic, Span, did_you_mean
-from .loader import Merged
-from .playable import Playable, item_start_zone
+from .loader import Merged, bundled_hint, closed_before, stray_hint
+from .playable import Playable, a, item_start_zone
 from .recursion import check_recursion, check_repeat_counts
 
 EVENT_TYPE = "event:"  # the type of `event` inside `when EVENT`: "event:built", ...
@@ -30,6 +32,25 @@ COUNTS = {("gain", "amount"), ("lose", "amount"), ("pay", "amount"), ("put_coins
           ("take_top", "count"), ("deal_onto_structure", "count"), ("discount", "count"),
           ("chain_price", "coins"), ("cost_coins", "coins"), ("trade_discount", "coins"),
           ("trade_price", "price")}   # (a negative price: the buyer gained, the seller lost coins)
+# How an unknown word of each sort is declared (in the game or an `expansion` header), or defined.
+DECLARE = {R.RESOURCE: "resources {name}", R.COLOR: "colors {name}", R.SCIENCE: "science {name}",
+           R.CHAIN: "chains {name}", R.ZONE: "zone {name}", R.KIND: "item_kinds {name}",
+           "table": "table {name} 0 1 2", "counter": "counter {name}", "procedure": "procedure {name} {{ ... }}",
+           R.LAYOUT: "layout {name} {{ row up 5 7 }}"}
+# The statement or kind of definition that makes a word of each sort (loader.bundled_hint).
+BUNDLED_WHAT = {R.RESOURCE: "resources", R.COLOR: "colors", R.SCIENCE: "science", R.CHAIN: "chains",
+                R.ZONE: "zone", R.KIND: "item_kinds", R.LAYOUT: "layout"}
+# What a parameter's type is called in a message ("`shields` needs a number (count)").
+TYPE_NAMES = {R.INT: "number", R.BOOL: "condition", R.PLAYER: "player", R.ITEM: "item", R.ZONE: "zone",
+              R.SELECTOR_ZONE: "zone", R.RESOURCE: "resource", R.COLOR: "colour", R.COLORS: "colour",
+              R.SCIENCE: "scientific symbol", R.CHAIN: "chain symbol", R.LAYOUT: "layout", R.KIND: "kind",
+              R.EVENT: "event", R.WORD: "word", R.TEXT: "quoted text"}
+# The counts a game takes as 0 when one computed is below 0 (W508), and what the statement then does.
+CLAMPED = {"gain": "gains nothing (it takes no coins)", "lose": "takes nothing (it gives no coins)",
+           "pay": "pays nothing", "put_coins": "puts no coin", "shields": "moves the pawn nowhere (not back)",
+           "repeat": "runs no round", "choose": "offers no pick", "deal": "deals nothing",
+           "take_top": "takes nothing", "deal_onto_structure": "deals no sensible number of items",
+           "cost_coins": "costs no coin (it gives none back)"}
 VOCAB_VERBS = {"resources": R.RESOURCE, "colors": R.COLOR, "science": R.SCIENCE, "chains": R.CHAIN}
 VOCAB_LABEL = {R.RESOURCE: ("E301", "resource"), R.COLOR: ("E302", "colour"), R.SCIENCE: ("E303", "scientific symbol"),
                R.CHAIN: ("E304", "chain symbol"), R.ZONE: ("E305", "zone"), R.LAYOUT: ("E311", "layout"),
@@ -103,6 +124,20 @@ class Scope:
         return Scope({**self.names, **more}, self.kind)
 
 
+def _subtracts(e: ast.Expr) -> bool:
+    """Whether the arithmetic making a number subtracts or adds a negative number (within the
+    arithmetic itself: `lookup(t, i - 1)` does not)."""
+    if isinstance(e, ast.Int):
+        return e.value < 0
+    if isinstance(e, ast.BinOp) and e.op in ("+", "-", "*", "//", "%"):
+        return e.op == "-" or _subtracts(e.left) or _subtracts(e.right)
+    if isinstance(e, ast.Call) and e.func in ("min", "max"):
+        return any(_subtracts(x) for x in e.args)
+    if isinstance(e, ast.Call) and e.func == "either":
+        return any(_subtracts(x) for x in e.args[1:])
+    return False
+
+
 def _sign_help(s: ast.Statement) -> str | None:
     """Where a statement's arguments do not fit, a signed argument after another is the likely
     cause: `gain count(city) -1 coins` is three arguments (a `-` after a space, none after it)."""
@@ -120,6 +155,7 @@ class Checker:
         self.chain_given: dict[str, Span] = {}
         self.chain_used: dict[str, Span] = {}
         self._zone_numbers: dict[str, dict[str, int] | None] | None = None
+        self.stray_lines: set[tuple[str, int]] = set()   # (file, line) of statements outside definitions
 
     def error(self, code: str, message: str, span: Span, help: str | None = None) -> None:
         self.diags.append(Diagnostic("error", code, message, span, help))
@@ -167,14 +203,28 @@ class Checker:
         item_kinds = self.voc.known(R.KIND)
         kind = R.KINDS.get(d.kind) or (R.Kind(d.kind) if d.kind in item_kinds else None)
         if kind is None or (d.kind in R.ITEM_KINDS and d.kind not in item_kinds):
+            place = (d.kind_span.file, d.kind_span.line)
+            if place in self.stray_lines:
+                return   # (the other words of a statement outside any definition: reported once)
+            if d.kind in R.VERBS and d.modifier is None:
+                # `cost 2 wood` after a card's `}`: read as definitions of kinds `cost` and `wood`.
+                self.stray_lines.add(place)
+                self.error("E101", f"`{d.kind}` stands outside any definition", d.kind_span, self.stray_hint(d))
+                return
             known = (set(R.KINDS) - set(R.ITEM_KINDS)) | item_kinds
             self.error("E101", f"unknown kind of definition `{d.kind}`", d.kind_span,
-                       did_you_mean(d.kind, known) or f"known kinds: {', '.join(sorted(known))}")
+                       bundled_hint("item_kinds", d.kind, merged=self.merged)
+                       or did_you_mean(d.kind, known) or f"known kinds: {', '.join(sorted(known))}")
             return
         if not d.name and kind.named:
             self.error("E103", f"this {d.kind} has no name", d.kind_span, f'write {d.kind} "Name" {{ ... }}')
         if d.block is None:
-            self.error("E106", f"{d.kind} `{d.name}` has no body", d.name_span, "add `{ ... }` after the name")
+            before = self.closed_before(d)
+            # (no more than 40 characters between two backticks or two quotes: a longer run is elided)
+            self.error("E106", f"{d.kind} `{d.name}` has no body", d.name_span,
+                       f"add {{ ... }} after the name; or, if it is a statement of {before.kind} \"{before.name}\" "
+                       f"above, move it up, before the closing brace at line {before.span.end_line}"
+                       if before is not None and d.kind in R.VERBS else "add `{ ... }` after the name")
             return
         scope = Scope(dict(R.NAMES), d.kind)
         if d.kind == "action":
@@ -184,7 +234,45 @@ class Checker:
         for req in kind.required:
             if not seen[req]:
                 self.error("E104", f"{d.kind} `{d.name}` needs `{req}`", d.name_span,
-                           f"add a line: {R.VERBS[req].example}")
+                           f"add a line: {self.required_line(d, req)}")
+
+    def stray_hint(self, d: ast.Definition) -> str:
+        return stray_hint(self.closed_before(d))
+
+    def closed_before(self, d: ast.Definition) -> ast.Definition | None:
+        return closed_before(d, self.merged.definitions)
+
+    def required_line(self, d: ast.Definition, req: str) -> str:
+        """The line a definition lacks: written from a misspelt statement of the definition that
+        is surely it (`colour purpel`: `color purple`, the words nearest to the declared ones),
+        or the statement's example."""
+        verb = R.VERBS[req]
+        for s in d.block.statements if d.block else ():
+            if R.verb_for(d.kind, s.verb) is not None or did_you_mean(s.verb, [req]) is None or not s.args:
+                continue
+            words = []
+            for p, arg in zip(verb.params, s.args):
+                text = self.source_text(arg.span)
+                if text is None:
+                    break
+                if isinstance(arg, ast.Name) and p.type in VOCAB_LABEL and arg.name not in self.voc.known(p.type):
+                    near = difflib.get_close_matches(arg.name, sorted(self.voc.known(p.type)), n=1, cutoff=0.6)
+                    text = near[0] if near else text
+                words.append(text)
+            else:
+                if len(words) == len(s.args):
+                    return f"{req} {' '.join(words)}"
+        return verb.example
+
+    def source_text(self, span: Span) -> str | None:
+        """The text of a span on one line of a file read, or None."""
+        source = self.merged.sources.get(span.file)
+        if source is None or span.line != span.end_line:
+            return None
+        lines = source.split("\n")
+        if not 1 <= span.line <= len(lines):
+            return None
+        return lines[span.line - 1][span.column - 1:span.end_column - 1] or None
 
     def action_scope(self, d: ast.Definition, scope: Scope) -> Scope:
         params = {}
@@ -229,12 +317,13 @@ class Checker:
                        "e.g. choose_one { option coins { gain 3 coins } option shields { shields 1 } }")
             return
         if not self.allowed(verb, d.kind, top):
-            where = f"in a {d.kind}" if top else "inside an effect block"
-            self.error("E202", f"`{s.verb}` cannot be used {where}", s.verb_span, self.placement_hint(verb))
+            where = f"in {a(d.kind)}" if top else "inside an effect block"
+            self.error("E202", f"`{s.verb}` cannot be used {where}", s.verb_span,
+                       self.instead(s, verb, d.kind, top) or self.placement_hint(verb, d.kind, top))
             return
         if verb.contexts and d.kind not in verb.contexts:
-            self.error("E202", f"`{s.verb}` cannot run in a {d.kind}", s.verb_span,
-                       f"`{s.verb}` only works in {' or '.join(f'an {k}' if k[0] in 'aeiou' else f'a {k}' for k in verb.contexts)} "
+            self.error("E202", f"`{s.verb}` cannot run in {a(d.kind)}", s.verb_span,
+                       f"`{s.verb}` only works in {' or '.join(a(k) for k in verb.contexts)} "
                        f"definition: " + CONTEXT_WHY.get(s.verb, "see docs/language.md"))
             return
         if seen is not None:
@@ -284,12 +373,67 @@ class Checker:
             return kind == "invariant"
         return False
 
-    @staticmethod
-    def placement_hint(verb: R.Verb) -> str:
+    def instead(self, s: ast.Statement, verb: R.Verb, kind: str, top: bool) -> str | None:
+        """Where a statement cannot stand, the statement that does its job there, if one does:
+        an action, an age or a block takes coins with `pay`, not `cost`; a player picks with
+        `choose` outside an action's `param`; effects run under `if`, not `require`."""
+        # (effects run here: in a block, or at the top of an action, age, procedure or item)
+        runs = not top or kind in ("action", "age", "procedure") or kind in self.voc.known(R.KIND)
+        if s.verb == "cost":
+            coins = self.coins_only(s)
+            if runs and coins and kind in self.voc.known(R.KIND):
+                return ("an item's cost stands at the top level of its definition; to take coins when this "
+                        f"block runs, write `pay {coins}`")
+            if runs and coins:
+                when = "when the action is taken (it is legal only if the player can pay)" if kind == "action" \
+                    else "when this runs"
+                what = "an action has no cost" if kind == "action" and top else "`cost` is an item's price"
+                return f"{what}: `pay {coins}` takes the coins {when}"
+            if kind == "action":
+                return ("an action has no cost: `pay N coins` takes coins (only coins); `build card` without "
+                        "`free` makes the player pay the card's own `cost`")
+            if kind == "rule" and top:
+                return ("a rule holds only `when` triggers; a `pay N coins` inside one takes coins when it fires"
+                        if coins else "a rule holds only `when` triggers: only items (card, wonder, ...) have a cost")
+            return None
+        # (hints hold no more than 40 characters between two backticks: a longer run is elided)
+        if s.verb == "require" and runs:
+            return ("in an action, `require` makes it legal only while a condition holds; here, "
+                    "if CONDITION { ... } runs effects only while it holds")
+        if s.verb == "param" and runs:
+            zone = self.source_text(s.args[-1].span) if len(s.args) >= 3 else None
+            return (f"an action's `param` is what its player picks; here a player picks with "
+                    f"choose 1 from {zone or 'ZONE'} {{ ... chosen ... }}")
+        if verb.role == R.EFFECT and top:
+            if kind == "rule":
+                text = self.source_text(s.span)
+                text = text if text and len(text) <= 20 else f"{s.verb} ..."
+                return f"a rule runs effects from its triggers: put it in one, e.g. `when built by=me {{ {text} }}`"
+            if kind in ("game", "expansion"):
+                blocks = "`setup { ... }`" if kind == "expansion" else \
+                    "`setup { ... }`, `between_ages { ... }`, `end_of_age { ... }` or `end_of_game { ... }`"
+                return f"in {a(kind)}, effects run from {blocks}"
+        return None
+
+    def coins_only(self, s: ast.Statement) -> str | None:
+        """`1 coin` of `cost 1 coin`: the amount of a cost of coins alone, as written."""
+        if len(s.args) == 2 and isinstance(s.args[0], ast.Int) and isinstance(s.args[1], ast.Name) \
+                and s.args[1].name in ("coin", "coins"):
+            return f"{s.args[0].value} {s.args[1].name}"
+        if len(s.args) == 1 and isinstance(s.args[0], ast.Name) and s.args[0].name in ("coin", "coins"):
+            return "1 coin"
+        return None
+
+    def placement_hint(self, verb: R.Verb, kind: str, top: bool) -> str:
         if verb.role == R.PROPERTY:
-            return f"`{verb.name}` describes a definition ({', '.join(verb.kinds or R.ITEM_KINDS)}); put it at its top level"
+            owners = " or ".join(verb.kinds) if verb.kinds else f"an item ({', '.join(sorted(self.voc.known(R.KIND)))})"
+            if not top and self.allowed(verb, kind, True):
+                return f"`{verb.name}` describes the {kind} itself: put it at the top level of its definition, " \
+                       "outside this block"
+            return f"`{verb.name}` describes {a(owners) if verb.kinds else owners}, not {a(kind)}" + \
+                ("" if top else ", and is no effect")
         if verb.role == R.GAME:
-            return f"`{verb.name}` belongs in a {' or '.join(verb.kinds)} definition"
+            return f"`{verb.name}` belongs in {' or '.join(a(k) for k in verb.kinds)} definition"
         if verb.role == R.ACTION_PART:
             return f"`{verb.name}` belongs at the top of an `action`"
         if verb.role == R.TRIGGER:
@@ -301,6 +445,8 @@ class Checker:
     def arguments(self, s: ast.Statement, verb: R.Verb, d: ast.Definition, scope: Scope) -> None:
         args = list(s.args)
         params = list(verb.params)
+        compared = self.single_equals(s, verb, args, params)
+        params = self.missing_before_word(s, args, params)
         i = 0
         for p in params:
             if p.type in (R.AMOUNTS, R.WORDS, R.INTS):
@@ -312,8 +458,9 @@ class Checker:
                 self.products(rest, s)
                 break
             if i >= len(args):
-                if not p.optional:
-                    self.error("E203", f"`{s.verb}` needs {self.describe(p)}", s.span, f"e.g. {verb.example}")
+                if p.optional or p.type == R.BOOL and compared:
+                    break
+                self.error("E203", f"`{s.verb}` needs {self.describe(p)}", s.span, f"e.g. {verb.example}")
                 break
             arg = args[i]
             if p.literal:
@@ -324,12 +471,14 @@ class Checker:
                     continue
                 words = " or ".join(f"`{w}`" for w in p.literal if w not in ("coin",))  # (`coins` says it)
                 self.error("E203", f"`{s.verb}` expects {words} here", arg.span,
-                           _sign_help(s) or f"e.g. {verb.example}")
+                           _sign_help(s) or (isinstance(arg, ast.Name) and did_you_mean(arg.name, p.literal))
+                           or f"e.g. {verb.example}")
                 i += 1
                 continue
             self.typed(arg, p.type, scope, s)
             if (s.verb, p.name) in COUNTS:
                 self.not_negative(arg, s)
+                self.may_be_negative(arg, s, p)
             i += 1
         if i < len(args) and args[i:]:
             extra = args[i]
@@ -350,6 +499,8 @@ class Checker:
                                arg.span, f"e.g. {verb.example}")
         given: set[str] = set()
         for kw in s.kwargs:
+            if kw.name in compared:
+                continue
             if kw.name in given:   # (the last one won, silently)
                 self.error("E206", f"`{kw.name}=` is given twice in this `{s.verb}`", kw.span, "keep one of them")
                 continue
@@ -368,7 +519,8 @@ class Checker:
                     and not (isinstance(kw.value, ast.Name) and kw.value.name in R.TRIGGER_BY_WORDS):
                 self.error("E309", "`by=` of a trigger names whose event it is: `me`, `opponent`, `others`, "
                                    "`left`, `right`, `neighbours` or `any`",
-                           kw.value.span, "e.g. when built by=me { ... }")
+                           kw.value.span, (isinstance(kw.value, ast.Name) and did_you_mean(kw.value.name, R.TRIGGER_BY_WORDS))
+                           or "e.g. when built by=me { ... }")
                 continue
             if kw.name == "where" and kw.name in kwtypes:
                 self.expect(kw.value, R.BOOL, scope.with_(it=R.ITEM, space=R.INT))
@@ -411,7 +563,7 @@ class Checker:
             self.zone_has_spaces(s, s.args[0])
 
     def zone_has_spaces(self, s: ast.Statement, zone: ast.Name) -> None:
-        """E204 for `choose_space` on a zone with no spaces (offering nothing: its block never runs),
+        """E204 for `choose_space` on a zone with no spaces (nothing is offered: its block never runs),
         and a cube verb on a zone with no cubes or no spaces to put them on (it does nothing)."""
         numbers = self.zone_numbers()
         have = numbers.get(zone.name)
@@ -468,9 +620,49 @@ class Checker:
                 for s in d.block.statements if s.verb == "zone" and s.args and isinstance(s.args[0], ast.Name)
                 and any(k.name == "counters" for k in s.kwargs)}
 
+    def single_equals(self, s: ast.Statement, verb: R.Verb, args: list[ast.Expr], params: list[R.Param]) -> set[str]:
+        """`if coins = 3`: a single `=` makes `coins` an option of `if`, which then has no
+        condition.  Said once, as the comparison it surely is; the names of such options."""
+        at = next((k for k, p in enumerate(params) if p.type == R.BOOL), None)
+        if at is None or len(args) > at:
+            return set()
+        kw = next((k for k in s.kwargs if k.name not in verb.kwarg_types), None)
+        if kw is None:
+            return set()
+        value = self.source_text(kw.value.span) or "..."
+        self.error("E204", f"`{kw.name} = {value}` is no comparison: one `=` names an option", kw.span,
+                   f"to compare, write `{kw.name} == {value}`")
+        return {kw.name}
+
+    def missing_before_word(self, s: ast.Statement, args: list[ast.Expr], params: list[R.Param]) -> list[R.Param]:
+        """`choose from discard`: the fixed word `from` comes where the count should, so the
+        count is missing (not `from` an unknown name, nor `discard` a misplaced word).  Said
+        once; the parameters to check the arguments against, without the missing ones."""
+        for k, p in enumerate(params):
+            if p.type in (R.AMOUNTS, R.WORDS, R.INTS, R.PRODUCTS):
+                break
+            if not p.literal or p.optional:
+                continue
+            j = next((j for j, arg in enumerate(args[:k]) if isinstance(arg, ast.Name) and arg.name in p.literal), None)
+            if j is None or any(q.optional for q in params[j:k]):
+                return params
+            word, missing = args[j], params[j:k]
+            rest = self.source_text(Span(word.span.file, word.span.line, word.span.column,
+                                         args[-1].span.end_line, args[-1].span.end_column))
+            fill = " ".join(("2" if word.name == "coins" else "1") if q.type == R.INT else q.name.upper()
+                            for q in missing)
+            self.error("E203", f"`{s.verb}` needs {self.describe(missing[0])} before `{word.name}`", word.span,
+                       f"write the {missing[0].name} first: `{s.verb} {fill} {rest}`" if rest
+                       else f"e.g. {R.VERBS[s.verb].example}")
+            return params[:j] + params[k:]
+        return params
+
     @staticmethod
     def describe(p: R.Param) -> str:
-        return f"`{p.literal[0]}`" if p.literal else f"a {p.type} ({p.name})"
+        if p.literal:
+            return f"`{p.literal[0]}`"
+        name = TYPE_NAMES.get(p.type, p.type.replace("_", " "))
+        return a(name) if name == p.name else f"{a(name)} ({p.name})"
 
     @staticmethod
     def arity(verb: R.Verb) -> str:
@@ -549,6 +741,33 @@ class Checker:
                        f"write `{hint} {-e.value} ...` instead" if hint else
                        f"write a count of 0 or more (`{s.verb} {-e.value} ...`)")
 
+    def may_be_negative(self, e: ast.Expr, s: ast.Statement, p: R.Param) -> None:
+        """W508 for a computed count that can fall below 0 (`gain count(city) - 10 coins`): the
+        engine takes it as 0, which the expression does not say.  Judged by its range
+        (rulesdsl/bounds.py) where it subtracts, or has a negative number: a range unknown
+        otherwise (`modifier(...)`, `event.amount`) is left alone."""
+        if s.verb not in CLAMPED or isinstance(e, ast.Int) or not _subtracts(e):
+            return
+        lows = [bounds(e, n)[0] for n in self.player_counts()]
+        if all(low is not None and low >= 0 for low in lows):
+            return
+        known = [low for low in lows if low is not None]
+        low = f" (as low as {min(known)})" if len(known) == len(lows) else ""
+        text = self.source_text(e.span) or "..."
+        self.warning("W508", f"the {p.name} of `{s.verb}` can be below 0{low}", e.span,
+                     f"{a(p.name)} below 0 counts as 0: it then {CLAMPED[s.verb]}; if that is meant, "
+                     f"write `max(0, {text})`, else rewrite it")
+
+    def player_counts(self) -> range:
+        """The player counts the game supports (`players N [M]`)."""
+        declared = [s for d in self.merged.definitions if d.kind in ("game", "expansion") and d.block
+                    for s in d.block.statements if s.verb == "players" and s.args
+                    and all(isinstance(x, ast.Int) for x in s.args)]
+        if not declared:
+            return range(R.MIN_PLAYERS, R.MIN_PLAYERS + 1)
+        low, high = declared[-1].args[0].value, declared[-1].args[-1].value
+        return range(max(low, 1), max(low, high, 1) + 1)
+
     def products(self, args: list[ast.Expr], s: ast.Statement) -> None:
         if not args:
             self.error("E203", "`produce` needs a resource", s.span, "e.g. produce wood")
@@ -571,23 +790,26 @@ class Checker:
                            "when built, discarded or moved")
                 return
             if node.name not in known:
+                declare = DECLARE.get(type_, "").format(name=node.name)
+                declare = (f"define it: `{declare}`" if type_ in ("procedure", R.LAYOUT) else
+                           f"declare it in the game or an `expansion` header: `{declare}`" if declare else "")
                 self.error(code, f"unknown {label} `{node.name}`", node.span,
-                           did_you_mean(node.name, set(known) | set(extra))
-                           or (f"known: {', '.join(sorted(known))}" if known else
-                               "define it: `procedure NAME { ... }`" if type_ == "procedure" else
-                               "declare it in the game definition"))
+                           bundled_hint(BUNDLED_WHAT.get(type_, type_), node.name, merged=self.merged)
+                           or did_you_mean(node.name, set(known) | set(extra))
+                           or (f"known: {', '.join(sorted(known))}" + (f"; or {declare}" if declare else "")
+                               if known else declare or None))
         elif or_words(node) is not None:
             self.error("E309", f"expected one {label} here, found `or`", node.span,
                        f"`or` joins conditions; name one {label} here")
         else:
-            self.error("E309", f"expected a {label} here", node.span)
+            self.error("E309", f"expected {a(label)} here", node.span)
 
     def typed(self, e: ast.Expr, type_: str, scope: Scope, s: ast.Statement) -> None:
         if type_ in (R.RESOURCE, R.COLOR, R.SCIENCE, R.CHAIN, R.ZONE, R.LAYOUT, R.KIND):
             if type_ in (R.RESOURCE, R.SCIENCE) and or_words(e) is None:
                 got = self.expr(e, scope)  # e.g. event.symbol
                 if got not in ("word", "any", None):
-                    self.error("E309", f"expected a {VOCAB_LABEL[type_][1]}, found {self.article(got)}", e.span,
+                    self.error("E309", f"expected {a(VOCAB_LABEL[type_][1])}, found {self.article(got)}", e.span,
                                "e.g. event.symbol in `when gained_science`" if type_ == R.SCIENCE else None)
                 return
             if type_ == R.RESOURCE and isinstance(e, ast.Name) and e.name == "resource" and scope.kind == "game":
@@ -617,6 +839,8 @@ class Checker:
                 self.error("E309", f"`owner={e.name}` cannot be added up here", e.span,
                            "name a seat or a group of seats: " + ", ".join(R.SUMMED_OWNER_WORDS + ("left", "right")))
                 return
+            if isinstance(e, ast.Name) and self.seat_typo(e, words, scope):
+                return
             self.expect(e, R.PLAYER, scope)
             return
         if type_ == R.EVENT:
@@ -639,7 +863,8 @@ class Checker:
         if type_ == "side":
             if not (isinstance(e, ast.Name) and e.name in ("left", "right", "neighbours")):
                 self.error("E309", "expected a side: left, right or neighbours", e.span,
-                           "`from=left` lowers the price of what the left neighbour sells")
+                           (isinstance(e, ast.Name) and did_you_mean(e.name, ("left", "right", "neighbours")))
+                           or "`from=left` lowers the price of what the left neighbour sells")
             return
         if type_ == "procedure":
             self.vocab(e, "procedure")
@@ -649,6 +874,16 @@ class Checker:
                 self.error("E309", "expected a list of numbers, e.g. [2, 4, 9]", e.span)
             return
         self.expect(e, type_, scope)
+
+    def seat_typo(self, e: ast.Name, words: tuple[str, ...], scope: Scope) -> bool:
+        """E307 for a name that is no seat where seat words are taken (`owner=neighbors`), with
+        the nearest of those words or of the players in scope; False for a name that is known."""
+        if e.name in scope.names or any(e.name in self.voc.known(t) for t in VOCAB_LABEL):
+            return False
+        seats = [*words, *(n for n, t in scope.names.items() if t == R.PLAYER)]
+        self.error("E307", f"unknown name `{e.name}`", e.span,
+                   did_you_mean(e.name, seats) or "seats here: " + ", ".join(dict.fromkeys(seats)))
+        return True
 
     def expect(self, e: ast.Expr, type_: str, scope: Scope) -> None:
         got = self.expr(e, scope)
@@ -662,7 +897,7 @@ class Checker:
         if t.startswith(EVENT_TYPE):
             return "an event"
         return {R.INT: "a number", R.BOOL: "a condition", R.PLAYER: "a player", R.ITEM: "an item",
-                "word": "a word", "text": "text", "list": "a list"}.get(t, t)
+                "word": "a word", "text": "text", "list": "a list"}.get(t) or a(TYPE_NAMES.get(t, t))
 
     @staticmethod
     def type_hint(t: str) -> str | None:
@@ -674,7 +909,9 @@ class Checker:
             return R.INT
         if isinstance(e, ast.Str):
             if e.value not in self.voc.items:
-                self.error("E306", f"no item is named \"{e.value}\"", e.span, did_you_mean(e.value, self.voc.items))
+                self.error("E306", f"no item is named \"{e.value}\"", e.span,
+                           bundled_hint("item", e.value, merged=self.merged) or did_you_mean(e.value, self.voc.items)
+                           or "item names are exact, capitals and spaces included: `rulesdsl list` shows them")
             return R.ITEM
         if isinstance(e, ast.Name):
             if e.name in scope.names:

@@ -75,6 +75,7 @@ CODES: dict[str, str] = {
     "W505": "a computed seat the game may not have",
     "W506": "an action's parameter names items its player cannot see",
     "W507": "`deal_onto_structure` in an age, before its structure is laid out",
+    "W508": "a computed count or amount that can be below 0 (taken as 0)",
 }
 
 
@@ -408,6 +409,15 @@ EXPLANATIONS: dict[str, Explanation] = {
         "extend age 1 {\n    deal_onto_structure 1 progress_deck slots=[0]\n}\n",
         "Deal from a rule that hears the structure being laid out: `rule \"Bonus\" { when "
         "structure_dealt { if age == 1 { deal_onto_structure 1 progress_deck slots=[0] } } }`."),
+    "W508": Explanation(
+        "A count or amount that is computed (`gain count(city) - 10 coins`) can fall below 0, as far "
+        "as its expression tells. The engine takes a count below 0 as 0: such a `gain` gains nothing, "
+        "it does not take coins, a `lose` gives none, `shields` do not move the pawn back, a `repeat` "
+        "runs no round. Legal, but what the expression says is not what happens (and `explain` reads "
+        "it as written).",
+        _card("gain count(city) - 10 coins", "yellow"),
+        "If nothing is meant below 0, say so: `gain max(0, count(city) - 10) coins`. If a loss is "
+        "meant, write it: `if count(city) < 10 { lose 10 - count(city) coins }`."),
 }
 
 

@@ -6,6 +6,7 @@ expansion may `replace`, `extend` or `remove` what an earlier folder defined.
 
 from __future__ import annotations
 
+import functools
 import os
 import stat
 from importlib.resources import files
@@ -219,15 +220,23 @@ def merge(layers: list[list[ast.SourceFile]], merged: Merged) -> Merged:
         layers = layers[:1] + sorted(layers[1:], key=layer_order)
     index: dict[tuple[str, str], int] = {}
     slots: list[ast.Definition | None] = []
-    for layer in layers:
+    for li, layer in enumerate(layers):
         for source in layer:
             for d in source.definitions:
                 key = (d.kind, d.name)
                 if d.modifier is None:
                     if key in index and slots[index[key]] is not None:
                         first = slots[index[key]]
+                        stray = _stray(d, source)
+                        if stray is not False:
+                            merged.diagnostics.extend([stray] if stray else [])
+                            continue
+                        before = closed_before(d, source.definitions)
                         merged.diagnostics.append(Diagnostic(
                             "error", "E102", f"{d.kind} `{d.name}` is defined twice", d.name_span,
+                            f"it has no body: if it is a statement of {before.kind} \"{before.name}\" above, move "
+                            f"it up, before the closing brace at line {before.span.end_line}"
+                            if d.block is None and before is not None and d.kind in _verbs() else
                             f"the first definition is at {first.name_span.file}:{first.name_span.line}; "
                             f"use `replace {d.kind} \"{d.name}\"` to change it"))
                         continue
@@ -239,7 +248,9 @@ def merge(layers: list[list[ast.SourceFile]], merged: Merged) -> Merged:
                     known = [n for (k, n), i in index.items() if k == d.kind and slots[i] is not None]
                     merged.diagnostics.append(Diagnostic(
                         "error", "E105", f"cannot {d.modifier} {d.kind} `{d.name}`: it is not defined",
-                        d.name_span, did_you_mean(d.name, known)))
+                        d.name_span, _defined_later(d, layer, layers[li + 1:])
+                        or bundled_hint(d.kind, d.name, layers)
+                        or did_you_mean(d.name, known)))
                     continue
                 i = index[key]
                 if d.modifier == "remove":
@@ -254,6 +265,135 @@ def merge(layers: list[list[ast.SourceFile]], merged: Merged) -> Merged:
                     slots[i] = attrs.evolve(old, block=block)
     merged.definitions = [d for d in slots if d is not None]
     return merged
+
+
+# -- hints: where a definition that is not in force is ---------------------------------------------
+
+def _verbs() -> dict:
+    from . import registry as R
+    return R.VERBS
+
+
+def _stray(d: ast.Definition, source: ast.SourceFile) -> Diagnostic | None | bool:
+    """A second `cost 2 wood` outside any definition reads as a second definition of kind `cost`,
+    and `wood` as one more (the checker reports the first such line: E101).  The first word is
+    said to be what it is, not "defined twice"; the others of its line are not reported (None).
+    False for a definition that is no such thing."""
+    from . import registry as R
+    if d.kind in R.KINDS:
+        return False
+    if d.kind in R.VERBS and d.modifier is None:
+        return Diagnostic("error", "E101", f"`{d.kind}` stands outside any definition", d.kind_span,
+                          stray_hint(closed_before(d, source.definitions)))
+    line = (d.kind_span.file, d.kind_span.line)
+    if any(x.kind in R.VERBS and x.kind not in R.KINDS and (x.kind_span.file, x.kind_span.line) == line
+           and x.kind_span.column < d.kind_span.column for x in source.definitions):
+        return None
+    return False
+
+
+def stray_hint(before: ast.Definition | None) -> str:
+    """The hint for a statement outside any definition (E101), `before`: the definition that
+    closed last before it, if any.  (No more than 40 characters between two backticks or two
+    quotes: a longer run is elided as a long name.)"""
+    if before is None:
+        return "a statement belongs inside the `{ ... }` of a definition"
+    return (f"{before.kind} \"{before.name}\" above closed at line {before.span.end_line}; a statement belongs "
+            f"inside a definition: move the line up, before that `}}`")
+
+
+def closed_before(d: ast.Definition, definitions) -> ast.Definition | None:
+    """The definition (with a body) of `d`'s file that ends last before `d` begins."""
+    start = (d.span.line, d.span.column)
+    found = None
+    for other in definitions:
+        end = (other.span.end_line, other.span.end_column)
+        if other is not d and other.span.file == d.span.file and end <= start and other.block is not None \
+                and (found is None or end > (found.span.end_line, found.span.end_column)):
+            found = other
+    return found
+
+
+def _defined_later(d: ast.Definition, layer: list[ast.SourceFile],
+                   later: list[list[ast.SourceFile]]) -> str | None:
+    """Where a layer applied after `layer` defines what `d` (a replace/extend/remove) changes: the
+    layers apply in their `order`, so the definition is not there yet when `d` is applied."""
+    for other in later:
+        found = next((x for source in other for x in source.definitions
+                      if x.modifier is None and (x.kind, x.name) == (d.kind, d.name)), None)
+        if found is None:
+            continue
+        mine, theirs = layer_order(layer), layer_order(other)
+        header = next((x for source in layer for x in source.definitions if x.kind == "expansion"), None)
+        # (one pair of backticks, one of quotes: a long run between two is elided as a long name)
+        folder = Path(d.name_span.file).parent.name
+        folder = folder if folder.isidentifier() and len(folder) <= 16 else "NAME"
+        fix = (f"`order {theirs + 1}` in its expansion header" if header is not None
+               else f"add a header, `expansion {folder} {{ order {theirs + 1} }}`")
+        when = "at the same order" if mine == theirs else "after this one"
+        return (f"{d.kind} \"{d.name}\" is defined at {found.name_span.file}:{found.name_span.line}, by a layer "
+                f"applied {when} (order {theirs}; this folder: {mine}); to change it, give this folder a "
+                f"higher order: {fix}")
+    return None
+
+
+def bundled_hint(what: str, name: str, layers: list[list[ast.SourceFile]] | None = None,
+                 merged: "Merged | None" = None) -> str | None:
+    """"`NAME` is a zone of the bundled expansion EXP: add -e EXP" when a bundled
+    expansion of the game in force, one not loaded, declares or defines `name` (and nothing
+    loaded does: the caller asks only about a name it did not find).  `what`: a declaration of
+    a game or expansion header (`zone`, `colors`, `resources`, `science`, `chains`, `counter`,
+    `table`, `item_kinds`), a kind of definition (`god`, `layout`, `procedure`), or `item` (an
+    item of any kind, by name).  From `layers` (the loader) or `merged` (the checker)."""
+    if merged is not None:
+        definitions = list(merged.definitions)
+    else:
+        definitions = [d for layer in layers or () for source in layer for d in source.definitions]
+    game = next((d.name for d in definitions if d.kind == "game"), None)
+    loaded = {d.name for d in definitions if d.kind == "expansion"}
+    if game is None:
+        return None
+    for expansion, found in _bundled_expansions(game):
+        if expansion in loaded:
+            continue
+        label = found.get((what, name))
+        if label is not None:
+            return f"{label} the bundled expansion {expansion}: add -e {expansion}"
+    return None
+
+
+@functools.lru_cache(maxsize=None)
+def _bundled_expansions(game: str) -> tuple[tuple[str, dict[tuple[str, str], str]], ...]:
+    """The bundled expansions of the bundled game `game` (their folders are named `GAME-...`), each
+    with what it declares and defines: (what, name) -> how a hint names it."""
+    from . import registry as R
+    folder = bundled_sets("game").get(game)
+    if folder is None:
+        return ()
+    out = []
+    for expansion, path in bundled_sets("expansion").items():
+        if not path.name.startswith(folder.name + "-"):
+            continue
+        found: dict[tuple[str, str], str] = {}
+        for source in read_folder(path).parsed:
+            for d in source.definitions:
+                if d.modifier is not None:
+                    continue
+                if d.kind in ("game", "expansion"):
+                    for s in d.block.statements if d.block else ():
+                        label = {"zone": "zone", "colors": "colour", "resources": "resource", "science":
+                                 "scientific symbol", "chains": "chain symbol", "counter": "counter",
+                                 "table": "table", "item_kinds": "kind"}.get(s.verb)
+                        words = s.args[:1] if s.verb in ("zone", "counter", "table") else s.args
+                        for w in words if label else ():
+                            if isinstance(w, ast.Name):
+                                found[(s.verb, w.name)] = f"`{w.name}` is a {label} of"
+                    continue
+                found[(d.kind, d.name)] = f"{d.kind} `{d.name}` is defined by"
+                if d.kind not in R.KINDS or d.kind in R.ITEM_KINDS:
+                    found[("item", d.name)] = f"\"{d.name}\" is {'an' if d.kind[0] in 'aeiou' else 'a'} {d.kind} of"
+        out.append((expansion, found))
+    return tuple(out)
 
 
 @attrs.frozen

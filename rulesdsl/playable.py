@@ -39,6 +39,11 @@ def expressions(s: ast.Statement) -> Iterator[ast.Expr]:
         yield from ast.walk(top)
 
 
+def a(word: str) -> str:
+    """`word` after its indefinite article: "an action", "a card"."""
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
+
+
 def name_of(e: ast.Expr | None) -> str | None:
     return e.name if isinstance(e, ast.Name) else None
 
@@ -549,8 +554,8 @@ class Playable:
                         key = (kind, s.span.line, s.span.column)
                         if kind not in build_zone and key not in reported:
                             reported.add(key)
-                            self.error("E407", f"`{s.verb}` can put a {kind} into play, but no zone takes a "
-                                               f"{kind} that comes into play", s.args[0].span,
+                            self.error("E407", f"`{s.verb}` can put {a(kind)} into play, but no zone takes "
+                                               f"{a(kind)} that comes into play", s.args[0].span,
                                        f"add `build_zone {kind} ZONE` to the game or the expansion")
                 if s.verb == "discard" and not has_discard:
                     self.error("E407", "`discard` needs a discard pile, and the game has none", s.verb_span,

@@ -1,0 +1,278 @@
+"""Diagnostics whose hints once misled (a design audit): each says what is wrong where it is, and
+its hint names the fix (rulesdsl/checker.py, rulesdsl/loader.py).
+
+Every diagnostic here must render as `path:line:col`, the line, a caret and a `help:` line, and
+no hint may be cut short: a run of more than 40 characters between two backticks (or two quotes)
+is elided as if it were a long name."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from rulesdsl.diagnostics import Diagnostic, render
+from rulesdsl.report import check_layers, check_paths
+
+ROOT = Path(__file__).resolve().parent.parent
+CARDS = ROOT / "cards"
+ELIDED = re.compile(r"\S\.\.\.[`\"]")
+
+
+def check(tmp_path: Path, text: str, expansions: tuple[str, ...] = (), name: str = "cards.rules",
+          folder: str = "mine") -> list[Diagnostic]:
+    """The diagnostics of one card file in its own folder, checked on top of the base game (and
+    `expansions`); each renders with its line, a caret and a hint that is not cut short."""
+    (tmp_path / folder).mkdir(exist_ok=True)
+    path = tmp_path / folder / name
+    path.write_text(text, encoding="utf-8")
+    report = check_paths([path.parent], expansions)
+    for d in report.diagnostics:
+        assert_rendered(d, report.sources.get(d.span.file))
+    return report.diagnostics
+
+
+def assert_rendered(d: Diagnostic, source: str | None) -> None:
+    out = render(d, source)
+    assert re.match(rf"{re.escape(d.span.file)}:{d.span.line}:{d.span.column}: (error|warning)\[{d.code}\]", out)
+    assert "^" in out and "\n  = help: " in out, out
+    assert d.help and not ELIDED.search(d.help), d.help
+
+
+def only(diags: list[Diagnostic], code: str | None = None) -> Diagnostic:
+    assert len(diags) == 1, [(d.code, d.message, d.help) for d in diags]
+    if code:
+        assert diags[0].code == code, (diags[0].code, diags[0].message)
+    return diags[0]
+
+
+def card(body: str, color: str = "yellow") -> str:
+    return f'card "Test Card" {{\n    age 1\n    color {color}\n' + "".join(f"    {line}\n" for line in body.split("\n")) + "}\n"
+
+
+# -- 1. a property in an action (or the like): the statement that does its job there -----------------
+
+def test_cost_in_an_action_names_pay(tmp_path):
+    d = only(check(tmp_path, "action bargain {\n    param card from structure\n    cost 1 coin\n    build card\n}\n"), "E202")
+    assert d.message == "`cost` cannot be used in an action"   # (was "in a action")
+    assert "`pay 1 coin`" in d.help and "top level" not in d.help
+
+
+def test_cost_in_a_block_of_an_action_names_pay(tmp_path):
+    d = only(check(tmp_path, "action bargain {\n    param card from structure\n"
+                             "    if coins > 3 { cost 2 coins }\n    build card\n}\n"), "E202")
+    assert "`pay 2 coins`" in d.help
+
+
+def test_cost_of_resources_in_an_action_says_pay_takes_coins_only(tmp_path):
+    d = only(check(tmp_path, "action bargain {\n    param card from structure\n    cost 2 wood\n    build card\n}\n"), "E202")
+    assert "only coins" in d.help and "top level" not in d.help
+
+
+def test_cost_in_a_rule_is_not_told_to_go_to_its_top_level(tmp_path):
+    d = only(check(tmp_path, 'rule "Costly" {\n    cost 3 stone\n    when built by=me { gain 1 coin }\n}\n'), "E202")
+    assert d.message == "`cost` cannot be used in a rule"
+    assert "top level" not in d.help and "`when`" in d.help
+
+
+def test_a_property_in_a_block_of_its_item_goes_to_the_top_level(tmp_path):
+    d = only(check(tmp_path, card("if coins > 3 {\n    color red\n}")), "E202")
+    assert "top level" in d.help
+
+
+def test_cost_of_coins_in_a_block_of_an_item_names_pay(tmp_path):
+    d = only(check(tmp_path, card("if coins > 3 {\n    cost 1 coin\n}")), "E202")
+    assert "top level" in d.help and "`pay 1 coin`" in d.help
+
+
+def test_a_property_of_another_kind_says_whose_it_is(tmp_path):
+    d = only(check(tmp_path, "action bargain {\n    param card from structure\n    color blue\n    build card\n}\n"), "E202")
+    assert d.help == "`color` describes a card, not an action"
+
+
+def test_param_and_require_outside_an_action_name_choose_and_if(tmp_path):
+    diags = check(tmp_path, card("param pick from discard\nrequire coins > 2"))
+    assert [d.code for d in diags] == ["E202", "E202"]
+    assert "choose 1 from discard" in diags[0].help
+    assert "if CONDITION" in diags[1].help
+
+
+def test_an_effect_at_the_top_of_a_rule_goes_in_a_trigger(tmp_path):
+    d = only(check(tmp_path, 'rule "Loose" {\n    gain 2 coins\n}\n'), "E202")
+    assert "`when built by=me { gain 2 coins }`" in d.help
+
+
+def test_an_expansion_statement_in_a_card_has_its_article(tmp_path):
+    d = only(check(tmp_path, card("order 2")), "E202")
+    assert d.help == "`order` belongs in an expansion definition"
+
+
+# -- 2. a single `=` in a condition -------------------------------------------------------------------
+
+@pytest.mark.parametrize("text", [
+    card("if coins = 3 { gain 1 coin }"),
+    "action bargain {\n    param card from structure\n    require coins = 3\n    build card\n}\n",
+    'invariant "Rich" {\n    holds coins = 3\n}\n',
+])
+def test_a_single_equals_in_a_condition_says_to_compare(tmp_path, text):
+    d = only(check(tmp_path, text), "E204")
+    assert d.help == "to compare, write `coins == 3`"
+    assert "comparison" in d.message
+
+
+# -- 3. a statement after the `}` of a definition -------------------------------------------------------
+
+def test_a_statement_after_a_closing_brace_is_outside_any_definition(tmp_path):
+    text = 'card "Outside" {\n    age 1\n    color blue\n    points 2\n}\n    cost 2 wood\n'
+    d = only(check(tmp_path, text), "E101")
+    assert (d.span.line, d.span.column) == (6, 5)
+    assert d.message == "`cost` stands outside any definition"
+    assert "closed at line 5" in d.help and "wonder" not in d.help
+
+
+def test_two_stray_statements_are_two_errors_and_no_duplicate(tmp_path):
+    text = ('card "A" {\n    age 1\n    color blue\n}\n    cost 2 wood\n'
+            'card "B" {\n    age 1\n    color blue\n}\n    cost 2 wood\n')
+    diags = check(tmp_path, text)
+    assert [(d.code, d.span.line) for d in diags] == [("E101", 5), ("E101", 10)]
+    assert "closed at line 4" in diags[0].help and "closed at line 9" in diags[1].help
+
+
+def test_a_bodyless_definition_after_a_closing_brace_may_be_a_stray_statement(tmp_path):
+    diags = check(tmp_path, 'card "A" {\n    age 1\n    color blue\n}\n    age 4\n')
+    d = only([d for d in diags if d.code == "E106"])   # (and E405: an age 4 that lays out nothing)
+    assert 'card "A" above' in d.help and "line 4" in d.help
+
+
+# -- 4. articles; a missing count ----------------------------------------------------------------------
+
+def test_a_missing_number_has_its_article(tmp_path):
+    d = only(check(tmp_path, card("shields", "red")), "E203")
+    assert d.message == "`shields` needs a number (count)"   # (was "a int")
+
+
+def test_choose_without_a_count_is_one_error_saying_so(tmp_path):
+    d = only(check(tmp_path, card("choose from discard { build chosen free }", "purple")), "E203")
+    assert d.message == "`choose` needs a number (count) before `from`"
+    assert d.help == "write the count first: `choose 1 from discard`"
+    assert (d.span.line, d.span.column) == (4, 12)   # (at `from`)
+
+
+def test_lose_coins_without_an_amount_says_the_amount_is_missing(tmp_path):
+    d = only(check(tmp_path, card("lose coins who=opponent")), "E203")
+    assert d.message == "`lose` needs a number (amount) before `coins`"
+
+
+# -- 5. seat words get a did-you-mean wherever they are taken ---------------------------------------
+
+@pytest.mark.parametrize("line, suggestion", [
+    ("when built by=opponnent { gain 1 coin }", "opponent"),
+    ("when built by=neighbors { gain 1 coin }", "neighbours"),
+    ("gain count(city, owner=neighbors) coins", "neighbours"),
+    ("gain production(wood, owner=opponet) coins", "opponent"),
+    ("lose 2 coins who=oponent", "opponent"),
+    ("trade_price 1 wood from=lef", "left"),
+])
+def test_a_misspelt_seat_word_gets_a_did_you_mean(tmp_path, line, suggestion):
+    d = only(check(tmp_path, card(line)))
+    assert d.help == f"did you mean `{suggestion}`?"
+
+
+# -- 6. where to declare; the colour a misspelt line gives --------------------------------------------
+
+def test_an_unknown_counter_can_be_declared_in_an_expansion_header(tmp_path):
+    d = only(check(tmp_path, 'token "Test Token" {\n    add 2 militray\n}\n'), "E316")
+    assert "`expansion` header" in d.help and "`counter militray`" in d.help
+
+
+def test_a_missing_colour_is_the_one_a_misspelt_line_gives(tmp_path):
+    diags = check(tmp_path, 'card "Test Card" {\n    age 1\n    colour purpel\n}\n')
+    assert [d.code for d in diags] == ["E104", "E201"]
+    assert diags[0].help == "add a line: color purple"   # (was "color brown", whatever the line said)
+
+
+def test_a_missing_colour_with_no_line_for_it_keeps_the_example(tmp_path):
+    d = only(check(tmp_path, 'card "Test Card" {\n    age 1\n}\n'), "E104")
+    assert d.help == "add a line: color brown"
+
+
+# -- 7. content of a bundled expansion that is not loaded, or applied later -------------------------
+
+CROSS = ('card "Priest" {\n    age 2\n    color blue\n    cost 1 coin\n'
+         '    if count(gods) > 0 { gain 2 coins }\n'
+         '    choose 1 from city named="Enki" { discard chosen }\n    points 1\n}\n'
+         'extend god "Enki" { gain 1 coin }\n')
+
+
+def test_a_name_of_a_bundled_expansion_not_loaded_says_which(tmp_path):
+    diags = check(tmp_path, CROSS)
+    assert [d.code for d in diags] == ["E305", "E306", "E105"]
+    assert diags[0].help == "`gods` is a zone of the bundled expansion pantheon: add -e pantheon"   # (not `guilds`)
+    assert diags[1].help == '"Enki" is a god of the bundled expansion pantheon: add -e pantheon'
+    assert diags[2].help == "god `Enki` is defined by the bundled expansion pantheon: add -e pantheon"
+
+
+def test_a_kind_and_a_colour_of_a_bundled_expansion_say_which(tmp_path):
+    diags = check(tmp_path, 'god "Mine" {\n    points 1\n}\n' + card("points 1", "white"))
+    assert [d.code for d in diags] == ["E101", "E302"]
+    assert diags[0].help == "`god` is a kind of the bundled expansion pantheon: add -e pantheon"
+    assert diags[1].help == "`white` is a colour of the bundled expansion agora: add -e agora"
+
+
+def test_an_extend_applied_before_the_expansion_defining_it_says_to_raise_its_order(tmp_path):
+    d = only(check(tmp_path, CROSS, ("pantheon",)), "E105")
+    assert "cards/duel-pantheon/gods.rules:" in d.help and "after this one" in d.help
+    assert "`expansion mine { order 2 }`" in d.help   # (the folder's name)
+
+
+def test_an_extend_at_the_same_order_as_the_expansion_says_so(tmp_path):
+    (tmp_path / "priests").mkdir()
+    (tmp_path / "priests" / "a.rules").write_text('expansion priests { order 1 }\nextend god "Enki" { gain 1 coin }\n',
+                                                  encoding="utf-8")
+    report = check_layers([CARDS / "duel", tmp_path / "priests", CARDS / "duel-pantheon"])
+    d = only(report.diagnostics, "E105")
+    assert "at the same order" in d.help and "`order 2` in its expansion header" in d.help
+    assert not ELIDED.search(d.help)
+
+
+def test_the_order_the_hint_gives_works(tmp_path):
+    (tmp_path / "priests").mkdir()
+    (tmp_path / "priests" / "a.rules").write_text('expansion priests { order 2 }\nextend god "Enki" { gain 1 coin }\n',
+                                                  encoding="utf-8")
+    assert check_paths([tmp_path / "priests"], ["pantheon"]).diagnostics == []
+
+
+# -- 8. a computed count that can be below 0 (W508) -----------------------------------------------------
+
+@pytest.mark.parametrize("line, low", [
+    ("gain count(city) - 10 coins", -10),
+    ("lose count(city) - 10 coins who=opponent", -10),
+    ("repeat count(city) - 5 { gain 1 coin }", -5),
+    ("shields count(city) - 6", -6),
+    ("put_coins count(city) - 9 this", -9),
+    ("pay 3 - coins coins", None),
+])
+def test_a_computed_count_that_can_be_below_0_is_a_warning(tmp_path, line, low):
+    d = only(check(tmp_path, card(line)), "W508")
+    assert d.severity == "warning"
+    assert d.message.endswith(f"can be below 0 (as low as {low})" if low is not None else "can be below 0")
+    assert "max(0, " in d.help
+
+
+@pytest.mark.parametrize("line", [
+    "gain max(0, count(city) - 10) coins",
+    "gain count(city) + 2 coins",
+    "gain modifier(luck) coins",                 # a range the expression does not tell
+    "points 3 - count(city)",                    # points may be negative: no count
+    "gain 2 * count(city) coins",
+    "repeat (count(city) - 1) % 3 { gain 1 coin }",
+])
+def test_a_count_that_stays_at_0_or_more_is_not_warned_about(tmp_path, line):
+    assert check(tmp_path, card(line)) == []
+
+
+def test_bundled_content_is_free_of_w508():
+    report = check_paths([])
+    assert not [d for d in report.diagnostics if d.code == "W508"]
+    assert report.errors == 0 and report.warnings == 0
