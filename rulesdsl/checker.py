@@ -1036,8 +1036,22 @@ class Checker:
                              f"add `chain_from {sym}` to the card it should lead to")
         for sym, span in self.chain_used.items():
             if sym not in self.chain_given:
+                gave = self.removed_where(lambda old: any(
+                    st.verb == "chain_gives" and any(isinstance(a, ast.Name) and a.name == sym for a in st.args)
+                    for st in (old.block.statements if old.block else ())))
                 self.warning("W502", f"no card gives chain symbol `{sym}`", span,
-                             f"add `chain_gives {sym}` to the card that should lead here")
+                             f"add `chain_gives {sym}` to the card that should lead here"
+                             + (f" ({gave} the card that gave it)" if gave else ""))
+
+    def removed_where(self, test) -> str:
+        """"`remove card "X"` at FILE:LINE removed" for the removals of definitions `test` accepts
+        (a diagnostic in the base game that a designer's `remove` caused says so), or ""."""
+        found = [(r, old) for r, old in self.merged.removed if test(old)]
+        if not found:
+            return ""
+        r, old = found[-1]
+        more = f" (and {len(found) - 1} more removal(s))" if len(found) > 1 else ""
+        return f"`remove {old.kind} \"{old.name}\"` at {r.name_span.file}:{r.name_span.line} removed{more}"
 
     def deck_counts(self) -> None:
         """Follow the cards through the ages: each `deal_structure` must find enough cards for its
@@ -1090,9 +1104,12 @@ class Checker:
                     need = slots.get(layout)
                     have = counts[s.args[0].name]
                     if need is not None and have < need and s.args[0].name not in unknown:
-                        self.error("E401", f"layout `{layout}` needs {need} cards but zone `{s.args[0].name}` "
+                        zone = s.args[0].name
+                        took = self.removed_where(lambda old: item_start_zone(old, start_zone) == zone)
+                        self.error("E401", f"layout `{layout}` needs {need} cards but zone `{zone}` "
                                            f"holds {have} here", s.span,
-                                   f"add {need - have} card(s) to {s.args[0].name}, or shrink the layout")
+                                   f"add {need - have} card(s) to {zone}, or shrink the layout"
+                                   + (f" ({took} one of its cards)" if took else ""))
                     counts[s.args[0].name] = max(0, have - (need or 0))
 
 

@@ -276,3 +276,13 @@ def test_bundled_content_is_free_of_w508():
     report = check_paths([])
     assert not [d for d in report.diagnostics if d.code == "W508"]
     assert report.errors == 0 and report.warnings == 0
+
+
+def test_what_a_remove_breaks_in_the_base_game_names_the_remove(tmp_path):
+    # (removing an Age I card: E401 and W502 pointed into cards/duel only, never at the line
+    # that caused them)
+    diags = check(tmp_path, 'remove card "Tavern"\n')
+    by_code = {d.code: d for d in diags}
+    for code in ("E401", "W502"):
+        assert "`remove card \"Tavern\"` at " in by_code[code].help and "cards.rules:1 removed" in by_code[code].help
+    assert by_code["E401"].span.file.endswith("game.rules")   # (still where the count falls short)
