@@ -143,9 +143,12 @@ def deal_structure(g: Game, src: int, layout: str) -> None:
 
 
 def deal_onto_structure(g: Game, count: int, src: int, slots: list[int]) -> None:
-    """Lay `count` items from `src` onto the given structure slots that still hold a card."""
+    """Lay `count` items from `src` onto the given structure slots that still hold a card (a
+    count below 0 lays none, as every count is taken: sliced, -1 laid onto all but one)."""
     st = g.state
-    spots = [s for s in slots if 0 <= s < len(st.structure) and st.structure[s] >= 0][:count]
+    spots = [s for s in slots if 0 <= s < len(st.structure) and st.structure[s] >= 0][:max(0, count)]
+    if not spots:   # (nothing drawn: no empty draw in the chance record either)
+        return
     for item, spot in zip(dealing.draw(g, g.zone_slots[src][0], len(spots), g.content.zones[src].name)[0], spots):
         core.relocate(g, item, g.structure_slot)
         st.attached[item] = st.structure[spot]
