@@ -15,7 +15,7 @@ from . import registry as R
 from .bounds import bounds
 from .diagnostics import Diagnostic, Span, did_you_mean
 from .loader import Merged, bundled_hint, closed_before, stray_hint
-from .playable import Playable, a, item_start_zone
+from .playable import Playable, a, item_start_zone, name_of
 from .recursion import check_recursion, check_repeat_counts
 
 EVENT_TYPE = "event:"  # the type of `event` inside `when EVENT`: "event:built", ...
@@ -538,6 +538,7 @@ class Checker:
         if s.verb == "when" and s.args and isinstance(s.args[0], ast.Name) and s.args[0].name in R.EVENTS:
             event = R.EVENTS[s.args[0].name]
             fields = event.field_types
+            self.never_set_off(s, event.name)
             for kw in s.kwargs:
                 if kw.name in R.EVENT_FILTERS and kw.name not in fields:
                     filters = [f for f in R.EVENT_FILTERS if f in fields]
@@ -613,6 +614,24 @@ class Checker:
         """The zones a `track` keeps its pieces in: their spaces are the track's positions."""
         return {s.args[0].name for d in self.merged.by_kind("track") if d.block for s in d.block.statements
                 if s.verb == "pieces" and s.args and isinstance(s.args[0], ast.Name)}
+
+    def never_set_off(self, s: ast.Statement, event: str) -> None:
+        """W509 for a `when` whose event this game cannot produce: an item of a kind with no
+        `build_zone` built or acquired, a cube or control event where no zone holds cubes."""
+        if event in ("control_gained", "control_lost", "cube_added") and not self.cube_zones():
+            self.warning("W509", f"no zone of this game holds cubes: `{event}` never happens", s.args[0].span,
+                         "cube zones are declared with `counters=N`; or wait for another event")
+        elif event in ("built", "acquired"):
+            kind = next((k.value for k in s.kwargs if k.name == "kind" and isinstance(k.value, ast.Name)), None)
+            kinds = self.built_kinds()
+            if kind is not None and kind.name in self.voc.known(R.KIND) and kind.name not in kinds:
+                self.warning("W509", f"no {kind.name} is ever {event} in this game: its kind has no `build_zone`",
+                             kind.span, f"items that come into play: {', '.join(sorted(kinds)) or 'none'}")
+
+    def built_kinds(self) -> set[str]:
+        """The item kinds a `build_zone` lets come into play (built or acquired)."""
+        return {name_of(s.args[0]) for d in self.merged.definitions if d.kind in ("game", "expansion") and d.block
+                for s in d.block.statements if s.verb == "build_zone" and s.args and name_of(s.args[0])}
 
     def cube_zones(self) -> set[str]:
         """Zones declared with `counters=`: the only ones zone events happen in."""

@@ -76,6 +76,7 @@ CODES: dict[str, str] = {
     "W506": "an action's parameter names items its player cannot see",
     "W507": "`deal_onto_structure` in an age, before its structure is laid out",
     "W508": "a computed count or amount that can be below 0 (taken as 0)",
+    "W509": "a trigger that this game never sets off",
 }
 
 
@@ -418,6 +419,14 @@ EXPLANATIONS: dict[str, Explanation] = {
         _card("gain count(city) - 10 coins", "yellow"),
         "If nothing is meant below 0, say so: `gain max(0, count(city) - 10) coins`. If a loss is "
         "meant, write it: `if count(city) < 10 { lose 10 - count(city) coins }`."),
+    "W509": Explanation(
+        "The event a `when` waits for cannot happen in this game: an item of a kind that has no "
+        "`build_zone` is never built or acquired (`when built kind=military_token`), and where no "
+        "zone holds cubes (`counters=`) nobody ever gains or loses control of a space or adds a "
+        "cube. Legal (an expansion may add what it needs), but the trigger does nothing here.",
+        _card("when built kind=military_token { gain 3 coins }", "yellow"),
+        "Wait for an event the game has (`when pawn_moved`, `when built kind=card`), or add "
+        "what makes it happen (a `build_zone` for the kind, a zone with `counters=`)."),
 }
 
 
