@@ -221,13 +221,11 @@ def play(agent: str | None, agents: str | None, seat: int, seed: int | None, exp
     an output that is not a terminal: the plain-text screen."""
     import random
     from rulesdsl.interpreter import EffectFailed
-    from rulesdsl.interpreter.legality import not_stuck
-    from rulesdsl.interpreter.agents import AGENTS, make_agent
-    from rulesdsl.simulate import agent_seed
-    from rulesdsl.trace import save_trace
+    from rulesdsl.interpreter.agents import AGENTS
     from .files import FileProblem
     from .names import check_agent, check_options, check_seat
-    from .play_view import announce, choose_action, render_game, round_open
+    from .play_session import Session
+    from .play_view import choose_action, render_game
     if agent is not None and agents is not None:
         usage_error("give --agent (every other seat) or --agents (one per seat), not both")
     if agent is not None:
@@ -263,44 +261,57 @@ def play(agent: str | None, agents: str | None, seat: int, seed: int | None, exp
     if not plain and sys.stdout.isatty() and sys.stdin.isatty():
         _play_screen(rules, seed, who, options, script, loaded, save, no_color, max_steps, chosen)
         return
+    session = Session(rules, seed, who, options, max_steps, script=script)
     try:
-        current = _resumed(rules.new_game(seed=seed, options=list(options), script=script, max_steps=max_steps),
-                           loaded, chosen)
+        _resumed(session.start(), loaded, chosen)
     except EffectFailed as exc:
         effect_error(exc)
-    bots = {p: make_agent(name, agent_seed(seed, p)) for p, name in enumerate(who) if name != "human"}
     click.echo(f"seed {seed}")
-    held: list[str] = []  # agents' choices in a simultaneous round: shown once it resolves
+    # What each person at the terminal has been told of the others' moves (a loaded game's past
+    # is not told again; a round under way in it is, once it resolves), each as that seat may
+    # see them: an item it never saw is named only by its kind.
+    told = {p: session.logged for p in session.humans}
+
+    def tell(p: int) -> None:
+        for move in session.told_since(told[p]):
+            if move.seat != p:
+                click.echo(move.line(p, plain=True))
+        told[p] = session.logged
+
+    at_terminal = None   # the seat whose view was shown last
     try:
-        while not current.over:
-            p = current.to_move()
-            not_stuck(current, p)   # (a seat with nothing to do: one error line)
-            if p in bots:
-                action = bots[p].act(current)
-                held.append(announce(current, p, who[p], action))
-                current.apply(action)
-            else:
-                click.echo(render_game(current, p, who))
-                action = choose_action(current)
-                if action is None:
+        while True:
+            session.run_agents()
+            p = session.human_to_move()
+            if p is None:
+                break
+            if at_terminal is not None and at_terminal != p:
+                # Hot seat: the next person sits down before their seat's view is shown.
+                answer = click.prompt(f"\npass to player {p}, press Enter (q to quit)", default="",
+                                      show_default=False)
+                if answer.strip().lower() in ("q", "quit"):
                     click.echo("bye")
                     return
-                current.apply(action)
-            if not round_open(current):
-                for line in held:
-                    click.echo(line)
-                held.clear()
+            at_terminal = p
+            tell(p)
+            click.echo(render_game(session.game, p, who))
+            action = choose_action(session.game)
+            if action is None:
+                click.echo("bye")
+                return
+            session.play(action)
     except EffectFailed as exc:
         effect_error(exc)   # the game is as it was before the runaway action: its trace replays
     finally:
         if save:
             try:
-                save_trace(current, save)
+                session.save(save)
             except FileProblem as exc:
                 click.echo(f"error: {exc}", err=True)
                 sys.exit(1)
             click.echo(f"trace written to {save}")
-    click.echo(render_game(current, seat, who))
+    tell(seat)
+    click.echo(render_game(session.game, seat, who))
 
 
 def _resumed(game, actions: list, chosen: list):

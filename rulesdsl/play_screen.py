@@ -17,6 +17,7 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from .play_session import Session
+from .play_view import coins, cost_text, cube_lines, on_spaces
 from .safe_text import printable
 
 MIN_WIDTH, MIN_HEIGHT = 100, 40   # the screen is laid out for this; smaller gets a message
@@ -35,34 +36,6 @@ def colour_style(color: str | None) -> str:
     except Exception:   # a colour the cards name that no terminal knows (`gold` is known, `mauve`...)
         return ""
     return f"rgb({c.r},{c.g},{c.b})"
-
-
-def coins(n: int) -> str:
-    return f"{n} coin{'' if n == 1 else 's'}"
-
-
-def cost_text(game, seat: int, action) -> str:
-    """What `action` costs `seat` now: for each item it builds that must be paid for
-    (ActionDef.paid), its price (`free (chain)`, `3 coins (2 trade)`), and the neighbours a
-    `pay=` variant pays."""
-    c = game.content
-    adef = next((a for a in c.actions if a.name == action.name), None)
-    args = list(action.args)
-    pay = args.pop() if args and args[-1].startswith("pay=") else None
-    parts = []
-    for k in (adef.paid if adef else []):
-        if k < len(args) and args[k] in c.item_index:
-            total, trade, chain = game.price(seat, c.item_index[args[k]])
-            if chain:
-                parts.append("free (chain)")
-            elif pay is None:
-                parts.append(coins(total) + (f" ({trade} trade)" if trade else ""))
-            else:
-                paid = [(p, int(n)) for p, n in (x.split(":") for x in pay[4:].split(",") if ":" in x)]
-                to = ", ".join(f"{n} to {p}" for p, n in paid)
-                bank = total - trade if total < 10**8 else 0
-                parts.append(f"{coins(bank + sum(n for _, n in paid))} ({to})" if paid else coins(bank))
-    return "; ".join(parts)
 
 
 def action_label(action) -> str:
@@ -153,12 +126,21 @@ def offer_text(game, seat: int, actions) -> Text | None:
     seen: dict[str, list[str]] = {}
     for a in actions:
         adef = next((d for d in c.actions if d.name == a.name), None)
-        for k in (adef.paid if adef else []):
-            if k < len(a.args) and a.args[k] in c.item_index:
-                costs = seen.setdefault(a.args[k], [])
-                t = cost_text(game, seat, a)
-                if t not in costs:
-                    costs.append(t)
+        if adef is None:
+            continue
+        named = [x for x in a.args if not x.startswith("pay=")]
+        t = cost_text(game, seat, a)
+        # What the action builds and pays for; else, an action whose `pay` statements cost coins
+        # (a god's activation): its first item, with the other items it names.
+        keys = [named[k] for k in adef.paid if k < len(named) and named[k] in c.item_index]
+        if not keys and adef.pays and named and named[0] in c.item_index and t:
+            keys = [named[0]]
+            if named[1:]:
+                t += " with " + ", ".join(named[1:])
+        for key in keys:
+            costs = seen.setdefault(key, [])
+            if t not in costs:
+                costs.append(t)
     # The cards that can be taken from the structure, even those the seat cannot pay for now.
     for i in game.accessible() if game.state.structure else []:
         name = game.name(i)
@@ -263,11 +245,8 @@ def board_text(session: Session, seat: int) -> Text:
     for name, held in shared:
         out.append(f"{name}: ", style="bold")
         z = zones[name]
-        if z.spaces:   # items on numbered spaces: where each lies (a face-down one too: its back is seen)
-            ids = g.state.zones[g.slot(z.id, 0)]
-            held = [f"{shown} on {g.state.positions[i]}" if i in g.state.positions else shown
-                    for i, shown in zip(ids, held)]
-        out.append(", ".join(held) + "\n")
+        # items on numbered spaces: where each lies (a face-down one too: its back is seen)
+        out.append(", ".join(on_spaces(g, z, 0, held)) + "\n")
     if shared:
         out.append("\n")
     boards = boards_text(o)
@@ -291,27 +270,28 @@ def scores_text(game) -> Text:
 
 
 def boards_text(o: dict) -> Text | None:
-    """Zones with numbered spaces players put cubes on: each seat's cubes per space
-    and who controls it."""
-    if not o["cubes"]:
+    """Zones with numbered spaces players put cubes on: each seat's cubes per space (numbered
+    as the actions name them) and who controls it."""
+    lines = cube_lines(o)
+    if not lines:
         return None
     out = Text()
-    for name, grid in o["cubes"].items():
-        spaces = len(grid[0]) if grid else 0
-        control = o["control"].get(name, [])
-        out.append(name, style="bold")
-        out.append(f"  {'space':<9}" + "".join(f"{k + 1:>4}" for k in range(spaces)) + "\n")
-        rows = [(f"cubes p{p}", row) for p, row in enumerate(grid)]
-        rows.append(("control", [f"p{w}" if w >= 0 else "-" for w in control]))
-        for label, cells in rows:
-            out.append(f"{'':{len(name)}}  {label:<9}" + "".join(f"{x:>4}" for x in cells) + "\n")
+    names = set(o["cubes"])
+    for line in lines:
+        name = line.split("  ", 1)[0]
+        if name in names:   # a board's first line: its name, bold
+            out.append(name, style="bold")
+            out.append(line[len(name):] + "\n")
+        else:
+            out.append(line + "\n")
     return out
 
 
-def moves_text(session: Session) -> Text:
+def moves_text(session: Session, viewer: int) -> Text:
+    """What each seat did last, as seat `viewer` may see it."""
     out = Text("Last moves\n", style="bold", no_wrap=True, overflow="ellipsis")
     for p in sorted(session.last):
-        out.append(session.last[p] + "\n")
+        out.append(session.last[p].line(viewer) + "\n")
     return out
 
 
@@ -477,7 +457,7 @@ class PlayApp(App):
             self.push_screen(Handover(seat))
         self.query_one("#header", Static).update(header(s, seat))
         self.query_one("#board", Static).update(board_text(s, seat))
-        self.query_one("#moves", Static).update(moves_text(s))
+        self.query_one("#moves", Static).update(moves_text(s, seat))
         self.actions = g.legal_actions(seat) if s.human_to_move() == seat else []
         menu = self.query_one("#actions", OptionList)
         menu.clear_options()
@@ -556,7 +536,14 @@ class PlayApp(App):
     def action_undo(self) -> None:
         if self.busy:
             return
-        self.status = "your last move is taken back" if self.session.undo() else "nothing to undo"
+        s = self.session
+        seat = s.viewer()
+        if s.undo(seat):
+            self.status = "your last move is taken back"
+        elif any(p == seat for p, _ in s.moves):
+            self.status = "another player has moved since your last move: theirs is not yours to take back"
+        else:
+            self.status = "nothing to undo"
         self._run_agents()
         self.refresh_view()
 

@@ -1,6 +1,7 @@
 """A game being played by people against agents, apart from any screen: who plays each seat,
 the moves made (so the last own move can be taken back by replaying the others: a seed and a
-list of actions reproduce a game exactly), what the other seats did last, and saving."""
+list of actions reproduce a game exactly), what the other seats did last (each move as each
+seat may see it: an item it never saw is named only by its kind), and saving."""
 
 from __future__ import annotations
 
@@ -9,6 +10,23 @@ from pathlib import Path
 import attrs
 
 from .safe_text import printable
+
+
+@attrs.define(frozen=True)
+class Move:
+    """A move as the seats see it once it is public: `shown[v]` is the action as seat v may see
+    it (its own seat's in full; another's with each item v saw neither before it nor after it
+    named by its kind only, `sell (a card)`)."""
+    seat: int
+    who: str
+    shown: tuple[str, ...]
+
+    def line(self, viewer: int, plain: bool = False) -> str:
+        """`p1 (greedy): build Quarry` (plain: `player 1 (greedy): ...`) as seat `viewer` sees it."""
+        return printable(f"{'player ' if plain else 'p'}{self.seat} ({self.who}): {self.shown[viewer]}")
+
+    def __str__(self) -> str:   # (as its own seat sees it)
+        return self.line(self.seat)
 
 
 @attrs.define
@@ -22,9 +40,13 @@ class Session:
     game: object = None                 # rulesdsl.interpreter.Game
     bots: dict = attrs.Factory(dict)
     moves: list[tuple[int, object]] = attrs.Factory(list)   # (seat, Action) in the order applied
-    last: dict[int, str] = attrs.Factory(dict)              # seat -> its last move, once public
-    log: list[str] = attrs.Factory(list)                    # what happened, newest last
-    _held: list[tuple[int, str]] = attrs.Factory(list)      # a simultaneous round's choices, hidden until it resolves
+    last: dict[int, Move] = attrs.Factory(dict)             # seat -> its last move, once public
+    log: list[Move] = attrs.Factory(list)                   # what happened, newest last (the last 200)
+    logged: int = 0                                         # how many moves the log has ever had
+    # Moves applied, not public yet (a simultaneous round's choices, until it resolves): (seat,
+    # action, the items each argument names, what each seat saw before the turn it belongs to).
+    _held: list[tuple] = attrs.Factory(list)
+    _seen: list = attrs.Factory(list)   # what each seat saw as the last turn began
 
     def start(self) -> "Session":
         """A new game from the seed and options (and the agents, seeded from the seed)."""
@@ -34,7 +56,7 @@ class Session:
         self.game = self.rules.new_game(seed=self.seed, options=list(self.options), script=self.script, **kwargs)
         self.bots = {p: make_agent(name, agent_seed(self.seed, p)) for p, name in enumerate(self.who)
                      if name != "human"}
-        self.moves, self.last, self.log, self._held = [], {}, [], []
+        self.moves, self.last, self.log, self.logged, self._held, self._seen = [], {}, [], 0, [], []
         return self
 
     @property
@@ -74,20 +96,43 @@ class Session:
             self._apply(p, self.bots[p].act(g))
 
     def _apply(self, seat: int, action) -> None:
+        from .play_view import bound_items, seen_by_all
         g = self.game
+        if g.state.pending is None or not self.moves or self.moves[-1][0] != seat:
+            # A turn begins (or a round's choice, or a seat takes over): what each seat sees now
+            # is what it saw of the items the moves from here name, until the next.  An item the
+            # mover's own decisions bring out and put away again (gods turned up to be placed
+            # face down) was never before the others.
+            self._seen = seen_by_all(g)
+        items = bound_items(g, seat, action)
         g.apply(action, seat)
         self.moves.append((seat, action))
-        self._held.append((seat, printable(f"p{seat} ({self.who[seat]}): {action}")))
+        self._held.append((seat, action, items, self._seen))
         self._flush()
 
     def _flush(self) -> None:
-        from .play_view import round_open
-        if not round_open(self.game):   # a round's choices show once it resolves
-            for p, line in self._held:
-                self.last[p] = line
-                self.log.append(line)
-            self._held.clear()
-            del self.log[:-200]
+        from .play_view import action_seen, round_open, seen_by_all
+        g = self.game
+        pending = g.state.pending
+        # A round's choices show once it resolves; a move, once its seat has made the decisions
+        # it leads to (what a god chosen becomes is known once it is placed, face down or not).
+        if round_open(g) or pending is not None and self._held and pending.player == self._held[-1][0]:
+            return
+        after = seen_by_all(g) if self._held else []
+        for seat, action, items, seen in self._held:
+            shown = tuple(printable(str(action)) if v == seat else action_seen(g, action, items, seen[v], after[v])
+                          for v in range(g.state.players))
+            move = Move(seat, self.who[seat], shown)
+            self.last[seat] = move
+            self.log.append(move)
+            self.logged += 1
+        self._held.clear()
+        del self.log[:-200]
+
+    def told_since(self, count: int) -> list[Move]:
+        """The moves made public after the first `count` the log has had (`logged` then)."""
+        new = self.logged - count
+        return self.log[len(self.log) - min(new, len(self.log)):] if new > 0 else []
 
     def resume(self, actions, chosen=()) -> None:
         """Play a saved game's moves (each by the seat to move then), then `chosen`, (seat,
@@ -99,23 +144,31 @@ class Session:
         for seat, action in chosen:
             self._apply(seat, action)
 
-    def can_undo(self) -> bool:
-        return any(p in self.humans for p, _ in self.moves)
+    def _undo_cut(self, seat: int) -> int | None:
+        """Where an undo by `seat` cuts the moves: at its own last move, unless another person
+        (a human seat) has moved since (that move is theirs to take back, not this seat's)."""
+        cut = max((i for i, (p, _) in enumerate(self.moves) if p == seat), default=None)
+        if cut is None or any(p != seat and p in self.humans for p, _ in self.moves[cut + 1:]):
+            return None
+        return cut
 
-    def undo(self) -> bool:
-        """Take back the last move a human made and every move after it: the game is replayed
-        from its seed without them (the agents then play on, to the human's turn).  False when
-        no human has moved yet."""
-        cut = max((i for i, (p, _) in enumerate(self.moves) if p in self.humans), default=None)
+    def can_undo(self, seat: int | None = None) -> bool:
+        return self._undo_cut(self.viewer() if seat is None else seat) is not None
+
+    def undo(self, seat: int | None = None) -> bool:
+        """Take back `seat`'s last move (default: the seat the screen shows) and every agent's
+        move after it: the game is replayed from its seed without them (the agents then play
+        on, to the human's turn).  False when that seat has not moved yet, or another human
+        seat has moved since: no one takes back another person's move."""
+        cut = self._undo_cut(self.viewer() if seat is None else seat)
         if cut is None:
             return False
         kept = self.moves[:cut]
         bots = self.bots
         self.start()
         self.bots = bots   # the agents keep playing from where they are
-        for seat, action in kept:
-            self._apply(seat, action)
-        self.log.append("(undone)")
+        for seat_, action in kept:
+            self._apply(seat_, action)
         return True
 
     def save(self, path: Path) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import click
 
+from .interpreter.economy import IMPOSSIBLE   # the price of what cannot be had
 from .safe_text import printable
 
 
@@ -50,10 +51,11 @@ def render_game(game, player: int, labels: list[str] | None = None) -> str:
                 if mine:
                     lines.append(f"   {name}: {mine} hidden")
             elif mine:
-                lines.append(_wrapped(f"   {name}: ", mine))
+                lines.append(_wrapped(f"   {name}: ", on_spaces(game, zones[name], p, mine)))
     for name, held in o["zones"].items():
         if not zones[name].per_player and held:
-            lines.append(_wrapped(f"{name}: ", held))
+            lines.append(_wrapped(f"{name}: ", on_spaces(game, zones[name], 0, held)))
+    lines += cube_lines(o)
     if o["over"]:
         scores = [game.total_score(p) for p in range(content.players)]
         lines.append(f"result: winner {o['winner']} ({o['victory']}); scores {scores}")
@@ -119,6 +121,32 @@ def _structure(game, o: dict) -> list[str]:
     return lines
 
 
+def on_spaces(game, zone, owner: int, shown: list[str]) -> list[str]:
+    """The names an observation shows of a zone's items (`shown`, in the zone's order), each
+    that lies on a numbered space with that space, numbered as the actions name it (`Baal on
+    3`; a face-down item too: its back lies there for all to see; a pawn placed on the track)."""
+    st = game.state
+    if not st.positions:
+        return shown
+    ids = st.zones[game.slot(zone.id, owner)]
+    return [f"{name} on {st.positions[i]}" if i in st.positions else name for i, name in zip(ids, shown)]
+
+
+def cube_lines(o: dict) -> list[str]:
+    """Each zone of numbered spaces players put cubes on (an observation's `cubes`, `control`):
+    a row of the spaces, numbered as the actions name them (`choose_space 0`), each seat's cubes
+    on each, and who controls each."""
+    lines = []
+    for name, grid in o["cubes"].items():
+        spaces = len(grid[0]) if grid else 0
+        control = o["control"].get(name, [])
+        lines.append(f"{name}  {'space':<9}" + "".join(f"{k:>4}" for k in range(spaces)))
+        rows = [(f"cubes p{p}", row) for p, row in enumerate(grid)]
+        rows.append(("control", [f"p{w}" if w >= 0 else "-" for w in control]))
+        lines += [f"{'':{len(name)}}  {label:<9}" + "".join(f"{x:>4}" for x in cells) for label, cells in rows]
+    return lines
+
+
 def round_open(game) -> bool:
     """A simultaneous round in which some seats have chosen and others not yet: what the chosen
     ones chose stays hidden until it resolves."""
@@ -126,24 +154,151 @@ def round_open(game) -> bool:
     return st.flow == "round" and any(c is not None for c in st.choices)
 
 
-def announce(game, player: int, who: str, action) -> str:
-    """The line saying what an agent did."""
-    return printable(f"player {player} ({who}): {action}")
+# -- a move as another seat may see it ------------------------------------------------------------
+
+def seen_by_all(game) -> list[set[int]]:
+    """The items each seat may see now (rulesdsl.testing.invariants.visible_items: the notion the
+    observations keep to)."""
+    from .testing.invariants import visible_items
+    return [visible_items(game, p) for p in range(game.state.players)]
+
+
+def bound_items(game, seat: int, action) -> list[tuple[int, ...]]:
+    """For each argument of `action`, about to be applied by `seat`, the items it names: the one
+    the engine will take (copies of a name are told apart as the engine tells them), every copy
+    of the name where that cannot be told, () for an argument that names no item (a space, a
+    seat, an option, a payment)."""
+    from .interpreter.actions import CHOOSE
+    from .interpreter.legality import decode
+    g, c = game, game.content
+    args = list(action.args)
+    out: list[tuple[int, ...]] = [() for _ in args]
+    d = g.state.pending
+    try:
+        if d is not None:
+            if action.name == CHOOSE and d.kind == "item" and args:
+                # (the copy decisions.answer takes: the content's first of that name if offered,
+                # else the first offered)
+                first = c.item_index[args[0]]
+                offered = [first] if first in d.options else [i for i in d.options if g.item_names[i] == args[0]]
+                out[0] = tuple(offered[:1]) or _copies(g, args[0])
+            return out
+        if action.name in g.action_by_name:
+            _, binding, _ = decode(g, action, seat)
+            for k, item in enumerate(binding):
+                out[k] = (item,)
+            return out
+    except Exception:   # (not one the engine could decode: every copy of each name, below)
+        pass
+    return [_copies(g, a) if a in c.item_index else () for a in args]
+
+
+def _copies(game, name: str) -> tuple[int, ...]:
+    return tuple(i for i, n in enumerate(game.item_names) if n == name)
+
+
+def action_seen(game, action, items: list[tuple[int, ...]], seen: set[int], after: set[int]) -> str:
+    """`action` as a seat sees it that saw the items `seen` before it and sees `after` once it
+    is applied: an item it saw neither before nor after is named only by its kind
+    (`sell (a card)`, `prepare "Stone Pit" (a conspiracy)`)."""
+    from .interpreter.actions import shown
+    parts = [shown(action.name)]
+    for arg, named in zip(action.args, list(items) + [()] * len(action.args)):
+        if named and not any(i in seen or i in after for i in named):
+            parts.append(f"({a_kind(game.content.items[named[0]].kind)})")
+        else:
+            parts.append(shown(arg))
+    return printable(" ".join(parts))
+
+
+def a_kind(kind: str) -> str:
+    """`a card`, `an offering`, `a military token`: an item's kind as words."""
+    words = (kind or "item").replace("_", " ")
+    return ("an " if words[:1].lower() in "aeiou" else "a ") + words
+
+
+# -- what an action costs ------------------------------------------------------------------------
+
+def coins(n: int) -> str:
+    return f"{n} coin{'' if n == 1 else 's'}"
+
+
+def payments(game, seat: int, action):
+    """What `action` would cost `seat` now, as the engine reckons it before running it (what
+    its legality checks): a list, for each item it builds that must be paid for
+    (ActionDef.paid), of (total, of which for trade, free by chain), the `pay=` payment it
+    names to other seats ([(seat label, coins)] or None), and the coins its own `pay`
+    statements take (None when it has none); None for an answer to a decision."""
+    from .interpreter.legality import decode
+    from .interpreter.state import Frame
+    g = game
+    if g.state.pending is not None or action.name not in g.action_by_name:
+        return None
+    try:
+        act, binding, _ = decode(g, action, seat)
+    except Exception:   # (an action that is not legal now: no price)
+        return None
+    pay = action.args[-1] if action.args and action.args[-1].startswith("pay=") else None
+    to = [(p, int(n)) for p, n in (x.split(":") for x in pay[4:].split(",") if ":" in x)] if pay else None
+    built = [g.price(seat, binding[k]) for k in act.paid if k < len(binding)]
+    taken = None
+    if act.pays:
+        frame = Frame(act.block, 0, 0, seat, dict(zip(act.param_names, binding)))
+        try:
+            taken = sum(max(0, fn(g, frame)) for fn in act.pays)
+        except Exception:   # (a payment the engine cannot tell before it runs)
+            taken = None
+    return built, to, taken
+
+
+def cost_text(game, seat: int, action) -> str:
+    """What `action` costs `seat` now: for each item it builds that must be paid for
+    (ActionDef.paid), its price (`free (chain)`, `3 coins (2 trade)`), the neighbours a `pay=`
+    variant pays (`1 coin (1 to p2)`), and the coins its `pay` statements take (a god's
+    activation: `3 coins`)."""
+    got = payments(game, seat, action)
+    if got is None:
+        return ""
+    built, to, taken = got
+    parts = []
+    for total, trade, chain in built:
+        if chain:
+            parts.append("free (chain)")
+        elif total >= IMPOSSIBLE:
+            parts.append("cannot be had")
+        elif to is None:
+            parts.append(coins(total) + (f" ({trade} trade)" if trade else ""))
+        else:
+            bank = total - trade
+            told = ", ".join(f"{n} to {p}" for p, n in to)
+            parts.append(f"{coins(bank + sum(n for _, n in to))} ({told})" if to else coins(bank))
+    if taken is not None:
+        parts.append("cannot be had" if taken >= IMPOSSIBLE else coins(taken))
+    return "; ".join(parts)
+
+
+def plain_price(game, seat: int, action) -> str:
+    """The plain screen's price of an action: the coins it costs (`(3 coins)`); nothing where
+    it names its payment to other seats (`pay=p1:2`) and has nothing else to pay, or costs
+    nothing by its nature."""
+    got = payments(game, seat, action)
+    if got is None:
+        return ""
+    built, to, taken = got
+    if not built and taken is None or to is not None and taken is None:
+        return ""
+    total = (0 if to is not None else sum(0 if chain else t for t, _, chain in built)) + (taken or 0)
+    return "(cannot be had)" if total >= IMPOSSIBLE else f"({coins(total)})"
 
 
 def choose_action(game):
     actions = game.legal_actions()
     pending = game.state.pending
+    seat = game.to_move()
     click.echo(printable(f"\n{pending.prompt}:" if pending else "\nyour move:"))
     for i, a in enumerate(actions, 1):
-        extra = ""
-        # The price to the bank; an action that pays neighbours says so itself (`pay=p1:2`).
-        paid = bool(a.args) and a.args[-1].startswith("pay=")
-        if a.name in ("build", "wonder") and a.args and not paid and a.args[-1] in game.content.item_index:
-            item = game.content.item_index[a.args[-1]]
-            cost = game.price(game.to_move(), item)[0]
-            extra = f"  ({cost} coin{'' if cost == 1 else 's'})"
-        click.echo(printable(f"  {i:2}. {a}{extra}"))
+        price = plain_price(game, seat, a)
+        click.echo(printable(f"  {i:2}. {a}" + (f"  {price}" if price else "")))
     while True:
         answer = click.prompt("number (q to quit)", default="", show_default=False).strip()
         if answer.lower() in ("q", "quit"):
