@@ -8,6 +8,8 @@ correction.  `compare` puts two reports played on the same seeds side by side
 
 from __future__ import annotations
 
+from array import array
+from bisect import bisect_left
 from collections import Counter
 from typing import Any
 
@@ -20,14 +22,18 @@ ALPHA = 0.05
 MIN_TESTED = 5          # seat-games on each side before a definition is tested at all
 
 
+# Every figure is kept as computed from the counts (full precision, in the JSON too), and
+# rounded once, where the terminal or the page shows it: a rate rounded to 4 decimals, then a
+# difference taken of rounded rates and shown to 1 decimal, was rounded twice.
+
 def _rate(k: int, n: int) -> dict[str, Any]:
     low, high = wilson(k, n)
-    return {"games": n, "wins": k, "rate": round(k / n, 4) if n else None, "low": round(low, 4), "high": round(high, 4)}
+    return {"games": n, "wins": k, "rate": k / n if n else None, "low": low, "high": high}
 
 
 def _mean(values: list[float]) -> dict[str, float]:
     m, low, high = mean_interval(values)
-    return {"mean": round(m, 3), "low": round(low, 3), "high": round(high, 3)}
+    return {"mean": m, "low": low, "high": high}
 
 
 @attrs.define
@@ -96,7 +102,8 @@ def summarise(outcomes: Outcomes | list[dict], meta: dict, definitions: list[tup
     report["agents"] = []
     for a, name in enumerate(names):
         report["agents"].append({"agent": name, **_rate(o.wins(a), played), "score": _mean(o.by_position(o.totals, a))})
-    won_by = Counter(o.victories)
+    # (a shared victory is a draw, counted apart: not a victory of the type its game ended by)
+    won_by = Counter(v for v, w in zip(o.victories, o.winners) if w != -1)
     report["victories"] = [{"victory": v, **_rate(won_by[o.victory_names.index(v)], played)}
                            for v in sorted(v for code, v in enumerate(o.victory_names) if won_by[code])]
     report["draws"] = o.winners.count(-1)
@@ -111,7 +118,7 @@ def summarise(outcomes: Outcomes | list[dict], meta: dict, definitions: list[tup
         points = o.points(c)
         report["score_categories"].append({"category": c, **_mean(points)})
         for a, name in enumerate(names):
-            report["score_by_agent"][name][c] = round(sum(o.by_position(points, a)) / max(1, played), 3)
+            report["score_by_agent"][name][c] = sum(o.by_position(points, a)) / max(1, played)
     report["totals"] = list(o.totals)
     entries = _definitions(holdings if holdings is not None else Holdings(), definitions, early)
     report["definitions"] = {}
@@ -165,16 +172,17 @@ def _definitions(held: Holdings, definitions: list[tuple[str, str]], early: int)
             "built_early": built_early[name], "win_rate_early": ea["rate"], "early_low": ea["low"], "early_high": ea["high"],
             "taken": taken[name], "won_taken": tk["wins"], "win_rate_taken": tk["rate"], "taken_low": tk["low"],
             "taken_high": tk["high"],
-            "delta": round((b["rate"] or 0) - (nb["rate"] or 0), 4) if n_built and n_not else None,
-            "delta_low": round(delta_low, 4), "delta_high": round(delta_high, 4),
+            # (from the counts, not from rates rounded first; no interval where a side is empty)
+            "delta": k_built / n_built - k_not / n_not if n_built and n_not else None,
+            "delta_low": delta_low if n_built and n_not else None,
+            "delta_high": delta_high if n_built and n_not else None,
             "p": two_proportion_p(k_built, n_built, k_not, n_not) if tested else None,
             "p_holm": None, "significant": False})
     tested = [e for e in entries if e["p"] is not None]
     # (Holm's order and products read the p-values as they are: rounded first, those below
     # 1e-6 tied and the adjusted values came out wrong)
     for e, adjusted in zip(tested, holm([e["p"] for e in tested])):
-        e["p"] = round(e["p"], 6)
-        e["p_holm"] = round(adjusted, 6)
+        e["p_holm"] = adjusted
         e["significant"] = adjusted < ALPHA
     return entries
 
@@ -187,63 +195,167 @@ def definitions_of(content) -> list[tuple[str, str]]:
     return list(seen.items())
 
 
-def compare(a: dict, b: dict, outcomes_a: Outcomes, outcomes_b: Outcomes) -> dict:
-    """B against A on the same seeds and agents: each metric's difference (B - A) with its 95%
-    interval; rates by Newcombe's interval, means paired game by game (common random numbers).
-    A metric is `significant` where its interval leaves out 0.  A definition's win rate when
-    built is one test of many (about a hundred in Duel: with no change at all, some five would
-    pass at 5 %): its `p` (the two-proportion z test) is adjusted by Holm's correction over every
-    definition compared (`p_holm`), and it is `significant` only below ALPHA after it, as the
-    outliers of a single run.  A side that played no game (a run interrupted before it) leaves
-    nothing to compare: no metric and no definition."""
-    metrics = []
-    if not len(outcomes_a) or not len(outcomes_b):
-        return {"metrics": metrics, "definitions": []}
+class Tally:
+    """Per definition, the seat-games that built it and those of them that won, at the end of
+    each batch of games joined (in game order, from game 0): what an A/B cut short needs to
+    compare both sides on the same games, where its holdings add up every game each side played.
+    A batch weighs 8 bytes a definition (about 1 KB a batch of Duel games)."""
 
-    def rate_metric(metric: str, rate_a: dict, rate_b: dict) -> None:
-        low, high = newcombe(rate_b["wins"], rate_b["games"], rate_a["wins"], rate_a["games"])
-        metrics.append({"metric": metric, "a": rate_a["rate"], "b": rate_b["rate"],
-                        "delta": round((rate_b["rate"] or 0) - (rate_a["rate"] or 0), 4),
-                        "low": round(low, 4), "high": round(high, 4), "significant": low > 0 or high < 0})
+    def __init__(self) -> None:
+        self.names: dict[str, int] = {}
+        self.ends: list[int] = [0]
+        self.batches: list[array] = []   # (per batch: built, won for each name, in `names` order)
+
+    def add(self, end: int, held: Holdings) -> None:
+        """The batch of games up to before game `end` (after the last batch), `held` what its
+        seats took and built."""
+        if end < self.ends[-1]:
+            raise ValueError(f"a batch ending at game {end} after one ending at {self.ends[-1]}")
+        counts = array("I", bytes(8 * len(self.names)))
+        names = self.names
+        for (name, _turn, won), n in held.built.items():
+            i = names.get(name)
+            if i is None:
+                i = names[name] = len(names)
+                counts.extend((0, 0))
+            counts[2 * i] += n
+            if won:
+                counts[2 * i + 1] += n
+        self.ends.append(end)
+        self.batches.append(counts)
+
+    @property
+    def end(self) -> int:
+        return self.ends[-1]
+
+    def at(self, games: int) -> dict[str, tuple[int, int]] | None:
+        """name -> (seat-games that built it, those that won) over the first `games` games; None
+        where no batch ends there."""
+        k = bisect_left(self.ends, games)
+        if k == len(self.ends) or self.ends[k] != games:
+            return None
+        sums = [0] * (2 * len(self.names))
+        for counts in self.batches[:k]:
+            for i, n in enumerate(counts):
+                sums[i] += n
+        return {name: (sums[2 * i], sums[2 * i + 1]) for name, i in self.names.items() if sums[2 * i]}
+
+
+def common_games(a: Tally, b: Tally) -> int:
+    """The most games both tallies end a batch at, no more than either side played."""
+    ends = set(a.ends) & set(b.ends)
+    return max(n for n in ends if n <= min(a.end, b.end))
+
+
+@attrs.frozen
+class _Played:
+    """The first `n` games of a side's outcomes, as the comparison reads them."""
+
+    wins_by_position: list[int]
+    wins_by_seat: list[int]
+    victories: Counter     # (victory name -> games won so, draws left out)
+    draws: int
+    turns: list[int]
+    scores: list[float]    # (each game's mean score: its seats' totals over its seats)
+    n: int
+
+    @classmethod
+    def of(cls, o: Outcomes, n: int) -> "_Played":
+        seats = o.seats
+        winners = list(o.winners[:n])
+        by_seat = [winners.count(s) for s in range(seats)]
+        # (line-up position p sits in seat (p + index) % seats: `outcomes.seating`)
+        by_position = [sum(winners[k0::seats].count((p + o.first + k0) % seats) for k0 in range(min(seats, n)))
+                       for p in range(seats)]
+        victories = Counter(o.victory_names[v] for v, w in zip(o.victories[:n], winners) if w != -1)
+        totals = o.totals[:n * seats]
+        scores = [sum(game) / seats for game in zip(*(totals[s::seats] for s in range(seats)))]
+        return cls(by_position, by_seat, victories, winners.count(-1), list(o.turns[:n]), scores, n)
+
+
+def _order(entry: dict, changed: set) -> tuple:
+    """The definitions table's order: the definitions B changes, then those compared, the most
+    significant first (a large difference on a handful of games says little), then the others."""
+    compared = entry["delta"] is not None
+    return ((entry["kind"], entry["name"]) not in changed, not compared,
+            entry["p_holm"] if entry["p_holm"] is not None else 2, -abs(entry["delta"] or 0),
+            entry["kind"], entry["name"])
+
+
+def compare(a: dict, b: dict, outcomes_a: Outcomes, outcomes_b: Outcomes, changed: list[dict] | tuple = (),
+            tallies: tuple[Tally, Tally] | None = None) -> dict:
+    """B against A on the same seeds and agents, on the games both played (`games`: the first
+    N of each, the same deals; a side cut short leaves the other's later games out): each
+    metric's difference (B - A) with its 95% interval; rates (each agent's and seat's win rate,
+    each victory type's share, the draws' share) by Newcombe's interval, means (game length,
+    mean score: each game's mean of its seats' totals) paired game by game (common random
+    numbers).  A metric is `significant` where its interval leaves out 0.  A definition's win
+    rate when built is one test of many (about a hundred in Duel: with no change at all, some
+    five would pass at 5 %): its `p` (the two-proportion z test) is adjusted by Holm's
+    correction over every definition compared (`p_holm`), and it is `significant` only below
+    ALPHA after it, as the outliers of a single run.  Every definition of either side is
+    listed, the `changed` ones (`lab.changed_definitions`) first, then those compared (built on
+    both sides) the most significant first, then the others.  `tallies`: each side's
+    per-definition counts at the end of its batches (`Tally`), where the sides played different
+    numbers of games: the games compared end where both sides end a batch.  A side that played
+    no game (a run interrupted before it) leaves nothing to compare: no metric and no
+    definition."""
+    played_a, played_b = len(outcomes_a), len(outcomes_b)
+    n = min(played_a, played_b)
+    built_a = built_b = None
+    if played_a != played_b and tallies is not None:
+        n = common_games(*tallies)
+        built_a, built_b = tallies[0].at(n), tallies[1].at(n)
+    elif played_a != played_b:
+        raise ValueError("the sides played different numbers of games: give their tallies")
+    metrics: list[dict] = []
+    if not n:
+        return {"games": 0, "metrics": metrics, "definitions": []}
+    pa, pb = _Played.of(outcomes_a, n), _Played.of(outcomes_b, n)
+
+    def rate_metric(metric: str, ka: int, kb: int) -> None:
+        low, high = newcombe(kb, n, ka, n)
+        metrics.append({"metric": metric, "a": ka / n, "b": kb / n, "delta": (kb - ka) / n,
+                        "low": low, "high": high, "significant": low > 0 or high < 0})
 
     def mean_metric(metric: str, va: list[float], vb: list[float]) -> None:
         d, low, high = mean_difference(vb, va)
-        ma, mb = mean_interval(va)[0], mean_interval(vb)[0]
-        metrics.append({"metric": metric, "a": round(ma, 3), "b": round(mb, 3), "delta": round(d, 3),
-                        "low": round(low, 3), "high": round(high, 3), "significant": low > 0 or high < 0})
+        metrics.append({"metric": metric, "a": sum(va) / n, "b": sum(vb) / n, "delta": d,
+                        "low": low, "high": high, "significant": low > 0 or high < 0})
 
-    for ea, eb in zip(a["agents"], b["agents"]):
-        rate_metric(f"win rate {ea['agent']}", ea, eb)
-    for ea, eb in zip(a["seats"], b["seats"]):
-        rate_metric(f"win rate seat {ea['seat']}", ea, eb)
-    for v in sorted({e["victory"] for e in a["victories"]} | {e["victory"] for e in b["victories"]}):
-        rate_a = next((e for e in a["victories"] if e["victory"] == v), {"wins": 0, "games": len(outcomes_a), "rate": 0.0})
-        rate_b = next((e for e in b["victories"] if e["victory"] == v), {"wins": 0, "games": len(outcomes_b), "rate": 0.0})
-        rate_metric(f"{v} victories", rate_a, rate_b)
-    paired = min(len(outcomes_a), len(outcomes_b))
-    mean_metric("game length (turns)", list(outcomes_a.turns[:paired]), list(outcomes_b.turns[:paired]))
-    # (each game's totals seat by seat, game after game: the seats of a game are paired too)
-    mean_metric("mean score", list(outcomes_a.totals[:paired * outcomes_a.seats]),
-                list(outcomes_b.totals[:paired * outcomes_b.seats]))
+    for p, e in enumerate(a["agents"]):
+        rate_metric(f"win rate {e['agent']}", pa.wins_by_position[p], pb.wins_by_position[p])
+    for s, e in enumerate(a["seats"]):
+        rate_metric(f"win rate seat {e['seat']}", pa.wins_by_seat[s], pb.wins_by_seat[s])
+    for v in sorted(set(pa.victories) | set(pb.victories)):
+        rate_metric(f"{v} victories", pa.victories[v], pb.victories[v])
+    if pa.draws or pb.draws:
+        rate_metric("draws (shared victories)", pa.draws, pb.draws)
+    mean_metric("game length (turns)", pa.turns, pb.turns)
+    mean_metric("mean score", pa.scores, pb.scores)
+
+    def counts(report: dict, built: dict | None) -> dict[tuple[str, str], tuple[int, int]]:
+        entries = [e for es in report["definitions"].values() for e in es]
+        if built is None:
+            return {(e["kind"], e["name"]): (e["built"], e["won_built"]) for e in entries}
+        return {(e["kind"], e["name"]): built.get(e["name"], (0, 0)) for e in entries}
+
+    ca, cb = counts(a, built_a), counts(b, built_b)
     cards = []
-    by_name_a = {(e["kind"], e["name"]): e for es in a["definitions"].values() for e in es}
-    by_name_b = {(e["kind"], e["name"]): e for es in b["definitions"].values() for e in es}
-    for key in sorted(set(by_name_a) | set(by_name_b), key=lambda k: (k[0], k[1])):
-        ea, eb = by_name_a.get(key), by_name_b.get(key)
-        if ea is None or eb is None or not ea["built"] or not eb["built"]:
-            cards.append({"kind": key[0], "name": key[1], "only_in": "a" if eb is None else "b" if ea is None else None,
-                          "a_built": ea["built"] if ea else 0, "b_built": eb["built"] if eb else 0})
-            continue
-        low, high = newcombe(eb["won_built"], eb["built"], ea["won_built"], ea["built"])
-        cards.append({"kind": key[0], "name": key[1], "only_in": None, "a_built": ea["built"], "b_built": eb["built"],
-                      "a_rate": ea["win_rate_built"], "b_rate": eb["win_rate_built"],
-                      "delta": round((eb["win_rate_built"] or 0) - (ea["win_rate_built"] or 0), 4),
-                      "low": round(low, 4), "high": round(high, 4),
-                      "p": two_proportion_p(eb["won_built"], eb["built"], ea["won_built"], ea["built"]),
-                      "p_holm": None, "significant": False})
-    tested = [c for c in cards if c.get("p") is not None]
-    for c, adjusted in zip(tested, holm([c["p"] for c in tested])):   # (exact p-values, rounded after)
-        c["p"] = round(c["p"], 6)
-        c["p_holm"] = round(adjusted, 6)
+    for key in sorted(set(ca) | set(cb)):
+        (na, ka), (nb, kb) = ca.get(key, (None, None)), cb.get(key, (None, None))
+        entry = {"kind": key[0], "name": key[1], "only_in": "a" if key not in cb else "b" if key not in ca else None,
+                 "a_built": na, "a_won": ka, "a_rate": ka / na if na else None,
+                 "b_built": nb, "b_won": kb, "b_rate": kb / nb if nb else None,
+                 "delta": None, "low": None, "high": None, "p": None, "p_holm": None, "significant": False}
+        if na and nb:
+            low, high = newcombe(kb, nb, ka, na)
+            entry.update(delta=kb / nb - ka / na, low=low, high=high, p=two_proportion_p(kb, nb, ka, na))
+        cards.append(entry)
+    tested = [c for c in cards if c["p"] is not None]
+    for c, adjusted in zip(tested, holm([c["p"] for c in tested])):   # (exact p-values)
+        c["p_holm"] = adjusted
         c["significant"] = adjusted < ALPHA
-    return {"metrics": metrics, "definitions": cards}
+    edited = {(c["kind"], c["name"]) for c in changed}
+    cards.sort(key=lambda c: _order(c, edited))
+    return {"games": n, "metrics": metrics, "definitions": cards}

@@ -28,7 +28,7 @@ from typing import IO, Any
 import attrs
 
 from ..files import FileProblem
-from .analysis import Holdings
+from .analysis import Holdings, Tally
 from .outcomes import ABSENT, Outcomes
 from .runner import deal_seed, labels
 
@@ -52,6 +52,7 @@ class Saved:
 
     outcomes: Outcomes
     holdings: Holdings = attrs.Factory(Holdings)
+    tally: Tally = attrs.Factory(Tally)   # (what each line's seats built, at its end: an A/B cut short reads it)
 
 
 def identity(plan, content_hash: str, version: str, players: int) -> dict[str, Any]:
@@ -224,6 +225,7 @@ class Checkpoint:
         except (ValueError, KeyError, TypeError, IndexError, OverflowError, AttributeError) as exc:
             raise damaged(exc) from None
         saved.holdings.merge(held)
+        saved.tally.add(saved.outcomes.end, held)
 
     def _study(self, side: int) -> "_Study":
         """What side `side`'s batches are checked against (worked out at its first batch)."""

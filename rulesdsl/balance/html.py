@@ -9,6 +9,7 @@ import io
 from typing import Any
 
 from .outcomes import seating
+from .stats import wilson
 
 CSS = """body{font-family:system-ui,sans-serif;margin:2em;max-width:72em}table{border-collapse:collapse;margin:1em 0}
 td,th{border:1px solid #ccc;padding:.2em .6em;text-align:right}td:first-child,th:first-child{text-align:left}
@@ -35,7 +36,9 @@ def _figure(draw, title: str, height: float = 3.5) -> str:
 
 def _bars(ax, labels: list[str], rates: list[float], lows: list[float], highs: list[float], ref: float | None) -> None:
     ys = list(range(len(labels)))
-    ax.barh(ys, rates, xerr=[[r - lo for r, lo in zip(rates, lows)], [hi - r for r, hi in zip(rates, highs)]],
+    # (the bounds as computed: a bound a rounding error past its rate is no bar below 0)
+    ax.barh(ys, rates, xerr=[[max(0.0, r - lo) for r, lo in zip(rates, lows)],
+                             [max(0.0, hi - r) for r, hi in zip(rates, highs)]],
             color="#4a7ab8", ecolor="#333", capsize=2)
     ax.set_yticks(ys, labels, fontsize=7)
     ax.invert_yaxis()
@@ -82,14 +85,20 @@ def _section(report: dict, heading: str) -> list[str]:
                                           [e["rate"] or 0 for e in seat_like], [e["low"] for e in seat_like],
                                           [e["high"] for e in seat_like], even),
                          "Win rate by agent and seat (95% intervals; dashed: an even share)", 1 + 0.3 * len(seat_like)))
-    if report["victories"]:
-        parts.append(_figure(lambda ax: ax.pie([v["wins"] for v in report["victories"]],
-                                               labels=[v["victory"] for v in report["victories"]],
+    if report["victories"] or report["draws"]:
+        # (a shared victory is a draw, a slice of its own: not one of the type its game ended by)
+        slices = [(v["victory"], v["wins"]) for v in report["victories"]]
+        slices += [("shared (draw)", report["draws"])] if report["draws"] else []
+        parts.append(_figure(lambda ax: ax.pie([n for _, n in slices], labels=[v for v, _ in slices],
                                                autopct="%1.0f%%"),
                              f"Victory types ({report['draws']} of the games a shared victory)", 3))
-        parts.append(_table(["victory", "games", "share", "95% interval"],
-                            [[v["victory"], v["wins"], _pct(v["rate"]), f"[{_pct(v['low'])}, {_pct(v['high'])}]"]
-                             for v in report["victories"]], "victories"))
+        rows = [[v["victory"], v["wins"], _pct(v["rate"]), f"[{_pct(v['low'])}, {_pct(v['high'])}]"]
+                for v in report["victories"]]
+        if report["draws"]:
+            games = meta["games_played"]
+            low, high = wilson(report["draws"], games)
+            rows.append(["shared (draw)", report["draws"], _pct(report["draws"] / games), f"[{_pct(low)}, {_pct(high)}]"])
+        parts.append(_table(["victory", "games", "share", "95% interval"], rows, "victories"))
     if report["totals"]:
         parts.append(_figure(lambda ax: _score_histogram(ax, report), "Score distribution by agent (every seat of every game)", 3))
     parts.append(_table(["category", "mean", "95% interval"],
@@ -144,23 +153,36 @@ def render_html(result: dict) -> str:
         changed = cmp.get("changed", [])
         parts.append("<p>B changes: " + (", ".join(f"{html.escape(c['kind'])} <b>{html.escape(c['name'])}</b> "
                                                   f"({c['change']})" for c in changed)
-                                        if changed else "no definition (the same card text)") + "</p>")
-        metrics = cmp["metrics"]
-        parts.append(_table(["metric", "A", "B", "B - A", "95% interval"],
-                            [[m["metric"], m["a"], m["b"], (f"{m['delta']:+.4g}", "sig" if m["significant"] else ""),
-                              f"[{m['low']:.4g}, {m['high']:.4g}]"] for m in metrics], "compare"))
-        # (the most significant after Holm's correction first: a large difference on a handful of games says little)
-        deltas = sorted((d for d in cmp["definitions"] if d.get("delta") is not None),
-                        key=lambda d: (d["p_holm"] if d.get("p_holm") is not None else 2, -abs(d["delta"])))[:30]
-        if deltas:
-            parts.append(_figure(lambda ax: _delta_bars(ax, deltas), "Win rate when built: B - A (95% intervals)",
-                                 1 + 0.22 * len(deltas)))
-            parts.append(_table(["kind", "name", "built A", "built B", "win A", "win B", "B - A", "95% interval",
-                                 "Holm p"],
-                                [[d["kind"], d["name"], d["a_built"], d["b_built"], _pct(d["a_rate"]), _pct(d["b_rate"]),
-                                  (f"{100 * d['delta']:+.1f}", "sig" if d["significant"] else ""),
-                                  f"[{100 * d['low']:.1f}, {100 * d['high']:.1f}]", f"{d['p_holm']:.4f}"]
-                                 for d in deltas], "deltas"))
+                                        if changed else "no definition (each says the same on both sides)") + "</p>")
+        from .report import DEFINITION_COLUMNS, compared_line, definition_cells, definitions_title, metric_cells
+        played = result["a"]["meta"]["games_played"], result["b"]["meta"]["games_played"]
+        if not all(played):
+            parts.append(f"<p>Nothing to compare: {'A' if not played[0] else 'B'} played no game.</p>")
+        elif not cmp.get("games"):
+            parts.append(f"<p>Nothing to compare: A played {played[0]} games, B {played[1]}, and no batch of games "
+                         "of both sides ends at the same game.</p>")
+        else:
+            parts.append(f"<p>{html.escape(compared_line(result))}.</p>")
+            # (the terminal's tables: the same rows, in the same order, every one of them)
+            rows = []
+            for m in cmp["metrics"]:
+                cells, sig = metric_cells(m)
+                cells[3] = (cells[3], sig)
+                rows.append(cells)
+            parts.append(_table(["metric", "A", "B", "B - A", "95% interval"], rows, "compare"))
+            deltas = [d for d in cmp["definitions"] if d["delta"] is not None]
+            if deltas:
+                parts.append(_figure(lambda ax: _delta_bars(ax, deltas),
+                                     "Win rate when built: B - A (95% intervals; the definitions compared, in the "
+                                     "order of the table)", 1 + 0.22 * len(deltas)))
+            rows = []
+            for d in cmp["definitions"]:
+                cells, sig = definition_cells(d)
+                cells[6] = (cells[6], sig)
+                rows.append(cells)
+            if rows:
+                parts.append(f"<h3>{html.escape(definitions_title(result))}</h3>")
+                parts.append(_table(list(DEFINITION_COLUMNS), rows, "deltas"))
         parts += _section(result["a"], f"A: {result['a']['meta']['source']}")
         parts += _section(result["b"], f"B: {result['b']['meta']['source']}")
     else:
@@ -172,7 +194,8 @@ def render_html(result: dict) -> str:
 def _delta_bars(ax, deltas: list[dict]) -> None:
     ys = list(range(len(deltas)))
     values = [d["delta"] for d in deltas]
-    ax.barh(ys, values, xerr=[[v - d["low"] for v, d in zip(values, deltas)], [d["high"] - v for v, d in zip(values, deltas)]],
+    ax.barh(ys, values, xerr=[[max(0.0, v - d["low"]) for v, d in zip(values, deltas)],
+                              [max(0.0, d["high"] - v) for v, d in zip(values, deltas)]],
             color=["#b84a4a" if v > 0 else "#4a7ab8" for v in values], ecolor="#333", capsize=2)
     ax.set_yticks(ys, [f"{d['kind']} {d['name']}" for d in deltas], fontsize=7)
     ax.invert_yaxis()

@@ -8,12 +8,13 @@ import platform
 from importlib.metadata import PackageNotFoundError, version
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Any, Callable, Iterator
 
 import attrs
 
+from ..diagnostics import Span
 from .agents import SearchOptions
-from .analysis import compare, definitions_of, summarise
+from .analysis import Holdings, Tally, compare, definitions_of, summarise
 from .checkpoint import Checkpoint, CheckpointProblem, identity
 from .outcomes import Outcomes
 from .runner import Plan, RunResult, labels, load, run, total_games, unplayed
@@ -34,26 +35,32 @@ def content_hash(plan: Plan) -> str:
     return h.hexdigest()[:16]
 
 
-def definition_texts(plan: Plan) -> dict[tuple[str, str], str]:
-    """(kind, name) -> the definition's source text, whitespace folded, as in force after every
-    layer (a `replace` in a later layer wins)."""
+def _shape(node: Any) -> Any:
+    """A syntax tree's node without where it stands (its spans): what it says."""
+    if isinstance(node, Span):
+        return None
+    if attrs.has(type(node)):
+        return (type(node).__name__, *(_shape(getattr(node, f.name)) for f in attrs.fields(type(node))
+                                       if not f.name.endswith("span")))
+    if isinstance(node, (tuple, list)):
+        return tuple(_shape(x) for x in node)
+    return node
+
+
+def definition_texts(plan: Plan) -> dict[tuple[str, str], Any]:
+    """(kind, name) -> what the definition says once every layer is merged: its statements,
+    those of a `replace` in a later layer, and those every `extend` adds (a definition
+    extended keeps the span of its first text, so its text alone missed what an `extend`
+    added), as syntax trees without their spans: spacing, comments and where the definition
+    stands in the files do not count."""
     from ..loader import load_paths, resolve_layers
     merged = load_paths(resolve_layers(list(plan.expansions), plan.base))
-    lines = {f: text.splitlines() for f, text in merged.sources.items()}
-    out = {}
-    for d in merged.definitions:
-        span = d.span
-        got = lines.get(span.file, [])[span.line - 1:span.end_line]
-        if got:
-            got = got[:]
-            got[-1] = got[-1][:span.end_column - 1]
-            got[0] = got[0][span.column - 1:]
-        out[(d.kind, d.name)] = " ".join(" ".join(got).split())
-    return out
+    return {(d.kind, d.name): _shape(d.block) for d in merged.definitions}
 
 
 def changed_definitions(plan_a: Plan, plan_b: Plan) -> list[dict]:
-    """What B changes: the definitions whose text differs, and those only one side has."""
+    """What B changes: the definitions that say something else once the layers are merged
+    (`replace`, `extend`), and those only one side has (`remove`, a new one)."""
     a, b = definition_texts(plan_a), definition_texts(plan_b)
     out = []
     for key in sorted(set(a) | set(b)):
@@ -77,13 +84,26 @@ class _Kept:
                 raise CheckpointProblem(f"{cp.path} holds {len(saved.outcomes)} games of this study, more than "
                                         f"the {total} this run plays: give -n {len(saved.outcomes)} or more")
 
-    def side(self, k: int) -> tuple:
-        """`run`'s `saved` and `joining` for side k."""
+    def side(self, k: int, tally: Tally | None = None, every: int | None = None) -> tuple:
+        """`run`'s `saved` and `joining` for side k; `tally`: told of each batch joined, `every`:
+        a line of the checkpoint ends at every multiple of this many games (`mark_every`)."""
         cp = self.cp
+
+        def joining(got: Outcomes, held: Holdings) -> None:
+            if tally is not None:
+                tally.add(got.end, held)
+            if cp is not None:
+                cp.append(k, got, held)
+                if every and got.end % every == 0:
+                    cp.write()
         if cp is None:
-            return (None, None)
+            return None, (joining if tally is not None else None)
         saved = cp.saved[k]
-        return (saved.outcomes, saved.holdings), (lambda got, held: cp.append(k, got, held))
+        return (saved.outcomes, saved.holdings), joining
+
+    def tally(self, k: int) -> Tally:
+        """Side k's tally of the games the checkpoint holds, a batch a line (none: empty)."""
+        return self.cp.saved[k].tally if self.cp is not None else Tally()
 
 
 @contextmanager
@@ -148,26 +168,44 @@ def balance(plan: Plan, source: str = "", jobs: int = 1, early: int = 5,
     return _report(plan, source or plan.base, result, early, jobs, rows), result.outcomes
 
 
+def mark_every(total: int) -> int:
+    """How often (in games) an A/B's sides end a batch whatever else ends them: 100 times a power
+    of 2, at least a 64th of the run (so runs of other lengths end batches at multiples of one
+    another's).  A checkpoint ends a line there too, so that both sides of a study resumed from
+    it and cut short again end a batch together at most this many games before the shorter
+    side's last game (`compare`)."""
+    every = 100
+    while every * 64 < total:
+        every *= 2
+    return every
+
+
 def ab(plan_a: Plan, plan_b: Plan, source_a: str, source_b: str, jobs: int = 1, early: int = 5,
        progress: Callable[[int, int], None] | None = None,
        rows: bool = True, checkpoint: Path | None = None,
        note: Callable[[str], None] | None = None) -> tuple[dict, tuple[Outcomes, Outcomes]]:
     """Both plans (the same agents, games and seed; two content sets) and their differences:
-    ({"a": report, "b": report, "compare": ...}, the games' outcomes of A and of B).
+    ({"a": report, "b": report, "compare": ...}, the games' outcomes of A and of B).  Each
+    side's report covers the games it played; the comparison, the games both played (a run cut
+    short: the first games of each, up to where both sides end a batch).
     `checkpoint`, `note`: as `balance`'s, for both plans."""
     seats = load(plan_a).content.players
     total = total_games(plan_a, seats) + total_games(plan_b, load(plan_b).content.players)
+    every = mark_every(total_games(plan_a, seats))
     with _checkpoint(checkpoint, [plan_a, plan_b], note) as kept:
-        sides = kept.side(0), kept.side(1)
-        first = run(plan_a, jobs, (lambda d, t: progress(d, total)) if progress else None, *sides[0])
+        tallies = [kept.tally(0), kept.tally(1)]
+        sides = [kept.side(k, tallies[k], every) for k in (0, 1)]
+        first = run(plan_a, jobs, (lambda d, t: progress(d, total)) if progress else None, *sides[0], marks=every)
         done = len(first.outcomes)
         if first.failure is not None and first.failure.startswith("interrupted"):
             # ^C stops the whole command: B plays nothing more (what a checkpoint holds of it counts).
             second = unplayed(plan_b, sides[1][0])
         else:
-            second = run(plan_b, jobs, (lambda d, t: progress(done + d, total)) if progress else None, *sides[1])
+            second = run(plan_b, jobs, (lambda d, t: progress(done + d, total)) if progress else None, *sides[1],
+                         marks=every)
     a = _report(plan_a, source_a, first, early, jobs, rows)
     b = _report(plan_b, source_b, second, early, jobs, rows)
-    result = compare(a, b, first.outcomes, second.outcomes)
-    result["changed"] = changed_definitions(plan_a, plan_b)
+    changed = changed_definitions(plan_a, plan_b)
+    result = compare(a, b, first.outcomes, second.outcomes, changed, (tallies[0], tallies[1]))
+    result["changed"] = changed
     return {"a": a, "b": b, "compare": result}, (first.outcomes, second.outcomes)

@@ -91,44 +91,91 @@ def render(report: dict, console: Console, top: int = 15) -> None:
                       + (f" ({games} games)" if games else ""))
 
 
+def compared_line(result: dict) -> str:
+    """How many games the comparison covers: the first N of each side, the same deals."""
+    n = result["compare"].get("games", 0)
+    played = result["a"]["meta"]["games_played"], result["b"]["meta"]["games_played"]
+    line = f"compared on the {n} games both sides played (the same deals)"
+    if played != (n, n):
+        line += (f"; A played {played[0]}, B {played[1]}: the games after the first {n} are left out of the "
+                 "comparison")
+    return line
+
+
+def definition_cells(d: dict) -> tuple[list[str], str]:
+    """A row of the A/B definitions table (the terminal's and the page's): built and win rate
+    when built on each side ("-" where a side has no such definition, or never built it), B - A
+    with its interval and Holm's p where both sides built it, else why not; and whether it is
+    significant."""
+    def side(x: str) -> list[str]:
+        return ["-" if d[f"{x}_built"] is None else str(d[f"{x}_built"]), _pct(d[f"{x}_rate"])]
+    (built_a, win_a), (built_b, win_b) = side("a"), side("b")
+    if d["delta"] is not None:
+        rest = [f"{100 * d['delta']:+.1f}", _interval(d["low"], d["high"]), f"{d['p_holm']:.4f}"]
+    else:
+        why = (f"only in {d['only_in'].upper()}" if d["only_in"] else
+               "built in neither" if not d["a_built"] and not d["b_built"] else
+               f"never built in {'A' if not d['a_built'] else 'B'}")
+        rest = ["-", why, "-"]
+    return [d["kind"], d["name"], built_a, built_b, win_a, win_b, *rest], "sig" if d["significant"] else ""
+
+
+DEFINITION_COLUMNS = ("kind", "name", "built A", "built B", "win A", "win B", "B - A", "95% interval", "Holm p")
+
+
+def definitions_title(result: dict, shown: int | None = None) -> str:
+    cmp = result["compare"]
+    every = len(cmp["definitions"])
+    return ("Win rate when built, B - A (the changed definitions, then the most significant; bold: "
+            f"significant at {result['a']['meta']['alpha']} after Holm's correction over the "
+            f"{sum(1 for d in cmp['definitions'] if d.get('p_holm') is not None)} compared"
+            + (f"; top {shown} of {every})" if shown is not None and shown < every else ")"))
+
+
 def render_compare(result: dict, console: Console, top: int = 15) -> None:
     cmp = result["compare"]
     console.print(Text(f"A/B: {result['a']['meta']['source']} (A) against {result['b']['meta']['source']} (B), "
                        f"the same seeds and agents; B - A with 95% intervals", style="bold"))
     changed = cmp.get("changed", [])
     console.print("B changes: " + (", ".join(f"{c['kind']} {c['name']} ({c['change']})" for c in changed)
-                                   if changed else "no definition (the same card text)"))
+                                   if changed else "no definition (each says the same on both sides)"))
     played = result["a"]["meta"]["games_played"], result["b"]["meta"]["games_played"]
     if not all(played):
         console.print(f"nothing to compare: {'A' if not played[0] else 'B'} played no game")
         return
+    if not cmp.get("games"):
+        console.print(f"nothing to compare: A played {played[0]} games, B {played[1]}, and no batch of games of "
+                      "both sides ends at the same game")
+        return
+    console.print(compared_line(result))
     table = Table(title="Differences")
     for col in ("metric", "A", "B", "B - A", "95% interval", ""):
         table.add_column(col, justify="left" if col == "metric" else "right")
     for m in cmp["metrics"]:
-        as_rate = m["metric"].startswith("win rate") or m["metric"].endswith("victories")
-        f = _pct if as_rate else (lambda x: f"{x:.2f}")
-        table.add_row(m["metric"], f(m["a"]), f(m["b"]), f"{(100 if as_rate else 1) * m['delta']:+.2f}",
-                      f"[{(100 if as_rate else 1) * m['low']:.2f}, {(100 if as_rate else 1) * m['high']:.2f}]",
-                      "significant" if m["significant"] else "")
+        row, _ = metric_cells(m)
+        table.add_row(*row, "significant" if m["significant"] else "")
     console.print(table)
-    edited = {(c["kind"], c["name"]) for c in changed}
-    rows = [d for d in cmp["definitions"] if d.get("only_in") or (d.get("delta") is not None)]
-    # The definitions B changes first, then the most significant (a large difference on a
-    # handful of games says little).
-    rows.sort(key=lambda d: ((d["kind"], d["name"]) not in edited, d.get("only_in") is None,
-                             d["p_holm"] if d.get("p_holm") is not None else 2, -abs(d.get("delta") or 0)))
-    defs = Table(title="Win rate when built, B - A (the changed definitions, then the most significant; bold: "
-                       f"significant at {result['a']['meta']['alpha']} after Holm's correction over the "
-                       f"{sum(1 for d in cmp['definitions'] if d.get('p_holm') is not None)} compared)")
-    for col in ("kind", "name", "built A", "built B", "win A", "win B", "B - A", "95% interval", "Holm p"):
+    rows = cmp["definitions"]   # (in the order of the table: `analysis.compare`)
+    defs = Table(title=definitions_title(result, min(top, len(rows))))
+    for col in DEFINITION_COLUMNS:
         defs.add_column(col, justify="left" if col in ("kind", "name") else "right")
     for d in rows[:top]:
-        if d.get("delta") is None:
-            defs.add_row(d["kind"], d["name"], str(d["a_built"]), str(d["b_built"]), "-", "-",
-                         f"only in {d['only_in']}" if d["only_in"] else "never taken", "", "")
-            continue
-        defs.add_row(d["kind"], d["name"], str(d["a_built"]), str(d["b_built"]), _pct(d["a_rate"]), _pct(d["b_rate"]),
-                     Text(f"{100 * d['delta']:+.1f}", style="bold" if d["significant"] else ""),
-                     _interval(d["low"], d["high"]), f"{d['p_holm']:.4f}")
+        cells, sig = definition_cells(d)
+        cells[6] = Text(cells[6], style="bold" if sig else "")
+        defs.add_row(*cells)
     console.print(defs)
+
+
+def is_rate(metric: str) -> bool:
+    """A metric that is a share of the games (a win rate, victories, draws), shown in percent."""
+    return metric.startswith("win rate") or metric.endswith("victories") or metric.startswith("draws")
+
+
+def metric_cells(m: dict) -> tuple[list[str], str]:
+    """A row of the A/B metrics table: A, B, B - A and its interval (rates in percent, in
+    points of percent; means to 2 decimals), each rounded once from the exact value."""
+    if is_rate(m["metric"]):
+        return [m["metric"], _pct(m["a"]), _pct(m["b"]), f"{100 * m['delta']:+.2f}",
+                f"[{100 * m['low']:.2f}, {100 * m['high']:.2f}]"], "sig" if m["significant"] else ""
+    return [m["metric"], f"{m['a']:.2f}", f"{m['b']:.2f}", f"{m['delta']:+.2f}",
+            f"[{m['low']:.2f}, {m['high']:.2f}]"], "sig" if m["significant"] else ""

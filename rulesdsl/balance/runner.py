@@ -287,14 +287,16 @@ def total_games(plan: Plan, seats: int) -> int:
 
 def run(plan: Plan, jobs: int = 1, progress: Callable[[int, int], None] | None = None,
         saved: tuple[Outcomes, Holdings] | None = None,
-        joining: Callable[[Outcomes, Holdings], None] | None = None) -> RunResult:
+        joining: Callable[[Outcomes, Holdings], None] | None = None, marks: int | None = None) -> RunResult:
     """Play the plan's games on `jobs` processes; outcomes in game order.  A failure (or ^C)
     keeps the games before the first failing one, so the outcomes are the same for any `jobs`.
     `saved`: the plan's first games, played before (a checkpoint's), which the run takes over
     (and adds to): it plays the games after them.  `joining(outcomes, holdings)`: called with
     each batch of games as it joins the run's, in game order (a checkpoint appends it).
     `progress(games, total)`: after each batch, the games joined in game order (those a report
-    would hold if the run stopped there; a batch back before an earlier one waits for it)."""
+    would hold if the run stopped there; a batch back before an earlier one waits for it).
+    `marks`: no task plays across a multiple of this many games, so a batch ends at each (the
+    two sides of an A/B end batches together there: `lab.mark_every`)."""
     start = time.perf_counter()
     total = total_games(plan, load(plan).content.players)
     joined = _joined_from(plan, total, saved, joining)
@@ -303,7 +305,11 @@ def run(plan: Plan, jobs: int = 1, progress: Callable[[int, int], None] | None =
     # job, large enough that fast games do not pay a round trip each; and at most CHUNK games,
     # so that a long run shows its progress and an interrupted one keeps nearly all it played.
     size = max(1, min(CHUNK, (total - begin) // (max(1, jobs) * 8)))
-    chunks = [range(i, min(i + size, total)) for i in range(begin, total, size)]
+    cuts = set(range(begin, total, size))
+    if marks:
+        cuts |= set(range(-(-begin // marks) * marks, total, marks))
+    starts = sorted(cuts)
+    chunks = [range(i, j) for i, j in zip(starts, starts[1:] + [total])]
     if begin and progress:
         try:
             progress(begin, total)
