@@ -123,7 +123,7 @@ def _structure(game, o: dict) -> list[str]:
 
 def on_spaces(game, zone, owner: int, shown: list[str]) -> list[str]:
     """The names an observation shows of a zone's items (`shown`, in the zone's order), each
-    that lies on a numbered space with that space, numbered as the actions name it (`Baal on
+    that lies on a numbered space with that space, numbered as the actions name it (`NAME on
     3`; a face-down item too: its back lies there for all to see; a pawn placed on the track)."""
     st = game.state
     if not st.positions:
@@ -200,7 +200,7 @@ def _copies(game, name: str) -> tuple[int, ...]:
 def action_seen(game, action, items: list[tuple[int, ...]], seen: set[int], after: set[int]) -> str:
     """`action` as a seat sees it that saw the items `seen` before it and sees `after` once it
     is applied: an item it saw neither before nor after is named only by its kind
-    (`sell (a card)`, `prepare "Stone Pit" (a conspiracy)`)."""
+    (`sell (a card)`, `prepare CARD (a KIND)`)."""
     from .interpreter.actions import shown
     parts = [shown(action.name)]
     for arg, named in zip(action.args, list(items) + [()] * len(action.args)):
