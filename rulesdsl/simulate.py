@@ -69,7 +69,8 @@ def simulate(rules: Ruleset, games: int, seed: int = 0, agents: list[str] | None
                 _outcome(rules, i, seed, agent_names, max_steps)
             winner, victory, scores = outcome
             wins["draw" if winner == DRAW else str(winner)] += 1
-            victories[victory] = victories.get(victory, 0) + 1
+            if winner != DRAW:   # (a shared victory is a draw, counted there: as the balance lab does)
+                victories[victory] = victories.get(victory, 0) + 1
             for p in range(players):
                 for cat, pts in scores[p].items():
                     key = f"{p}.{cat}"
