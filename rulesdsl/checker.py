@@ -618,7 +618,8 @@ class Checker:
     def never_set_off(self, s: ast.Statement, event: str) -> None:
         """W509 for a `when` whose event this game cannot produce: an item of a kind with no
         `build_zone` built or acquired, a cube or control event where no zone holds cubes."""
-        if event in ("control_gained", "control_lost", "cube_added") and not self.cube_zones():
+        if event in ("control_gained", "control_lost", "cube_added") and not self.cube_zones() \
+                and not any(k.name == "zone" for k in s.kwargs):   # (`zone=`: E204 says it of that zone)
             self.warning("W509", f"no zone of this game holds cubes: `{event}` never happens", s.args[0].span,
                          "cube zones are declared with `counters=N`; or wait for another event")
         elif event in ("built", "acquired"):

@@ -212,7 +212,7 @@ def action_seen(game, action, items: list[tuple[int, ...]], seen: set[int], afte
 
 
 def a_kind(kind: str) -> str:
-    """`a card`, `an offering`, `a military token`: an item's kind as words."""
+    """`a card`, `an item`, `a military token`: an item's kind as words."""
     words = (kind or "item").replace("_", " ")
     return ("an " if words[:1].lower() in "aeiou" else "a ") + words
 

@@ -126,7 +126,8 @@ class _Checked:
 # character in the game's header made hundreds of errors and hid itself among them.  Words the
 # game and expansion headers declare are unknown where such a header is lost (and the game is
 # missing); a name is unknown where its definition is.
-FROM_LOST_HEADER = frozenset({"E301", "E302", "E303", "E304", "E305", "E313", "E314", "E316", "E403", "W501", "W502"})
+FROM_LOST_HEADER = frozenset({"E301", "E302", "E303", "E304", "E305", "E313", "E314", "E316", "E403", "W501", "W502",
+                              "W509"})
 FROM_LOST_DEFINITION = frozenset({"E105", "E306", "E311", "E315"})
 _HEADER = re.compile(r"^\s*(game|expansion)(?![A-Za-z0-9_])", re.M)
 

@@ -263,7 +263,9 @@ def test_an_event_field_is_checked_against_the_enclosing_when(tmp_path):
     got = diagnostics(tmp_path, "    when built { if event.zone == city { gain 1 coin } }")
     assert got == [("E307", 4, 27, "event `built` has no field `zone`",
                     "`built` carries: by, item, kind, color, via")]
-    assert diagnostics(tmp_path, "    when cube_added { if event.zone == city { gain 1 coin } }") == []
+    # (the base game has no cube zone: W509, and nothing about the field)
+    got = diagnostics(tmp_path, "    when cube_added { if event.zone == city { gain 1 coin } }")
+    assert [g[:4] for g in got] == [("W509", 4, 10, "no zone of this game holds cubes: `cube_added` never happens")]
 
 
 def test_an_unknown_item_attribute(tmp_path):
@@ -290,7 +292,8 @@ def test_filters_must_be_fields_of_the_event(tmp_path):
     assert got == [("E204", 4, 16, "event `built` has no `zone` to filter on",
                     "`built` filters on: by, color, kind, via")]
     got = diagnostics(tmp_path, "    when cube_added color=red { gain 1 coin }")
-    assert [g[:4] for g in got] == [("E204", 4, 21, "event `cube_added` has no `color` to filter on")]
+    assert [g[:4] for g in got] == [("W509", 4, 10, "no zone of this game holds cubes: `cube_added` never happens"),
+                                    ("E204", 4, 21, "event `cube_added` has no `color` to filter on")]
     got = diagnostics(tmp_path, "    when cube_added zone=senat { gain 1 coin }")
     assert [g[0] for g in got] == ["E305"]            # zone= names a zone
 
