@@ -111,3 +111,13 @@ def test_the_strategies_import_before_hypothesis_and_after():
         proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
         assert proc.returncode == 0, proc.stderr[-2000:]
         assert proc.stdout.split()[-1] == "2"
+
+
+def test_a_setup_printed_in_a_falsifying_example_pastes_back_and_plays():
+    # (its repr writes the script as a dict; pasted back, the dict was kept and new_game failed:
+    # "too many values to unpack")
+    from rulesdsl.testing.strategies import Setup
+    setup = Setup("duel", ("pantheon",), 3, ("beginner_wonders",), (("progress_deck", ("Law", "Strategy")),))
+    again = eval(repr(setup), {"Setup": Setup})
+    assert again == setup and repr(again) == repr(setup)
+    assert again.new_game().state == setup.new_game().state

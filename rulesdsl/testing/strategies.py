@@ -46,15 +46,22 @@ def ruleset(expansions: Iterable[str] = (), base="duel", players: int | None = N
     return load_ruleset(e, b, players)
 
 
+def _script(value) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """A script as `Setup` keeps it, pairs of (zone, names), from a dict (as its repr writes it,
+    so that a falsifying example pasted back into a test plays) or pairs."""
+    pairs = value.items() if isinstance(value, dict) else value
+    return tuple((zone, tuple(names)) for zone, names in pairs)
+
+
 @attrs.frozen
 class Setup:
     """How a game is created: content, seed, options, and the chance outcomes dictated."""
 
     base: str = "duel"
-    expansions: tuple[str, ...] = ()
+    expansions: tuple[str, ...] = attrs.field(default=(), converter=tuple)
     seed: int = 0
-    options: tuple[str, ...] = ()
-    script: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    options: tuple[str, ...] = attrs.field(default=(), converter=tuple)
+    script: tuple[tuple[str, tuple[str, ...]], ...] = attrs.field(default=(), converter=_script)
     players: int | None = None
 
     def new_game(self) -> Game:
