@@ -1438,6 +1438,29 @@ def compile_content(merged: Merged, layers: list[str]) -> Content:
 
 
 def compile_invariants(compiler: Compiler, merged: Merged) -> list:
-    """`invariant "Name" { holds COND }` -> (name, condition, span): checked by rulesdsl.testing."""
-    return [(d.name, compiler.expr(s.args[0]), s.span) for d in merged.by_kind("invariant")
+    """`invariant "Name" { holds COND }` -> (name, condition, span, parts): checked by
+    rulesdsl.testing; `parts`, (text, value) of each side its comparisons compare, to say what
+    they were where it is false."""
+    return [(d.name, compiler.expr(s.args[0]), s.span, _compared(compiler, s.args[0]))
+            for d in merged.by_kind("invariant")
             for s in (d.block.statements if d.block else ()) if s.verb == "holds" and s.args]
+
+
+def _compared(compiler: Compiler, e: ast.Expr) -> list[tuple[str, Fn]]:
+    """The sides of the comparisons of a condition (through `and`, `or`, `not`), written numbers
+    left out: `count(city, color=yellow) <= 2` -> [("count(city, color=yellow)", its value)]."""
+    out: dict[str, Fn] = {}
+    todo = [e]
+    while todo:
+        x = todo.pop(0)
+        if isinstance(x, ast.Not):
+            todo.append(x.operand)
+        elif isinstance(x, ast.BinOp) and x.op in ("and", "or"):
+            todo += [x.left, x.right]
+        elif isinstance(x, ast.BinOp) and x.op in ("==", "!=", "<", "<=", ">", ">="):
+            for side in (x.left, x.right):
+                # (a written number says itself; a name is worth showing where it is a number)
+                if isinstance(side, ast.Int) or isinstance(side, ast.Name) and R.NAMES.get(side.name) != R.INT:
+                    continue
+                out.setdefault(unparse(side), compiler.expr(side))
+    return list(out.items())

@@ -195,8 +195,9 @@ def test_an_exception_while_checking_is_that_invariants_violation(monkeypatch):
 
 def test_designer_invariants_are_compiled_and_checked():
     rules = load_ruleset((str(DATA / "broken_coins"),))
-    (name, fn, span), = rules.content.invariants
+    (name, fn, span, parts), = rules.content.invariants
     assert name == "Nobody gets rich in Age I" and span.file.endswith("invariants.rules") and span.line == 4
+    assert [text for text, _ in parts] == ["age", "coins"]   # (the sides its comparisons compare)
     invs = I.all_invariants(rules.content)
     assert invs[-1].name == "designer: Nobody gets rich in Age I"
     game = rules.new_game(seed=1)
@@ -206,6 +207,7 @@ def test_designer_invariants_are_compiled_and_checked():
         check_game(game)
     assert info.value.invariant == "designer: Nobody gets rich in Age I"
     assert "false for player 1" in info.value.detail and "invariants.rules:4" in info.value.detail
+    assert "age is 1, coins is 41" in info.value.detail
 
 
 def test_bundled_content_has_no_designer_invariants():

@@ -44,3 +44,16 @@ def test_replay_of_a_verify_trace_keeps_the_step_budget_it_recorded(tmp_path):
     again = runner.invoke(cli, ["replay", str(out)])
     assert again.exit_code == 1 and "did not end within 10 steps" in again.output
     assert runner.invoke(cli, ["replay", str(out), "--max-steps", "100000"]).exit_code == 0
+
+
+def test_a_designer_invariant_broken_says_what_its_comparisons_compared(tmp_path):
+    # (it said only the coins, whatever the `holds` was about)
+    folder = tmp_path / "inv"
+    folder.mkdir()
+    (folder / "inv.rules").write_text('invariant "few yellow" {\n    holds count(city, color=yellow) <= 2 and '
+                                      'coins < 40\n}\n', encoding="utf-8")
+    result = CliRunner().invoke(cli, ["verify", str(folder), "--games", "30", "--jobs", "1",
+                                      "--out", str(tmp_path / "t.json")])
+    assert result.exit_code == 1
+    line = next(x for x in result.output.splitlines() if "is false for player" in x)
+    assert "count(city, color=yellow) is 3" in line and "coins is " in line

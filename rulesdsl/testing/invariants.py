@@ -429,20 +429,26 @@ def crash_violation(exc: Exception, game: Game | None, actions: list[Action],
 def designer_invariants(content) -> list[Invariant]:
     """The content's own `invariant` definitions, each checked for every player as `me`."""
     out = []
-    for name, fn, span in getattr(content, "invariants", ()):
-        out.append(Invariant(f"designer: {name}", f"{name} ({span.file}:{span.line})", _designer_check(fn, span)))
+    for name, fn, span, *parts in getattr(content, "invariants", ()):
+        out.append(Invariant(f"designer: {name}", f"{name} ({span.file}:{span.line})",
+                             _designer_check(fn, span, parts[0] if parts else [])))
     return out
 
 
-def _designer_check(fn, span) -> Check:
+def _designer_check(fn, span, parts: list) -> Check:
     def check(game: Game, ctx: Context) -> str | None:
         for p in range(game.content.players):
+            frame = Frame(0, 0, 0, p, {})
             try:
-                ok = fn(game, Frame(0, 0, 0, p, {}))
+                ok = fn(game, frame)
             except Exception as exc:  # noqa: BLE001
                 return f"evaluating `holds` at {span.file}:{span.line} for player {p} failed: {type(exc).__name__}: {exc}"
             if not ok:
-                return f"`holds` at {span.file}:{span.line}:{span.column} is false for player {p} (coins {game.state.coins})"
+                # (what its comparisons compared, for that player: the numbers that broke it)
+                values = [f"{text} is {value(game, frame)}" for text, value in parts]
+                every = [] if any(text == "coins" for text, _ in parts) else [f"coins {game.state.coins}"]
+                return (f"`holds` at {span.file}:{span.line}:{span.column} is false for player {p}: "
+                        + ", ".join(values + every))
         return None
     return check
 
