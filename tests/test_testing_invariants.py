@@ -207,7 +207,7 @@ def test_designer_invariants_are_compiled_and_checked():
         check_game(game)
     assert info.value.invariant == "designer: Nobody gets rich in Age I"
     assert "false for player 1" in info.value.detail and "invariants.rules:4" in info.value.detail
-    assert "age is 1, coins is 41" in info.value.detail
+    assert "age is 0, coins is 41" in info.value.detail   # (the draft: before Age I)
 
 
 def test_bundled_content_has_no_designer_invariants():
