@@ -69,3 +69,17 @@ def _add(x: int | None, y: int | None) -> int | None:
 
 
 __all__ = ["Bounds", "bounds"]
+
+
+def subtracts(e: ast.Expr) -> bool:
+    """Whether the arithmetic making a number subtracts or adds a negative number (within the
+    arithmetic itself: `lookup(t, i - 1)` does not)."""
+    if isinstance(e, ast.Int):
+        return e.value < 0
+    if isinstance(e, ast.BinOp) and e.op in ("+", "-", "*", "//", "%"):
+        return e.op == "-" or subtracts(e.left) or subtracts(e.right)
+    if isinstance(e, ast.Call) and e.func in ("min", "max"):
+        return any(subtracts(x) for x in e.args)
+    if isinstance(e, ast.Call) and e.func == "either":
+        return any(subtracts(x) for x in e.args[1:])
+    return False

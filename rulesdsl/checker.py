@@ -12,7 +12,7 @@ import attrs
 
 from . import ast
 from . import registry as R
-from .bounds import bounds
+from .bounds import bounds, subtracts
 from .diagnostics import Diagnostic, Span, did_you_mean
 from .loader import Merged, bundled_hint, closed_before, stray_hint
 from .playable import Playable, a, item_start_zone, name_of
@@ -45,12 +45,6 @@ TYPE_NAMES = {R.INT: "number", R.BOOL: "condition", R.PLAYER: "player", R.ITEM: 
               R.SELECTOR_ZONE: "zone", R.RESOURCE: "resource", R.COLOR: "colour", R.COLORS: "colour",
               R.SCIENCE: "scientific symbol", R.CHAIN: "chain symbol", R.LAYOUT: "layout", R.KIND: "kind",
               R.EVENT: "event", R.WORD: "word", R.TEXT: "quoted text"}
-# The counts a game takes as 0 when one computed is below 0 (W508), and what the statement then does.
-CLAMPED = {"gain": "gains nothing (it takes no coins)", "lose": "takes nothing (it gives no coins)",
-           "pay": "pays nothing", "put_coins": "puts no coin", "shields": "moves the pawn nowhere (not back)",
-           "repeat": "runs no round", "choose": "offers no pick", "deal": "deals nothing",
-           "take_top": "takes nothing", "deal_onto_structure": "deals no sensible number of items",
-           "cost_coins": "costs no coin (it gives none back)"}
 VOCAB_VERBS = {"resources": R.RESOURCE, "colors": R.COLOR, "science": R.SCIENCE, "chains": R.CHAIN}
 VOCAB_LABEL = {R.RESOURCE: ("E301", "resource"), R.COLOR: ("E302", "colour"), R.SCIENCE: ("E303", "scientific symbol"),
                R.CHAIN: ("E304", "chain symbol"), R.ZONE: ("E305", "zone"), R.LAYOUT: ("E311", "layout"),
@@ -122,20 +116,6 @@ class Scope:
 
     def with_(self, **more: str) -> "Scope":
         return Scope({**self.names, **more}, self.kind)
-
-
-def _subtracts(e: ast.Expr) -> bool:
-    """Whether the arithmetic making a number subtracts or adds a negative number (within the
-    arithmetic itself: `lookup(t, i - 1)` does not)."""
-    if isinstance(e, ast.Int):
-        return e.value < 0
-    if isinstance(e, ast.BinOp) and e.op in ("+", "-", "*", "//", "%"):
-        return e.op == "-" or _subtracts(e.left) or _subtracts(e.right)
-    if isinstance(e, ast.Call) and e.func in ("min", "max"):
-        return any(_subtracts(x) for x in e.args)
-    if isinstance(e, ast.Call) and e.func == "either":
-        return any(_subtracts(x) for x in e.args[1:])
-    return False
 
 
 def _sign_help(s: ast.Statement) -> str | None:
@@ -766,7 +746,7 @@ class Checker:
         engine takes it as 0, which the expression does not say.  Judged by its range
         (rulesdsl/bounds.py) where it subtracts, or has a negative number: a range unknown
         otherwise (`modifier(...)`, `event.amount`) is left alone."""
-        if s.verb not in CLAMPED or isinstance(e, ast.Int) or not _subtracts(e):
+        if s.verb not in R.CLAMPED or isinstance(e, ast.Int) or not subtracts(e):
             return
         lows = [bounds(e, n)[0] for n in self.player_counts()]
         if all(low is not None and low >= 0 for low in lows):
@@ -775,7 +755,7 @@ class Checker:
         low = f" (as low as {min(known)})" if len(known) == len(lows) else ""
         text = self.source_text(e.span) or "..."
         self.warning("W508", f"the {p.name} of `{s.verb}` can be below 0{low}", e.span,
-                     f"{a(p.name)} below 0 counts as 0: it then {CLAMPED[s.verb]}; if that is meant, "
+                     f"{a(p.name)} below 0 counts as 0: it then {R.CLAMPED[s.verb]}; if that is meant, "
                      f"write `max(0, {text})`, else rewrite it")
 
     def player_counts(self) -> range:

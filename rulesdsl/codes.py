@@ -414,8 +414,8 @@ EXPLANATIONS: dict[str, Explanation] = {
         "A count or amount that is computed (`gain count(city) - 10 coins`) can fall below 0, as far "
         "as its expression tells. The engine takes a count below 0 as 0: such a `gain` gains nothing, "
         "it does not take coins, a `lose` gives none, `shields` do not move the pawn back, a `repeat` "
-        "runs no round. Legal, but what the expression says is not what happens (and `explain` reads "
-        "it as written).",
+        "runs no round. Legal, but what the expression says is not what happens (`explain` adds "
+        "\"none if that comes to less than 0\").",
         _card("gain count(city) - 10 coins", "yellow"),
         "If nothing is meant below 0, say so: `gain max(0, count(city) - 10) coins`. If a loss is "
         "meant, write it: `if count(city) < 10 { lose 10 - count(city) coins }`."),

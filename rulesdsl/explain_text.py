@@ -1101,11 +1101,23 @@ def block_text(block: ast.Block | None, scope: Scope) -> str:
 def statement(s: ast.Statement, scope: Scope, kind: str | None = None) -> str:
     """English for one statement, not capitalized."""
     text = _statement(s, scope, kind)
+    if s.block is None and s.verb in R.CLAMPED and s.args and may_be_below_zero(s.args[0]):
+        # (what the game does, which the arithmetic as written does not say: check warns W508)
+        text += ", none if that comes to less than 0"
     if s.verb == "shields":  # shields pushed on another player's behalf
         pusher = next((k.value for k in s.kwargs if k.name == "by"), None)
         if isinstance(pusher, ast.Name) and pusher.name != "me":
             text += ", for " + ("the opponent" if pusher.name == "opponent" else words(pusher.name))
     return text
+
+
+def may_be_below_zero(e: ast.Expr) -> bool:
+    """Whether a computed count subtracts and can come to less than 0 at some player count (2 to
+    7: what explain does not know of the game), as W508 judges it."""
+    from .bounds import bounds, subtracts
+    if isinstance(e, ast.Int) or not subtracts(e):
+        return False
+    return any(low is None or low < 0 for low in (bounds(e, n)[0] for n in range(2, 8)))
 
 
 def _statement(s: ast.Statement, scope: Scope, kind: str | None = None) -> str:

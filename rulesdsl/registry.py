@@ -623,3 +623,12 @@ VERBS["holds"] = Verb(
     example="holds coins <= 60", explain="always: {condition}")
 KINDS["invariant"] = Kind("invariant", required=("holds",),
                           doc="A rule property every game must keep, checked by `rulesdsl verify` (not played).")
+
+
+# The counts a game takes as 0 when one computed is below 0 (W508), and what the statement then does.
+CLAMPED: dict[str, str] = {
+    "gain": "gains nothing (it takes no coins)", "lose": "takes nothing (it gives no coins)",
+    "pay": "pays nothing", "put_coins": "puts no coin", "shields": "moves the pawn nowhere (not back)",
+    "repeat": "runs no round", "choose": "offers no pick", "deal": "deals nothing",
+    "take_top": "takes nothing", "deal_onto_structure": "lays nothing",
+    "cost_coins": "costs no coin (it gives none back)"}

@@ -108,8 +108,10 @@ def statement(text: str) -> ast.Statement:
     ("repeat 2 { play_again }", "Repeat 2 times: take another turn"),
     ("when built by=opponent kind=wonder { gain 1 coin }", "When the opponent builds a wonder: gain 1 coin"),
     # Brackets the words need to keep the grouping (`10 - (2 + 1)` read as "10 minus 2 plus 1" was 9)
-    ("gain 10 - (age + 1) coins", "Gain 10 coins minus (coins equal to the current age plus 1 coin)"),
-    ("gain 10 - age + 1 coins", "Gain 10 coins minus coins equal to the current age plus 1 coin"),
+    ("gain 10 - (age + 1) coins", "Gain 10 coins minus (coins equal to the current age plus 1 coin), "
+                                  "none if that comes to less than 0"),
+    ("gain 10 - age + 1 coins", "Gain 10 coins minus coins equal to the current age plus 1 coin, "
+                                "none if that comes to less than 0"),
     ("points 2 * (coins + 1)", "Worth VP equal to 2 times (the number of coins you have plus 1)"),
     ("gain (coins + 3) // 2 coins", "Gain coins equal to half of (the number of coins you have plus 3), rounded down"),
     ("gain 12 // (coins + 2) coins",
@@ -123,6 +125,12 @@ def statement(text: str) -> ast.Statement:
     ("gain 5 // 0 coins", "Gain 0 coins"),
     ("gain 2 * 3 + coins coins", "Gain 6 coins plus as many coins as you have"),
     ("modify shields -1", "Takes 1 from your shields"),
+    # A count the game takes as 0 when it comes to less (W508) says so; points may be negative
+    ("gain count(city) - 10 coins",
+     "Gain 1 coin for each item in the city minus 10 coins, none if that comes to less than 0"),
+    ("gain max(0, count(city) - 10) coins",
+     "Gain coins equal to the larger of 0 and the number of items in the city minus 10"),
+    ("points count(city) - 3", "Worth 1 VP for each item in the city minus 3 VP"),
 ])
 def test_statements_without_a_game(source, text):
     """Without the game's context (no compiler), phrasing falls back on the statement alone."""
