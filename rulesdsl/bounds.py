@@ -15,11 +15,14 @@ NON_NEGATIVE_CALLS = frozenset({"count", "coins", "production", "science_count",
                                 "controlled", "riders", "abs", "science_score"})
 
 
-def bounds(e: ast.Expr, players: int) -> Bounds:
-    """The range of `e` in a game of `players` seats."""
+def bounds(e: ast.Expr, players: int, names: dict[str, Bounds] | None = None) -> Bounds:
+    """The range of `e` in a game of `players` seats; `names`: ranges the content gives names
+    (`pawn_distance` between the capitals of its track)."""
     if isinstance(e, ast.Int):
         return e.value, e.value
     if isinstance(e, ast.Name):
+        if names and e.name in names:
+            return names[e.name]
         if e.name == "players":
             return players, players
         if e.name == "seat":
@@ -27,13 +30,13 @@ def bounds(e: ast.Expr, players: int) -> Bounds:
         return (0, None) if e.name in NON_NEGATIVE_NAMES else UNKNOWN
     if isinstance(e, ast.Call):
         if e.func in ("min", "max") and len(e.args) == 2:
-            (a, b), (c, d) = bounds(e.args[0], players), bounds(e.args[1], players)
+            (a, b), (c, d) = bounds(e.args[0], players, names), bounds(e.args[1], players, names)
             if e.func == "min":
                 return _pick(min, a, c, low=True), _pick(min, b, d, low=False)
             return _pick(max, a, c, low=True), _pick(max, b, d, low=False)
         return (0, None) if e.func in NON_NEGATIVE_CALLS else UNKNOWN
     if isinstance(e, ast.BinOp):
-        return _binop(e, players)
+        return _binop(e, players, names)
     return UNKNOWN
 
 
@@ -47,8 +50,8 @@ def _pick(fn, a: int | None, b: int | None, low: bool) -> int | None:
     return fn(a, b)
 
 
-def _binop(e: ast.BinOp, players: int) -> Bounds:
-    (a, b), (c, d) = bounds(e.left, players), bounds(e.right, players)
+def _binop(e: ast.BinOp, players: int, names: dict[str, Bounds] | None = None) -> Bounds:
+    (a, b), (c, d) = bounds(e.left, players, names), bounds(e.right, players, names)
     if e.op == "+":
         return _add(a, c), _add(b, d)
     if e.op == "-":
@@ -68,7 +71,7 @@ def _add(x: int | None, y: int | None) -> int | None:
     return None if x is None or y is None else x + y
 
 
-__all__ = ["Bounds", "bounds"]
+__all__ = ["Bounds", "bounds", "never_or_always", "subtracts"]
 
 
 def subtracts(e: ast.Expr) -> bool:
@@ -83,3 +86,20 @@ def subtracts(e: ast.Expr) -> bool:
     if isinstance(e, ast.Call) and e.func == "either":
         return any(subtracts(x) for x in e.args[1:])
     return False
+
+
+def never_or_always(op: str, left: Bounds, right: Bounds) -> bool | None:
+    """Whether `left OP right` (an ordered comparison) is false whatever the values in these
+    ranges (False), true whatever they are (True), or may be either (None)."""
+    (a, b), (c, d) = left, right
+    if op in ("<", ">="):
+        always_less = b is not None and c is not None and b < c
+        never_less = a is not None and d is not None and a >= d
+        less = True if always_less else False if never_less else None
+        return less if op == "<" or less is None else not less
+    if op in ("<=", ">"):
+        always = b is not None and c is not None and b <= c
+        never = a is not None and d is not None and a > d
+        at_most = True if always else False if never else None
+        return at_most if op == "<=" or at_most is None else not at_most
+    return None

@@ -12,7 +12,7 @@ import attrs
 
 from . import ast
 from . import registry as R
-from .bounds import bounds, subtracts
+from .bounds import bounds, never_or_always, subtracts
 from .diagnostics import Diagnostic, Span, did_you_mean
 from .loader import Merged, bundled_hint, closed_before, stray_hint
 from .playable import Playable, a, item_start_zone, name_of
@@ -758,6 +758,36 @@ class Checker:
                      f"{a(p.name)} below 0 counts as 0: it then {R.CLAMPED[s.verb]}; if that is meant, "
                      f"write `max(0, {text})`, else rewrite it")
 
+    def settled_comparison(self, e: ast.BinOp) -> None:
+        """W510 for an ordered comparison that the ranges of its sides settle at every player
+        count (`pawn_distance > 20` on a track of capital 9: never true)."""
+        if isinstance(e.left, ast.Int) and isinstance(e.right, ast.Int):
+            return   # (written numbers: the designer's own constant)
+        names = self.named_ranges()
+        verdicts = {never_or_always(e.op, bounds(e.left, n, names), bounds(e.right, n, names))
+                    for n in self.player_counts()}
+        if len(verdicts) != 1 or None in verdicts:
+            return
+        always = verdicts.pop()
+        ranges = [f"`{self.source_text(x.span)}` " + (f"lies between {lo} and {hi}" if lo is not None and hi is not None
+                                                       else f"is {lo} or more" if lo is not None else f"is at most {hi}")
+                  for x in (e.left, e.right) if not isinstance(x, ast.Int)
+                  for lo, hi in [bounds(x, self.player_counts()[0], names)] if lo is not None or hi is not None]
+        self.warning("W510", f"`{self.source_text(e.span) or '...'}` is {'always' if always else 'never'} true here",
+                     e.span, ("; ".join(ranges) or "its sides' ranges settle it")
+                     + (": what it guards always happens" if always else ": what it guards never happens"))
+
+    def named_ranges(self) -> dict:
+        """Ranges the content gives names: `pawn_distance` between its track's capitals, `age`
+        from 0 (before the first) to its number of ages."""
+        out = {"age": (0, len(self.merged.by_kind("age")))}
+        capital = next((s.args[0].value for d in self.merged.by_kind("track") if d.block
+                        for s in d.block.statements
+                        if s.verb == "capital" and s.args and isinstance(s.args[0], ast.Int)), None)
+        if capital is not None:
+            out["pawn_distance"] = (-capital, capital)
+        return out
+
     def player_counts(self) -> range:
         """The player counts the game supports (`players N [M]`)."""
         declared = [s for d in self.merged.definitions if d.kind in ("game", "expansion") and d.block
@@ -952,7 +982,10 @@ class Checker:
                 return R.BOOL
             self.expect(e.left, R.INT, scope)
             self.expect(e.right, R.INT, scope)
-            return R.BOOL if e.op in ("<", "<=", ">", ">=") else R.INT
+            if e.op in ("<", "<=", ">", ">="):
+                self.settled_comparison(e)
+                return R.BOOL
+            return R.INT
         if isinstance(e, ast.Call):
             return self.call(e, scope)
         return None

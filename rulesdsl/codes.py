@@ -77,6 +77,7 @@ CODES: dict[str, str] = {
     "W507": "`deal_onto_structure` in an age, before its structure is laid out",
     "W508": "a computed count or amount that can be below 0 (taken as 0)",
     "W509": "a trigger that this game never sets off",
+    "W510": "a comparison that is never (or always) true in this game",
 }
 
 
@@ -427,6 +428,13 @@ EXPLANATIONS: dict[str, Explanation] = {
         _card("when built kind=military_token { gain 3 coins }", "yellow"),
         "Wait for an event the game has (`when pawn_moved`, `when built kind=card`), or add "
         "what makes it happen (a `build_zone` for the kind, a zone with `counters=`)."),
+    "W510": Explanation(
+        "An ordered comparison (`<`, `<=`, `>`, `>=`) whose sides' ranges settle it whatever the "
+        "game does: the conflict pawn never stands beyond its track's capitals (`pawn_distance > "
+        "20` on a track of capital 9), the age is never past the game's last, a count is never "
+        "below 0. What it guards never happens (or always does): usually a typo.",
+        _card("if pawn_distance > 20 { gain 5 coins }", "yellow"),
+        "Compare with a value the game can reach (`pawn_distance >= 6`), or drop the condition."),
 }
 
 
