@@ -190,3 +190,10 @@ def test_a_seat_given_as_a_string_is_said_to_need_an_int():
         game.total_score(1.0)
     with pytest.raises(UnknownName, match=r"^unknown seat `2`; seats: 0, 1$"):   # (an int: as before)
         game.legal_actions(2)
+
+
+@pytest.mark.parametrize("seat", [True, 2, -1, "0", 0.0])
+def test_the_single_agent_seat_is_an_int_of_the_game(seat):
+    # (True was taken as seat 1)
+    with pytest.raises(ValueError, match="seat must be an int"):
+        rl.single_agent_env("duel", seat=seat)

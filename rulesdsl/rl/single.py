@@ -16,8 +16,9 @@ class SingleAgentEnv(gym.Env):
     metadata = {"render_modes": ["ansi", "human"]}
 
     def __init__(self, aec: RulesEnv, seat: int = 0, opponent: str = "random"):
-        if not 0 <= seat < len(aec.possible_agents):
-            raise ValueError(f"seat must be 0 to {len(aec.possible_agents) - 1}, not {seat}")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(aec.possible_agents):
+            # (True was taken as seat 1)
+            raise ValueError(f"seat must be an int from 0 to {len(aec.possible_agents) - 1}, not {seat!r}")
         self.aec = aec
         self.seat = seat
         self.agent = aec.possible_agents[seat]
