@@ -763,6 +763,8 @@ class Checker:
         count (`pawn_distance > 20` on a track of capital 9: never true)."""
         if isinstance(e.left, ast.Int) and isinstance(e.right, ast.Int):
             return   # (written numbers: the designer's own constant)
+        if self.in_holds(e.span):
+            return   # (an invariant is meant always true: `holds coins >= 0` checks the engine)
         names = self.named_ranges()
         verdicts = {never_or_always(e.op, bounds(e.left, n, names), bounds(e.right, n, names))
                     for n in self.player_counts()}
@@ -776,6 +778,16 @@ class Checker:
         self.warning("W510", f"`{self.source_text(e.span) or '...'}` is {'always' if always else 'never'} true here",
                      e.span, ("; ".join(ranges) or "its sides' ranges settle it")
                      + (": what it guards always happens" if always else ": what it guards never happens"))
+
+    def in_holds(self, span: Span) -> bool:
+        """Whether `span` lies in an invariant's `holds`."""
+        where = (span.line, span.column)
+        for d in self.merged.by_kind("invariant"):
+            for st in d.block.statements if d.block else ():
+                if st.verb == "holds" and st.span.file == span.file \
+                        and (st.span.line, st.span.column) <= where <= (st.span.end_line, st.span.end_column):
+                    return True
+        return False
 
     def named_ranges(self) -> dict:
         """Ranges the content gives names: `pawn_distance` between its track's capitals, `age`

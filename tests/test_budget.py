@@ -22,17 +22,17 @@ from rulesdsl.report import check_paths
 ECHO = """
 rule "Echo" {
     when built {
-        if coins >= 0 { build event.item free }
+        if coins < 1000000 { build event.item free }
     }
 }
 """
 # Two rules set off by every build, each building again: the waiting triggers double each round.
 FAN_OUT = """
 rule "Echo" {
-    when built { if coins >= 0 { build event.item free } }
+    when built { if coins < 1000000 { build event.item free } }
 }
 rule "Other echo" {
-    when built { if coins >= 0 { build event.item free } }
+    when built { if coins < 1000000 { build event.item free } }
 }
 """
 BIG_REPEAT = """
@@ -54,7 +54,7 @@ expansion spinning {
     setup { run spin }
 }
 procedure spin {
-    if coins >= 0 { run spin }
+    if coins < 1000000 { run spin }
 }
 """
 

@@ -286,3 +286,12 @@ def test_what_a_remove_breaks_in_the_base_game_names_the_remove(tmp_path):
     for code in ("E401", "W502"):
         assert "`remove card \"Tavern\"` at " in by_code[code].help and "cards.rules:1 removed" in by_code[code].help
     assert by_code["E401"].span.file.endswith("game.rules")   # (still where the count falls short)
+
+
+def test_a_comparison_its_ranges_settle_is_W510_but_not_in_an_invariant(tmp_path):
+    diags = check(tmp_path, card("if pawn_distance > 20 { gain 5 coins }\n    if age <= 3 { gain 1 coin }"))
+    assert [(d.code, d.message) for d in diags] == [
+        ("W510", "`pawn_distance > 20` is never true here"), ("W510", "`age <= 3` is always true here")]
+    assert "lies between -9 and 9" in diags[0].help
+    assert not check(tmp_path, 'invariant "never broke" {\n    holds coins >= 0\n}\n', name="inv.rules", folder="inv")
+    assert not check(tmp_path, card("if pawn_distance >= 6 { gain 5 coins }"), folder="fine")

@@ -17,14 +17,14 @@ action gamble {
     choose_one {
         option rich if=coins >= 10 { gain 3 coins }
         option plain { gain 2 coins }
-        option poor if=coins < 10 and count(city) >= 0 { gain 1 coin }
+        option poor if=coins < 10 and count(city) < 99 { gain 1 coin }
     }
 }
 action hope {
     param card from structure
     discard card
     choose_one {
-        option never if=coins < 0 { gain 50 coins }
+        option never if=coins > 100000 { gain 50 coins }
     }
 }
 """
