@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from rulesdsl.names import check_agent
+from rulesdsl.names import check_agent, integer
 
 from . import core, legality, scoring
 from .actions import Action
@@ -187,6 +187,4 @@ def make_agent(name: str, seed: int) -> Agent:
     from `seed`: an integer (numpy's too), so that a run reproduces; anything else (None, which
     seeded from the system, a float, a string, a bool) is a TypeError."""
     agent = AGENTS[check_agent(name, AGENTS)]
-    if isinstance(seed, bool) or not hasattr(seed, "__index__"):
-        raise TypeError(f"the seed of agent {name!r} must be an integer, not {seed!r}")
-    return agent(seed.__index__())
+    return agent(integer(seed, f"the seed of agent {name!r}"))

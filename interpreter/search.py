@@ -23,6 +23,8 @@ import random
 
 import attrs
 
+from rulesdsl.names import integer
+
 from . import core
 from .actions import Action
 from .budget import MAX_GAME_ACTIONS
@@ -195,13 +197,13 @@ class MCTSAgent:
     def __attrs_post_init__(self) -> None:
         # Checked here, not met inside `act` (iterations=2.5 failed there) nor taken silently
         # (depth=0 or -1, iterations=True; the command line refuses a depth below 1).
-        self.seed = _integer(self.seed, "seed", "an integer")
+        self.seed = integer(self.seed, "seed")
         if not isinstance(self.rollout, str) or self.rollout not in ROLLOUTS:
             raise ValueError(f"unknown rollout {self.rollout!r}: one of {', '.join(ROLLOUTS)}")
-        self.iterations = _integer(self.iterations, "iterations", "an integer of at least 1", least=1)
+        self.iterations = integer(self.iterations, "iterations", least=1)
         if self.depth is not None:
-            self.depth = _integer(self.depth, "depth", "an integer of at least 1, or None (each playout to the "
-                                  "end of the game)", least=1)
+            self.depth = integer(self.depth, "depth", least=1, takes="an integer of at least 1, or None (each "
+                                 "playout to the end of the game)")
         if isinstance(self.exploration, bool) or not isinstance(self.exploration, (int, float)):
             raise TypeError(f"exploration must be a number of at least 0, not {self.exploration!r}")
         if not 0 <= self.exploration < math.inf:
@@ -294,14 +296,3 @@ class MCTSAgent:
         if self.depth is None:
             too_long(g)
         return rewards(g)
-
-
-def _integer(value: object, what: str, takes: str, least: int | None = None) -> int:
-    """An integer argument of `MCTSAgent` (numpy's integers taken as their value): TypeError for
-    another type (a float, a string, a bool), ValueError below `least`."""
-    if isinstance(value, bool) or not hasattr(value, "__index__"):
-        raise TypeError(f"{what} must be {takes}, not {value!r}")
-    number = value.__index__()
-    if least is not None and number < least:
-        raise ValueError(f"{what} must be {takes}, not {value!r}")
-    return number

@@ -5,6 +5,7 @@ every name that is accepted."""
 
 from __future__ import annotations
 
+import operator
 from pathlib import PurePath
 from typing import Iterable
 
@@ -94,6 +95,22 @@ def check_options(known: Iterable[str], options: Iterable[str] | str) -> list[st
         if not isinstance(o, str) or o not in allowed:
             raise UnknownName("game option", o, sorted(allowed))
     return sorted(chosen)
+
+
+# -- numbers a caller gives ----------------------------------------------------------------------
+
+def integer(value: object, what: str, least: int | None = None, takes: str | None = None,
+            wrong_type: type[Exception] = TypeError) -> int:
+    """An integer a caller gave (numpy's integers taken as their value): `wrong_type` (TypeError)
+    for anything else, a float, a string or a bool; ValueError below `least`.  The message says
+    `what` must be `takes` (default: an integer, of at least `least`)."""
+    takes = takes or "an integer" + (f" of at least {least}" if least is not None else "")
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        raise wrong_type(f"{what} must be {takes}, not {value!r}")
+    number = operator.index(value)
+    if least is not None and number < least:
+        raise ValueError(f"{what} must be {takes}, not {value!r}")
+    return number
 
 
 # -- agents and seats ------------------------------------------------------------------------------

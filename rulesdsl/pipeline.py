@@ -8,7 +8,6 @@ which sees only the compiled `rulesdsl.model`), so neither imports the other.  `
 from __future__ import annotations
 
 import functools
-import operator
 from pathlib import Path
 
 import attrs
@@ -22,7 +21,7 @@ from .interpreter.state import State
 from .limits import DEFAULT_MAX_STEPS
 from .loader import BASE_GAME, Merged, canonical_expansions, load_paths, resolve_layers
 from .model import Content
-from .names import names_given
+from .names import integer, names_given
 
 
 @attrs.frozen
@@ -92,11 +91,8 @@ def player_count(players: object) -> int | None:
 
 
 def integer_given(value: object, what: str) -> int:
-    """An integer a caller gave (an integer type such as numpy's taken as its value); TypeError
-    for anything else (a float, a string, a bool)."""
-    if isinstance(value, bool) or not hasattr(value, "__index__"):
-        raise TypeError(f"{what} must be an integer, not {value!r}")
-    return operator.index(value)
+    """An integer a caller gave (`rulesdsl.names.integer`): TypeError for a float, a string, a bool."""
+    return integer(value, what)
 
 
 def new_game(expansions: list[str] | tuple[str, ...] = (), seed: int = 0, options: list[str] | tuple[str, ...] = (),

@@ -8,7 +8,6 @@ chosen.  Rewards come at the end (docs/rl.md)."""
 
 from __future__ import annotations
 
-import operator
 import random
 from pathlib import Path
 from typing import Any
@@ -22,7 +21,7 @@ from rulesdsl.interpreter.game import Game
 from rulesdsl.interpreter.observation import observe
 from rulesdsl.interpreter.scoring import score
 from rulesdsl.interpreter.state import DRAW, Frame
-from rulesdsl.names import names_given
+from rulesdsl.names import integer, names_given
 from rulesdsl.pipeline import integer_given, load_ruleset
 
 from .encoding import Encoder
@@ -313,10 +312,9 @@ class RulesEnv(AECEnv):
 
 
 def _slots(value: object, what: str) -> int:
-    """A number of slots (pay_slots, option_slots): an integer of at least 1 (numpy's too)."""
-    if isinstance(value, bool) or not hasattr(value, "__index__") or operator.index(value) < 1:
-        raise ValueError(f"{what} must be an integer of at least 1, not {value!r}")
-    return operator.index(value)
+    """A number of slots (pay_slots, option_slots): an integer of at least 1 (numpy's too); a
+    ValueError otherwise, as for the env's other options."""
+    return integer(value, what, least=1, wrong_type=ValueError)
 
 
 def _leaders(game: Game, totals: list[int]) -> set[int]:
