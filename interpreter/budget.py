@@ -86,12 +86,16 @@ class ShortDeal(EffectFailed):
 
     def __init__(self, zone: str, asked: int, found: int):
         self.zone, self.asked, self.found = zone, asked, found
-        super().__init__(f"a deal of the set-up draws {asked} from {zone}, which holds {found}: the game went "
-                         "on with fewer (a deck too small; `rulesdsl check` reports it, E409, where its trial "
-                         "game meets it)", [])
+        super().__init__(f"{short_deal(zone, asked, found)}: the game went on with fewer (a deck too "
+                         "small; `rulesdsl check` reports it, E409, where its trial game meets it)", [])
 
     def _message(self) -> str:
         return f"{self.context}{self.what}"
+
+
+def short_deal(zone: str, asked: int, found: int) -> str:
+    """A deal of the set-up that came up short (an entry of `Game.short_draws`), in words."""
+    return f"a deal of the set-up draws {asked} from {zone}, which holds {found}"
 
 
 def complete_deals(game) -> None:

@@ -66,11 +66,11 @@ def _trial(merged: Merged, players: int) -> "str | _Runaway | None":
 
 
 def _trial_game(content, seed: int) -> str | None:
+    from .interpreter.budget import short_deal
     from .interpreter.game import Game  # the runtime, only when content is clean
     game = Game.create(content, seed=seed)
     if game.short_draws:
-        zone, asked, found = game.short_draws[0]
-        return f"a deal draws {asked} from {zone}, which holds {found}"
+        return short_deal(*game.short_draws[0])
     rng = random.Random(seed)
     for _ in range(MAX_GAME_ACTIONS):
         if game.over:
@@ -82,8 +82,7 @@ def _trial_game(content, seed: int) -> str | None:
                     f"{game.to_move()} has no legal action")
         game._apply(game.random_action(rng))
         if game.short_draws:
-            zone, asked, found = game.short_draws[0]
-            return f"a deal draws {asked} from {zone}, which holds {found}"
+            return short_deal(*game.short_draws[0])
     return f"a random game did not end within {MAX_GAME_ACTIONS} actions"
 
 

@@ -35,7 +35,7 @@ from typing import Callable, Iterable, Iterator
 import attrs
 
 from rulesdsl.interpreter.actions import Action, IllegalAction
-from rulesdsl.interpreter.budget import BudgetExceeded, EffectFailed
+from rulesdsl.interpreter.budget import BudgetExceeded, EffectFailed, short_deal
 from rulesdsl.interpreter.game import Game
 from rulesdsl.interpreter.observation import observe
 from rulesdsl.interpreter.persistence import copy_state, dumps, loads
@@ -192,10 +192,7 @@ def _wonders_at_most_7(game: Game, ctx: Context) -> str | None:
 
 
 def _deals_complete(game: Game, ctx: Context) -> str | None:
-    if game.short_draws:
-        zone, asked, found = game.short_draws[0]
-        return f"a deal of the set-up draws {asked} from {zone}, which holds {found}: the game went on with fewer"
-    return None
+    return f"{short_deal(*game.short_draws[0])}: the game went on with fewer" if game.short_draws else None
 
 
 def _legal_action_exists(game: Game, ctx: Context) -> str | None:
