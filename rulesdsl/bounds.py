@@ -71,7 +71,7 @@ def _add(x: int | None, y: int | None) -> int | None:
     return None if x is None or y is None else x + y
 
 
-__all__ = ["Bounds", "bounds", "never_or_always", "subtracts"]
+__all__ = ["Bounds", "below_zero", "bounds", "never_or_always", "subtracts"]
 
 
 def subtracts(e: ast.Expr) -> bool:
@@ -103,3 +103,15 @@ def never_or_always(op: str, left: Bounds, right: Bounds) -> bool | None:
         at_most = True if always else False if never else None
         return at_most if op == "<=" or at_most is None else not at_most
     return None
+
+
+def below_zero(e: ast.Expr, player_counts) -> tuple[bool, int | None]:
+    """Whether a computed count can come to less than 0 at one of `player_counts` (it subtracts,
+    or holds a negative number, and its range does not rule it out), and the lowest it can come
+    to where every count bounds it (else None).  What W508 warns of and explain says."""
+    if isinstance(e, ast.Int) or not subtracts(e):
+        return False, None
+    lows = [bounds(e, n)[0] for n in player_counts]
+    if all(low is not None and low >= 0 for low in lows):
+        return False, None
+    return True, (min(lows) if None not in lows else None)

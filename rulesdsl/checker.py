@@ -12,7 +12,7 @@ import attrs
 
 from . import ast
 from . import registry as R
-from .bounds import bounds, never_or_always, subtracts
+from .bounds import below_zero, bounds, never_or_always
 from .diagnostics import Diagnostic, Span, did_you_mean
 from .loader import Merged, bundled_hint, closed_before, stray_hint
 from .playable import Playable, a, item_start_zone, name_of
@@ -746,13 +746,12 @@ class Checker:
         engine takes it as 0, which the expression does not say.  Judged by its range
         (rulesdsl/bounds.py) where it subtracts, or has a negative number: a range unknown
         otherwise (`modifier(...)`, `event.amount`) is left alone."""
-        if s.verb not in R.CLAMPED or isinstance(e, ast.Int) or not subtracts(e):
+        if s.verb not in R.CLAMPED:
             return
-        lows = [bounds(e, n)[0] for n in self.player_counts()]
-        if all(low is not None and low >= 0 for low in lows):
+        may, lowest = below_zero(e, self.player_counts())
+        if not may:
             return
-        known = [low for low in lows if low is not None]
-        low = f" (as low as {min(known)})" if len(known) == len(lows) else ""
+        low = f" (as low as {lowest})" if lowest is not None else ""
         text = self.source_text(e.span) or "..."
         self.warning("W508", f"the {p.name} of `{s.verb}` can be below 0{low}", e.span,
                      f"{a(p.name)} below 0 counts as 0: it then {R.CLAMPED[s.verb]}; if that is meant, "

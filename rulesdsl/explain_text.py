@@ -1114,10 +1114,8 @@ def statement(s: ast.Statement, scope: Scope, kind: str | None = None) -> str:
 def may_be_below_zero(e: ast.Expr) -> bool:
     """Whether a computed count subtracts and can come to less than 0 at some player count (2 to
     7: what explain does not know of the game), as W508 judges it."""
-    from .bounds import bounds, subtracts
-    if isinstance(e, ast.Int) or not subtracts(e):
-        return False
-    return any(low is None or low < 0 for low in (bounds(e, n)[0] for n in range(2, 8)))
+    from .bounds import below_zero
+    return below_zero(e, range(2, 8))[0]
 
 
 def _statement(s: ast.Statement, scope: Scope, kind: str | None = None) -> str:
