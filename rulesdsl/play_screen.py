@@ -60,21 +60,28 @@ def header(session: Session, seat: int) -> Text:
 
 
 def track_text(game) -> Text | None:
-    """The conflict track between two capitals: the pawn, the military tokens on their spaces."""
+    """The conflict track between two capitals: the pawn, the military tokens on their spaces,
+    and pieces a rule placed on a space (`place ... track space=N`: the track is their zone,
+    so it is drawn here and not listed among the zones)."""
     c = game.content
     if game.track_slot < 0 or c.players != 2:
         return None
     cap = c.track.capital
-    pawn = game.state.pawn
-    tokens = {}
-    for i in game.state.zones[game.track_slot]:
+    st = game.state
+    pawn = st.pawn
+    tokens, pieces = {}, {}
+    for i in st.zones[game.track_slot]:
         it = c.items[i]
-        if it.space >= 0 and it.side >= 0:
+        if i in st.positions:
+            pieces.setdefault(st.positions[i], []).append(i)
+        elif it.space >= 0 and it.side >= 0:
             tokens[it.space if it.side == 1 else -it.space] = it
     line, marks = Text("p0 "), Text("   ")
     for pos in range(-cap, cap + 1):
         if pos == pawn:
             line.append("@", style="bold red")
+        elif pos in pieces:
+            line.append("X", style="bold magenta")
         else:
             line.append("|" if pos == 0 else "-")
         tok = tokens.get(pos)
@@ -87,6 +94,10 @@ def track_text(game) -> Text | None:
     if tokens:
         out.append("  tokens: " + ", ".join(f"{game.name(tokens[p].id)} at {p:+d}" for p in sorted(tokens)),
                    style="yellow")
+    if pieces:
+        shown = ", ".join(f"{'a face-down item' if i in st.hidden else game.name(i)} at {p:+d}"
+                          for p in sorted(pieces) for i in pieces[p])
+        out.append("\n   on the track: " + shown, style="magenta")
     return out
 
 

@@ -427,3 +427,21 @@ def test_a_superscript_digit_key_is_not_a_number_on_the_screen():
         def stop(self):
             raise AssertionError("not handled as a digit")
     app.on_key(Key())   # (raised ValueError: int("²"))
+
+
+def test_a_piece_placed_on_the_conflict_track_is_drawn_on_it():
+    # Pantheon's Minerva places a pawn on a space of the track; the full screen draws the track
+    # instead of listing its zone, so the piece must be drawn there (it was left out).
+    from pantheon_positions import answer, pantheon_game
+    from test_pantheon_gods import activate
+    from rulesdsl.play_screen import track_text
+
+    game = pantheon_game(age=2)
+    assert "on the track" not in track_text(game).plain
+    activate(game, "Minerva")
+    answer(game, 3)
+    lines = track_text(game).plain.splitlines()
+    track = lines[1]
+    cap = game.content.track.capital
+    assert track[3 + cap + 3] == "X" and track[3 + cap] == "@"   # "p0 " then -cap..cap
+    assert lines[-1].strip() == "on the track: Minerva pawn at +3"
