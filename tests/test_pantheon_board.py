@@ -267,6 +267,27 @@ def test_revealing_a_token_card_the_active_player_places_one_of_the_top_two_gods
     assert st.pending is None and st.current == 1 - revealer      # then the turn ends
 
 
+@pytest.mark.parametrize("revealer", [0, 1])
+def test_the_two_gods_a_token_draws_are_seen_by_their_drawer_only(revealer):
+    # Rulebook (003): "Trek onmiddellijk de bovenste twee god-kaarten", one goes face down
+    # ("gesloten") on the Pantheon, the other face down back on its deck: drawn, not turned up.
+    import json
+    from rulesdsl.interpreter.observation import observe
+    game = pantheon_game(age=1, starter=revealer)
+    token = structure_tokens(game)[9]
+    myth = mythology_of_token(token)
+    a, b, c = MYTHOLOGIES[myth]
+    set_deck(game, f"{myth}_gods", a, b, c)
+    game.apply(act("discard", leave_one_cover(game, 9)))
+    assert game.state.pending is not None and game.state.pending.player == revealer
+    mine, theirs = (json.dumps(observe(game, p)) for p in (revealer, 1 - revealer))
+    assert b in mine and c in mine
+    assert b not in theirs and c not in theirs and a not in theirs
+    answer(game, b)
+    answer(game, 3)
+    assert all(g not in json.dumps(observe(game, 1 - revealer)) for g in (a, b, c))
+
+
 def play_age_one(game, avoid_space: int):
     """Play Age I by discarding; place gods on the lowest empty space other than `avoid_space`."""
     st = game.state
