@@ -213,6 +213,9 @@ def test_enki_revealed_and_not_chosen_leaves_the_progress_tokens_alone(via):
         answer(game, "mesopotamian")
     assert "Enki" in options(game)
     answer(game, "Ishtar" if via == "The Divine Theater" else "Tanit")
+    if via == "The Divine Theater":
+        answer(game, "Enki")                              # the one of the other two on top
+    assert game.state.pending is None
     assert sorted(deck(game, "progress_deck")) == before
     assert names(game, "board_tokens") == board
     assert names(game, "enki_offer") == []

@@ -131,7 +131,8 @@ def test_the_sanctuary_gives_another_turn():
 
 def test_the_divine_theater_turns_up_one_deck_and_activates_one_of_its_gods_free_and_is_worth_2_vp():
     # Rulebook (seeds/003, Het Theater van de goden): turn up every card of one mythology deck of
-    # your choice, choose one of those gods and activate it for free, put the others back face down.
+    # your choice, choose one of those gods and activate it for free, put the others back face down
+    # "in een volgorde naar keuze" (the player chooses the one on top).
     game = pantheon_game(age=2)
     put_god(game, "Mars", 0)                              # on the Pantheon: not in a deck
     before = {m: deck(game, f"{m}_gods") for m in MYTHOLOGIES}
@@ -147,10 +148,14 @@ def test_the_divine_theater_turns_up_one_deck_and_activates_one_of_its_gods_free
     answer(game, "Aphrodite")
     assert names(game, "gods", 0) == ["Aphrodite"]
     assert game.state.coins[0] == coins                   # free
+    rest = [g for g in before["greek"] if g != "Aphrodite"]   # bottom to top, as they lay
+    assert sorted(options(game)) == sorted(rest)          # which of the other two goes on top
+    answer(game, rest[0])                                 # the bottom one of the two, on top now
+    assert game.state.pending is None
     assert game.score(0)["wonder"] == 2 and game.score(0)["god"] == 9
     for m, gods in before.items():
-        assert deck(game, f"{m}_gods") == [g for g in gods if g != "Aphrodite"]
-    assert names(game, "revealed") == []
+        assert deck(game, f"{m}_gods") == (rest[::-1] if m == "greek" else gods)
+    assert names(game, "revealed") == [] and names(game, "theater_top") == []
     assert pantheon(game) == {0: "Mars"}
 
 
@@ -176,9 +181,10 @@ def test_the_divine_theater_with_every_deck_empty_does_nothing_but_score():
     assert names(game, "gods", 0) == [] and game.score(0)["wonder"] == 2
 
 
-def test_the_divine_theater_puts_the_other_gods_back_in_their_order():
-    # Rulebook: the player restacks the gods not chosen in an order of their choice; our reading
-    # (docs/rules-notes.md) puts them back in their order.  Then every deck keeps its order.
+@pytest.mark.parametrize("top", [0, 1])
+def test_the_divine_theater_puts_the_other_gods_back_in_the_order_its_builder_chooses(top):
+    # Rulebook: "Maak daarna opnieuw een gesloten stapel van de niet gekozen kaarten in een
+    # volgorde naar keuze": the player picks the one on top; every other deck keeps its order.
     game = pantheon_game(age=2)
     for m, gods in MYTHOLOGIES.items():
         set_deck(game, f"{m}_gods", *gods)                # the last is the top
@@ -186,8 +192,21 @@ def test_the_divine_theater_puts_the_other_gods_back_in_their_order():
     set_coins(game, 0, 30)
     game.apply(act("wonder", game.name(game.accessible()[0]), "The Divine Theater"))
     answer(game, "phoenician", "Tanit")
+    rest = [g for g in MYTHOLOGIES["phoenician"] if g != "Tanit"]
+    answer(game, rest[top])
     for m, gods in MYTHOLOGIES.items():
-        assert deck(game, f"{m}_gods") == [g for g in gods if g != "Tanit"]
+        expected = [rest[1 - top], rest[top]] if m == "phoenician" else list(gods)
+        assert deck(game, f"{m}_gods") == expected
+
+
+def test_the_divine_theater_asks_no_order_for_one_god_left():
+    game = pantheon_game(age=2)
+    set_deck(game, "greek_gods", "Zeus", "Hades")
+    set_wonders(game, 0, "The Divine Theater")
+    set_coins(game, 0, 30)
+    game.apply(act("wonder", game.name(game.accessible()[0]), "The Divine Theater"))
+    answer(game, "greek", "Hades")
+    assert game.state.pending is None and deck(game, "greek_gods") == ["Zeus"]
 
 
 def test_the_divine_theater_can_activate_a_god_in_age_one():
