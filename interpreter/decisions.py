@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from rulesdsl.model import Fn, Selector
 
 from . import machine, selection, track
+from .core import STRUCTURE_SLOT
 from .actions import CHOOSE, CHOOSE_OPTION, CHOOSE_PLAYER, CHOOSE_SPACE, PASS, Action, new_action, player_label
 from .state import Decision, Frame
 
@@ -77,6 +78,11 @@ def answers(g: Game, d: Decision) -> list[Action]:
     if d.kind == "option":
         return [new_action((CHOOSE_OPTION, (label,))) for label in d.labels]
     out = [new_action((CHOOSE, (name,))) for name in map(g.item_names.__getitem__, d.options)]
+    if g.state.hidden or g.state.structure:
+        for k, item in enumerate(d.options):
+            place = unseen_place(g, item)
+            if place is not None:
+                out[k] = new_action((CHOOSE, (place,)))
     if d.optional:
         out.append(Action(PASS))
     return out
@@ -99,7 +105,8 @@ def answer_at(g: Game, d: Decision, k: int) -> Action:
         return new_action((CHOOSE_OPTION, (d.labels[k],)))
     if k == len(d.options):
         return Action(PASS)
-    return new_action((CHOOSE, (g.item_names[d.options[k]],)))
+    item = d.options[k]
+    return new_action((CHOOSE, (unseen_place(g, item) or g.item_names[item],)))
 
 
 def answer(g: Game, d: Decision, action: Action) -> None:
@@ -126,7 +133,12 @@ def answer_number(g: Game, d: Decision, k: int) -> list[str]:
     if kind == "item":
         if k == len(d.options):
             return [PASS]
-        name = g.item_names[d.options[k]]
+        item = d.options[k]
+        place = unseen_place(g, item)
+        if place is not None:
+            _answer_with(g, d, item)
+            return [CHOOSE, place]
+        name = g.item_names[item]
         _answer_with(g, d, _copy_offered(g, d, name))   # (the copy of that name decoding takes)
         return [CHOOSE, name]
     if kind == "option":
@@ -138,10 +150,50 @@ def answer_number(g: Game, d: Decision, k: int) -> list[str]:
     return [CHOOSE_PLAYER, player_label(chosen)] if kind == "player" else [CHOOSE_SPACE, str(chosen)]
 
 
+# What ends the name of an option its chooser cannot see (below).
+FACE_DOWN = " (face down)"
+
+
+def unseen_place(g: Game, item: int) -> str | None:
+    """How a choice names an item its chooser cannot see, by the place everyone sees it lie in
+    (`slot 7 (face down)`: a face-down card of the structure; `ZONE 3 (face down)`: an item
+    lying face down on space 3 of a zone; `ZONE #2 (face down)` on none, `ZONE of p1 ...` in a
+    seat's zone); None for an item that lies face up.  Naming it would tell the chooser what
+    the rules have them pick unseen (the rulebooks' "gesloten")."""
+    st = g.state
+    slot = st.loc[item]
+    if g.slot_kind[slot] & STRUCTURE_SLOT:
+        at = g._structure_at
+        position = at.get(item, -1) if at is not None else (st.structure.index(item) if item in st.structure else -1)
+        if position >= 0:
+            return None if st.face_up[position] else slot_place(position)
+    if not st.hidden or item not in st.hidden:
+        return None
+    zone = g.content.zones[g.slot_zone[slot]]
+    owner = g.slot_owner[slot] if zone.per_player else None
+    space = st.positions.get(item)
+    return zone_place(zone.name, owner, space) if space is not None else \
+        zone_place(zone.name, owner, f"#{st.zones[slot].index(item)}")
+
+
+def slot_place(position: int) -> str:
+    """The name of a face-down card of the structure, by its slot."""
+    return f"slot {position}{FACE_DOWN}"
+
+
+def zone_place(zone: str, owner: int | None, at: int | str) -> str:
+    """The name of an item lying face down in a zone (`owner`: the seat of a zone each seat has),
+    by its space (`at`: a number) or its place among the zone's items (`#2`)."""
+    return f"{zone}{'' if owner is None else f' of p{owner}'} {at}{FACE_DOWN}"
+
+
 def _copy_offered(g: Game, d: Decision, name: str) -> int:
     """The item an answer naming `name` chooses: the content's first copy of that name where it is
     offered, else the first offered copy.  (The first copy may lie elsewhere, in a seat's city,
-    while another copy is offered from the discard pile: it was taken from that city.)"""
+    while another copy is offered from the discard pile: it was taken from that city.)  An
+    answer naming a place (`unseen_place`) chooses the item lying there."""
+    if name.endswith(FACE_DOWN):
+        return next(o for o in d.options if unseen_place(g, o) == name)
     first = g.content.item_index[name]
     if first in d.options:
         return first

@@ -111,6 +111,10 @@ def determinize(game: Game, seat: int, rng: random.Random,
             held = getattr(st, ties)
             if held:
                 setattr(st, ties, {mapping.get(i, i): v for i, v in held.items()})
+        # A choice among unseen items offers what lies at their places now.
+        d = st.pending
+        if d is not None and d.kind == "item" and any(o in mapping for o in d.options):
+            st.pending = attrs.evolve(d, options=[mapping.get(o, o) for o in d.options])
     if st.flow == "round":
         for p in st.acting:
             if p != seat:

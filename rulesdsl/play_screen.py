@@ -102,14 +102,15 @@ def track_text(game) -> Text | None:
 
 
 def structure_text(game, o: dict) -> Text | None:
-    """The card structure, top row first: face-down cards as `##` and their deck, cards that
-    can be taken in bold, taken slots as `..`."""
+    """The card structure, top row first: face-down cards as `#` and their slot, with their
+    deck (`#7 age2`: a choice offers a face-down card by its slot), cards that can be taken in
+    bold, taken slots as `..`."""
     lay = game.content.layouts.get(game.state.layout)
     if not lay or not any(lay.rows):
         return None
     half_columns = max(lay.columns) - min(lay.columns) + 2
     cell = max(6, min(16, 2 * 58 // half_columns))
-    out = Text("Structure  (## face down, bold: can be taken)\n", style="bold")
+    out = Text("Structure  (#7: face down, in slot 7; bold: can be taken)\n", style="bold")
     for row in lay.rows:
         indent = (lay.columns[row[0]] - min(lay.columns)) * cell // 2 if row else 0
         out.append(" " * indent)
@@ -123,7 +124,7 @@ def structure_text(game, o: dict) -> Text | None:
                 color = game.content.items[item].color if item is not None else None
                 style = colour_style(color) + (" bold underline" if got["accessible"] else " dim")
             else:
-                label, style = "## " + got["back"], "dim"
+                label, style = f"#{slot} {got['back']}", "dim"
             if len(label) > cell - 1:
                 label = label[:cell - 2] + "~"
             out.append(f"{label:^{cell}}", style=style)

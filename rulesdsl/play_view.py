@@ -98,17 +98,17 @@ def _structure(game, o: dict) -> list[str]:
     if not lay or not any(lay.rows):
         return []
     texts = []
-    for got in o["structure"]:
+    for slot, got in enumerate(o["structure"]):
         if got is None:
             texts.append("..")
         elif "card" in got:
             texts.append(got["card"] + ("*" if got["accessible"] else ""))
-        else:
-            texts.append(f"## ({got['back']})")
+        else:   # (its slot: a choice offers a face-down card by it, `choose slot 7 (face down)`)
+            texts.append(f"#{slot} ({got['back']})")
     half_columns = max(lay.columns) - min(lay.columns) + 2
     # As wide as the longest text (and a space), as long as the widest row fits.
     cell = max(8, min(22, max(len(t) for t in texts) + 1, 2 * WIDTH // half_columns))
-    lines = ["structure (top row first; ## = face down, .. = taken; * = can be taken):"]
+    lines = ["structure (top row first; #7 = face down, in slot 7; .. = taken; * = can be taken):"]
     for row in lay.rows:
         cells = []
         for slot in row:
@@ -169,6 +169,7 @@ def bound_items(game, seat: int, action) -> list[tuple[int, ...]]:
     of the name where that cannot be told, () for an argument that names no item (a space, a
     seat, an option, a payment)."""
     from .interpreter.actions import CHOOSE
+    from .interpreter.decisions import FACE_DOWN
     from .interpreter.legality import decode
     g, c = game, game.content
     args = list(action.args)
@@ -176,8 +177,9 @@ def bound_items(game, seat: int, action) -> list[tuple[int, ...]]:
     d = g.state.pending
     try:
         if d is not None:
-            if action.name == CHOOSE and d.kind == "item" and args:
-                # (the copy decisions.answer takes: the content's first of that name if offered,
+            if action.name == CHOOSE and d.kind == "item" and args and not args[0].endswith(FACE_DOWN):
+                # (an answer naming a place, `slot 7 (face down)`, names no item: it is shown as
+                # it is.  Otherwise the copy decisions.answer takes: the content's first of that name if offered,
                 # else the first offered)
                 first = c.item_index[args[0]]
                 offered = [first] if first in d.options else [i for i in d.options if g.item_names[i] == args[0]]

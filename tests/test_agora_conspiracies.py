@@ -490,6 +490,23 @@ def test_a_conspiracy_may_win_the_game_at_the_start_of_the_turn():
     assert game.over and game.state.winner == 0 and game.state.victory == "political"
 
 
+def test_insider_influence_offers_a_face_down_decree_by_its_chamber_not_its_name():
+    # A face-down decree is picked unseen: the answer names its chamber, and neither the mask
+    # nor the observation tells the chooser what it is; moved, it is turned up (rules-notes).
+    import json
+    game = agora_game()
+    set_decree(game, 0, "Decree: discard bonus")
+    set_decree(game, 3, "Decree: blue coins", face_down=True)
+    trigger(game, "Insider Influence")
+    assert sorted(offered(game)) == ["Decree: discard bonus", "decrees 3 (face down)"]
+    chooser = game.state.pending.player
+    assert "Decree: blue coins" not in json.dumps(observe(game, chooser))
+    answer(game, "decrees 3 (face down)")
+    answer(game, 1, "pass")
+    assert decrees(game) == {0: ["Decree: discard bonus"], 1: ["Decree: blue coins"]}
+    assert item(game, "Decree: blue coins") not in game.state.hidden
+
+
 def test_insider_influence_moving_the_shield_decree_keeps_its_pawn_moves_balanced():
     # The shield decree is "one shield while controlled" (cards/duel-agora/decrees.rules): moved
     # by Insider Influence into a chamber player 0 controls, it now works for player 0 (pawn 1

@@ -9,6 +9,7 @@ import pytest
 from rulesdsl.balance.runner import Plan, run
 from rulesdsl.balance.agents import SearchOptions
 from rulesdsl.balance.stats import newcombe
+from rulesdsl.interpreter.actions import Action
 from rulesdsl.interpreter.agents import GreedyAgent, RandomAgent
 from rulesdsl.interpreter.search import MCTSAgent, determinize, unknown_items
 from rulesdsl.pipeline import load_ruleset
@@ -269,3 +270,29 @@ def test_the_search_rewards_of_a_lead_of_thousands_of_points():
     game.total_score = lambda p: 5000 * (p == 0)   # (the rewards read the totals only)
     low, high = sorted(rewards(game))
     assert 0.0 <= low < 1e-6 and 0.2 - 1e-6 < high <= 0.2
+
+
+def test_a_choice_among_face_down_cards_offers_what_lies_at_their_places_in_a_redrawn_game():
+    """The search redraws the face-down cards a choice offers (a god discarding any card of the
+    structure): the answers still name the same places, and each takes the card that lies at
+    its place in the redrawn game (the choice kept the real cards, wherever the redraw put them)."""
+    import sys
+    sys.path.insert(0, str(Path(__file__).parent))
+    from pantheon_positions import pantheon_game
+    from test_pantheon_gods import activate
+    game = pantheon_game(age=2)
+    st = game.state
+    down = [k for k, i in enumerate(st.structure) if i >= 0 and not st.face_up[k]]
+    activate(game, "Zeus")
+    before = game.legal_actions()
+    moved = 0
+    for k in range(6):
+        g = determinize(game, 0, random.Random(k))
+        assert g.legal_actions() == before
+        slot = down[k % len(down)]
+        card = g.state.structure[slot]
+        moved += card != st.structure[slot]
+        g.apply(Action("choose", (f"slot {slot} (face down)",)))
+        assert g.state.structure[slot] == -1
+        assert g.state.loc[card] == g.slot(g.content.zone_index["discard"], 0)
+    assert moved > 0                      # the redraw did put other cards there

@@ -202,10 +202,12 @@ def test_zeus_discards_a_face_down_card_with_the_token_on_it():
     tokens = structure_tokens(game)
     assert 6 in tokens and not st.face_up[6]
     card, token = st.structure[6], tokens[6]
-    cards = [game.name(i) for i in st.structure if i >= 0]
+    # Any card, face up or down, covered or not; a face-down one is picked unseen, by its place.
+    cards = [game.name(i) if st.face_up[k] else f"slot {k} (face down)" for k, i in enumerate(st.structure) if i >= 0]
     activate(game, "Zeus")
-    assert sorted(options(game)) == sorted(cards)     # any card, face up or down, covered or not
-    answer(game, game.name(card))
+    assert sorted(options(game)) == sorted(cards)
+    assert game.name(card) not in options(game)
+    answer(game, "slot 6 (face down)")
     assert where(game, game.name(card)) == ("discard", None)
     assert where(game, token) == ("discard", None)
     assert st.structure[6] == -1
@@ -227,7 +229,7 @@ def test_hades_offers_only_cards_after_zeus_discarded_a_token():
     st = game.state
     card, token = st.structure[6], structure_tokens(game)[6]
     activate(game, "Zeus")
-    answer(game, game.name(card))
+    answer(game, "slot 6 (face down)")
     activate(game, "Hades", player=1, space=0)
     assert token not in options(game)
     assert game.name(card) in options(game)

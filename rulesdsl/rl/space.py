@@ -10,7 +10,8 @@ The numbering (docs/rl.md, "Action space"):
    is the k-th way to pay offered now, ordered by (total coins, coins to the left neighbour,
    coins to the right neighbour); slot 0 is also the action that needs no purchase.  Payments
    past the last slot are not offered by the environment (the cheapest ones are kept);
-2. the answers to decisions: `choose ITEM` for every item name, `pass`, `choose_player pK` for
+2. the answers to decisions: `choose ITEM` for every item name, `choose PLACE` for every place
+   an item its chooser cannot see may be offered from (`face_down_places`), `pass`, `choose_player pK` for
    every seat, `choose_space N` for every space of a zone with spaces (and the track's, from
    -capital to capital), and `choose_option` by position (slot k: the k-th option offered).
 
@@ -25,6 +26,7 @@ import attrs
 
 from rulesdsl.interpreter import legality
 from rulesdsl.interpreter.actions import CHOOSE, CHOOSE_OPTION, CHOOSE_PLAYER, CHOOSE_SPACE, PASS, Action
+from rulesdsl.interpreter.decisions import FACE_DOWN, slot_place, zone_place
 from rulesdsl.interpreter.game import Game
 from rulesdsl.interpreter.trade import parse_pay, pay_label
 from rulesdsl.model import Content
@@ -88,6 +90,9 @@ class ActionSpace:
         for name in dict.fromkeys(it.name for it in content.items):
             base[(CHOOSE, (name,))] = len(labels)
             labels.append(str(Action(CHOOSE, (name,))))
+        for place in face_down_places(content):
+            base[(CHOOSE, (place,))] = len(labels)
+            labels.append(str(Action(CHOOSE, (place,))))
         base[(PASS, ())] = len(labels)
         labels.append(PASS)
         for p in range(content.players):
@@ -173,6 +178,9 @@ class ActionSpace:
                 pay = parse_pay(args[-1])
                 args = args[:-1]
             first = base.get((action.name, args))
+            if first is None and action.name == CHOOSE and args[0].endswith(FACE_DOWN):
+                dropped += 1   # (face down in a zone without spaces: see face_down_places)
+                continue
             if first is None:
                 raise KeyError(f"the legal action {action} has no number in the action space "
                                "(a selector whose static filters miss an item: report it)")
@@ -190,6 +198,19 @@ class ActionSpace:
                     else:
                         dropped += 1
         return out, dropped
+
+
+def face_down_places(content: Content) -> list[str]:
+    """The names a choice gives items its chooser cannot see (`decisions.unseen_place`): every
+    slot of the largest structure, and every space of a zone with spaces (of each seat, in a
+    zone each seat has).  One lying face down in a zone without spaces (named by its place
+    among the zone's items) has no number: it is counted in `dropped`."""
+    slots = max((len(lay.face_up) for lay in content.layouts.values()), default=0)
+    out = [slot_place(k) for k in range(slots)]
+    for z in content.zones:
+        for owner in (range(content.players) if z.per_player else [None]):
+            out += [zone_place(z.name, owner, s) for s in range(z.spaces)]
+    return out
 
 
 def _pay_order(pay, me: int, players: int) -> tuple[int, int, int]:

@@ -35,6 +35,7 @@ from typing import Callable, Iterable, Iterator
 import attrs
 
 from rulesdsl.interpreter.actions import Action, IllegalAction
+from rulesdsl.interpreter.decisions import unseen_place
 from rulesdsl.interpreter.budget import BudgetExceeded, EffectFailed, short_deal
 from rulesdsl.interpreter.game import Game
 from rulesdsl.interpreter.observation import observe
@@ -295,7 +296,8 @@ def visible_items(game: Game, player: int) -> set[int]:
     seen.difference_update(getattr(st, "hidden", ()))
     d = st.pending
     if d is not None and d.player == player and d.kind == "item":
-        seen.update(d.options)
+        # (one lying face down is offered by its place, `slot 7 (face down)`: still unseen)
+        seen.update(o for o in d.options if unseen_place(game, o) is None)
     return seen
 
 
