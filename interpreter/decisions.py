@@ -78,11 +78,14 @@ def answers(g: Game, d: Decision) -> list[Action]:
     if d.kind == "option":
         return [new_action((CHOOSE_OPTION, (label,))) for label in d.labels]
     out = [new_action((CHOOSE, (name,))) for name in map(g.item_names.__getitem__, d.options)]
-    if g.state.hidden or g.state.structure:
+    st = g.state
+    if st.hidden or st.structure:
+        loc, kinds, hidden = st.loc, g.slot_kind, st.hidden
         for k, item in enumerate(d.options):
-            place = unseen_place(g, item)
-            if place is not None:
-                out[k] = new_action((CHOOSE, (place,)))
+            if kinds[loc[item]] & STRUCTURE_SLOT or item in hidden:
+                place = unseen_place(g, item)
+                if place is not None:
+                    out[k] = new_action((CHOOSE, (place,)))
     if d.optional:
         out.append(Action(PASS))
     return out
@@ -106,7 +109,10 @@ def answer_at(g: Game, d: Decision, k: int) -> Action:
     if k == len(d.options):
         return Action(PASS)
     item = d.options[k]
-    return new_action((CHOOSE, (unseen_place(g, item) or g.item_names[item],)))
+    st = g.state
+    if g.slot_kind[st.loc[item]] & STRUCTURE_SLOT or st.hidden and item in st.hidden:
+        return new_action((CHOOSE, (unseen_place(g, item) or g.item_names[item],)))
+    return new_action((CHOOSE, (g.item_names[item],)))
 
 
 def answer(g: Game, d: Decision, action: Action) -> None:
@@ -121,6 +127,8 @@ def answer(g: Game, d: Decision, action: Action) -> None:
         chosen = int(action.args[0][1:])
     elif d.kind == "space":
         chosen = int(action.args[0])
+    elif action.args[0].endswith(FACE_DOWN):   # (an item its chooser cannot see: by its place)
+        chosen = next(o for o in d.options if unseen_place(g, o) == action.args[0])
     else:
         chosen = _copy_offered(g, d, action.args[0])
     _answer_with(g, d, chosen)
@@ -134,10 +142,12 @@ def answer_number(g: Game, d: Decision, k: int) -> list[str]:
         if k == len(d.options):
             return [PASS]
         item = d.options[k]
-        place = unseen_place(g, item)
-        if place is not None:
-            _answer_with(g, d, item)
-            return [CHOOSE, place]
+        st = g.state
+        if g.slot_kind[st.loc[item]] & STRUCTURE_SLOT or st.hidden and item in st.hidden:
+            place = unseen_place(g, item)
+            if place is not None:
+                _answer_with(g, d, item)
+                return [CHOOSE, place]
         name = g.item_names[item]
         _answer_with(g, d, _copy_offered(g, d, name))   # (the copy of that name decoding takes)
         return [CHOOSE, name]
@@ -190,10 +200,7 @@ def zone_place(zone: str, owner: int | None, at: int | str) -> str:
 def _copy_offered(g: Game, d: Decision, name: str) -> int:
     """The item an answer naming `name` chooses: the content's first copy of that name where it is
     offered, else the first offered copy.  (The first copy may lie elsewhere, in a seat's city,
-    while another copy is offered from the discard pile: it was taken from that city.)  An
-    answer naming a place (`unseen_place`) chooses the item lying there."""
-    if name.endswith(FACE_DOWN):
-        return next(o for o in d.options if unseen_place(g, o) == name)
+    while another copy is offered from the discard pile: it was taken from that city.)"""
     first = g.content.item_index[name]
     if first in d.options:
         return first
