@@ -7,17 +7,21 @@ from pathlib import Path
 
 from .diagnostics import RulesError
 from .files import FileProblem, read_regular, write_atomic
-from .interpreter.actions import Action, IllegalAction
-from .interpreter.budget import DEFAULT_MAX_STEPS
+from .interpreter.actions import CHOOSE, Action, IllegalAction
+from .interpreter.budget import DEFAULT_MAX_STEPS, EffectFailed
 from .interpreter.chance import SEED_MAX, SEED_MIN, is_seed
+from .interpreter.decisions import unseen_place
 from .interpreter.game import Game
-from .interpreter.persistence import dumps
+from .interpreter.persistence import dumps, loads
 from .loader import BASE_GAME
 from .names import UnknownName
 from .pipeline import Ruleset, load_ruleset
 
 FORMAT = "rulesdsl-trace"
-VERSION = 2  # 2: seeds are mixed through a hash; a version 1 trace's seed drew other dice
+# 2: seeds are mixed through a hash (a version 1 trace's seed drew other dice); 3: a choice's
+# answer names an item lying face down by its place (`choose slot 7 (face down)`), where version
+# 2 named the item: a version 2 trace is read as version 3 writes it (`_upgraded`).
+VERSION = 3
 
 
 class TraceError(ValueError):
@@ -119,8 +123,8 @@ def validate_trace(data: object) -> dict:
     version = out.setdefault("version", VERSION)
     if version == 1 and _is_int(version):
         raise TraceError("trace version 1 was written by an older rulesdsl whose seeds drew other dice; "
-                         "it cannot be replayed (expected version 2)")
-    if not _is_int(version) or version != VERSION:
+                         f"it cannot be replayed (expected version 2 or {VERSION})")
+    if not _is_int(version) or version not in (2, VERSION):
         raise TraceError(f"trace version {json.dumps(version)[:20]} is not supported (expected {VERSION})")
     base = out.setdefault("base", BASE_GAME)
     if type(base) is not str or not base:
@@ -177,6 +181,44 @@ def validate_trace(data: object) -> dict:
                 else want is not None and type(value) is want
             if not ok:
                 raise TraceError(f"`verify.{key}` is unknown or has the wrong type")
+    return _upgraded(out) if out["version"] == 2 else out
+
+
+def _upgraded(data: dict) -> dict:
+    """A version 2 trace as version 3 writes it: each answer that named an item lying face down
+    names its place instead.  Which answers those are shows only in play, so the trace is played
+    (no check but legality) as far as its actions go legally; the rest is left as it was, for
+    the replay to report where it stops."""
+    game = new_game_of(data, recorded_max_steps(data))
+    index = game.content.item_index
+    actions = [list(raw) for raw in data["actions"]]
+    for raw in actions:
+        d = game.state.pending
+        if d is not None and d.kind == "item" and raw[0] == CHOOSE and len(raw) == 2 and raw[1] in index:
+            # (the copy the engine's answer takes: the content's first of that name if offered)
+            first = index[raw[1]]
+            offered = [first] if first in d.options else [o for o in d.options if game.item_names[o] == raw[1]]
+            place = unseen_place(game, offered[0]) if offered else None
+            if place is not None:
+                raw[1] = place
+        try:
+            game.apply(Action(raw[0], tuple(raw[1:])))
+        except (IllegalAction, EffectFailed, ValueError):
+            break
+    out = {**data, "version": VERSION, "actions": actions}
+    recorded = data.get("final_state")
+    if recorded is not None and actions != data["actions"]:
+        # The recorded end holds the history as version 2 named it: named as now, where the
+        # history is the actions one for one (else the end is compared by `final` only).
+        try:
+            end = loads(recorded)
+        except Exception:   # (a broken saved state: the replay's comparison says so)
+            return out
+        if end.history == data["actions"]:
+            end.history = [list(raw) for raw in actions]
+            out["final_state"] = dumps(end)
+        else:
+            del out["final_state"]
     return out
 
 
@@ -211,16 +253,30 @@ def round_of(data: dict) -> list[tuple[int, Action]]:
 
 
 def compare_end(game: Game, data: dict) -> list[str]:
-    """The differences between the game and the end the trace records (empty: the same)."""
+    """The differences between the game and the end the trace records (empty: the same).  A
+    trace recorded with other card files (`other_cards`) is compared by its `final` only: its
+    saved state is laid out for those cards."""
     diffs = []
     recorded = data.get("final_state")
-    if recorded is not None and dumps(_comparable(game)) != recorded:
+    if recorded is not None and not other_cards(game, data) and dumps(_comparable(game)) != recorded:
         diffs.append("the final state differs from the recorded one")
     now = trace_of(game)["final"]
     for key, value in data.get("final", {}).items():
         if now.get(key) != value:
             diffs.append(f"{key}: recorded {value!r}, replayed {now.get(key)!r}")
     return diffs
+
+
+def other_cards(game: Game, data: dict) -> bool:
+    """Whether the trace's saved final state was made with other card files than the game's
+    (their fingerprint differs: an edited card file, or rulesdsl's bundled cards since changed)."""
+    recorded = data.get("final_state")
+    if recorded is None:
+        return False
+    try:
+        return loads(recorded).fingerprint != game.state.fingerprint
+    except Exception:   # (a broken saved state: compared, and found different)
+        return False
 
 
 def recorded_max_steps(data: dict) -> int:

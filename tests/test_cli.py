@@ -163,7 +163,7 @@ def trace(tmp_path_factory) -> Path:
 
 def test_play_writes_a_trace(trace):
     data = json.loads(trace.read_text(encoding="utf-8"))
-    assert data["format"] == "rulesdsl-trace" and data["version"] == 2
+    assert data["format"] == "rulesdsl-trace" and data["version"] == 3
     assert data["base"] == "duel" and data["expansions"] == [] and data["seed"] == 5
     assert all(isinstance(a, list) and all(isinstance(x, str) for x in a) for a in data["actions"])
     assert data["final"]["winner"] in (0, 1, -1)

@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from rulesdsl.cli import cli
 from rulesdsl.interpreter import new_game
+from rulesdsl.interpreter.actions import IllegalAction
 from rulesdsl.interpreter.agents import RandomAgent
 from rulesdsl.trace import TraceError, load_trace, replay, trace_of, validate_trace
 
@@ -134,7 +135,7 @@ def test_verify_trace_compares_the_recorded_end(trace, tmp_path):
 def test_a_hand_written_trace_needs_only_format_and_actions(trace):
     data = validate_trace({"format": "rulesdsl-trace", "actions": trace["actions"][:3]})
     assert (data["base"], data["expansions"], data["seed"], data["options"], data["script"], data["version"]) \
-        == ("duel", [], 0, [], {}, 2)
+        == ("duel", [], 0, [], {}, 3)
     game, diffs = replay({"format": "rulesdsl-trace", "seed": 3, "actions": trace["actions"]})
     assert diffs == [] and game.state.history == trace["actions"]
 
@@ -216,3 +217,39 @@ def test_verify_trace_of_a_trace_saved_mid_round_checks_the_round_and_the_same_e
     path.write_text(json.dumps(trace_of(game)))
     result = CliRunner().invoke(cli, ["verify", "--trace", str(path)])
     assert result.exit_code == 0 and "same end as recorded" in result.output, result.output
+
+
+# -- version 2 traces: written before a face-down option was named by its place ---------------------
+# tests/data/traces_v2: two random games saved by rulesdsl at commit e53a959 (trace version 2),
+# whose answers named a face-down decree (Agora's Insider Influence) and a face-down card of the
+# structure (Pantheon's Zeus) by what they are.
+V2 = Path(__file__).resolve().parent / "data" / "traces_v2"
+
+
+def test_a_version_2_trace_is_read_with_its_face_down_answers_named_by_their_places():
+    raw = json.loads((V2 / "agora_face_down_decree.json").read_text(encoding="utf-8"))
+    assert raw["version"] == 2 and ["choose", "Decree: green discount"] in raw["actions"]
+    data = validate_trace(raw)
+    assert data["version"] == 3
+    k = raw["actions"].index(["choose", "Decree: green discount"])
+    assert data["actions"][k] == ["choose", "decrees 3 (face down)"]
+    assert [a for i, a in enumerate(data["actions"]) if i != k] == [a for i, a in enumerate(raw["actions"]) if i != k]
+    game, diffs = replay(raw)
+    assert diffs == [] and game.over                       # the same final state, history and all
+    # Read as version 3 (the names kept), the answer is refused: it names what the chooser cannot see.
+    with pytest.raises(IllegalAction, match="not one of the options"):
+        replay({**raw, "version": 3})
+    result = CliRunner().invoke(cli, ["replay", str(V2 / "agora_face_down_decree.json")])
+    assert result.exit_code == 0 and "same final state" in result.output
+
+
+def test_a_trace_recorded_with_other_card_files_is_compared_by_its_result():
+    # The Pantheon card files gained zones since (drawn_gods, theater_top): the saved end state
+    # is laid out for the old files, so the replay compares the winner, coins, pawn and scores.
+    result = CliRunner().invoke(cli, ["replay", str(V2 / "pantheon_zeus_face_down.json")])
+    assert result.exit_code == 0, result.output
+    assert "recorded with other card files" in result.output and "same end" in result.output
+    raw = json.loads((V2 / "pantheon_zeus_face_down.json").read_text(encoding="utf-8"))
+    raw["final"]["scores"][0]["blue"] = 99
+    game, diffs = replay(raw)
+    assert diffs and diffs[0].startswith("scores: recorded")
