@@ -381,6 +381,9 @@ def replay(file: Path, max_steps: int | None) -> None:
         game, diffs = run(data, max_steps=max_steps or recorded_max_steps(data))
     except (TraceError, IllegalAction, EffectFailed, ValueError) as exc:  # ValueError: a name in the trace the cards lack
         click.echo(printable(f"error: {exc}"), err=True)
+        if not isinstance(exc, TraceError) and _recorded_with_other_cards(data):
+            click.echo("note: the trace was recorded with other card files (their fingerprint differs): "
+                       "its moves may not fit these", err=True)
         sys.exit(1)
     st = game.state
     click.echo(printable(f"{len(st.history)} actions replayed; winner {st.winner} ({st.victory}); "
@@ -393,6 +396,15 @@ def replay(file: Path, max_steps: int | None) -> None:
             click.echo(printable(f"mismatch: {d}"), err=True)
         sys.exit(1)
     click.echo("same end" if other_cards(game, data) else "same final state")
+
+
+def _recorded_with_other_cards(data: dict) -> bool:
+    """Whether a trace that failed to replay was recorded with other card files."""
+    from rulesdsl.trace import TraceError, new_game_of, other_cards
+    try:
+        return other_cards(new_game_of(data), data)
+    except TraceError:
+        return False
 
 
 @cli.command("list")

@@ -253,3 +253,20 @@ def test_a_trace_recorded_with_other_card_files_is_compared_by_its_result():
     raw["final"]["scores"][0]["blue"] = 99
     game, diffs = replay(raw)
     assert diffs and diffs[0].startswith("scores: recorded")
+
+
+def test_a_move_that_does_not_fit_is_told_to_come_from_other_card_files(tmp_path):
+    raw = json.loads((V2 / "pantheon_zeus_face_down.json").read_text(encoding="utf-8"))
+    raw["actions"][20] = ["build", "Palace"]                 # not legal there
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(raw), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["replay", str(path)])
+    assert result.exit_code == 1
+    assert "error: illegal action build Palace" in result.output
+    assert "recorded with other card files" in result.output
+    # A trace of these very cards that goes wrong says nothing of the kind.
+    raw = json.loads((V2 / "agora_face_down_decree.json").read_text(encoding="utf-8"))
+    raw["actions"][20] = ["build", "Palace"]
+    path.write_text(json.dumps(raw), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["replay", str(path)])
+    assert result.exit_code == 1 and "other card files" not in result.output
