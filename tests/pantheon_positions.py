@@ -72,10 +72,13 @@ def pantheon_game(age: int = 1, seed: int = 0, starter: int = 0, clean: bool = T
 
 
 def clear_pantheon(game: Game) -> None:
-    """Every god on the Pantheon back to the top of its deck, the Gate back to its pile."""
+    """Every god on the Pantheon back to the top of its deck, the Gate back to its pile, and the
+    progress tokens lying open on a turned-up Enki back with those left out."""
     items = game.content.items
     for i in list(game.state.zones[slot_of(game, "pantheon")]):
         game.relocate(i, game.slot(items[i].deck, 0))
+    for i in list(game.state.zones[slot_of(game, "enki_offer")]):
+        game.relocate(i, slot_of(game, "progress_deck"))
 
 
 # -- the Pantheon -----------------------------------------------------------------------------------

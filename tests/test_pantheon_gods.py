@@ -4,7 +4,8 @@ outcome the Dutch rulebook (shared/seeds/003) describes.  Positions: tests/panth
 from __future__ import annotations
 
 from pantheon_positions import (act, answer, build_wonder_with, deck, discard_pile, give, give_god, give_token, item,
-                                names, options, pantheon, pantheon_game, place, price, put_accessible, put_god,
+                                names, options, pantheon, pantheon_game, place, play_random_until, price,
+                                put_accessible, put_god,
                                 set_board_tokens, set_coins, set_deck, set_pawn, set_turn, set_wonders, slot_of,
                                 minerva_pawn, snake_token, structure_tokens, where)
 
@@ -38,6 +39,36 @@ def test_enki_offers_two_set_aside_progress_tokens_keeps_one_returns_the_other()
     assert names(game, "board_tokens") == board                       # the board is not touched
     assert names(game, "gods", 0) == ["Enki"]
     assert game.state.pending is None and game.state.current == 1
+
+
+def test_enki_turned_up_at_age_two_shows_its_two_tokens_until_it_is_activated():
+    # Rulebook (003): "Wanneer Enki is omgedraaid trek je willekeurig 2 vooruitgang-fiches ...
+    # Deze fiches worden open op de kaart van Enki gelegd. Wanneer je Enki oproept, kies je één
+    # van deze": drawn when it is turned up, seen by both players, offered when activated.
+    import json
+    import random
+    from rulesdsl.interpreter.observation import observe
+    for seed in range(40):
+        game = pantheon_game(age=1, seed=seed, clean=False)
+        play_random_until(game, random.Random(seed), lambda g: g.state.age >= 1)
+        if "Enki" in pantheon(game).values():
+            break
+    else:
+        raise AssertionError("no seed put Enki on the Pantheon in Age I")
+    offer = names(game, "enki_offer")
+    assert len(offer) == 2 and not set(offer) & set(deck(game, "progress_deck"))
+    for p in (0, 1):
+        assert all(t in json.dumps(observe(game, p)) for t in offer)   # open, for both players
+    space = next(s for s, g in pantheon(game).items() if g == "Enki")
+    st = game.state
+    while st.pending is not None:
+        game.apply(game.legal_actions()[0])
+    set_coins(game, st.current, 20)
+    game.apply(act("activate", "Enki"))
+    assert sorted(options(game)) == sorted(offer)                     # those, not others
+    answer(game, offer[0])
+    assert offer[0] in names(game, "tokens", game.state.last_actor) and offer[1] in deck(game, "progress_deck")
+    assert names(game, "enki_offer") == [] and space not in pantheon(game)
 
 
 def test_ishtar_law_symbol_pairs_with_the_law_token_for_a_progress_token():
