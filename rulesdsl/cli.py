@@ -388,21 +388,21 @@ def replay(file: Path, max_steps: int | None) -> None:
     st = game.state
     click.echo(printable(f"{len(st.history)} actions replayed; winner {st.winner} ({st.victory}); "
                f"scores {[game.total_score(p) for p in range(st.players)]}"))
-    if other_cards(game, data):
+    if other_cards(game.state.fingerprint, data):
         click.echo("note: the trace was recorded with other card files (their fingerprint differs): "
                    "its end is compared by winner, victory, coins, pawn and scores only")
     if diffs:
         for d in diffs:
             click.echo(printable(f"mismatch: {d}"), err=True)
         sys.exit(1)
-    click.echo("same end" if other_cards(game, data) else "same final state")
+    click.echo("same end" if other_cards(game.state.fingerprint, data) else "same final state")
 
 
 def _recorded_with_other_cards(data: dict) -> bool:
     """Whether a trace that failed to replay was recorded with other card files."""
-    from rulesdsl.trace import TraceError, new_game_of, other_cards
+    from rulesdsl.trace import TraceError, other_cards, rules_of
     try:
-        return other_cards(new_game_of(data), data)
+        return other_cards(rules_of(data).content.fingerprint(), data)
     except TraceError:
         return False
 

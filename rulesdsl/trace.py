@@ -225,6 +225,18 @@ def _upgraded(data: dict) -> dict:
 def new_game_of(data: dict, max_steps: int = DEFAULT_MAX_STEPS) -> Game:
     """The game a (validated) trace starts from; content or set-up that cannot be created
     raises TraceError with one line."""
+    rules = rules_of(data)
+    try:
+        return rules.new_game(seed=data["seed"], options=data["options"], script=data["script"] or None,
+                              max_steps=max_steps)
+    except UnknownName as exc:  # already says what is unknown, the closest name and all of them
+        raise TraceError(str(exc)) from None
+    except ValueError as exc:
+        raise TraceError(f"the game the trace describes cannot be created: {exc}") from None
+
+
+def rules_of(data: dict) -> Ruleset:
+    """The rules a (validated) trace names; content that does not load raises TraceError."""
     try:
         rules: Ruleset = load_ruleset(tuple(data["expansions"]), data["base"], data["players"])
     except RulesError as exc:
@@ -234,13 +246,7 @@ def new_game_of(data: dict, max_steps: int = DEFAULT_MAX_STEPS) -> Game:
         raise TraceError(f"the content the trace names does not load ({where}); run `rulesdsl check`") from None
     except (ValueError, OSError) as exc:
         raise TraceError(f"the content the trace names does not load: {exc}") from None
-    try:
-        return rules.new_game(seed=data["seed"], options=data["options"], script=data["script"] or None,
-                              max_steps=max_steps)
-    except UnknownName as exc:  # already says what is unknown, the closest name and all of them
-        raise TraceError(str(exc)) from None
-    except ValueError as exc:
-        raise TraceError(f"the game the trace describes cannot be created: {exc}") from None
+    return rules
 
 
 def actions_of(data: dict) -> list[Action]:
@@ -258,7 +264,7 @@ def compare_end(game: Game, data: dict) -> list[str]:
     saved state is laid out for those cards."""
     diffs = []
     recorded = data.get("final_state")
-    if recorded is not None and not other_cards(game, data) and dumps(_comparable(game)) != recorded:
+    if recorded is not None and not other_cards(game.state.fingerprint, data) and dumps(_comparable(game)) != recorded:
         diffs.append("the final state differs from the recorded one")
     now = trace_of(game)["final"]
     for key, value in data.get("final", {}).items():
@@ -267,14 +273,15 @@ def compare_end(game: Game, data: dict) -> list[str]:
     return diffs
 
 
-def other_cards(game: Game, data: dict) -> bool:
-    """Whether the trace's saved final state was made with other card files than the game's
-    (their fingerprint differs: an edited card file, or rulesdsl's bundled cards since changed)."""
+def other_cards(fingerprint: str, data: dict) -> bool:
+    """Whether the trace's saved final state was made with other card files than those of this
+    `fingerprint` (`Content.fingerprint`): an edited card file, or rulesdsl's bundled cards
+    since changed."""
     recorded = data.get("final_state")
     if recorded is None:
         return False
     try:
-        return loads(recorded).fingerprint != game.state.fingerprint
+        return loads(recorded).fingerprint != fingerprint
     except Exception:   # (a broken saved state: compared, and found different)
         return False
 
