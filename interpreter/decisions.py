@@ -127,10 +127,12 @@ def answer(g: Game, d: Decision, action: Action) -> None:
         chosen = int(action.args[0][1:])
     elif d.kind == "space":
         chosen = int(action.args[0])
-    elif action.args[0].endswith(FACE_DOWN):   # (an item its chooser cannot see: by its place)
-        chosen = next(o for o in d.options if unseen_place(g, o) == action.args[0])
     else:
-        chosen = _copy_offered(g, d, action.args[0])
+        # An item its chooser cannot see is named by its place; (an item whose own name ends
+        # like a place's, offered face up, by its name)
+        name = action.args[0]
+        placed = [o for o in d.options if unseen_place(g, o) == name] if name.endswith(FACE_DOWN) else None
+        chosen = placed[0] if placed else _copy_offered(g, d, name)
     _answer_with(g, d, chosen)
 
 

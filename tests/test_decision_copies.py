@@ -80,3 +80,34 @@ def test_a_decision_among_copies_lists_each_answer_once_and_draws_by_copy():
         if found >= 2:
             break
     assert found >= 2
+
+
+def test_an_item_named_like_a_face_down_place_is_still_chosen_by_its_name(tmp_path):
+    """A choice names an item its chooser cannot see by its place (`slot 7 (face down)`); an
+    item whose own name ends the same way, offered face up, is still chosen by its name (the
+    answer looked for a place of that name and stopped with StopIteration)."""
+    import shutil
+    from pathlib import Path
+    game_dir = tmp_path / "fd"
+    shutil.copytree(Path(__file__).parent / "data" / "hands", game_dir)
+    cards = game_dir / "cards.rules"
+    text = cards.read_text(encoding="utf-8")
+    text = text.replace('card "Wood Pile"', 'card "Wood Pile (face down)"')
+    text = text.replace("cost wood; modify shields 1 }", "cost wood; modify shields 1; choose 1 from city owner=all { discard chosen } }")
+    cards.write_text(text, encoding="utf-8")
+    rules = load_ruleset((), str(game_dir), 3)
+    chosen = 0
+    for seed in range(10):
+        game = rules.new_game(seed=seed)
+        rng = random.Random(seed)
+        while not game.over:
+            action = game.random_action(rng)
+            named = action.name == "choose" and action.args[0] == "Wood Pile (face down)"
+            before = game.state.zones[game.slot(game.content.zone_index["discard"], 0)][:]
+            game.apply(action)    # (through the legality check and the answer's decoding)
+            if named:
+                after = game.state.zones[game.slot(game.content.zone_index["discard"], 0)]
+                # (the round may go on and discard more: the choice's card is among them)
+                assert "Wood Pile (face down)" in [game.name(i) for i in after if i not in before]
+                chosen += 1
+    assert chosen > 0
