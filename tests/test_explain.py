@@ -39,7 +39,7 @@ def texts(content, name: str) -> list[str]:
     ("Mathematics", "Worth 3 VP for each token from the progress deck you have"),
     ("Mausoleum", "Choose 1 card from the discard pile and build it for free"),
     ("Statue of Zeus", "Choose 1 brown card from the opponent's city and discard it"),
-    ("Great Library", "Choose 1 token from the library and take it"),
+    ("Great Library", "Choose 1 token from your library and take it"),
     ("Strategy", "When you build a red card: 1 shield"),
     ("Theology", "When you build a wonder: take another turn"),
     ("Economy", "When the opponent buys resources from the bank: gain as many coins as they paid to the bank"),

@@ -9,9 +9,12 @@ Kolossus = Colossus, Piramides = Pyramids."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from rulesdsl.interpreter import DRAW, Action, IllegalAction, new_game
+from rulesdsl.interpreter.observation import observe
 from rulesdsl.interpreter.persistence import dumps
 from positions import (act, assert_illegal, discard_pile, fresh_game, give, give_wonders, item, leave_only, names,
                        put_accessible, remove_military_tokens, set_board_tokens, set_coins, set_pawn, set_turn, set_wonders, to_age, total,
@@ -981,6 +984,10 @@ def test_great_library_draws_from_the_tokens_left_out():
     assert set(offered) <= set(left_out)
     assert not set(offered) & set(BOARD5)
     assert_illegal(game, act("choose", "Agriculture"))          # on the board, not drawn
+    # "Trek 3 willekeurige vooruitgang-fiches": drawn, seen by their drawer only.
+    assert sorted(names(game, "library", 0)) == offered
+    seen = [json.dumps(observe(game, p)) for p in (0, 1)]
+    assert all(t in seen[0] for t in offered) and not any(t in seen[1] for t in offered)
     game.apply(act("choose", offered[0]))
     assert names(game, "tokens", 0) == [offered[0]]
     assert sorted(names(game, "board_tokens")) == sorted(BOARD5)

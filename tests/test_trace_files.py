@@ -234,13 +234,17 @@ def test_a_version_2_trace_is_read_with_its_face_down_answers_named_by_their_pla
     k = raw["actions"].index(["choose", "Decree: green discount"])
     assert data["actions"][k] == ["choose", "decrees 3 (face down)"]
     assert [a for i, a in enumerate(data["actions"]) if i != k] == [a for i, a in enumerate(raw["actions"]) if i != k]
+    # The recorded end's history is named as version 3 names it, too.
+    from rulesdsl.interpreter.persistence import loads
+    assert loads(data["final_state"]).history == data["actions"]
     game, diffs = replay(raw)
-    assert diffs == [] and game.over                       # the same final state, history and all
+    assert diffs == [] and game.over
     # Read as version 3 (the names kept), the answer is refused: it names what the chooser cannot see.
     with pytest.raises(IllegalAction, match="not one of the options"):
         replay({**raw, "version": 3})
     result = CliRunner().invoke(cli, ["replay", str(V2 / "agora_face_down_decree.json")])
-    assert result.exit_code == 0 and "same final state" in result.output
+    # (Duel's card files have changed since the trace was recorded: its end is compared by result)
+    assert result.exit_code == 0 and "same end" in result.output
 
 
 def test_a_trace_recorded_with_other_card_files_is_compared_by_its_result():
