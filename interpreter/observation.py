@@ -16,6 +16,22 @@ from .game import Game
 from .state import DRAW
 
 
+def lying_on_structure(game: Game) -> dict[int, list[int]]:
+    """Each card of the structure that items lie on (`deal_onto_structure`) -> those items, in
+    the order they lie in.  They lie face up, for every seat to see, whether the card is face
+    up or not (unless one lies face down: `face down (DECK)`, as anywhere)."""
+    st = game.state
+    attached = st.attached
+    if not attached:
+        return {}
+    out: dict[int, list[int]] = {}
+    for item in st.zones[game.structure_slot]:
+        host = attached.get(item)
+        if host is not None:
+            out.setdefault(host, []).append(item)
+    return out
+
+
 def observe(game: Game, player: int) -> dict:
     c, st = game.content, game.state
     check_seat(player, st.players)
@@ -49,14 +65,19 @@ def observe(game: Game, player: int) -> dict:
             zones[z.name] = list(map(names, st.zones[slots[z.id][0]]))
     structure = []
     accessible = set(game.accessible()) if st.structure else set()
+    lying = lying_on_structure(game)
     for slot, item in enumerate(st.structure):
         if item < 0:
             structure.append(None)
-        elif st.face_up[slot]:
-            structure.append({"card": names(item), "accessible": item in accessible})
+            continue
+        if st.face_up[slot]:
+            entry = {"card": names(item), "accessible": item in accessible}
         else:
             deck = c.items[item].deck
-            structure.append({"back": c.zones[deck].name if deck >= 0 else "unknown", "accessible": False})
+            entry = {"back": c.zones[deck].name if deck >= 0 else "unknown", "accessible": False}
+        if item in lying:   # (tokens laid on the card, face up for all: "draai daarna de fiches om")
+            entry["on"] = list(map(names, lying[item]))
+        structure.append(entry)
     hidden_counts: dict[str, int] = {}
     for z in c.zones:
         if not z.public and not z.private:

@@ -17,7 +17,7 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from .play_session import Session
-from .play_view import coins, cost_text, cube_lines, on_spaces
+from .play_view import coins, cost_text, cube_lines, lying_text, on_spaces
 from .safe_text import printable
 
 MIN_WIDTH, MIN_HEIGHT = 100, 40   # the screen is laid out for this; smaller gets a message
@@ -129,6 +129,9 @@ def structure_text(game, o: dict) -> Text | None:
                 label = label[:cell - 2] + "~"
             out.append(f"{label:^{cell}}", style=style)
         out.append("\n")
+    lying = lying_text(o)
+    if lying:
+        out.append("on the cards: " + lying + "\n", style="yellow")
     return out
 
 

@@ -3,6 +3,8 @@ sees what their seat may not)."""
 
 from __future__ import annotations
 
+import textwrap
+
 import click
 
 from .interpreter.economy import IMPOSSIBLE   # the price of what cannot be had
@@ -118,7 +120,17 @@ def _structure(game, o: dict) -> list[str]:
             cells.append(f"{text:^{cell}}")
         indent = " " * ((lay.columns[row[0]] - min(lay.columns)) * cell // 2) if row else ""
         lines.append((indent + "".join(cells)).rstrip())
+    lying = lying_text(o)
+    if lying:
+        lines += textwrap.wrap("on the cards: " + lying, WIDTH, subsequent_indent="   ")
     return lines
+
+
+def lying_text(o: dict) -> str:
+    """What lies on the structure's cards, each with the card (a face-down one by its slot):
+    `Token A on #9, Token B on Baths`."""
+    return ", ".join(f"{name} on {got.get('card') or f'#{slot}'}" for slot, got in enumerate(o["structure"])
+                     if got and "on" in got for name in got["on"])
 
 
 def on_spaces(game, zone, owner: int, shown: list[str]) -> list[str]:

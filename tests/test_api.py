@@ -295,7 +295,7 @@ def test_observation_hides_face_down_cards_and_decks():
     names = game.name
     face_down = [names(i) for slot, i in enumerate(st.structure) if i >= 0 and not st.face_up[slot]]
     assert face_down
-    hidden_zones = {z.name: (0, 1) if z.per_player else (0,) for z in game.content.zones if not z.public}
+    hidden_zones = {z.name: (0, 1) if z.per_player else (0,) for z in game.content.zones if not z.public and not z.private}
     hidden = face_down + [n for z, owners in hidden_zones.items() for p in owners for n in game.items_in(z, p)]
     for player in (0, 1):
         o = observe(game, player)

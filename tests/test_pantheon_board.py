@@ -238,6 +238,33 @@ def test_age_one_five_random_mythology_tokens_on_the_face_down_slots(seed):
     assert pantheon(game) == {}
 
 
+def test_the_tokens_on_the_structure_lie_face_up_for_both_players():
+    # Rulebook (003, Voorbereiding): the mythology tokens are placed face down on the marked
+    # cards, "draai daarna de fiches om" (then turned over); the offering tokens of Age II alike.
+    # Every seat sees them: the observation, the RL vector, `play`; the search keeps them.
+    import random
+    from rulesdsl.interpreter.observation import observe
+    from rulesdsl.interpreter.search import determinize
+    from rulesdsl.play_view import render_game
+    from rulesdsl.rl.encoding import Encoder
+    game = new_game(expansions=PANTHEON, seed=3, options=[BEGINNER])
+    tokens = structure_tokens(game)
+    for p in (0, 1):
+        shown = observe(game, p)["structure"]
+        assert {s: e["on"] for s, e in enumerate(shown) if e and "on" in e} == {s: [t] for s, t in tokens.items()}
+        screen = render_game(game, p)
+        assert all(f"{t} on #{s}" in screen.replace("\n   ", " ") for s, t in tokens.items())
+    enc = Encoder(game.content, game)
+    items_at, width = enc.sections["items"][0], enc.width
+    vec = enc.encode(game, 1)
+    for slot, name in tokens.items():
+        row = vec[items_at + width * item(game, name):][:width]
+        assert row[enc.structure_place] == 1.0 and row[width - 3] == 1.0 and row[width - 2] == slot
+    for k in range(5):
+        again = determinize(game, 1, random.Random(k))
+        assert structure_tokens(again) == tokens
+
+
 def test_random_token_draws_vary_with_the_seed():
     seen = {tuple(sorted(structure_tokens(new_game(expansions=PANTHEON, seed=s, options=[BEGINNER])).values()))
             for s in range(10)}

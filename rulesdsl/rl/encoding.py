@@ -17,7 +17,9 @@ Layout, in order (`Encoder.sections` names each part with its offset and length)
 - `structure`: per structure slot (the largest layout): [holds a card, face up, accessible];
 - `items`: per item (content order): one-hot of where the seat sees it (each visible zone, per
   owner for per-seat zones, then `structure`), then [it stands on a space, that space (a zone's
-  space number, or the track's from -capital to capital)], then the coins lying on it.  An item the seat cannot see is all zeros."""
+  space number, or the track's from -capital to capital; for a token lying on a card of the
+  structure, `structure` and the slot of that card)], then the coins lying on it.  An item the
+  seat cannot see is all zeros."""
 
 from __future__ import annotations
 
@@ -26,6 +28,7 @@ from array import array
 import numpy as np
 
 from rulesdsl.interpreter.game import Game
+from rulesdsl.interpreter.observation import lying_on_structure
 from rulesdsl.model import Content
 
 PENDING_KINDS = ("item", "space", "option", "player")
@@ -167,6 +170,16 @@ class Encoder:
                     if item in accessible:
                         v[k + 2] = 1.0
                     v[place + width * item] = 1.0
+            if st.attached:   # tokens laid on its cards, face up: in the structure, on that card's slot
+                at_slot = {item: slot for slot, item in enumerate(st.structure[:self.slots]) if item >= 0}
+                for host, items in lying_on_structure(game).items():
+                    slot = at_slot.get(host)
+                    if slot is not None:
+                        for item in items:
+                            row = items_at + width * item
+                            v[row + self.structure_place] = 1.0
+                            v[row + width - 3] = 1.0
+                            v[row + width - 2] = slot
         for slot, first in self.seen_slots[me]:
             for item in zones[slot]:
                 v[first + width * item] = 1.0

@@ -38,7 +38,7 @@ from rulesdsl.interpreter.actions import Action, IllegalAction
 from rulesdsl.interpreter.decisions import unseen_place
 from rulesdsl.interpreter.budget import BudgetExceeded, EffectFailed, short_deal
 from rulesdsl.interpreter.game import Game
-from rulesdsl.interpreter.observation import observe
+from rulesdsl.interpreter.observation import lying_on_structure, observe
 from rulesdsl.interpreter.persistence import copy_state, dumps, loads
 from rulesdsl.interpreter.state import NOWHERE, Frame
 
@@ -293,6 +293,8 @@ def visible_items(game: Game, player: int) -> set[int]:
     for slot, i in enumerate(st.structure):
         if i >= 0 and st.face_up[slot]:
             seen.add(i)
+    for items in lying_on_structure(game).values():   # tokens laid on its cards, face up
+        seen.update(items)
     seen.difference_update(getattr(st, "hidden", ()))
     d = st.pending
     if d is not None and d.player == player and d.kind == "item":
