@@ -210,6 +210,21 @@ def test_obscurantism_locks_a_progress_token_of_the_board_the_opponent_or_out_of
     normal_action_follows(game)
 
 
+def test_obscurantism_lays_a_token_from_out_of_the_game_face_down_unseen_by_the_opponent():
+    # "Kies 1 vooruitgang-fiche van het bord of van jouw tegenstander of dat buiten het spel ligt
+    # en leg deze gesloten op deze samenzwering": face down; one from out of the game the
+    # opponent never sees (its chooser saw it, in the choice).
+    import json
+    game = agora_game()
+    trigger(game, "Obscurantism")
+    chooser = game.state.pending.player
+    token = sorted(names(game, "progress_deck"))[0]
+    answer(game, token)
+    assert where(game, token) == ("locked", None)
+    assert token not in json.dumps(observe(game, 1 - chooser))
+    assert token not in json.dumps(observe(game, chooser))   # face down: the state keeps no memory of it
+
+
 def test_obscurantism_on_a_board_token_keeps_it_from_both_players():
     game = agora_game()
     set_board_tokens(game, "Law", "Economy")
