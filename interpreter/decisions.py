@@ -132,7 +132,7 @@ def answer(g: Game, d: Decision, action: Action) -> None:
         # like a place's, offered face up, by its name)
         name = action.args[0]
         placed = [o for o in d.options if unseen_place(g, o) == name] if name.endswith(FACE_DOWN) else None
-        chosen = placed[0] if placed else _copy_offered(g, d, name)
+        chosen = placed[0] if placed else offered_copy(g, d, name)
     _answer_with(g, d, chosen)
 
 
@@ -151,7 +151,7 @@ def answer_number(g: Game, d: Decision, k: int) -> list[str]:
                 _answer_with(g, d, item)
                 return [CHOOSE, place]
         name = g.item_names[item]
-        _answer_with(g, d, _copy_offered(g, d, name))   # (the copy of that name decoding takes)
+        _answer_with(g, d, offered_copy(g, d, name))   # (the copy of that name decoding takes)
         return [CHOOSE, name]
     if kind == "option":
         label = d.labels[k]
@@ -199,15 +199,24 @@ def zone_place(zone: str, owner: int | None, at: int | str) -> str:
     return f"{zone}{'' if owner is None else f' of p{owner}'} {at}{FACE_DOWN}"
 
 
-def _copy_offered(g: Game, d: Decision, name: str) -> int:
+def offered_copy(g: Game, d: Decision, name: str) -> int:
     """The item an answer naming `name` chooses: the content's first copy of that name where it is
     offered, else the first offered copy.  (The first copy may lie elsewhere, in a seat's city,
-    while another copy is offered from the discard pile: it was taken from that city.)"""
+    while another copy is offered from the discard pile: it was taken from that city.
+    A copy lying face down is never the one a name takes: it is offered by its place.)"""
     first = g.content.item_index[name]
-    if first in d.options:
+    if first in d.options and _face_up(g, first):
         return first
     names = g.item_names
-    return next((o for o in d.options if names[o] == name), first)
+    return next((o for o in d.options if names[o] == name and _face_up(g, o)), first)
+
+
+def _face_up(g: Game, item: int) -> bool:
+    """Not lying face down (`unseen_place`, asked only where an item can: the structure, or
+    the state's face-down items)."""
+    st = g.state
+    return not (g.slot_kind[st.loc[item]] & STRUCTURE_SLOT or st.hidden and item in st.hidden) \
+        or unseen_place(g, item) is None
 
 
 def _answer_with(g: Game, d: Decision, chosen: int) -> None:

@@ -375,13 +375,14 @@ def replay(file: Path, max_steps: int | None) -> None:
     from rulesdsl.interpreter.actions import IllegalAction
     from rulesdsl.trace import TraceError, load_trace, other_cards, replay as run, recorded_max_steps
     from .safe_text import printable  # a trace is not the user's own text: nothing in it reaches the terminal raw
+    data = None
     try:
         data = load_trace(file)
         # (a verify trace keeps the budget its failure broke: replayed with another, it passed)
         game, diffs = run(data, max_steps=max_steps or recorded_max_steps(data))
     except (TraceError, IllegalAction, EffectFailed, ValueError) as exc:  # ValueError: a name in the trace the cards lack
         click.echo(printable(f"error: {exc}"), err=True)
-        if not isinstance(exc, TraceError) and _recorded_with_other_cards(data):
+        if data is not None and not isinstance(exc, TraceError) and _recorded_with_other_cards(data):
             click.echo("note: the trace was recorded with other card files (their fingerprint differs): "
                        "its moves may not fit these", err=True)
         sys.exit(1)

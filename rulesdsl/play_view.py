@@ -181,7 +181,7 @@ def bound_items(game, seat: int, action) -> list[tuple[int, ...]]:
     of the name where that cannot be told, () for an argument that names no item (a space, a
     seat, an option, a payment)."""
     from .interpreter.actions import CHOOSE
-    from .interpreter.decisions import FACE_DOWN
+    from .interpreter.decisions import FACE_DOWN, offered_copy
     from .interpreter.legality import decode
     g, c = game, game.content
     args = list(action.args)
@@ -191,11 +191,8 @@ def bound_items(game, seat: int, action) -> list[tuple[int, ...]]:
         if d is not None:
             if action.name == CHOOSE and d.kind == "item" and args and not args[0].endswith(FACE_DOWN):
                 # (an answer naming a place, `slot 7 (face down)`, names no item: it is shown as
-                # it is.  Otherwise the copy decisions.answer takes: the content's first of that name if offered,
-                # else the first offered)
-                first = c.item_index[args[0]]
-                offered = [first] if first in d.options else [i for i in d.options if g.item_names[i] == args[0]]
-                out[0] = tuple(offered[:1]) or _copies(g, args[0])
+                # it is.  Otherwise the copy decisions.answer takes)
+                out[0] = (offered_copy(g, d, args[0]),) if args[0] in c.item_index else _copies(g, args[0])
             return out
         if action.name in g.action_by_name:
             _, binding, _ = decode(g, action, seat)

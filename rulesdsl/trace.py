@@ -186,30 +186,33 @@ def validate_trace(data: object) -> dict:
 
 def _upgraded(data: dict) -> dict:
     """A version 2 trace as version 3 writes it: each answer that named an item lying face down
-    names its place instead.  Which answers those are shows only in play, so the trace is played
-    (no check but legality) as far as its actions go legally; the rest is left as it was, for
-    the replay to report where it stops."""
-    game = new_game_of(data, recorded_max_steps(data))
-    index = game.content.item_index
+    (among the actions, and a `verify` trace's `then`) names its place instead.  Which answers
+    those are shows only in play, so the trace is played (no check but legality) as far as its
+    actions go; the rest is left as it was, for the replay to report where it stops."""
+    try:   # (with the larger budget: `play --load` replays with the default, `replay` with the recorded one)
+        game = new_game_of(data, max(recorded_max_steps(data), DEFAULT_MAX_STEPS))
+    except EffectFailed:   # (a set-up that does not end: the replay reports it)
+        return {**data, "version": VERSION}
     actions = [list(raw) for raw in data["actions"]]
+    if actions:
+        actions[0] = _named_as_now(game, actions[0])
+    played = 0
     for raw in actions:
-        d = game.state.pending
-        if d is not None and d.kind == "item" and raw[0] == CHOOSE and len(raw) == 2 and raw[1] in index:
-            # (the copy the engine's answer takes: the content's first of that name if offered)
-            first = index[raw[1]]
-            offered = [first] if first in d.options else [o for o in d.options if game.item_names[o] == raw[1]]
-            place = unseen_place(game, offered[0]) if offered else None
-            if place is not None:
-                raw[1] = place
         try:
             game.apply(Action(raw[0], tuple(raw[1:])))
         except (IllegalAction, EffectFailed, ValueError):
             break
+        played += 1
+        if played < len(actions):
+            actions[played] = _named_as_now(game, actions[played])
     out = {**data, "version": VERSION, "actions": actions}
+    info = data.get("verify")
+    if played == len(actions) and info and info.get("then"):
+        out["verify"] = {**info, "then": _named_as_now(game, info["then"])}
     recorded = data.get("final_state")
     if recorded is not None and actions != data["actions"]:
-        # The recorded end holds the history as version 2 named it: named as now, where the
-        # history is the actions one for one (else the end is compared by `final` only).
+        # The recorded end holds the history as version 2 named it: named as now where the
+        # history is the actions one for one (else it is left, and compared, as it was).
         try:
             end = loads(recorded)
         except Exception:   # (a broken saved state: the replay's comparison says so)
@@ -217,9 +220,21 @@ def _upgraded(data: dict) -> dict:
         if end.history == data["actions"]:
             end.history = [list(raw) for raw in actions]
             out["final_state"] = dumps(end)
-        else:
-            del out["final_state"]
     return out
+
+
+def _named_as_now(game: Game, raw: list[str]) -> list[str]:
+    """A version 2 action as version 3 names it, in the position it is applied in: an answer that
+    named an item lying face down (the copy the engine took: the content's first of that name
+    where it was offered) names its place."""
+    d = game.state.pending
+    index = game.content.item_index
+    if d is None or d.kind != "item" or raw[0] != CHOOSE or len(raw) != 2 or raw[1] not in index:
+        return list(raw)
+    first = index[raw[1]]
+    offered = [first] if first in d.options else [o for o in d.options if game.item_names[o] == raw[1]]
+    place = unseen_place(game, offered[0]) if offered else None
+    return [CHOOSE, place] if place is not None else list(raw)
 
 
 def new_game_of(data: dict, max_steps: int = DEFAULT_MAX_STEPS) -> Game:

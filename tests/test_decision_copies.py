@@ -111,3 +111,43 @@ def test_an_item_named_like_a_face_down_place_is_still_chosen_by_its_name(tmp_pa
                 assert "Wood Pile (face down)" in [game.name(i) for i in after if i not in before]
                 chosen += 1
     assert chosen > 0
+
+
+def test_a_name_takes_the_face_up_copy_never_one_lying_face_down(tmp_path):
+    """Where a choice offers one copy of a card face up and another face down, `choose NAME`
+    takes the face-up one (the face-down one is offered by its place): it took the content's
+    first copy, which could be the face-down one, and the discard pile then showed it."""
+    import re
+    import shutil
+    from pathlib import Path
+    from rulesdsl.interpreter.actions import Action
+    root = Path(__file__).resolve().parent.parent / "cards" / "duel"
+    folder = tmp_path / "duel_copies"
+    shutil.copytree(root, folder)
+    age1 = folder / "age1.rules"
+    age1.write_text(re.sub(r"(card \"[^\"]+\" \{\n)", r"\1    copies 2 2\n", age1.read_text(encoding="utf-8")),
+                    encoding="utf-8")
+    wonders = folder / "wonders.rules"
+    wonders.write_text(wonders.read_text(encoding="utf-8").replace(
+        "    cost 3 stone papyrus\n", "    cost 1 coin\n    choose 1 from structure_all { discard chosen }\n", 1),
+        encoding="utf-8")
+    rules = load_ruleset((), str(folder), 2)
+    found = 0
+    for seed in range(60):
+        for game, rng in positions(rules, seed):
+            st, d = game.state, game.state.pending
+            if d is not None and d.kind == "item" and st.structure and found < 5:
+                at = {i: k for k, i in enumerate(st.structure) if i >= 0}
+                for name in {game.name(o) for o in d.options if o in at}:
+                    copies = [o for o in d.options if o in at and game.name(o) == name]
+                    up = [at[o] for o in copies if st.face_up[at[o]]]
+                    if up and any(not st.face_up[at[o]] for o in copies):
+                        trial = game.clone()
+                        trial.apply(Action("choose", (name,)))
+                        gone = [k for k in at.values() if trial.state.structure[k] < 0]
+                        assert gone == up[:1], f"seed {seed}: `choose {name}` took slot {gone}, face up: {up}"
+                        found += 1
+            game.apply(game.random_action(rng))
+        if found >= 5:
+            break
+    assert found

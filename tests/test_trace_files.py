@@ -15,7 +15,7 @@ from rulesdsl.cli import cli
 from rulesdsl.interpreter import new_game
 from rulesdsl.interpreter.actions import IllegalAction
 from rulesdsl.interpreter.agents import RandomAgent
-from rulesdsl.trace import TraceError, load_trace, replay, trace_of, validate_trace
+from rulesdsl.trace import TraceError, load_trace, new_game_of, replay, trace_of, validate_trace
 
 COMMANDS = [["replay"], ["verify", "--trace"]]
 
@@ -222,7 +222,8 @@ def test_verify_trace_of_a_trace_saved_mid_round_checks_the_round_and_the_same_e
 # -- version 2 traces: written before a face-down option was named by its place ---------------------
 # tests/data/traces_v2: two random games saved by rulesdsl at commit e53a959 (trace version 2),
 # whose answers named a face-down decree (Agora's Insider Influence) and a face-down card of the
-# structure (Pantheon's Zeus) by what they are.
+# structure (Pantheon's Zeus) by what they are; and the failure trace that commit's `rulesdsl
+# verify -e pantheon --max-steps 5 --games 1` writes (a set-up that does not end in 5 steps).
 V2 = Path(__file__).resolve().parent / "data" / "traces_v2"
 
 
@@ -269,8 +270,77 @@ def test_a_move_that_does_not_fit_is_told_to_come_from_other_card_files(tmp_path
     assert "error: illegal action build Palace" in result.output
     assert "recorded with other card files" in result.output
     # A trace of these very cards that goes wrong says nothing of the kind.
-    raw = json.loads((V2 / "agora_face_down_decree.json").read_text(encoding="utf-8"))
+    from rulesdsl.pipeline import load_ruleset
+    from rulesdsl.simulate import play_one
+    raw = trace_of(play_one(load_ruleset((), "duel", None), 3, ["random", "random"]))
     raw["actions"][20] = ["build", "Palace"]
     path.write_text(json.dumps(raw), encoding="utf-8")
     result = CliRunner().invoke(cli, ["replay", str(path)])
     assert result.exit_code == 1 and "other card files" not in result.output
+
+
+def _face_down_duel(tmp_path) -> str:
+    """Duel whose Pyramids cost 1 coin and discard any card of the structure, face down or up."""
+    import shutil
+    folder = tmp_path / "duel_zeus"
+    shutil.copytree(Path(__file__).resolve().parent.parent / "cards" / "duel", folder)
+    wonders = folder / "wonders.rules"
+    wonders.write_text(wonders.read_text(encoding="utf-8").replace(
+        "    cost 3 stone papyrus\n", "    cost 1 coin\n    choose 1 from structure_all { discard chosen }\n", 1),
+        encoding="utf-8")
+    return str(folder)
+
+
+def _as_version_2(data: dict, base: str) -> tuple[dict, int]:
+    """The trace as rulesdsl wrote it before version 3: each face-down answer by its item's name
+    (replayed to find which item lay there), and how many such answers there were."""
+    from rulesdsl.interpreter.actions import Action
+    from rulesdsl.interpreter.decisions import FACE_DOWN, unseen_place
+    game = new_game_of(validate_trace(data))
+    old, named = [], 0
+    for raw in data["actions"]:
+        d = game.state.pending
+        if raw[0] == "choose" and raw[1].endswith(FACE_DOWN):
+            item = next(o for o in d.options if unseen_place(game, o) == raw[1])
+            old.append(["choose", game.name(item)])
+            named += 1
+        else:
+            old.append(list(raw))
+        game.apply(Action(raw[0], tuple(raw[1:])))
+    return {**data, "version": 2, "actions": old}, named
+
+
+def test_a_version_2_trace_is_named_as_now_its_end_kept_and_its_then_too(tmp_path):
+    from rulesdsl.interpreter.persistence import dumps, loads
+    from rulesdsl.simulate import play_one
+    from rulesdsl.pipeline import load_ruleset
+    base = _face_down_duel(tmp_path)
+    rules = load_ruleset((), base, 2)
+    for seed in range(40):
+        game = play_one(rules, seed, ["random", "random"])
+        if any(len(a) > 1 and a[1].endswith("(face down)") for a in game.state.history):
+            break
+    data = {**trace_of(game), "base": base}
+    v2, named = _as_version_2(data, base)
+    assert named and v2["actions"] != data["actions"]
+    # The end saved by version 2 named the history as its actions did.
+    end = loads(data["final_state"])
+    end.history = [list(a) for a in v2["actions"]]
+    v2["final_state"] = dumps(end)
+    assert validate_trace(v2)["actions"] == data["actions"]
+    assert replay(v2)[1] == []                                  # the whole end compared, and the same
+    # Cut short, its end is still compared (and differs): not dropped quietly.
+    cut = {**v2, "actions": v2["actions"][:40]}
+    cut.pop("final")
+    assert replay(cut)[1] == ["the final state differs from the recorded one"]
+    # A verify trace's `then`, read in the position the actions lead to.
+    k = next(i for i, a in enumerate(data["actions"]) if a[1:] and a[1].endswith("(face down)"))
+    probe = {**v2, "actions": v2["actions"][:k], "verify": {"then": v2["actions"][k]}}
+    probe.pop("final_state"), probe.pop("final")
+    assert validate_trace(probe)["verify"]["then"] == data["actions"][k]
+
+
+def test_a_version_2_trace_whose_set_up_fails_is_an_error_line_not_a_traceback():
+    result = CliRunner().invoke(cli, ["replay", str(V2 / "pantheon_setup_fails.json")])
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit), result.exception
+    assert "error: the game's setup: its effects did not end within 5 steps" in result.output
