@@ -296,3 +296,24 @@ def test_a_choice_among_face_down_cards_offers_what_lies_at_their_places_in_a_re
         assert g.state.structure[slot] == -1
         assert g.state.loc[card] == g.slot(g.content.zone_index["discard"], 0)
     assert moved > 0                      # the redraw did put other cards there
+
+
+def test_an_unseen_item_an_effect_has_bound_stays_itself_in_a_redrawn_game():
+    """A face-down decree picked by its place is bound for the rest of the effect (it is placed
+    next): redrawing it would leave the effect moving the real decree while another lay in its
+    place (three decrees from two)."""
+    import sys
+    sys.path.insert(0, str(Path(__file__).parent))
+    from agora_positions import agora_game, answer, decrees, set_decree
+    from test_agora_conspiracies import trigger
+    game = agora_game()
+    set_decree(game, 0, "Decree: discard bonus")
+    set_decree(game, 3, "Decree: blue coins", face_down=True)
+    trigger(game, "Insider Influence")
+    answer(game, "decrees 3 (face down)")
+    seat = game.state.pending.player
+    for k in range(5):
+        g = determinize(game, seat, random.Random(k))
+        g.apply(Action("choose_space", ("1",)))
+        placed = decrees(g)
+        assert sorted(placed) == [0, 1] and placed[1] == ["Decree: blue coins"], placed
