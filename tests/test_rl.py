@@ -566,3 +566,37 @@ def test_arguments_the_environment_refuses_clearly():
         par.step(None)
     with pytest.raises(ValueError, match="no agent 'player_9'"):
         par.step({"player_9": 0})
+
+
+def test_a_face_down_choice_in_a_zone_without_spaces_has_numbers(tmp_path):
+    # A choice among items lying face down where no space numbers them: each is named by its
+    # place among the zone's items (`stash of p0 #1 (face down)`); those places are numbered
+    # too, for zones a statement puts items in face down (the mask was empty: the env stuck).
+    import random
+    import shutil
+    folder = tmp_path / "duel_stash"
+    shutil.copytree(Path(__file__).resolve().parent.parent / "cards" / "duel", folder)
+    game_rules = folder / "game.rules"
+    game_rules.write_text(game_rules.read_text(encoding="utf-8").replace(
+        "    zone box\n", "    zone box\n    zone stash player public\n", 1), encoding="utf-8")
+    wonders = folder / "wonders.rules"
+    wonders.write_text(wonders.read_text(encoding="utf-8").replace(
+        "    cost 3 stone papyrus\n", "    cost 1 coin\n    deal 2 progress_deck stash face_down=true\n"
+        "    choose 1 from stash { acquire chosen }\n    move_all stash progress_deck\n", 1), encoding="utf-8")
+    env = rl.env(game=str(folder))
+    found = 0
+    for seed in range(60):
+        env.reset(seed=seed)
+        rng = random.Random(seed)
+        while env.agents and not env.game.over:
+            agent = env.agent_selection
+            mask = env.observe(agent)["action_mask"]
+            legal = env.game.legal_actions(env.seat_of[agent])
+            if any("stash" in str(a) for a in legal):
+                assert int(mask.sum()) == len(legal) == 2 and env.dropped == 0
+                assert all(str(a).startswith("choose \"stash of p") for a in legal)
+                found += 1
+            env.step(int(rng.choice(np.flatnonzero(mask))))
+        if found >= 2:
+            break
+    assert found

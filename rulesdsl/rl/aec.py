@@ -25,7 +25,7 @@ from rulesdsl.names import integer, names_given
 from rulesdsl.pipeline import integer_given, load_ruleset
 
 from .encoding import Encoder
-from .reach import reachable
+from .reach import reach_and_face_down
 from .render import render_text
 from .space import DEFAULT_OPTION_SLOTS, DEFAULT_PAY_SLOTS, ActionSpace
 
@@ -89,8 +89,8 @@ class RulesEnv(AECEnv):
         self.render_mode = render_mode
         # PettingZoo's parallel conversion suits the games whose seats choose together.
         self.metadata = dict(self.metadata, is_parallelizable=self.content.simultaneous)
-        self.space = ActionSpace.build(self.content, pay_slots, option_slots,
-                                       reachable(self.content, tuple(expansions), str(game)))
+        reach, face_down = reach_and_face_down(self.content, tuple(expansions), str(game))
+        self.space = ActionSpace.build(self.content, pay_slots, option_slots, reach, face_down)
         self.game: Game = self.ruleset.new_game(seed=0, options=self.game_options)
         self.encoder = Encoder(self.content, self.game)
         n = self.content.players

@@ -26,8 +26,15 @@ STILL = {"choose", "choose_space", "shuffle", "return_to_deck", "trigger", "put_
 
 def reachable(content: Content, expansions: tuple[str, ...], base: str | Path) -> dict[int, frozenset[int]]:
     """Zone id (and STRUCTURE) -> the items that can lie there."""
+    return reach_and_face_down(content, expansions, base)[0]
+
+
+def reach_and_face_down(content: Content, expansions: tuple[str, ...],
+                        base: str | Path) -> tuple[dict[int, frozenset[int]], frozenset[int]]:
+    """`reachable`, and the zones items can be put in face down (`place`/`deal ... face_down=`)."""
     merged = load_paths(resolve_layers(canonical_expansions(list(expansions)), base))
-    return Reach(content, merged.definitions).run()
+    reach = Reach(content, merged.definitions)
+    return reach.run(), frozenset(reach.face_down)
 
 
 class Reach:
@@ -49,6 +56,7 @@ class Reach:
         # dealt onto the structure lie on its cards): what host() of an item of Z may give.  An
         # item loses what it lay on whenever it moves (core.relocate), so the zone tells.
         self.hosts: dict[int, set[int]] = {}
+        self.face_down: set[int] = set()   # zones a statement puts items in face down
         self.changed = False
 
     def run(self) -> dict[int, frozenset[int]]:
@@ -120,6 +128,13 @@ class Reach:
         else:
             self.add(zone, items)
 
+    def note_face_down(self, s, dst) -> None:
+        """A statement with `face_down=`: its zone may hold items lying face down (every zone, if
+        it names none we can tell)."""
+        if any(kw.name == "face_down" for kw in s.kwargs):
+            zone = self.zone_of(dst)
+            self.face_down.update([zone] if zone is not None else self.zones.values())
+
     def built(self, items) -> None:
         build_zone, kinds = self.content.build_zone, self.content.items
         for i in items:
@@ -155,8 +170,10 @@ class Reach:
                 inner["_zones"] = known
             elif verb in ("move", "claim", "place") and len(args) >= 2:
                 self.into(args[1], self.items_of(args[0], scope))
+                self.note_face_down(s, args[1])
             elif verb in ("move_all", "deal", "take_top") and len(args) >= 2:
                 src, dst = (args[0], args[1]) if verb == "move_all" else (args[1], args[2])
+                self.note_face_down(s, dst)
                 zone = self.zone_of(src)
                 self.into(dst, self.selector_items(zone) if zone is not None else self.all)
             elif verb in ("build", "acquire") and args:

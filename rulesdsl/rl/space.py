@@ -26,7 +26,7 @@ import attrs
 
 from rulesdsl.interpreter import legality
 from rulesdsl.interpreter.actions import CHOOSE, CHOOSE_OPTION, CHOOSE_PLAYER, CHOOSE_SPACE, PASS, Action
-from rulesdsl.interpreter.decisions import FACE_DOWN, slot_place, zone_place
+from rulesdsl.interpreter.decisions import slot_place, zone_place
 from rulesdsl.interpreter.game import Game
 from rulesdsl.interpreter.trade import parse_pay, pay_label
 from rulesdsl.model import Content
@@ -56,9 +56,12 @@ class ActionSpace:
     @classmethod
     def build(cls, content: Content, pay_slots: int = DEFAULT_PAY_SLOTS,
               option_slots: int = DEFAULT_OPTION_SLOTS,
-              reach: dict[int, frozenset[int]] | None = None) -> "ActionSpace":
+              reach: dict[int, frozenset[int]] | None = None,
+              face_down: frozenset[int] = frozenset()) -> "ActionSpace":
         """`reach`: zone -> the items that can lie there (rulesdsl/rl/reach.py); without it a
-        parameter may take any item its selector's static filters accept."""
+        parameter may take any item its selector's static filters accept.  `face_down`: the
+        zones items may lie face down in (`reach.reach_and_face_down`), for the places of those
+        of them a zone without spaces holds."""
         if pay_slots < 1 or option_slots < 1:
             raise ValueError("pay_slots and option_slots must be at least 1")
         labels: list[str] = []
@@ -90,7 +93,7 @@ class ActionSpace:
         for name in dict.fromkeys(it.name for it in content.items):
             base[(CHOOSE, (name,))] = len(labels)
             labels.append(str(Action(CHOOSE, (name,))))
-        for place in face_down_places(content):
+        for place in face_down_places(content, reach, face_down):
             base[(CHOOSE, (place,))] = len(labels)
             labels.append(str(Action(CHOOSE, (place,))))
         base[(PASS, ())] = len(labels)
@@ -178,9 +181,6 @@ class ActionSpace:
                 pay = parse_pay(args[-1])
                 args = args[:-1]
             first = base.get((action.name, args))
-            if first is None and action.name == CHOOSE and args[0].endswith(FACE_DOWN):
-                dropped += 1   # (face down in a zone without spaces: see face_down_places)
-                continue
             if first is None:
                 raise KeyError(f"the legal action {action} has no number in the action space "
                                "(a selector whose static filters miss an item: report it)")
@@ -200,16 +200,23 @@ class ActionSpace:
         return out, dropped
 
 
-def face_down_places(content: Content) -> list[str]:
+def face_down_places(content: Content, reach: dict[int, frozenset[int]] | None = None,
+                     face_down: frozenset[int] = frozenset()) -> list[str]:
     """The names a choice gives items its chooser cannot see (`decisions.unseen_place`): every
-    slot of the largest structure, and every space of a zone with spaces (of each seat, in a
-    zone each seat has).  One lying face down in a zone without spaces (named by its place
-    among the zone's items) has no number: it is counted in `dropped`."""
+    slot of the largest structure, every space of a zone with spaces (of each seat, in a zone
+    each seat has), and in a zone without spaces that items may be put in face down
+    (`face_down`), each place among its items (`#k`), for as many as can lie there (`reach`)."""
     slots = max((len(lay.face_up) for lay in content.layouts.values()), default=0)
     out = [slot_place(k) for k in range(slots)]
     for z in content.zones:
+        if z.spaces:
+            places: list[int | str] = list(range(z.spaces))
+        elif z.id in face_down:
+            places = [f"#{k}" for k in range(len(reach[z.id]) if reach is not None else len(content.items))]
+        else:
+            continue
         for owner in (range(content.players) if z.per_player else [None]):
-            out += [zone_place(z.name, owner, s) for s in range(z.spaces)]
+            out += [zone_place(z.name, owner, at) for at in places]
     return out
 
 
