@@ -19,11 +19,12 @@ def render_text(game: Game, seat: int, content: Content) -> str:
     lines = [head + f"   (as seen by seat {seat})"]
     if content.track.points:
         lines.append(f"conflict pawn {o['pawn']:+d}")
-    structure = [cell for cell in o["structure"] if cell is not None]
+    structure = [(slot, cell) for slot, cell in enumerate(o["structure"]) if cell is not None]
     if structure:
-        shown = [(cell["card"] + ("*" if cell["accessible"] else "")) if "card" in cell else f"#{cell['back']}"
-                 for cell in structure]
-        lines.append("structure (* can be taken, # face down): " + ", ".join(shown))
+        # (a face-down card with its slot: a choice offers it by it, `choose slot 7 (face down)`)
+        shown = [((cell["card"] + ("*" if cell["accessible"] else "")) if "card" in cell else f"#{slot} {cell['back']}")
+                 + (f" (with {', '.join(cell['on'])})" if "on" in cell else "") for slot, cell in structure]
+        lines.append("structure (* can be taken, #7 face down in slot 7): " + ", ".join(shown))
     per_seat = {name: value for name, value in o["zones"].items() if isinstance(value, dict)}
     shared = {name: value for name, value in o["zones"].items() if isinstance(value, list) and value}
     for p in range(n):
