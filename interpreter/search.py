@@ -48,16 +48,21 @@ def unknown_items(game: Game, seat: int) -> dict[tuple[str, int], list[tuple[str
     another slid under it, one face down on a space, a card tucked face down under another, a
     face-down card carrying a token): what lies there stays tied to the place, whatever item it
     now is (`determinize`).
-    Seen items are never drawn again."""
+    Seen items are never drawn again, nor those a choice of the seat's offers it (face up)."""
     st, c = game.state, game.content
     hidden = set(st.hidden)
+    # What a choice of the seat's offers it, it sees (a discard pile searched face down), unless
+    # that lies face down (offered by its place)
+    d = st.pending
+    offered = {o for o in d.options if o not in hidden} if d is not None and d.kind == "item" and d.player == seat \
+        else set()
     places: dict[tuple[str, int], list[tuple[str, int, int]]] = {}
     for z in c.zones:
         for owner in range(c.players if z.per_player else 1):
             slot = game.slot(z.id, owner)
             unseen = (not z.public and not z.private) or (z.private and (not z.per_player or owner != seat))
             for index, item in enumerate(st.zones[slot]):
-                if unseen or item in hidden:
+                if (unseen and item not in offered) or item in hidden:
                     places.setdefault(_class(c.items[item], st.age), []).append(("zone", slot, index))
     for position, item in enumerate(st.structure):
         if item >= 0 and not st.face_up[position]:

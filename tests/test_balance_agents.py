@@ -317,3 +317,29 @@ def test_an_unseen_item_an_effect_has_bound_stays_itself_in_a_redrawn_game():
         g.apply(Action("choose_space", ("1",)))
         placed = decrees(g)
         assert sorted(placed) == [0, 1] and placed[1] == ["Decree: blue coins"], placed
+
+
+def test_what_a_choice_offers_its_chooser_is_not_redrawn():
+    """Classic's Halikarnassos: its owner chooses from the discard pile, which lies face down for
+    the others; the search redrew the pile for the chooser too, and its answer then built the
+    card from another seat's hand."""
+    rules = load_ruleset((), "classic", 4)
+    discard = rules.content.zone_index["discard"]
+    found = 0
+    for seed in range(30):
+        game = rules.new_game(seed=seed)
+        rng = random.Random(seed)
+        while not game.over:
+            d = game.state.pending
+            if d is not None and d.kind == "item" and len(d.options) > 1 and \
+                    all(game.state.loc[o] == game.slot(discard, 0) for o in d.options):
+                for k in range(3):
+                    g = determinize(game, d.player, random.Random(k))
+                    assert g.state.pending.options == d.options
+                    assert all(g.state.loc[o] == game.state.loc[o] for o in d.options)
+                found += 1
+                break
+            game.apply(game.random_action(rng))
+        if found >= 2:
+            break
+    assert found
