@@ -296,7 +296,8 @@ def other_cards(fingerprint: str, data: dict) -> bool:
     if recorded is None:
         return False
     try:
-        return loads(recorded).fingerprint != fingerprint
+        recorded_with = loads(recorded).fingerprint   # ("" in a save of format 1: not known)
+        return bool(recorded_with) and recorded_with != fingerprint
     except Exception:   # (a broken saved state: compared, and found different)
         return False
 
