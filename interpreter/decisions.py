@@ -78,14 +78,11 @@ def answers(g: Game, d: Decision) -> list[Action]:
     if d.kind == "option":
         return [new_action((CHOOSE_OPTION, (label,))) for label in d.labels]
     out = [new_action((CHOOSE, (name,))) for name in map(g.item_names.__getitem__, d.options)]
-    st = g.state
-    if st.hidden or st.structure:
-        loc, kinds, hidden = st.loc, g.slot_kind, st.hidden
+    if g.state.hidden or g.state.structure:   # (nothing can lie face down elsewhere)
         for k, item in enumerate(d.options):
-            if kinds[loc[item]] & STRUCTURE_SLOT or item in hidden:
-                place = unseen_place(g, item)
-                if place is not None:
-                    out[k] = new_action((CHOOSE, (place,)))
+            place = unseen_place(g, item)
+            if place is not None:
+                out[k] = new_action((CHOOSE, (place,)))
     if d.optional:
         out.append(Action(PASS))
     return out
@@ -109,10 +106,7 @@ def answer_at(g: Game, d: Decision, k: int) -> Action:
     if k == len(d.options):
         return Action(PASS)
     item = d.options[k]
-    st = g.state
-    if g.slot_kind[st.loc[item]] & STRUCTURE_SLOT or st.hidden and item in st.hidden:
-        return new_action((CHOOSE, (unseen_place(g, item) or g.item_names[item],)))
-    return new_action((CHOOSE, (g.item_names[item],)))
+    return new_action((CHOOSE, (unseen_place(g, item) or g.item_names[item],)))
 
 
 def answer(g: Game, d: Decision, action: Action) -> None:
@@ -144,12 +138,10 @@ def answer_number(g: Game, d: Decision, k: int) -> list[str]:
         if k == len(d.options):
             return [PASS]
         item = d.options[k]
-        st = g.state
-        if g.slot_kind[st.loc[item]] & STRUCTURE_SLOT or st.hidden and item in st.hidden:
-            place = unseen_place(g, item)
-            if place is not None:
-                _answer_with(g, d, item)
-                return [CHOOSE, place]
+        place = unseen_place(g, item)
+        if place is not None:
+            _answer_with(g, d, item)
+            return [CHOOSE, place]
         name = g.item_names[item]
         _answer_with(g, d, offered_copy(g, d, name))   # (the copy of that name decoding takes)
         return [CHOOSE, name]
@@ -171,7 +163,8 @@ def unseen_place(g: Game, item: int) -> str | None:
     (`slot 7 (face down)`: a face-down card of the structure; `ZONE 3 (face down)`: an item
     lying face down on space 3 of a zone; `ZONE #2 (face down)` on none, `ZONE of p1 ...` in a
     seat's zone); None for an item that lies face up.  Naming it would tell the chooser what
-    the rules have them pick unseen (the rulebooks' "gesloten")."""
+    the rules have them pick unseen (the rulebooks' "gesloten").  (Cheap for an item that
+    lies neither in the structure nor face down: two tests.)"""
     st = g.state
     slot = st.loc[item]
     if g.slot_kind[slot] & STRUCTURE_SLOT:
@@ -205,18 +198,10 @@ def offered_copy(g: Game, d: Decision, name: str) -> int:
     while another copy is offered from the discard pile: it was taken from that city.
     A copy lying face down is never the one a name takes: it is offered by its place.)"""
     first = g.content.item_index[name]
-    if first in d.options and _face_up(g, first):
+    if first in d.options and unseen_place(g, first) is None:
         return first
     names = g.item_names
-    return next((o for o in d.options if names[o] == name and _face_up(g, o)), first)
-
-
-def _face_up(g: Game, item: int) -> bool:
-    """Not lying face down (`unseen_place`, asked only where an item can: the structure, or
-    the state's face-down items)."""
-    st = g.state
-    return not (g.slot_kind[st.loc[item]] & STRUCTURE_SLOT or st.hidden and item in st.hidden) \
-        or unseen_place(g, item) is None
+    return next((o for o in d.options if names[o] == name and unseen_place(g, o) is None), first)
 
 
 def _answer_with(g: Game, d: Decision, chosen: int) -> None:

@@ -87,7 +87,7 @@ def determinize(game: Game, seat: int, rng: random.Random,
     mapping: dict[int, int] = {}
     if places is None:
         places = unknown_items(g, seat)
-    # An unseen item an effect under way has bound (a face-down decree picked by its place, to be
+    # An unseen item an effect under way has bound (an item lying face down picked by its place, to be
     # placed next) stays what it is: the effect goes on with it, and turns it up.
     bound = {v for env in [st.pending.env if st.pending is not None else {}, *(f.env for f in st.frames)]
              for v in env.values() if type(v) is int}
