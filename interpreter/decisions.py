@@ -143,7 +143,8 @@ def answer_number(g: Game, d: Decision, k: int) -> list[str]:
             _answer_with(g, d, item)
             return [CHOOSE, place]
         name = g.item_names[item]
-        _answer_with(g, d, offered_copy(g, d, name))   # (the copy of that name decoding takes)
+        # (the copy of that name decoding takes: the item itself, where it has no copies)
+        _answer_with(g, d, offered_copy(g, d, name) if name in g.copied_names else item)
         return [CHOOSE, name]
     if kind == "option":
         label = d.labels[k]
