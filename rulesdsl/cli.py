@@ -373,7 +373,8 @@ def replay(file: Path, max_steps: int | None) -> None:
     """Re-run a saved trace and check it arrives at the same final state."""
     from rulesdsl.interpreter import EffectFailed
     from rulesdsl.interpreter.actions import IllegalAction
-    from rulesdsl.trace import TraceError, load_trace, other_cards, replay as run, recorded_max_steps
+    from rulesdsl.trace import (OTHER_CARDS, OTHER_CARDS_END, TraceError, load_trace, other_cards, recorded_max_steps,
+                                replay as run)
     from .safe_text import printable  # a trace is not the user's own text: nothing in it reaches the terminal raw
     data = None
     try:
@@ -383,20 +384,19 @@ def replay(file: Path, max_steps: int | None) -> None:
     except (TraceError, IllegalAction, EffectFailed, ValueError) as exc:  # ValueError: a name in the trace the cards lack
         click.echo(printable(f"error: {exc}"), err=True)
         if data is not None and not isinstance(exc, TraceError) and _recorded_with_other_cards(data):
-            click.echo("note: the trace was recorded with other card files (their fingerprint differs): "
-                       "its moves may not fit these", err=True)
+            click.echo(f"{OTHER_CARDS}: its moves may not fit these", err=True)
         sys.exit(1)
     st = game.state
     click.echo(printable(f"{len(st.history)} actions replayed; winner {st.winner} ({st.victory}); "
                f"scores {[game.total_score(p) for p in range(st.players)]}"))
-    if other_cards(game.state.fingerprint, data):
-        click.echo("note: the trace was recorded with other card files (their fingerprint differs): "
-                   "its end is compared by winner, victory, coins, pawn and scores only")
+    other = other_cards(st.fingerprint, data)
+    if other:
+        click.echo(OTHER_CARDS_END)
     if diffs:
         for d in diffs:
             click.echo(printable(f"mismatch: {d}"), err=True)
         sys.exit(1)
-    click.echo("same end" if other_cards(game.state.fingerprint, data) else "same final state")
+    click.echo("same end" if other else "same final state")
 
 
 def _recorded_with_other_cards(data: dict) -> bool:

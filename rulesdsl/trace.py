@@ -288,6 +288,11 @@ def compare_end(game: Game, data: dict) -> list[str]:
     return diffs
 
 
+# What `replay` and `verify --trace` say of a trace `other_cards` finds, before what follows of it.
+OTHER_CARDS = "note: the trace was recorded with other card files (their fingerprint differs)"
+OTHER_CARDS_END = f"{OTHER_CARDS}: its end is compared by winner, victory, coins, pawn and scores only"
+
+
 def other_cards(fingerprint: str, data: dict) -> bool:
     """Whether the trace's saved final state was made with other card files than those of this
     `fingerprint` (`Content.fingerprint`): an edited card file, or rulesdsl's bundled cards

@@ -106,7 +106,7 @@ def verify(path: Path | None, games: int, expansions: tuple[str, ...], seed: int
 
 def _verify_trace(path: Path) -> None:
     from rulesdsl.interpreter.budget import EffectFailed
-    from rulesdsl.trace import TraceError, compare_end, load_trace, other_cards
+    from rulesdsl.trace import OTHER_CARDS_END, TraceError, compare_end, load_trace, other_cards
     from .verify import check_trace
     try:
         data = load_trace(path)
@@ -120,8 +120,7 @@ def _verify_trace(path: Path) -> None:
         sys.exit(1)
     # The invariants held all the way; the game must also end where the trace says it did.
     if other_cards(game.state.fingerprint, data):
-        click.echo("note: the trace was recorded with other card files (their fingerprint differs): "
-                   "its end is compared by winner, victory, coins, pawn and scores only")
+        click.echo(OTHER_CARDS_END)
     diffs = compare_end(game, data)
     for d in diffs:
         click.echo(printable(f"mismatch: {d}"), err=True)
