@@ -238,3 +238,16 @@ def test_the_texts_gathered_at_once_hold_every_name_the_walk_finds(base, expansi
                 walked = {name for _, name in I._names_in_observation(obs)}
                 assert walked <= I._texts_in_observation(obs)
             game.apply(game.random_action(rng))
+
+
+def test_the_end_checks_come_after_the_step_checks_not_instead_of_them():
+    # `check_game(game, end=True)` on a finished game: a broken step invariant (a negative coin
+    # count) is still found; before, only the end-of-game invariants ran there.
+    game = new_game(seed=2)
+    run_checked(game, rng=2)
+    assert game.over
+    check_game(game, end=True)
+    game.state.coins[0] = -3
+    with pytest.raises(InvariantViolation) as info:
+        check_game(game, end=True)
+    assert info.value.invariant == "coins-not-negative"

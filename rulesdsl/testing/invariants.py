@@ -476,11 +476,18 @@ def _history(game: Game) -> list[Action]:
 
 def check_game(game: Game, invariants: list[Invariant] | None = None, ctx: Context | None = None,
                end: bool = False) -> None:
-    """Check the step invariants (and, with end=True, the end-of-game ones) of this position;
-    raise InvariantViolation for the first one broken."""
+    """Check the step invariants (and, with end=True, the end-of-game ones after them) of this
+    position; raise InvariantViolation for the first one broken."""
     ctx = ctx or Context()
     invs = all_invariants(game.content) if invariants is None else invariants
-    wanted = "end" if end else "step"
+    check_only(game, invs, ctx, "step")
+    if end:
+        check_only(game, invs, ctx, "end")
+
+
+def check_only(game: Game, invs: list[Invariant], ctx: Context, wanted: str) -> None:
+    """Check the invariants of one kind (`step` or `end`) of this position: for the drivers,
+    which have checked the step invariants of the last position already."""
     # The checks do not change the position: list its legal actions once for all of them (per
     # seat asked: in a simultaneous round several seats have some).
     legal = {None: Game.legal_actions(game)}
@@ -573,7 +580,7 @@ def run_checked(game: Game, actions: Iterable[Action] | None = None, *, rng: ran
             applied.append(action)
             check_game(game, invs, ctx)
         if game.over or source is not None:
-            check_game(game, invs, ctx, end=True)
+            check_only(game, invs, ctx, "end")   # (its step invariants were checked after the last action)
     except InvariantViolation as v:
         return fail(v)
     return CheckedRun(game, applied, None)
