@@ -62,6 +62,24 @@ def test_finished_games_are_over(play):
     assert play.game.over
 
 
+def test_a_game_that_gets_stuck_is_not_handed_over_as_finished():
+    # Content in which a seat can be left with no legal action (no discard action: W504): the
+    # strategy's promise "played to the end" cannot be kept, so the test fails with GameStuck
+    # (before, such games came back unfinished and a test on them passed).
+    import pytest
+
+    from rulesdsl.interpreter import GameStuck
+
+    @settings(max_examples=30, deadline=None, derandomize=True, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(rs.finished_games(expansions=[str(ROOT / "tests" / "data" / "no_discard")], options=["beginner_wonders"]))
+    def played(play):
+        assert play.game.over
+
+    with pytest.raises(GameStuck):
+        played()
+
+
 @settings(max_examples=5, deadline=None)
 @given(st.from_type(Game), st.from_type(rs.Playthrough))
 def test_types_are_registered_through_the_entry_point(game, play):

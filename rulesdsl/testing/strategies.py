@@ -202,14 +202,14 @@ def action_sequences(expansions: Iterable[str] = (), base="duel", *, options: It
 
 
 @st.composite
-def _playthroughs(draw, setup_strategy, min_actions: int, max_actions: int) -> Playthrough:
+def _playthroughs(draw, setup_strategy, min_actions: int, max_actions: int, to_the_end: bool = False) -> Playthrough:
     setup = draw(setup_strategy)
     game = setup.new_game()
     actions: list[Action] = []
     # Before each action (past min_actions) a "go on?" draw: hypothesis shrinks a sequence by
     # deleting steps and lowering choices much better this way than with a length drawn first.
     while not game.over and len(actions) < max_actions:
-        if len(actions) >= min_actions and draw(st.integers(0, 40)) == 0:
+        if not to_the_end and len(actions) >= min_actions and draw(st.integers(0, 40)) == 0:
             break
         legal = game.legal_actions()
         if not legal:
@@ -217,6 +217,13 @@ def _playthroughs(draw, setup_strategy, min_actions: int, max_actions: int) -> P
         action = legal[draw(st.integers(0, len(legal) - 1))]
         game.apply(action)
         actions.append(action)
+    if to_the_end and not game.over:
+        # A game that cannot be played to its end is the finding, not an example to hand over
+        # unfinished: the test fails with it, and hypothesis shrinks the way there.
+        from rulesdsl.interpreter import GameStuck, GameTooLong
+        if len(actions) < max_actions:
+            raise GameStuck(game.to_move())
+        raise GameTooLong(max_actions, actions[-1] if actions else None)
     return Playthrough(setup, tuple(actions), game)
 
 
@@ -232,9 +239,13 @@ def games(expansions: Iterable[str] = (), base="duel", *, options: Iterable[str]
 def finished_games(expansions: Iterable[str] = (), base="duel", *, options: Iterable[str] = (),
                    setups: st.SearchStrategy[Setup] | None = None,
                    players: int | None = None) -> st.SearchStrategy[Playthrough]:
-    """Whole games (played to the end with drawn legal actions)."""
-    return action_sequences(expansions, base, options=options, max_actions=10_000, min_actions=10_000,
-                            setups=setups, players=players)
+    """Whole games, played to the end with drawn legal actions.  Content whose game can get stuck
+    (a seat to move with no legal action) or does not end within `MAX_GAME_ACTIONS` actions
+    makes the test fail with GameStuck or GameTooLong."""
+    from rulesdsl.interpreter import MAX_GAME_ACTIONS
+    if setups is None:
+        setups = _plain_setups(expansions, base, options=options, players=players)
+    return _playthroughs(setups, MAX_GAME_ACTIONS, MAX_GAME_ACTIONS, to_the_end=True)
 
 
 # -- registration (the `hypothesis` entry point in pyproject.toml: `hypothesis_hook.setup`) -----------
