@@ -87,14 +87,8 @@ def determinize(game: Game, seat: int, rng: random.Random,
     mapping: dict[int, int] = {}
     if places is None:
         places = unknown_items(g, seat)
-    # An unseen item an effect under way has bound (an item lying face down picked by its place, to be
-    # placed next) stays what it is: the effect goes on with it, and turns it up.
-    bound = {v for env in [st.pending.env if st.pending is not None else {}, *(f.env for f in st.frames)]
-             for v in env.values() if type(v) is int}
     for key in sorted(places):
         spots = places[key]
-        if bound:
-            spots = [spot for spot in spots if _item_at(st, spot) not in bound]
         olds = [_item_at(st, spot) for spot in spots]
         pool = sorted(olds)   # sorted: the draw must not depend on where the items really are
         rng.shuffle(pool)
@@ -122,10 +116,18 @@ def determinize(game: Game, seat: int, rng: random.Random,
             held = getattr(st, ties)
             if held:
                 setattr(st, ties, {mapping.get(i, i): v for i, v in held.items()})
-        # A choice among unseen items offers what lies at their places now.
+        # A choice among unseen items offers what lies at their places now, and an unseen item an
+        # effect under way has bound (a face-down item picked by its place, to be placed next) is
+        # what lies at its place now: the names that hold it follow (only names that hold items:
+        # a space or a count may be the same number as an item).
+        blocks = g.content.blocks
+        for f in st.frames + st.deferred:
+            _follow(f.env, blocks[f.block].items, mapping)
         d = st.pending
-        if d is not None and d.kind == "item" and any(o in mapping for o in d.options):
-            st.pending = attrs.evolve(d, options=[mapping.get(o, o) for o in d.options])
+        if d is not None:
+            if d.kind == "item" and any(o in mapping for o in d.options):
+                d = st.pending = attrs.evolve(d, options=[mapping.get(o, o) for o in d.options])
+            _follow(d.env, _items_named(blocks, d), mapping)
     if st.flow == "round":
         for p in st.acting:
             if p != seat:
@@ -134,6 +136,25 @@ def determinize(game: Game, seat: int, rng: random.Random,
     st.rng = rng.getrandbits(64)
     core.clear_caches(g)
     return g
+
+
+def _follow(env: dict, names: frozenset[str], mapping: dict[int, int]) -> None:
+    """The names of `env` that hold an item drawn again name the item at its place now."""
+    for name in names:
+        v = env.get(name)
+        if type(v) is int and v in mapping:
+            env[name] = mapping[v]
+
+
+def _items_named(blocks, d) -> frozenset[str]:
+    """The names of a pending decision's frame that hold items: those of the block that asks it
+    (an item choice knows it), else those its answer's block has from around it (its `chosen`
+    and alias are a space or a player, bound by the answer)."""
+    if d.again_block >= 0:
+        return blocks[d.again_block].items
+    if d.kind == "option":
+        return blocks[d.bodies[0]].items if d.bodies else frozenset()
+    return blocks[d.body].items if d.body >= 0 else frozenset()
 
 
 def _item_at(st, spot: tuple[str, int, int]) -> int:

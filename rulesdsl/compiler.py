@@ -105,6 +105,7 @@ class Compiler:
         self.text_context = context_for(merged)
         self.current_item = -1
         self.reads: list[set[str]] = []   # per block being compiled, the frame names it reads
+        self.items: list[frozenset[str]] = []   # per block being compiled, its names that hold items (`Block.items`)
         self.namespace: dict[str, object] = {"__builtins__": BUILTINS}   # of expressions written as source
         self.sources: list[str] = []   # the source of each such expression
         self.keeping = False   # writing an expression `economy.kept_value` keeps (`operators`)
@@ -505,7 +506,7 @@ class Compiler:
                 # among what the action pays, so the action is legal only while it can be paid.
                 item = self.item_index[s.args[0].value]
                 pays.append(self.written(lambda g, f, item=item: g.price_of(f.me, item)[0], f"g.price_of(f.me, {item})[0]"))
-        block = self.block(effects)
+        block = self.block(effects, names_of_items=tuple(names))
         zones = [p.selector.zone for p in params]
         return ActionDef(index, d.name, params, requires, paid, pays, block, d.name_span,
                          texts + self.blocks[block].texts, shared_pools=len(set(zones)) != len(zones),
@@ -543,12 +544,18 @@ class Compiler:
         self.origins.append(self.origin)
         return len(self.blocks) - 1
 
-    def block(self, statements, binds: tuple[str | None, ...] = ()) -> int:
+    def block(self, statements, binds: tuple[str | None, ...] = (), items: bool = False,
+              names_of_items: tuple[str, ...] = ()) -> int:
         """Compile a block; `binds`: the names it gets on entry (`chosen`), which the block
-        around it does not need to hold."""
+        around it does not need to hold; `items`: those names hold items (an item choice's), not
+        spaces or players; `names_of_items`: names its frame starts with that hold items (an
+        action's parameters)."""
         index = self.new_block([], [])
         steps, texts = [], []
         self.reads.append(set())
+        around = self.items[-1] if self.items else frozenset()
+        bound = {b for b in binds if b}
+        self.items.append((around - bound) | (bound if items else set()) | set(names_of_items))
         stmts = list(statements)
         i = 0
         while i < len(stmts):
@@ -571,7 +578,7 @@ class Compiler:
         reads = self.reads.pop()
         if self.reads:  # a nested block runs with the names of the frame around it
             self.reads[-1].update(reads.difference(binds))
-        self.blocks[index] = Block(steps, texts, frozenset(reads))
+        self.blocks[index] = Block(steps, texts, frozenset(reads), items=frozenset(self.items.pop()))
         return index
 
     def if_step(self, s: ast.Statement, otherwise: ast.Statement | None) -> Step:
@@ -637,7 +644,7 @@ class Compiler:
         by = self.who(kw, "by")
         alias = kw["as"].name if "as" in kw else None
         optional = "optional" in kw and kw["optional"].name == "true"
-        body = self.aliased_block(s.block.statements, alias)
+        body = self.aliased_block(s.block.statements, alias, items=True)
         return self.call("choose", by, count, selector, body, Src("f"), alias, optional)
 
     def do_choose_space(self, s, kw) -> Step:
@@ -948,7 +955,7 @@ class Compiler:
             f.pc = 0
             f.stop -= 1
             g.push(body, f.me, f.env)
-        self.blocks[rounds] = Block([round_step], [], rounds=True)
+        self.blocks[rounds] = Block([round_step], [], rounds=True, items=self.blocks[body].items)
 
         def step(g, f):
             n = count(g, f)
@@ -1163,13 +1170,14 @@ class Compiler:
         self.reading(n)
         return self.written(lambda g, f: f.env[n], f"f.env[{self.constant(n)}]")   # chosen, event, action parameters
 
-    def aliased_block(self, statements, alias: str | None) -> int:
-        """A choice's body: it gets `chosen` (and `alias`, when given) on entry."""
+    def aliased_block(self, statements, alias: str | None, items: bool = False) -> int:
+        """A choice's body: it gets `chosen` (and `alias`, when given) on entry; `items`: they
+        hold an item (not a space)."""
         if alias is None:
-            return self.block(statements, ("chosen",))
+            return self.block(statements, ("chosen",), items)
         self.bound.append(alias)
         try:
-            return self.block(statements, ("chosen", alias))
+            return self.block(statements, ("chosen", alias), items)
         finally:
             self.bound.pop()
 

@@ -29,6 +29,10 @@ class Block:
     # The block that counts the rounds of a `repeat` (`Compiler.do_repeat`): its frame's stop is
     # the number of rounds left, not the end of its one step.
     rounds: bool = False
+    # The names of its frame that hold an item while it runs (action parameters, `chosen` and the
+    # alias of an item choice around it), as opposed to a space, a player or a count: the search
+    # redraws an unseen item with the names bound to it (`search.determinize`).
+    items: frozenset[str] = frozenset()
 
 
 @attrs.frozen

@@ -298,10 +298,12 @@ def test_a_choice_among_face_down_cards_offers_what_lies_at_their_places_in_a_re
     assert moved > 0                      # the redraw did put other cards there
 
 
-def test_an_unseen_item_an_effect_has_bound_stays_itself_in_a_redrawn_game():
+def test_an_unseen_item_an_effect_has_bound_is_drawn_again_and_the_effect_follows_it():
     """A face-down decree picked by its place is bound for the rest of the effect (it is placed
-    next): redrawing it would leave the effect moving the real decree while another lay in its
-    place (three decrees from two)."""
+    next).  Its chooser never saw it, so the search draws it again like any unseen item (kept
+    as it was, the search knew which decree it was placing), and the names bound to it follow:
+    the effect places the decree that lies at that place in the redrawn game, never the real one
+    while another lies there (three decrees from two)."""
     import sys
     sys.path.insert(0, str(Path(__file__).parent))
     from agora_positions import agora_game, answer, decrees, set_decree
@@ -312,11 +314,42 @@ def test_an_unseen_item_an_effect_has_bound_stays_itself_in_a_redrawn_game():
     trigger(game, "Insider Influence")
     answer(game, "decrees 3 (face down)")
     seat = game.state.pending.player
-    for k in range(5):
+    decree_slot = game.slot(game.content.zone_index["decrees"], 0)
+    seen = set()
+    for k in range(8):
         g = determinize(game, seat, random.Random(k))
+        at_3 = next(i for i in g.state.zones[decree_slot] if g.state.positions.get(i) == 3)
         g.apply(Action("choose_space", ("1",)))
         placed = decrees(g)
-        assert sorted(placed) == [0, 1] and placed[1] == ["Decree: blue coins"], placed
+        assert sorted(placed) == [0, 1] and placed[1] == [g.content.items[at_3].name], placed
+        seen.add(placed[1][0])
+    assert len(seen) > 1                  # drawn again, not kept as it really is
+
+
+def test_a_space_bound_by_a_choice_is_not_taken_for_the_item_of_that_number():
+    """A choice of a space binds a number (`chosen`, its alias); the search kept every unseen item
+    whose number an effect under way had bound, so the face-down card that happened to be item
+    3 stayed where it really lay while a senator's cube moved from space 3 (Agora)."""
+    rules = load_ruleset(("agora",), "duel")
+    found = 0
+    for seed in range(40):
+        game = rules.new_game(seed=seed)
+        rng = random.Random(seed)
+        while not game.over and found < 3:
+            d = game.state.pending
+            if d is not None and d.kind == "space":
+                st = game.state
+                pinned = [v for v in d.env.values() if type(v) is int and v in st.structure
+                          and not st.face_up[st.structure.index(v)]]
+                if pinned:
+                    item, slot = pinned[0], st.structure.index(pinned[0])
+                    lying = {determinize(game, d.player, random.Random(k)).state.structure[slot] for k in range(12)}
+                    assert lying != {item}, (seed, d.env)   # the card at that slot is drawn again
+                    found += 1
+            game.apply(game.random_action(rng))
+        if found >= 3:
+            break
+    assert found
 
 
 def test_what_a_choice_offers_its_chooser_is_not_redrawn():
