@@ -391,12 +391,16 @@ def _open(run: Run) -> None:
                      exc.help or "options are read with option(NAME) in the cards")
     try:
         run.game = Game.create(run.content, seed=run.seed, options=run.options, script=run.script or None)
+        if run.setup_choices == "first":
+            # (the set-up's choices, a wonder draft, come before the Age I structure is dealt:
+            # a script that cannot be followed fails here as well)
+            _answer_pending(run, run.d.name_span)
+    except _Stop:
+        raise
     except Exception as exc:  # noqa: BLE001
         where = next((sp for zone, sp in run.script_spans.items() if f"draw from {zone}:" in str(exc)), run.d.name_span)
         raise _error("S402", f"the game cannot be created: {type(exc).__name__}: {exc}", where,
                      "check `script` lines: each name must be in that zone when it is drawn")
-    if run.setup_choices == "first":
-        _answer_pending(run, run.d.name_span)
 
 
 def _answer_pending(run: Run, span: Span) -> None:
@@ -434,6 +438,8 @@ def _kwargs(s: ast.Statement, allowed: tuple[str, ...]) -> dict[str, ast.Expr]:
             raise _error("S203", f"`{s.verb}` has no option `{k.name}`", k.span,
                          did_you_mean(k.name, allowed) or (f"options: {', '.join(allowed)}" if allowed
                                                            else f"`{s.verb}` takes no options"))
+        if k.name in out:   # (which of the two would count? the card language refuses it too: E206)
+            raise _error("S203", f"`{k.name}=` is given twice", k.span, "keep one")
         out[k.name] = k.value
     return out
 
@@ -555,7 +561,7 @@ def _check_statement(run: Run, s: ast.Statement) -> None:
         if len(s.args) > 1:
             raise _error("S203", "`expect` takes one condition", s.args[1].span,
                          "write it as one expression, e.g. expect cost(0, \"My Card\") == 2; or expect legal ACTION")
-        Expr(run).check(first)
+        Expr(run).condition(first)
 
 
 def _int_arg(s: ast.Statement, a: ast.Expr) -> int:
@@ -602,28 +608,80 @@ def _action_of(run: Run, s: ast.Statement, args) -> Action:
             raise _error("S203", "`any` stands for a whole action: it takes no arguments", args[1].span,
                          "e.g. do any, or do build any")
         return Action(ANY)
-    known = {a.name for a in run.content.actions} | {"choose", "choose_player", "choose_space", "choose_option", "pass"}
+    content = run.content
+    actions = {a.name: a for a in content.actions}
+    known = set(actions) | set(ANSWERS)
     if head.name not in known:
         raise _error("S301", f"unknown action `{head.name}`", head.span,
                      did_you_mean(head.name, known) or f"actions: {', '.join(sorted(known))}")
-    out = []
-    for a in args[1:]:
-        if isinstance(a, ast.Str):
-            if a.value not in run.content.item_index and head.name not in ("choose_option",):
-                raise _error("S301", f"no item is named \"{a.value}\"", a.span, did_you_mean(a.value, run.content.item_index))
-            out.append(a.value)
-        elif isinstance(a, ast.Name):
-            out.append(a.name)
-        elif isinstance(a, ast.Int):
-            out.append(str(a.value))
-        else:
-            raise _error("S203", "an action's arguments are item names, words or numbers", a.span)
+    # What each argument must be, so that a misspelt name is an error, not an action that is
+    # merely illegal (`expect illegal build Lumber_Yard` held whatever the cards said).
+    if head.name in actions:
+        params = [p.name for p in actions[head.name].params]
+        usage = f"{head.name} " + " ".join(f'"{p.upper()}"' for p in params)
+        kinds = ["item"] * len(params)
+    else:
+        usage, kinds = ANSWERS[head.name]
+    if len(args) - 1 != len(kinds):
+        span = args[len(kinds) + 1].span if len(args) - 1 > len(kinds) else head.span
+        raise _error("S203", f"`{head.name}` takes {len(kinds)} argument{'s' if len(kinds) != 1 else ''}, "
+                             f"not {len(args) - 1}", span, f"e.g. {usage}".rstrip())
+    out = [_action_arg(run, head.name, kind, a) for kind, a in zip(kinds, args[1:])]
     pay = next((k.value for k in s.kwargs if k.name == "pay"), None)
     if pay is not None:   # (a payment to neighbours: `pay="p1:2"`, as the action names it `pay=p1:2`)
         if not isinstance(pay, ast.Str):
             raise _error("S203", "`pay=` takes the payment in quotes", pay.span, 'e.g. pay="p1:2,p3:1"')
+        if not content.trade_base:
+            raise _error("S203", "this game trades with the bank only: its actions take no payment", pay.span,
+                         "remove `pay=`")
         out.append(f"pay={pay.value}")
     return Action(head.name, tuple(out))
+
+
+# The answers to a pending choice: how each is written and what its one argument is.
+ANSWERS = {"choose": ('choose "ITEM"', ["item or place"]), "choose_player": ("choose_player p1", ["player"]),
+           "choose_space": ("choose_space 3", ["space"]), "choose_option": ("choose_option NAME", ["option"]),
+           "pass": ("pass", [])}
+PLACE = re.compile(r".+ \(face down\)")   # how a choice names what its chooser cannot see: `slot 7 (face down)`
+
+
+def _action_arg(run: Run, action: str, kind: str, a: ast.Expr) -> str:
+    """One argument of an action a scenario names, checked against what the action takes."""
+    content = run.content
+    if isinstance(a, ast.Name) and a.name == ANY:
+        return ANY
+    if kind in ("item", "item or place"):
+        if isinstance(a, ast.Str):
+            if a.value in content.item_index or kind == "item or place" and PLACE.fullmatch(a.value):
+                return a.value
+            raise _error("S301", f"no item is named \"{a.value}\"", a.span, did_you_mean(a.value, content.item_index))
+        if isinstance(a, ast.Name):
+            spelt = a.name.replace("_", " ")
+            raise _error("S301", f"`{a.name}` is not an item: item names are written in quotes", a.span,
+                         did_you_mean(spelt, content.item_index) or f'e.g. {action} "My Card"')
+        raise _error("S203", f"`{action}` takes an item name in quotes here", a.span, f'e.g. {action} "My Card"')
+    if kind == "player":
+        players = [f"p{i}" for i in range(content.players)]
+        if isinstance(a, ast.Name) and a.name in players:
+            return a.name
+        raise _error("S203", f"`{action}` takes a player: {', '.join(players)}", a.span, "e.g. choose_player p1")
+    if kind == "space":
+        if isinstance(a, ast.Int):
+            return str(a.value)
+        raise _error("S203", f"`{action}` takes a space's number", a.span, "e.g. choose_space 3")
+    labels = _option_labels(run)
+    name = a.name if isinstance(a, ast.Name) else a.value if isinstance(a, ast.Str) else None
+    if name in labels:
+        return name
+    raise _error("S301", f"no `choose_one` of the cards has an option `{name}`" if name is not None
+                 else "`choose_option` takes an option's name", a.span,
+                 did_you_mean(name or "", labels) or f"options: {', '.join(sorted(labels))}")
+
+
+def _option_labels(run: Run) -> set[str]:
+    """The names of the options of every `choose_one` of the content."""
+    return {s.args[0].name for d in run.loaded.merged.definitions for s in statements(d.block)
+            if s.verb == "option" and s.args and isinstance(s.args[0], ast.Name)}
 
 
 # -- expressions -----------------------------------------------------------------------------------
@@ -639,9 +697,7 @@ class Expr:
             | set(c.item_kinds) | {name for name, _ in c.scores} | _victories(run.loaded.merged) | {"civilian"} \
             | {"structure", "nowhere"} | {f"p{i}" for i in range(c.players)}
         # The names of the content's `choose_one` options: what `options` holds while one is asked.
-        self.option_labels = {s.args[0].name for d in run.loaded.merged.definitions
-                              for s in statements(d.block) if s.verb == "option" and s.args
-                              and isinstance(s.args[0], ast.Name)}
+        self.option_labels = _option_labels(run)
 
     # which parts are plain card language
     def _scenario_part(self, e: ast.Expr) -> bool:
@@ -658,17 +714,35 @@ class Expr:
     def _word(self, e: ast.Expr) -> bool:
         return isinstance(e, ast.Name) and e.name not in R.NAMES and e.name in self.words
 
-    def check(self, e: ast.Expr) -> None:
-        if isinstance(e, ast.Name) and (e.name in SCENARIO_NAMES or self._word(e)):
-            return
+    def condition(self, e: ast.Expr) -> None:
+        """Check `e` as what an `expect` takes: a condition (a number, a player or `winner` on its
+        own is true or false by accident: `expect not winner` held when player 0 had won)."""
+        self._want(e, self.check(e), CONDITION, "compare it, e.g. `expect cost(0, \"My Card\") == 2`, "
+                                                "`expect winner == 0`, `expect winner == none`")
+
+    def _want(self, e: ast.Expr, kinds: set[str] | None, want: str, hint: str) -> None:
+        if kinds is not None and want not in kinds:
+            raise _error("E309", f"expected {KIND_WORDS[want]}, found {self._kinds_text(kinds)}", e.span, hint)
+
+    @staticmethod
+    def _kinds_text(kinds: set[str]) -> str:
+        words = [KIND_WORDS[k] for k in (NUMBER, CONDITION, WORD, LIST, NONE) if k in kinds]
+        return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+    def check(self, e: ast.Expr) -> set[str] | None:
+        """Check `e`; the kinds of value it may have (None: not known here)."""
+        if isinstance(e, ast.Name) and e.name in SCENARIO_NAMES:
+            return NAME_KINDS[e.name]
+        if isinstance(e, ast.Name) and self._word(e):
+            return {WORD}
         if isinstance(e, ast.Str):
             if e.value not in self.option_labels:   # (`options == ["coins", "tribute"]`: option names)
                 _item_arg(self.run, e)
-            return
+            return {WORD}
         if not self._scenario_part(e):
             from ..checker import Checker, Scope
             checker = Checker(self.run.loaded.merged)
-            checker.expr(e, Scope(dict(R.NAMES), "scenario"))
+            got = checker.expr(e, Scope(dict(R.NAMES), "scenario"))
             errors = [d for d in checker.diags if d.severity == "error"]
             if errors:
                 first = errors[0]
@@ -678,20 +752,57 @@ class Expr:
                     first = attrs.evolve(first, help=did_you_mean(name, known) or "scenario names: "
                                          + ", ".join(SCENARIO_NAMES) + "; card-language names: " + ", ".join(R.NAMES))
                 raise _Stop(first)
-            return
+            return {R.INT: {NUMBER}, R.PLAYER: {NUMBER}, R.BOOL: {CONDITION}, "word": {WORD},
+                    "list": {LIST}}.get(got)
         if isinstance(e, ast.BinOp):
-            self.check(e.left)
-            self.check(e.right)
-        elif isinstance(e, ast.Not):
-            self.check(e.operand)
-        elif isinstance(e, ast.ListExpr):
+            left, right = self.check(e.left), self.check(e.right)
+            if e.op in ("and", "or"):
+                self._want(e.left, left, CONDITION, f"`{e.op}` joins conditions: compare the number, e.g. `x > 0`")
+                self._want(e.right, right, CONDITION, f"`{e.op}` joins conditions: compare the number, e.g. `x > 0`")
+                return {CONDITION}
+            if e.op in ("==", "!="):
+                if left is not None and right is not None and not left & right:
+                    raise _error("E309", f"`{e.op}` compares {self._kinds_text(left)} with {self._kinds_text(right)}: "
+                                         f"they are never equal", e.span, self._compare_hint(e))
+                return {CONDITION}
+            for side, kinds in ((e.left, left), (e.right, right)):
+                self._want(side, kinds, NUMBER, f"`{e.op}` takes numbers")
+            return {CONDITION} if e.op in ("<", "<=", ">", ">=") else {NUMBER}
+        if isinstance(e, ast.Not):
+            self._want(e.operand, self.check(e.operand), CONDITION,
+                       "`not` takes a condition: compare it, e.g. `not winner == 0`, `winner == none`")
+            return {CONDITION}
+        if isinstance(e, ast.ListExpr):
             for i in e.items:
                 self.check(i)
-        elif isinstance(e, ast.Call):
+            return {LIST}
+        if isinstance(e, ast.Call):
             if e.func not in SCENARIO_FUNCTIONS:
                 raise _error("S301", f"`{e.func}(...)` cannot take scenario names as arguments", e.span,
                              "scenario names (pawn, winner, ...) and functions (cost, vp, ...) stand on their own")
             self._check_call(e)
+            if e.func in ("face_up", "face_down"):   # of an item: whether; of a zone: how many
+                return {CONDITION} if isinstance(e.args[0], ast.Str) else {NUMBER}
+            return CALL_KINDS[e.func]
+        return None
+
+    def _one_copy(self, e: ast.Call, a: ast.Str) -> None:
+        """Where a name stands for several copies (classic: Stone Pit at 5 players), `zone`,
+        `owner` and `face_up`/`face_down` of it would read one copy, the first: refused.  `cost`
+        is the same for every copy, and `accessible` asks whether any copy can be taken."""
+        if e.func in ("cost", "accessible"):
+            return
+        n = len(_copies(self.run, a.value))
+        if n > 1:
+            raise _error("S203", f"\"{a.value}\" has {n} copies in this game: `{e.func}` would read one of them",
+                         a.span, f'count them where they are: count(city, named="{a.value}", owner=player(1)) == 1')
+
+    def _compare_hint(self, e: ast.BinOp) -> str:
+        players = [side.name for side in (e.left, e.right)
+                   if isinstance(side, ast.Name) and re.fullmatch(r"p\d+", side.name)]
+        if players:
+            return f"players are numbers here: write {players[0][1:]} for {players[0]}"
+        return "compare a number with a number, a word with a word (zone(\"A\") == city, victory == military)"
 
     def _check_call(self, e: ast.Call) -> None:
         usage = SCENARIO_FUNCTIONS[e.func][0]
@@ -710,6 +821,7 @@ class Expr:
                     self.check(a)
             elif t == "item":
                 _item_arg(self.run, a)
+                self._one_copy(e, a)
             elif t == "item_or_zone":
                 if isinstance(a, ast.Name) and a.name in LAID_OUT:
                     continue
@@ -719,6 +831,7 @@ class Expr:
                                  did_you_mean(a.name, known) or f"zones: {', '.join(known)}")
                 if not isinstance(a, ast.Name):
                     _item_arg(self.run, a)
+                    self._one_copy(e, a)
             elif t == "number":
                 if not self.run.mark_seen:
                     raise _error("S203", "`change(...)` compares with the position at a `mark`, and none came "
@@ -832,7 +945,7 @@ class Expr:
         if f == "owner":
             return game.owner_of(item)
         if f == "accessible":
-            return item in game.accessible()
+            return any(i in game.accessible() for i in _copies(self.run, e.args[0].value))
         raise _error("S301", f"unknown function `{f}`", e.span)
 
 
@@ -866,6 +979,16 @@ def _victories(merged) -> set[str]:
 
 
 LAID_OUT = ("structure", "structure_all")  # for face_up/face_down: every card laid out, covered or not
+
+# What each scenario name and function gives, as the kinds it may be (`Expr.kind`): a condition
+# must be a condition, `and`/`or`/`not` join conditions, `==` compares what can be equal.
+NUMBER, CONDITION, WORD, LIST, NONE = "number", "condition", "word", "list", "none"
+NAME_KINDS = {"pawn": {NUMBER}, "turn": {NUMBER}, "to_move": {NUMBER}, "over": {CONDITION},
+              "winner": {NUMBER, WORD, NONE}, "victory": {WORD, NONE}, "options": {LIST},
+              "draw": {WORD}, "none": {NONE}}
+CALL_KINDS = {"coins": {NUMBER}, "cost": {NUMBER}, "trade": {NUMBER}, "vp": {NUMBER}, "change": {NUMBER},
+              "zone": {WORD}, "owner": {NUMBER}, "accessible": {CONDITION}}
+KIND_WORDS = {NUMBER: "a number", CONDITION: "a condition", WORD: "a word", LIST: "a list", NONE: "`none`"}
 
 
 def _zone_items(game: Game, zone: str) -> list[int]:
@@ -944,6 +1067,9 @@ def _execute(run: Run, s: ast.Statement) -> None:
         elif v == "expect":
             _expect(run, s)
         else:
+            if game.over:   # (the winner is decided: a position set up now could not play on)
+                raise _failure("S503", f"the game is over: `{v}` sets up a game under way", s.span,
+                               _context(run))
             _setup(run, s)
     except _Stop:
         raise
@@ -1113,15 +1239,16 @@ def _setup(run: Run, s: ast.Statement) -> None:
         for i in list(st.zones[game.slot(zone, owner)]):
             game.relocate(i, game.slot(to, owner))
     elif v == "accessible":
-        names = [a.value for a in s.args]
-        for a in s.args:
-            _make_accessible(run, c.item_index[a.value], a, keep={c.item_index[n] for n in names})
-        for a in s.args:
-            _placed(run, c.item_index[a.value], s)
+        items = _copies_to_lay_out(run, s.args)
+        for a, i in zip(s.args, items):
+            _make_accessible(run, i, a, keep=set(items))
+        for i in items:
+            _placed(run, i, s)
     elif v == "structure":
-        _only(run, [c.item_index[a.value] for a in s.args], s)
-        for a in s.args:
-            _placed(run, c.item_index[a.value], s)
+        items = _copies_to_lay_out(run, s.args)
+        _only(run, items, s)
+        for i in items:
+            _placed(run, i, s)
     elif v == "pawn":
         if len(s.args) == 1:
             target = s.args[0].value
@@ -1192,15 +1319,25 @@ def _copy_to_take(run: Run, name: str, a: ast.Expr, verb: str) -> int:
     return copies[-1]
 
 
-def _copy_to_move(run: Run, name: str) -> int:
-    """The copy `move` takes: the first that no seat has in play and no earlier line placed, else
-    the first copy (moved from where it is, as `move` says)."""
+def _copy_to_move(run: Run, name: str, taken: set[int] | frozenset[int] = frozenset()) -> int:
+    """The copy `move` takes: the first that no seat has in play and no earlier line placed (nor
+    `taken`, by the same line), else the first copy (moved from where it is, as `move` says)."""
     game = run.game
     for i in _copies(run, name):
         slot = game.state.loc[i]
-        if _placed_line(run, i) is None and not (slot >= 0 and game.slot_active[slot] and game.slot_owner[slot] >= 0):
+        if i not in taken and _placed_line(run, i) is None and \
+                not (slot >= 0 and game.slot_active[slot] and game.slot_owner[slot] >= 0):
             return i
     return run.content.item_index[name]
+
+
+def _copies_to_lay_out(run: Run, args) -> list[int]:
+    """The copies an `accessible` or `structure` line lays out: one per name, each a copy no seat
+    has in play where there is one (a seat may hold the first copy: `give 0 "A"`)."""
+    items: list[int] = []
+    for a in args:
+        items.append(_copy_to_move(run, a.value, set(items)))
+    return items
 
 
 def _may_take(run: Run, item: int, a: ast.Expr, verb: str) -> None:
