@@ -357,6 +357,11 @@ def acquire(g: Game, p: int, item: int) -> None:
 
 def _into_play(g: Game, p: int, item: int, event: str, via: str | None, frames: list[Frame]) -> None:
     it = g.content.items[item]
+    st = g.state
+    riders = None
+    if st.attached and st.loc[item] == g.structure_slot:   # (a card of the structure: what lies on it?)
+        from . import zones   # (which imports this module)
+        riders = zones.riders_of(g, item)
     try:
         core.relocate(g, item, g.zone_slots[g.content.build_zone[it.kind]][p])
     except KeyError:
@@ -378,5 +383,7 @@ def _into_play(g: Game, p: int, item: int, event: str, via: str | None, frames: 
         frames.append(machine.frame(g, it.effect, g.block_stops[it.effect], p, {}))
     for sym in it.science:
         frames += events.event_frames(g, "gained_science", p, fields={"symbol": sym})
+    if riders:   # (what they set off runs after the item's own: scheduled first)
+        zones.taken_along(g, p, riders)
     if frames:
         machine.schedule(g, frames)

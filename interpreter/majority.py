@@ -101,6 +101,9 @@ def _update_control(g: Game, zone: int, frames: list[Frame], touched: tuple[int,
     those spaces change hands, and the players concerned get `control_lost` (first) and
     `control_gained` events."""
     z = g.content.zones[zone]
+    if not z.majority:   # (cubes counted, no space controlled: the zone does not say `majority`)
+        machine.schedule(g, frames)
+        return
     st = g.state
     grid = st.cubes[z.name]
     ctrl = st.control[z.name]

@@ -32,6 +32,18 @@ def lying_on_structure(game: Game) -> dict[int, list[int]]:
     return out
 
 
+def _seen(game: Game, item: int, player: int) -> bool:
+    """Whether `player` sees where an item stands: it lies in a public zone, or in a private
+    zone of its own (a space of a zone no seat sees, such as a sealed pile, shows nothing)."""
+    slot = game.state.loc[item]
+    if slot < 0:
+        return False
+    if slot == game.structure_slot:
+        return True
+    z = game.content.zones[game.slot_zone[slot]]
+    return z.public or z.private and game.slot_owner[slot] == player
+
+
 def observe(game: Game, player: int) -> dict:
     c, st = game.content, game.state
     check_seat(player, st.players)
@@ -108,7 +120,7 @@ def observe(game: Game, player: int) -> dict:
         "track_tokens": list(map(names, st.zones[game.track_slot])) if game.track_slot >= 0 else [],
         "cubes": {name: [row[:] for row in grid] for name, grid in st.cubes.items()},
         "control": {name: list(ctrl) for name, ctrl in st.control.items()},
-        "positions": {game.name(i): s for i, s in st.positions.items() if i not in hidden},
+        "positions": {game.name(i): s for i, s in st.positions.items() if i not in hidden and _seen(game, i, player)},
         "zones": zones,
         "hidden_counts": hidden_counts,
         "structure": structure,

@@ -394,7 +394,8 @@ def _check_state(state: State, content: Content) -> None:
                 or len(control) != z.spaces or any(not -1 <= c < players for c in control)):
             raise bad(f"the cubes of {name}")
         # (control follows the cubes: a move recomputes only the spaces it touches)
-        if any(control[space] != majority.majority_of(cubes, space) for space in range(z.spaces)):
+        if any(control[space] != (majority.majority_of(cubes, space) if z.majority else -1)
+               for space in range(z.spaces)):
             raise bad(f"the control of {name} does not follow its cubes")
     blocks = content.blocks
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import machine
+from .state import Frame
 
 if TYPE_CHECKING:
     from .game import Game
@@ -74,12 +75,16 @@ def acts_as(g: Game, by: str, actor: int, me: int) -> bool:
     return actor in seats_of(g, by, me)
 
 
-def owners(g: Game, owner, me: int) -> list[int]:
+def owners(g: Game, owner, me: int, env: dict | None = None) -> list[int]:
+    """The seats `owner=` names for seat `me`; `env`: the names of the frame asking (a computed
+    owner may read `chosen`, an alias, a parameter or the event)."""
     if owner == "me":
         return [me]
     if isinstance(owner, str):
         return seats_of(g, owner, me)
-    return [owner(g, g._reading[me])] if callable(owner) else [int(owner)]
+    if not callable(owner):
+        return [int(owner)]
+    return [owner(g, Frame(0, 0, 0, me, env) if env else g._reading[me])]
 
 
 def ruled_owner(g: Game, item: int, slot: int) -> int:

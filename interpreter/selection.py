@@ -18,13 +18,13 @@ if TYPE_CHECKING:
 def candidates(g: Game, sel: Selector, me: int, env: dict | None = None) -> list[int]:
     if sel.more_zones or sel.where is not None or sel.named is not None:
         return _candidates_slow(g, sel, me, env)
-    return zone_pool(g, sel, sel.zone, me)
+    return zone_pool(g, sel, sel.zone, me, env)
 
 
 def _candidates_slow(g: Game, sel: Selector, me: int, env: dict | None) -> list[int]:
-    pool = zone_pool(g, sel, sel.zone, me)   # (read-only: each filter below makes a new list)
+    pool = zone_pool(g, sel, sel.zone, me, env)   # (read-only: each filter below makes a new list)
     if sel.more_zones:
-        pool = [*pool, *_more_zones(g, sel, me)]
+        pool = [*pool, *_more_zones(g, sel, me, env)]
     if sel.named is not None:
         pool = _named_alike(g, sel, me, env, pool)
     return _where(g, sel, me, env, pool)
@@ -58,8 +58,8 @@ def _where(g: Game, sel: Selector, me: int, env: dict | None, pool: list[int]) -
     return out
 
 
-def _more_zones(g: Game, sel: Selector, me: int) -> list[int]:
-    return list(chain.from_iterable([zone_pool(g, sel, z, me) for z in sel.more_zones]))
+def _more_zones(g: Game, sel: Selector, me: int, env: dict | None) -> list[int]:
+    return list(chain.from_iterable([zone_pool(g, sel, z, me, env) for z in sel.more_zones]))
 
 
 def _named_alike(g: Game, sel: Selector, me: int, env: dict | None, pool: list[int]) -> list[int]:
@@ -71,23 +71,24 @@ def _named_alike(g: Game, sel: Selector, me: int, env: dict | None, pool: list[i
     return [i for i in pool if items[i].name == name]
 
 
-def zone_pool(g: Game, sel: Selector, zone: int, me: int) -> list[int]:
+def zone_pool(g: Game, sel: Selector, zone: int, me: int, env: dict | None = None) -> list[int]:
     """The items of one zone a selector picks by owner and printed attributes (read-only for
     callers: often the zone's own list)."""
-    pool = _owners_items(g, sel, zone, me)
+    pool = _owners_items(g, sel, zone, me, env)
     if not sel.printed:
         return pool  # read-only for callers: copying it is the hot path
     return kept_in(pool, sel.matching(g.content.items))
 
 
-def _owners_items(g: Game, sel: Selector, zone: int, me: int) -> list[int]:
-    """The items of one zone the selector's owner picks, each once (read-only for callers)."""
+def _owners_items(g: Game, sel: Selector, zone: int, me: int, env: dict | None = None) -> list[int]:
+    """The items of one zone the selector's owner picks, each once (read-only for callers);
+    `env`: the names of the frame asking, which a computed owner may read."""
     if zone < 0:   # the structure: its accessible cards, or every card of it (STRUCTURE_ALL)
         return structure.accessible(g) if zone == STRUCTURE else [i for i in g.state.structure if i >= 0]
     if g.content.zones[zone].per_player:
         if sel.owner == "me":
             return g.state.zones[g.zone_base[zone] + me]   # the hot case: no list to build
-        return _owned(g, zone, seats.owners(g, sel.owner, me))
+        return _owned(g, zone, seats.owners(g, sel.owner, me, env))
     return g.state.zones[g.zone_base[zone]]
 
 
@@ -120,9 +121,9 @@ def kept_where(g: Game, values: list, where, me: int, env: dict | None, name: st
     return kept
 
 
-def count_named(g: Game, sel: Selector, me: int, named: int) -> int:
+def count_named(g: Game, sel: Selector, me: int, named: int, env: dict | None = None) -> int:
     """`count(ZONE, named=ITEM)` with no other filter: how many items of the zone bear that name."""
-    return count_name(g, zone_pool(g, sel, sel.zone, me), named)
+    return count_name(g, zone_pool(g, sel, sel.zone, me, env), named)
 
 
 def count_name(g: Game, pool: list[int], named: int) -> int:
@@ -172,7 +173,7 @@ def count(g: Game, sel: Selector, me: int, env: dict | None = None) -> int:
         return _most(g, sel)
     if sel.more_zones or sel.where is not None or sel.named is not None:
         return len(_candidates_slow(g, sel, me, env))
-    pool = _owners_items(g, sel, sel.zone, me)
+    pool = _owners_items(g, sel, sel.zone, me, env)
     if not sel.printed:
         return len(pool)
     # (how many of them the printed filters keep, counted in C: an item lies in one place, so

@@ -281,18 +281,7 @@ def resolve_round(g: Game) -> None:
     st.flow = "resolve"
     actions = []   # (seat, action, binding, the frames of what its payments set off)
     for p, act, binding, payment in plans:
-        heard: list[Frame] = []
-        if payment is not None:
-            bank, to_seats, paid, trades = payment
-            economy.spend(g, p, bank + sum(to_seats.values()))
-            for seller, coins in to_seats.items():
-                st.coins[seller] += coins
-            for item in paid:
-                st.prepaid[item] = p
-            for seller, resource, coins in trades:
-                traded = {"seller": seller, "resource": resource, "amount": coins}
-                heard += events.event_frames(g, "traded", p, fields=traded)
-        actions.append((p, act, binding, heard))
+        actions.append((p, act, binding, _paid(g, p, payment) if payment is not None else []))
     st.last_actor = st.acting[-1]
     st.acting = []
     st.choices = []
@@ -309,6 +298,23 @@ def resolve_round(g: Game) -> None:
             if st.flow != "over":   # (a game that ended took the stack away: nothing more runs)
                 machine.schedule_under(g, _round_frames(g, actions[k + 1:]))
             return
+
+
+def _paid(g: Game, p: int, payment) -> list[Frame]:
+    """Seat p pays what `economy.round_payment` worked out: the bank and each seller, the items
+    paid for kept as paid (`build` pays them no more); the frames of the `traded` it sets off."""
+    st = g.state
+    bank, to_seats, paid, trades = payment
+    economy.spend(g, p, bank + sum(to_seats.values()))
+    for seller, coins in to_seats.items():
+        st.coins[seller] += coins
+    for item in paid:
+        st.prepaid[item] = p
+    heard: list[Frame] = []
+    for seller, resource, coins in trades:
+        traded = {"seller": seller, "resource": resource, "amount": coins}
+        heard += events.event_frames(g, "traded", p, fields=traded)
+    return heard
 
 
 def _round_frames(g: Game, actions: list) -> list[Frame]:
@@ -404,7 +410,19 @@ def run_action(g: Game, action: Action, seat: int | None = None, drawn: tuple | 
         return
     st.history.append([action.name, *action.args])
     if g.copied_names or g.content.trade_base:
-        act, binding, _ = legality.decode(g, action, st.current)
+        act, binding, pay = legality.decode(g, action, st.current)
+        if g.content.trade_base and act.paid:
+            # Neighbours sell in a game of turns too: the action pays them as it names (before,
+            # `build` paid the whole price to the bank), and what that sets off runs first.
+            heard = _paid(g, st.current, economy.round_payment(g, st.current, act, binding, pay))
+            if heard:   # (the turn as the action's starter begins it, its frame under what the payment set off)
+                st.turn += 1
+                me = st.last_actor = st.current
+                st.flow = "before_action" if act.before_turn else "action"
+                machine.schedule(g, heard + [machine.frame(g, act.block, g.block_stops[act.block], me,
+                                                           dict(zip(act.param_names, binding)))])
+                advance(g)
+                return
     else:  # every name is one item and no payment is named: the hot path of alternate turns
         index = g.content.item_index
         act, binding = g.action_by_name[action.name], list(map(index.__getitem__, action.args))

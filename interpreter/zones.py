@@ -17,7 +17,10 @@ if TYPE_CHECKING:
 def move(g: Game, item: int, zone: int, owner: int, onto: int | None = None, bottom: bool = False,
          by: int = -1) -> None:
     frames: list[Frame] = []
+    riders = riders_of(g, item) if g.state.loc[item] == g.structure_slot else None
     core.arrive(g, item, g.zone_slots[zone][owner], by, frames)
+    if riders:   # (what they set off runs after what the move set off: scheduled first)
+        taken_along(g, by, riders)
     if frames:
         machine.schedule(g, frames)
     if bottom:
@@ -43,7 +46,8 @@ def move_all(g: Game, src: int, dst: int, owner, me: int, bottom: bool = False, 
     """Every item of a zone to another (`where=`: those it holds for; `key`: the same test as
     (attribute, value), when it is `it.ATTR == VALUE`, with the value worked out once)."""
     zones = g.content.zones
-    owners = seats.owners(g, owner, me) if (zones[src].per_player or zones[dst].per_player) else [0]
+    owners = seats.owners(g, owner, me, f.env if f is not None else None) \
+        if (zones[src].per_player or zones[dst].per_player) else [0]
     frames: list[Frame] = []
     for o in owners:
         moving = list(g.state.zones[g.zone_slots[src][o]])
@@ -128,6 +132,19 @@ def return_to_deck(g: Game, zone: int, me: int) -> None:
             core.arrive(g, item, g.zone_slots[deck][me], me, frames)
     if frames:
         machine.schedule(g, frames)
+
+
+def taken_along(g: Game, p: int, riders: list[int]) -> None:
+    """What lay on a card taken from the structure (built, or moved: under a wonder) goes to
+    the seat that took it, acquired as `take_attached` does; an item that cannot come into play
+    (its kind has no `build_zone`), or taken by no seat, to the discard pile, as `discard` puts
+    it there.  (Left behind, it lay in the structure on no card.)"""
+    build_zone = g.content.build_zone
+    for x in riders:
+        if p >= 0 and g.content.items[x].kind in build_zone:
+            economy.acquire(g, p, x)
+        else:
+            discard(g, p, x)
 
 
 def take_attached(g: Game, me: int, host: int) -> None:

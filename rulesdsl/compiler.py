@@ -1206,14 +1206,14 @@ class Compiler:
             zone, word = sel.zone, sel.owner   # `count(built_wonders, owner=all)`: the slots' lengths
             return self.written(lambda g, f: g.count_owned(zone, f.me, word),
                                 self.call_source("count_owned", zone, ME, word))
-        if sel.where is None and sel.named is None:
+        if sel.where is None and sel.named is None and not callable(sel.owner):
             return self.written(lambda g, f: g.count(sel, f.me), self.call_source("count", sel, ME))
         if (sel.where is None and not sel.more_zones and sel.zone >= 0 and sel.owner == "me" and not sel.printed
                 and self.zones[sel.zone].per_player):
             named, zone = sel.named, sel.zone   # `count(city, named=card)`: the seat's own slot, read here
             return self.written(lambda g, f: g.count_name(g.state.zones[g.zone_base[zone] + f.me], named(g, f)),
                                 f"g.count_name(g.state.zones[g.zone_base[{int(zone)}] + f.me], {self.source(named)})")
-        if sel.where is None and not sel.more_zones and sel.zone >= 0:
+        if sel.where is None and not sel.more_zones and sel.zone >= 0 and not callable(sel.owner):
             named = sel.named  # `count(city, named=card)`: a name compared, no frame to build
             return self.written(lambda g, f: g.count_named(sel, f.me, named(g, f)),
                                 self.call_source("count_named", sel, ME, named))
