@@ -144,7 +144,8 @@ def capitalize(text: str) -> str:
 class Context:
     """What the game definition says that phrasing needs: which zones exist once per player,
     which is the discard pile, which are decks (items start there), what kind of item each
-    zone holds (when only one kind ever goes there) and the vocabulary."""
+    zone holds (when only one kind ever goes there), the vocabulary and whom resources are
+    bought from."""
 
     zones: set[str] = attrs.Factory(set)
     player_zones: set[str] = attrs.Factory(set)
@@ -155,6 +156,7 @@ class Context:
     kinds: set[str] = attrs.Factory(lambda: set(R.ITEM_KINDS))
     vocabulary: set[str] = attrs.Factory(set)
     items: dict[str, str] = attrs.Factory(dict)   # item name -> kind
+    seller: str = "the bank"   # (a game with `trade neighbours` buys from the neighbours only)
 
     def noun(self, zone: str) -> str | None:
         return self.nouns.get(zone)
@@ -188,6 +190,8 @@ class Context:
                     ctx.colors.update(names)
                 elif s.verb == "item_kinds":
                     ctx.kinds.update(names)
+                elif s.verb == "trade" and names[:1] == ["neighbours"]:
+                    ctx.seller = "a neighbour"
                 if s.verb in ("resources", "colors", "science", "chains"):
                     ctx.vocabulary.update(names)
         for d in defs:
@@ -281,6 +285,15 @@ class Subject:
 
 
 @attrs.frozen
+class _Said(Subject):
+    """"you" written out where the plain imperative would read as the sentence's subject (an
+    effect inside another player's choice that falls on the owner)."""
+
+    def says(self, verb: str, explicit: bool = False) -> str:
+        return super().says(verb, explicit=True)
+
+
+@attrs.frozen
 class _May(Subject):
     """A subject who may do something (an optional choice)."""
 
@@ -296,6 +309,9 @@ OPPONENT = Subject("the opponent", "the opponent", "the opponent's")
 EACH_PLAYER = Subject("each player", "they", "their")
 THAT_PLAYER = Subject("that player", "that player", "that player's")
 LEFT_OUT = Subject("", "they", "their")   # after "and", the subject of the sentence goes on
+THEY = Subject("they", "they", "their")
+YOU_SAID = _Said("you", "you", "your")
+THEIR_OPPONENT = Subject("their opponent", "their opponent", "their opponent's")
 
 
 def seat_subject(n: int) -> Subject:
@@ -309,6 +325,7 @@ class Scope:
 
     ctx: Context | None = None
     me: Subject = YOU
+    opponent: Subject = OPPONENT     # who `opponent` is: the block of another's choice runs as them
     chosen: str | None = None        # how `chosen` reads: "it", "them", "that player"
     chosen_names: tuple[str, ...] = ("chosen",)   # `as=NAME` gives the pick another name
     earlier: tuple[tuple[str, str], ...] = ()      # names of enclosing picks, and how they read
@@ -544,11 +561,21 @@ def count_quantity(call: ast.Call, scope: Scope) -> Quantity:
 def event_quantity(field: str, scope: Scope) -> Quantity | None:
     actor = scope.actor or Subject("a player", "they", "their")
     if field == "amount" and scope.event == "traded":
-        return Quantity("coin", "coins", owner=actor, verb="paid", conjugate=False, tail=" to the bank")
+        return Quantity("coin", "coins", owner=actor, verb="paid", conjugate=False, tail=f" to {_paid(scope)}")
     if field == "amount" and scope.event == "pawn_moved":
         pawn = Subject("the conflict pawn", "the conflict pawn", "its")
         return Quantity("space", "spaces", owner=pawn, verb="moved", conjugate=False)
     return None
+
+
+def _seller(scope: Scope) -> str:
+    return scope.ctx.seller if scope.ctx is not None else "the bank"
+
+
+def _paid(scope: Scope) -> str:
+    """Whom a trade's coins went to, once the trade is told ("the neighbour")."""
+    seller = _seller(scope)
+    return "the " + seller[2:] if seller.startswith("a ") else seller
 
 
 def quantity(e: ast.Expr, scope: Scope) -> Quantity | None:
@@ -560,7 +587,7 @@ def quantity(e: ast.Expr, scope: Scope) -> Quantity | None:
             return Quantity("different scientific symbol", "different scientific symbols", owner=scope.me)
         if e.name == "pawn_distance":
             pawn = Subject("the conflict pawn", "the conflict pawn", "its")
-            return Quantity("space", "spaces", owner=pawn, verb="be", tail=" towards the opponent's capital")
+            return Quantity("space", "spaces", owner=pawn, verb="be", tail=f" towards {scope.opponent.poss} capital")
         if e.name == "track_points":
             return Quantity("VP", "VP", owner=scope.me, verb="score", tail=" on the conflict track")
         return None
@@ -670,6 +697,21 @@ def amount(e: ast.Expr, unit: str, scope: Scope) -> str:
     return f"{unit} equal to {phrase(e, scope)}"
 
 
+def ranked(e: ast.Expr, scope: Scope) -> str:
+    """A value players are ranked by, after "the highest": "number of coins", "value of their
+    victories minus their defeats" (each player's own: not "you have")."""
+    inner = attrs.evolve(scope, me=THEY)
+    q = quantity(e, inner)
+    if q is not None:
+        if q.loc:
+            return f"number of {q.plural} {q.loc}"
+        if q.owner is None or q.owner is THEY:
+            return f"number of {q.plural}{q.tail}"
+        return f"number of {q.plural} {q._rel()}"
+    text = phrase(e, inner)
+    return text[len("the "):] if text.startswith("the ") else f"value of {text}"
+
+
 def subject_of(e: ast.Expr | None, scope: Scope) -> Subject:
     """A player expression as a sentence subject."""
     if e is None:
@@ -678,7 +720,7 @@ def subject_of(e: ast.Expr | None, scope: Scope) -> Subject:
     if n == "me":
         return scope.me
     if n == "opponent":
-        return OPPONENT
+        return scope.opponent
     if n in SEAT_TEXT and n not in scope.chosen_names:
         return Subject(SEAT_TEXT[n], SEAT_TEXT[n], SEAT_TEXT[n] + "'s")
     if n in scope.chosen_names and scope.chosen_player:
@@ -703,6 +745,8 @@ def event_field(field: str, scope: Scope) -> str:
         return "that zone"
     if field == "owner":
         return "the player it belonged to"
+    if field == "seller" and scope.event == "traded" and _seller(scope).startswith("a "):
+        return "that " + _seller(scope)[2:]
     if field == "item":
         return "that " + (scope.event_noun or "item")
     if field == "by":
@@ -723,7 +767,7 @@ def phrase(e: ast.Expr, scope: Scope | None = None) -> str:
         if n == "me":
             return scope.me.ref
         if n == "opponent":
-            return "the opponent"
+            return scope.opponent.ref
         if n in SEAT_TEXT:
             return SEAT_TEXT[n]
         if n == "seat":
@@ -891,7 +935,7 @@ EVENT_TEXT: dict[str, tuple[str, str]] = {
     "discarded": ("discard", "{noun}"),
     "gained_science": ("gain", "a scientific symbol"),
     "pawn_moved": ("move", "the conflict pawn"),
-    "traded": ("buy", "resources from the bank"),
+    "traded": ("buy", "resources from {seller}"),
     "control_gained": ("take", "control of a space"),
     "control_lost": ("lose", "control of a space"),
     "cube_added": ("put", "a cube on a space"),
@@ -963,7 +1007,21 @@ def subject_val(who: Subject) -> Val:
     return Val(who.ref, special)
 
 
+def _counted(e: ast.Expr) -> bool:
+    """Whether `chosen` is one of the numbers the expression adds up (not inside a function or
+    attribute): it is then a number, a space of a `choose_space` (no other pick is one)."""
+    if isinstance(e, ast.Name):
+        return e.name == "chosen"
+    if isinstance(e, ast.BinOp) and e.op in ARITHMETIC:
+        return _counted(e.left) or _counted(e.right)
+    return False
+
+
 def number_val(e: ast.Expr, scope: Scope) -> Val:
+    if scope.chosen is None and _counted(e):
+        # (a block read on its own, as the compiler's texts are, does not know its pick)
+        scope = attrs.evolve(scope, chosen="the chosen space", chosen_names=("chosen",))
+
     def special(spec: str) -> str | None:
         if spec in ("at", "on"):   # a space: " at space 3", " at the first empty space of the board"
             return f" {spec} " + (f"space {e.value}" if isinstance(e, ast.Int) else phrase(e, scope))
@@ -1080,7 +1138,7 @@ def _event_clause(s: ast.Statement, kw: dict[str, ast.Expr], scope: Scope) -> tu
     verb, obj = EVENT_TEXT.get(event or "", (None, None))
     if verb is None:
         return f"the {words(event or '?')} event happens ({actor_text})", actor, noun
-    text = obj.replace("{noun}", article(noun) if noun else "something")
+    text = obj.replace("{noun}", article(noun) if noun else "something").replace("{seller}", _seller(scope))
     zone = _name(kw.get("zone"))
     if zone:
         text += f" of {zone_phrase(zone, None, scope)}"
@@ -1107,7 +1165,7 @@ def statement(s: ast.Statement, scope: Scope, kind: str | None = None) -> str:
     if s.verb == "shields":  # shields pushed on another player's behalf
         pusher = next((k.value for k in s.kwargs if k.name == "by"), None)
         if isinstance(pusher, ast.Name) and pusher.name != "me":
-            text += ", for " + ("the opponent" if pusher.name == "opponent" else words(pusher.name))
+            text += ", for " + (scope.opponent.ref if pusher.name == "opponent" else words(pusher.name))
     return text
 
 
@@ -1159,6 +1217,8 @@ def _statement(s: ast.Statement, scope: Scope, kind: str | None = None) -> str:
             values[name] = _value(e, kwtypes.get(name), kw, scope)
     if "where" in kw:
         values["where"] = Val(where_text(kw["where"], scope))
+    if s.verb == "tiebreak_by" and args:
+        values["value"] = Val(ranked(args[0], scope))
     filters = {k: v for k, v in kw.items() if k in ("color", "kind", "age", "deck")}
     found = noun_of(source_zone, filters, scope)
     if found:
@@ -1179,13 +1239,12 @@ def _statement(s: ast.Statement, scope: Scope, kind: str | None = None) -> str:
         many = s.verb == "choose" and count_text != "1"
         names = ("chosen",) + ((_name(kw["as"]),) if _name(kw.get("as")) else ())
         pick = "that space" if s.verb == "choose_space" else "them" if many else "it"
-        inner = attrs.evolve(scope, chosen=pick, chosen_player=False, chosen_names=names,
-                             earlier=_earlier(scope),
-                             me=LEFT_OUT if "by" in kw and _name(kw["by"]) != "me" else scope.me)
+        inner = attrs.evolve(_chooser_scope(kw.get("by"), scope, LEFT_OUT), chosen=pick, chosen_player=False,
+                             chosen_names=names, earlier=_earlier(scope))
     elif s.verb == "choose_player":
-        they = Subject("they", "they", "their")
-        inner = attrs.evolve(scope, chosen="that player", chosen_player=True,
-                             me=they if "by" in kw and _name(kw["by"]) != "me" else scope.me)
+        inner = attrs.evolve(_chooser_scope(kw.get("by"), scope, THEY), chosen="that player", chosen_player=True)
+    elif s.verb == "choose_one":
+        inner = _chooser_scope(kw.get("by"), scope, THEY)
     elif s.verb == "each_player":
         inner = attrs.evolve(scope, me=EACH_PLAYER)
     values["block"] = Val(block_text(s.block, inner))
@@ -1195,6 +1254,21 @@ def _statement(s: ast.Statement, scope: Scope, kind: str | None = None) -> str:
         return verb.explain.format_map(values)
     except (ValueError, IndexError, AttributeError):
         return words(s.verb)
+
+
+def _chooser_scope(by: ast.Expr | None, scope: Scope, chooser: Subject) -> Scope:
+    """The scope of a choice's block: the engine runs it as the chooser, so where another player
+    chooses, "you" and "the opponent" of the block are the chooser's (`chooser`: how the block
+    names them)."""
+    who = _name(by)
+    if by is None or who == "me":
+        return scope
+    if who == "opponent" and scope.me is YOU and scope.opponent is OPPONENT:
+        return attrs.evolve(scope, me=chooser, opponent=YOU_SAID)
+    if who == "opponent" and scope.opponent is YOU_SAID:
+        # (inside the opponent's choice, their opponent is the owner: the owner chooses back)
+        return attrs.evolve(scope, me=YOU, opponent=OPPONENT)
+    return attrs.evolve(scope, me=chooser, opponent=THEIR_OPPONENT)
 
 
 def _common_zone_noun_source(e: ast.Expr, scope: Scope) -> str | None:

@@ -15,6 +15,7 @@ from .checker import check, declared_item_kinds
 from .diagnostics import Diagnostic, render, source_lines
 from .files import is_file, resolved
 from .formats import github_command, sarif_log
+from .listing import plural
 from .trial import trial_diagnostics
 from .loader import (BASE_GAME, CARDS_ROOT, Inline, bundled_folder, bundled_names, files_in, load_paths,
                      resolve_layers)
@@ -103,10 +104,6 @@ def more(rest: list[Diagnostic]) -> str:
     warnings = len(rest) - errors
     said = [f"{n:,} more {word if n != 1 else word[:-1]}" for n, word in ((errors, "errors"), (warnings, "warnings")) if n]
     return " and ".join(said)
-
-
-def plural(word: str) -> str:
-    return word[:-1] + "ies" if word.endswith("y") and word[-2:-1] not in "aeiou" else word + "s"
 
 
 def _sort_key(d: Diagnostic):
