@@ -359,9 +359,13 @@ def _into_play(g: Game, p: int, item: int, event: str, via: str | None, frames: 
     it = g.content.items[item]
     st = g.state
     riders = None
-    if st.attached and st.loc[item] == g.structure_slot:   # (a card of the structure: what lies on it?)
-        from . import zones   # (which imports this module)
-        riders = zones.riders_of(g, item)
+    if st.attached:   # (`zones.carries`, inline: most items carry nothing, and no import is run for them)
+        hosts = g._hosts
+        if hosts is None:
+            hosts = g._hosts = set(st.attached.values())
+        if item in hosts and st.loc[item] == g.structure_slot:   # a card of the structure something lies on
+            from . import zones   # (which imports this module)
+            riders = zones.riders_of(g, item)
     try:
         core.relocate(g, item, g.zone_slots[g.content.build_zone[it.kind]][p])
     except KeyError:

@@ -17,7 +17,8 @@ if TYPE_CHECKING:
 def move(g: Game, item: int, zone: int, owner: int, onto: int | None = None, bottom: bool = False,
          by: int = -1) -> None:
     frames: list[Frame] = []
-    riders = riders_of(g, item) if g.state.loc[item] == g.structure_slot else None
+    riders = riders_of(g, item) if g.state.attached and carries(g, item) and g.state.loc[item] == g.structure_slot \
+        else None
     core.arrive(g, item, g.zone_slots[zone][owner], by, frames)
     if riders:   # (what they set off runs after what the move set off: scheduled first)
         taken_along(g, by, riders)
