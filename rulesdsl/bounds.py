@@ -71,7 +71,7 @@ def _add(x: int | None, y: int | None) -> int | None:
     return None if x is None or y is None else x + y
 
 
-__all__ = ["Bounds", "below_zero", "bounds", "never_or_always", "subtracts"]
+__all__ = ["Bounds", "below_zero", "bounds", "least_rounds", "least_steps", "never_or_always", "subtracts"]
 
 
 def subtracts(e: ast.Expr) -> bool:
@@ -115,3 +115,33 @@ def below_zero(e: ast.Expr, player_counts) -> tuple[bool, int | None]:
     if all(low is not None and low >= 0 for low in lows):
         return False, None
     return True, (min(lows) if None not in lows else None)
+
+
+def least_rounds(e: ast.Expr, player_counts) -> int:
+    """The fewest rounds a `repeat` of count `e` runs at any of `player_counts` (0 where its
+    range does not bound it from below)."""
+    lows = [bounds(e, n)[0] for n in player_counts]
+    return max(0, min(low if low is not None else 0 for low in lows)) if lows else 0
+
+
+def least_steps(s: ast.Statement, player_counts) -> int:
+    """The fewest steps of the step budget (interpreter/budget.py) the rounds of `repeat` `s` take
+    once it starts: each round is a step, and pushes its block, whose first step is another
+    (statements that only change numbers run inside the step before them, so a block of several
+    statements may cost one); a block inside counts only where it certainly runs: a `repeat`'s
+    rounds, and an `each_player` holding a `repeat` (a frame per seat, then).  A lower bound: what
+    is conditional (`if`, a decision, a procedure run) counts nothing beyond its own step."""
+    if s.verb != "repeat" or not s.args or s.block is None:
+        return 0
+    return least_rounds(s.args[0], player_counts) * (1 + _least_block(s.block, player_counts))
+
+
+def _least_block(block: ast.Block, player_counts) -> int:
+    total = 1 if block.statements else 0
+    for s in block.statements:
+        if s.verb == "repeat":
+            total += least_steps(s, player_counts)
+        elif s.verb == "each_player" and s.block is not None \
+                and any(x.verb == "repeat" for x in s.block.statements):
+            total += min(player_counts, default=1) * _least_block(s.block, player_counts)
+    return total

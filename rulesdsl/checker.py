@@ -6,16 +6,18 @@ Every problem found is reported; checking never stops at the first one.
 from __future__ import annotations
 
 import difflib
+import re
 from collections import Counter
 
 import attrs
 
 from . import ast
 from . import registry as R
-from .bounds import below_zero, bounds, never_or_always
+from .bounds import below_zero, bounds, least_rounds, least_steps, never_or_always
 from .diagnostics import Diagnostic, Span, did_you_mean
 from .loader import Merged, bundled_hint, closed_before, stray_hint
-from .playable import Playable, a, item_start_zone, name_of
+from .limits import DEFAULT_MAX_STEPS
+from .playable import Playable, a, item_start_zone, name_of, statements
 from .recursion import check_recursion, check_repeat_counts
 
 EVENT_TYPE = "event:"  # the type of `event` inside `when EVENT`: "event:built", ...
@@ -25,6 +27,12 @@ ZONE_FLAGS = ("player", "active", "public", "private", "majority")
 # Verbs that act on the numbered spaces of a zone: `choose_space` needs spaces (or the track's
 # pieces), the cube verbs cubes (`counters=`) and spaces; without them they do nothing (E204).
 SPACE_VERBS = ("choose_space", "add_cube", "remove_cube", "move_cube")
+# Names a pick's `as=` may not take besides those in scope: `it` and `space`, which filters inside
+# the block bind to what they test.
+ALIAS_TAKEN = ("it", "space")
+# Where `move ... at=` and `move_all ... at=` put items; the compiler reads anything but `bottom`
+# as the top, so another word (`at=buttom`) would pass silently.
+AT_WORDS = ("top", "bottom")
 # The numbers that count something (statement, parameter): written negative, E317.  (`points`,
 # `modify`, `value`, `add` and the spaces of a track may be negative.)
 COUNTS = {("gain", "amount"), ("lose", "amount"), ("pay", "amount"), ("put_coins", "amount"),
@@ -164,7 +172,33 @@ class Checker:
             # Following runs needs content whose names resolve (E315, E306 are reported first).
             self.diags += check_recursion(self.merged.definitions, self.voc.known(R.KIND))
         self.diags += check_repeat_counts(self.merged.definitions)
+        self.repeat_steps()
         return self.diags
+
+    def repeat_steps(self) -> None:
+        """E411 for a `repeat` whose rounds certainly take more steps than an action may
+        (rulesdsl/bounds.py: each round is a step, and so is its block's first statement, at the
+        least): reported at the innermost such `repeat`, and not where a count inside it is
+        reported already (check_repeat_counts: the rounds or picks multiplied)."""
+        reported = [d.span for d in self.diags if d.code == "E411"]
+        counts = self.player_counts()
+        for d in self.merged.definitions:
+            for s in statements(d.block):
+                if s.verb != "repeat" or not s.args or s.block is None:
+                    continue
+                steps = least_steps(s, counts)
+                if steps <= DEFAULT_MAX_STEPS or any(
+                        least_steps(x, counts) > DEFAULT_MAX_STEPS for x in statements(s.block) if x.verb == "repeat"):
+                    continue
+                if any(span.file == s.span.file and (s.span.line, s.span.column) <= (span.line, span.column)
+                       <= (s.span.end_line, s.span.end_column) for span in reported):
+                    continue
+                rounds = least_rounds(s.args[0], counts)
+                self.error("E411", f"`repeat {self.source_text(s.args[0].span) or rounds}` takes at least {steps} "
+                                   f"steps ({rounds} rounds of {steps // rounds} steps): more than the "
+                                   f"{DEFAULT_MAX_STEPS} steps one action may take", s.args[0].span,
+                           "each round is a step, and so is each statement it runs: repeat fewer times, "
+                           "or give the amount to the statement (`gain 300 coins`)")
 
     def item_names(self) -> None:
         """Items are named in actions and traces by name alone, so a name is one item of any kind."""
@@ -318,6 +352,7 @@ class Checker:
         if s.verb == "else" and (previous is None or previous.verb != "if"):
             self.error("E312", "`else` must follow an `if` block", s.verb_span, "put it right after the `if { }`")
         self.arguments(s, verb, d, scope)
+        self.onto_itself(s, d)
         if verb.block == "required" and s.block is None:
             self.error("E205", f"`{s.verb}` needs a block `{{ ... }}`", s.span, f"e.g. {verb.example}")
         elif verb.block == "none" and s.block is not None:
@@ -326,13 +361,53 @@ class Checker:
             inner = scope
             if s.verb in ("choose", "choose_player", "choose_space"):
                 chosen = {"choose": R.ITEM, "choose_player": R.PLAYER, "choose_space": R.INT}[s.verb]
-                alias = {k.value.name: chosen for k in s.kwargs if k.name == "as" and isinstance(k.value, ast.Name)}
-                inner = scope.with_(chosen=chosen, **alias)
+                inner = scope.with_(chosen=chosen)
+                for k in s.kwargs:
+                    if k.name == "as" and "as" in verb.kwarg_types and isinstance(k.value, ast.Name) \
+                            and self.new_name(k.value, scope):
+                        inner = inner.with_(**{k.value.name: chosen})
             elif s.verb == "when":
                 # The type names the event, so `event.X` is checked against what it carries.
                 event = s.args[0].name if s.args and isinstance(s.args[0], ast.Name) else "?"
                 inner = scope.with_(event=EVENT_TYPE + event)
             self.block(s.block, d, inner, top=False, parent=s.verb)
+
+    def onto_itself(self, s: ast.Statement, d: ast.Definition) -> None:
+        """E204 for `move ITEM ZONE onto=ITEM` naming one item twice: the engine attaches it to
+        itself, and a game saved then cannot be loaded."""
+        onto = next((k for k in s.kwargs if k.name == "onto"), None)
+        if s.verb != "move" or onto is None or not s.args:
+            return
+        own = d.name if d.kind in self.voc.known(R.KIND) else None
+
+        def item(e: ast.Expr) -> str | None:
+            if isinstance(e, ast.Str):
+                return '"' + e.value + '"'
+            if isinstance(e, ast.Name):
+                return f'"{own}"' if e.name == "this" and own is not None else e.name
+            return None
+        moved = item(s.args[0])
+        if moved is not None and moved == item(onto.value):
+            text = self.source_text(onto.value.span) or moved
+            self.error("E204", f"`onto={text}` attaches the item moved to itself", onto.span,
+                       "an item is attached to another one (a card tucked under a wonder): name a different item")
+
+    def new_name(self, alias: ast.Name, scope: Scope) -> bool:
+        """Whether `as=NAME` gives the pick a name of its own; E204 where the name is taken: the
+        block would read one of two values under it (`chosen` is the pick's already)."""
+        name = alias.name
+        if name == "chosen":
+            self.error("E204", "`as=chosen` gives the pick the name it already has", alias.span,
+                       "the pick is `chosen` inside the block anyway: leave out `as=`, or give it a new name, "
+                       "e.g. `as=picked`")
+            return False
+        if name in scope.names or name in ALIAS_TAKEN:
+            self.error("E204", f"`as={name}`: `{name}` already means something here", alias.span,
+                       f"name the pick with a new word, e.g. `as=picked`; `{name}` is "
+                       + (R.NAME_DOCS.get(name) or ("an action's parameter or a pick around this one"
+                                                      if name in scope.names else "what a `where=` filter binds")))
+            return False
+        return True
 
     def allowed(self, verb: R.Verb, kind: str, top: bool) -> bool:
         if not top:
@@ -507,7 +582,13 @@ class Checker:
                 continue
             if kw.name in ("as", "at") and kw.name in kwtypes:
                 if not isinstance(kw.value, ast.Name):
-                    self.error("E309", "expected a plain word here", kw.value.span)
+                    self.error("E309", "expected a plain word here", kw.value.span,
+                               "`at=` takes `top` or `bottom`" if kw.name == "at" else
+                               "name the pick with a plain word: `as=picked`")
+                elif kw.name == "at" and kw.value.name not in AT_WORDS:
+                    self.error("E204", f"`at={kw.value.name}`: an item goes on the `top` or at the `bottom` of a zone",
+                               kw.value.span, did_you_mean(kw.value.name, AT_WORDS)
+                               or "`at=` takes `top` (the default) or `bottom`")
                 continue
             if kw.name not in kwtypes:
                 self.error("E204", f"`{s.verb}` has no option `{kw.name}`", kw.span,
@@ -684,7 +765,7 @@ class Checker:
                 if not isinstance(a, ast.Int):
                     self.error("E309", f"`{s.verb}` expects numbers here", a.span, f"e.g. {R.VERBS.get(s.verb, p).example if s.verb in R.VERBS else ''}")
             if not args:
-                self.error("E203", f"`{s.verb}` needs at least one number", s.span)
+                self.error("E203", f"`{s.verb}` needs at least one number", s.span, self.numbers_hint(s))
             if s.verb == "row":
                 cols = [a.value for a in args if isinstance(a, ast.Int)]
                 if cols != sorted(set(cols)) or any(b - a < 2 for a, b in zip(cols, cols[1:])):
@@ -732,6 +813,16 @@ class Checker:
                 self.error("E309", "a cost lists counts and resources, e.g. `cost 2 coins wood 2 stone`", a.span)
         if expect_word and args:
             self.error("E203", "a count at the end of a cost counts nothing", args[-1].span, "e.g. cost 2 wood")
+
+    def numbers_hint(self, s: ast.Statement) -> str:
+        """The help for a statement of numbers written without any (`table bonus`, `row up`)."""
+        if s.verb == "table":
+            name = name_of(s.args[0]) if s.args else None
+            return f"list the numbers after the name, read with lookup(): `table {name or 'bonus'} 0 5 12 21`"
+        if s.verb == "row":
+            face = name_of(s.args[0]) if s.args else None
+            return f"list the half-card columns of the row's cards: `row {face if face in ('up', 'down') else 'up'} 5 7`"
+        return f"e.g. {R.VERBS[s.verb].example}" if s.verb in R.VERBS else "list the numbers"
 
     def not_negative(self, e: ast.Expr, s: ast.Statement) -> None:
         """E317 for a count written negative (`gain -2 coins`); a computed one is the game's."""
@@ -843,7 +934,7 @@ class Checker:
             self.error("E309", f"expected one {label} here, found `or`", node.span,
                        f"`or` joins conditions; name one {label} here")
         else:
-            self.error("E309", f"expected {a(label)} here", node.span)
+            self.error("E309", f"expected {a(label)} here", node.span, self.plain_word_hint(node, None, label))
 
     def typed(self, e: ast.Expr, type_: str, scope: Scope, s: ast.Statement) -> None:
         if type_ in (R.RESOURCE, R.COLOR, R.SCIENCE, R.CHAIN, R.ZONE, R.LAYOUT, R.KIND):
@@ -892,7 +983,7 @@ class Checker:
             return
         if type_ == R.WORD:
             if not isinstance(e, ast.Name):
-                self.error("E309", "expected a plain word here", e.span)
+                self.error("E309", "expected a plain word here", e.span, self.plain_word_hint(e, s))
             return
         if type_ == R.TEXT:
             if not isinstance(e, ast.Str):
@@ -915,6 +1006,21 @@ class Checker:
                 self.error("E309", "expected a list of numbers, e.g. [2, 4, 9]", e.span)
             return
         self.expect(e, type_, scope)
+
+    @staticmethod
+    def plain_word_hint(e: ast.Expr, s: ast.Statement | None, label: str | None = None) -> str | None:
+        """The help for a quoted name where a plain word is meant (`zone "secret stash"`): items
+        have quoted names; the words a game declares, and the names of layouts and procedures,
+        are plain, as expressions read them."""
+        if not isinstance(e, ast.Str):
+            return None
+        word = re.sub(r"\W+", "_", e.value.strip()).strip("_") or "name"
+        if not (word[0].isalpha() or word[0] == "_"):
+            word = "_" + word
+        if label is None and s is not None and s.verb in ("zone", "table", "counter"):
+            label = s.verb
+        what = f"{label} names are" if label else "this name is"
+        return f"{what} plain words of letters, digits and `_`, not quoted: `{word}`"
 
     def seat_typo(self, e: ast.Name, words: tuple[str, ...], scope: Scope) -> bool:
         """E307 for a name that is no seat where seat words are taken (`owner=neighbors`), with

@@ -355,7 +355,8 @@ EXPLANATIONS: dict[str, Explanation] = {
         "A `repeat` count, or the number of picks of a `choose`, above the limit (1000): no rule "
         "repeats that often or lets a player pick that many times, and a count this large is a "
         "typo or a runaway. Nested constant counts multiply: `repeat`s inside `repeat`s whose "
-        "rounds come to more than an action's step budget (100000), or a `choose` inside "
+        "rounds, or the steps those rounds take (each round a step, and so each statement it "
+        "runs), come to more than an action's step budget (100000), or a `choose` inside "
         "`repeat`s and `choose`s asking more than 1000 picks in all.",
         'token "Test Token" {\n    repeat 999999999 { gain 1 coin }\n}\n',
         "Use a count of at most 1000, or compute what the repetition adds (`gain 5 * 3 coins`)."),
@@ -397,13 +398,15 @@ EXPLANATIONS: dict[str, Explanation] = {
         "seat with a word (`left`, `right`, `opponent`)."),
     "W506": Explanation(
         "An action's parameter picks from items its player cannot see: face-down cards of "
-        "`structure_all`, a zone that is neither `public` nor `private` (a deck, the box), or "
-        "another player's `private` zone. Every legal action names its items by name, "
+        "`structure_all`, a zone that is neither `public` nor `private` (a deck, the box), "
+        "another player's `private` zone, or a zone items are dealt or placed into face down "
+        "(`face_down=true`) that no `reveal` turns up. Every legal action names its items by name, "
         "and the player's observation lists them, so a player or a bot would learn what is "
         "hidden. Legal, but `rulesdsl verify` reports it (`observation-hides`).",
         'action peek {\n    param card from structure_all\n    discard card\n}\n',
         "Pick from what the player sees: `structure` (the accessible cards), a `public` zone, "
-        "or the player's own `private` zone (`owner=me`, the default)."),
+        "or the player's own `private` zone (`owner=me`, the default); turn face-down items "
+        "up first (`reveal ZONE`), or pick them with `choose`, which names them by their place."),
     "W507": Explanation(
         "An age lays out its structure after its other statements (so that an expansion's "
         "`extend age` can add cards first), so a `deal_onto_structure` in an age's block finds "

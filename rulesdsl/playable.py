@@ -21,6 +21,9 @@ from .loader import Merged
 FLOWS = {"deal": (1, 2), "move_all": (0, 1), "take_top": (1, 2)}
 # Statements that put one item (first argument) into a zone (second argument).
 PUTS = ("move", "place", "claim")
+# Statements that put items face down with `face_down=true`, and which argument is their zone:
+# a parameter picking from that zone would name items its player cannot see (W506).
+PUTS_FACE_DOWN = {"deal": 2, "place": 1}
 
 
 def statements(block: ast.Block | None) -> Iterator[ast.Statement]:
@@ -462,15 +465,17 @@ class Playable:
         """An action's parameters are named in its player's legal actions (`build` and a name), which
         the player's observation lists: a parameter picking from items the player cannot see
         (face-down cards of `structure_all`, a zone no one sees, another player's `private`
-        zone) tells them what they are.  W506; `verify` finds it too (`observation-hides`),
-        but only once a game reaches such a position.  (A `choose` offers its items to the
-        chooser alone, as a decision: not reported.)"""
+        zone, a zone items are put into face down and never turned up) tells them what they
+        are.  W506; `verify` finds it too (`observation-hides`), but only once a game reaches
+        such a position.  (A `choose` offers its items to the chooser alone, as a decision, and
+        names a face-down one by its place: not reported.)"""
         flags: dict[str, set[str | None]] = {}
         for s in self.header_statements():
             if s.verb == "zone" and s.args and name_of(s.args[0]):
                 flags[s.args[0].name] = {name_of(a) for a in s.args[1:]}
         face_down = next((lay.name for lay in self.merged.by_kind("layout") for s in statements(lay.block)
                           if s.verb == "row" and s.args and name_of(s.args[0]) == "down"), None)
+        hidden = self.put_face_down()
         for a in self.merged.by_kind("action"):
             for s in (a.block.statements if a.block else ()):
                 if s.verb != "param" or len(s.args) < 3 or not name_of(s.args[0]):
@@ -478,23 +483,45 @@ class Playable:
                 owner = next((k.value for k in s.kwargs if k.name == "owner"), None)
                 zone = s.args[2]
                 for z in (zone.items if isinstance(zone, ast.ListExpr) else (zone,)):
-                    why = self._unseen(name_of(z), flags, face_down, owner)
+                    why = self._unseen(name_of(z), flags, face_down, owner, hidden)
                     if why:
                         self.warning("W506", f"parameter `{s.args[0].name}` of action `{a.name}` picks from "
                                              f"`{z.name}`, {why}: the player's legal actions would name "
                                              f"items they cannot see", z.span,
-                                     "pick from what the player sees: `structure` (the accessible cards), a "
-                                     "`public` zone, or their own `private` zone; `rulesdsl verify` reports "
-                                     "such an action as `observation-hides`")
+                                     (f"turn them up first (`reveal {z.name}`), or pick with `choose` (it names "
+                                      "one by its place)" if z.name in hidden else
+                                      "pick from what the player sees: `structure` (the accessible cards), a "
+                                      "`public` zone, or their own `private` zone")
+                                     + "; `rulesdsl verify` reports such an action as `observation-hides`")
+
+    def put_face_down(self) -> dict[str, ast.Statement]:
+        """The zones some statement deals or places items into face down (`face_down=true`),
+        each with the first such statement, but for a zone that a `reveal` of all of it turns up:
+        where and when it does is the game's (an action may `require` it done), and `verify`
+        judges the positions reached."""
+        out: dict[str, ast.Statement] = {}
+        revealed: set[str] = set()
+        for _, s in self.all_statements():
+            if s.verb == "reveal" and s.args and name_of(s.args[0]) and not any(k.name == "space" for k in s.kwargs):
+                revealed.add(s.args[0].name)
+            target = PUTS_FACE_DOWN.get(s.verb)
+            if target is None or len(s.args) <= target or not name_of(s.args[target]):
+                continue
+            if any(k.name == "face_down" and name_of(k.value) == "true" for k in s.kwargs):
+                out.setdefault(s.args[target].name, s)
+        return {z: s for z, s in out.items() if z not in revealed}
 
     @staticmethod
     def _unseen(zone: str | None, flags: dict[str, set[str | None]], face_down: str | None,
-                owner: ast.Expr | None) -> str | None:
+                owner: ast.Expr | None, hidden: dict[str, ast.Statement] | None = None) -> str | None:
         """Why the player choosing from `zone` may not see its items (None: they see them)."""
         if zone == "structure_all":
             return f"which holds face-down cards (layout `{face_down}` lays some out)" if face_down else None
         if zone not in flags:
             return None   # (`structure`, or a zone E305 reports)
+        if hidden and zone in hidden:
+            put = hidden[zone]
+            return f"which holds items face down (`{put.verb}` at {put.span.file}:{put.span.line}), never turned up"
         if "public" in flags[zone]:
             return None
         if "private" in flags[zone]:

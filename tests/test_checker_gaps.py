@@ -130,14 +130,24 @@ def test_nested_chooses_past_the_limit_are_E411(tmp_path):
 
 
 @pytest.mark.parametrize("effect", [
-    "repeat 300 { repeat 300 { gain 1 coin } }",                     # 90000 rounds: within the budget
     "repeat 400 { if coins < 5 { repeat 400 { gain 1 coin } } }",   # may not run each round
-    "repeat coins { repeat 400 { repeat 200 { gain 1 coin } } }",   # 80000; the count outside not known
     "choose 400 from city { repeat 400 { gain 1 coin } }",          # each pick is an action of its own
     "repeat 2 { choose 500 from city { gain 1 coin } }",            # 1000 picks
+    "repeat 199 { repeat 249 { gain 1 coin } }",                    # 99,800 steps: within the budget
 ])
 def test_nested_counts_within_the_limits_are_legal(tmp_path, effect):
     assert codes(tmp_path, card(effect)) == []
+
+
+# Within the rounds' limit, past the steps': each round is a step and so is each statement it runs
+# (90,000 rounds of `gain` take 180,600 steps).  These were held legal, and failed every time
+# they ran (BudgetExceeded); the outer count unknown, the inner one alone passes the budget.
+@pytest.mark.parametrize("effect", [
+    "repeat 300 { repeat 300 { gain 1 coin } }",
+    "repeat coins { repeat 400 { repeat 200 { gain 1 coin } } }",
+])
+def test_nested_counts_past_the_step_budget_are_E411(tmp_path, effect):
+    assert [c for c, *_ in codes(tmp_path, card(effect))] == ["E411"]
 
 
 # -- E204: a zone with no spaces, or no cubes -----------------------------------------------------------
