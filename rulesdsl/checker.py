@@ -297,7 +297,26 @@ class Checker:
                     self.error("E206", f"parameter `{s.args[0].name}` is given twice in action `{d.name}`",
                                s.args[0].span, "give each `param` its own name, or remove one")
                 params[s.args[0].name] = R.ITEM
+        self.params_read_apart(d, set(params))
         return scope.with_(**params)
+
+    def params_read_apart(self, d: ast.Definition, params: set[str]) -> None:
+        """E307 for a parameter's `owner=`, `where=` or `named=` reading another parameter: each
+        parameter's candidates are listed on their own, before any is bound (read there, the
+        other one had no value: the engine failed with a KeyError)."""
+        for s in d.block.statements:
+            if s.verb != "param" or not s.args or not isinstance(s.args[0], ast.Name):
+                continue
+            others = params - {s.args[0].name}
+            for k in s.kwargs:
+                if k.name not in ("owner", "where", "named"):
+                    continue
+                read = next((x for x in ast.walk(k.value) if isinstance(x, ast.Name) and x.name in others), None)
+                if read is not None:
+                    self.error("E307", f"`{k.name}=` of parameter `{s.args[0].name}` reads parameter `{read.name}`: "
+                                       "each parameter's candidates are listed on their own", read.span,
+                               f"compare them in a `require` of the action, e.g. `require "
+                               f"{s.args[0].name}.color == {read.name}.color`")
 
     # -- statements ------------------------------------------------------------------------------
     def block(self, block: ast.Block, d: ast.Definition, scope: Scope, top: bool,

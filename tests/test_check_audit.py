@@ -216,3 +216,14 @@ def test_a_move_onto_the_item_moved_is_E204(tmp_path, effect):
 
 def test_a_move_onto_another_item_is_legal(tmp_path):
     assert codes(tmp_path, card("choose 1 from city { move chosen city onto=this }")) == []
+
+
+def test_a_parameter_whose_selector_reads_another_parameter_is_E307(tmp_path):
+    # Each parameter's candidates are listed on their own: the other parameter had no value
+    # there, and the engine failed with a KeyError while listing the legal actions.
+    found = [d for d in diagnostics(tmp_path, "action swap {\n    param card from structure\n"
+                                              "    param theirs from city owner=opponent where=it.color == card.color\n"
+                                              "    discard card\n    move theirs city\n}\n")
+             if d.severity == "error"]
+    assert [(d.code, d.span.line, d.span.column) for d in found] == [("E307", 3, 61)], found
+    assert "reads parameter `card`" in found[0].message and "require theirs.color == card.color" in found[0].help
