@@ -1,5 +1,6 @@
 """Small card folders written by tests (a test helper): a folder of one card file, loaded as an
-expansion, the first `build` a game reaches, and a first turn with a given purse."""
+expansion, what the checker says of one card file over the base game, the first `build` a game
+reaches, and a first turn with a given purse."""
 
 from __future__ import annotations
 
@@ -12,6 +13,22 @@ def folder(tmp_path: Path, text: str, name: str = "cards") -> Path:
     path.mkdir()
     (path / "cards.rules").write_text(text, encoding="utf-8")
     return path
+
+
+def diagnostics(tmp_path: Path, text: str):
+    """What the checker's static passes say of one card file over the base game."""
+    from rulesdsl.checker import check
+    from rulesdsl.loader import load_paths
+    from rulesdsl.report import layers_for
+    file = tmp_path / "cards.rules"
+    file.write_text(text, encoding="utf-8")
+    merged = load_paths(layers_for(file))
+    return merged.diagnostics + check(merged)
+
+
+def codes(tmp_path: Path, text: str) -> list[tuple[str, int, int]]:
+    """(code, line, column) of each of `diagnostics`."""
+    return [(d.code, d.span.line, d.span.column) for d in diagnostics(tmp_path, text)]
 
 
 def to_first_build(game):

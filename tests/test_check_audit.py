@@ -11,25 +11,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from card_folders import folder as card_folder, to_first_build
+from card_folders import codes, diagnostics, folder as card_folder, to_first_build
 from rulesdsl.bounds import least_steps
-from rulesdsl.checker import check
 from rulesdsl.interpreter import Ruleset
 from rulesdsl.cli import cli
 from rulesdsl.loader import load_paths
 from rulesdsl.report import layers_for
-
-
-def diagnostics(tmp_path: Path, text: str):
-    """What the checker's static passes say of one card file over the base game."""
-    file = tmp_path / "cards.rules"
-    file.write_text(text, encoding="utf-8")
-    merged = load_paths(layers_for(file))
-    return merged.diagnostics + check(merged)
-
-
-def codes(tmp_path: Path, text: str) -> list[tuple[str, int, int]]:
-    return [(d.code, d.span.line, d.span.column) for d in diagnostics(tmp_path, text)]
 
 
 def card(effect: str, name: str = "Echo") -> str:

@@ -4,25 +4,11 @@ nothing): each is now a diagnostic with its place (rulesdsl/checker.py, rulesdsl
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from rulesdsl.checker import check
-from rulesdsl.loader import load_paths
-from rulesdsl.report import check_paths, layers_for
+from rulesdsl.report import check_paths
 
-
-def diagnostics(tmp_path: Path, text: str):
-    """What the checker's static passes say of one card file over the base game."""
-    file = tmp_path / "cards.rules"
-    file.write_text(text, encoding="utf-8")
-    merged = load_paths(layers_for(file))
-    return merged.diagnostics + check(merged)
-
-
-def codes(tmp_path: Path, text: str) -> list[tuple[str, int, int]]:
-    return [(d.code, d.span.line, d.span.column) for d in diagnostics(tmp_path, text)]
+from card_folders import codes, diagnostics
 
 
 def card(effect: str, color: str = "yellow", name: str = "Echo") -> str:
