@@ -23,10 +23,13 @@ from .state import DRAW, NOWHERE, Decision, Frame, State
 
 _converter = cattrs.Converter(forbid_extra_keys=True)
 FORMAT = "rulesdsl-state"
-VERSION = 3         # 2: the state records its content's fingerprint; 3: simultaneous rounds, counters
-OLD_VERSIONS = (1, 2)  # still read: the fields added since take their defaults
+VERSION = 4         # 2: the state records its content's fingerprint; 3: simultaneous rounds, counters;
+                    # 4: whether this age named the next one's starter
+OLD_VERSIONS = (1, 2, 3)  # still read: the fields added since take their defaults
 # Fields added in version 3, with their values in an older save.
 ADDED_IN_3 = {"acting": [], "choices": [], "again": [], "deferred": [], "counters": {}, "prepaid": {}}
+# Fields added in version 4, with their values in an older save.
+ADDED_IN_4 = {"starter_named": False}
 
 
 class SaveFileError(ValueError):
@@ -58,6 +61,7 @@ def copy_state(state: State) -> State:
     new.flow = state.flow
     new.current = state.current
     new.next_starter = state.next_starter
+    new.starter_named = state.starter_named
     new.last_actor = state.last_actor
     new.play_again = state.play_again
     new.frames = [Frame(f.block, f.pc, f.stop, f.me, dict(f.env)) for f in state.frames] if state.frames else []
@@ -213,6 +217,10 @@ def state_from_dict(data: object) -> State:
         if any(k in raw for k in ADDED_IN_3):
             raise SaveFileError(f"invalid state: a version {version} save has no simultaneous rounds")
         raw = {**raw, **ADDED_IN_3}
+    if version in (1, 2, 3) and isinstance(raw, dict):
+        if any(k in raw for k in ADDED_IN_4):
+            raise SaveFileError(f"invalid state: a version {version} save names no next age's starter")
+        raw = {**raw, **ADDED_IN_4}
     try:
         state = _converter.structure(raw, State)
     except Exception as exc:  # cattrs raises several exception types; all mean a bad file

@@ -91,6 +91,7 @@ class State:
     deferred: list[Frame] = attrs.Factory(list)        # `after_turn` blocks, run when the turn ends
     counters: dict[str, list[int]] = attrs.Factory(dict)   # `counter NAME`: a number per seat
     prepaid: dict[int, int] = attrs.Factory(dict)      # item -> seat whose round payment covered it
+    starter_named: bool = False   # a `starts_next_age` of this age named who starts the next one
 
     @property
     def over(self) -> bool:

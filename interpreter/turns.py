@@ -71,6 +71,7 @@ def advance(g: Game) -> None:
                 continue
             return
         elif flow == "age_setup":
+            st.starter_named = False   # (the age begins: who starts the next one is not said yet)
             if content.simultaneous:
                 begin_round(g, list(range(st.players)))
                 if st.flow == "round":
@@ -94,7 +95,8 @@ def advance(g: Game) -> None:
                 machine.schedule(g, frames)
             else:
                 st.flow = "between"
-                st.next_starter = st.last_actor
+                if not st.starter_named:   # (a card of the age that named one decides)
+                    st.next_starter = st.last_actor
                 if content.between_ages >= 0:
                     machine.push(g, content.between_ages, st.last_actor, {})
         elif flow == "end_of_game":
@@ -373,7 +375,9 @@ def grant_play_again(g: Game, p: int) -> None:
 
 
 def set_next_starter(g: Game, p: int) -> None:
-    g.state.next_starter = p
+    st = g.state
+    st.next_starter = p
+    st.starter_named = True
 
 
 def after_turn(g: Game, block: int, f: Frame) -> None:

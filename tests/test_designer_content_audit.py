@@ -1,7 +1,8 @@
 """Designer content that `check` accepted and the engine then played wrong or crashed on (an
 audit wrote new content with features the bundled cards do not use): computed owners reading
-the frame's names, neighbour trade in a game of turns, items dealt onto face-up structure
-cards, positions in a zone nobody sees, and cubes on a zone without `majority`."""
+the frame's names, neighbour trade in a game of turns, a card naming who starts the next age,
+items dealt onto face-up structure cards, positions in a zone nobody sees, and cubes on a zone
+without `majority`."""
 
 from __future__ import annotations
 
@@ -144,7 +145,7 @@ action sell {
 }
 card "Woods" { deck deck1; color brown; produce wood }
 card "Hut" { deck deck1; color blue; cost wood }
-card "Kingmaker" { deck deck1; color yellow }
+card "Kingmaker" { deck deck1; color yellow; choose_player { starts_next_age chosen } }
 card "A" { deck deck2; color blue }
 card "B" { deck deck2; color blue }
 card "C" { deck deck2; color blue }
@@ -164,6 +165,28 @@ scenario "the neighbour is paid" {
     do take "Hut" pay="p1:1"
     expect coins(0) == 2 and coins(1) == 1 and coins(2) == 0
     expect count(city, named="Hut") == 1
+}
+"""))
+
+
+def test_a_card_that_names_the_next_age_s_starter_decides_it(tmp_path):
+    # In a game without `between_ages`, the end of the age gave the start to the player who took
+    # the last card, over what the card had said.
+    folder(tmp_path, "turns_trade", TURNS_TRADE)
+    all_pass(scenario(tmp_path, """\
+scenario "the card decides" {
+    base "turns_trade"
+    structure "Kingmaker"
+    do take "Kingmaker"
+    do choose_player p2
+    expect age == 2 and to_move == 2
+}
+scenario "else the player who took the last card starts" {
+    base "turns_trade"
+    structure "Hut" "Woods"
+    do take "Woods"
+    do sell "Hut"
+    expect age == 2 and to_move == 1
 }
 """))
 
