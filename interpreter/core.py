@@ -341,6 +341,33 @@ def relocate(g: Game, item: int, slot: int) -> None:
                 _arrived_kinds(g, item, slot, kind)
 
 
+def riders_of(g: Game, host: int) -> list[int]:
+    """The items lying on `host`, in the order they were put there (looked for only when
+    something lies on it: most items carry nothing)."""
+    attached = g.state.attached
+    return riders(attached, host) if attached and carries(g, host) else []
+
+
+def carries(g: Game, host: int) -> bool:
+    """Whether anything lies on `host`: asked of the set of the items something lies on, kept
+    until an item comes to lie on one or leaves it (`relocate`).  (`host in
+    attached.values()` compares the host with every value the generic way, some hundred
+    machine instructions each, and a game with tokens on its cards asks it every discard.)"""
+    hosts = g._hosts
+    if hosts is None:
+        hosts = g._hosts = set(g.state.attached.values())
+    return host in hosts
+
+
+def riders(attached: dict[int, int], host: int) -> list[int]:
+    """The items `attached` lays on `host`, in order."""
+    found = []   # (a loop: a comprehension is a function made at every call)
+    for x, h in attached.items():
+        if h == host:
+            found.append(x)
+    return found
+
+
 def placed_items(g: Game) -> set[int]:
     """The items that lie on another item, on a space of a zone, or face down, kept (`g._placed`)
     until a move takes them off: the places where any of the three is set add the item

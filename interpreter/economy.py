@@ -351,6 +351,23 @@ def build(g: Game, p: int, item: int, free: bool = False) -> None:
     _into_play(g, p, item, "built", via, frames)
 
 
+def taken_along(g: Game, p: int, riders: list[int]) -> None:
+    """What lay on a card taken from the structure (built, or moved: under a wonder) goes to
+    the seat that took it, acquired as `take_attached` does; an item that cannot come into play
+    (its kind has no `build_zone`), or taken by no seat, to the discard pile, as `discard` puts
+    it there.  (Left behind, it lay in the structure on no card.)"""
+    build_zone = g.content.build_zone
+    pile = g.zone_base[g.content.discard_zone]
+    for x in riders:
+        if p >= 0 and g.content.items[x].kind in build_zone:
+            acquire(g, p, x)
+        else:
+            frames: list[Frame] = []
+            core.arrive(g, x, pile, p, frames)
+            if frames:
+                machine.schedule(g, frames)
+
+
 def acquire(g: Game, p: int, item: int) -> None:
     _into_play(g, p, item, "acquired", None, [])
 
@@ -364,8 +381,7 @@ def _into_play(g: Game, p: int, item: int, event: str, via: str | None, frames: 
         if hosts is None:
             hosts = g._hosts = set(st.attached.values())
         if item in hosts and st.loc[item] == g.structure_slot:   # a card of the structure something lies on
-            from . import zones   # (which imports this module)
-            riders = zones.riders_of(g, item)
+            riders = core.riders_of(g, item)
     try:
         core.relocate(g, item, g.zone_slots[g.content.build_zone[it.kind]][p])
     except KeyError:
@@ -388,6 +404,6 @@ def _into_play(g: Game, p: int, item: int, event: str, via: str | None, frames: 
     for sym in it.science:
         frames += events.event_frames(g, "gained_science", p, fields={"symbol": sym})
     if riders:   # (what they set off runs after the item's own: scheduled first)
-        zones.taken_along(g, p, riders)
+        taken_along(g, p, riders)
     if frames:
         machine.schedule(g, frames)

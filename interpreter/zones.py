@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import core, economy, events, machine, seats, selection
+from .core import carries, riders, riders_of
 from .state import Frame
 
 if TYPE_CHECKING:
@@ -17,11 +18,11 @@ if TYPE_CHECKING:
 def move(g: Game, item: int, zone: int, owner: int, onto: int | None = None, bottom: bool = False,
          by: int = -1) -> None:
     frames: list[Frame] = []
-    riders = riders_of(g, item) if g.state.attached and carries(g, item) and g.state.loc[item] == g.structure_slot \
+    on_it = riders_of(g, item) if g.state.attached and carries(g, item) and g.state.loc[item] == g.structure_slot \
         else None
     core.arrive(g, item, g.zone_slots[zone][owner], by, frames)
-    if riders:   # (what they set off runs after what the move set off: scheduled first)
-        taken_along(g, by, riders)
+    if on_it:   # (what they set off runs after what the move set off: scheduled first)
+        economy.taken_along(g, by, on_it)
     if frames:
         machine.schedule(g, frames)
     if bottom:
@@ -71,43 +72,17 @@ def move_all(g: Game, src: int, dst: int, owner, me: int, bottom: bool = False, 
         machine.schedule(g, frames)
 
 
-def riders_of(g: Game, host: int) -> list[int]:
-    """The items lying on `host`, in the order they were put there (looked for only when
-    something lies on it: most items carry nothing)."""
-    attached = g.state.attached
-    return _riders(attached, host) if attached and carries(g, host) else []
-
-
-def carries(g: Game, host: int) -> bool:
-    """Whether anything lies on `host`: asked of the set of the items something lies on, kept
-    until an item comes to lie on one or leaves it (`core.relocate`).  (`host in
-    attached.values()` compares the host with every value the generic way, some hundred
-    machine instructions each, and a game with tokens on its cards asks it every discard.)"""
-    hosts = g._hosts
-    if hosts is None:
-        hosts = g._hosts = set(g.state.attached.values())
-    return host in hosts
-
-
-def _riders(attached: dict[int, int], host: int) -> list[int]:
-    riders = []   # (a loop: a comprehension is a function made at every call)
-    for x, h in attached.items():
-        if h == host:
-            riders.append(x)
-    return riders
-
-
 def discard(g: Game, me: int, item: int) -> None:
     """To the discard pile, with whatever lies on the item (tokens on a structure card)."""
     pile = g.zone_base[g.content.discard_zone]
     attached = g.state.attached   # (`riders_of`, inline: most items carry nothing)
-    riders = _riders(attached, item) if attached and carries(g, item) else ()
-    if not riders and "discarded" not in g.content.triggers_by_event:
+    on_it = riders(attached, item) if attached and carries(g, item) else ()
+    if not on_it and "discarded" not in g.content.triggers_by_event:
         core.relocate(g, item, pile)   # (what `core.arrive` does when nothing hears the pile)
         return
     frames: list[Frame] = []
     core.arrive(g, item, pile, me, frames)
-    for x in riders:
+    for x in on_it:
         core.arrive(g, x, pile, me, frames)
     if frames:
         machine.schedule(g, frames)
@@ -133,19 +108,6 @@ def return_to_deck(g: Game, zone: int, me: int) -> None:
             core.arrive(g, item, g.zone_slots[deck][me], me, frames)
     if frames:
         machine.schedule(g, frames)
-
-
-def taken_along(g: Game, p: int, riders: list[int]) -> None:
-    """What lay on a card taken from the structure (built, or moved: under a wonder) goes to
-    the seat that took it, acquired as `take_attached` does; an item that cannot come into play
-    (its kind has no `build_zone`), or taken by no seat, to the discard pile, as `discard` puts
-    it there.  (Left behind, it lay in the structure on no card.)"""
-    build_zone = g.content.build_zone
-    for x in riders:
-        if p >= 0 and g.content.items[x].kind in build_zone:
-            economy.acquire(g, p, x)
-        else:
-            discard(g, p, x)
 
 
 def take_attached(g: Game, me: int, host: int) -> None:

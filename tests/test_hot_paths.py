@@ -76,7 +76,7 @@ HOT = [events.event_frames, economy.price, economy._cost, economy.trade_price, e
        selection.count_colors, structure.accessible, structure.covering, structure.uncover,
        legality.decode, legality.canonical, legality.pools_of, legality.payments_for, legality.draw_among, legality.drawn_among, legality.allowed,
        legality.can_act, legality.legal_actions, turns.advance, turns.end_turn, turns.begin_round,
-       turns.run_action, turns.choose, machine.run, machine.push, machine.frame, turns.resolve_round, seats.seats_of, zones.riders_of,
+       turns.run_action, turns.choose, machine.run, machine.push, machine.frame, turns.resolve_round, seats.seats_of, core.riders_of,
        zones.rotate, zones.discard, costs.cheapest_trade, costs.useful_one_of, dealing.draw, decisions.answers,
        trade.unit_prices, trade.cheapest, trade.payments, trade._ladder, trade._own_covers, trade._sides,
        core.relocate, core._leave_structure, core.dirty, core.relocate_all]
