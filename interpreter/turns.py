@@ -184,9 +184,17 @@ def end_turn(g: Game) -> None:
 def begin_round(g: Game, candidates: list[int]) -> None:
     """A new round for the seats among `candidates` that have a legal action; when none has,
     the age ends (nothing could ever happen in it again)."""
-    st = g.state
+    acting = _able(g, candidates)
+    if not acting:
+        end_age(g)
+        return
+    _open_round(g, acting)
+
+
+def _able(g: Game, candidates: list[int]) -> list[int]:
+    """The seats among `candidates` that have a legal action, as a round sees them."""
     g._round_pools.clear()
-    st.flow = "round"   # (the candidates worked out now are kept while the round waits)
+    g.state.flow = "round"   # (the candidates worked out now are kept while the round waits)
     acting = []   # (a loop: a comprehension would make `g` a cell for the whole function)
     free = g._round_free
     for p in candidates:
@@ -195,9 +203,12 @@ def begin_round(g: Game, candidates: list[int]) -> None:
         # draws; a copy that only looks at how the round ended never makes it)
         if free is not None and free(g, p) or legality.can_act(g, p):
             acting.append(p)
-    if not acting:
-        end_age(g)
-        return
+    return acting
+
+
+def _open_round(g: Game, acting: list[int]) -> None:
+    st = g.state
+    st.flow = "round"
     st.acting = acting
     st.choices = [None] * st.players
     st.current = acting[0]
@@ -266,6 +277,8 @@ def resolve_round(g: Game) -> None:
     st = g.state
     plans = []
     kept = g._round_pools
+    # (items the seats before have chosen in this round, where seats may choose the same)
+    claimed: set[int] | None = set() if g.content.shared_picks else None
     for p in st.acting:  # (decoded with the candidates the round kept: nothing has moved yet)
         choice = st.choices[p]
         drawn = kept.get(("drawn", p))
@@ -276,6 +289,15 @@ def resolve_round(g: Game) -> None:
         else:
             name, *args = choice
             act, binding, pay = legality.decode(g, Action(name, tuple(args)), p)
+        if claimed is not None:
+            if claimed and not claimed.isdisjoint(binding):
+                # Seats before in seat order chose the same item (from a zone seats share): this
+                # one takes another copy of it where one is left, else its action is void: nothing
+                # is paid and nothing happens (before, each moved the one item in turn, and paid).
+                binding = _unclaimed(g, act, binding, p, claimed)
+                if binding is None:
+                    continue
+            claimed.update(binding)
         # (an action that builds nothing it pays for pays nothing before it resolves)
         plans.append((p, act, binding, economy.round_payment(g, p, act, binding, pay) if act.paid else None))
     g._round_pools.clear()
@@ -300,6 +322,27 @@ def resolve_round(g: Game) -> None:
             if st.flow != "over":   # (a game that ended took the stack away: nothing more runs)
                 machine.schedule_under(g, _round_frames(g, actions[k + 1:]))
             return
+
+
+def _unclaimed(g: Game, act, binding: list[int], p: int, claimed: set[int]) -> list[int] | None:
+    """Seat p's binding with each item another seat claimed this round replaced by another copy
+    of it among the parameter's candidates; None where some item has none left."""
+    names = g.item_names
+    pools = None
+    out: list[int] = []
+    for k, item in enumerate(binding):
+        if item not in claimed:
+            out.append(item)
+            continue
+        if names[item] not in g.copied_names:
+            return None
+        if pools is None:
+            pools = legality.pools_of(g, act, p)
+        other = next((i for i in pools[k] if names[i] == names[item] and i not in claimed and i not in out), -1)
+        if other < 0:
+            return None
+        out.append(other)
+    return out
 
 
 def _paid(g: Game, p: int, payment) -> list[Frame]:
@@ -333,10 +376,23 @@ def _round_frames(g: Game, actions: list) -> list[Frame]:
 def end_round(g: Game) -> None:
     st = g.state
     st.prepaid.clear()
+    # Face-down structure cards that nothing covers any more are turned up, as at the end of a
+    # turn; what that sets off runs first (a decision it asks: the round's end goes on once it
+    # is answered, and finds nothing more to turn up).
+    if st.layout:
+        st.current = st.last_actor   # (the `uncovered` event is the round's last seat's)
+        while structure.uncover(g):
+            machine.run(g)
+            if st.pending is not None or st.flow != "after_round":
+                return
     if st.again:
         again, st.again = sorted(set(st.again)), []
-        begin_round(g, again)
-        return
+        acting = _able(g, again)
+        if acting:
+            _open_round(g, acting)
+            return
+        # (none of them has anything to do: the extra round is lost, as an extra turn at the end
+        # of an age is, and the game goes on as after any round)
     if age_ended(g):
         end_age(g)
         return

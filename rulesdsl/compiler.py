@@ -207,7 +207,10 @@ class Compiler:
             price_spread=self.price_spread(compiled_items, settings),
             trade_price_reads_own=settings.get("trade_reads_own", True),
             trade_price_by_resource=settings.get("trade_by_resource", False),
-            copied_names=frozenset(n for n, k in Counter(it.name for it in compiled_items).items() if k > 1))
+            copied_names=frozenset(n for n, k in Counter(it.name for it in compiled_items).items() if k > 1),
+            shared_picks=any(p.selector.zone < 0 or not self.zones[p.selector.zone].per_player
+                             or p.selector.owner != "me" or p.selector.more_zones
+                             for a in actions for p in a.params))
 
     def sequence_steps(self, block_ids: list[int]) -> list[Step]:
         # Each step pushes one block; it runs to completion before the next step starts.

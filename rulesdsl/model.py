@@ -250,6 +250,9 @@ class Content:
     age_ends: Fn | None = None            # `age_ends when COND`; None: when the structure is empty
     trade_where: Fn | None = None         # `trade neighbours PRICE where=COND`: what a neighbour sells
     trade_base: int = 0                   # its price per unit; 0: the game trades with the bank only
+    # Some action's parameter picks from items seats share (the structure, a zone of no seat, or
+    # another seat's): in a round, two seats may choose the same item (`turns.resolve_round`).
+    shared_picks: bool = False
     trade_where_static: bool = True       # the condition reads only the item: worked out once per item
     counters: tuple[str, ...] = ()        # `counter NAME`: a number per seat
     tiebreak_by: Fn | None = None         # `tiebreak_by EXPR`

@@ -1,17 +1,17 @@
 """Designer content that `check` accepted and the engine then played wrong or crashed on (an
 audit wrote new content with features the bundled cards do not use): computed owners reading
 the frame's names, neighbour trade in a game of turns, a card naming who starts the next age,
-items dealt onto face-up structure cards, positions in a zone nobody sees, and cubes on a zone
-without `majority`."""
+items dealt onto face-up structure cards, positions in a zone nobody sees, cubes on a zone
+without `majority`, and simultaneous rounds: seats choosing one item, structure cards to turn
+up, an extra round nobody can use."""
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 from rulesdsl.interpreter import Action
 from rulesdsl.interpreter.observation import observe
-from rulesdsl.pipeline import load_ruleset
+from rulesdsl.pipeline import load_ruleset, new_game
 from rulesdsl.testing import run_checked
 from rulesdsl.testing import scenarios as S
 
@@ -277,3 +277,45 @@ scenario "cubes, {flags or 'no flag'}" {{
     expect counter(seats_won) == {won}
 }}
 """))
+
+
+# -- simultaneous rounds --------------------------------------------------------------------------
+
+ROUNDS = Path(__file__).parent / "data" / "rounds"
+
+
+def test_seats_that_choose_the_same_item_in_a_round_do_not_share_it():
+    # Three seats take "Statue" from a shared market of three copies: each gets one (before, all
+    # bound the same copy: it moved from city to city, and the first two paid twice for nothing).
+    # One "Idol": seat order decides, and the others' actions are void (nothing paid, and its
+    # `when built` does not fire for them).
+    game = new_game(base=str(ROUNDS / "market2"), players=3, seed=1)
+    for seat in range(3):
+        game.apply(Action("take", ("Statue",)), seat=seat)
+    assert [game.items_in("city", s) for s in range(3)] == [["Statue"]] * 3
+    assert game.state.coins == [3, 3, 3] and game.items_in("market") == ["Idol"]
+    for seat in range(3):
+        game.apply(Action("take", ("Idol",)), seat=seat)
+    assert [game.items_in("city", s) for s in range(3)] == [["Statue", "Idol"], ["Statue"], ["Statue"]]
+    assert game.state.coins == [12, 3, 3]
+
+
+def test_a_round_turns_up_the_structure_cards_it_uncovered():
+    # Before, a simultaneous game never turned a face-down card up: it could never be taken.
+    game = new_game(base=str(ROUNDS / "simstruct2"), players=3, seed=1, script={"age1": ["E", "A", "B", "C", "D"]})
+    for seat, card in enumerate(("A", "B", "C")):
+        game.apply(Action("take", (card,)), seat=seat)
+    for seat in range(3):
+        game.apply(Action("take", ("D",)), seat=seat)
+    st = game.state
+    assert all(st.face_up) and sum(st.coins) == 5          # E turned up, and `uncovered` paid its bonus
+    assert Action("take", ("E",)) in game.legal_actions(game.to_act()[0])
+
+
+def test_an_extra_round_for_seats_with_nothing_to_do_is_lost_not_the_age():
+    # Seat 0 plays again but can afford nothing: before, the age ended for every seat.
+    game = new_game(base=str(ROUNDS / "again"), players=3, seed=1,
+                    script={"age1": ["Feast"] + ["Brick"] * 8})
+    for seat, card in enumerate(("Feast", "Brick", "Brick")):
+        game.apply(Action("build", (card,)), seat=seat)
+    assert game.state.age == 0 and game.to_act() == [1, 2]
