@@ -154,3 +154,33 @@ def test_a_set_up_line_after_the_game_is_over_says_so(tmp_path):
     r = one(tmp_path, "pawn 0 9\nexpect over and winner == 0\npawn 0 3")
     assert r.status == "failed" and codes(r) == [("S503", 5)]
     assert r.diagnostics[0].message == "the game is over: `pawn` sets up a game under way"
+
+
+# -- a simultaneous round: every seat still to choose may act ---------------------------------------
+
+HANDS = ("base classic\n    players 3\n    clear hand owner=0\n    clear hand owner=1\n    clear hand owner=2\n"
+         '    move "Baths" hand owner=0\n    move "Altar" hand owner=0\n    move "Well" hand owner=1\n'
+         '    move "Theater" hand owner=1\n    move "Tavern" hand owner=2\n    move "Stockade" hand owner=2')
+
+
+def test_expect_illegal_for_a_seat_of_a_round_asks_that_seat(tmp_path):
+    # Seat 1 may build the Theater now: before, only seat 0 was taken to act, and
+    # `expect illegal ... player=1` held whatever seat 1 could do.
+    r = one(tmp_path, 'expect illegal build "Theater" player=1', HANDS)
+    assert r.status == "failed" and codes(r) == [("S501", 13)] and r.diagnostics[0].help == "player 1 may play it now"
+    r = one(tmp_path, 'expect legal build "Theater" player=1\nexpect illegal build "Baths" player=1', HANDS)
+    assert r.status == "passed" and r.checks == 2, r.render()
+
+
+def test_seats_of_a_round_choose_in_any_order(tmp_path):
+    r = one(tmp_path, 'do sell "Well" player=1\ndo sell "Altar" player=0\nexpect illegal sell "Theater" player=1\n'
+                      'do sell "Tavern" player=2\nexpect coins(0) == 6 and coins(1) == 6 and coins(2) == 6', HANDS)
+    assert r.status == "passed" and r.checks == 2, r.render()
+    r = one(tmp_path, 'do sell "Well" player=1\ndo sell "Theater" player=1', HANDS)
+    assert r.status == "failed" and "player 1 has chosen in this round already" in r.diagnostics[0].message
+
+
+def test_turn_in_a_simultaneous_game_says_how_seats_act(tmp_path):
+    r = one(tmp_path, "turn 1", "base classic\n    players 3")
+    assert r.status == "failed" and codes(r) == [("S503", 4)]
+    assert "every seat chooses each round" in r.diagnostics[0].message

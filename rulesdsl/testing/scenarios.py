@@ -1061,7 +1061,7 @@ def _execute(run: Run, s: ast.Statement) -> None:
             if reason is not None:
                 raise _failure("S502", f"`{_text(run, s)[3:].strip() or action}` is not legal: {reason}", s.span,
                                _legal_hint(game))
-            game.apply(picked)
+            game.apply(picked, seat=player)
         elif v == "mark":
             run.marked = game.clone()
         elif v == "expect":
@@ -1085,14 +1085,18 @@ def _player_kw(s: ast.Statement) -> int | None:
 
 
 def _seat_reason(game: Game, player: int | None) -> str | None:
-    """Why player P may not act now (it is another player's turn or choice), or None."""
+    """Why player P may not act now (it is another player's turn or choice, or P has chosen in
+    this round already), or None.  In a simultaneous round every seat still to choose may act."""
     if player is None or game.over:
         return None
-    who = game.to_move()
-    if player == who:
+    acting = game.to_act()
+    if player in acting:
         return None
+    if game.state.pending is None and game.state.flow == "round":
+        return (f"player {player} has chosen in this round already" if player in game.state.acting
+                else f"player {player} does not act in this round")
     what = "choice" if game.state.pending is not None else "turn"
-    return f"it is player {who}'s {what}, not player {player}'s"
+    return f"it is player {acting[0]}'s {what}, not player {player}'s"
 
 
 def _pick(run: Run, s: ast.Statement, action: Action, player: int | None) -> tuple[Action, str | None]:
@@ -1105,8 +1109,8 @@ def _pick(run: Run, s: ast.Statement, action: Action, player: int | None) -> tup
     if reason is not None:
         return action, reason
     if action.name != ANY and ANY not in action.args:
-        return action, game.explain_illegal(action)
-    matches = [a for a in game.legal_actions() if _matches(action, a)]
+        return action, game.explain_illegal(action, player)
+    matches = [a for a in game.legal_actions(player) if _matches(action, a)]
     if not matches:
         if game.over:
             return action, "the game is over"
@@ -1139,7 +1143,7 @@ def _expect(run: Run, s: ast.Statement) -> None:
         action = _action_of(run, s, s.args[1:])
         player = _player_kw(s)
         picked, reason = _pick(run, s, action, player)
-        offered = reason is None and picked in game.legal_actions()
+        offered = reason is None and picked in game.legal_actions(player)
         if first.name == "legal":
             if reason is not None or not offered:
                 raise _failure("S501", f"`{action}` is not legal: {reason or 'it is not among the legal actions'}",
@@ -1147,7 +1151,7 @@ def _expect(run: Run, s: ast.Statement) -> None:
         else:
             if reason is None or offered:
                 raise _failure("S501", f"`{action}` is legal" + (f" (e.g. `{picked}`)" if picked != action else ""),
-                               s.span, f"player {game.to_move()} may play it now")
+                               s.span, f"player {game.to_move() if player is None else player} may play it now")
             want = next((k.value.value for k in s.kwargs if k.name == "reason"), None)
             if want is not None and want.lower() not in reason.lower():
                 raise _failure("S501", f"`{action}` is illegal, but because {reason}", s.span,
@@ -1256,6 +1260,9 @@ def _setup(run: Run, s: ast.Statement) -> None:
             target = s.args[1].value if s.args[0].value == 0 else -s.args[1].value
         _move_pawn(run, target, s)
     elif v == "turn":
+        if st.flow == "round" and st.pending is None:
+            raise _failure("S503", "`turn` sets whose turn it is, and in this game every seat chooses each round",
+                           s.span, "play a seat's choice with `do ACTION player=P`; `expect legal ACTION player=P`")
         if st.pending is not None or st.flow != "turn":
             raise _failure("S503", "`turn` needs a position between turns (no choice pending)", s.span,
                            _legal_hint(game))
