@@ -642,6 +642,22 @@ class Checker:
         if s.verb in SPACE_VERBS and s.args and isinstance(s.args[0], ast.Name) \
                 and s.args[0].name in self.voc.known(R.ZONE):
             self.zone_has_spaces(s, s.args[0])
+        if s.verb == "rotate" and s.args and isinstance(s.args[0], ast.Name):
+            self.zone_per_seat(s.args[0])
+
+    def zone_per_seat(self, zone: ast.Name) -> None:
+        """E204 for `rotate` on a zone that is not a `player` zone: the engine turns the run of
+        per-seat slots starting at that zone, so on a shared zone it moves the items of the zones
+        declared after it, or fails when there are too few."""
+        flags = self.voc.zone_flags.get(zone.name)
+        if flags is None or "player" in flags:
+            return   # (an unknown zone: E305 there)
+        seated = sorted(z for z, f in self.voc.zone_flags.items() if "player" in f)
+        self.error("E204", f"zone `{zone.name}` is not a `player` zone: `rotate` has no seats' items to pass "
+                           "there", zone.span,
+                   "`rotate` passes every seat's items of a `player` zone to a neighbour"
+                   + (f"; `player` zones: {', '.join(seated)}" if seated
+                      else f"; declare it `zone {zone.name} player ...`"))
 
     def zone_has_spaces(self, s: ast.Statement, zone: ast.Name) -> None:
         """E204 for `choose_space` on a zone with no spaces (nothing is offered: its block never runs),

@@ -157,6 +157,10 @@ class Context:
     vocabulary: set[str] = attrs.Factory(set)
     items: dict[str, str] = attrs.Factory(dict)   # item name -> kind
     seller: str = "the bank"   # (a game with `trade neighbours` buys from the neighbours only)
+    # The game's two tie-breaks: each is explained on its own line, and a line must not call a
+    # tie shared while the other one still follows.
+    tiebreak_value: ast.Expr | None = None      # `tiebreak_by VALUE`
+    tiebreak_category: ast.Expr | None = None   # `tiebreak CATEGORY`
 
     def noun(self, zone: str) -> str | None:
         return self.nouns.get(zone)
@@ -192,6 +196,10 @@ class Context:
                     ctx.kinds.update(names)
                 elif s.verb == "trade" and names[:1] == ["neighbours"]:
                     ctx.seller = "a neighbour"
+                elif s.verb == "tiebreak_by" and s.args and d.kind == "game":
+                    ctx.tiebreak_value = s.args[0]
+                elif s.verb == "tiebreak" and s.args and d.kind == "game":
+                    ctx.tiebreak_category = s.args[0]
                 if s.verb in ("resources", "colors", "science", "chains"):
                     ctx.vocabulary.update(names)
         for d in defs:
@@ -1250,10 +1258,55 @@ def _statement(s: ast.Statement, scope: Scope, kind: str | None = None) -> str:
     values["block"] = Val(block_text(s.block, inner))
     if s.verb == "choose" and "optional" in kw and _name(kw["optional"]) != "false":
         values["by"] = subject_val(_May(subject_of(kw.get("by"), scope)))
+    template = verb.explain
+    ctx = scope.ctx
+    if s.verb == "tiebreak_by" and ctx is not None and ctx.tiebreak_category is not None:
+        values["category"] = word_val(ctx.tiebreak_category, scope)
+        template = TIEBREAK_BY_THEN_CATEGORY
+    elif s.verb == "tiebreak" and ctx is not None and ctx.tiebreak_value is not None:
+        values["value"] = Val(ranked(ctx.tiebreak_value, scope))
+        template = TIEBREAK_AFTER_VALUE
+    if s.verb == "move_all" and "where" in kw:
+        # (the registry's text says "everything", and the engine leaves what fails the filter)
+        values["moved"] = Val(_filtered_items(source_zone, str(values["from"]), kw["where"], scope))
+        template = MOVE_ALL_WHERE
     try:
-        return verb.explain.format_map(values)
+        return template.format_map(values)
     except (ValueError, IndexError, AttributeError):
         return words(s.verb)
+
+
+# A game with both tie-breaks: `tiebreak_by` first, then the category, then a shared victory
+# (written in either order).
+TIEBREAK_BY_THEN_CATEGORY = ("a tie goes to the player with the highest {value}; still tied, to the player with "
+                             "more VP from {category:source}")
+TIEBREAK_AFTER_VALUE = ("if the {value} is tied too, a tie goes to the player with more VP from {category:source}; "
+                        "still tied, the victory is shared")
+# `move_all ... where=`: what is moved is named by the filter.
+MOVE_ALL_WHERE = "{me:move} {moved} to {to}{at:? (at the %)}"
+
+
+def _filtered_items(zone: str | None, place: str, where: ast.Expr, scope: Scope) -> str:
+    """The items of `zone` (said `place`) a `where=` lets through: "the red cards in the discard
+    pile"; a filter that is not one colour is said as a condition on each item."""
+    colour = _colour_filter(where, scope)
+    if colour is not None:
+        nouns = noun_of(zone, {"color": colour}, scope)
+        if nouns:
+            return f"the {nouns[1]} in {place}"
+    nouns = noun_of(zone, {}, scope)
+    return f"the {nouns[1] if nouns else 'items'} in {place} for which {where_text(where, scope)}"
+
+
+def _colour_filter(where: ast.Expr, scope: Scope) -> ast.Expr | None:
+    """The colour of a filter `it.color == COLOUR` (either way round), as a `color=` value."""
+    if not (isinstance(where, ast.BinOp) and where.op == "=="):
+        return None
+    for attr, value in ((where.left, where.right), (where.right, where.left)):
+        if isinstance(attr, ast.Attribute) and attr.name == "color" and _name(attr.obj) == "it" \
+                and isinstance(value, ast.Name) and (scope.ctx is None or value.name in scope.ctx.colors):
+            return value
+    return None
 
 
 def _chooser_scope(by: ast.Expr | None, scope: Scope, chooser: Subject) -> Scope:
