@@ -60,6 +60,7 @@ def test_and_or_not_join_conditions(tmp_path, line):
 
 @pytest.mark.parametrize("line, hint", [
     ('expect owner("Baths") != p0', "write 0 for p0"),   # held although player 0 owns the Baths
+    ("expect winner != p0", "write 0 for p0"),             # held after player 0 won
     ('expect zone("Baths") != 3', "a word with a word"),
     ("expect pawn == city", "a word with a word"),
     ('expect options == 2', "a word with a word"),

@@ -761,9 +761,17 @@ class Expr:
                 self._want(e.right, right, CONDITION, f"`{e.op}` joins conditions: compare the number, e.g. `x > 0`")
                 return {CONDITION}
             if e.op in ("==", "!="):
+                seat_word = next((side for side in (e.left, e.right)
+                                  if isinstance(side, ast.Name) and re.fullmatch(r"p\d+", side.name)), None)
+                if seat_word is not None:   # (a word, never equal to a player's number: `winner != p0` held always)
+                    raise _error("E309", f"`{seat_word.name}` is a word, and players are numbers here: "
+                                         "they are never equal", seat_word.span,
+                                 f"write {seat_word.name[1:]} for {seat_word.name}")
                 if left is not None and right is not None and not left & right:
                     raise _error("E309", f"`{e.op}` compares {self._kinds_text(left)} with {self._kinds_text(right)}: "
-                                         f"they are never equal", e.span, self._compare_hint(e))
+                                         f"they are never equal", e.span,
+                                 "compare a number with a number, a word with a word (zone(\"A\") == city, "
+                                 "victory == military)")
                 return {CONDITION}
             for side, kinds in ((e.left, left), (e.right, right)):
                 self._want(side, kinds, NUMBER, f"`{e.op}` takes numbers")
@@ -787,7 +795,7 @@ class Expr:
         return None
 
     def _one_copy(self, e: ast.Call, a: ast.Str) -> None:
-        """Where a name stands for several copies (classic: Stone Pit at 5 players), `zone`,
+        """Where a name stands for several copies (a card with `copies`, in a game of enough seats), `zone`,
         `owner` and `face_up`/`face_down` of it would read one copy, the first: refused.  `cost`
         is the same for every copy, and `accessible` asks whether any copy can be taken."""
         if e.func in ("cost", "accessible"):
@@ -796,13 +804,6 @@ class Expr:
         if n > 1:
             raise _error("S203", f"\"{a.value}\" has {n} copies in this game: `{e.func}` would read one of them",
                          a.span, f'count them where they are: count(city, named="{a.value}", owner=player(1)) == 1')
-
-    def _compare_hint(self, e: ast.BinOp) -> str:
-        players = [side.name for side in (e.left, e.right)
-                   if isinstance(side, ast.Name) and re.fullmatch(r"p\d+", side.name)]
-        if players:
-            return f"players are numbers here: write {players[0][1:]} for {players[0]}"
-        return "compare a number with a number, a word with a word (zone(\"A\") == city, victory == military)"
 
     def _check_call(self, e: ast.Call) -> None:
         usage = SCENARIO_FUNCTIONS[e.func][0]

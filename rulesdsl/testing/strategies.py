@@ -240,8 +240,9 @@ def finished_games(expansions: Iterable[str] = (), base="duel", *, options: Iter
                    setups: st.SearchStrategy[Setup] | None = None,
                    players: int | None = None) -> st.SearchStrategy[Playthrough]:
     """Whole games, played to the end with drawn legal actions.  Content whose game can get stuck
-    (a seat to move with no legal action) or does not end within `MAX_GAME_ACTIONS` actions
-    makes the test fail with GameStuck or GameTooLong."""
+    (a seat to move with no legal action) makes the test fail with GameStuck; a game that does
+    not end is never handed over either (hypothesis gives up on examples that large before
+    `MAX_GAME_ACTIONS`, past which it is GameTooLong)."""
     from rulesdsl.interpreter import MAX_GAME_ACTIONS
     if setups is None:
         setups = _plain_setups(expansions, base, options=options, players=players)
