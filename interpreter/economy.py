@@ -347,8 +347,30 @@ def build(g: Game, p: int, item: int, free: bool = False) -> None:
         via = "chain" if chain else "paid"
         spend(g, p, total)
         if trade:
-            frames += events.event_frames(g, "traded", p, fields={"seller": -1, "resource": "", "amount": trade})
+            if g.content.trade_base and not chain:
+                frames += _pay_neighbours(g, p, item)
+            else:
+                frames += events.event_frames(g, "traded", p, fields={"seller": -1, "resource": "", "amount": trade})
     _into_play(g, p, item, "built", via, frames)
+
+
+def _pay_neighbours(g: Game, p: int, item: int) -> list[Frame]:
+    """A build an effect makes (no action named its payment) in a game whose seats buy from
+    their neighbours: the sellers of its first way to pay get their coins, as a round pays
+    them; the frames of the `traded` it sets off."""
+    options = payment_options(g, p, item)
+    if not options:
+        return []
+    chosen = options[0][1]
+    coins = g.state.coins
+    for seller, amount in chosen:
+        coins[seller] += amount
+    frames: list[Frame] = []
+    if "traded" in g.content.triggers_by_event:
+        for seller, resource, amount in _bought(g, p, item, chosen):
+            frames += events.event_frames(g, "traded", p, fields={"seller": seller, "resource": resource,
+                                                                 "amount": amount})
+    return frames
 
 
 def taken_along(g: Game, p: int, riders: list[int]) -> None:

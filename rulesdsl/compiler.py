@@ -42,8 +42,9 @@ ENV = Src("f.env")
 
 class MaybeItem:
     """An item argument of a verb that may name no item (-1: `first_in` of an empty zone, the
-    `host` of an item lying on nothing, `event.item` of an event without one): `Compiler.call`
-    writes the call so that it is made only when the item is one."""
+    `host` of an item lying on nothing, `event.item` of an event without one), or a player
+    argument that may name no seat (`event.seller` of a trade with the bank): `Compiler.call`
+    writes the call so that it is made only when the item or seat is one."""
 
     def __init__(self, fn: Fn):
         self.fn = fn
@@ -614,8 +615,13 @@ class Compiler:
     def effect(self, s: ast.Statement) -> Step:
         return getattr(self, f"do_{s.verb}")(s, {k.name: k.value for k in s.kwargs})
 
-    def who(self, kw: dict, name: str = "who") -> Fn:
-        return self.expr(kw[name]) if name in kw else self.written(lambda g, f: f.me, ME)
+    def who(self, kw: dict, name: str = "who") -> Fn | MaybeItem:
+        if name not in kw:
+            return self.written(lambda g, f: f.me, ME)
+        fn = self.expr(kw[name])
+        # (an event's seat may be none, -1: the bank sold, nobody owned; the statement then does
+        # nothing, where the seat -1 would have been the last one)
+        return MaybeItem(fn) if isinstance(kw[name], ast.Attribute) else fn
 
     def acted_on(self, e: ast.Expr) -> Fn | MaybeItem:
         """An item a verb acts on: a name (`this`, `chosen`, an action's card, an item's name)

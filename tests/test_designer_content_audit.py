@@ -146,6 +146,7 @@ action sell {
 card "Woods" { deck deck1; color brown; produce wood }
 card "Hut" { deck deck1; color blue; cost wood }
 card "Kingmaker" { deck deck1; color yellow; choose_player { starts_next_age chosen } }
+card "Patron" { deck deck1; color yellow; choose 1 from structure { build chosen } }
 card "A" { deck deck2; color blue }
 card "B" { deck deck2; color blue }
 card "C" { deck deck2; color blue }
@@ -165,6 +166,42 @@ scenario "the neighbour is paid" {
     do take "Hut" pay="p1:1"
     expect coins(0) == 2 and coins(1) == 1 and coins(2) == 0
     expect count(city, named="Hut") == 1
+}
+"""))
+
+
+def test_an_effect_s_build_pays_the_neighbour_too_and_the_seller_hears_it(tmp_path):
+    # A build an effect makes (no action names its payment) paid the whole price to the bank.
+    folder(tmp_path, "turns_trade", TURNS_TRADE + 'rule "Tip" { when traded by=any { gain 1 coin who=event.seller } }\n')
+    all_pass(scenario(tmp_path, """\
+scenario "the effect's build pays the neighbour, who is tipped" {
+    base "turns_trade"
+    give 1 "Woods"
+    structure "Hut" "Patron" "Kingmaker"
+    coins 0 3
+    coins 1 0
+    coins 2 0
+    do take "Patron"
+    do choose "Hut"
+    expect count(city, named="Hut") == 1
+    expect coins(0) == 2 and coins(1) == 2 and coins(2) == 0
+}
+"""))
+
+
+def test_a_seat_the_event_names_as_none_gains_nothing(tmp_path):
+    # Bought from the bank, the seller is -1: `who=event.seller` gave the coin to the last seat.
+    folder(tmp_path, "tip", 'rule "Tip" { when traded by=any { gain 1 coin who=event.seller } }\n')
+    all_pass(scenario(tmp_path, """\
+scenario "the bank is tipped by nobody" {
+    expansion "tip"
+    option beginner_wonders
+    accessible "Baths"
+    coins 0 3
+    coins 1 5
+    do build "Baths"
+    expect count(city, named="Baths") == 1
+    expect coins(0) == 1 and coins(1) == 5
 }
 """))
 
