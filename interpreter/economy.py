@@ -373,15 +373,16 @@ def _pay_neighbours(g: Game, p: int, item: int) -> list[Frame]:
     return frames
 
 
-def taken_along(g: Game, p: int, riders: list[int]) -> None:
-    """What lay on a card taken from the structure (built, or moved: under a wonder) goes to
-    the seat that took it, acquired as `take_attached` does; an item that cannot come into play
-    (its kind has no `build_zone`), or taken by no seat, to the discard pile, as `discard` puts
-    it there.  (Left behind, it lay in the structure on no card.)"""
+def taken_along(g: Game, p: int, riders: list[int], to: int = -1) -> None:
+    """What lay on a card taken from the structure (built, or moved, placed or claimed: under a
+    wonder) goes to the seat that took it, acquired as `take_attached` does; where the card went
+    to the discard pile (slot `to`), or the item cannot come into play (its kind has no
+    `build_zone`), or no seat took it, to the discard pile, as `discard` puts it there.  (Left
+    behind, it lay in the structure on no card.)"""
     build_zone = g.content.build_zone
     pile = g.zone_base[g.content.discard_zone]
     for x in riders:
-        if p >= 0 and g.content.items[x].kind in build_zone:
+        if p >= 0 and to != pile and g.content.items[x].kind in build_zone:
             acquire(g, p, x)
         else:
             frames: list[Frame] = []

@@ -233,6 +233,7 @@ scenario "else the player who took the last card starts" {
 BOUNTY = """\
 expansion bounty {
     zone bounty_pile
+    zone shelf public spaces=3
 }
 token "Bounty" { deck bounty_pile; gain 2 coins }
 rule "Bounty on a face-up card" {
@@ -240,11 +241,24 @@ rule "Bounty on a face-up card" {
         if age == 1 { deal_onto_structure 1 bounty_pile slots=[18] }
     }
 }
+action shelve {
+    param card from structure
+    place card shelf space=0
+}
+action grab {
+    param card from structure
+    claim card shelf
+}
+action stash {
+    param card from structure
+    move card discard
+}
 """
 
 
 def test_what_lies_on_a_card_built_or_put_under_a_wonder_goes_to_its_taker(tmp_path):
-    # Before, the token stayed in the structure on no card (the `one-place` invariant broke).
+    # Before, the token stayed in the structure on no card (the `one-place` invariant broke);
+    # placed, claimed or moved the same way, but to the discard pile, where it goes with the card.
     rules = load_ruleset((str(folder(tmp_path, "bounty", BOUNTY)),), "duel")
     for action in ("build", "wonder"):
         game = rules.new_game(seed=3, options=["beginner_wonders"])
@@ -258,6 +272,12 @@ def test_what_lies_on_a_card_built_or_put_under_a_wonder_goes_to_its_taker(tmp_p
         game.apply(Action(action, names))
         assert st.loc[bounty] == game.slot(c.zone_index["tokens"], 0) and bounty not in st.attached
         assert st.coins[0] == before + 2           # its effect ran: acquired
+    for action, into in (("shelve", "tokens"), ("grab", "tokens"), ("stash", "discard"), ("discard", "discard")):
+        game = rules.new_game(seed=3, options=["beginner_wonders"])
+        st, c = game.state, game.content
+        bounty = c.item_index["Bounty"]
+        game.apply(Action(action, (game.name(st.structure[18]),)))
+        assert game.slot_zone[st.loc[bounty]] == c.zone_index[into] and bounty not in st.attached, action
     for seed in range(10):
         assert run_checked(rules.new_game(seed=seed), rng=seed).game.over   # every invariant held
 
