@@ -289,15 +289,18 @@ def resolve_round(g: Game) -> None:
         else:
             name, *args = choice
             act, binding, pay = legality.decode(g, Action(name, tuple(args)), p)
-        if claimed is not None:
-            if claimed and not claimed.isdisjoint(binding):
-                # Seats before in seat order chose the same item (from a zone seats share): this
-                # one takes another copy of it where one is left, else its action is void: nothing
-                # is paid and nothing happens (before, each moved the one item in turn, and paid).
+        if claimed is not None and act.takes:
+            taken = [binding[k] for k in act.takes]
+            if claimed and not claimed.isdisjoint(taken):
+                # Seats before in seat order chose to take the same item (from a zone seats
+                # share): this one takes another copy of it where one is left, else its action is
+                # void: nothing is paid and nothing happens (before, each moved the one item in
+                # turn, and paid).
                 binding = _unclaimed(g, act, binding, p, claimed)
                 if binding is None:
                     continue
-            claimed.update(binding)
+                taken = [binding[k] for k in act.takes]
+            claimed.update(taken)
         # (an action that builds nothing it pays for pays nothing before it resolves)
         plans.append((p, act, binding, economy.round_payment(g, p, act, binding, pay) if act.paid else None))
     g._round_pools.clear()
@@ -325,13 +328,13 @@ def resolve_round(g: Game) -> None:
 
 
 def _unclaimed(g: Game, act, binding: list[int], p: int, claimed: set[int]) -> list[int] | None:
-    """Seat p's binding with each item another seat claimed this round replaced by another copy
-    of it among the parameter's candidates; None where some item has none left."""
+    """Seat p's binding with each item it takes that another seat claimed this round replaced by
+    another copy of it among the parameter's candidates; None where some item has none left."""
     names = g.item_names
     pools = None
     out: list[int] = []
     for k, item in enumerate(binding):
-        if item not in claimed:
+        if k not in act.takes or item not in claimed:
             out.append(item)
             continue
         if names[item] not in g.copied_names:

@@ -21,6 +21,7 @@ from .loader import Merged
 from .model import (STRUCTURE, STRUCTURE_ALL, ActionDef, Block, Content, Cost, Fn, ItemDef, Layout, Param, Selector, Step,
                     Track, Trigger, ZoneDef)
 from .names import options_read
+from .playable import statements
 
 ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv, "%": operator.mod,
          "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
@@ -50,6 +51,10 @@ class MaybeItem:
         self.fn = fn
         self.name = ""   # (its name in the call's source: `_i0`, set by `Compiler.call`)
 
+
+# The verbs that take an item from where it lies (an action's parameter so moved is taken: in a
+# round, two seats cannot both take one item).
+MOVES = ("build", "acquire", "discard", "move", "place", "claim")
 
 # What written expressions may call besides the game's verbs.
 BUILTINS = {"len": len, "list": list, "min": min, "max": max, "abs": abs}
@@ -211,7 +216,7 @@ class Compiler:
             copied_names=frozenset(n for n, k in Counter(it.name for it in compiled_items).items() if k > 1),
             shared_picks=any(p.selector.zone < 0 or not self.zones[p.selector.zone].per_player
                              or p.selector.owner != "me" or p.selector.more_zones
-                             for a in actions for p in a.params))
+                             for a in actions for p in (a.params[k] for k in a.takes)))
 
     def sequence_steps(self, block_ids: list[int]) -> list[Step]:
         # Each step pushes one block; it runs to completion before the next step starts.
@@ -512,9 +517,12 @@ class Compiler:
                 pays.append(self.written(lambda g, f, item=item: g.price_of(f.me, item)[0], f"g.price_of(f.me, {item})[0]"))
         block = self.block(effects, names_of_items=tuple(names))
         zones = [p.selector.zone for p in params]
+        moved = {s.args[0].name for e in effects for s in (e, *statements(e.block))
+                 if s.verb in MOVES and s.args and isinstance(s.args[0], ast.Name)}
         return ActionDef(index, d.name, params, requires, paid, pays, block, d.name_span,
                          texts + self.blocks[block].texts, shared_pools=len(set(zones)) != len(zones),
-                         guards=guards, before_turn=before, param_names=tuple(p.name for p in params))
+                         guards=guards, before_turn=before, param_names=tuple(p.name for p in params),
+                         takes=tuple(k for k, name in enumerate(names) if name in moved))
 
     def zone_id(self, zone: ast.Expr) -> int:
         special = {"structure": STRUCTURE, "structure_all": STRUCTURE_ALL}.get(zone.name)

@@ -158,6 +158,9 @@ class ActionDef:
     shared_pools: bool = False   # two params draw from the same zone (a binding may repeat an item)
     guards: list[Fn] = attrs.Factory(list)   # requirements that read no parameter: checked once per turn
     before_turn: bool = False    # optional, at the start of a turn; the player then takes a normal action
+    # Indexes of the params its effects move (build, discard, move...): in a simultaneous round,
+    # two seats cannot both take one item (`turns.resolve_round`); looking at one can be shared.
+    takes: tuple[int, ...] = ()
     param_names: tuple[str, ...] = ()   # the params' names, in order (a binding's frame: dict(zip(names, items)))
     # Whether a binding is legal only after a check (a requirement, a cost, a payment, a list two
     # params share); derived from those when made: every round asks it of every seat.
@@ -250,8 +253,9 @@ class Content:
     age_ends: Fn | None = None            # `age_ends when COND`; None: when the structure is empty
     trade_where: Fn | None = None         # `trade neighbours PRICE where=COND`: what a neighbour sells
     trade_base: int = 0                   # its price per unit; 0: the game trades with the bank only
-    # Some action's parameter picks from items seats share (the structure, a zone of no seat, or
-    # another seat's): in a round, two seats may choose the same item (`turns.resolve_round`).
+    # Some action takes a parameter picked from items seats share (the structure, a zone of no
+    # seat, or another seat's): in a round, two seats may choose the same item to take
+    # (`turns.resolve_round`).
     shared_picks: bool = False
     trade_where_static: bool = True       # the condition reads only the item: worked out once per item
     counters: tuple[str, ...] = ()        # `counter NAME`: a number per seat

@@ -357,6 +357,14 @@ def test_seats_that_choose_the_same_item_in_a_round_do_not_share_it():
     assert game.state.coins == [12, 3, 3]
 
 
+def test_seats_that_choose_an_item_they_do_not_take_share_it():
+    # An action that only reads its parameter (it moves nothing) is no claim on the item.
+    game = new_game(base=str(ROUNDS / "market2"), players=3, seed=1)
+    for seat in range(3):
+        game.apply(Action("admire", ("Idol",)), seat=seat)
+    assert game.state.coins == [6, 6, 6] and game.items_in("market")[-1:] == ["Idol"]
+
+
 def test_a_round_turns_up_the_structure_cards_it_uncovered():
     # Before, a simultaneous game never turned a face-down card up: it could never be taken.
     game = new_game(base=str(ROUNDS / "simstruct2"), players=3, seed=1, script={"age1": ["E", "A", "B", "C", "D"]})
