@@ -399,7 +399,7 @@ def _into_play(g: Game, p: int, item: int, event: str, via: str | None, frames: 
     it = g.content.items[item]
     st = g.state
     riders = None
-    if st.attached:   # (`zones.carries`, inline: most items carry nothing, and no import is run for them)
+    if g.content.structure_riders and st.attached:   # (`core.carries`, inline: most items carry nothing)
         hosts = g._hosts
         if hosts is None:
             hosts = g._hosts = set(st.attached.values())

@@ -290,7 +290,7 @@ def resolve_round(g: Game) -> None:
             name, *args = choice
             act, binding, pay = legality.decode(g, Action(name, tuple(args)), p)
         if claimed is not None and act.takes:
-            taken = [binding[k] for k in act.takes]
+            taken = list(map(binding.__getitem__, act.takes))   # (no comprehension: no cell)
             if claimed and not claimed.isdisjoint(taken):
                 # Seats before in seat order chose to take the same item (from a zone seats
                 # share): this one takes another copy of it where one is left, else its action is
@@ -299,7 +299,7 @@ def resolve_round(g: Game) -> None:
                 binding = _unclaimed(g, act, binding, p, claimed)
                 if binding is None:
                     continue
-                taken = [binding[k] for k in act.takes]
+                taken = list(map(binding.__getitem__, act.takes))
             claimed.update(taken)
         # (an action that builds nothing it pays for pays nothing before it resolves)
         plans.append((p, act, binding, economy.round_payment(g, p, act, binding, pay) if act.paid else None))

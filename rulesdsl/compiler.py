@@ -119,6 +119,11 @@ class Compiler:
         # Names bound around the code being compiled (action parameters, `as=` aliases): such a
         # name hides a zone or kind word of the same spelling, as the checker reads it.
         self.bound: list[str] = []
+        # The zones each name bound to an item around the code being compiled picks from (an
+        # action's parameter, a choice's `chosen` and alias), and whether anything may come to lie
+        # on a card of the structure (`Content.structure_riders`).
+        self.item_zones: dict[str, frozenset[int]] = {}
+        self.structure_riders = False
         # The definition each block comes from, to name what was running in a runtime error.
         self.origin = ""
         self.origins: list[str] = []
@@ -214,6 +219,7 @@ class Compiler:
             trade_price_reads_own=settings.get("trade_reads_own", True),
             trade_price_by_resource=settings.get("trade_by_resource", False),
             copied_names=frozenset(n for n, k in Counter(it.name for it in compiled_items).items() if k > 1),
+            structure_riders=self.structure_riders,
             shared_picks=any(p.selector.zone < 0 or not self.zones[p.selector.zone].per_player
                              or p.selector.owner != "me" or p.selector.more_zones
                              for a in actions for p in (a.params[k] for k in a.takes)))
@@ -474,10 +480,12 @@ class Compiler:
     def action(self, d: ast.Definition, index: int) -> ActionDef:
         self.origin = label(d)
         depth = len(self.bound)
+        around = dict(self.item_zones)
         try:
             return self._action(d, index)
         finally:
             del self.bound[depth:]
+            self.item_zones = around
 
     def _action(self, d: ast.Definition, index: int) -> ActionDef:
         params: list[Param] = []
@@ -490,6 +498,7 @@ class Compiler:
         for s in d.block.statements:
             if s.verb == "param":
                 params.append(Param(s.args[0].name, self.selector(s.args[2], s.kwargs)))
+                self.item_zones[s.args[0].name] = _zones_of(params[-1].selector)
                 self.bound.append(s.args[0].name)
                 texts.append(self.describe(s))
             elif s.verb == "before_turn":
@@ -661,7 +670,14 @@ class Compiler:
         by = self.who(kw, "by")
         alias = kw["as"].name if "as" in kw else None
         optional = "optional" in kw and kw["optional"].name == "true"
-        body = self.aliased_block(s.block.statements, alias, items=True)
+        around = dict(self.item_zones)
+        for name in ("chosen", alias):
+            if name:
+                self.item_zones[name] = _zones_of(selector)
+        try:
+            body = self.aliased_block(s.block.statements, alias, items=True)
+        finally:
+            self.item_zones = around
         return self.call("choose", by, count, selector, body, Src("f"), alias, optional)
 
     def do_choose_space(self, s, kw) -> Step:
@@ -755,6 +771,7 @@ class Compiler:
         return self.call("return_to_deck", zone, ME)
 
     def do_deal_onto_structure(self, s, kw) -> Step:
+        self.structure_riders = True
         count = self.expr(s.args[0])
         src = self.zone_index[s.args[1].name]
         if "marked" in kw:
@@ -789,11 +806,23 @@ class Compiler:
     def do_discard(self, s, kw) -> Step:
         return self.call("discard", ME, self.acted_on(s.args[0]))
 
+    def off_structure(self, e: ast.Expr) -> bool:
+        """Whether an item expression surely names no card of the structure: `this` (an item's
+        effects run once it is in play), or a name bound to an item picked from other zones."""
+        if not isinstance(e, ast.Name):
+            return False
+        if e.name == "this":
+            return True
+        zones = self.item_zones.get(e.name)
+        return zones is not None and STRUCTURE not in zones and STRUCTURE_ALL not in zones
+
     def do_move(self, s, kw) -> Step:
         item = self.acted_on(s.args[0])
         zone = self.zone_index[s.args[1].name]
         owner = self.who(kw, "owner")
         onto = self.acted_on(kw["onto"]) if "onto" in kw else None
+        if onto is not None and not self.off_structure(kw["onto"]):
+            self.structure_riders = True
         bottom = "at" in kw and kw["at"].name == "bottom"
         if onto is None and not bottom:
             return self.call("move", item, zone, owner, by=ME)
@@ -1453,6 +1482,11 @@ def mentions(e: ast.Expr, names: set[str]) -> bool:
     if isinstance(e, ast.Call):
         return any(mentions(a, names) for a in e.args) or any(mentions(k.value, names) for k in e.kwargs)
     return False
+
+
+def _zones_of(sel: Selector) -> frozenset[int]:
+    """The zones a selector picks from."""
+    return frozenset((sel.zone, *sel.more_zones))
 
 
 def compile_content(merged: Merged, layers: list[str]) -> Content:

@@ -257,6 +257,9 @@ class Content:
     # seat, or another seat's): in a round, two seats may choose the same item to take
     # (`turns.resolve_round`).
     shared_picks: bool = False
+    # Something may come to lie on a card of the structure (`deal_onto_structure`, or `onto=` an
+    # item the compiler cannot tell is elsewhere): what leaves the structure is looked at for it.
+    structure_riders: bool = False
     trade_where_static: bool = True       # the condition reads only the item: worked out once per item
     counters: tuple[str, ...] = ()        # `counter NAME`: a number per seat
     tiebreak_by: Fn | None = None         # `tiebreak_by EXPR`

@@ -384,3 +384,12 @@ def test_an_extra_round_for_seats_with_nothing_to_do_is_lost_not_the_age():
     for seat, card in enumerate(("Feast", "Brick", "Brick")):
         game.apply(Action("build", (card,)), seat=seat)
     assert game.state.age == 0 and game.to_act() == [1, 2]
+
+
+def test_only_content_that_can_lay_items_on_structure_cards_looks_for_them(tmp_path):
+    # (what leaves the structure is looked at for riders only where something may lie on it)
+    assert not load_ruleset(()).content.structure_riders            # onto= a wonder: never a structure card
+    assert load_ruleset(("pantheon",)).content.structure_riders      # deal_onto_structure
+    onto = folder(tmp_path, "onto", 'card "Pin" { age 1; color yellow; choose 1 from structure '
+                                     '{ move "Law" box onto=chosen } }\n')
+    assert load_ruleset((str(onto),)).content.structure_riders
