@@ -142,12 +142,20 @@ class Reach:
             if zone is not None:
                 self.add(zone, (i,))
 
+    def taken_along(self, items) -> None:
+        """Items lying on a card of the structure leave it with the card: the seat that takes the
+        card acquires them, or they go to the discard pile (`economy.taken_along`)."""
+        self.built(items)
+        self.add(self.content.discard_zone, items)
+
     def walk(self, statements, scope) -> None:
         for s in statements:
             verb, args = s.verb, s.args
             inner = scope
             onto = next((kw.value for kw in s.kwargs if kw.name == "onto"), None)
             if onto is not None and len(args) >= 2:
+                if self.content.structure_riders:   # (what lies on a structure card may leave with it)
+                    self.taken_along(self.items_of(args[0], scope))
                 found = self.items_of(onto, scope)
                 for z in self.zones_of(args[1]) or list(self.k):
                     hosts = self.hosts.setdefault(z, set())
@@ -184,8 +192,10 @@ class Reach:
                 self.add(self.content.discard_zone, self.all)   # the item and whatever lay on it
             elif verb in ("deal_structure", "deal_onto_structure") and args:
                 zone = self.zone_of(args[-1])
-                self.add(STRUCTURE, self.selector_items(zone) if zone is not None else self.all)
+                dealt = self.selector_items(zone) if zone is not None else self.all
+                self.add(STRUCTURE, dealt)
                 if verb == "deal_onto_structure":
+                    self.taken_along(dealt)
                     hosts = self.hosts.setdefault(STRUCTURE, set())
                     if not self.k[STRUCTURE] <= hosts:
                         hosts |= self.k[STRUCTURE]
