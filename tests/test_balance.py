@@ -558,3 +558,15 @@ def test_compare_corrects_its_many_definition_tests_and_still_names_a_real_chang
     assert not [d["name"] for d in same if d.get("significant")]
     found = definitions(stronger)
     assert [d["name"] for d in found if d.get("significant")] == ["Altar"]
+
+
+def test_a_run_of_shared_victories_says_no_victory_kind(capsys):
+    # Every game a draw: the line read "victories: ;" with nothing between.
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from rulesdsl.cli import cli
+    folder = Path(__file__).parent / "data" / "rounds" / "again"
+    out = CliRunner().invoke(cli, ["balance", "-g", str(folder), "-p", "3", "-n", "6", "-j", "1"]).output
+    assert "draws 6; victories: none;" in out, out

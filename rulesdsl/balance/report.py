@@ -44,7 +44,8 @@ def render(report: dict, console: Console, top: int = 15) -> None:
     games = meta["games_played"]
     length = report["length"]
     console.print(f"draws {report['draws']}; victories: "
-                  + ", ".join(f"{v['victory']} {v['wins']} ({_pct(v['rate'])})" for v in report["victories"])
+                  + (", ".join(f"{v['victory']} {v['wins']} ({_pct(v['rate'])})" for v in report["victories"])
+                     or "none")
                   + f"; game length {length['turns']['mean']:.1f} turns ({length['min_turns']}-{length['max_turns']}), "
                   f"{length['actions']['mean']:.1f} actions")
     cats = Table(title="Mean score by category (per seat and game)")
