@@ -815,6 +815,8 @@ def phrase(e: ast.Expr, scope: Scope | None = None) -> str:
         if _name(e.obj) == "event":
             return event_field(e.name, scope)
         obj = phrase(e.obj, scope)
+        if e.name == "part_of":   # (a relation, not a noun: "its part of" read as nothing)
+            return f"the item {'it' if obj in ('it', 'that player') else obj} is part of"
         return f"its {words(e.name)}" if obj in ("it", "that player") else f"the {words(e.name)} of {obj}"
     if isinstance(e, ast.Alternatives):
         return join([words(n) for n in e.names], "or")

@@ -99,3 +99,13 @@ def test_the_check_summary_spells_plurals_as_the_listing_does(tmp_path):
     out = CliRunner().invoke(cli, ["check", "-g", str(folder)]).output
     assert "2 bonuses" in out and "bonuss" not in out, out
     shutil.rmtree(folder)
+
+
+def test_part_of_reads_as_a_relation():
+    # "for which its part of is the first item in their board": an attribute read as a noun.
+    from click.testing import CliRunner
+
+    from rulesdsl.cli import cli
+    out = CliRunner().invoke(cli, ["explain", "classic", "-g", "classic"]).output
+    assert "for which the item it is part of is the first item in their board" in out, out
+    assert "its part of" not in out
