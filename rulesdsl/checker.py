@@ -166,6 +166,7 @@ class Checker:
         for d in self.merged.definitions:
             self.definition(d)
         self.chains()
+        self.copies_in_range()
         self.deck_counts()
         self.diags += ItemZones(self.merged, self.voc.known(R.KIND), self.voc.items).run()
         if not any(d.severity == "error" for d in self.diags):
@@ -1237,6 +1238,20 @@ class Checker:
         r, old = found[-1]
         more = f" (and {len(found) - 1} more removal(s))" if len(found) > 1 else ""
         return f"`remove {old.kind} \"{old.name}\"` at {r.name_span.file}:{r.name_span.line} removed{more}"
+
+    def copies_in_range(self) -> None:
+        """W511 for a `copies` number above the game's most players: a copy no game holds."""
+        most = self.player_counts()[-1]
+        for d in self.merged.definitions:
+            for s in d.block.statements if d.block else ():
+                if s.verb != "copies":
+                    continue
+                for a in s.args:
+                    if isinstance(a, ast.Int) and a.value > most:
+                        self.warning("W511", f"a copy from {a.value} players: this game has at most {most}, so "
+                                             "no game holds it", a.span,
+                                     "`copies` lists the fewest players for each copy (`copies 3 5`: one from 3 "
+                                     "players, a second from 5), not how many copies there are")
 
     def deck_counts(self) -> None:
         """Follow the cards through the ages: each `deal_structure` must find enough cards for its
