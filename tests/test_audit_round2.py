@@ -15,7 +15,7 @@ from card_folders import codes, folder
 
 
 def card(effect: str) -> str:
-    return f'card "Sweeper" {{\n    age 1\n    color yellow\n    copies 3\n    {effect}\n}}\n'
+    return f'card "Sweeper" {{\n    age 1\n    color yellow\n    {effect}\n}}\n'
 
 
 # -- move_all ... where= -------------------------------------------------------------------------
@@ -99,8 +99,8 @@ def test_rotate_on_a_shared_zone_is_E204_at_the_zone(tmp_path):
     file = tmp_path / "cards.rules"
     file.write_text(card("rotate discard left"), encoding="utf-8")
     human = check_paths([file]).human()
-    assert f"{file}:5:12: error[E204]: zone `discard` is not a `player` zone" in human, human
-    assert "5 |     rotate discard left" in human and "^^^^^^^" in human
+    assert f"{file}:4:12: error[E204]: zone `discard` is not a `player` zone" in human, human
+    assert "4 |     rotate discard left" in human and "^^^^^^^" in human
     assert "help: `rotate` passes every seat's items of a `player` zone to a neighbour" in human
 
 
