@@ -397,15 +397,20 @@ class Playable:
                 zone = e.args[0]
                 used.update(name_of(z) for z in (zone.items if isinstance(zone, ast.ListExpr) else (zone,)))
         named = self.named()
+        # (an item that names no `deck` nor `age` starts where its kind's `start_zone` says)
+        start = {s.args[0].name: s.args[1] for s in self.header_statements()
+                 if s.verb == "start_zone" and len(s.args) == 2 and name_of(s.args[0]) and name_of(s.args[1])}
         for d in self.merged.definitions:
             if d.kind not in self.item_kinds or d.block is None or d.name in named:
                 continue
-            for s in d.block.statements:
-                if s.verb == "deck" and s.args and name_of(s.args[0]) and s.args[0].name not in used \
-                        and s.args[0].name in declared:   # (an unknown zone is E305 already)
-                    self.warning("W503", f"nothing takes items out of zone `{s.args[0].name}`: {d.kind} "
-                                         f"`{d.name}` would never come into play", s.args[0].span,
-                                 "deal, move or choose from that zone, or start the item in another one")
+            decks = [s.args[0] for s in d.block.statements if s.verb == "deck" and s.args and name_of(s.args[0])]
+            aged = any(s.verb == "age" for s in d.block.statements)
+            zone = decks[0] if decks else (start.get(d.kind) if not aged else None)
+            if zone is not None and zone.name not in used and zone.name in declared:   # (an unknown zone is E305 already)
+                how = "" if decks else " (its kind's `start_zone`)"
+                self.warning("W503", f"nothing takes items out of zone `{zone.name}`{how}: {d.kind} "
+                                     f"`{d.name}` would never come into play", zone.span if decks else d.name_span,
+                             "deal, move or choose from that zone, or start the item in another one")
 
     def words_that_name_something(self) -> None:
         """Words the engine looks up at play time and silently finds nothing for: a mark no

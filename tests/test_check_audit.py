@@ -214,3 +214,12 @@ def test_a_parameter_whose_selector_reads_another_parameter_is_E307(tmp_path):
              if d.severity == "error"]
     assert [(d.code, d.span.line, d.span.column) for d in found] == [("E307", 3, 61)], found
     assert "reads parameter `card`" in found[0].message and "require theirs.color == card.color" in found[0].help
+
+
+def test_an_item_that_starts_by_its_kind_in_a_zone_nothing_takes_from_is_W503(tmp_path):
+    # W503 named only an item's own `deck`: one placed by its kind's `start_zone` went unwarned.
+    found = [(d.code, d.span.line, d.span.column) for d in diagnostics(tmp_path, (
+        "expansion relics {\n    item_kinds relic\n    zone vault player active public\n    zone relic_pile\n"
+        "    build_zone relic vault\n    start_zone relic relic_pile\n}\n"
+        'relic "Lost Crown" { points 5 }\n')) if d.severity == "warning"]
+    assert found == [("W503", 8, 7)]
