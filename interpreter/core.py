@@ -359,6 +359,16 @@ def carries(g: Game, host: int) -> bool:
     return host in hosts
 
 
+def leaving_with(g: Game, item: int) -> list[int] | None:
+    """What lies on `item` where it is a card of the structure: what leaves the structure with it
+    (`economy.taken_along`); None where it is no such card or carries nothing.  Asked only in
+    content that may lay items on structure cards (`Content.structure_riders`, which the
+    callers test first: no call on the hot path of other content)."""
+    st = g.state
+    return riders(st.attached, item) if st.attached and st.loc[item] == g.structure_slot and carries(g, item) \
+        else None
+
+
 def riders(attached: dict[int, int], host: int) -> list[int]:
     """The items `attached` lays on `host`, in order."""
     found = []   # (a loop: a comprehension is a function made at every call)

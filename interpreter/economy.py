@@ -397,14 +397,7 @@ def acquire(g: Game, p: int, item: int) -> None:
 
 def _into_play(g: Game, p: int, item: int, event: str, via: str | None, frames: list[Frame]) -> None:
     it = g.content.items[item]
-    st = g.state
-    riders = None
-    if g.content.structure_riders and st.attached:   # (`core.carries`, inline: most items carry nothing)
-        hosts = g._hosts
-        if hosts is None:
-            hosts = g._hosts = set(st.attached.values())
-        if item in hosts and st.loc[item] == g.structure_slot:   # a card of the structure something lies on
-            riders = core.riders_of(g, item)
+    riders = core.leaving_with(g, item) if g.content.structure_riders else None
     try:
         core.relocate(g, item, g.zone_slots[g.content.build_zone[it.kind]][p])
     except KeyError:

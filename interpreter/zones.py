@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 def move(g: Game, item: int, zone: int, owner: int, onto: int | None = None, bottom: bool = False,
          by: int = -1) -> None:
     frames: list[Frame] = []
-    on_it = _on_structure_card(g, item) if g.content.structure_riders else None
+    on_it = core.leaving_with(g, item) if g.content.structure_riders else None
     core.arrive(g, item, g.zone_slots[zone][owner], by, frames)
     if on_it:   # (what they set off runs after what the move set off: scheduled first)
         economy.taken_along(g, by, on_it, g.state.loc[item])
@@ -121,7 +121,7 @@ def place(g: Game, item: int, zone: int, owner: int, space: int, hidden: bool = 
     before = seats.ruled_owner(g, item, old) if old in g.ruled else -1
     fields = {"zone": g.ruled[old], "space": st.positions.get(item, -1)} if old in g.ruled else {}
     frames: list[Frame] = []
-    on_it = _on_structure_card(g, item) if g.content.structure_riders else None
+    on_it = core.leaving_with(g, item) if g.content.structure_riders else None
     core.arrive(g, item, g.zone_slots[zone][owner], by, frames)
     if on_it:
         economy.taken_along(g, by, on_it, st.loc[item])
@@ -143,17 +143,9 @@ def place(g: Game, item: int, zone: int, owner: int, space: int, hidden: bool = 
         machine.schedule(g, frames)
 
 
-def _on_structure_card(g: Game, item: int) -> list[int] | None:
-    """What lies on `item`, a card of the structure about to leave it (None: it is none, or
-    carries nothing): what leaves with it (`economy.taken_along`)."""
-    st = g.state
-    return riders(st.attached, item) if st.attached and carries(g, item) and st.loc[item] == g.structure_slot \
-        else None
-
-
 def claim(g: Game, item: int, zone: int, owner: int, by: int = -1) -> None:
     frames: list[Frame] = []
-    on_it = _on_structure_card(g, item) if g.content.structure_riders else None
+    on_it = core.leaving_with(g, item) if g.content.structure_riders else None
     core.arrive(g, item, g.zone_slots[zone][owner], by, frames)
     if on_it:
         economy.taken_along(g, by, on_it, g.state.loc[item])
