@@ -362,14 +362,21 @@ def _pay_neighbours(g: Game, p: int, item: int) -> list[Frame]:
     if not options:
         return []
     chosen = options[0][1]
+    trades = _bought(g, p, item, chosen) if "traded" in g.content.triggers_by_event else ()
+    return pay_sellers(g, p, chosen, trades)
+
+
+def pay_sellers(g: Game, p: int, sellers, trades) -> list[Frame]:
+    """Seat p's coins reach the seats it bought from: (seller, coins) of `sellers`; the frames
+    of the `traded` each (seller, resource, coins) of `trades` sets off.  One place for a
+    round's payment, an action's and a build an effect makes."""
     coins = g.state.coins
-    for seller, amount in chosen:
+    for seller, amount in sellers:
         coins[seller] += amount
     frames: list[Frame] = []
-    if "traded" in g.content.triggers_by_event:
-        for seller, resource, amount in _bought(g, p, item, chosen):
-            frames += events.event_frames(g, "traded", p, fields={"seller": seller, "resource": resource,
-                                                                 "amount": amount})
+    for seller, resource, amount in trades:
+        frames += events.event_frames(g, "traded", p, fields={"seller": seller, "resource": resource,
+                                                             "amount": amount})
     return frames
 
 

@@ -354,15 +354,9 @@ def _paid(g: Game, p: int, payment) -> list[Frame]:
     st = g.state
     bank, to_seats, paid, trades = payment
     economy.spend(g, p, bank + sum(to_seats.values()))
-    for seller, coins in to_seats.items():
-        st.coins[seller] += coins
     for item in paid:
         st.prepaid[item] = p
-    heard: list[Frame] = []
-    for seller, resource, coins in trades:
-        traded = {"seller": seller, "resource": resource, "amount": coins}
-        heard += events.event_frames(g, "traded", p, fields=traded)
-    return heard
+    return economy.pay_sellers(g, p, to_seats.items(), trades)
 
 
 def _round_frames(g: Game, actions: list) -> list[Frame]:
