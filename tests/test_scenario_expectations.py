@@ -185,3 +185,18 @@ def test_turn_in_a_simultaneous_game_says_how_seats_act(tmp_path):
     r = one(tmp_path, "turn 1", "base classic\n    players 3")
     assert r.status == "failed" and codes(r) == [("S503", 4)]
     assert "every seat chooses each round" in r.diagnostics[0].message
+
+
+# -- a game without a conflict track ----------------------------------------------------------------
+
+def test_the_pawn_of_a_game_without_a_track_is_an_error_and_failures_do_not_name_it(tmp_path):
+    # Classic has no conflict track: before, `pawn 2` and `expect pawn == 2` passed on a pawn no
+    # rule reads, and every failure's help line printed "pawn 0".
+    header = "base classic\n    players 3"
+    r = one(tmp_path, "pawn 2\nexpect pawn == 2", header)
+    assert r.status == "error" and codes(r) == [("S203", 4), ("S203", 5)], r.render()
+    assert r.diagnostics[0].message == "7 Wonders has no conflict track, so no pawn"
+    r = one(tmp_path, "expect coins(0) == 4", header)
+    assert r.status == "failed" and r.diagnostics[0].help == "now: age 1, player 0 to move, coins [3, 3, 3]"
+    r = one(tmp_path, "expect coins(0) == 4")   # Duel's track: the pawn is named
+    assert r.status == "failed" and r.diagnostics[0].help.endswith("coins [7, 7], pawn 0"), r.diagnostics[0].help

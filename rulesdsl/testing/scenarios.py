@@ -508,6 +508,7 @@ def _check_statement(run: Run, s: ast.Statement) -> None:
     elif v == "pawn":
         _arity(s, 1, 2)
         _kwargs(s, ())
+        _has_track(run, s.span)
         cap = run.content.track.capital
         if len(s.args) == 1:
             n = _int_arg(s, s.args[0])
@@ -732,6 +733,8 @@ class Expr:
     def check(self, e: ast.Expr) -> set[str] | None:
         """Check `e`; the kinds of value it may have (None: not known here)."""
         if isinstance(e, ast.Name) and e.name in SCENARIO_NAMES:
+            if e.name == "pawn":
+                _has_track(self.run, e.span)
             return NAME_KINDS[e.name]
         if isinstance(e, ast.Name) and self._word(e):
             return {WORD}
@@ -1209,8 +1212,16 @@ def _literal(ex: Expr, e: ast.Expr) -> bool:
 def _context(run: Run) -> str:
     g = run.game
     st = g.state
-    return (f"now: age {st.age + 1}, player {g.to_move()} to move, coins {st.coins}, pawn {st.pawn}"
+    return (f"now: age {st.age + 1}, player {g.to_move()} to move, coins {st.coins}"
+            + (f", pawn {st.pawn}" if g.track_slot >= 0 else "")
             + (f", game over (winner {st.winner})" if g.over else ""))
+
+
+def _has_track(run: Run, span) -> None:
+    """The conflict pawn is read or moved only in a game with a conflict track (a `track`)."""
+    if run.game.track_slot < 0:
+        raise _error("S203", f"{run.content.title or run.content.name} has no conflict track, so no pawn", span,
+                     "`pawn` reads and moves the pawn of a game's `track`")
 
 
 def _refresh(game: Game) -> None:
