@@ -12,7 +12,9 @@ import attrs
 # A token longer than this is shown as its first ELIDE_AT characters and "...": a 1 MB name
 # in a card file must not make a 1 MB message.
 ELIDE_AT = 40
-_QUOTED = re.compile(r"`([^`\n]{%d,})`|\"([^\"\n]{%d,})\"" % (ELIDE_AT + 1, ELIDE_AT + 1))
+# Every token, short or long, in order: a closing mark is never read as the opening of another
+# token, which would elide the prose between two tokens.
+_QUOTED = re.compile(r"`([^`\n]*)`|\"([^\"\n]*)\"")
 # A source line longer than this is shown as a window around the caret.
 SHOWN_LINE = 160
 
@@ -26,8 +28,12 @@ def elide_quoted(text: str | None) -> str | None:
     """Every `backticked` or "quoted" token of a message, elided when long."""
     if text is None or len(text) <= ELIDE_AT:
         return text
-    return _QUOTED.sub(lambda m: f"`{elide(m.group(1))}`" if m.group(1) is not None
-                       else f'"{elide(m.group(2))}"', text)
+    return _QUOTED.sub(_elided_token, text)
+
+
+def _elided_token(m: re.Match) -> str:
+    token = m.group(1)
+    return f"`{elide(token)}`" if token is not None else f'"{elide(m.group(2))}"'
 
 
 @attrs.frozen

@@ -148,6 +148,14 @@ def test_short_quoted_tokens_are_not_elided():
     assert d.help == 'did you mean `colour`? "' + "z" * ELIDE_AT + '..."'
 
 
+def test_the_prose_between_two_quoted_tokens_is_never_elided():
+    # Before, the closing backtick of `deal` opened a "token" running to the next backtick: the
+    # prose between was cut ("... for eac...`hand`").
+    text = "the game cannot be played: `deal` of age 1 wants twenty-one cards for each of the seats `hand`"
+    d = Diagnostic("error", "E409", text, Span.point("f", 1, 1), 'in "a" and in "b", not in the ' + "c" * 50)
+    assert d.message == text and d.help == 'in "a" and in "b", not in the ' + "c" * 50
+
+
 # -- an unclosed `{` or `"` ------------------------------------------------------------------------------
 
 def test_errors_before_an_unclosed_brace_are_reported(tmp_path):

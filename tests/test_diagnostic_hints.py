@@ -2,8 +2,7 @@
 its hint names the fix (rulesdsl/checker.py, rulesdsl/loader.py).
 
 Every diagnostic here must render as `path:line:col`, the line, a caret and a `help:` line, and
-no hint may be cut short: a run of more than 40 characters between two backticks (or two quotes)
-is elided as if it were a long name."""
+no hint may be cut short (a backticked or quoted token of more than 40 characters is elided)."""
 
 from __future__ import annotations
 
