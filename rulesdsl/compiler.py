@@ -124,6 +124,8 @@ class Compiler:
         # on a card of the structure (`Content.structure_riders`).
         self.item_zones: dict[str, frozenset[int]] = {}
         self.structure_riders = False
+        # Whether some points read a zone not every seat sees (`Content.points_public`).
+        self.points_unseen = False
         # The definition each block comes from, to name what was running in a runtime error.
         self.origin = ""
         self.origins: list[str] = []
@@ -220,6 +222,7 @@ class Compiler:
             trade_price_by_resource=settings.get("trade_by_resource", False),
             copied_names=frozenset(n for n, k in Counter(it.name for it in compiled_items).items() if k > 1),
             structure_riders=self.structure_riders,
+            points_public=not self.points_unseen and all(z.public and not z.private for z in self.zones if z.active),
             shared_picks=any(p.selector.zone < 0 or not self.zones[p.selector.zone].per_player
                              or p.selector.owner != "me" or p.selector.more_zones
                              for a in actions for p in (a.params[k] for k in a.takes)))
@@ -273,6 +276,7 @@ class Compiler:
             settings["trade_by_resource"] = settings["trade_production_only"] and self.reads_its_resource_only(a[0])
         elif s.verb == "score":
             scores.append((a[0].name, self.whole(self.expr(a[1]))))
+            self.note_points(a[1])
         elif s.verb == "tiebreak":
             settings["tiebreak"] = a[0].name
         elif s.verb == "setup":
@@ -395,6 +399,7 @@ class Compiler:
                 science.append(a[0].name)
             elif s.verb == "points":
                 it.points.append((self.whole(self.expr(a[0])), text))
+                self.note_points(a[0])
             elif s.verb == "side":
                 it.side = a[0].value
             elif s.verb == "space":
@@ -864,6 +869,23 @@ class Compiler:
         layout = kw["layout"].name
         self.dealt_layouts.add(layout)
         return self.call("deal_structure", src, layout)
+
+    def note_points(self, e: ast.Expr) -> None:
+        """Points that read a zone some seat may not see (a hand, a deck) tell what lies there.
+        (`deck=` names a zone as an item's printed attribute, which reads nothing in it.)"""
+        for x in ast.walk(e):
+            if isinstance(x, ast.Name) and x.name not in self.bound and x.name in self.zone_index:
+                z = self.zones[self.zone_index[x.name]]
+                if (not z.public or z.private) and not self._deck_word(e, x):
+                    self.points_unseen = True
+
+    @staticmethod
+    def _deck_word(e: ast.Expr, name: ast.Name) -> bool:
+        """Whether `name` stands in `e` as the value of a `deck=`."""
+        return any(isinstance(x, ast.Call) and any(k.name == "deck" and (k.value is name or isinstance(k.value, ast.ListExpr)
+                                                                          and any(i is name for i in k.value.items))
+                                                   for k in x.kwargs)
+                   for x in ast.walk(e))
 
     def reads_only_item(self, e: ast.Expr) -> bool:
         """Whether a condition on `it` reads nothing but the item's printed attributes and words

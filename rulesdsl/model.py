@@ -260,6 +260,11 @@ class Content:
     # Something may come to lie on a card of the structure (`deal_onto_structure`, or `onto=` an
     # item the compiler cannot tell is elsewhere): what leaves the structure is looked at for it.
     structure_riders: bool = False
+    # Whether a seat's points tell nothing a seat may not see: no points read a zone that is not
+    # public or is private, and every zone in play is public.  Otherwise a seat's total, shown
+    # during the game, would tell the others about its hand (RL observations show each seat
+    # only its own).
+    points_public: bool = True
     trade_where_static: bool = True       # the condition reads only the item: worked out once per item
     counters: tuple[str, ...] = ()        # `counter NAME`: a number per seat
     tiebreak_by: Fn | None = None         # `tiebreak_by EXPR`

@@ -14,6 +14,7 @@ from pettingzoo.test import api_test, max_cycles_test, parallel_api_test, seed_t
 from rulesdsl import rl
 from rulesdsl.interpreter.persistence import dumps
 from rulesdsl.rl import IllegalActionError
+from rulesdsl.rl.render import render_text
 
 HANDS = str(Path(__file__).resolve().parent / "data" / "hands")
 CONFIGS = {
@@ -600,3 +601,35 @@ def test_a_face_down_choice_in_a_zone_without_spaces_has_numbers(tmp_path):
         if found >= 2:
             break
     assert found
+
+
+def test_points_that_read_a_hand_show_each_seat_only_its_own_total(tmp_path):
+    # A designer's score counting the red cards in hand: before, every seat's vector held every
+    # total, and so told the others what each hand held.
+    folder = tmp_path / "secret"
+    folder.mkdir()
+    for f in Path(HANDS).iterdir():
+        text = f.read_text(encoding="utf-8")
+        if f.name == "game.rules":
+            text = text.replace("    score coins coins // 3\n", "    score coins coins // 3\n"
+                                "    score held 10 * count(hand, color=red)\n")
+        (folder / f.name).write_text(text, encoding="utf-8")
+    env = rl.env(str(folder), (), 3)
+    env.reset(seed=0)
+    game, enc = env.game, env.encoder
+    assert not game.content.points_public
+    totals = [game.total_score(p) for p in range(3)]
+    assert any(totals), totals   # (some seat holds a red card: the test can tell)
+    seats_at, _ = enc.sections["seats"]
+    width = 2 + len(enc.counters) + len(enc.private)
+    for me in range(3):
+        v = enc.encode(game, me)
+        assert [v[seats_at + p * width + 1] for p in range(3)] == [totals[p] if p == me else 0 for p in range(3)]
+        shown = [line for line in render_text(game, me, game.content).splitlines() if line.startswith("seat ")]
+        assert [line.endswith(" points") for line in shown] == [p == me for p in range(3)], shown
+    # Without that score, each seat's total shows to every seat.
+    env = make("hands-3")
+    env.reset(seed=0)
+    assert env.game.content.points_public
+    v = env.encoder.encode(env.game, 0)
+    assert [v[seats_at + p * width + 1] for p in range(3)] == [env.game.total_score(p) for p in range(3)]

@@ -10,7 +10,9 @@ Layout, in order (`Encoder.sections` names each part with its offset and length)
 - `pending`: one-hot of the kind of decision pending for anyone: none, item, space, option, player;
 - `track`: the conflict pawn position / capital (one number; 0 without a track);
 - `seats`: per seat, in seat order: coins, total score, each `counter`, then the number of
-  items in each private per-seat zone (players x (2 + counters + private zones));
+  items in each private per-seat zone (players x (2 + counters + private zones)); where some
+  points read a zone not every seat sees (`Content.points_public`), the other seats' totals
+  are 0 until the game is over;
 - `hidden`: the number of items in each zone nobody sees (decks, box), per zone;
 - `majority`: per zone with cubes: cubes per seat and space, then the controller of each space
   one-hot over seats;
@@ -90,6 +92,8 @@ class Encoder:
         self._at = {name: at for name, (at, _) in self.sections.items()}
         self._ages = self.sections["age"][1]
         self.capital = content.track.capital if content.track.points else 0
+        # (points that read a hand would tell the others what it holds: each seat its own total)
+        self.totals_shown = content.points_public
         # Totals by seat, kept while the game and its history stay the same: every change of the
         # state is an action that reaches the history (a round's choices reach it together).
         self._totals_of: tuple[Game | None, int] = (None, -1)
@@ -128,9 +132,11 @@ class Encoder:
         totals = self.totals(game)
         coins = st.coins
         counters = st.counters
+        shown = self.totals_shown or st.flow == "over"
         for p in range(n):
             v[at] = coins[p]
-            v[at + 1] = totals[p]
+            if shown or p == me:
+                v[at + 1] = totals[p]
             at += 2
             for name in self.counters:
                 v[at] = counters[name][p] if name in counters else 0

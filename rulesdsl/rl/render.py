@@ -28,8 +28,8 @@ def render_text(game: Game, seat: int, content: Content) -> str:
     per_seat = {name: value for name, value in o["zones"].items() if isinstance(value, dict)}
     shared = {name: value for name, value in o["zones"].items() if isinstance(value, list) and value}
     for p in range(n):
-        total = sum(score(game, p).values())
-        lines.append(f"seat {p}{' (you)' if p == seat else ''}: {o['coins'][p]} coins, {total} points")
+        total = f", {sum(score(game, p).values())} points" if content.points_public or p == seat or o["over"] else ""
+        lines.append(f"seat {p}{' (you)' if p == seat else ''}: {o['coins'][p]} coins{total}")
         for name, by_seat in per_seat.items():
             held = by_seat.get(str(p))
             if isinstance(held, int):
