@@ -45,9 +45,16 @@ def undo_last(g: Game, before: tuple[int, list] | None = None) -> None:
         again = Game.create(g.content, seed=st.seed, options=st.options, script=st.setup_script or None,
                             max_steps=unlimited)
     end = before[0] if before is not None else len(st.history) - 1
-    redo = [Action(h[0], tuple(h[1:])) for h in st.history[known:end]]
-    for a in redo:
-        turns.run_action(again, a)
+    history, replayed = st.history, again.state.history
+    offset = len(replayed) - known   # (the copy's history holds the entries before `known`)
+    k = known
+    while k < end:
+        # (one choice may log several: a round's choices enter the history in seat order, so a
+        # seat's choice logs those of later seats made before it, which the copy holds where
+        # its state was saved in the middle of a round; replayed, they are not made again)
+        h = history[k]
+        turns.run_action(again, Action(h[0], tuple(h[1:])))
+        k = max(k + 1, len(replayed) - offset)
     if before is not None and again.state.flow == "round":
         for p, choice in enumerate(before[1]):
             if choice is not None and again.state.choices[p] is None:

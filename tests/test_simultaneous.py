@@ -256,3 +256,36 @@ def test_an_action_that_runs_away_in_a_round_chosen_out_of_order_leaves_the_game
             if dumps(g.state) == before:
                 g.apply(action, seat=seat)
     assert refused > 20
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_a_runaway_action_in_a_game_loaded_in_the_middle_of_a_round_leaves_it_as_it_was(players):
+    # A save made after a later seat chose before an earlier one: the earlier seat's choice logs
+    # both, and undoing a later runaway action replayed the logged choice a second time (for the
+    # next seat: a changed state, or a ValueError naming a card that seat does not hold).
+    from rulesdsl.interpreter import Game, new_game
+    from rulesdsl.interpreter.budget import BudgetExceeded
+    content = load_ruleset((), "classic", players).content
+    refused = 0
+    for seed in range(6):
+        g = new_game(base="classic", players=players, seed=seed)
+        rng = random.Random(seed)
+        while not g.over:
+            if g.state.flow == "round" and g.state.choices.count(None) == len(g.state.choices):
+                seat = max(g.to_act())   # the highest seat first, then a save
+                g.apply(rng.choice(g.legal_actions(seat)), seat=seat)
+                g = Game(content, loads(dumps(g.state)), max_steps=100000)
+                continue
+            seat = min(g.to_act())
+            action = rng.choice(g.legal_actions(seat))
+            before = dumps(g.state)
+            g.max_steps = 1
+            try:
+                g.apply(action, seat=seat)
+            except BudgetExceeded:
+                refused += 1
+                assert dumps(g.state) == before
+            g.max_steps = 100000
+            if dumps(g.state) == before:
+                g.apply(action, seat=seat)
+    assert refused > 20
