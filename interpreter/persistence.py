@@ -17,6 +17,7 @@ from rulesdsl.files import FileProblem, read_regular
 from rulesdsl.model import Content
 
 from . import majority
+from .actions import CHOOSE, CHOOSE_OPTION, CHOOSE_PLAYER, CHOOSE_SPACE, PASS
 from .budget import MAX_REPEAT
 from .chance import is_seed
 from .state import DRAW, NOWHERE, Decision, Frame, State
@@ -291,7 +292,7 @@ def _validate(state: State) -> None:
         if not d.kind or not 0 <= d.player < players or not d.options \
                 or limit is not None and any(not 0 <= o < limit for o in d.options):
             raise bad("the pending decision")
-    if any(not 0 <= p < players for p in state.acting + state.again) \
+    if any(not 0 <= p < players for p in state.acting + state.again) or len(set(state.acting)) != len(state.acting) \
             or state.choices and len(state.choices) != players \
             or any(len(v) != players for v in state.counters.values()) \
             or any(not 0 <= k < n or not 0 <= v < players for k, v in state.prepaid.items()):
@@ -413,7 +414,7 @@ def _check_state(state: State, content: Content) -> None:
     def names_ok(block: int, env: dict, given: set) -> bool:
         return blocks[block].reads <= env.keys() | given
 
-    for f in state.frames:
+    for f in state.frames + state.deferred:   # (a deferred frame runs as any other, later)
         # (a `repeat`'s frame counts its rounds down in its stop: at most MAX_REPEAT of them)
         if not block_ok(f.block) or not 0 <= f.pc or not f.stop <= (
                 MAX_REPEAT if blocks[f.block].rounds else len(blocks[f.block].steps)):
@@ -449,6 +450,13 @@ def _check_state(state: State, content: Content) -> None:
                 or d.kind != "option" and not names_ok(d.body, d.env, given) \
                 or d.again_block != -1 and not names_ok(d.again_block, d.env, set()):
             raise bad("the pending decision lacks a name its rules read")
+    # (what no game of this content could have: its trace, seed and actions, would not replay)
+    unknown = next((o for o in state.options if o not in content.options), None)
+    if unknown is not None:
+        raise bad(f"unknown game option {unknown!r}; this game's options: {', '.join(content.options) or 'none'}")
+    actions = {a.name for a in content.actions} | {CHOOSE, CHOOSE_PLAYER, CHOOSE_SPACE, CHOOSE_OPTION, PASS}
+    if any(not entry or entry[0] not in actions for entry in state.history):
+        raise bad("the history holds an action this game does not have")
     for name in ("script", "setup_script"):
         for zone, names in getattr(state, name).items():
             z = content.zone_index.get(zone)

@@ -398,3 +398,32 @@ def test_a_scripted_game_saved_before_its_dictated_cards_reach_their_deck_loads_
         assert loaded.state == game.state
     dealt = {name for ch in game.state.chance if ch[0] == "age3" for name in ch[1:]}
     assert set(guilds[:3]) <= dealt
+
+
+CONTENT_CORRUPTIONS = {
+    # (each loaded before, and the first action then raised IndexError half-way, or the game's
+    # trace no longer replayed from its seed and actions)
+    "a deferred frame past the rules": lambda d: d["state"]["deferred"].append(
+        {"block": 1_000_000, "pc": 0, "stop": 1, "me": 0, "env": {}}),
+    "a deferred frame past its block's steps": lambda d: d["state"]["deferred"].append(
+        {"block": 0, "pc": 0, "stop": 10_000, "me": 0, "env": {}}),
+    "an unknown game option": lambda d: d["state"].update(options=["nope"]),
+    "an action the game does not have": lambda d: d["state"]["history"].append(["steal", "x"]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CONTENT_CORRUPTIONS))
+def test_a_save_the_content_could_not_have_made_is_refused(mid_game, name):
+    text = _mutated(mid_game, CONTENT_CORRUPTIONS[name])
+    loads(text)   # (well formed: only the content can tell)
+    with pytest.raises(SaveFileError) as info:
+        load_game(text)
+    assert str(info.value).startswith("invalid state: ")
+
+
+def test_a_round_seat_listed_twice_is_refused():
+    g = new_game(base="classic", players=3, seed=0)
+    data = json.loads(dumps(g.state))
+    data["state"]["acting"] = [0, 0, 1]
+    with pytest.raises(SaveFileError, match="the round"):
+        loads(json.dumps(data))
