@@ -325,7 +325,11 @@ def replay(data: dict, max_steps: int = DEFAULT_MAX_STEPS) -> tuple[Game, list[s
     for i, (seat, action) in enumerate(steps, start=1):
         try:
             game.apply(action, seat)
-        except IllegalAction:
+        except EffectFailed as exc:
+            raise exc.within(f"action {i} of {len(steps)}") from None
+        except IllegalAction as exc:
+            # (the same error, saying where the trace stops fitting: an edited trace's action)
+            exc.args = (f"action {i} of {len(steps)}: {exc}",)
             raise
         except ValueError as exc:  # the trace's script dictates a draw that cannot happen; a seat past the game's
             raise TraceError(f"action {i} ({action}): {exc}") from None

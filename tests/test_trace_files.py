@@ -267,7 +267,7 @@ def test_a_move_that_does_not_fit_is_told_to_come_from_other_card_files(tmp_path
     path.write_text(json.dumps(raw), encoding="utf-8")
     result = CliRunner().invoke(cli, ["replay", str(path)])
     assert result.exit_code == 1
-    assert "error: illegal action build Palace" in result.output
+    assert "error: action 21 of 96: illegal action build Palace" in result.output
     assert "recorded with other card files" in result.output
     # A trace of these very cards that goes wrong says nothing of the kind.
     from rulesdsl.pipeline import load_ruleset
@@ -277,6 +277,8 @@ def test_a_move_that_does_not_fit_is_told_to_come_from_other_card_files(tmp_path
     path.write_text(json.dumps(raw), encoding="utf-8")
     result = CliRunner().invoke(cli, ["replay", str(path)])
     assert result.exit_code == 1 and "other card files" not in result.output
+    # It says where the trace stops fitting (before: only the action, not which one of the trace).
+    assert f"error: action 21 of {len(raw['actions'])}: illegal action build Palace" in result.output
 
 
 def _face_down_duel(tmp_path) -> str:
