@@ -9,14 +9,15 @@ correction.  `compare` puts two reports played on the same seeds side by side
 from __future__ import annotations
 
 from array import array
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from typing import Any
 
 import attrs
 
 from .outcomes import Outcomes
-from .stats import holm, mean_difference, mean_interval, newcombe, two_proportion_p, wilson
+from .stats import (holm, mean_difference, mean_interval, newcombe, newcombe_paired, significant, two_proportion_p,
+                    wilson)
 
 ALPHA = 0.05
 MIN_TESTED = 5          # seat-games on each side before a definition is tested at all
@@ -27,8 +28,11 @@ MIN_TESTED = 5          # seat-games on each side before a definition is tested 
 # difference taken of rounded rates and shown to 1 decimal, was rounded twice.
 
 def _rate(k: int, n: int) -> dict[str, Any]:
+    """A rate with its Wilson interval; no games: no rate and no interval (null, not [0, 1])."""
+    if not n:
+        return {"games": 0, "wins": k, "rate": None, "low": None, "high": None}
     low, high = wilson(k, n)
-    return {"games": n, "wins": k, "rate": k / n if n else None, "low": low, "high": high}
+    return {"games": n, "wins": k, "rate": k / n, "low": low, "high": high}
 
 
 def _mean(values: list[float]) -> dict[str, float]:
@@ -198,7 +202,8 @@ def definitions_of(content) -> list[tuple[str, str]]:
 class Tally:
     """Per definition, the seat-games that built it and those of them that won, at the end of
     each batch of games joined (in game order, from game 0): what an A/B cut short needs to
-    compare both sides on the same games, where its holdings add up every game each side played.
+    compare both sides on the same games, where its holdings add up every game each side played
+    (the games after the last end before those compared are played again: `lab.ab`).
     A batch weighs 8 bytes a definition (about 1 KB a batch of Duel games)."""
 
     def __init__(self) -> None:
@@ -228,6 +233,10 @@ class Tally:
     def end(self) -> int:
         return self.ends[-1]
 
+    def before(self, games: int) -> int:
+        """The last end of a batch at or before game `games`."""
+        return self.ends[bisect_right(self.ends, games) - 1]
+
     def at(self, games: int) -> dict[str, tuple[int, int]] | None:
         """name -> (seat-games that built it, those that won) over the first `games` games; None
         where no batch ends there."""
@@ -241,36 +250,57 @@ class Tally:
         return {name: (sums[2 * i], sums[2 * i + 1]) for name, i in self.names.items() if sums[2 * i]}
 
 
-def common_games(a: Tally, b: Tally) -> int:
-    """The most games both tallies end a batch at, no more than either side played."""
-    ends = set(a.ends) & set(b.ends)
-    return max(n for n in ends if n <= min(a.end, b.end))
+def games_compared(played_a: int, played_b: int, seats: int) -> int:
+    """The games an A/B compares: the most whole rotations (each deal at every seat) both sides
+    played, the first that many games of each.  A deal one side played at only some of its
+    seatings is left out: its seats' advantage would not cancel."""
+    return min(played_a, played_b) // max(1, seats) * max(1, seats)
+
+
+def common_end(a: Tally, b: Tally, games: int, seats: int) -> int:
+    """The most games, up to `games`, both tallies end a batch at, in whole rotations (0 at
+    least): where a side's games cannot be played again alike (`lab.ab`)."""
+    return max(n for n in set(a.ends) & set(b.ends) if n <= games and n % max(1, seats) == 0)
 
 
 @attrs.frozen
 class _Played:
-    """The first `n` games of a side's outcomes, as the comparison reads them."""
+    """The first `n` games of a side's outcomes, as the comparison reads them, game by game (the
+    two sides' games of one index are a pair: the same deal and seating)."""
 
-    wins_by_position: list[int]
-    wins_by_seat: list[int]
-    victories: Counter     # (victory name -> games won so, draws left out)
-    draws: int
+    winners: list[int]      # (the seat that won each game; -1: shared)
+    positions: list[int]    # (the line-up position that won each game; -1: shared)
+    victories: list[str | None]   # (how each game was won; None: shared, a draw)
     turns: list[int]
-    scores: list[float]    # (each game's mean score: its seats' totals over its seats)
+    scores: list[float]     # (each game's mean score: its seats' totals over its seats)
     n: int
 
     @classmethod
     def of(cls, o: Outcomes, n: int) -> "_Played":
         seats = o.seats
         winners = list(o.winners[:n])
-        by_seat = [winners.count(s) for s in range(seats)]
         # (line-up position p sits in seat (p + index) % seats: `outcomes.seating`)
-        by_position = [sum(winners[k0::seats].count((p + o.first + k0) % seats) for k0 in range(min(seats, n)))
-                       for p in range(seats)]
-        victories = Counter(o.victory_names[v] for v, w in zip(o.victories[:n], winners) if w != -1)
+        positions = [-1 if w == -1 else (w - o.first - k) % seats for k, w in enumerate(winners)]
+        names = o.victory_names
+        victories = [None if w == -1 else names[v] for v, w in zip(o.victories[:n], winners)]
         totals = o.totals[:n * seats]
         scores = [sum(game) / seats for game in zip(*(totals[s::seats] for s in range(seats)))]
-        return cls(by_position, by_seat, victories, winners.count(-1), list(o.turns[:n]), scores, n)
+        return cls(winners, positions, victories, list(o.turns[:n]), scores, n)
+
+
+class _Pairs:
+    """How the games of A and B fell, pair by pair, for one way of reading a game (its winning
+    seat, its winning position, its victory): the counts a paired interval needs."""
+
+    def __init__(self, a: list, b: list) -> None:
+        self.a, self.b = Counter(a), Counter(b)
+        self.both = Counter(x for x, y in zip(a, b) if x == y)
+
+    def table(self, value: Any) -> tuple[int, int, int, int, int, int]:
+        """(games of A with `value`, of B, both, B only, A only, neither)."""
+        ka, kb, both = self.a[value], self.b[value], self.both[value]
+        n = sum(self.a.values())
+        return ka, kb, both, kb - both, ka - both, n - ka - kb + both
 
 
 def _order(entry: dict, changed: set) -> tuple:
@@ -283,54 +313,67 @@ def _order(entry: dict, changed: set) -> tuple:
 
 
 def compare(a: dict, b: dict, outcomes_a: Outcomes, outcomes_b: Outcomes, changed: list[dict] | tuple = (),
-            tallies: tuple[Tally, Tally] | None = None) -> dict:
+            built: tuple[int, dict[str, tuple[int, int]], dict[str, tuple[int, int]]] | None = None) -> dict:
     """B against A on the same seeds and agents, on the games both played (`games`: the first
-    N of each, the same deals; a side cut short leaves the other's later games out): each
-    metric's difference (B - A) with its 95% interval; rates (each agent's and seat's win rate,
-    each victory type's share, the draws' share) by Newcombe's interval, means (game length,
-    mean score: each game's mean of its seats' totals) paired game by game (common random
-    numbers).  A metric is `significant` where its interval leaves out 0.  A definition's win
-    rate when built is one test of many (about a hundred in Duel: with no change at all, some
-    five would pass at 5 %): its `p` (the two-proportion z test) is adjusted by Holm's
-    correction over every definition compared (`p_holm`), and it is `significant` only below
-    ALPHA after it, as the outliers of a single run.  Every definition of either side is
-    listed, the `changed` ones (`lab.changed_definitions`) first, then those compared (built on
-    both sides) the most significant first, then the others.  `tallies`: each side's
-    per-definition counts at the end of its batches (`Tally`), where the sides played different
-    numbers of games: the games compared end where both sides end a batch.  A side that played
-    no game (a run interrupted before it) leaves nothing to compare: no metric and no
-    definition."""
+    N of each, the same deals, in whole rotations: `games_compared`; a side cut short leaves the
+    other's later games out): each metric's difference (B - A) with its 95% interval.  The
+    games of one index on the two sides are a pair (the same deal and seating), and each metric
+    is compared pair by pair: the rates (each agent's and seat's win rate, each victory type's
+    share, the draws' share) by Newcombe's interval for paired proportions (method 10 of his
+    paired paper), the means (game length, mean score: each game's mean of its seats' totals)
+    by the t interval of the games' differences (common random numbers).  A metric is
+    `significant` where its interval leaves out 0 (`stats.significant`: from 2 pairs or more,
+    and an interval with a width).  A definition's win rate when built is one test of many
+    (about a hundred in Duel: with no change at all, some five would pass at 5 %): its seat-
+    games are not paired (a definition built in A's game need not be in B's), so it is tested
+    as two samples (Newcombe's interval, the two-proportion z test: `p`), adjusted by Holm's
+    correction over every definition compared (`p_holm`), and `significant` only below ALPHA
+    after it, as the outliers of a single run.  Every definition of either side is listed, the
+    `changed` ones (`lab.changed_definitions`) first, then those compared (built on both sides)
+    the most significant first, then the others.  `built`: (N, and each side's name -> (seat-
+    games that built it, those that won) over its first N games), where N is not every game of
+    both reports (`lab.ab` works them out: the sides played other numbers of games, or a deal
+    at only some of its seatings); without it, both sides must have played the same whole
+    rotations.  A side that played no game (a run interrupted before it) leaves nothing to
+    compare: no metric and no definition."""
     played_a, played_b = len(outcomes_a), len(outcomes_b)
-    n = min(played_a, played_b)
+    seats = max(outcomes_a.seats, outcomes_b.seats, 1)
     built_a = built_b = None
-    if played_a != played_b and tallies is not None:
-        n = common_games(*tallies)
-        built_a, built_b = tallies[0].at(n), tallies[1].at(n)
-    elif played_a != played_b:
-        raise ValueError("the sides played different numbers of games: give their tallies")
+    if built is not None:
+        n, built_a, built_b = built
+        if n % seats or n > min(played_a, played_b):
+            raise ValueError(f"{n} games are not whole rotations of games both sides played")
+    else:
+        n = games_compared(played_a, played_b, seats)
+        if played_a != played_b or n != played_a:
+            raise ValueError(f"the sides played {played_a} and {played_b} games, not the same whole rotations: "
+                             "give the counts over the games compared (`built`)")
     metrics: list[dict] = []
     if not n:
         return {"games": 0, "metrics": metrics, "definitions": []}
     pa, pb = _Played.of(outcomes_a, n), _Played.of(outcomes_b, n)
 
-    def rate_metric(metric: str, ka: int, kb: int) -> None:
-        low, high = newcombe(kb, n, ka, n)
+    def rate_metric(metric: str, pairs: _Pairs, value: Any) -> None:
+        ka, kb, both, b_only, a_only, neither = pairs.table(value)
+        low, high = newcombe_paired(both, b_only, a_only, neither)   # (B first: B - A)
         metrics.append({"metric": metric, "a": ka / n, "b": kb / n, "delta": (kb - ka) / n,
-                        "low": low, "high": high, "significant": low > 0 or high < 0})
+                        "low": low, "high": high, "significant": significant(low, high, n)})
 
     def mean_metric(metric: str, va: list[float], vb: list[float]) -> None:
         d, low, high = mean_difference(vb, va)
         metrics.append({"metric": metric, "a": sum(va) / n, "b": sum(vb) / n, "delta": d,
-                        "low": low, "high": high, "significant": low > 0 or high < 0})
+                        "low": low, "high": high, "significant": significant(low, high, n)})
 
+    by_position, by_seat = _Pairs(pa.positions, pb.positions), _Pairs(pa.winners, pb.winners)
+    by_victory = _Pairs(pa.victories, pb.victories)
     for p, e in enumerate(a["agents"]):
-        rate_metric(f"win rate {e['agent']}", pa.wins_by_position[p], pb.wins_by_position[p])
+        rate_metric(f"win rate {e['agent']}", by_position, p)
     for s, e in enumerate(a["seats"]):
-        rate_metric(f"win rate seat {e['seat']}", pa.wins_by_seat[s], pb.wins_by_seat[s])
-    for v in sorted(set(pa.victories) | set(pb.victories)):
-        rate_metric(f"{v} victories", pa.victories[v], pb.victories[v])
-    if pa.draws or pb.draws:
-        rate_metric("draws (shared victories)", pa.draws, pb.draws)
+        rate_metric(f"win rate seat {e['seat']}", by_seat, s)
+    for v in sorted((set(by_victory.a) | set(by_victory.b)) - {None}):
+        rate_metric(f"{v} victories", by_victory, v)
+    if by_victory.a[None] or by_victory.b[None]:
+        rate_metric("draws (shared victories)", by_victory, None)
     mean_metric("game length (turns)", pa.turns, pb.turns)
     mean_metric("mean score", pa.scores, pb.scores)
 

@@ -166,9 +166,19 @@ def balance(game: str | None, players: int | None, expansions: tuple[str, ...], 
     if errors:
         kept = (f"; the games played are kept in {checkpoint}: run the same command to go on"
                 if checkpoint is not None and errors[0].startswith("interrupted") else "")
-        if compare and len(errors) == 2:   # (^C during A: B was not played on)
-            _fail(f"A: {errors[0]}, B: {errors[1]}; the report covers the games each played{kept}")
-        _fail(f"{errors[0]}; the report covers the {min(played)} games before it{kept}")
+        if not compare:
+            _fail(f"{errors[0]}; the report covers the {played[0]} games before it{kept}")
+        # (each side's report covers the games it played; the comparison, the first N of each)
+        n = result["compare"].get("games", 0)
+        compared = (f"; the comparison covers the first {n} games of each side" if n
+                    else "; nothing is compared")
+        if len(errors) == 2:   # (^C during A: B was not played on)
+            _fail(f"A: {errors[0]}, B: {errors[1]}; A's report covers the {played[0]} games A played, B's the "
+                  f"{played[1]} B played{compared}{kept}")
+        k = 0 if reports[0]["meta"]["error"] else 1
+        side, other = "AB"[k], "AB"[1 - k]
+        _fail(f"{side}: {errors[0]}; {side}'s report covers the {played[k]} games before it, {other}'s the "
+              f"{played[1 - k]} games {other} played{compared}{kept}")
 
 
 def _note(text: str) -> None:

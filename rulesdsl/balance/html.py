@@ -37,8 +37,9 @@ def _figure(draw, title: str, height: float = 3.5) -> str:
 def _bars(ax, labels: list[str], rates: list[float], lows: list[float], highs: list[float], ref: float | None) -> None:
     ys = list(range(len(labels)))
     # (the bounds as computed: a bound a rounding error past its rate is no bar below 0)
-    ax.barh(ys, rates, xerr=[[max(0.0, r - lo) for r, lo in zip(rates, lows)],
-                             [max(0.0, hi - r) for r, hi in zip(rates, highs)]],
+    # (no interval, where there are no games: no bar)
+    ax.barh(ys, rates, xerr=[[0.0 if lo is None else max(0.0, r - lo) for r, lo in zip(rates, lows)],
+                             [0.0 if hi is None else max(0.0, hi - r) for r, hi in zip(rates, highs)]],
             color="#4a7ab8", ecolor="#333", capsize=2)
     ax.set_yticks(ys, labels, fontsize=7)
     ax.invert_yaxis()
@@ -64,18 +65,30 @@ def _pct(x: float | None) -> str:
     return "-" if x is None else f"{100 * x:.1f}%"
 
 
+def _interval(low: float | None, high: float | None) -> str:
+    """A rate's interval; "-" where there is none (no games: no rate)."""
+    return "-" if low is None or high is None else f"[{_pct(low)}, {_pct(high)}]"
+
+
+def _by_built_rate(entries) -> list[dict]:
+    """The definitions by win rate when built, the highest first, those never built (no rate)
+    last; ties in the order given.  (Sorted by `built or held or 0`, a rate of 0 built sorted
+    by the held rate.)"""
+    return sorted(entries, key=lambda e: (e["win_rate_built"] is None, -(e["win_rate_built"] or 0.0)))
+
+
 def _section(report: dict, heading: str) -> list[str]:
     meta = report["meta"]
     parts = [f"<h2>{html.escape(heading)}</h2>",
              f"<p>{meta['games_played']} games of <b>{html.escape(meta['game'])}</b> ({meta['players']} players), "
              f"seed {meta['seed']}, agents {html.escape(', '.join(meta['agents']))}; content "
              f"<code>{meta['content_hash']}</code>, rulesdsl {html.escape(meta['version'])}. Every agent sat in every "
-             "seat on the same deals; intervals are Wilson 95%.</p>"]
+             "seat on the same deals; 95% intervals: Wilson for rates, Student's t for means.</p>"]
     if meta.get("error"):
         parts.append(f'<p class="sig">Partial report: {html.escape(meta["error"])}</p>')
-    rows = [[f"agent {e['agent']}", e["games"], e["wins"], _pct(e["rate"]), f"[{_pct(e['low'])}, {_pct(e['high'])}]",
+    rows = [[f"agent {e['agent']}", e["games"], e["wins"], _pct(e["rate"]), _interval(e["low"], e["high"]),
              f"{e['score']['mean']:.1f}"] for e in report["agents"]]
-    rows += [[f"seat {e['seat']}", e["games"], e["wins"], _pct(e["rate"]), f"[{_pct(e['low'])}, {_pct(e['high'])}]",
+    rows += [[f"seat {e['seat']}", e["games"], e["wins"], _pct(e["rate"]), _interval(e["low"], e["high"]),
               f"{e['score']['mean']:.1f}"] for e in report["seats"]]
     parts.append(_table(["", "games", "wins", "win rate", "95% interval", "mean score"], rows, "rates"))
     even = 1 / max(1, meta["players"])
@@ -92,7 +105,7 @@ def _section(report: dict, heading: str) -> list[str]:
         parts.append(_figure(lambda ax: ax.pie([n for _, n in slices], labels=[v for v, _ in slices],
                                                autopct="%1.0f%%"),
                              f"Victory types ({report['draws']} of the games a shared victory)", 3))
-        rows = [[v["victory"], v["wins"], _pct(v["rate"]), f"[{_pct(v['low'])}, {_pct(v['high'])}]"]
+        rows = [[v["victory"], v["wins"], _pct(v["rate"]), _interval(v["low"], v["high"])]
                 for v in report["victories"]]
         if report["draws"]:
             games = meta["games_played"]
@@ -105,8 +118,7 @@ def _section(report: dict, heading: str) -> list[str]:
                         [[e["category"], f"{e['mean']:.2f}", f"[{e['low']:.2f}, {e['high']:.2f}]"]
                          for e in report["score_categories"]], "categories"))
     for kind, entries in report["definitions"].items():
-        shown = sorted((e for e in entries if e["delta"] is not None or e["taken"]),
-                       key=lambda e: -(e["win_rate_built"] or e["win_rate_taken"] or 0))
+        shown = _by_built_rate(e for e in entries if e["delta"] is not None or e["taken"])
         if not shown:
             continue
         held = any(e["taken"] != e["built"] for e in shown)
@@ -125,9 +137,9 @@ def _section(report: dict, heading: str) -> list[str]:
         parts.append(_table([kind, "held", "win held", "95%", "built", "win built", "95%", "not built", "win not", "95%",
                              f"by turn {meta['early_turns']}", "win early", "difference", "Holm p"],
                             [[e["name"], e["taken"], _pct(e["win_rate_taken"]),
-                              f"[{_pct(e['taken_low'])}, {_pct(e['taken_high'])}]", e["built"], _pct(e["win_rate_built"]),
-                              f"[{_pct(e['built_low'])}, {_pct(e['built_high'])}]", e["not_built"],
-                              _pct(e["win_rate_not_built"]), f"[{_pct(e['not_built_low'])}, {_pct(e['not_built_high'])}]",
+                              _interval(e["taken_low"], e["taken_high"]), e["built"], _pct(e["win_rate_built"]),
+                              _interval(e["built_low"], e["built_high"]), e["not_built"],
+                              _pct(e["win_rate_not_built"]), _interval(e["not_built_low"], e["not_built_high"]),
                               e["built_early"], _pct(e["win_rate_early"]),
                               ("-" if e["delta"] is None else f"{100 * e['delta']:+.1f}", "sig" if e["significant"] else ""),
                               "-" if e["p_holm"] is None else f"{e['p_holm']:.4f}"] for e in shown], "definitions"))
@@ -149,18 +161,18 @@ def render_html(result: dict) -> str:
         cmp = result["compare"]
         parts.append(f"<h2>A/B: {html.escape(result['b']['meta']['source'])} (B) against "
                      f"{html.escape(result['a']['meta']['source'])} (A)</h2><p>The same seeds and agents; B - A with 95% "
-                     "intervals (rates: Newcombe; means: paired game by game).</p>")
+                     "intervals. The metrics pair each game of B with A's of the same deal and seating (rates: "
+                     "Newcombe's interval for paired proportions; means: Student's t of the games' differences); the "
+                     "definitions' win rates are compared as two samples (Newcombe; Holm's correction).</p>")
         changed = cmp.get("changed", [])
         parts.append("<p>B changes: " + (", ".join(f"{html.escape(c['kind'])} <b>{html.escape(c['name'])}</b> "
                                                   f"({c['change']})" for c in changed)
                                         if changed else "no definition (each says the same on both sides)") + "</p>")
-        from .report import DEFINITION_COLUMNS, compared_line, definition_cells, definitions_title, metric_cells
-        played = result["a"]["meta"]["games_played"], result["b"]["meta"]["games_played"]
-        if not all(played):
-            parts.append(f"<p>Nothing to compare: {'A' if not played[0] else 'B'} played no game.</p>")
-        elif not cmp.get("games"):
-            parts.append(f"<p>Nothing to compare: A played {played[0]} games, B {played[1]}, and no batch of games "
-                         "of both sides ends at the same game.</p>")
+        from .report import (DEFINITION_COLUMNS, compared_line, definition_cells, definitions_title, metric_cells,
+                             nothing_compared)
+        nothing = nothing_compared(result)
+        if nothing is not None:
+            parts.append(f"<p>{html.escape(nothing[0].upper() + nothing[1:])}.</p>")
         else:
             parts.append(f"<p>{html.escape(compared_line(result))}.</p>")
             # (the terminal's tables: the same rows, in the same order, every one of them)

@@ -14,10 +14,10 @@ import attrs
 
 from ..diagnostics import Span
 from .agents import SearchOptions
-from .analysis import Holdings, Tally, compare, definitions_of, summarise
+from .analysis import Holdings, Tally, common_end, compare, definitions_of, games_compared, summarise
 from .checkpoint import Checkpoint, CheckpointProblem, identity
 from .outcomes import Outcomes
-from .runner import Plan, RunResult, labels, load, run, total_games, unplayed
+from .runner import Plan, RunResult, labels, load, replay, run, total_games, unplayed
 
 
 
@@ -171,9 +171,9 @@ def balance(plan: Plan, source: str = "", jobs: int = 1, early: int = 5,
 def mark_every(total: int) -> int:
     """How often (in games) an A/B's sides end a batch whatever else ends them: 100 times a power
     of 2, at least a 64th of the run (so runs of other lengths end batches at multiples of one
-    another's).  A checkpoint ends a line there too, so that both sides of a study resumed from
-    it and cut short again end a batch together at most this many games before the shorter
-    side's last game (`compare`)."""
+    another's).  A checkpoint ends a line there too, so that a side of a study resumed from it
+    and cut short again has a batch end at most this many games before the games compared: no
+    more than that is played again to count its definitions there (`_built_over`)."""
     every = 100
     while every * 64 < total:
         every *= 2
@@ -186,8 +186,10 @@ def ab(plan_a: Plan, plan_b: Plan, source_a: str, source_b: str, jobs: int = 1, 
        note: Callable[[str], None] | None = None) -> tuple[dict, tuple[Outcomes, Outcomes]]:
     """Both plans (the same agents, games and seed; two content sets) and their differences:
     ({"a": report, "b": report, "compare": ...}, the games' outcomes of A and of B).  Each
-    side's report covers the games it played; the comparison, the games both played (a run cut
-    short: the first games of each, up to where both sides end a batch).
+    side's report covers the games it played; the comparison, the first N games of each, the
+    most whole rotations both played (`analysis.games_compared`: the same N for any `jobs`; a
+    side whose batches do not end there plays its games after its last batch end again, to
+    count what its seats built up to game N: `_built_over`).
     `checkpoint`, `note`: as `balance`'s, for both plans."""
     seats = load(plan_a).content.players
     total = total_games(plan_a, seats) + total_games(plan_b, load(plan_b).content.players)
@@ -206,6 +208,37 @@ def ab(plan_a: Plan, plan_b: Plan, source_a: str, source_b: str, jobs: int = 1, 
     a = _report(plan_a, source_a, first, early, jobs, rows)
     b = _report(plan_b, source_b, second, early, jobs, rows)
     changed = changed_definitions(plan_a, plan_b)
-    result = compare(a, b, first.outcomes, second.outcomes, changed, (tallies[0], tallies[1]))
+    played = (first.outcomes, second.outcomes)
+    n = games_compared(len(first.outcomes), len(second.outcomes), seats)
+    built = None
+    if not n == len(first.outcomes) == len(second.outcomes):
+        # (cut short, or a deal at some of its seatings only: each side's counts over its first n games)
+        got = [_built_over(plan, tally, outcomes, n, jobs) for plan, tally, outcomes in
+               zip((plan_a, plan_b), tallies, played)]
+        if got[0] is None or got[1] is None:   # (games that did not play alike again: where both end a batch)
+            n = common_end(tallies[0], tallies[1], n, seats)
+            got = [tallies[0].at(n), tallies[1].at(n)]
+        built = (n, got[0], got[1])
+    result = compare(a, b, *played, changed, built)
     result["changed"] = changed
-    return {"a": a, "b": b, "compare": result}, (first.outcomes, second.outcomes)
+    return {"a": a, "b": b, "compare": result}, played
+
+
+def _built_over(plan: Plan, tally: Tally, outcomes: Outcomes, n: int, jobs: int) -> dict[str, tuple[int, int]] | None:
+    """Name -> (seat-games that built it, those that won) over a side's first `n` games: its
+    tally's where a batch of its games ends at game n; else the tally's at the last end before
+    it, and the games after that end played again (`runner.replay`: at most a batch, or a line
+    of a checkpoint, no more than `mark_every` games).  None where those games do not play as
+    they did (an agent not seeded by its game, or one that failed this time)."""
+    counts = tally.at(n)
+    if counts is not None:
+        return counts
+    end = tally.before(n)
+    again = replay(plan, range(end, n), jobs)
+    if again.failure is not None or list(again.outcomes) != [outcomes[k - outcomes.first] for k in range(end, n)]:
+        return None
+    counts = dict(tally.at(end) or {})
+    for (name, _turn, won), k in again.holdings.built.items():
+        built, wins = counts.get(name, (0, 0))
+        counts[name] = (built + k, wins + (k if won else 0))
+    return counts

@@ -14,8 +14,9 @@ def _pct(x: float | None) -> str:
     return "-" if x is None else f"{100 * x:.1f}%"
 
 
-def _interval(low: float, high: float) -> str:
-    return f"[{100 * low:.1f}, {100 * high:.1f}]"
+def _interval(low: float | None, high: float | None) -> str:
+    """A rate's interval in percent; "-" where there is none (no games: no rate)."""
+    return "-" if low is None or high is None else f"[{100 * low:.1f}, {100 * high:.1f}]"
 
 
 def _meta_line(meta: dict) -> str:
@@ -30,7 +31,7 @@ def render(report: dict, console: Console, top: int = 15) -> None:
     meta = report["meta"]
     console.print(Text(_meta_line(meta), style="bold"))
     console.print(Text(f"content {meta['content_hash']}; every agent sat in every seat on the same deals; "
-                       f"intervals: Wilson 95%"))
+                       f"intervals: 95%, Wilson for rates, Student's t for means"))
     rates = Table(title="Win rate by agent and by seat")
     for col in ("", "games", "wins", "win rate", "95% interval", "mean score"):
         rates.add_column(col, justify="right" if col else "left")
@@ -93,14 +94,28 @@ def render(report: dict, console: Console, top: int = 15) -> None:
 
 
 def compared_line(result: dict) -> str:
-    """How many games the comparison covers: the first N of each side, the same deals."""
+    """How many games the comparison covers: the first N of each side, the same deals, whole
+    rotations (each deal at every seat: `analysis.games_compared`)."""
     n = result["compare"].get("games", 0)
     played = result["a"]["meta"]["games_played"], result["b"]["meta"]["games_played"]
     line = f"compared on the {n} games both sides played (the same deals)"
     if played != (n, n):
         line += (f"; A played {played[0]}, B {played[1]}: the games after the first {n} are left out of the "
                  "comparison")
+        if n < min(played):
+            line += " (it compares whole deals, each played at every seat on both sides)"
     return line
+
+
+def nothing_compared(result: dict) -> str | None:
+    """Why an A/B compares nothing (None: it compares some games)."""
+    played = result["a"]["meta"]["games_played"], result["b"]["meta"]["games_played"]
+    if not all(played):
+        return f"nothing to compare: {'A' if not played[0] else 'B'} played no game"
+    if not result["compare"].get("games"):
+        return (f"nothing to compare: A played {played[0]} games, B {played[1]}, and no deal was played at every "
+                "seat on both sides")
+    return None
 
 
 def definition_cells(d: dict) -> tuple[list[str], str]:
@@ -140,13 +155,9 @@ def render_compare(result: dict, console: Console, top: int = 15) -> None:
     changed = cmp.get("changed", [])
     console.print("B changes: " + (", ".join(f"{c['kind']} {c['name']} ({c['change']})" for c in changed)
                                    if changed else "no definition (each says the same on both sides)"))
-    played = result["a"]["meta"]["games_played"], result["b"]["meta"]["games_played"]
-    if not all(played):
-        console.print(f"nothing to compare: {'A' if not played[0] else 'B'} played no game")
-        return
-    if not cmp.get("games"):
-        console.print(f"nothing to compare: A played {played[0]} games, B {played[1]}, and no batch of games of "
-                      "both sides ends at the same game")
+    nothing = nothing_compared(result)
+    if nothing is not None:
+        console.print(nothing)
         return
     console.print(compared_line(result))
     table = Table(title="Differences")

@@ -298,18 +298,11 @@ def run(plan: Plan, jobs: int = 1, progress: Callable[[int, int], None] | None =
     `marks`: no task plays across a multiple of this many games, so a batch ends at each (the
     two sides of an A/B end batches together there: `lab.mark_every`)."""
     start = time.perf_counter()
-    total = total_games(plan, load(plan).content.players)
+    seats = load(plan).content.players
+    total = total_games(plan, seats)
     joined = _joined_from(plan, total, saved, joining)
     begin = joined.outcomes.end
-    # About eight tasks a job: small enough that a short run (one deal of slow games) uses every
-    # job, large enough that fast games do not pay a round trip each; and at most CHUNK games,
-    # so that a long run shows its progress and an interrupted one keeps nearly all it played.
-    size = max(1, min(CHUNK, (total - begin) // (max(1, jobs) * 8)))
-    cuts = set(range(begin, total, size))
-    if marks:
-        cuts |= set(range(-(-begin // marks) * marks, total, marks))
-    starts = sorted(cuts)
-    chunks = [range(i, j) for i, j in zip(starts, starts[1:] + [total])]
+    chunks = _chunks(begin, total, jobs, seats, marks)
     if begin and progress:
         try:
             progress(begin, total)
@@ -318,6 +311,37 @@ def run(plan: Plan, jobs: int = 1, progress: Callable[[int, int], None] | None =
     with skipping_what_exists() as keep:   # (`keep()`: what the run keeps so far left out of its passes too)
         failure = _play_chunks(plan, chunks, jobs, total, progress, keep, joined)
     return _finish(joined, failure, start, begin)
+
+
+def _chunks(begin: int, total: int, jobs: int, seats: int, marks: int | None = None) -> list[range]:
+    """Games `begin` to before `total` cut into tasks.  About eight tasks a job: small enough
+    that a short run (one deal of slow games) uses every job, large enough that fast games do
+    not pay a round trip each; at most CHUNK games, so that a long run shows its progress and an
+    interrupted one keeps nearly all it played; whole rotations (a multiple of the seats), so a
+    batch ends where a deal has been played at every seat; and a cut at every multiple of
+    `marks`."""
+    size = max(1, min(CHUNK, (total - begin) // (max(1, jobs) * 8)))
+    size = max(seats, size - size % seats)
+    cuts = set(range(begin, total, size))
+    if marks:
+        cuts |= set(range(-(-begin // marks) * marks, total, marks))
+    starts = sorted(cuts)
+    return [range(i, j) for i, j in zip(starts, starts[1:] + [total])]
+
+
+def replay(plan: Plan, games: range, jobs: int = 1) -> RunResult:
+    """Play games `games` of the plan again, on `jobs` processes (a game depends only on its
+    index: the same outcomes and holdings as when they were first played, with agents seeded by
+    the game's seed; no trace written again): what an A/B cut short reads where a side's batches
+    do not end at the games it compares (`lab.ab`).  A failure or ^C keeps the games before it,
+    as `run`."""
+    plan = attrs.evolve(plan, traces=None)
+    start = time.perf_counter()
+    joined = _Joined(Outcomes(tuple(labels(plan.agents)), games.start))
+    chunks = _chunks(games.start, games.stop, jobs, load(plan).content.players) if len(games) else []
+    with skipping_what_exists() as keep:
+        failure = _play_chunks(plan, chunks, jobs, games.stop, None, keep, joined)
+    return _finish(joined, failure, start)
 
 
 def unplayed(plan: Plan, saved: tuple[Outcomes, Holdings] | None = None) -> RunResult:
