@@ -53,7 +53,7 @@ def folder_order(folder: Path) -> int:
     """The `order N` of a folder's expansion header (a text scan; 0 when absent)."""
     for f in sorted(folder.glob(f"*{SUFFIX}")) if is_dir(folder) else [folder]:
         try:
-            for line in f.read_text(encoding="utf-8", errors="replace").splitlines():
+            for line in f.read_text(encoding="utf-8-sig", errors="replace").splitlines():
                 words = line.split("#")[0].split()
                 if len(words) == 2 and words[0] == "order" and words[1].isdigit():
                     return int(words[1])
@@ -79,10 +79,11 @@ def header_name(folder: Path) -> str | None:
 
 
 def header(folder: Path) -> tuple[str, str] | None:
-    """(kind, name) of a folder's `expansion NAME` or `game NAME` line (a text scan, no parsing)."""
+    """(kind, name) of a folder's `expansion NAME` or `game NAME` line (a text scan, no parsing;
+    a byte order mark starting a file is skipped, as `parser.decode` skips it)."""
     for f in sorted(folder.glob(f"*{SUFFIX}")):
         try:
-            for line in f.read_text(encoding="utf-8", errors="replace").splitlines():
+            for line in f.read_text(encoding="utf-8-sig", errors="replace").splitlines():
                 words = line.split()
                 if len(words) >= 2 and words[0] in ("expansion", "game"):
                     return words[0], words[1].strip('"{')

@@ -233,7 +233,7 @@ def _text(f: Path) -> str:
     try:
         if not is_file(f):  # a broken link, a FIFO (reading it could block): the loader reports it
             return ""
-        return f.read_text(encoding="utf-8", errors="replace")
+        return f.read_text(encoding="utf-8-sig", errors="replace")   # (a BOM, as the loader reads it)
     except OSError:
         return ""
 

@@ -15,7 +15,7 @@ function activate(context) {
       { scheme: "untitled", language: "rules" },
       { scheme: "file", language: "rules-scenario" },
     ],
-    initializationOptions: { expansions: config.get("expansions", []) },
+    initializationOptions: { expansions: config.get("expansions", []), game: config.get("game", null) },
     synchronize: { configurationSection: "rulesdsl" },
   });
   client.start();

@@ -81,6 +81,7 @@ class Context:
     partial: str
     in_string: bool
     after_equals: str | None  # `owner=` typed just before the cursor: the option's name
+    in_comment: bool = False  # the cursor is in a comment (after a `#` outside quotes)
 
     @property
     def definition_kind(self) -> str | None:
@@ -160,7 +161,7 @@ def context_at(text: str, line: int, character: int) -> Context:
     if not in_string and len(current) >= 2 and current[-1] == "=" and current[-2].isidentifier():
         after_equals = current[-2]
     words = tuple(current)
-    return Context(tuple(heads), words, partial if not in_string else token, in_string, after_equals)
+    return Context(tuple(heads), words, partial if not in_string else token, in_string, after_equals, in_comment)
 
 
 # -- the names a content set defines ----------------------------------------------------------------
@@ -206,22 +207,67 @@ def _walk(node) -> Iterator:
                 yield from _walk(value)
 
 
-def references(trees, word: Word) -> list[Span]:
+def references(trees, word: Word, kinds: tuple[str, ...] | None = None) -> list[Span]:
     """Every place naming what `word` names: quoted names (cards, wonders, rules, ...) or bare
-    names (procedures, layouts, zones and other declared words), definitions included."""
+    names (procedures, layouts, zones and other declared words, each word of `a|b|c`),
+    definitions included.  A quoted text that names nothing (a `title "..."`) is no reference.
+    `kinds`: for a bare word, the definition kinds whose names count (default: procedures,
+    layouts, ages; an action's name is asked for with ("action",): its uses are definitions
+    only, and a zone of the same name is another thing)."""
     out: list[Span] = []
+    named_kinds = kinds if kinds is not None else ("procedure", "layout", "age")
     for tree in trees:
+        lines = None
         for d in tree.definitions:
             if word.quoted and d.name == word.text and d.name_span.file:
                 out.append(d.name_span)
-            elif not word.quoted and d.name == word.text and d.kind in ("procedure", "layout", "action", "age"):
+            elif not word.quoted and d.name == word.text and d.kind in named_kinds:
                 out.append(d.name_span)
+            if kinds == ("action",):
+                continue
+            texts = _free_texts(d)
             for node in _walk(d.block):
-                if word.quoted and isinstance(node, ast.Str) and node.value == word.text:
+                if word.quoted and isinstance(node, ast.Str) and node.value == word.text and id(node) not in texts:
                     out.append(node.span)
                 elif not word.quoted and isinstance(node, ast.Name) and node.name == word.text:
                     out.append(node.span)
+                elif not word.quoted and isinstance(node, ast.Alternatives) and word.text in node.names:
+                    if lines is None:
+                        from .positions import Lines
+                        lines = Lines(tree.text)
+                    out.extend(_alternative_spans(lines, node, word.text))
     return sorted(set(out), key=lambda s: (s.file, s.line, s.column))
+
+
+def _free_texts(d: ast.Definition) -> set[int]:
+    """The quoted texts of a definition that are prose, not names (the arguments and options
+    a verb takes as text, such as `title`): ids of their Str nodes."""
+    found: set[int] = set()
+    for node in _walk(d.block):
+        if not isinstance(node, ast.Statement):
+            continue
+        verb = R.verb_for(d.kind or "", node.verb) or R.VERBS.get(node.verb)
+        if verb is None:
+            continue
+        for p, arg in zip(verb.params, node.args):
+            if p.type == R.TEXT and isinstance(arg, ast.Str):
+                found.add(id(arg))
+        for kw in node.kwargs:
+            if verb.kwarg_types.get(kw.name) == R.TEXT and isinstance(kw.value, ast.Str):
+                found.add(id(kw.value))
+    return found
+
+
+def _alternative_spans(lines, node: ast.Alternatives, name: str) -> list[Span]:
+    """The span of each `name` among the words of alternatives (`a|b|c`)."""
+    s = node.span
+    start = lines.offset(s.line - 1, s.column - 1)
+    end = lines.offset(s.end_line - 1, s.end_column - 1)
+    out = []
+    for m in re.finditer(r"(?<![A-Za-z0-9_])" + re.escape(name) + r"(?![A-Za-z0-9_])", lines.text[start:end]):
+        (l1, c1), (l2, c2) = lines.position(start + m.start()), lines.position(start + m.end())
+        out.append(Span(s.file, l1 + 1, c1 + 1, l2 + 1, c2 + 1))
+    return out
 
 
 def find_definitions(trees, word: Word) -> list[Symbol]:
@@ -254,11 +300,23 @@ def find_references(project: Project, path: Path, line: int, character: int, inc
     if word is None:
         return []
     trees, _ = _trees(project, path)
-    spans = references(trees, word)
+    kinds = None
+    if not word.quoted:
+        # The name of an action, where it is defined: the action (`zone discard` and `action
+        # discard` are two things); elsewhere a bare word is never an action's name.
+        actions = [s for s in find_definitions(trees, word) if s.kind == "action"]
+        if any((s.span.line, s.span.column) == (word.line + 1, word.start + 1)
+               and Path(s.span.file) == _abs_path(path) for s in actions):
+            kinds = ("action",)
+    spans = references(trees, word, kinds)   # (`replace action NAME` and the like too)
     if not include_declaration:
         declared = {s.span for s in find_definitions(trees, word)}
         spans = [s for s in spans if s not in declared]
     return spans
+
+
+def _abs_path(path: Path) -> Path:
+    return Path(path).absolute()
 
 
 def document_symbols(project: Project, path: Path) -> list[Symbol]:
@@ -356,7 +414,8 @@ def hover(project: Project, path: Path, line: int, character: int) -> tuple[str,
         verb = R.verb_for(ctx.definition_kind or "", w)
         if verb is not None:
             out = verb_text(verb)
-            sentence = _english(found, parsed, word)
+            # (from a parse of this very text only: an older one may have another statement here)
+            sentence = _english(found, parsed, word) if parsed is not None and parsed.text == text else None
             if sentence:
                 out = f"{sentence}\n\n---\n\n{out}"
             return out, word
@@ -488,6 +547,8 @@ def _values(found: ContentSet | None, type_: str) -> list[tuple[str, str]]:
 def complete(project: Project, path: Path, line: int, character: int) -> list[Completion]:
     text = project.text(path) or ""
     ctx = context_at(text, line, character)
+    if ctx.in_comment:   # (a comment is prose: nothing to offer)
+        return []
     found = project.check(path)
     if ctx.in_string:
         names = {s.name: s.kind for s in definitions(project.name_trees(path))
@@ -557,12 +618,50 @@ def _expression_words(taken: set[str]) -> list[Completion]:
 def replacement(diagnostic: Diagnostic, source: str) -> str | None:
     """The word a did-you-mean diagnostic suggests, written as the span needs it (quoted when the
     span is a quoted name)."""
+    found = replacement_edit(diagnostic, source)
+    return found[3] if found else None
+
+
+_NAMED = re.compile(r'`([^`\n]+)`|"([^"\n]+)"')
+
+
+def replacement_edit(diagnostic: Diagnostic, source: str) -> tuple[int, int, int, str] | None:
+    """The quick fix of a did-you-mean diagnostic: (line, start, end, text), 0-based, end
+    exclusive, replacing the misspelt word alone.  The diagnostic's range may hold more than
+    the word (`produce a|bb` for `b`, `whoo=...` for `who`, `cont(...)` for `count`): the
+    word the message names (the one nearest the suggestion) is looked for inside it; when it
+    is not found there, only a range that is one word or one quoted name is replaced whole,
+    and otherwise there is no fix (never delete code)."""
     m = _DID_YOU_MEAN.search(diagnostic.help or "")
     if not m:
         return None
+    suggestion = m.group(1)
     s = diagnostic.span
     lines = source.split("\n")
     if s.line != s.end_line or not 0 < s.line <= len(lines):
         return None
-    current = lines[s.line - 1][s.column - 1:s.end_column - 1]
-    return f'"{m.group(1)}"' if current.startswith('"') else m.group(1)
+    line = lines[s.line - 1]
+    first, last = max(0, s.column - 1), min(len(line), max(0, s.end_column - 1))
+    current = line[first:last]
+    named = [a or b for a, b in _NAMED.findall(diagnostic.message)]
+    places = []   # (how near the name is to the suggestion, order in the message, start, end, quoted)
+    from difflib import SequenceMatcher
+    for order, name in enumerate(named):
+        near = SequenceMatcher(None, name.lower(), suggestion.lower()).ratio()
+        if name == suggestion or near < 0.5:   # (did-you-mean suggests from 0.6 on)
+            continue
+        quoted = re.search(re.escape(f'"{name}"'), current)
+        if quoted:
+            places.append((near, order, first + quoted.start(), first + quoted.end(), True))
+            continue
+        for w in re.finditer(r"(?<![A-Za-z0-9_])" + re.escape(name) + r"(?![A-Za-z0-9_])", current):
+            places.append((near, order, first + w.start(), first + w.end(), False))
+            break
+    if places:
+        _, _, start, end, quoted = max(places, key=lambda p: (p[0], p[1]))
+        return s.line - 1, start, end, f'"{suggestion}"' if quoted else suggestion
+    if re.fullmatch(r'"[^"\n]*"', current):
+        return s.line - 1, first, last, f'"{suggestion}"'
+    if _WORD.fullmatch(current):
+        return s.line - 1, first, last, suggestion
+    return None

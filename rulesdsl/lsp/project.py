@@ -19,7 +19,8 @@ from .. import ast, parse_cache
 from ..checker import check, vocabulary, Vocabulary
 from ..diagnostics import Diagnostic, Span
 from ..files import FileProblem, exists, is_dir, is_file, read_regular, unreachable
-from ..loader import BASE_GAME, MAX_FOLDER_BYTES, SUFFIX, Merged, bundled_folder, layer_folder, merge
+from ..loader import (BASE_GAME, MAX_FOLDER_BYTES, SUFFIX, FolderProblem, Merged, bundled_folder, bundled_sets,
+                      files_in as folder_files, folder_order, layer_folder, merge)
 from ..parser import decode, parse_file
 from ..report import follow_on
 
@@ -27,7 +28,13 @@ from ..report import follow_on
 # `check`'s (a whole folder's): the server reads whatever `check` reads (it refused files over
 # 4 MB that `check` took; a file of some MB takes seconds to check).
 MAX_FILE_BYTES = MAX_FOLDER_BYTES
-_HEADER = re.compile(r"\s*(game|expansion)\s+\S")
+# (a byte order mark, which the parser skips, may start the file: `decode` drops it from disk
+# files; an editor's buffer may still hold it)
+_HEADER = re.compile(r"\ufeff?\s*(game|expansion)\s+\S")
+# How many folders above a card file's own a content folder is looked for: `rulesdsl check
+# FOLDER` takes the card files of FOLDER's subfolders too, so a file in `GAME/extra/` is one of
+# `GAME`'s (a bounded walk: a stray header high up must not sweep a whole disk into a set).
+MAX_FOLDERS_UP = 4
 
 
 @attrs.define
@@ -71,24 +78,74 @@ class ContentSet:
 class Project:
     """Open buffers and the content sets they belong to.  Paths are absolute, as in spans."""
 
-    def __init__(self, expansions: list[str] | tuple[str, ...] = ()):
-        self.expansions: list[str] = list(expansions)
+    def __init__(self, expansions: list[str] | tuple[str, ...] = (), game: str | None = None):
+        self._expansions: list[str] = list(expansions)
+        self._game: str | None = game
         self.open: dict[Path, str] = {}
         self._parsed: dict[Path, Parsed] = {}
         # The last tree of each file that parsed whole: names to complete while a file is broken.
         self.last_good: dict[Path, ast.SourceFile] = {}
         self._sets: dict[tuple[Path, ...], ContentSet] = {}
+        # What is worked out from the folders (headers, which set a file is in, which game an
+        # expansion is for), until a buffer, the disk (a save) or a setting changes.
+        self._memo: dict = {}
+        # True while a check is due anyway (the server's pause after typing): hover and
+        # completion then answer from the last parse and check rather than parse and check a
+        # large file again on the spot (seconds for some hundred KB).
+        self.stale_ok = False
+
+    # -- settings ---------------------------------------------------------------------------------
+    @property
+    def expansions(self) -> list[str]:
+        return self._expansions
+
+    @expansions.setter
+    def expansions(self, names) -> None:
+        self._expansions = list(names)
+        self.invalidate()
+
+    @property
+    def game(self) -> str | None:
+        """The base game an expansion folder is checked on (a bundled game's name or a folder
+        holding a `game`), as `rulesdsl check --game`; None: the game its changes fit, else the
+        bundled base game."""
+        return self._game
+
+    @game.setter
+    def game(self, name: str | None) -> None:
+        self._game = name or None
+        self.invalidate()
+
+    def invalidate(self) -> None:
+        """Forget what was worked out from the folders (a file was saved, a setting changed)."""
+        self._memo.clear()
+
+    def _memoized(self, key, make):
+        if key not in self._memo:
+            self._memo[key] = make()
+        return self._memo[key]
 
     # -- buffers ------------------------------------------------------------------------------
     def update(self, path: Path, text: str) -> None:
         path = _abs(path)
         if path not in self.open and path not in self.last_good and path.suffix == SUFFIX:
             self.parse(path)  # the saved file: its names stand in while the buffer is broken
+        if self.open.get(path) != text:
+            self.forget(path)
         self.open[path] = text
 
     def close(self, path: Path) -> None:
         self.open.pop(_abs(path), None)
         self.last_good.pop(_abs(path), None)
+        self.forget(path)
+
+    def forget(self, path: Path) -> None:
+        """Forget what a change to `path` (its buffer, or the file on disk) may change: its
+        folders' headers, definitions and order, and which set each file is in."""
+        folders = set(_abs(path).parents[:MAX_FOLDERS_UP + 1])
+        for key in list(self._memo):
+            if key[0] in ("folder", "layers", "game of") or key[1] in folders:
+                del self._memo[key]
 
     def name_trees(self, path: Path) -> list[ast.SourceFile]:
         """The trees of `path`'s content set, a broken file standing in by its last good tree:
@@ -119,7 +176,7 @@ class Project:
         if path in self.open:
             text = self.open[path]
             old = self._parsed.get(path)
-            if old is not None and old.text == text:
+            if old is not None and (old.text == text or self.stale_ok):
                 return old
             tree, diags = _parse(shown, text)
             self._parsed[path] = Parsed(text, tree, diags)
@@ -151,30 +208,110 @@ class Project:
         return self._parsed[path]
 
     # -- content sets -------------------------------------------------------------------------
+    def content_folder(self, path: Path) -> tuple[Path, str] | None:
+        """The content folder a card file belongs to and its kind (`game` or `expansion`): the
+        nearest folder, its own or one up to MAX_FOLDERS_UP above it, whose own files hold a
+        `game` or `expansion` header, as `rulesdsl check FOLDER` takes the files of FOLDER's
+        subfolders too; None outside any (or past the limits of a content folder)."""
+        path = _abs(path)
+
+        def find():
+            folder = path.parent
+            for _ in range(MAX_FOLDERS_UP + 1):
+                if not is_dir(folder):
+                    return None
+                kind = self._header_kind(folder)
+                if kind is not None:
+                    try:
+                        folder_files(folder)   # (past the limits: no content folder)
+                    except FolderProblem:
+                        return None
+                    return folder, kind
+                if folder.parent == folder:
+                    return None
+                folder = folder.parent
+            return None
+        return self._memoized(("folder", path), find)
+
     def layers_for(self, path: Path) -> tuple[Path, ...] | None:
-        """The folders a file is checked with: its game folder (or the bundled base game under an
-        expansion folder) and the expansions of the setting; None outside any content folder."""
+        """The folders a file is checked with: its game folder (or a base game under an
+        expansion folder: the `game` setting, else the bundled game its changes fit, else the
+        bundled base game) and the expansions of the setting that fit that game, in the order
+        they apply; None outside any content folder."""
         path = _abs(path)
         if path.suffix != SUFFIX:  # a scenario, or any other file in the card syntax: parsed only
             return None
-        folder = path.parent
-        kind = self._header_kind(folder)
-        if kind is None:
+        found = self.content_folder(path)
+        if found is None:
             return None
-        layers: list[Path] = [folder]
-        if kind == "expansion":
-            base = bundled_folder(BASE_GAME)
+        return self._memoized(("layers", found), lambda: self._layers(*found))
+
+    def _layers(self, folder: Path, kind: str) -> tuple[Path, ...] | None:
+        if kind == "game":
+            base = folder
+        else:
+            base = self.base_game(folder)
             if base is None:
                 return None
-            layers.insert(0, _abs(base))
+        extras: list[Path] = []
         for name in self.expansions:
             try:
                 extra = _abs(layer_folder(name, "expansion"))
             except ValueError:  # an unknown name in the setting: the server told the user
                 continue
-            if extra not in layers and is_dir(extra):
-                layers.append(extra)
-        return tuple(layers)
+            if extra != base and extra not in extras and is_dir(extra) and self.fits(extra, base):
+                extras.append(extra)
+        if kind == "expansion" and folder != base and folder not in extras:
+            extras.append(folder)
+        # (the order they apply in, as the loader sorts them: the same set whichever file asks)
+        extras.sort(key=lambda f: self._memoized(("order", f), lambda: folder_order(f)))
+        return (base, *extras)
+
+    def base_game(self, folder: Path) -> Path | None:
+        """The base game an expansion folder is checked on."""
+        if self.game is not None:
+            try:
+                return _abs(layer_folder(self.game, "game"))
+            except ValueError:  # an unknown name in the setting: the server told the user
+                pass
+        inferred = self.game_of(folder)
+        if inferred is not None:
+            return inferred
+        base = bundled_folder(BASE_GAME)
+        return _abs(base) if base is not None else None
+
+    def game_of(self, expansion: Path) -> Path | None:
+        """The one bundled game that defines everything the expansion folder changes (its
+        `replace`, `extend` and `remove` targets); None when it changes nothing, or when no
+        game or more than one does."""
+        def find():
+            _, targets = self._definitions(expansion)
+            if not targets:
+                return None
+            fitting = [_abs(f) for f in bundled_sets("game").values() if targets <= self._definitions(_abs(f))[0]]
+            return fitting[0] if len(fitting) == 1 else None
+        return self._memoized(("game of", _abs(expansion)), find)
+
+    def fits(self, expansion: Path, base: Path) -> bool:
+        """Whether an expansion of the setting is checked on top of `base`: unless it is plainly
+        another game's (what it changes is all defined by one bundled game, and not all by
+        `base`): a bundled expansion of one bundled game is not laid on another."""
+        home = self.game_of(expansion)
+        if home is None or home == _abs(base):
+            return True
+        return self._definitions(expansion)[1] <= self._definitions(_abs(base))[0]
+
+    def _definitions(self, folder: Path) -> tuple[frozenset, frozenset]:
+        """(what a folder's files define, what they change), as (kind, name) pairs."""
+        def find():
+            defined, changed = set(), set()
+            for f in self.files_in(folder):
+                parsed = self.parse(f)
+                tree = parsed.tree if parsed is not None else None
+                for d in tree.definitions if tree is not None else ():
+                    (defined if d.modifier is None else changed).add((d.kind, d.name))
+            return frozenset(defined), frozenset(changed)
+        return self._memoized(("definitions", _abs(folder)), find)
 
     def unknown_expansions(self) -> list[str]:
         """The setting's names that are no bundled expansion and no folder, each with why."""
@@ -189,9 +326,27 @@ class Project:
                 problems.append(str(exc))
         return problems
 
+    def unknown_game(self) -> str | None:
+        """Why the `game` setting names no game (None when it does, or is not given)."""
+        if self.game is None:
+            return None
+        try:
+            folder = layer_folder(self.game, "game")
+        except ValueError as exc:
+            return str(exc)
+        if not is_dir(folder):
+            why = unreachable(folder)
+            return f"no such folder: {self.game}" + (f" ({why})" if why else "")
+        if self._header_kind(_abs(folder)) != "game":
+            return f"{self.game}: the folder defines no `game` (an expansion? use expansions)"
+        return None
+
     def _header_kind(self, folder: Path) -> str | None:
         """`game` or `expansion`: what the folder's own files (not its subfolders', as the
         loader's header scan) declare; None for a folder that is no content folder."""
+        return self._memoized(("kind", _abs(folder)), lambda: self._scan_header(folder))
+
+    def _scan_header(self, folder: Path) -> str | None:
         if not is_dir(folder):
             return None
         files = {_abs(p) for p in folder.glob(f"*{SUFFIX}") if is_file(p)}
@@ -210,10 +365,14 @@ class Project:
         return None
 
     def files_in(self, folder: Path) -> list[Path]:
-        """The card files of a folder (and its subfolders), open buffers not yet saved included."""
+        """The card files of a folder and its subfolders, as `rulesdsl check FOLDER` reads them
+        (the loader's `files_in`), open buffers not yet saved included."""
         if not is_dir(folder):
             return []
-        found = {_abs(p) for p in folder.rglob(f"*{SUFFIX}") if is_file(p)}
+        try:
+            found = {_abs(p) for p in folder_files(folder)}
+        except FolderProblem:
+            found = set()
         found |= {p for p in self.open if p.suffix == SUFFIX and _inside(p, folder)}
         return sorted(found)
 
@@ -222,6 +381,8 @@ class Project:
         layers = self.layers_for(path)
         if layers is None:
             return None
+        if self.stale_ok and layers in self._sets:
+            return self._sets[layers]
         files = [(folder, self.files_in(folder)) for folder in layers]
         parsed = {f: self.parse(f) for _, fs in files for f in fs}
         version = tuple((f, p.text if p else None) for f, p in parsed.items())
@@ -239,7 +400,7 @@ class Project:
                     continue
                 merged.files += 1
                 merged.read.append(str(f))
-                merged.sources[str(f)] = p.text
+                merged.sources[str(f)] = _without_bom(p.text)
                 merged.diagnostics.extend(p.diagnostics)
                 if p.tree is not None:
                     trees[str(f)] = p.tree
@@ -269,12 +430,14 @@ class Project:
         return parsed.diagnostics if parsed else []
 
     def diagnostics(self, path: Path) -> dict[str, list[Diagnostic]]:
-        """Every file's diagnostics after a change to `path`: the whole content set's, or the
-        file's own syntax errors when it belongs to no set."""
+        """Every file's diagnostics after a change to `path`: its content set's, for the files
+        whose own set it is (a file of the base game under an expansion folder's set is
+        reported by the base game's set: one answer per file, whichever file was typed in
+        last), or the file's own syntax errors when it belongs to no set."""
         found = self.check(path)
         if found is None:
             return {str(_abs(path)): self.syntax_only(path)}
-        return found.diagnostics
+        return {f: ds for f, ds in found.diagnostics.items() if self.layers_for(Path(f)) == found.layers}
 
     def sets(self) -> Iterator[ContentSet]:
         yield from self._sets.values()
@@ -292,7 +455,14 @@ class Project:
                         self.check(f)
 
 
+def _without_bom(text: str) -> str:
+    """A byte order mark starting a buffer is no part of the text, as `decode` drops it from a
+    file read from disk: a space in its place keeps every position the editor's."""
+    return " " + text[1:] if text.startswith("\ufeff") else text
+
+
 def _parse(shown: str, text: str):
+    text = _without_bom(text)
     try:
         return parse_file(shown, text)
     except RecursionError:  # parse_file reports deep nesting itself; this is the last guard

@@ -5,6 +5,7 @@ request gets an answer or nothing, never a crash of the server."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 from importlib.metadata import PackageNotFoundError, version
@@ -17,7 +18,8 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from ..diagnostics import Diagnostic, Span
 from . import features as F
-from .project import Project
+from .positions import Lines, apply_change
+from .project import Project, _abs
 from ..files import is_dir
 from ..loader import SUFFIX
 
@@ -47,12 +49,25 @@ UNSAVED = "rulesdsl-unsaved-buffers"   # (the folder, which does not exist, of b
 
 class RulesServer(LanguageServer):
     def __init__(self, expansions: list[str] | tuple[str, ...] = (), debounce: float = DEBOUNCE_SECONDS):
-        super().__init__("rulesdsl", _version(), text_document_sync_kind=T.TextDocumentSyncKind.Incremental)
+        # Full synchronisation: the editor sends the whole text at each change, so the server's
+        # text is the editor's whatever the text holds.  (pygls applies incremental changes
+        # with str.splitlines(), which also breaks lines at a form feed, U+2028, U+0085...: edits
+        # landed on other lines.  Card files are a few KB; the check after a change costs far
+        # more than the copy.)  A change that comes with a range anyway is applied by the
+        # protocol's line rules (`positions.apply_change`).
+        super().__init__("rulesdsl", _version(), text_document_sync_kind=T.TextDocumentSyncKind.Full)
+        # (pygls's own copy of a document, which it then replaces by such a range's text, is
+        # not used: its complaint about each of those changes would only fill the log)
+        logging.getLogger("pygls.workspace.text_document").setLevel(logging.CRITICAL)
         self.project = Project(expansions)
         self.debounce = debounce
-        self.published: set[str] = set()   # URIs whose last published diagnostics were not empty
+        # URI -> the content set (its layers; a loose file: its path) whose diagnostics were last
+        # published for it, when they were not empty: what to clear when it leaves that set.
+        self.owner: dict[str, object] = {}
+        self.home: dict[str, object] = {}   # URI of a file published for -> the set it was in
         self.pending: dict[str, asyncio.TimerHandle] = {}
         self.unsaved: dict[str, str] = {}   # the path given a buffer that is no file -> its URI
+        self._lines: dict[str, Lines] = {}
 
     # -- paths and positions ------------------------------------------------------------------
     def path(self, uri: str) -> Path | None:
@@ -70,21 +85,28 @@ class RulesServer(LanguageServer):
     def uri(self, file: str) -> str | None:
         return self.unsaved.get(file) or from_fs_path(file)
 
-    def lines(self, file: str) -> list[str]:
-        return (self.project.text(Path(file)) or "").split("\n")
+    def lines(self, file: str) -> Lines:
+        """A file's text (buffer or disk) with its line starts, as the parser and as the
+        protocol count them."""
+        text = self.project.text(Path(file)) or ""
+        found = self._lines.get(file)
+        if found is None or found.text is not text and found.text != text:
+            found = self._lines[file] = Lines(text)
+        return found
 
     def to_range(self, span: Span) -> T.Range:
-        raw = T.Range(T.Position(max(0, span.line - 1), max(0, span.column - 1)),
-                      T.Position(max(0, span.end_line - 1), max(0, span.end_column - 1)))
-        return self.workspace.position_codec.range_to_client_units(self.lines(span.file), raw)
+        lines = self.lines(span.file)
+        start = lines.to_lsp(max(0, span.line - 1), max(0, span.column - 1))
+        end = lines.to_lsp(max(0, span.end_line - 1), max(0, span.end_column - 1))
+        return T.Range(T.Position(*start), T.Position(*end))
 
     def from_position(self, uri: str, position: T.Position) -> tuple[Path, int, int] | None:
+        """A protocol position as the (line, character) of the parser's lines."""
         path = self.path(uri)
         if path is None:
             return None
-        doc = self.workspace.get_text_document(uri)
-        pos = doc.position_from_client_units(position)
-        return path, pos.line, pos.character
+        line, character = self.lines(str(_abs(path))).from_lsp(position.line, position.character)
+        return path, line, character
 
     def location(self, span: Span) -> T.Location:
         return T.Location(self.uri(span.file) or span.file, self.to_range(span))
@@ -93,26 +115,92 @@ class RulesServer(LanguageServer):
     def lsp_diagnostic(self, d: Diagnostic) -> T.Diagnostic:
         message = d.message + (f"\nhelp: {d.help}" if d.help else "")
         source = self.project.text(Path(d.span.file)) or ""
-        fix = F.replacement(d, source)
+        fix = F.replacement_edit(d, source)
+        data = None
+        if fix is not None:   # (the misspelt word only: the diagnostic's range may hold more)
+            line, start, end, text = fix
+            lines = self.lines(d.span.file)
+            data = {"replacement": text, "range": [*lines.to_lsp(line, start), *lines.to_lsp(line, end)]}
         return T.Diagnostic(range=self.to_range(d.span), message=message, code=d.code, source="rulesdsl",
                             severity=T.DiagnosticSeverity.Error if d.severity == "error" else T.DiagnosticSeverity.Warning,
-                            data={"replacement": fix} if fix else None)
+                            data=data)
+
+    def _send(self, uri: str, key, diags: list[Diagnostic]) -> None:
+        self.text_document_publish_diagnostics(
+            T.PublishDiagnosticsParams(uri=uri, diagnostics=[self.lsp_diagnostic(d) for d in diags]))
+        self.home[uri] = key
+        if diags:
+            self.owner[uri] = key
+        else:
+            self.owner.pop(uri, None)
+
+    def _home(self, path: Path) -> tuple[object, dict[str, list[Diagnostic]]]:
+        """The set `path` is checked in (its layers; a loose file: its own path) and the
+        diagnostics of that set's files."""
+        layers = self.project.layers_for(path)
+        return (layers if layers is not None else str(_abs(path))), self.project.diagnostics(path)
 
     def publish(self, path: Path) -> None:
+        """Publish the diagnostics of `path`'s content set; clear those a file no longer has
+        because it left a set (a setting changed, a buffer closed, a header changed)."""
         try:
-            found = self.project.diagnostics(path)
+            key, found = self._home(path)
         except Exception:  # never let a check take the server down
             log.exception("checking %s failed", path)
             return
+        me = self.uri(str(_abs(path)))
+        before = self.home.get(me) if me is not None else None
+        listed = set()
         for file, diags in found.items():
             uri = self.uri(file)
             if uri is None:
                 continue
-            if not diags and uri not in self.published and uri not in self.workspace.text_documents:
+            listed.add(uri)
+            if not diags and uri not in self.owner and uri not in self.workspace.text_documents:
                 continue
-            self.text_document_publish_diagnostics(
-                T.PublishDiagnosticsParams(uri=uri, diagnostics=[self.lsp_diagnostic(d) for d in diags]))
-            (self.published.add if diags else self.published.discard)(uri)
+            self._send(uri, key, diags)
+        stale = [u for u, k in self.owner.items() if u not in listed and (k == key or (before is not None and k == before))]
+        for uri in stale:
+            self.refresh(uri)
+
+    def refresh(self, uri: str) -> None:
+        """Publish one file's diagnostics from the set it is in now (none: nothing)."""
+        path = self.path(uri)
+        diags: list[Diagnostic] = []
+        key = None
+        if path is not None:
+            try:
+                key, found = self._home(path)
+                diags = found.get(str(_abs(path)), [])
+            except Exception:
+                log.exception("checking %s failed", path)
+        self._send(uri, key, diags)
+
+    def publish_all(self) -> None:
+        """After a setting changed: every open file's set again, and every file shown with
+        diagnostics from a set it is no longer in."""
+        for uri in list(self.workspace.text_documents):
+            path = self.path(uri)
+            if path is not None:
+                self.publish(path)
+        for uri, key in list(self.owner.items()):
+            path = self.path(uri)
+            if path is None:
+                continue
+            layers = self.project.layers_for(path)
+            if key != (layers if layers is not None else str(_abs(path))):
+                self.refresh(uri)
+
+    @contextlib.contextmanager
+    def from_last_check(self):
+        """While a check is due (typing paused less than the debounce ago), answer from the
+        last parse and check: a hover or completion must not parse and check a large set on
+        the spot, the check to come does it."""
+        self.project.stale_ok = bool(self.pending)
+        try:
+            yield
+        finally:
+            self.project.stale_ok = False
 
     def schedule(self, uri: str, path: Path) -> None:
         old = self.pending.pop(uri, None)
@@ -140,19 +228,33 @@ def _guard(default=None):
     return wrap
 
 
-def _settings(value) -> list[str] | None:
-    """The `expansions` setting from initializationOptions or a configuration change."""
+def _settings(value) -> dict:
+    """The settings from initializationOptions or a configuration change: `expansions` (a list
+    of names) and `game` (a name, or empty for the default), each only when given."""
+    out: dict = {}
     if isinstance(value, dict):
         inner = value.get("rulesdsl", value)
-        if isinstance(inner, dict) and isinstance(inner.get("expansions"), list):
-            return [str(x) for x in inner["expansions"] if isinstance(x, str)]
-    return None
+        if isinstance(inner, dict):
+            if isinstance(inner.get("expansions"), list):
+                out["expansions"] = [str(x) for x in inner["expansions"] if isinstance(x, str)]
+            if "game" in inner and (inner["game"] is None or isinstance(inner["game"], str)):
+                out["game"] = inner["game"] or None
+    return out
 
 
-def _set_expansions(ls: "RulesServer", names: list[str]) -> None:
-    ls.project.expansions = names
+def _apply_settings(ls: "RulesServer", options: dict) -> None:
+    if "expansions" in options:
+        ls.project.expansions = options["expansions"]
+    if "game" in options:
+        ls.project.game = options["game"]
+
+
+def _warn_settings(ls: "RulesServer") -> None:
     for problem in ls.project.unknown_expansions():
         ls.window_show_message(T.ShowMessageParams(T.MessageType.Warning, f"rulesdsl.expansions: {problem}"))
+    problem = ls.project.unknown_game()
+    if problem:
+        ls.window_show_message(T.ShowMessageParams(T.MessageType.Warning, f"rulesdsl.game: {problem}"))
 
 
 def build_server(expansions: list[str] | tuple[str, ...] = (), debounce: float = DEBOUNCE_SECONDS) -> RulesServer:
@@ -161,25 +263,21 @@ def build_server(expansions: list[str] | tuple[str, ...] = (), debounce: float =
     @server.feature(T.INITIALIZE)
     @_guard()
     def initialize(ls: RulesServer, params: T.InitializeParams) -> None:
-        options = _settings(params.initialization_options)
-        if options is not None:
-            ls.project.expansions = options  # checked once the client is ready for messages
+        _apply_settings(ls, _settings(params.initialization_options))  # checked once the client is ready
 
     @server.feature(T.INITIALIZED)
     @_guard()
     def initialized(ls: RulesServer, params: T.InitializedParams) -> None:
-        _set_expansions(ls, ls.project.expansions)
+        _warn_settings(ls)
 
     @server.feature(T.WORKSPACE_DID_CHANGE_CONFIGURATION)
     @_guard()
     def configuration(ls: RulesServer, params: T.DidChangeConfigurationParams) -> None:
         options = _settings(params.settings)
-        if options is not None:
-            _set_expansions(ls, options)
-            for uri in list(ls.workspace.text_documents):
-                path = ls.path(uri)
-                if path is not None:
-                    ls.publish(path)
+        if options:
+            _apply_settings(ls, options)
+            _warn_settings(ls)
+            ls.publish_all()
 
     @server.feature(T.TEXT_DOCUMENT_DID_OPEN)
     @_guard()
@@ -194,15 +292,27 @@ def build_server(expansions: list[str] | tuple[str, ...] = (), debounce: float =
     def did_change(ls: RulesServer, params: T.DidChangeTextDocumentParams) -> None:
         uri = params.text_document.uri
         path = ls.path(uri)
-        if path is not None:
-            ls.project.update(path, ls.workspace.get_text_document(uri).source)
-            ls.schedule(uri, path)
+        if path is None:
+            return
+        text = ls.project.open.get(_abs(path))
+        if text is None:
+            text = ls.workspace.get_text_document(uri).source
+        for change in params.content_changes:
+            where = getattr(change, "range", None)
+            if where is None:
+                text = change.text
+            else:   # (a client that sends ranges although the server asked for whole texts)
+                text = apply_change(text, (where.start.line, where.start.character),
+                                    (where.end.line, where.end.character), change.text)
+        ls.project.update(path, text)
+        ls.schedule(uri, path)
 
     @server.feature(T.TEXT_DOCUMENT_DID_SAVE)
     @_guard()
     def did_save(ls: RulesServer, params: T.DidSaveTextDocumentParams) -> None:
         path = ls.path(params.text_document.uri)
         if path is not None:
+            ls.project.forget(path)   # (the file on disk changed: a header, a new file...)
             ls.publish(path)
 
     @server.feature(T.TEXT_DOCUMENT_DID_CLOSE)
@@ -215,9 +325,9 @@ def build_server(expansions: list[str] | tuple[str, ...] = (), debounce: float =
             pending.cancel()
         if path is not None:
             ls.project.close(path)
+            ls._lines.pop(str(_abs(path)), None)
             if ls.project.layers_for(path) is None:  # a loose file: its diagnostics go with it
-                ls.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
-                ls.published.discard(uri)
+                ls._send(uri, None, [])
             else:
                 ls.publish(path)
 
@@ -227,7 +337,8 @@ def build_server(expansions: list[str] | tuple[str, ...] = (), debounce: float =
         where = ls.from_position(params.text_document.uri, params.position)
         if where is None:
             return None
-        found = F.hover(ls.project, *where)
+        with ls.from_last_check():
+            found = F.hover(ls.project, *where)
         if found is None:
             return None
         text, word = found
@@ -247,13 +358,18 @@ def build_server(expansions: list[str] | tuple[str, ...] = (), debounce: float =
         current = text.split("\n")[line] if line < len(text.split("\n")) else ""
         ctx = F.context_at(text, line, character)
         quote = current[:character].rfind('"') if ctx.in_string else -1
-        for c in F.complete(ls.project, path, line, character):
+        with ls.from_last_check():
+            found = F.complete(ls.project, path, line, character)
+        for c in found:
             item = T.CompletionItem(label=c.label, kind=_COMPLETION_KINDS.get(c.kind), detail=c.detail or None,
                                     documentation=c.documentation or None, insert_text=c.insert)
             if quote >= 0:
-                closing = "" if current[character:].startswith('"') else '"'
-                span = Span(str(path), line + 1, quote + 2, line + 1, character + 1)
-                item.text_edit = T.TextEdit(ls.to_range(span), c.label + closing)
+                # The name typed so far and the rest of it up to its closing quote (the cursor
+                # may stand inside an existing name), or to the cursor when it has none yet.
+                after = current.find('"', character)
+                end = after + 1 if after >= 0 else character
+                span = Span(str(path), line + 1, quote + 2, line + 1, end + 1)
+                item.text_edit = T.TextEdit(ls.to_range(span), c.label + '"')
             items.append(item)
         return T.CompletionList(is_incomplete=False, items=items)
 
@@ -300,17 +416,18 @@ def build_server(expansions: list[str] | tuple[str, ...] = (), debounce: float =
     @_guard()
     def formatting(ls: RulesServer, params: T.DocumentFormattingParams) -> list[T.TextEdit] | None:
         from ..formatter import FormatError, format_text
-        doc = ls.workspace.get_text_document(params.text_document.uri)
+        path = ls.path(params.text_document.uri)
+        if path is None:
+            return None
+        source = ls.project.text(path) or ""   # (the editor's text: the server keeps it)
         try:
-            result = format_text(doc.source, doc.path or "<buffer>")
+            result = format_text(source, str(path))
         except FormatError:
             return []  # syntax errors: the diagnostics say where; nothing to change yet
-        if result == doc.source:
+        if result == source:
             return []
-        lines = doc.source.split("\n")
-        end = T.Position(len(lines) - 1, len(lines[-1]))
-        end = ls.workspace.position_codec.position_to_client_units(lines, end)
-        return [T.TextEdit(T.Range(T.Position(0, 0), end), result)]
+        end = ls.lines(str(_abs(path))).lsp_position(len(source))
+        return [T.TextEdit(T.Range(T.Position(0, 0), T.Position(*end)), result)]
 
     @server.feature(T.TEXT_DOCUMENT_CODE_ACTION,
                     T.CodeActionOptions(code_action_kinds=[T.CodeActionKind.QuickFix]))
@@ -321,7 +438,13 @@ def build_server(expansions: list[str] | tuple[str, ...] = (), debounce: float =
             fix = d.data.get("replacement") if isinstance(d.data, dict) else None
             if not isinstance(fix, str):
                 continue
-            edit = T.WorkspaceEdit(changes={params.text_document.uri: [T.TextEdit(d.range, fix)]})
+            # The misspelt word's own range (older diagnostics: the diagnostic's range).
+            where = d.data.get("range")
+            if isinstance(where, list) and len(where) == 4 and all(type(x) is int and x >= 0 for x in where):
+                where = T.Range(T.Position(where[0], where[1]), T.Position(where[2], where[3]))
+            else:
+                where = d.range
+            edit = T.WorkspaceEdit(changes={params.text_document.uri: [T.TextEdit(where, fix)]})
             actions.append(T.CodeAction(title=f"Replace with {fix}", kind=T.CodeActionKind.QuickFix,
                                         diagnostics=[d], edit=edit, is_preferred=True))
         return actions

@@ -1,0 +1,428 @@
+"""The language server after an audit: quick fixes that replace the misspelt word only, text kept
+in step with the editor whatever its line breaks, one content set per file (as `rulesdsl check
+FOLDER` groups them), the `game` setting, completion inside strings and comments, references
+in alternatives, byte order marks."""
+
+from __future__ import annotations
+
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from rulesdsl.diagnostics import Diagnostic, Span
+from rulesdsl.formatter import format_text
+from rulesdsl.loader import CARDS_ROOT, header
+from rulesdsl.lsp import features as F
+from rulesdsl.lsp.positions import Lines, apply_change
+from rulesdsl.lsp.project import Project
+from rulesdsl.report import check_paths
+
+from lsp_client import LspClient
+
+CARD = 'card "Fan Card" {\n    age 1\n    color brown\n    %s\n}\n'
+
+
+@pytest.fixture(scope="module")
+def cards(tmp_path_factory) -> Path:
+    """Copies of the bundled Duel and classic folders, to add files to."""
+    root = tmp_path_factory.mktemp("cards")
+    for name in ("duel", "classic"):
+        shutil.copytree(CARDS_ROOT / name, root / name, ignore=shutil.ignore_patterns("__pycache__"))
+    return root
+
+
+@pytest.fixture(scope="module")
+def client():
+    c = LspClient()
+    yield c
+    assert c.close() == 0
+
+
+def _at(text: str, needle: str, offset: int = 0) -> tuple[int, int]:
+    for number, line in enumerate(text.split("\n")):
+        if needle in line:
+            return number, line.index(needle) + offset
+    raise KeyError(needle)
+
+
+def _published(client: LspClient, uri: str, after: int) -> list[list[dict]]:
+    """Every diagnostics list published for `uri` after notification number `after` (call
+    after a request, which the server answers after the notifications sent before it)."""
+    return [m["params"]["diagnostics"] for m in client.notifications[after:]
+            if m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri]
+
+
+def _barrier(client: LspClient, uri: str) -> None:
+    client.request("textDocument/documentSymbol", {"textDocument": {"uri": uri}})
+
+
+def _apply(text: str, edit: dict) -> str:
+    r = edit["range"]
+    return apply_change(text, (r["start"]["line"], r["start"]["character"]),
+                        (r["end"]["line"], r["end"]["character"]), edit["newText"])
+
+
+# -- 1. a quick fix replaces the misspelt word, not the diagnostic's whole range -------------------
+
+@pytest.mark.parametrize("typed, fixed", [
+    ("produce wood|clya", "produce wood|clay"),
+    ("gain 2 coins whoo=opponent", "gain 2 coins who=opponent"),
+    ("gain cont(city) coins", "gain count(city) coins"),
+    ("gain count(city, colr=brown) coins", "gain count(city, color=brown) coins"),
+    ("gain count(city, color=[brown, gery]) coins", "gain count(city, color=[brown, grey]) coins"),
+    ("prodce wood", "produce wood"),
+    ('move "Lumber Yrd" discard', 'move "Lumber Yard" discard'),
+])
+def test_a_quick_fix_replaces_only_the_misspelt_word(cards, typed, fixed):
+    path = cards / "duel" / "quickfix.rules"
+    text = CARD % typed
+    project = Project()
+    project.update(path, text)
+    diags = [d for d in project.diagnostics(path)[str(path)] if d.help and "did you mean" in d.help]
+    assert len(diags) == 1, diags
+    line, start, end, new = F.replacement_edit(diags[0], text)
+    lines = text.split("\n")
+    lines[line] = lines[line][:start] + new + lines[line][end:]
+    assert lines[3].strip() == fixed
+    # (and the fixed text checks clean: nothing else was lost on the way)
+    project.update(path, "\n".join(lines))
+    assert project.diagnostics(path)[str(path)] == []
+
+
+def test_a_quick_fix_never_replaces_a_range_that_is_not_the_word():
+    d = Diagnostic("error", "E204", "`gain` has no option `whoo`", Span("f", 1, 1, 1, 25), "did you mean `who`?")
+    assert F.replacement_edit(d, "gain 2 coins whoo=opponent\n") == (0, 13, 17, "who")
+    # The word is not in the range, which is more than one word: no fix rather than a lossy one.
+    d = Diagnostic("error", "E204", "`gain` has no option `other`", Span("f", 1, 1, 1, 25), "did you mean `who`?")
+    assert F.replacement_edit(d, "gain 2 coins whoo=opponent\n") is None
+
+
+def test_the_server_s_quick_fix_edits_the_word_alone(client, cards):
+    path = cards / "duel" / "quickfix_server.rules"
+    text = CARD % "produce wood|clya"
+    mark = len(client.notifications)
+    uri = client.open(path, text)
+    diags = client.diagnostics(uri, after=mark)
+    actions = client.request("textDocument/codeAction", {
+        "textDocument": {"uri": uri}, "range": diags[0]["range"], "context": {"diagnostics": diags}})
+    (edit,) = actions[0]["edit"]["changes"][uri]
+    assert _apply(text, edit) == CARD % "produce wood|clay"
+    client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+
+
+# -- 2. the server's text is the editor's, and positions count lines as the protocol does ----------
+
+def test_lines_map_positions_by_the_protocol_s_line_breaks():
+    text = "a\fb\u2028c\x85d\re\r\nf\n\U0001F3B2g"
+    lines = Lines(text)
+    # The protocol's lines: "a\fb\u2028c\x85d", "e", "f", "🎲g"; the parser's: two lines.
+    assert lines.lsp_position(text.index("e")) == (1, 0)
+    assert lines.lsp_position(text.index("g")) == (3, 2)            # the die is two UTF-16 units
+    assert lines.lsp_offset(0, 6) == text.index("d")                  # \f, U+2028, U+0085 are no breaks
+    assert lines.lsp_offset(1, 99) == text.index("e") + 1             # past the end: the line's end
+    assert lines.to_lsp(1, 0) == (2, 0)                               # the parser's line 2 is "f"
+    assert lines.from_lsp(3, 2) == (2, 1)
+    assert apply_change(text, (3, 0), (3, 2), "") == text.replace("\U0001F3B2", "")
+    assert apply_change("x\r\ny", (1, 0), (1, 1), "z") == "x\r\nz"
+
+
+@pytest.mark.parametrize("separator", ["\f", "\u2028", "\x85", "\r"])
+def test_edits_after_odd_line_breaks_land_where_the_editor_made_them(cards, separator):
+    """pygls applied changes with str.splitlines(): after a form feed, U+2028, U+0085 in a
+    comment an edit landed a line early (`color brclay`), and formatting then wrote that text."""
+    path = cards / "duel" / "odd_breaks.rules"
+    text = f'# section{separator}one\ncard "Fan" {{\n    age 1\n    color brown\n    produce wood\n}}\n'
+    c = LspClient()
+    try:
+        mark = len(c.notifications)
+        uri = c.open(path, text)
+        assert c.diagnostics(uri, after=mark) == []
+        # The editor's line of `wood`: one more after a lone \r (a line break for the protocol).
+        line = 5 if separator == "\r" else 4
+        assert text.replace("\r", "\n").split("\n")[line] == "    produce wood"
+        change = {"range": {"start": {"line": line, "character": 12}, "end": {"line": line, "character": 16}},
+                  "text": "clya"}
+        mark = len(c.notifications)
+        c.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [change]})
+        diags = c.diagnostics(uri, after=mark)
+        assert [(d["code"], d["range"]["start"]) for d in diags] == [("E301", {"line": line, "character": 12})]
+        # Whole texts (what the server asks for) are taken as they are; formatting works on them.
+        messy = text.replace("    age 1", "  age   1")
+        c.change(uri, messy, 3)
+        edits = c.request("textDocument/formatting", {"textDocument": {"uri": uri},
+                                                      "options": {"tabSize": 4, "insertSpaces": True}})
+        assert [_apply(messy, e) for e in edits] == [format_text(messy)]
+    finally:
+        assert c.close() == 0
+
+
+def test_a_lone_carriage_return_in_a_comment_does_not_shift_diagnostics_or_hover(client, cards):
+    path = cards / "duel" / "lone_cr.rules"
+    text = '# old note\rsecond half\ncard "A" {\n    age 1\n    color brown\n    produce woood\n}\n'
+    mark = len(client.notifications)
+    uri = client.open(path, text)
+    diags = client.diagnostics(uri, after=mark)
+    assert [(d["code"], d["range"]["start"]) for d in diags] == [("E301", {"line": 5, "character": 12})]
+    hover = client.request("textDocument/hover", {"textDocument": {"uri": uri},
+                                                  "position": {"line": 5, "character": 6}})
+    assert hover is not None and "produce" in hover["contents"]["value"]
+    assert hover["range"]["start"] == {"line": 5, "character": 4}
+    client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+
+
+# -- 3. one content set per file, as `rulesdsl check FOLDER` groups them ---------------------------
+
+def test_a_file_in_a_subfolder_is_checked_with_the_folder_rulesdsl_check_takes_it_with(tmp_path):
+    folder = tmp_path / "duel"
+    shutil.copytree(CARDS_ROOT / "duel", folder, ignore=shutil.ignore_patterns("__pycache__"))
+    (folder / "more").mkdir()
+    extra = folder / "more" / "extra.rules"
+    extra.write_text('card "Extra" {\n    age 1\n    color brwn\n}\n', encoding="utf-8")
+    project = Project()
+    assert project.layers_for(extra) == project.layers_for(folder / "age1.rules") == (folder,)
+    expected = {(d.code, d.span.line) for d in check_paths([folder]).diagnostics}
+    assert expected == {("E302", 3)}
+    for opened in (folder / "age1.rules", extra):   # whichever file is typed in
+        project.update(opened, opened.read_text(encoding="utf-8") + "\n")
+        found = project.diagnostics(opened)
+        assert {(d.code, d.span.line) for d in found[str(extra)]} == expected
+        assert not any(found[f] for f in found if f != str(extra))
+
+
+def test_the_expansions_setting_applies_to_the_games_the_expansions_are_for():
+    duel, classic = CARDS_ROOT / "duel" / "age1.rules", CARDS_ROOT / "classic" / "age1.rules"
+    project = Project(["agora"])
+    assert [p.name for p in project.layers_for(duel)] == ["duel", "duel-agora"]
+    assert [p.name for p in project.layers_for(classic)] == ["classic"]
+    # An Agora file is one set with Duel's files, whatever order the setting names them in.
+    for names in (["agora", "pantheon"], ["pantheon", "agora"]):
+        project.expansions = names
+        agora = CARDS_ROOT / "duel-agora" / "decrees.rules"
+        assert project.layers_for(agora) == project.layers_for(duel)
+        assert [p.name for p in project.layers_for(classic)] == ["classic"]
+    found = project.diagnostics(classic)
+    assert not any(found.values()) and all("classic" in f for f in found)
+
+
+def test_diagnostics_a_file_no_longer_has_are_cleared(client, cards):
+    folder = cards.parent / "sets" / "duel"
+    shutil.copytree(cards / "duel", folder)
+    # A card file on disk with an error, published while another file of the folder is open.
+    (folder / "broken.rules").write_text(CARD % "produce woood", encoding="utf-8")
+    broken = (folder / "broken.rules").as_uri()
+    game = folder / "game.rules"
+    text = game.read_text(encoding="utf-8")
+    mark = len(client.notifications)
+    uri = client.open(game, text)
+    _barrier(client, uri)
+    assert [[d["code"] for d in ds] for ds in _published(client, broken, mark)] == [["E301"]]
+    # A new buffer, not saved, with an error: closed, its diagnostics go (it is in no set now).
+    new = folder / "unsaved.rules"
+    mark = len(client.notifications)
+    new_uri = client.open(new, (CARD % "produce glas").replace("Fan Card", "Other Card"))
+    _barrier(client, new_uri)
+    assert [[d["code"] for d in ds] for ds in _published(client, new_uri, mark)] == [["E301"]]
+    mark = len(client.notifications)
+    client.notify("textDocument/didClose", {"textDocument": {"uri": new_uri}})
+    _barrier(client, uri)
+    assert _published(client, new_uri, mark)[-1:] == [[]]
+    # The header taken away: the folder is no content folder; the files it marked are cleared.
+    mark = len(client.notifications)
+    client.change(uri, text.replace("game duel {", "gme duel {"), 2)
+    time.sleep(1)
+    _barrier(client, uri)
+    assert _published(client, broken, mark)[-1:] == [[]]
+    client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+
+
+def test_a_classic_file_with_the_expansions_setting_leaves_agora_s_files_alone():
+    c = LspClient(options={"expansions": ["agora"]})
+    try:
+        classic = CARDS_ROOT / "classic" / "age1.rules"
+        mark = len(c.notifications)
+        uri = c.open(classic, classic.read_text(encoding="utf-8"))
+        _barrier(c, uri)
+        marked = {m["params"]["uri"] for m in c.notifications[mark:]
+                  if m.get("method") == "textDocument/publishDiagnostics" and m["params"]["diagnostics"]}
+        assert marked == set()
+    finally:
+        assert c.close() == 0
+
+
+# -- 4. the `game` setting, and the game an expansion folder's changes fit ---------------------------
+
+def test_an_expansion_folder_is_checked_on_the_game_setting_or_the_game_it_changes(tmp_path):
+    fan = tmp_path / "cities"
+    fan.mkdir()
+    (fan / "expansion.rules").write_text('expansion cities {\n    title "Cities"\n}\n', encoding="utf-8")
+    cards_file = fan / "cards.rules"
+    cards_file.write_text(CARD % "produce ore", encoding="utf-8")   # ore: a classic resource
+    codes = lambda project: [d.code for d in project.diagnostics(cards_file)[str(cards_file)]]
+    assert [p.name for p in Project().layers_for(cards_file)] == ["duel", "cities"]
+    assert codes(Project()) == ["E301"]
+    assert [p.name for p in Project(game="classic").layers_for(cards_file)] == ["classic", "cities"]
+    assert codes(Project(game="classic")) == []
+    # Inferred: what it extends is defined by the classic game only.
+    (fan / "more.rules").write_text('extend card "Loom" {\n    cost 1 coins\n}\n', encoding="utf-8")
+    assert [p.name for p in Project().layers_for(cards_file)] == ["classic", "cities"]
+    assert codes(Project()) == []
+    assert Project(game="clasic").unknown_game().startswith("unknown game `clasic`")
+
+
+def test_the_game_setting_reaches_the_server(tmp_path):
+    fan = tmp_path / "cities"
+    fan.mkdir()
+    (fan / "expansion.rules").write_text('expansion cities {\n    title "Cities"\n}\n', encoding="utf-8")
+    c = LspClient(options={"game": "classic"})
+    try:
+        mark = len(c.notifications)
+        uri = c.open(fan / "cards.rules", CARD % "produce ore")
+        assert c.diagnostics(uri, after=mark) == []
+        mark = len(c.notifications)
+        c.notify("workspace/didChangeConfiguration", {"settings": {"rulesdsl": {"game": None}}})
+        assert [d["code"] for d in c.diagnostics(uri, after=mark)] == ["E301"]
+        c.notify("workspace/didChangeConfiguration", {"settings": {"rulesdsl": {"game": "clasic"}}})
+        _barrier(c, uri)
+        shown = [m["params"]["message"] for m in c.notifications if m.get("method") == "window/showMessage"]
+        assert any(s.startswith("rulesdsl.game: unknown game `clasic`") for s in shown), shown
+    finally:
+        assert c.close() == 0
+
+
+# -- 5, 6. completion inside a quoted name and inside comments ----------------------------------------
+
+def test_completing_inside_an_existing_quoted_name_replaces_the_whole_name(client, cards):
+    path = cards / "duel" / "midstring.rules"
+    text = CARD % 'move "Lumber Yard" discard'
+    uri = client.open(path, text)
+    for offset in (1, 7, 12):   # after the opening quote, inside the name, before the closing one
+        line, character = _at(text, '"Lumber Yard"', offset)
+        result = client.request("textDocument/completion", {"textDocument": {"uri": uri},
+                                                            "position": {"line": line, "character": character}})
+        item = next(i for i in result["items"] if i["label"] == "Logging Camp")
+        assert _apply(text, item["textEdit"]) == CARD % 'move "Logging Camp" discard'
+    # A name not closed yet: completed up to the cursor, the quote added.
+    text = CARD % 'move "Lum'
+    client.change(uri, text, 2)
+    line, character = _at(text, '"Lum', 4)
+    result = client.request("textDocument/completion", {"textDocument": {"uri": uri},
+                                                        "position": {"line": line, "character": character}})
+    item = next(i for i in result["items"] if i["label"] == "Lumber Yard")
+    assert _apply(text, item["textEdit"]) == CARD % 'move "Lumber Yard"'
+    client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+
+
+@pytest.mark.parametrize("text, needle, offset", [
+    ('card "A" {\n    age 1\n    produce wood  # makes \n}\n', "# makes ", 8),
+    ('card "A" {\n    age 1\n    # this card \n}\n', "# this card ", 12),
+    ("# Age IV: \n", "# Age IV: ", 10),
+    ('card "A" {\n    age 1\n    # say "Lum\n}\n', '"Lum', 4),
+])
+def test_nothing_is_offered_inside_a_comment(cards, text, needle, offset):
+    path = cards / "duel" / "comment.rules"
+    project = Project()
+    project.update(path, text)
+    assert F.complete(project, path, *_at(text, needle, offset)) == []
+
+
+def test_completion_still_works_after_a_closed_string_and_in_a_string_holding_a_hash(cards):
+    path = cards / "duel" / "comment.rules"
+    project = Project()
+    text = 'card "A" {\n    age 1\n    move "Lumber # Yard\n}\n'
+    project.update(path, text)
+    assert "Logging Camp" in [c.label for c in F.complete(project, path, *_at(text, "# Yard", 6))]
+
+
+# -- 7. references ---------------------------------------------------------------------------------
+
+def test_references_include_the_words_of_alternatives(cards):
+    game = cards / "duel" / "game.rules"
+    text = game.read_text(encoding="utf-8")
+    project = Project()
+    project.update(game, text)
+    spans = F.find_references(project, game, *_at(text, "resources wood", len("resources ")))
+    age2 = (cards / "duel" / "age2.rules").read_text(encoding="utf-8").split("\n")
+    found = [(s.line, s.column, s.end_column) for s in spans if s.file.endswith("age2.rules")
+             and "|" in age2[s.line - 1]]
+    assert found, "no reference in `wood|clay|stone`"
+    for line, column, end in found:
+        assert age2[line - 1][column - 1:end - 1] == "wood"
+    # Each of its words, not the whole `wood|clay|stone`.
+    clay = F.find_references(project, game, *_at(text, "resources wood clay", len("resources wood ")))
+    assert all((s.end_column - s.column) == 4 for s in clay)
+
+
+def test_a_title_is_no_reference_and_an_action_is_not_its_zone(cards, tmp_path):
+    fan = tmp_path / "fan"
+    fan.mkdir()
+    (fan / "expansion.rules").write_text('expansion fan {\n    title "Odd Mill"\n}\n', encoding="utf-8")
+    card = fan / "cards.rules"
+    text = 'card "Odd Mill" {\n    age 1\n    color brown\n    produce wood\n}\n'
+    card.write_text(text, encoding="utf-8")
+    project = Project()
+    spans = F.find_references(project, card, *_at(text, "Odd Mill", 1))
+    assert [(Path(s.file).name, s.line) for s in spans] == [("cards.rules", 1)]
+    game = cards / "duel" / "game.rules"
+    text = game.read_text(encoding="utf-8")
+    project.update(game, text)
+    action = F.find_references(project, game, *_at(text, "action discard {", len("action ")))
+    assert [(s.line, s.column) for s in action] == [(_at(text, "action discard {")[0] + 1, len("action ") + 1)]
+    zone = F.find_references(project, game, *_at(text, "zone discard", len("zone ")))
+    assert len(zone) > 1 and not any(s.line == action[0].line for s in zone)
+
+
+# -- 8. a byte order mark ----------------------------------------------------------------------------
+
+def test_a_byte_order_mark_does_not_hide_a_game_header(tmp_path):
+    folder = tmp_path / "duel"
+    shutil.copytree(CARDS_ROOT / "duel", folder, ignore=shutil.ignore_patterns("__pycache__"))
+    game = folder / "game.rules"
+    text = game.read_text(encoding="utf-8")
+    text = text[text.index("game duel"):]     # the header on the first line, after the mark
+    game.write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
+    age1 = folder / "age1.rules"
+    age1.write_text(age1.read_text(encoding="utf-8").replace("produce wood", "produce woood", 1), encoding="utf-8")
+    assert header(folder) == ("game", "duel")
+    project = Project()
+    assert project.layers_for(age1) == (folder,)
+    marked = {Path(f).name: [d.code for d in ds] for f, ds in project.diagnostics(age1).items() if ds}
+    assert marked == {"age1.rules": ["E301"]}
+    # `rulesdsl check` of the folder reads it as the game it is (before: layered on Duel as an
+    # expansion, E206 for each setting declared twice).
+    report = check_paths([folder])
+    assert [(Path(d.span.file).name, d.code) for d in report.diagnostics] == [("age1.rules", "E301")]
+    # A buffer that still holds the mark (as some editors send it) parses as the file does,
+    # its positions the editor's.
+    project.update(game, "\ufeff" + text)
+    found = project.diagnostics(game)
+    assert found[str(game)] == []
+    broken = "\ufeff" + text.replace("game duel {", "game duel @ {", 1)
+    project.update(game, broken)
+    (error,) = project.diagnostics(game)[str(game)]   # (what the lost header explains is left out)
+    assert (error.code, error.span.line, error.span.column) == ("E002", 1, broken.index("@") + 1)
+
+
+# -- 9. hover and completion while a check is due -----------------------------------------------------
+
+def test_hover_and_completion_answer_from_the_last_check_while_one_is_due(cards, monkeypatch):
+    from rulesdsl.lsp import project as project_module
+    path = cards / "duel" / "big.rules"
+    text = "".join(f'card "Big {i}" {{\n    age 1\n    color brown\n    produce wood\n}}\n' for i in range(200))
+    project = Project()
+    project.update(path, text)
+    project.diagnostics(path)
+    parses = []
+    real = project_module._parse
+    monkeypatch.setattr(project_module, "_parse", lambda *a: parses.append(a) or real(*a))
+    edited = text.replace("    produce wood\n", "    produce wood\n    gain 1 coins\n", 1)
+    project.update(path, edited)
+    project.stale_ok = True   # (the server's state while the check after typing is due)
+    hover = F.hover(project, path, *_at(edited, "gain 1 coins", 1))
+    assert hover is not None and hover[0].startswith("```rules\ngain")   # no English from an old parse
+    assert "coins" in [c.label for c in F.complete(project, path, *_at(edited, "gain 1 ", 7))]
+    assert parses == []
+    project.stale_ok = False
+    hover = F.hover(project, path, *_at(edited, "gain 1 coins", 1))
+    assert len(parses) == 1 and not hover[0].startswith("```")   # checked now: the English first
