@@ -228,7 +228,8 @@ def test_replay_stops_at_the_runaway_action(tmp_path):
     result = run("replay", file, "--max-steps", "400")
     assert result.exit_code == 1
     assert result.output.strip().splitlines() == [result.output.strip()]
-    assert result.output.startswith(f"error: the action `{build}`: ")
+    n = len(trace["actions"])   # (which action of the trace ran away, then the action)
+    assert result.output.startswith(f"error: action {n} of {n}: the action `{build}`: ")
     assert "400 steps (running: action `build` -> " in result.output
 
 
