@@ -120,9 +120,14 @@ EXPLANATIONS: dict[str, Explanation] = {
         "A quoted name has no closing `\"` on its line; quoted names cannot span lines.",
         'card "Test Card {\n    age 1\n    color brown\n}\n',
         "Close the name with `\"` on the same line."),
+    # (E005, E010: the bytes at fault cannot be shown as text, and an escape such as `\\xe9`,
+    # copied into a file, is a backslash the parser refuses for another reason: the example shows
+    # the character as an editor does, says which bytes are meant, and a `printf` makes the file)
     "E005": Explanation(
-        "The file's bytes are not valid UTF-8, e.g. a name saved in Latin-1 (`Caf\\xe9`).",
-        'card "Caf\\xe9" {        # the byte 0xe9 alone, as a Latin-1 editor saves it\n    age 1\n}\n',
+        "The file's bytes are not valid UTF-8, e.g. a name saved in Latin-1: `Café` with the "
+        "é as the single byte 0xE9. To make such a file: "
+        "`printf 'card \"Caf\\351\" {\\n    age 1\\n}\\n' > latin1.rules`.",
+        'card "Café" {        # the é is the byte 0xE9 alone, as a Latin-1 editor saves it\n    age 1\n}\n',
         "Save the file as UTF-8 (most editors offer it under \"Save with encoding\")."),
     "E006": Explanation(
         "A number has more digits than card files allow (9).",
@@ -145,8 +150,9 @@ EXPLANATIONS: dict[str, Explanation] = {
     "E010": Explanation(
         "A quoted name holds a control character (an escape, a carriage return, a bidirectional "
         "override, a tab, ...). Names are printed on terminals, where such a character could "
-        "recolour, retitle or rewrite what is shown.",
-        'card "Test Card\\x1b]0;owned" {    # \\x1b: the ESC character itself, as bytes in the file\n'
+        "recolour, retitle or rewrite what is shown. To make such a file: "
+        "`printf 'card \"Test Card\\033]0;owned\" {\\n    age 1\\n    color brown\\n}\\n' > esc.rules`.",
+        'card "Test Card\u241b]0;owned" {    # \u241b stands for the ESC character (byte 0x1B) itself\n'
         '    age 1\n    color brown\n}\n',
         "Remove the character (an editor that shows invisible characters helps find it)."),
     "E101": Explanation(

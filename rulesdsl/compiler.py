@@ -589,7 +589,7 @@ class Compiler:
             if s.verb == "if":
                 otherwise = stmts[i + 1] if i + 1 < len(stmts) and stmts[i + 1].verb == "else" else None
                 steps.append(self.if_step(s, otherwise))
-                texts.append(self.describe(s) + (f"; {self.describe(otherwise)}" if otherwise else ""))
+                texts.append(self.describe(s) + (f"; {self.describe_after(otherwise)}" if otherwise else ""))
                 i += 2 if otherwise else 1
                 continue
             steps.append(self.effect(s))
@@ -1454,6 +1454,11 @@ class Compiler:
     # -- text ------------------------------------------------------------------------------------
     def describe(self, s: ast.Statement) -> str:
         return english(s, self.block_text, context=self.text_context)
+
+    def describe_after(self, s: ast.Statement) -> str:
+        """The text of a statement going on a sentence ("; otherwise, ..."): not capitalized."""
+        text = self.describe(s)
+        return text[:1].lower() + text[1:]
 
     def block_text(self, block: ast.Block | None) -> str:
         if block is None:

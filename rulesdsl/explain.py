@@ -20,7 +20,8 @@ import attrs
 from . import ast
 from . import registry as R
 from .diagnostics import did_you_mean
-from .explain_text import ORDINAL, Context, capitalize, context_for, english, join, roman, seat, words
+from .explain_text import (ORDINAL, Context, article, capitalize, context_for, english, join, roman, seat, timing,
+                           words)
 from .loader import Merged, merge
 from .parser import parse_file
 
@@ -133,6 +134,10 @@ def _keys(e: Entry) -> list[str]:
 def explain(name: str, content) -> str:
     """`name` in plain English: a first line `Name (kind, file:line)`, then what it does."""
     e = find(name, content)
+    return _explain_entry(e, content) + _namesakes(name, e, content)
+
+
+def _explain_entry(e: Entry, content) -> str:
     if e.group == "item":
         return _item(content.items[e.index], content)
     if e.group == "action":
@@ -144,6 +149,19 @@ def explain(name: str, content) -> str:
     if e.group == "layout":
         return _layout(e.name, content)
     return _statements(e.kind, e.name, content)
+
+
+def _namesakes(name: str, e: Entry, content) -> str:
+    """A line for each other definition the bare name also names (an action and a procedure
+    may share a name): which one was explained is not the only one, and how to ask for the
+    other.  Nothing when the name already said the kind (`procedure my_block`)."""
+    wanted = " ".join(name.split()).lower()
+    if wanted != e.label.lower() and wanted != e.name.lower():
+        return ""
+    others = [o for o in entries(content)
+              if o != e and wanted in (o.label.lower(), o.name.lower())]
+    return "".join(f"\n  Also named `{o.name}`: {article(words(o.kind))} (`rulesdsl explain {o.kind} {o.name}` "
+                   f"explains it)." for o in others)
 
 
 def _where(span) -> str:
@@ -248,18 +266,42 @@ def _property_texts(it, content) -> list[str]:
 
 def _item(it, content) -> str:
     lines = [_identity(it, content)]
+    lines += _ruled_texts(it, content)   # (first: it says for whom all the rest works)
     lines += _property_texts(it, content)
     if it.effect >= 0 and content.blocks[it.effect].texts:
-        # (an item with a cost is built, whatever its kind: a classic board's stage as a wonder)
-        when = {"card": "When built", "wonder": "When built",
-                "military_token": "When the conflict pawn reaches it"}.get(
-                    it.kind, "When built" if it.cost is not None else "When taken")
+        when = _when(it, content)
         lines.append(f"{when}: " + "; ".join(lower_first(t, content) for t in content.blocks[it.effect].texts))
     lines += [t.text for t in it.triggers]
     for _, text in it.points:
         text = text[len("Worth "):] if text.startswith("Worth ") else lower_first(text, content)
         lines.append(f"End of game: {text}")
     return _lines(_header(it.name, it.kind, it.span), lines)
+
+
+def _ruled_texts(it, content) -> list[str]:
+    """For an item that may lie in a zone `ruled_by=` another: whom it works for there, and
+    which events it hears (docs/language.md, "ruled_by")."""
+    ctx = _context(content)
+    out = []
+    for zone in content.zones:
+        if zone.ruled_by >= 0 and it.kind in ctx.holds.get(zone.name, ()):
+            ruler = _zone_text(content, zone.ruled_by)
+            out.append(f"While in {_zone_text(content, content.zones.index(zone))}, it works for whoever "
+                       f"controls its space of {ruler}, and hears only the events of that space")
+    return out
+
+
+def _when(it, content) -> str:
+    """How an item's block comes to run, from how the content runs blocks of its kind: a
+    token on the conflict track when the pawn reaches it, else by the verbs that name such
+    items (`build`, `acquire`, `trigger`)."""
+    if it.side >= 0:
+        return "When the conflict pawn reaches it"
+    found = timing(it.kind, _context(content))
+    if found is not None:
+        return found
+    # (no statement names such an item: an item with a cost is built, whatever its kind)
+    return "When built" if it.cost is not None else "When taken"
 
 
 def _action(act, content) -> str:
@@ -274,10 +316,27 @@ def _action(act, content) -> str:
     for i in act.paid:
         if i < p:
             lines.append(f"Legal only if you can pay for the {words(act.params[i].name)}")
+    lines += _payment_texts(act, content)
     if rest:
         lines.append("Then: " + "; ".join(lower_first(t, content) for t in rest))
     lines.insert(0, "Something a player may do on their turn")
     return _lines(_header(act.name, "action", act.span), lines)
+
+
+def _payment_texts(act, content) -> list[str]:
+    """What else the action pays, as the engine checks it before the action is legal (`pays`):
+    its `pay` statements and the items it builds by name."""
+    d = _definition(content, "action", act.name)
+    if d is None or d.block is None or not act.pays:
+        return []
+    ctx = _context(content)
+    out = []
+    for s in d.block.statements:
+        if s.verb == "pay":
+            out.append("Legal only if you can " + lower_first(english(s, context=ctx), content))
+        elif s.verb == "build" and len(s.args) == 1 and isinstance(s.args[0], ast.Str):
+            out.append(f"Legal only if you can pay for {s.args[0].value}")
+    return out
 
 
 def _rule(name: str, content) -> str:
@@ -337,7 +396,16 @@ def _statements(kind: str, name: str, content) -> str:
     d = _definition(content, kind, name)
     ctx = _context(content)
     doc = R.KINDS[kind].doc if kind in R.KINDS else ""
+    # (a doc that shows an example, "An expansion header: `expansion my_fan_set ...`", keeps
+    # only its words: the example is not this definition)
+    doc = doc.split(": `")[0]
     lines = [doc.rstrip(".")] if doc else []
     if d is not None and d.block is not None:
-        lines += [english(s, context=ctx, kind=kind) for s in d.block.statements]
+        for s in d.block.statements:
+            text = english(s, context=ctx, kind=kind)
+            if s.verb == "else" and lines:
+                # (its `if` is the line before: "if ..., ...; otherwise, ...", one sentence)
+                lines[-1] += "; " + text[:1].lower() + text[1:]
+            else:
+                lines.append(text)
     return _lines(_header(name, kind, d.name_span if d else None), lines)

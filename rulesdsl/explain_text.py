@@ -39,8 +39,16 @@ from .flows import propagate
 OWNER_TEXT = {"me": "your", "opponent": "the opponent's", "all": "every player's",
               "most": "the city with the most", "any": "any"}
 # The seat words that name one player (docs/language.md, "Seats"), as sentence subjects.
-SEAT_TEXT = {"left": "your left neighbour", "right": "your right neighbour"}
-SEVERAL_TEXT = {"neighbours": "your neighbours", "others": "the other players"}
+# ({poss}: whose seats they are, the statement's player's: "your", or "their" inside `each_player`.)
+SEAT_TEXT = {"left": "{poss} left neighbour", "right": "{poss} right neighbour"}
+SEVERAL_TEXT = {"neighbours": "{poss} neighbours", "others": "the other players"}
+
+
+def seat_words(word: str, scope: "Scope") -> str:
+    """A seat word as the statement's player sees it: `left` -> "your left neighbour", or
+    "their left neighbour" for each player of an `each_player`."""
+    text = {**SEAT_TEXT, **SEVERAL_TEXT}[word]
+    return text.format(poss=scope.me.poss)
 
 
 # -- source text --------------------------------------------------------------------------------
@@ -161,6 +169,13 @@ class Context:
     # tie shared while the other one still follows.
     tiebreak_value: ast.Expr | None = None      # `tiebreak_by VALUE`
     tiebreak_category: ast.Expr | None = None   # `tiebreak CATEGORY`
+    # `procedure NAME { ... }`: the blocks `run NAME` runs, explained in place.
+    procedures: dict[str, ast.Block] = attrs.Factory(dict)
+    # How the content runs the block of an item of each kind: the verbs (`build`, `acquire`,
+    # `trigger`) it applies to items of that kind; what an item's "When ...:" line says.
+    runs: dict[str, set[str]] = attrs.Factory(dict)
+    active_zones: set[str] = attrs.Factory(set)   # `active` or a build_zone: what is there is "had"
+    holds: dict[str, set[str]] = attrs.Factory(dict)   # zone -> the kinds of item that may be there
 
     def noun(self, zone: str) -> str | None:
         return self.nouns.get(zone)
@@ -175,6 +190,7 @@ class Context:
         holds: dict[str, set[str]] = {}
         edges: list[tuple[str, str]] = []
         discard_sources: list[str] = []
+        run_zones: list[tuple[str, str, str | None]] = []   # (a verb of RUNNERS, its item's zone, `kind=`)
         for d in defs:
             if d.kind not in ("game", "expansion"):
                 continue
@@ -184,8 +200,11 @@ class Context:
                     ctx.zones.add(names[0])
                     if "player" in names[1:]:
                         ctx.player_zones.add(names[0])
+                    if "active" in names[1:]:
+                        ctx.active_zones.add(names[0])
                 elif s.verb == "build_zone" and len(names) == 2:
                     holds.setdefault(names[1], set()).add(names[0])
+                    ctx.active_zones.add(names[1])
                 elif s.verb == "start_zone" and len(names) == 2:
                     start_zone[names[0]] = names[1]
                 elif s.verb == "discard_pile" and names:
@@ -203,6 +222,9 @@ class Context:
                 if s.verb in ("resources", "colors", "science", "chains"):
                     ctx.vocabulary.update(names)
         for d in defs:
+            if d.kind == "procedure":
+                ctx.procedures[d.name] = d.block
+        for d in defs:
             if d.kind in ctx.kinds or d.kind in R.ITEM_KINDS:
                 ctx.items[d.name] = d.kind
                 zone = item_start_zone(d, start_zone)
@@ -210,13 +232,16 @@ class Context:
                     ctx.decks.add(zone)
                     holds.setdefault(zone, set()).add(d.kind)
 
-        def walk(statements, env: dict[str, str]) -> None:
-            env = dict(env)
+        def walk(statements, env: dict[str, str], picked_kind: dict[str, str]) -> None:
+            env, picked_kind = dict(env), dict(picked_kind)
             for s in statements:
                 a = s.args
                 names = [x.name if isinstance(x, ast.Name) else None for x in a]
+                kind = _name(_kw(s).get("kind"))
                 if s.verb == "param" and len(a) >= 3 and names[0] and names[2]:
                     env[names[0]] = names[2]
+                    if kind:
+                        picked_kind[names[0]] = kind
                 elif s.verb in ("deal", "take_top") and len(a) >= 3 and names[1] and names[2]:
                     edges.append((names[1], names[2]))
                 elif s.verb == "move_all" and len(a) >= 2 and names[0] and names[1]:
@@ -230,19 +255,43 @@ class Context:
                         holds.setdefault(names[1], set()).add(ctx.items[a[0].value])
                 elif s.verb == "discard" and a and names[0] in env:
                     discard_sources.append(env[names[0]])
-                inner = env
+                elif s.verb in RUNNERS and a and names[0] in env:
+                    run_zones.append((s.verb, env[names[0]], picked_kind.get(names[0])))
+                inner, inner_kind = env, picked_kind
                 if s.verb == "choose" and len(a) >= 3 and names[2]:
-                    inner = {**env, "chosen": names[2]}
+                    picked = ("chosen",) + ((_name(_kw(s)["as"]),) if _name(_kw(s).get("as")) else ())
+                    inner = {**env, **{n: names[2] for n in picked}}
+                    inner_kind = {k: v for k, v in picked_kind.items() if k not in picked}
+                    inner_kind.update({n: kind for n in picked if kind})
                 if s.block is not None:
-                    walk(s.block.statements, inner)
+                    walk(s.block.statements, inner, inner_kind)
 
         for d in defs:
-            walk(d.block.statements, {})
+            walk(d.block.statements, {}, {})
         if ctx.discard_pile:
             edges.extend((z, ctx.discard_pile) for z in discard_sources)
         propagate(edges, holds)
         ctx.nouns = {z: next(iter(k)) for z, k in holds.items() if len(k) == 1}
+        ctx.holds = holds
+        for verb, zone, kind in run_zones:
+            # (an item of a zone of several kinds, picked with no `kind=`, is of no kind known)
+            found = {kind} if kind else holds.get(zone, set())
+            if len(found) == 1:
+                ctx.runs.setdefault(next(iter(found)), set()).add(verb)
         return ctx
+
+
+# The verbs that run an item's own block (its effects), and how an item's timing line says so.
+RUNNERS = {"build": "built", "acquire": "taken", "trigger": "triggered"}
+
+
+def timing(kind: str, ctx: Context | None) -> str | None:
+    """"When built", "When triggered", "When built or taken": how the content runs the block of
+    an item of this kind; None when no statement of the content names such an item."""
+    verbs = ctx.runs.get(kind) if ctx is not None else None
+    if not verbs:
+        return None
+    return "When " + join([RUNNERS[v] for v in RUNNERS if v in verbs], "or")
 
 
 _CONTEXTS: list[tuple[Any, Context]] = []
@@ -336,11 +385,13 @@ class Scope:
     opponent: Subject = OPPONENT     # who `opponent` is: the block of another's choice runs as them
     chosen: str | None = None        # how `chosen` reads: "it", "them", "that player"
     chosen_names: tuple[str, ...] = ("chosen",)   # `as=NAME` gives the pick another name
+    chosen_noun: str = "item"                     # what the pick is: "card"
     earlier: tuple[tuple[str, str], ...] = ()      # names of enclosing picks, and how they read
     chosen_player: bool = False
     event: str | None = None         # the event of the enclosing `when`
     actor: Subject | None = None     # who made that event happen
     event_noun: str | None = None    # what the event's item is ("red card")
+    running: tuple[str, ...] = ()    # the procedures being explained in place, outermost first
 
 
 # -- quantities ------------------------------------------------------------------------------------
@@ -350,6 +401,15 @@ CMP_WORDS = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most"
 HOW_MANY = {">=": "at least", ">": "more than", "<=": "at most", "<": "fewer than", "==": "exactly"}
 NEGATE = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">"}
 FLIP = {"==": "==", "!=": "!=", "<": ">", ">": "<", "<=": ">=", ">=": "<="}
+
+
+def _none_or_some(op: str, n: str) -> bool | None:
+    """Whether `COUNT op n` says "none" (True) or "at least one" (False); None when neither."""
+    if (op, n) in (("==", "0"), ("<=", "0"), ("<", "1")):
+        return True
+    if (op, n) in (("!=", "0"), (">", "0"), (">=", "1")):
+        return False
+    return None
 
 
 @attrs.frozen
@@ -363,6 +423,7 @@ class Quantity:
     conjugate: bool = True
     loc: str = ""                    # where they are: "in your city"
     tail: str = ""                   # after the verb: " towards the opponent's capital"
+    whole: str = ""                  # the whole of a zone counted unfiltered: "your pile"
 
     def _rel(self) -> str:
         return f"{self.owner.clause(self.verb, self.conjugate)}{self.tail}" if self.owner else ""
@@ -384,11 +445,25 @@ class Quantity:
         return f"as many {unit} as there are {self.every()}"
 
     def compare(self, op: str, n: str) -> str:
+        none = _none_or_some(op, n)
+        if none is not None and (self.whole or self.loc or (self.owner and self.verb == "have")):
+            return self.emptiness(none)
         if op in HOW_MANY and self.owner:
             noun = self.sing if n == "1" else self.plural
             loc = " " + self.loc if self.loc else ""
             return f"{self.owner.clause(self.verb, self.conjugate)} {HOW_MANY[op]} {n} {noun}{self.tail}{loc}"
         return f"{self.number()} {CMP_WORDS[op]} {n}"
+
+    def emptiness(self, none: bool) -> str:
+        """"your pile is empty", "you have no red cards in your pile", "there is at least 1 item
+        lying on it" (a count compared with 0, where "exactly 0 items" read as items had)."""
+        if self.whole:
+            return f"{self.whole} is {'empty' if none else 'not empty'}"
+        loc = " " + self.loc if self.loc else ""
+        if self.owner and self.verb == "have":
+            what = f"no {self.plural}" if none else f"at least 1 {self.sing}"
+            return f"{self.owner.clause(self.verb, self.conjugate)} {what}{self.tail}{loc}"
+        return f"there {'are no ' + self.plural if none else 'is at least 1 ' + self.sing}{loc}"
 
     def parity(self, even: bool) -> str:
         which = "an even" if even else "an odd"
@@ -414,13 +489,29 @@ def _colors(e: ast.Expr) -> list[str]:
     return [words(e.name)] if isinstance(e, ast.Name) else [unparse(e)]
 
 
+# A zone named by a word that is no noun (a past participle, a preposition) reads as a name,
+# "the `picked` zone", not "the picked".  English endings and function words, no content's names.
+NOT_NOUN_ENDINGS = ("ed", "wn")
+NOT_NOUNS = {"hidden", "taken", "chosen", "given", "kept", "lost", "held", "spent",
+             "under", "over", "above", "below", "beneath", "behind", "beside", "aside", "away", "out",
+             "inside", "outside", "apart", "within", "between", "among", "around"}
+
+
+def zone_label(name: str) -> str:
+    """A zone's name as a noun: `my_pile` -> "my pile", `picked` -> "`picked` zone"."""
+    text = words(name)
+    if " " not in text and (text.endswith(NOT_NOUN_ENDINGS) or text in NOT_NOUNS):
+        return f"`{name}` zone"
+    return text
+
+
 def zone_words(name: str, scope: Scope) -> str:
     """A shared zone's words: `discard` -> "discard pile" (the game's discard pile), `age1` ->
     "age 1 deck" (items start there), or "age 3 zone" where "age 3 deck" is another zone."""
     text = words(name)
     ctx = scope.ctx
-    if ctx is None:
-        return text
+    if ctx is None or zone_label(name) != text:
+        return zone_label(name)
     taken = {words(z) for z in ctx.zones if z != name}
     if name == ctx.discard_pile and not text.endswith("pile"):
         text += " pile"
@@ -448,7 +539,7 @@ def owner_poss(owner: ast.Expr | None, scope: Scope) -> str:
     if o == "most":
         return "the player with the most"
     if o in SEVERAL_TEXT:
-        return SEVERAL_TEXT[o] + "'"
+        return seat_words(o, scope) + "'"
     return subject_of(owner, scope).poss
 
 
@@ -464,8 +555,8 @@ def zone_phrase(zone: ast.Expr | str | None, owner: ast.Expr | None, scope: Scop
         return "the structure (covered cards too)"
     if is_player_zone(name, scope, owner):
         if owner is not None and not _simple_owner(owner):
-            return f"the {words(name)} of {phrase(owner, scope)}"
-        return f"{owner_poss(owner, scope)} {words(name)}"
+            return f"the {zone_label(name)} of {phrase(owner, scope)}"
+        return f"{owner_poss(owner, scope)} {zone_label(name)}"
     return "the " + zone_words(name, scope)
 
 
@@ -540,7 +631,8 @@ def count_quantity(call: ast.Call, scope: Scope) -> Quantity:
     if not is_player_zone(zone, scope, owner):
         return Quantity(sing, plur, loc="in the " + zone_words(zone, scope))
     zw = words(zone)
-    if zw == plural(base) or zw.endswith(" " + plural(base)):
+    named_after = zw == plural(base) or zw.endswith(" " + plural(base))
+    if named_after and (scope.ctx is None or zone in scope.ctx.active_zones):
         # A zone named after what it holds (`tokens`, `built_wonders`): "built wonder you have".
         prefix = zw[: -len(plural(base))].strip()
         sing = " ".join(adjs + [prefix, base] if prefix else adjs + [base]) + after
@@ -552,8 +644,9 @@ def count_quantity(call: ast.Call, scope: Scope) -> Quantity:
         if o == "any":
             return Quantity(sing, plur, loc="of any player")
         if o in SEVERAL_TEXT:
-            return Quantity(sing, plur, loc=f"of {SEVERAL_TEXT[o]}")
+            return Quantity(sing, plur, loc=f"of {seat_words(o, scope)}")
         return Quantity(sing, plur, owner=subject_of(owner, scope))
+    zw = zone_label(zone)
     if o == "most":
         return Quantity(sing, plur, loc=f"in the {zw} with the most {plur}")
     if o == "all":
@@ -561,9 +654,13 @@ def count_quantity(call: ast.Call, scope: Scope) -> Quantity:
     if o == "any":
         return Quantity(sing, plur, loc=f"in any player's {zw}")
     if o in SEVERAL_TEXT:
-        return Quantity(sing, plur, loc=f"in {SEVERAL_TEXT[o]}' {plural(zw)}")
+        return Quantity(sing, plur, loc=f"in {seat_words(o, scope)}' {plural(zw)}")
     who = subject_of(owner, scope)
-    return Quantity(sing, plur, owner=who, loc=f"in {who.poss} {zw}")
+    # (unfiltered, the count is of the whole zone: "your pile is empty"; a zone named after what
+    # it holds is said as a zone, "your items zone", not "your items" as what you have)
+    unfiltered = not adjs and not after and base == (zone_noun(zone, scope) or "item")
+    whole = (zone_phrase(zone, owner, scope) + (" zone" if named_after else "")) if unfiltered else ""
+    return Quantity(sing, plur, owner=who, loc=f"in {who.poss} {zw}", whole=whole)
 
 
 def event_quantity(field: str, scope: Scope) -> Quantity | None:
@@ -730,7 +827,8 @@ def subject_of(e: ast.Expr | None, scope: Scope) -> Subject:
     if n == "opponent":
         return scope.opponent
     if n in SEAT_TEXT and n not in scope.chosen_names:
-        return Subject(SEAT_TEXT[n], SEAT_TEXT[n], SEAT_TEXT[n] + "'s")
+        text = seat_words(n, scope)
+        return Subject(text, text, text + "'s")
     if n in scope.chosen_names and scope.chosen_player:
         return THAT_PLAYER
     if isinstance(e, ast.Call) and e.func == "player" and e.args and isinstance(e.args[0], ast.Int):
@@ -777,7 +875,7 @@ def phrase(e: ast.Expr, scope: Scope | None = None) -> str:
         if n == "opponent":
             return scope.opponent.ref
         if n in SEAT_TEXT:
-            return SEAT_TEXT[n]
+            return seat_words(n, scope)
         if n == "seat":
             return "your seat number"
         if n == "players":
@@ -874,7 +972,7 @@ def _function_phrase(e: ast.Call, scope: Scope) -> str | None:
         "lookup": lambda: f"the {a[0]} entry for {a[1]}",
         "space": lambda: f"the space of {a[0]}",
         "first_empty": lambda: f"the first empty space of {a[0]}",
-        "modifier": lambda: f"{owner_poss(_kw(e).get('owner'), scope)} {a[0]}",
+        "modifier": lambda: f"{owner_poss(_kw(e).get('owner'), scope)} `{unparse(e.args[0])}` modifier",
         "counter": lambda: f"{owner_poss(_kw(e).get('owner'), scope)} {a[0]}",
         "science_score": lambda: (f"{scope.me.poss} science points (each symbol's count squared, plus {a[0]} "
                                   f"per set of every symbol)"),
@@ -895,7 +993,7 @@ def cond(e: ast.Expr, scope: Scope | None = None) -> str:
     """English for a condition: "you have at least 6 different scientific symbols"."""
     scope = scope or Scope()
     if isinstance(e, ast.BinOp) and e.op in ("and", "or"):
-        return f"{cond(e.left, scope)} {e.op} {cond(e.right, scope)}"
+        return f"{_operand(e.left, e.op, scope)} {e.op} {_operand(e.right, e.op, scope)}"
     if isinstance(e, ast.Not):
         inner = e.operand
         if isinstance(inner, ast.BinOp) and inner.op in NEGATE:
@@ -924,8 +1022,20 @@ def cond(e: ast.Expr, scope: Scope | None = None) -> str:
             who = subject_of(left, scope)
             verb = who.clause("be")
             return f"{verb} {'not ' if op == '!=' else ''}{subject_of(right, scope).ref}"
+        if isinstance(left, ast.Attribute) and left.name == "kind" and isinstance(right, ast.Name):
+            # (`it.kind == board`: a kind, not a zone or a name bound to an item)
+            return f"{phrase(left, scope)} {CMP_WORDS[op]} {words(right.name)}"
         return f"{phrase(left, scope)} {CMP_WORDS[op]} {phrase(right, scope)}"
     return phrase(e, scope)
+
+
+def _operand(e: ast.Expr, op: str, scope: Scope) -> str:
+    """A side of an `and`/`or`: an `or` inside an `and` (or the reverse) keeps its brackets,
+    "a and (b or c)", which the words alone would lose."""
+    text = cond(e, scope)
+    if isinstance(e, ast.BinOp) and e.op in ("and", "or") and e.op != op:
+        return f"({text})"
+    return text
 
 
 def _is_player(e: ast.Expr) -> bool:
@@ -1049,6 +1159,8 @@ def word_val(e: ast.Expr, scope: Scope) -> Val:
         return Val(phrase(e, scope))
 
     def special(spec: str) -> str | None:
+        if spec == "code":   # a name the content made up, as it spells it: `extra_moves`
+            return f"`{w}`"
         if spec != "source":
             return None
         if scope.ctx is not None and w in scope.ctx.colors:
@@ -1100,15 +1212,15 @@ def _value(e: ast.Expr, ptype: str | None, kw: dict[str, ast.Expr], scope: Scope
     if ptype in ("owner", R.SEATS):
         if _name(e) in R.OWNER_WORDS and _name(e) not in ("me", "opponent"):
             return Val({"all": "every player", "most": "the player with the most", "any": "any player",
-                        **SEVERAL_TEXT}[_name(e)])
+                        **{w: seat_words(w, scope) for w in SEVERAL_TEXT}}[_name(e)])
         return subject_val(subject_of(e, scope))
     if ptype in (R.RESOURCE, R.SCIENCE) and not isinstance(e, ast.Name):
         return Val(phrase(e, scope))
     if ptype == R.LAYOUT:
         return Val(_name(e) or phrase(e, scope))
     if ptype == "side":  # `trade_price ... from=left`: whom the price is paid to
-        return Val({"left": "your left neighbour", "right": "your right neighbour",
-                    "neighbours": "your neighbours"}.get(_name(e) or "", phrase(e, scope)))
+        side = _name(e)
+        return Val(seat_words(side, scope) if side in ("left", "right", "neighbours") else phrase(e, scope))
     return word_val(e, scope)
 
 
@@ -1139,7 +1251,7 @@ def _event_clause(s: ast.Statement, kw: dict[str, ast.Expr], scope: Scope) -> tu
     elif by == "opponent":
         actor_text, actor = "the opponent", Subject("the opponent", "they", "their")
     elif by in ("others", "neighbours", "left", "right"):
-        actor_text = {"others": "another player", "neighbours": "a neighbour"}.get(by) or SEAT_TEXT[by]
+        actor_text = {"others": "another player", "neighbours": "a neighbour"}.get(by) or seat_words(by, scope)
         actor = Subject(actor_text, "they", "their")
     else:
         actor_text, actor = "any player", Subject("any player", "they", "their")
@@ -1158,6 +1270,20 @@ def _event_clause(s: ast.Statement, kw: dict[str, ast.Expr], scope: Scope) -> tu
     via = _name(kw.get("via"))
     extra = VIA_TEXT.get(via, f" via {words(via)}") if via else ""
     return f"{subject.says(verb, explicit=True)} {text}{extra}", actor, noun
+
+
+def _nested_block(s: ast.Statement, verb: R.Verb, scope: Scope) -> str:
+    """The block of a statement, as its template says it.  An effect's block of several clauses
+    is bracketed ("if C, (A; B); D"), and the options of a `choose_one` are joined by "or": else
+    where the block ends and the statements after it begin would be lost."""
+    if s.block is None:
+        return ""
+    if s.verb == "choose_one":
+        return join([statement(x, scope) for x in s.block.statements], "or")
+    text = block_text(s.block, scope)
+    if verb.role == R.EFFECT and "; " in text and s.verb != "option":
+        return f"({text})"
+    return text
 
 
 def block_text(block: ast.Block | None, scope: Scope) -> str:
@@ -1195,7 +1321,12 @@ def _statement(s: ast.Statement, scope: Scope, kind: str | None = None) -> str:
     expanded = _expand_either(s, scope)
     if expanded is not None:
         return expanded
+    if s.verb == "run":
+        return _run_text(s, scope)
     kw = _kw(s)
+    if s.verb in ("choose", "param") and _name(kw.get("owner")) == "all":
+        # (one item picked from all the players' zones is picked from any player's)
+        kw = {**kw, "owner": ast.Name("any", kw["owner"].span)}
     values = _Values()
     values["me"] = subject_val(scope.me)
     values["who"] = subject_val(subject_of(kw.get("who"), scope))
@@ -1225,6 +1356,8 @@ def _statement(s: ast.Statement, scope: Scope, kind: str | None = None) -> str:
     for name, e in kw.items():
         if name not in ("who", "by"):
             values[name] = _value(e, kwtypes.get(name), kw, scope)
+            if kwtypes.get(name) == R.BOOL and _name(e) == "false":
+                values[name] = Val("")   # (a flag turned off says nothing: not "face down never")
     if "where" in kw:
         values["where"] = Val(where_text(kw["where"], scope))
     if s.verb == "tiebreak_by" and args:
@@ -1236,7 +1369,7 @@ def _statement(s: ast.Statement, scope: Scope, kind: str | None = None) -> str:
     else:
         values["noun"], values["nouns"] = Val("item"), Val("items")
     if count_text is not None:
-        values["what"] = Val(f"{count_text} {found[0] if count_text == '1' else found[1]}" if found else count_text)
+        values["what"] = Val(_what(count_text, s.args[0] if s.args else None, found))
     only = noun_of(None, filters, scope) if filters else None
     own = words(_name(args[0])) if s.verb == "param" and args and _name(args[0]) else None
     values["filter"] = Val(article(only[0]) if only and only[0] != own else "")
@@ -1250,17 +1383,23 @@ def _statement(s: ast.Statement, scope: Scope, kind: str | None = None) -> str:
         names = ("chosen",) + ((_name(kw["as"]),) if _name(kw.get("as")) else ())
         pick = "that space" if s.verb == "choose_space" else "them" if many else "it"
         inner = attrs.evolve(_chooser_scope(kw.get("by"), scope, LEFT_OUT), chosen=pick, chosen_player=False,
-                             chosen_names=names, earlier=_earlier(scope))
+                             chosen_names=names, earlier=_earlier(scope), chosen_noun=found[0] if found else "item")
     elif s.verb == "choose_player":
         inner = attrs.evolve(_chooser_scope(kw.get("by"), scope, THEY), chosen="that player", chosen_player=True)
     elif s.verb == "choose_one":
         inner = _chooser_scope(kw.get("by"), scope, THEY)
     elif s.verb == "each_player":
         inner = attrs.evolve(scope, me=EACH_PLAYER)
-    values["block"] = Val(block_text(s.block, inner))
+        if _has_conditions(s.block):
+            # ("if they ..., each player ..." would read as a condition on nobody, then an
+            # effect on everyone: the condition is each player's own)
+            inner = attrs.evolve(scope, me=THEY)
+    values["block"] = Val(_nested_block(s, verb, inner))
     if s.verb == "choose" and "optional" in kw and _name(kw["optional"]) != "false":
         values["by"] = subject_val(_May(subject_of(kw.get("by"), scope)))
     template = verb.explain
+    if s.verb == "each_player" and inner.me is THEY:
+        template = EACH_PLAYER_IF
     ctx = scope.ctx
     if s.verb == "tiebreak_by" and ctx is not None and ctx.tiebreak_category is not None:
         values["category"] = word_val(ctx.tiebreak_category, scope)
@@ -1278,6 +1417,38 @@ def _statement(s: ast.Statement, scope: Scope, kind: str | None = None) -> str:
         return words(s.verb)
 
 
+# `each_player` whose block tests something: each player's own test, said for each in turn.
+EACH_PLAYER_IF = "for each player: {block}"
+
+
+def _has_conditions(block: ast.Block | None) -> bool:
+    return block is not None and any(x.verb in ("if", "else") for x in block.statements)
+
+
+# `run NAME` explains the procedure's block in place, to this depth of procedures inside
+# procedures and this length; past them (or for a procedure that runs itself) it names it.
+RUN_DEPTH = 3
+RUN_LENGTH = 1200
+
+
+def _run_text(s: ast.Statement, scope: Scope) -> str:
+    """`run my_block`: "run `my_block` (repeat ... times: ...)", the body read
+    where it runs (the same player, the same names in scope)."""
+    name = _name(s.args[0]) if s.args else None
+    if name is None:
+        return "run " + (unparse(s.args[0]) if s.args else "?")
+    label = f"run `{name}`"
+    body = scope.ctx.procedures.get(name) if scope.ctx is not None else None
+    if body is None:
+        return label
+    if name in scope.running or len(scope.running) >= RUN_DEPTH:
+        return f"{label} (see `explain procedure {name}`)"
+    text = block_text(body, attrs.evolve(scope, running=scope.running + (name,)))
+    if not text or len(text) > RUN_LENGTH:
+        return f"{label} (see `explain procedure {name}`)" if text else f"{label} (which does nothing)"
+    return f"{label} ({text})"
+
+
 # A game with both tie-breaks: `tiebreak_by` first, then the category, then a shared victory
 # (written in either order).
 TIEBREAK_BY_THEN_CATEGORY = ("a tie goes to the player with the highest {value}; still tied, to the player with "
@@ -1285,7 +1456,18 @@ TIEBREAK_BY_THEN_CATEGORY = ("a tie goes to the player with the highest {value};
 TIEBREAK_AFTER_VALUE = ("if the {value} is tied too, a tie goes to the player with more VP from {category:source}; "
                         "still tied, the victory is shared")
 # `move_all ... where=`: what is moved is named by the filter.
-MOVE_ALL_WHERE = "{me:move} {moved} to {to}{at:? (at the %)}"
+MOVE_ALL_WHERE = "{me:move} {moved} to {at:?the % of |}{to}"
+
+
+def _what(count_text: str, count: ast.Expr | None, found: tuple[str, str] | None) -> str:
+    """The count and noun of a choose or deal: "1 card", "3 tokens"; a computed count reads "a
+    number of cards equal to the number of players plus 2" (not "the number of players plus 2
+    cards")."""
+    if count is not None and not isinstance(ast.folded(count), ast.Int):
+        return f"a number of {found[1] if found else 'items'} equal to {count_text}"
+    if not found:
+        return count_text
+    return f"{count_text} {found[0] if count_text == '1' else found[1]}"
 
 
 def _filtered_items(zone: str | None, place: str, where: ast.Expr, scope: Scope) -> str:
@@ -1339,9 +1521,10 @@ def _earlier(scope: Scope) -> tuple[tuple[str, str], ...]:
     """Entering a new pick: the names of the current one now read as "the NAME"."""
     if not scope.chosen:
         return scope.earlier
-    space = " space" if scope.chosen == "that space" else ""
-    names = tuple((n, "the one chosen before" if n == "chosen" else f"the {words(n)}{space}")
-                  for n in scope.chosen_names)
+    # (a name given with `as=` reads as a name: "the `first` card", "the `from` space")
+    noun = "space" if scope.chosen == "that space" else scope.chosen_noun
+    names = tuple((n, "the one chosen before" if n == "chosen" else f"the {noun}" if words(n) == noun
+                   else f"the `{n}` {noun}") for n in scope.chosen_names)
     return names + tuple(e for e in scope.earlier if e[0] not in scope.chosen_names)
 
 

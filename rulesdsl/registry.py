@@ -99,7 +99,8 @@ def _verbs() -> dict[str, Verb]:
              example="trade_price 1 wood", explain="{me:+buy} {resources} from {from:?%|the bank} for {price:coins} each"),
         Verb("discount", PROPERTY, (Param("count", INT),), (("kind", KIND), ("color", COLOR), ("or_coins", BOOL)),
              doc="Items of that kind or colour cost the owner `count` fewer resources (the dearest ones).",
-             example="discount 2 kind=wonder", explain="each {noun} {me:+build} costs {count:fewer resources} (the most expensive ones)"),
+             example="discount 2 kind=wonder", explain="each {noun} {me:+build} costs {count:fewer resources} (the most expensive ones)"
+                     "{or_coins:?; where it is cheaper, its coin cost is waived instead of one of those resources}"),
         Verb("science", PROPERTY, (Param("symbol", SCIENCE),),
              doc="A scientific symbol for the owner.", example="science quill", explain="scientific symbol: {symbol}"),
         Verb("points", PROPERTY, (Param("points", INT),), evaluated=True,
@@ -153,15 +154,16 @@ def _verbs() -> dict[str, Verb]:
              example="discard chosen", explain="{me:discard} {item}"),
         Verb("move", EFFECT, (Param("item", ITEM), Param("zone", ZONE)), (("owner", PLAYER), ("onto", ITEM), ("at", WORD)),
              doc="Move an item to a zone (a player zone of `owner`, default the player); `onto` attaches it to another item.",
-             example="move chosen wonders", explain="{me:move} {item} to {zone}{at:? (at the %)}{onto:?, attached to %}"),
+             example="move chosen wonders", explain="{me:move} {item} to {at:?the % of |}{zone}{onto:?, attached to %}"),
         Verb("move_all", EFFECT, (Param("from", ZONE), Param("to", ZONE)),
              (("owner", "owner"), ("at", WORD), ("claim", BOOL), ("where", BOOL)),
              doc="Move every item of a zone to another (with `where=`, those for which it holds; `it`: the item).", example="move_all draft wonders owner=player(0)",
-             explain="{me:move} everything in {from} to {to}{at:? (at the %)}"),
+             explain="{me:move} everything in {from} to {at:?the % of |}{to}"),
         Verb("deal", EFFECT, (Param("count", INT), Param("from", ZONE), Param("to", ZONE)),
              (("owner", PLAYER), ("space", INT), ("face_down", BOOL), ("unseen", BOOL)),
              doc="Move that many items, drawn at random, from one zone to another (a chance step).",
-             example="deal 5 progress_deck board_tokens", explain="{me:draw} {what} at random from {from} into {to}"),
+             example="deal 5 progress_deck board_tokens", explain="{me:draw} {what} at random from {from} into {to}{space:at}{face_down:?, face down}"
+                     "{unseen:?, unseen by any player}"),
         Verb("deal_structure", EFFECT, (Param("from", ZONE),), (("layout", LAYOUT),),
              contexts=("age",), needs=(("layout",),),
              doc="Lay out a new card structure from random cards of a zone, following a layout.",
@@ -211,7 +213,9 @@ def _verbs() -> dict[str, Verb]:
              kinds=("game", "expansion"),
              doc="Declares a zone; flags: `player` (one per player), `active` (its items work for the "
                  "owner), `public` (both players see it).", example="zone city player active public",
-             explain="zone {name}{flags:? (%)}"),
+             explain="zone {name}{flags:? (%)}{spaces:?, with % spaces}{counters:?, % cubes for each player}"
+                     "{ruled_by:?; its items work for whoever controls their space of %, and hear only the events "
+                     "of that space}"),
         Verb("build_zone", GAME, (Param("kind", KIND), Param("zone", ZONE)), kinds=("game", "expansion"),
              doc="The player zone an item of that kind goes to when built or acquired.",
              example="build_zone card city", explain="{kind:plural} that are built or taken go to {zone}"),
@@ -256,7 +260,7 @@ def _verbs() -> dict[str, Verb]:
              example="value 3", explain="value: {value}"),
         Verb("modify", PROPERTY, (Param("name", WORD), Param("amount", INT)),
              doc="While in play, adds `amount` to the named modifier its owner's rules read with modifier(NAME).",
-             example="modify activation_discount 2", explain="{amount:adds} {me:poss} {name}"),
+             example="modify activation_discount 2", explain="{amount:adds} {me:poss} {name:code} modifier"),
         Verb("copy_science", PROPERTY, repeatable=False,
              doc="Gives its owner the scientific symbols of the item it is attached to (`move X Z onto=Y`).",
              example="copy_science", explain="gives its owner the scientific symbols of the item it lies on"),
@@ -332,7 +336,7 @@ def _verbs() -> dict[str, Verb]:
              explain="{by:choose} one of: {block}"),
         Verb("option", EFFECT, (Param("name", WORD),), (("if", BOOL),), block="required",
              doc="One choice of a `choose_one`; with `if=`, offered only while the condition holds.",
-             example="option pass { }", explain="{name}{block:? (%)}{if:?, offered if %}"),
+             example="option pass { }", explain="{name}{block:? (%)}{if:? (offered if %)}"),
         Verb("add_cube", EFFECT, (Param("zone", ZONE),), (("space", INT), ("who", PLAYER)), needs=(("space",),),
              doc="One of the player's cubes from their supply onto a space of a zone with `counters` (none left: nothing).",
              example="add_cube council space=chosen", explain="{me:put} one of {who:poss} cubes on {zone}{space:at}"),
@@ -377,7 +381,8 @@ def _verbs() -> dict[str, Verb]:
              doc="Resources a build lacks may be bought from the two neighbours at `price` coins a unit, paid to the "
                  "neighbour; a neighbour sells what its items in play for which `where=` holds produce (`it`: the item).",
              example="trade neighbours 2 where=it.color == brown",
-             explain="a resource bought from a neighbour costs {price:coins}, paid to the neighbour"),
+             explain="a resource bought from a neighbour costs {price:coins}, paid to the neighbour"
+                     "{where:?; a neighbour sells only what its items in play for which % produce}"),
         Verb("tiebreak_by", GAME, (Param("value", INT),), kinds=("game",), repeatable=False, evaluated=True,
              doc="Equal totals go to the player with the most of this (then `tiebreak`); still equal: a shared victory.",
              example="tiebreak_by coins", explain="a tie goes to the player with the highest {value}; still tied, the victory is shared"),

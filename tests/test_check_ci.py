@@ -311,10 +311,10 @@ def test_every_explanation_example_makes_its_mistake(tmp_path):
         if code in ("E009", "E011"):  # a file that cannot be read, a folder with none: described
             continue
         path = tmp_path / f"{code}.rules"
-        if code == "E005":  # the example shows the Latin-1 byte as \xe9
-            path.write_bytes(e.example.replace("\\xe9", "\xe9").encode("latin-1"))
-        elif code == "E010":  # the example shows the ESC character as \x1b
-            path.write_text(e.example.replace("\\x1b", "\x1b", 1), encoding="utf-8")
+        if code == "E005":  # the example shows the Latin-1 byte as the é it stands for
+            path.write_bytes(e.example.encode("latin-1"))
+        elif code == "E010":  # the example shows the ESC character as the symbol ␛
+            path.write_text(e.example.replace("\u241b", "\x1b", 1), encoding="utf-8")
         else:
             path.write_text(e.example, encoding="utf-8")
         paths[code] = path

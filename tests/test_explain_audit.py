@@ -3,6 +3,8 @@ whom a game trades with, the tie-breaker's grammar, and `chosen` read as a space
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rulesdsl.explain import explain
 from rulesdsl.explain_text import english
 from rulesdsl.parser import parse_file
@@ -20,7 +22,7 @@ def test_an_option_of_the_opponents_choice_is_done_by_the_opponent():
     # (the card's owner) is given the coins.
     [text] = english_of("choose_one by=opponent {\n    option pay { lose 2 coins }\n"
                         "    option give { gain 2 coins who=opponent }\n}")
-    assert text == "The opponent chooses one of: pay (they lose 2 coins); give (you gain 2 coins)"
+    assert text == "The opponent chooses one of: pay (they lose 2 coins) or give (you gain 2 coins)"
 
 
 def test_the_owner_chooses_back_inside_the_opponents_choice():
@@ -109,3 +111,166 @@ def test_part_of_reads_as_a_relation():
     out = CliRunner().invoke(cli, ["explain", "classic", "-g", "classic"]).output
     assert "for which the item it is part of is the first item in their board" in out, out
     assert "its part of" not in out
+
+
+# -- second audit: what `explain` understood must be what the content says ------------------------
+
+def _explained(name: str, expansions=(), game: str = "duel", players: int | None = None) -> str:
+    return explain(name, Ruleset.load(list(expansions), game, players).content)
+
+
+def test_run_explains_the_procedure_in_place():
+    # "When built: politician left.": the procedure's name said nothing of what it does.
+    text = _explained("Knossos", ["agora"])
+    assert "When built: run `place_anywhere` (if you have at least 1 cube left to put on the senate, " in text
+    assert "run `may_move` (choose one of: move (run `move_one_cube` (choose a space of the senate" in text
+
+
+def test_a_procedure_that_runs_itself_is_named_not_expanded():
+    from rulesdsl.explain_text import Context
+    tree, diags = parse_file("p.rules", "procedure again {\n    gain 1 coin\n    run again\n}\n"
+                                        'card "X" {\n    run again\n}\n')
+    assert tree is not None, diags
+    ctx = Context(procedures={d.name: d.block for d in tree.definitions if d.kind == "procedure"})
+    text = english(tree.definitions[1].block.statements[0], context=ctx)
+    assert text == ("Run `again` (gain 1 coin; run `again` (see `explain procedure again`))")
+
+
+def test_a_name_of_several_definitions_says_the_others_exist():
+    text = _explained("conspire", ["agora"])
+    assert text.startswith("conspire (action, ")
+    assert text.splitlines()[-1] == ("  Also named `conspire`: a procedure "
+                                     "(`rulesdsl explain procedure conspire` explains it).")
+    assert "Also named" not in _explained("procedure conspire", ["agora"])
+
+
+def test_an_item_whose_block_runs_on_trigger_is_labelled_when_triggered():
+    # Conspiracies are moved (which runs nothing), then `trigger`ed: not "When taken".
+    text = _explained("Extortion", ["agora"])
+    assert "\n  When triggered: choose 1 wonder from the opponent's wonders" in text
+    assert "When taken" not in text
+    # Tokens are acquired: still "When taken".
+    assert "\n  When taken: " in _explained("Urbanism")
+
+
+def test_seat_words_inside_each_player_are_each_players_own():
+    game = _explained("classic", game="classic", players=3)
+    line = next(x for x in game.splitlines() if x.startswith("  At the end of each age:"))
+    assert line.startswith("  At the end of each age: for each player: (if their ")
+    assert "their left neighbour's" in line and "their right neighbour's" in line
+    assert "your" not in line
+    assert ", they add 1 to defeats" in line and "each player adds" not in line
+
+
+def english_in(text: str, expansions=(), game: str = "duel", players: int | None = None) -> list[str]:
+    """The statements of a card body, as the content set's compiler would read them."""
+    from rulesdsl.explain import _context
+    ctx = _context(Ruleset.load(list(expansions), game, players).content)
+    tree, diags = parse_file("snippet.rules", f'card "X" {{\n{text}\n}}\n')
+    assert tree is not None, diags
+    return [english(s, context=ctx) for s in tree.definitions[0].block.statements]
+
+
+def test_a_count_of_a_zone_compared_with_zero_reads_as_empty():
+    # "if you have exactly 0 stages": the stages not built yet are no stages "you have".
+    content = Ruleset.load([], "classic", 3).content
+    texts = [t for it in content.items for t in it.texts]
+    assert "If your stages zone is empty, worth 7 VP; otherwise, worth 0 VP" in texts
+    assert not [t for t in texts if "exactly 0" in t]
+    assert english_in("if count(hand) == 0 { gain 1 coin }", game="classic", players=3) == [
+        "If your hand is empty, gain 1 coin"]
+    assert english_in("if count(city, color=red) < 1 { gain 1 coin }") == [
+        "If you have no red cards in your city, gain 1 coin"]
+
+
+def test_an_item_of_a_ruled_zone_works_for_the_controller_of_its_space():
+    lines = _explained("Decree: blue coins", ["agora"]).splitlines()
+    assert lines[2] == ("  While in the decrees, it works for whoever controls its space of the senate, "
+                        "and hears only the events of that space.")
+    agora = _explained("agora", ["agora"])
+    assert ("Zone decrees (public), with 6 spaces; its items work for whoever controls their space of the "
+            "senate, and hear only the events of that space.") in agora
+    assert "While in" not in _explained("Extortion", ["agora"])
+
+
+def test_options_of_discount_deal_and_trade_are_said():
+    assert ("Each red card you build costs 1 fewer resource (the most expensive ones); where it is cheaper, "
+            "its coin cost is waived instead of one of those resources.") in _explained("Decree: red discount",
+                                                                                        ["agora"])
+    agora = _explained("agora", ["agora"])
+    assert "draw 1 decree at random from the decree deck into the decrees at space 1, face down;" in agora
+    assert "into the decrees at space 2;" in agora
+    assert ("Draw 3 cards at random from the age 1 deck into the box, unseen by any player."
+            in _explained("age 1"))
+    assert ("A resource bought from a neighbour costs 2 coins, paid to the neighbour; a neighbour sells only "
+            "what its items in play for which its color is brown or its color is grey or its kind is board "
+            "produce.") in _explained("classic", game="classic", players=3)
+    # a flag turned off says nothing
+    assert english_of("deal 1 a b face_down=false") == ["Draw 1 at random from the a into the b"]
+
+
+def test_an_action_that_pays_says_it_is_legal_only_if_it_can_pay():
+    lines = _explained("open_gate", ["pantheon"]).splitlines()
+    assert "  Legal only if you can pay coins equal to the larger of 0 and 2 times the pantheon cost entry" \
+        in "\n".join(lines)
+    assert lines.index(next(x for x in lines if x.startswith("  Legal only if you can pay"))) \
+        < lines.index(next(x for x in lines if x.startswith("  Then:")))
+
+
+def test_a_nested_block_is_told_apart_from_what_follows_it():
+    # "if C, A; B; D": was B in the `if`?  Brackets say where the block ends.
+    assert english_of("if coins > 3 { gain 1 coin\n lose 1 coin }\ngain 2 coins") == [
+        "If you have more than 3 coins, (gain 1 coin; lose 1 coin)", "Gain 2 coins"]
+    assert english_of("if coins > 3 { gain 1 coin }") == ["If you have more than 3 coins, gain 1 coin"]
+    [text] = english_of("choose_one { option a { gain 1 coin } option b { } }")
+    assert text == "Choose one of: a (gain 1 coin) or b"
+    # and/or of different precedence keep their brackets
+    [text] = english_in("choose 1 from city where=it.color == blue and (it.age == 1 or it.age == 2) "
+                        "{ discard chosen }")
+    assert "where its color is blue and (its age is 1 or its age is 2) and discard it" in text
+    [text] = english_in("choose 1 from city where=it.age == 1 and it.color == blue or it.age == 3 "
+                        "{ discard chosen }")
+    assert "where (its age is 1 and its color is blue) or its age is 3 and" in text
+
+
+def test_grammar_of_otherwise_bottom_and_computed_counts():
+    content = Ruleset.load(["agora"]).content
+    texts = [t for b in content.blocks for t in b.texts]
+    assert not [t for t in texts if "; Otherwise" in t]
+    assert any("; otherwise, (choose 1 conspiracy from your `drawn` zone" in t for t in texts)
+    assert any("move everything in your `drawn` zone to the bottom of the conspiracy deck" in t for t in texts)
+    assert not [t for t in texts if "))" in t and "(at the" in t]
+    age3 = _explained("age 3", game="classic", players=3)
+    assert "Draw a number of cards equal to the number of players plus 2 at random from the guilds" in age3
+    for expansion in ("pantheon", "agora"):
+        text = _explained(expansion, [expansion])
+        assert "my_fan_set" not in text and text.splitlines()[1] == "  An expansion header."
+
+
+def test_names_the_content_made_up_read_as_names():
+    # "Adds 1 to your play last card", "the revealed", "every player's under", "the taken"
+    assert english_of("modify play_last_card 1") == ["Adds 1 to your `play_last_card` modifier"]
+    classic = _explained("classic", game="classic", players=3)
+    assert "their `play_last_card` modifier is more than 0" in classic
+    anubis = _explained("Anubis", ["pantheon"])
+    assert "choose 1 card from any player's `under` zone and " in anubis
+    assert "the revealed" not in _explained("Gate", ["pantheon"])
+    assert "the `revealed` zone" in _explained("Gate", ["pantheon"])
+    [text] = english_in("choose 1 from city as=taken { choose 1 from city where=it.color == taken.color "
+                        "{ discard chosen } }")
+    assert "where its color is the color of the `taken` card and discard it" in text
+
+
+def test_the_examples_of_unshowable_bytes_do_not_show_escapes(tmp_path):
+    # `card "Caf\xe9"` copied into a file is a backslash in a name (E004), not the mistake.
+    import subprocess
+    from rulesdsl import codes
+    from rulesdsl.report import check_paths
+    for code in ("E005", "E010"):
+        text = codes.explain(code)
+        assert "\\x" not in text, text
+        command = text.split("To make such a file: `", 1)[1].split("`", 1)[0]
+        subprocess.run(["sh", "-c", command], cwd=tmp_path, check=True)
+    got = {Path(d.span.file).stem: d.code for d in check_paths([tmp_path / "latin1.rules", tmp_path / "esc.rules"])
+           .diagnostics}
+    assert got == {"latin1": "E005", "esc": "E010"}

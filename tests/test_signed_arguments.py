@@ -91,6 +91,6 @@ def test_a_negative_modifier_and_table_play(tmp_path: Path):
 def test_explain_reads_a_negative_modifier_as_taking_away():
     from rulesdsl.explain_text import english
     modify, = statements("modify shields -1")
-    assert english(modify) == "Takes 1 from your shields"
+    assert english(modify) == "Takes 1 from your `shields` modifier"
     modify, = statements("modify shields 2")
-    assert english(modify) == "Adds 2 to your shields"
+    assert english(modify) == "Adds 2 to your `shields` modifier"
