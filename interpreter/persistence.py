@@ -387,8 +387,8 @@ def _check_state(state: State, content: Content) -> None:
     spaces = max([capital + 1, players, *(z.spaces for z in content.zones)])
     if len(set(state.hidden)) != len(state.hidden) or any(not 0 <= i < n_items for i in state.hidden):
         raise bad("hidden names an item that does not exist")
-    if any(k == v for k, v in state.attached.items()):
-        raise bad("an item is attached to itself")
+    if any(_in_a_loop(state.attached, k) for k in state.attached):
+        raise bad("an item is attached to itself, or to an item that lies on it")
     if any(abs(v) > spaces for v in state.positions.values()):
         raise bad("an item stands on a space that does not exist")
     counted = {z.name: z for z in content.zones if z.counters}
@@ -468,6 +468,18 @@ def _check_state(state: State, content: Content) -> None:
     # (Where a draw still dictated lies now is not checked: a script may name items that reach
     # its zone only later, the guilds an Age III script names before Age III is set up; a draw
     # that cannot happen is refused when it comes, ScriptedDrawFailed, the game as it was.)
+
+
+def _in_a_loop(attached: dict[int, int], item: int) -> bool:
+    """Whether following what `item` lies on, and what that lies on, comes back to it."""
+    host = attached.get(item, -1)
+    for _ in range(len(attached)):
+        if host == item:
+            return True
+        if host not in attached:
+            return False
+        host = attached[host]
+    return True
 
 
 _ENV_SCALARS = (int, str, bool, type(None))

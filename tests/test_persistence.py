@@ -408,6 +408,8 @@ CONTENT_CORRUPTIONS = {
     "a deferred frame past its block's steps": lambda d: d["state"]["deferred"].append(
         {"block": 0, "pc": 0, "stop": 10_000, "me": 0, "env": {}}),
     "an unknown game option": lambda d: d["state"].update(options=["nope"]),
+    "two items lying on each other": lambda d: d["state"].update(attached={"0": 1, "1": 0}),
+    "three items lying in a ring": lambda d: d["state"].update(attached={"0": 1, "1": 2, "2": 0}),
     "an action the game does not have": lambda d: d["state"]["history"].append(["steal", "x"]),
 }
 
