@@ -237,25 +237,33 @@ def test_the_order_in_which_seats_choose_changes_nothing(players):
 
 def test_an_action_that_runs_away_in_a_round_chosen_out_of_order_leaves_the_game_as_it_was():
     from rulesdsl.interpreter import new_game
-    from rulesdsl.interpreter.budget import BudgetExceeded
     refused = 0
     for seed in range(12):
         g = new_game(base="classic", players=4, seed=seed)
         rng = random.Random(seed)
         while not g.over:
             seat = max(g.to_act())   # the highest seat first
-            action = rng.choice(g.legal_actions(seat))
-            before = dumps(g.state)
-            g.max_steps = 1
-            try:
-                g.apply(action, seat=seat)
-            except BudgetExceeded:
-                refused += 1
-                assert dumps(g.state) == before
-            g.max_steps = 100000
-            if dumps(g.state) == before:
-                g.apply(action, seat=seat)
+            refused += _runs_away_then_plays(g, seat, rng)
     assert refused > 20
+
+
+def _runs_away_then_plays(g, seat: int, rng: random.Random) -> bool:
+    """A random action of `seat` with a budget of 1 step: where it runs out, the game is as it
+    was (asserted); then the action is played with a budget it fits.  Whether it ran out."""
+    from rulesdsl.interpreter.budget import BudgetExceeded
+    action = rng.choice(g.legal_actions(seat))
+    before = dumps(g.state)
+    g.max_steps = 1
+    refused = False
+    try:
+        g.apply(action, seat=seat)
+    except BudgetExceeded:
+        refused = True
+        assert dumps(g.state) == before
+    g.max_steps = 100000
+    if dumps(g.state) == before:
+        g.apply(action, seat=seat)
+    return refused
 
 
 @pytest.mark.parametrize("players", [3, 5])
@@ -264,7 +272,6 @@ def test_a_runaway_action_in_a_game_loaded_in_the_middle_of_a_round_leaves_it_as
     # both, and undoing a later runaway action replayed the logged choice a second time (for the
     # next seat: a changed state, or a ValueError naming a card that seat does not hold).
     from rulesdsl.interpreter import Game, new_game
-    from rulesdsl.interpreter.budget import BudgetExceeded
     content = load_ruleset((), "classic", players).content
     refused = 0
     for seed in range(6):
@@ -276,16 +283,5 @@ def test_a_runaway_action_in_a_game_loaded_in_the_middle_of_a_round_leaves_it_as
                 g.apply(rng.choice(g.legal_actions(seat)), seat=seat)
                 g = Game(content, loads(dumps(g.state)), max_steps=100000)
                 continue
-            seat = min(g.to_act())
-            action = rng.choice(g.legal_actions(seat))
-            before = dumps(g.state)
-            g.max_steps = 1
-            try:
-                g.apply(action, seat=seat)
-            except BudgetExceeded:
-                refused += 1
-                assert dumps(g.state) == before
-            g.max_steps = 100000
-            if dumps(g.state) == before:
-                g.apply(action, seat=seat)
+            refused += _runs_away_then_plays(g, min(g.to_act()), rng)
     assert refused > 20
