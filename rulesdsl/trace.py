@@ -8,7 +8,7 @@ from pathlib import Path
 from .diagnostics import RulesError
 from .files import FileProblem, read_regular, write_atomic
 from .interpreter.actions import CHOOSE, Action, IllegalAction
-from .interpreter.budget import DEFAULT_MAX_STEPS, EffectFailed
+from .interpreter.budget import DEFAULT_MAX_STEPS, EffectFailed, ScriptedDrawFailed
 from .interpreter.chance import SEED_MAX, SEED_MIN, is_seed
 from .interpreter.decisions import unseen_place
 from .interpreter.game import Game
@@ -325,12 +325,14 @@ def replay(data: dict, max_steps: int = DEFAULT_MAX_STEPS) -> tuple[Game, list[s
     for i, (seat, action) in enumerate(steps, start=1):
         try:
             game.apply(action, seat)
+        except ScriptedDrawFailed as exc:   # the trace's script dictates a draw that cannot happen
+            raise TraceError(f"action {i} ({action}): {exc}") from None
         except EffectFailed as exc:
             raise exc.within(f"action {i} of {len(steps)}") from None
         except IllegalAction as exc:
             # (the same error, saying where the trace stops fitting: an edited trace's action)
             exc.args = (f"action {i} of {len(steps)}: {exc}",)
             raise
-        except ValueError as exc:  # the trace's script dictates a draw that cannot happen; a seat past the game's
+        except ValueError as exc:  # a seat past the game's
             raise TraceError(f"action {i} ({action}): {exc}") from None
     return game, compare_end(game, data)

@@ -281,6 +281,22 @@ def test_a_move_that_does_not_fit_is_told_to_come_from_other_card_files(tmp_path
     assert f"error: action 21 of {len(raw['actions'])}: illegal action build Palace" in result.output
 
 
+def test_a_script_whose_draw_cannot_happen_is_a_trace_error_at_its_action(tmp_path):
+    import random
+    g = new_game(base="duel", seed=3)
+    rng = random.Random(0)
+    while not g.over:
+        g.apply(rng.choice(g.legal_actions()))
+    raw = trace_of(g)
+    raw["script"] = {"age2": ["Lumber Yard"]}   # an Age I card: no Age II draw finds it
+    with pytest.raises(TraceError, match=r"^action \d+ \(.*\): the action .*: scripted draw from age2: 'Lumber Yard' is not there"):
+        replay(raw)
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(raw), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["replay", str(path)])
+    assert result.exit_code == 1 and "other card files" not in result.output, result.output
+
+
 def _face_down_duel(tmp_path) -> str:
     """Duel whose Pyramids cost 1 coin and discard any card of the structure, face down or up."""
     import shutil
