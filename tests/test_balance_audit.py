@@ -342,3 +342,13 @@ def test_the_ab_rates_are_compared_pair_by_pair(tmp_path):
     for d in out["compare"]["definitions"]:
         if d["delta"] is not None:
             assert [d["low"], d["high"]] == list(newcombe(d["b_won"], d["b_built"], d["a_won"], d["a_built"]))
+
+
+def test_batches_after_a_resume_off_a_rotation_end_on_whole_rotations():
+    # A checkpoint of a run cut short at game 17 (2 seats): the batches after it ended at 17 +
+    # k * size, none a whole rotation, so an A/B played more games again to compare.
+    from rulesdsl.balance.runner import _chunks
+    chunks = _chunks(17, 200, 1, 2)
+    assert chunks[0].start == 17 and chunks[-1].stop == 200
+    assert all(c.stop % 2 == 0 for c in chunks) and all(a.stop == b.start for a, b in zip(chunks, chunks[1:]))
+    assert _chunks(200, 200, 1, 2) == [] and _chunks(0, 10, 2, 3)[0].start == 0

@@ -322,7 +322,9 @@ def _chunks(begin: int, total: int, jobs: int, seats: int, marks: int | None = N
     `marks`."""
     size = max(1, min(CHUNK, (total - begin) // (max(1, jobs) * 8)))
     size = max(seats, size - size % seats)
-    cuts = set(range(begin, total, size))
+    # (cut at multiples of `size` counted from game 0: a run resumed from a game that is no
+    # whole rotation, one cut short before, ends its batches on whole rotations again)
+    cuts = {begin, *range(-(-begin // size) * size, total, size)} if begin < total else set()
     if marks:
         cuts |= set(range(-(-begin // marks) * marks, total, marks))
     starts = sorted(cuts)
