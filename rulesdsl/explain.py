@@ -400,9 +400,11 @@ def _statements(kind: str, name: str, content) -> str:
     # only its words: the example is not this definition)
     doc = doc.split(": `")[0]
     lines = [doc.rstrip(".")] if doc else []
+    # (a procedure's own name is being explained: a `run` of it inside names it)
+    running = (name,) if kind == "procedure" else ()
     if d is not None and d.block is not None:
         for s in d.block.statements:
-            text = english(s, context=ctx, kind=kind)
+            text = english(s, context=ctx, kind=kind, running=running)
             if s.verb == "else" and lines:
                 # (its `if` is the line before: "if ..., ...; otherwise, ...", one sentence)
                 lines[-1] += "; " + text[:1].lower() + text[1:]

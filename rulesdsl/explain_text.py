@@ -490,17 +490,24 @@ def _colors(e: ast.Expr) -> list[str]:
 
 
 # A zone named by a word that is no noun (a past participle, a preposition) reads as a name,
-# "the `picked` zone", not "the picked".  English endings and function words, no content's names.
-NOT_NOUN_ENDINGS = ("ed", "wn")
-NOT_NOUNS = {"hidden", "taken", "chosen", "given", "kept", "lost", "held", "spent",
-             "under", "over", "above", "below", "beneath", "behind", "beside", "aside", "away", "out",
-             "inside", "outside", "apart", "within", "between", "among", "around"}
+# "the `picked` zone", not "the picked".  Generic English, no content's names (a test checks
+# these words against every name the bundled content defines): a word of 6 letters or more
+# ending in "-ed" (picked, revealed, locked; not shed, seed), or one of these function words,
+# irregular past participles and prepositions.
+PARTICIPLE_MIN_LENGTH = 6
+NOT_NOUNS = frozenset({"hidden", "chosen", "given", "kept", "held", "spent",
+                       "over", "above", "below", "beneath", "behind", "beside", "aside", "away",
+                       "within", "between", "among", "around"})
+
+
+def _not_a_noun(word: str) -> bool:
+    return word in NOT_NOUNS or (len(word) >= PARTICIPLE_MIN_LENGTH and word.endswith("ed"))
 
 
 def zone_label(name: str) -> str:
     """A zone's name as a noun: `my_pile` -> "my pile", `picked` -> "`picked` zone"."""
     text = words(name)
-    if " " not in text and (text.endswith(NOT_NOUN_ENDINGS) or text in NOT_NOUNS):
+    if " " not in text and _not_a_noun(text.lower()):
         return f"`{name}` zone"
     return text
 
@@ -1275,15 +1282,34 @@ def _event_clause(s: ast.Statement, kw: dict[str, ast.Expr], scope: Scope) -> tu
 def _nested_block(s: ast.Statement, verb: R.Verb, scope: Scope) -> str:
     """The block of a statement, as its template says it.  An effect's block of several clauses
     is bracketed ("if C, (A; B); D"), and the options of a `choose_one` are joined by "or": else
-    where the block ends and the statements after it begin would be lost."""
+    where the block ends and the statements after it begin would be lost.  A block of one
+    statement is bracketed only when that statement's own text has clauses outside brackets
+    ("choose a player; A"): a `run` of several clauses brackets them itself."""
     if s.block is None:
         return ""
     if s.verb == "choose_one":
         return join([statement(x, scope) for x in s.block.statements], "or")
     text = block_text(s.block, scope)
-    if verb.role == R.EFFECT and "; " in text and s.verb != "option":
+    several = len(s.block.statements) > 1 or _has_open_clauses(text)
+    if verb.role == R.EFFECT and several and s.verb != "option":
         return f"({text})"
     return text
+
+
+def _has_open_clauses(text: str) -> bool:
+    """Whether a text has a "; " outside brackets (or brackets that do not pair up, when a
+    name holds one: then any "; " counts)."""
+    depth = 0
+    for i, ch in enumerate(text):
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth < 0:
+                return "; " in text
+        elif ch == ";" and depth == 0 and text[i + 1:i + 2] == " ":
+            return True
+    return depth != 0 and "; " in text
 
 
 def block_text(block: ast.Block | None, scope: Scope) -> str:
@@ -1541,11 +1567,12 @@ def _shape(s: ast.Statement) -> R.Verb | None:
 
 
 def english(s: ast.Statement, block_text: Callable[[ast.Block | None], str] | None = None,
-            context: Context | None = None, kind: str | None = None) -> str:
+            context: Context | None = None, kind: str | None = None, running: tuple[str, ...] = ()) -> str:
     """A statement as an English sentence (capitalized, no final full stop).
 
     `context` says what the game's zones are; without it, it is taken from the compiler that
     passes its `block_text` (or phrasing falls back to what the statement alone says).
-    `kind` is the kind of the definition the statement stands in, when known."""
+    `kind` is the kind of the definition the statement stands in, when known; `running`, the
+    procedures it stands in (a `run` of one of them names it rather than explain it again)."""
     ctx = context if context is not None else _context_of(block_text)
-    return capitalize(statement(s, Scope(ctx), kind))
+    return capitalize(statement(s, Scope(ctx, running=tuple(running)), kind))

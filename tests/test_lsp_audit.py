@@ -426,3 +426,97 @@ def test_hover_and_completion_answer_from_the_last_check_while_one_is_due(cards,
     project.stale_ok = False
     hover = F.hover(project, path, *_at(edited, "gain 1 coins", 1))
     assert len(parses) == 1 and not hover[0].startswith("```")   # checked now: the English first
+
+
+# -- 10. an edit that cannot regroup the files keeps what the folders gave ---------------------------
+
+def test_an_edit_that_cannot_regroup_the_files_lists_no_folder_again(monkeypatch):
+    # Each edit forgot every folder's header, listing, set and game, and listed every folder of
+    # the set again (a recursive walk per file, per edit): ~17% of an edit's time.
+    from rulesdsl.lsp import project as project_module
+    path = CARDS_ROOT / "duel-agora" / "expansion.rules"
+    text = path.read_text(encoding="utf-8")
+    project = Project(["pantheon"])
+    project.update(path, text)
+    first = project.diagnostics(path)
+    assert not any(first.values())
+    layers = project.layers_for(path)
+    listed, grouped = [], []
+    real_files, real_layers = project_module.folder_files, project._layers
+    monkeypatch.setattr(project_module, "folder_files", lambda f: listed.append(f) or real_files(f))
+    monkeypatch.setattr(project, "_layers", lambda *a: grouped.append(a) or real_layers(*a))
+    broken = text.replace("expansion agora {", "expansion agora { x", 1)   # a typo in the block
+    edits = [broken, text.replace("    title ", "    # a comment\n    title ", 1), broken, text]
+    for edited in edits:
+        project.update(path, edited)
+        found = project.diagnostics(path)
+        assert set(found) == set(first)
+        assert any(found.values()) is (edited is broken)     # (checked again all the same)
+    assert listed == [] and grouped == []
+    assert project.layers_for(path) == layers
+
+
+def test_an_edit_of_a_header_order_or_target_still_regroups(tmp_path):
+    folder = tmp_path / "fan"
+    folder.mkdir()
+    path = folder / "fan.rules"
+    loose = 'card "Fan Card" {\n    age 1\n    color brown\n}\n'
+    path.write_text(loose, encoding="utf-8")
+    project = Project()
+    assert project.layers_for(path) is None                  # no header: no content set
+    header = 'expansion fan {\n    title "Fan"\n}\n'
+    project.update(path, header + loose)
+    assert project.layers_for(path)[-1] == folder
+    # What it changes says which game it is for.
+    project.update(path, header + 'replace card "Clay Reserve" {\n    age 3\n    color yellow\n}\n')
+    assert [p.name for p in project.layers_for(path)] == ["duel", "fan"]
+    project.update(path, header + 'replace card "Castrum" {\n    age 2\n    color red\n}\n')
+    assert [p.name for p in project.layers_for(path)] == ["classic", "fan"]
+    # A header taken away ungroups it again.
+    project.update(path, loose)
+    assert project.layers_for(path) is None
+
+
+def test_a_card_file_made_outside_the_editor_joins_its_set(tmp_path):
+    folder = tmp_path / "duel"
+    shutil.copytree(CARDS_ROOT / "duel", folder, ignore=shutil.ignore_patterns("__pycache__"))
+    path = folder / "age1.rules"
+    text = path.read_text(encoding="utf-8")
+    project = Project()
+    project.update(path, text)
+    assert not any(project.diagnostics(path).values())
+    time.sleep(0.01)
+    (folder / "new.rules").write_text('card "New" {\n    age 1\n    color brwn\n}\n', encoding="utf-8")
+    project.update(path, text + "\n")
+    found = project.diagnostics(path)
+    assert [d.code for d in found[str(folder / "new.rules")]] == ["E302"]
+
+
+# -- 11. completing in a name not closed keeps the text after it ----------------------------------
+
+@pytest.mark.parametrize("line, character, end", [
+    ('move "Lu onto="Bar"', 8, None),             # the next quote opens `"Bar"`
+    ('move "Lu onto=x "Bar"', 8, None),
+    ('move "Lu "Bar"', 8, None),                  # three quotes: the name is not closed
+    ('move "Lu x="Bar', 8, None),                 # an `=` is no part of a name
+    ('move "Lumber Yard" discard', 8, 17),        # inside a closed name with a space
+    ('move "Lumber Yard" onto="Bar"', 8, 17),
+    ('move "Lumber # Yard" x  # say "hi"', 8, 19),   # a `#` in a name; a comment after
+    ('move "Lu # a "quoted" word', 8, None),
+    ('move "Lumber Yard" discard', 20, None),     # after the name: in no string
+    ('# say "Lum" x', 9, None),                   # in a comment
+])
+def test_the_closing_quote_of_the_name_the_cursor_is_in(line, character, end):
+    assert F.closing_quote(line, character) == end
+
+
+def test_completing_a_name_not_closed_before_another_string_deletes_nothing(client, cards):
+    path = cards / "duel" / "unclosed.rules"
+    text = CARD % 'move "Lu onto="Glassworks"'
+    uri = client.open(path, text)
+    line, character = _at(text, '"Lu', 3)
+    result = client.request("textDocument/completion", {"textDocument": {"uri": uri},
+                                                        "position": {"line": line, "character": character}})
+    item = next(i for i in result["items"] if i["label"] == "Lumber Yard")
+    assert _apply(text, item["textEdit"]) == CARD % 'move "Lumber Yard" onto="Glassworks"'
+    client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})

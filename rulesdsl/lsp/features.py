@@ -17,7 +17,7 @@ from .. import ast
 from .. import registry as R
 from ..diagnostics import Diagnostic, Span
 from ..loader import Merged
-from .project import ContentSet, Project
+from .project import ContentSet, Project, absolute
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _DID_YOU_MEAN = re.compile(r"did you mean `([^`]+)`\?")
@@ -93,6 +93,36 @@ class Context:
     @property
     def depth(self) -> int:
         return len(self.heads)
+
+
+# What cannot stand in a name between the cursor and a quote: that quote is no closing one
+# (`move "Lu| onto="Bar"`: the name is not closed, `"Bar"` is the next string).
+NOT_IN_A_NAME = "={}"
+
+
+def closing_quote(line: str, character: int) -> int | None:
+    """Where the quote closing the name the cursor stands in is, on the cursor's line (a name
+    holds no line break; it may hold spaces, so quotes are paired, not words); None when the
+    cursor stands in no name or the name is not closed: the next quote opens a later string
+    (the quotes after it do not pair up), or what lies between cannot be part of a name."""
+    inside = False
+    for ch in line[:character]:
+        if ch == '"':
+            inside = not inside
+        elif ch == "#" and not inside:
+            return None       # (a comment)
+    if not inside:
+        return None
+    after = line.find('"', character)
+    if after < 0 or any(c in NOT_IN_A_NAME for c in line[character:after]):
+        return None
+    inside = False
+    for ch in line[after + 1:]:
+        if ch == '"':
+            inside = not inside
+        elif ch == "#" and not inside:
+            break
+    return None if inside else after
 
 
 def context_at(text: str, line: int, character: int) -> Context:
@@ -306,17 +336,13 @@ def find_references(project: Project, path: Path, line: int, character: int, inc
         # discard` are two things); elsewhere a bare word is never an action's name.
         actions = [s for s in find_definitions(trees, word) if s.kind == "action"]
         if any((s.span.line, s.span.column) == (word.line + 1, word.start + 1)
-               and Path(s.span.file) == _abs_path(path) for s in actions):
+               and Path(s.span.file) == absolute(path) for s in actions):
             kinds = ("action",)
     spans = references(trees, word, kinds)   # (`replace action NAME` and the like too)
     if not include_declaration:
         declared = {s.span for s in find_definitions(trees, word)}
         spans = [s for s in spans if s not in declared]
     return spans
-
-
-def _abs_path(path: Path) -> Path:
-    return Path(path).absolute()
 
 
 def document_symbols(project: Project, path: Path) -> list[Symbol]:

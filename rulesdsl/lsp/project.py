@@ -89,6 +89,9 @@ class Project:
         # What is worked out from the folders (headers, which set a file is in, which game an
         # expansion is for), until a buffer, the disk (a save) or a setting changes.
         self._memo: dict = {}
+        self._defined: dict[Path, frozenset] = {}   # what each open buffer's last tree defines
+        self._unparsed: set[Path] = set()           # buffers changed since they were last parsed
+        self._forgotten = 0                         # how many times `forget` ran
         # True while a check is due anyway (the server's pause after typing): hover and
         # completion then answer from the last parse and check rather than parse and check a
         # large file again on the spot (seconds for some hundred KB).
@@ -127,31 +130,60 @@ class Project:
 
     # -- buffers ------------------------------------------------------------------------------
     def update(self, path: Path, text: str) -> None:
-        path = _abs(path)
+        path = absolute(path)
         if path not in self.open and path not in self.last_good and path.suffix == SUFFIX:
             self.parse(path)  # the saved file: its names stand in while the buffer is broken
-        if self.open.get(path) != text:
+        old = self.open.get(path)
+        # (what is worked out from the folders stays while an edit cannot change it: a buffer
+        # opened, or an edit to its header or an `order` line regroups here; one to what it
+        # defines, once it is parsed)
+        if old is None or (old != text and grouping(old) != grouping(text)):
             self.forget(path)
+        if old != text and path.suffix == SUFFIX:
+            self._unparsed.add(path)
         self.open[path] = text
 
     def close(self, path: Path) -> None:
-        self.open.pop(_abs(path), None)
-        self.last_good.pop(_abs(path), None)
+        self.open.pop(absolute(path), None)
+        self.last_good.pop(absolute(path), None)
+        self._defined.pop(absolute(path), None)
+        self._unparsed.discard(absolute(path))
         self.forget(path)
 
     def forget(self, path: Path) -> None:
         """Forget what a change to `path` (its buffer, or the file on disk) may change: its
         folders' headers, definitions and order, and which set each file is in."""
-        folders = set(_abs(path).parents[:MAX_FOLDERS_UP + 1])
+        self._forgotten += 1
+        folders = set(absolute(path).parents[:MAX_FOLDERS_UP + 1])
         for key in list(self._memo):
             if key[0] in ("folder", "layers", "game of") or key[1] in folders:
                 del self._memo[key]
+
+    def listing(self, folder: Path) -> list[Path]:
+        """The card files on disk of a folder and its subfolders (the loader's `files_in`),
+        kept until a change forgets them or a folder they were found in changes on disk (a
+        file made or deleted outside the editor).  Raises FolderProblem past the limits."""
+        folder = absolute(folder)
+        key = ("listing", folder)
+        kept = self._memo.get(key)
+        if kept is not None and _stamps(kept[0]) == kept[1]:
+            found = kept[2]
+        else:
+            try:
+                found = [absolute(p) for p in folder_files(folder)]
+            except FolderProblem as exc:
+                found = exc
+            dirs = tuple(sorted({folder} | {p.parent for p in found} if isinstance(found, list) else {folder}))
+            self._memo[key] = (dirs, _stamps(dirs), found)
+        if isinstance(found, FolderProblem):
+            raise found
+        return list(found)
 
     def name_trees(self, path: Path) -> list[ast.SourceFile]:
         """The trees of `path`'s content set, a broken file standing in by its last good tree:
         the names to offer while typing."""
         found = self.check(path)
-        files = [Path(f) for f in found.diagnostics] if found else [_abs(path)]
+        files = [Path(f) for f in found.diagnostics] if found else [absolute(path)]
         trees = []
         for f in files:
             parsed = self._parsed.get(f)
@@ -163,7 +195,7 @@ class Project:
         return trees
 
     def text(self, path: Path) -> str | None:
-        path = _abs(path)
+        path = absolute(path)
         if path in self.open:
             return self.open[path]
         parsed = self.parse(path)
@@ -171,17 +203,28 @@ class Project:
 
     def parse(self, path: Path) -> Parsed | None:
         """The parse of a file's current text (buffer or disk); None when it cannot be read."""
-        path = _abs(path)
+        path = absolute(path)
         shown = str(path)
         if path in self.open:
             text = self.open[path]
             old = self._parsed.get(path)
             if old is not None and (old.text == text or self.stale_ok):
+                if old.text == text:
+                    self._unparsed.discard(path)
                 return old
             tree, diags = _parse(shown, text)
             self._parsed[path] = Parsed(text, tree, diags)
-            if tree is not None and not diags:
-                self.last_good[path] = tree
+            self._unparsed.discard(path)
+            if tree is not None:
+                # What it defines and changes (which game an expansion is for, whether a
+                # setting's expansion fits it): a change regroups.  A text that does not parse
+                # changes nothing yet: its folder's definitions are its last tree's.
+                defined = _defined(tree)
+                if self._defined.setdefault(path, defined) != defined:
+                    self._defined[path] = defined
+                    self.forget(path)
+                if not diags:
+                    self.last_good[path] = tree
             return self._parsed[path]
         try:
             data = read_regular(path, MAX_FILE_BYTES)
@@ -213,7 +256,7 @@ class Project:
         nearest folder, its own or one up to MAX_FOLDERS_UP above it, whose own files hold a
         `game` or `expansion` header, as `rulesdsl check FOLDER` takes the files of FOLDER's
         subfolders too; None outside any (or past the limits of a content folder)."""
-        path = _abs(path)
+        path = absolute(path)
 
         def find():
             folder = path.parent
@@ -223,7 +266,7 @@ class Project:
                 kind = self._header_kind(folder)
                 if kind is not None:
                     try:
-                        folder_files(folder)   # (past the limits: no content folder)
+                        self.listing(folder)   # (past the limits: no content folder)
                     except FolderProblem:
                         return None
                     return folder, kind
@@ -238,9 +281,11 @@ class Project:
         expansion folder: the `game` setting, else the bundled game its changes fit, else the
         bundled base game) and the expansions of the setting that fit that game, in the order
         they apply; None outside any content folder."""
-        path = _abs(path)
+        path = absolute(path)
         if path.suffix != SUFFIX:  # a scenario, or any other file in the card syntax: parsed only
             return None
+        for changed in list(self._unparsed):   # (what an edited buffer defines may regroup)
+            self.parse(changed)
         found = self.content_folder(path)
         if found is None:
             return None
@@ -256,7 +301,7 @@ class Project:
         extras: list[Path] = []
         for name in self.expansions:
             try:
-                extra = _abs(layer_folder(name, "expansion"))
+                extra = absolute(layer_folder(name, "expansion"))
             except ValueError:  # an unknown name in the setting: the server told the user
                 continue
             if extra != base and extra not in extras and is_dir(extra) and self.fits(extra, base):
@@ -271,14 +316,14 @@ class Project:
         """The base game an expansion folder is checked on."""
         if self.game is not None:
             try:
-                return _abs(layer_folder(self.game, "game"))
+                return absolute(layer_folder(self.game, "game"))
             except ValueError:  # an unknown name in the setting: the server told the user
                 pass
         inferred = self.game_of(folder)
         if inferred is not None:
             return inferred
         base = bundled_folder(BASE_GAME)
-        return _abs(base) if base is not None else None
+        return absolute(base) if base is not None else None
 
     def game_of(self, expansion: Path) -> Path | None:
         """The one bundled game that defines everything the expansion folder changes (its
@@ -288,18 +333,18 @@ class Project:
             _, targets = self._definitions(expansion)
             if not targets:
                 return None
-            fitting = [_abs(f) for f in bundled_sets("game").values() if targets <= self._definitions(_abs(f))[0]]
+            fitting = [absolute(f) for f in bundled_sets("game").values() if targets <= self._definitions(absolute(f))[0]]
             return fitting[0] if len(fitting) == 1 else None
-        return self._memoized(("game of", _abs(expansion)), find)
+        return self._memoized(("game of", absolute(expansion)), find)
 
     def fits(self, expansion: Path, base: Path) -> bool:
         """Whether an expansion of the setting is checked on top of `base`: unless it is plainly
         another game's (what it changes is all defined by one bundled game, and not all by
         `base`): a bundled expansion of one bundled game is not laid on another."""
         home = self.game_of(expansion)
-        if home is None or home == _abs(base):
+        if home is None or home == absolute(base):
             return True
-        return self._definitions(expansion)[1] <= self._definitions(_abs(base))[0]
+        return self._definitions(expansion)[1] <= self._definitions(absolute(base))[0]
 
     def _definitions(self, folder: Path) -> tuple[frozenset, frozenset]:
         """(what a folder's files define, what they change), as (kind, name) pairs."""
@@ -308,10 +353,12 @@ class Project:
             for f in self.files_in(folder):
                 parsed = self.parse(f)
                 tree = parsed.tree if parsed is not None else None
+                if tree is None and f in self.open:   # (a buffer being typed in: its last tree)
+                    tree = self.last_good.get(f)
                 for d in tree.definitions if tree is not None else ():
                     (defined if d.modifier is None else changed).add((d.kind, d.name))
             return frozenset(defined), frozenset(changed)
-        return self._memoized(("definitions", _abs(folder)), find)
+        return self._memoized(("definitions", absolute(folder)), find)
 
     def unknown_expansions(self) -> list[str]:
         """The setting's names that are no bundled expansion and no folder, each with why."""
@@ -337,19 +384,19 @@ class Project:
         if not is_dir(folder):
             why = unreachable(folder)
             return f"no such folder: {self.game}" + (f" ({why})" if why else "")
-        if self._header_kind(_abs(folder)) != "game":
+        if self._header_kind(absolute(folder)) != "game":
             return f"{self.game}: the folder defines no `game` (an expansion? use expansions)"
         return None
 
     def _header_kind(self, folder: Path) -> str | None:
         """`game` or `expansion`: what the folder's own files (not its subfolders', as the
         loader's header scan) declare; None for a folder that is no content folder."""
-        return self._memoized(("kind", _abs(folder)), lambda: self._scan_header(folder))
+        return self._memoized(("kind", absolute(folder)), lambda: self._scan_header(folder))
 
     def _scan_header(self, folder: Path) -> str | None:
         if not is_dir(folder):
             return None
-        files = {_abs(p) for p in folder.glob(f"*{SUFFIX}") if is_file(p)}
+        files = {absolute(p) for p in folder.glob(f"*{SUFFIX}") if is_file(p)}
         files |= {p for p in self.open if p.parent == folder and p.suffix == SUFFIX}
         for f in sorted(files):
             text = self.open.get(f)
@@ -370,7 +417,7 @@ class Project:
         if not is_dir(folder):
             return []
         try:
-            found = {_abs(p) for p in folder_files(folder)}
+            found = set(self.listing(folder))
         except FolderProblem:
             found = set()
         found |= {p for p in self.open if p.suffix == SUFFIX and _inside(p, folder)}
@@ -384,7 +431,10 @@ class Project:
         if self.stale_ok and layers in self._sets:
             return self._sets[layers]
         files = [(folder, self.files_in(folder)) for folder in layers]
+        forgotten = self._forgotten
         parsed = {f: self.parse(f) for _, fs in files for f in fs}
+        if self._forgotten != forgotten and self.layers_for(path) != layers:
+            return self.check(path)   # (a file's definitions changed its set; parses are kept)
         version = tuple((f, p.text if p else None) for f, p in parsed.items())
         old = self._sets.get(layers)
         if old is not None and old.version == version:
@@ -436,7 +486,7 @@ class Project:
         last), or the file's own syntax errors when it belongs to no set."""
         found = self.check(path)
         if found is None:
-            return {str(_abs(path)): self.syntax_only(path)}
+            return {str(absolute(path)): self.syntax_only(path)}
         return {f: ds for f, ds in found.diagnostics.items() if self.layers_for(Path(f)) == found.layers}
 
     def sets(self) -> Iterator[ContentSet]:
@@ -455,6 +505,37 @@ class Project:
                         self.check(f)
 
 
+def grouping(text: str) -> tuple:
+    """What of a file's text the header scans read, the grouping of files into content sets
+    and the order of expansions: its first header line's kind and its `order` lines.  (What it
+    defines is compared when it is parsed: see `Project.parse`.)"""
+    kind = None
+    for line in text.split("\n"):
+        m = _HEADER.match(line)
+        if m:
+            kind = m.group(1)
+            break
+    order = tuple(words for words in (line.split("#")[0].split() for line in text.split("\n") if "order" in line)
+                  if len(words) == 2 and words[0] == "order")
+    return kind, order
+
+
+def _defined(tree: ast.SourceFile) -> frozenset:
+    """What a tree defines and changes: (modifier, kind, name) of each definition."""
+    return frozenset((d.modifier, d.kind, d.name) for d in tree.definitions)
+
+
+def _stamps(folders) -> tuple:
+    """When each folder last changed (a file made, deleted or renamed in it); None: unreadable."""
+    out = []
+    for f in folders:
+        try:
+            out.append(os.stat(f).st_mtime_ns)
+        except OSError:
+            out.append(None)
+    return tuple(out)
+
+
 def _without_bom(text: str) -> str:
     """A byte order mark starting a buffer is no part of the text, as `decode` drops it from a
     file read from disk: a space in its place keeps every position the editor's."""
@@ -469,13 +550,14 @@ def _parse(shown: str, text: str):
         return None, [Diagnostic("error", "E007", "nested too deeply", Span.point(shown, 1, 1))]
 
 
-def _abs(path: Path) -> Path:
+def absolute(path: Path) -> Path:
+    """A path as the server keys files and spans: absolute, links not resolved."""
     return Path(path).absolute()
 
 
 def _inside(path: Path, folder: Path) -> bool:
     try:
-        path.relative_to(_abs(folder))
+        path.relative_to(absolute(folder))
         return True
     except ValueError:
         return False

@@ -19,7 +19,7 @@ from pygls.uris import from_fs_path, to_fs_path
 from ..diagnostics import Diagnostic, Span
 from . import features as F
 from .positions import Lines, apply_change
-from .project import Project, _abs
+from .project import Project, absolute
 from ..files import is_dir
 from ..loader import SUFFIX
 
@@ -105,7 +105,7 @@ class RulesServer(LanguageServer):
         path = self.path(uri)
         if path is None:
             return None
-        line, character = self.lines(str(_abs(path))).from_lsp(position.line, position.character)
+        line, character = self.lines(str(absolute(path))).from_lsp(position.line, position.character)
         return path, line, character
 
     def location(self, span: Span) -> T.Location:
@@ -138,7 +138,7 @@ class RulesServer(LanguageServer):
         """The set `path` is checked in (its layers; a loose file: its own path) and the
         diagnostics of that set's files."""
         layers = self.project.layers_for(path)
-        return (layers if layers is not None else str(_abs(path))), self.project.diagnostics(path)
+        return (layers if layers is not None else str(absolute(path))), self.project.diagnostics(path)
 
     def publish(self, path: Path) -> None:
         """Publish the diagnostics of `path`'s content set; clear those a file no longer has
@@ -148,7 +148,7 @@ class RulesServer(LanguageServer):
         except Exception:  # never let a check take the server down
             log.exception("checking %s failed", path)
             return
-        me = self.uri(str(_abs(path)))
+        me = self.uri(str(absolute(path)))
         before = self.home.get(me) if me is not None else None
         listed = set()
         for file, diags in found.items():
@@ -171,7 +171,7 @@ class RulesServer(LanguageServer):
         if path is not None:
             try:
                 key, found = self._home(path)
-                diags = found.get(str(_abs(path)), [])
+                diags = found.get(str(absolute(path)), [])
             except Exception:
                 log.exception("checking %s failed", path)
         self._send(uri, key, diags)
@@ -188,7 +188,7 @@ class RulesServer(LanguageServer):
             if path is None:
                 continue
             layers = self.project.layers_for(path)
-            if key != (layers if layers is not None else str(_abs(path))):
+            if key != (layers if layers is not None else str(absolute(path))):
                 self.refresh(uri)
 
     @contextlib.contextmanager
@@ -294,7 +294,7 @@ def build_server(expansions: list[str] | tuple[str, ...] = (), debounce: float =
         path = ls.path(uri)
         if path is None:
             return
-        text = ls.project.open.get(_abs(path))
+        text = ls.project.open.get(absolute(path))
         if text is None:
             text = ls.workspace.get_text_document(uri).source
         for change in params.content_changes:
@@ -325,7 +325,7 @@ def build_server(expansions: list[str] | tuple[str, ...] = (), debounce: float =
             pending.cancel()
         if path is not None:
             ls.project.close(path)
-            ls._lines.pop(str(_abs(path)), None)
+            ls._lines.pop(str(absolute(path)), None)
             if ls.project.layers_for(path) is None:  # a loose file: its diagnostics go with it
                 ls._send(uri, None, [])
             else:
@@ -366,8 +366,8 @@ def build_server(expansions: list[str] | tuple[str, ...] = (), debounce: float =
             if quote >= 0:
                 # The name typed so far and the rest of it up to its closing quote (the cursor
                 # may stand inside an existing name), or to the cursor when it has none yet.
-                after = current.find('"', character)
-                end = after + 1 if after >= 0 else character
+                end = F.closing_quote(current, character)
+                end = end + 1 if end is not None else character
                 span = Span(str(path), line + 1, quote + 2, line + 1, end + 1)
                 item.text_edit = T.TextEdit(ls.to_range(span), c.label + '"')
             items.append(item)
@@ -426,7 +426,7 @@ def build_server(expansions: list[str] | tuple[str, ...] = (), debounce: float =
             return []  # syntax errors: the diagnostics say where; nothing to change yet
         if result == source:
             return []
-        end = ls.lines(str(_abs(path))).lsp_position(len(source))
+        end = ls.lines(str(absolute(path))).lsp_position(len(source))
         return [T.TextEdit(T.Range(T.Position(0, 0), T.Position(*end)), result)]
 
     @server.feature(T.TEXT_DOCUMENT_CODE_ACTION,
