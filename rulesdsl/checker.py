@@ -21,6 +21,8 @@ from .playable import Playable, a, item_start_zone, name_of, statements
 from .recursion import check_recursion, check_repeat_counts
 
 EVENT_TYPE = "event:"  # the type of `event` inside `when EVENT`: "event:built", ...
+# The longest `label=` of a zone: `explain` says it wherever it names the zone, in sentences.
+ZONE_LABEL_MAX = 60
 # Why a verb runs only in some definitions (Verb.contexts), for the hint.
 CONTEXT_WHY = {"deal_structure": "a structure is laid out when an age begins, and the age ends when it is empty"}
 ZONE_FLAGS = ("player", "active", "public", "private", "majority")
@@ -616,6 +618,8 @@ class Checker:
                                                               f"`{s.verb}` takes no options"))
                 continue
             self.typed(kw.value, kwtypes[kw.name], scope, s)
+            if s.verb == "zone" and kw.name == "label" and isinstance(kw.value, ast.Str):
+                self.zone_label(kw.value)
         if s.verb == "when" and s.args and isinstance(s.args[0], ast.Name) and s.args[0].name in R.EVENTS:
             event = R.EVENTS[s.args[0].name]
             fields = event.field_types
@@ -645,6 +649,22 @@ class Checker:
             self.zone_has_spaces(s, s.args[0])
         if s.verb == "rotate" and s.args and isinstance(s.args[0], ast.Name):
             self.zone_per_seat(s.args[0])
+
+    def zone_label(self, label: ast.Str) -> None:
+        """E204 for a zone's `label=` that cannot name it in `explain`: empty, or longer than
+        ZONE_LABEL_MAX.  (A quoted text is one line of printable characters already: a newline
+        ends it unterminated, E004, and a control character is E010.)"""
+        text = label.value
+        if not text.strip():
+            self.error("E204", "`label=` is empty: it is how `explain` names the zone", label.span,
+                       'write what the zone holds, e.g. label="cards under the wonders", or remove `label=`')
+        elif text != text.strip() or "  " in text:
+            self.error("E204", "`label=` has spaces at its ends or two spaces in a row", label.span,
+                       f'write it with single spaces: label="{" ".join(text.split())}"')
+        elif len(text) > ZONE_LABEL_MAX:
+            self.error("E204", f"`label=` is {len(text)} characters long; a zone's label has at most "
+                               f"{ZONE_LABEL_MAX}", label.span,
+                       "a short noun phrase reads best after \"your\" or \"the\", e.g. \"cards under the wonders\"")
 
     def zone_per_seat(self, zone: ast.Name) -> None:
         """E204 for `rotate` on a zone that is not a `player` zone: the engine turns the run of
@@ -1023,7 +1043,9 @@ class Checker:
             return
         if type_ == R.TEXT:
             if not isinstance(e, ast.Str):
-                self.error("E309", 'expected quoted text here, e.g. "7 Wonders Duel"', e.span)
+                self.error("E309", 'expected quoted text here, e.g. "7 Wonders Duel"', e.span,
+                           f'text is written in quotes: "{e.name.replace("_", " ")}"' if isinstance(e, ast.Name)
+                           else "text is written in quotes, on one line")
             return
         if type_ in ("table", "counter"):
             self.vocab(e, type_)

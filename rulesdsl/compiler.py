@@ -250,11 +250,12 @@ class Compiler:
                 kw = {k.name: k.value for k in s.kwargs}
                 spaces = kw["spaces"].value if "spaces" in kw else 0
                 counters = kw["counters"].value if "counters" in kw else 0
+                label = kw["label"].value if isinstance(kw.get("label"), ast.Str) else ""
                 if name not in self.zone_index:
                     self.zone_index[name] = len(self.zones)
                     self.zones.append(ZoneDef(len(self.zones), name, "player" in flags, "active" in flags,
                                               "public" in flags, spaces, "private" in flags, counters,
-                                              "majority" in flags))
+                                              "majority" in flags, label=label))
                     if "ruled_by" in kw:
                         self.ruled_later.append((name, kw["ruled_by"].name))
 

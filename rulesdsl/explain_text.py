@@ -176,6 +176,7 @@ class Context:
     runs: dict[str, set[str]] = attrs.Factory(dict)
     active_zones: set[str] = attrs.Factory(set)   # `active` or a build_zone: what is there is "had"
     holds: dict[str, set[str]] = attrs.Factory(dict)   # zone -> the kinds of item that may be there
+    labels: dict[str, str] = attrs.Factory(dict)   # zone -> its `label=`: how it is named
 
     def noun(self, zone: str) -> str | None:
         return self.nouns.get(zone)
@@ -198,6 +199,9 @@ class Context:
                 names = [a.name for a in s.args if isinstance(a, ast.Name)]
                 if s.verb == "zone" and names:
                     ctx.zones.add(names[0])
+                    label = _kw(s).get("label")
+                    if isinstance(label, ast.Str) and label.value.strip():
+                        ctx.labels[names[0]] = " ".join(label.value.split())
                     if "player" in names[1:]:
                         ctx.player_zones.add(names[0])
                     if "active" in names[1:]:
@@ -504,21 +508,31 @@ def _not_a_noun(word: str) -> bool:
     return word in NOT_NOUNS or (len(word) >= PARTICIPLE_MIN_LENGTH and word.endswith("ed"))
 
 
-def zone_label(name: str) -> str:
-    """A zone's name as a noun: `my_pile` -> "my pile", `picked` -> "`picked` zone"."""
+def zone_label(name: str, scope: Scope | None = None) -> str:
+    """A zone's name as a noun: its `label=` when it has one (`under` -> "cards under the
+    wonders"), said as written; else `my_pile` -> "my pile", `picked` -> "`picked` zone"."""
+    label = _label(name, scope)
+    if label:
+        return label
     text = words(name)
     if " " not in text and _not_a_noun(text.lower()):
         return f"`{name}` zone"
     return text
 
 
+def _label(name: str, scope: Scope | None) -> str | None:
+    ctx = scope.ctx if scope is not None else None
+    return ctx.labels.get(name) if ctx is not None else None
+
+
 def zone_words(name: str, scope: Scope) -> str:
-    """A shared zone's words: `discard` -> "discard pile" (the game's discard pile), `age1` ->
-    "age 1 deck" (items start there), or "age 3 zone" where "age 3 deck" is another zone."""
+    """A shared zone's words: its `label=`; else `discard` -> "discard pile" (the game's discard
+    pile), `age1` -> "age 1 deck" (items start there), or "age 3 zone" where "age 3 deck" is
+    another zone."""
     text = words(name)
     ctx = scope.ctx
-    if ctx is None or zone_label(name) != text:
-        return zone_label(name)
+    if ctx is None or zone_label(name, scope) != text:
+        return zone_label(name, scope)
     taken = {words(z) for z in ctx.zones if z != name}
     if name == ctx.discard_pile and not text.endswith("pile"):
         text += " pile"
@@ -562,8 +576,8 @@ def zone_phrase(zone: ast.Expr | str | None, owner: ast.Expr | None, scope: Scop
         return "the structure (covered cards too)"
     if is_player_zone(name, scope, owner):
         if owner is not None and not _simple_owner(owner):
-            return f"the {zone_label(name)} of {phrase(owner, scope)}"
-        return f"{owner_poss(owner, scope)} {zone_label(name)}"
+            return f"the {zone_label(name, scope)} of {phrase(owner, scope)}"
+        return f"{owner_poss(owner, scope)} {zone_label(name, scope)}"
     return "the " + zone_words(name, scope)
 
 
@@ -637,7 +651,8 @@ def count_quantity(call: ast.Call, scope: Scope) -> Quantity:
         return Quantity(sing, plur, loc="in the structure")
     if not is_player_zone(zone, scope, owner):
         return Quantity(sing, plur, loc="in the " + zone_words(zone, scope))
-    zw = words(zone)
+    label = _label(zone, scope)
+    zw = label or words(zone)
     named_after = zw == plural(base) or zw.endswith(" " + plural(base))
     if named_after and (scope.ctx is None or zone in scope.ctx.active_zones):
         # A zone named after what it holds (`tokens`, `built_wonders`): "built wonder you have".
@@ -653,15 +668,16 @@ def count_quantity(call: ast.Call, scope: Scope) -> Quantity:
         if o in SEVERAL_TEXT:
             return Quantity(sing, plur, loc=f"of {seat_words(o, scope)}")
         return Quantity(sing, plur, owner=subject_of(owner, scope))
-    zw = zone_label(zone)
+    zw = zone_label(zone, scope)
+    zws = zw if label else plural(zw)   # (a label is said as written: "all players' cards under ...")
     if o == "most":
         return Quantity(sing, plur, loc=f"in the {zw} with the most {plur}")
     if o == "all":
-        return Quantity(sing, plur, loc=f"in all players' {plural(zw)}")
+        return Quantity(sing, plur, loc=f"in all players' {zws}")
     if o == "any":
         return Quantity(sing, plur, loc=f"in any player's {zw}")
     if o in SEVERAL_TEXT:
-        return Quantity(sing, plur, loc=f"in {seat_words(o, scope)}' {plural(zw)}")
+        return Quantity(sing, plur, loc=f"in {seat_words(o, scope)}' {zws}")
     who = subject_of(owner, scope)
     # (unfiltered, the count is of the whole zone: "your pile is empty"; a zone named after what
     # it holds is said as a zone, "your items zone", not "your items" as what you have)

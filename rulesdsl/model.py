@@ -182,6 +182,9 @@ class ZoneDef:
     counters: int = 0            # > 0: each player has this many cubes to put on the spaces
     majority: bool = False       # a space is controlled by the player with strictly most cubes
     ruled_by: int = -1           # items here work for the controller of their space in that zone
+    # How `explain` names it (`label="cards under the wonders"`); "" names it by its name.  Wording
+    # only: not part of `Content.fingerprint`, so a label added or changed keeps saves loadable.
+    label: str = ""
 
 
 @attrs.define

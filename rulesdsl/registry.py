@@ -209,11 +209,14 @@ def _verbs() -> dict[str, Verb]:
              doc="In `game`: declares scientific symbols.", example="science globe wheel", explain="scientific symbols: {words}"),
         Verb("chains", GAME, (Param("words", WORDS),), kinds=("game", "expansion"),
              doc="Declares chain symbols.", example="chains horseshoe sword", explain="chain symbols: {words}"),
-        Verb("zone", GAME, (Param("name", WORD), Param("flags", WORDS)), (("spaces", INT), ("counters", INT), ("ruled_by", ZONE)),
+        Verb("zone", GAME, (Param("name", WORD), Param("flags", WORDS)),
+             (("spaces", INT), ("counters", INT), ("ruled_by", ZONE), ("label", TEXT)),
              kinds=("game", "expansion"),
              doc="Declares a zone; flags: `player` (one per player), `active` (its items work for the "
-                 "owner), `public` (both players see it).", example="zone city player active public",
-             explain="zone {name}{flags:? (%)}{spaces:?, with % spaces}{counters:?, % cubes for each player}"
+                 "owner), `public` (both players see it); `label=\"...\"`: how `explain` names it "
+                 "(\"your ...\", \"the ...\").", example="zone city player active public",
+             explain="zone {name}{flags:? (%)}{label:?, named \"%\"}{spaces:?, with % spaces}"
+                     "{counters:?, % cubes for each player}"
                      "{ruled_by:?; its items work for whoever controls their space of %, and hear only the events "
                      "of that space}"),
         Verb("build_zone", GAME, (Param("kind", KIND), Param("zone", ZONE)), kinds=("game", "expansion"),

@@ -238,9 +238,9 @@ def test_grammar_of_otherwise_bottom_and_computed_counts():
     content = Ruleset.load(["agora"]).content
     texts = [t for b in content.blocks for t in b.texts]
     assert not [t for t in texts if "; Otherwise" in t]
-    # (`drawn` reads as a noun: no list of words in the engine may name a content's zone)
-    assert any("; otherwise, (choose 1 conspiracy from your drawn and" in t for t in texts)
-    assert any("move everything in your drawn to the bottom of the conspiracy deck" in t for t in texts)
+    # (`drawn` is named by its `label=`: no list of words in the engine may name a content's zone)
+    assert any("; otherwise, (choose 1 conspiracy from your conspiracy draw and" in t for t in texts)
+    assert any("move everything in your conspiracy draw to the bottom of the conspiracy deck" in t for t in texts)
     assert not [t for t in texts if "))" in t and "(at the" in t]
     age3 = _explained("age 3", game="classic", players=3)
     assert "Draw a number of cards equal to the number of players plus 2 at random from the guilds" in age3
@@ -255,9 +255,10 @@ def test_names_the_content_made_up_read_as_names():
     classic = _explained("classic", game="classic", players=3)
     assert "their `play_last_card` modifier is more than 0" in classic
     anubis = _explained("Anubis", ["pantheon"])
-    assert "choose 1 card from any player's under and " in anubis   # (`under` is a name of the content)
+    # (`under` and `revealed` are names of the content: their `label=` says how they read)
+    assert "choose 1 card from any player's cards under the wonders and " in anubis
     assert "the revealed" not in _explained("Gate", ["pantheon"])
-    assert "the `revealed` zone" in _explained("Gate", ["pantheon"])
+    assert "the row of revealed gods" in _explained("Gate", ["pantheon"])
     [text] = english_in("choose 1 from city as=taken { choose 1 from city where=it.color == taken.color "
                         "{ discard chosen } }")
     assert "where its color is the color of the `taken` card and discard it" in text
@@ -397,3 +398,86 @@ def test_the_words_read_as_no_noun_are_no_names_of_the_bundled_content():
     names = _bundled_names()
     assert {"under", "drawn", "city", "wonder", "conspired", "taken"} <= names   # (the scan sees them)
     assert not set(NOT_NOUNS) & names, sorted(set(NOT_NOUNS) & names)
+
+
+# -- a zone's `label=`: how explain names a zone whose name does not read as a noun ---------------
+
+HOARD = (
+    'expansion hoard_set {{\n'
+    '    zone stashed player{label}\n'
+    '    zone shelved{shared}\n'
+    '}}\n'
+    'card "Magpie" {{\n'
+    '    age 1\n'
+    '    color blue\n'
+    '    choose 1 from city {{ move chosen stashed }}\n'
+    '    choose 1 from stashed owner=opponent {{ move chosen shelved }}\n'
+    '    choose 1 from stashed owner=any {{ discard chosen }}\n'
+    '    if count(stashed) > 0 {{ gain 1 coin }}\n'
+    '}}\n')
+
+
+def _hoard(tmp_path: Path, label: str = ' label="coins of the hoard"', shared: str = ' label="shelf of curios"',
+           name: str = "hoard") -> Path:
+    folder = tmp_path / name
+    folder.mkdir()
+    (folder / "hoard.rules").write_text(HOARD.format(label=label, shared=shared), encoding="utf-8")
+    return folder
+
+
+def test_a_zone_with_a_label_is_named_by_it(tmp_path):
+    content = Ruleset.load([str(_hoard(tmp_path))]).content
+    text = explain("Magpie", content)
+    assert "choose 1 card from your city and move it to your coins of the hoard" in text, text
+    assert "choose 1 card from the opponent's coins of the hoard and move it to the shelf of curios" in text, text
+    assert "choose 1 card from any player's coins of the hoard and discard it" in text, text
+    assert "`stashed`" not in text and "`shelved`" not in text and "your stashed" not in text
+    zone = content.zone("stashed")
+    assert zone.label == "coins of the hoard" and content.zone("shelved").label == "shelf of curios"
+    assert 'Zone stashed (player), named "coins of the hoard".' in explain("hoard_set", content)
+    # without a label, the heuristic still names it as a name
+    bare = explain("Magpie", Ruleset.load([str(_hoard(tmp_path, "", "", "bare"))]).content)
+    assert "move it to your `stashed` zone" in bare and "the `shelved` zone" in bare, bare
+
+
+def test_the_bundled_zones_that_are_no_nouns_have_labels():
+    assert "choose 1 card from any player's cards under the wonders and " in _explained("Anubis", ["pantheon"])
+    assert "move the card to your cards under the stages, attached to the stage" in _explained(
+        "action wonder", game="classic", players=3)
+    conspire = _explained("procedure conspire", ["agora"])
+    assert "to your conspiracy draw" in conspire and "your drawn" not in conspire
+    for expansions in (["pantheon", "agora"], ["agora"], ["pantheon"], []):
+        content = Ruleset.load(expansions).content
+        texts = [t for b in content.blocks for t in b.texts]
+        assert not [t for t in texts if re.search(r"`\w+` zone|your under|player's under|your drawn\b", t)], texts
+
+
+def test_an_invalid_zone_label_is_a_diagnostic(tmp_path):
+    from rulesdsl.report import check_paths
+    for i, (label, words) in enumerate([('""', "is empty"), ('"   "', "is empty"),
+                                        ('" cards "', "spaces at its ends"),
+                                        ('"' + "x" * 61 + '"', "61 characters long"),
+                                        ("under_the_wonders", "quoted text")]):
+        folder = _hoard(tmp_path, f" label={label}", "", f"bad{i}")
+        report = check_paths([folder])
+        found = [d for d in report.diagnostics if d.severity == "error"]
+        assert len(found) == 1, report.human()
+        [d] = found
+        assert d.code in ("E204", "E309") and words in d.message, d
+        assert (d.span.line, d.span.column) == (2, 31), d
+        assert d.help, d
+        human = report.human()
+        assert f"{folder / 'hoard.rules'}:2:31: error {d.code}" in human or f"hoard.rules:2:31" in human, human
+    ok = check_paths([_hoard(tmp_path, name="good")])
+    assert ok.errors == 0, ok.human()
+
+
+def test_a_label_does_not_change_the_fingerprint(tmp_path):
+    labelled = Ruleset.load([str(_hoard(tmp_path, name="labelled"))]).content
+    plain = Ruleset.load([str(_hoard(tmp_path, "", "", "plain"))]).content
+    assert labelled.zone("stashed").label and not plain.zone("stashed").label
+    assert labelled.fingerprint() == plain.fingerprint()
+    # the bundled content's: what saves and traces made before the labels recorded
+    assert Ruleset.load().content.fingerprint() == "bf1d747a6beae15769751e5c05431a9a"
+    assert Ruleset.load(["pantheon", "agora"]).content.fingerprint() == "c02d98a3d4449e6338daed9154c72df4"
+    assert Ruleset.load([], "classic", 3).content.fingerprint() == "4a1d67da1b3975ca235453dde9995490"
