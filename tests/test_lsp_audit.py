@@ -58,6 +58,15 @@ def _barrier(client: LspClient, uri: str) -> None:
     client.request("textDocument/documentSymbol", {"textDocument": {"uri": uri}})
 
 
+def _completed(client: LspClient, uri: str, text: str, needle: str, offset: int, label: str) -> str:
+    """`text` after taking completion `label` at `offset` characters into `needle`."""
+    line, character = _at(text, needle, offset)
+    result = client.request("textDocument/completion", {"textDocument": {"uri": uri},
+                                                        "position": {"line": line, "character": character}})
+    item = next(i for i in result["items"] if i["label"] == label)
+    return _apply(text, item["textEdit"])
+
+
 def _apply(text: str, edit: dict) -> str:
     r = edit["range"]
     return apply_change(text, (r["start"]["line"], r["start"]["character"]),
@@ -298,19 +307,11 @@ def test_completing_inside_an_existing_quoted_name_replaces_the_whole_name(clien
     text = CARD % 'move "Lumber Yard" discard'
     uri = client.open(path, text)
     for offset in (1, 7, 12):   # after the opening quote, inside the name, before the closing one
-        line, character = _at(text, '"Lumber Yard"', offset)
-        result = client.request("textDocument/completion", {"textDocument": {"uri": uri},
-                                                            "position": {"line": line, "character": character}})
-        item = next(i for i in result["items"] if i["label"] == "Logging Camp")
-        assert _apply(text, item["textEdit"]) == CARD % 'move "Logging Camp" discard'
+        assert _completed(client, uri, text, '"Lumber Yard"', offset, "Logging Camp") == CARD % 'move "Logging Camp" discard'
     # A name not closed yet: completed up to the cursor, the quote added.
     text = CARD % 'move "Lum'
     client.change(uri, text, 2)
-    line, character = _at(text, '"Lum', 4)
-    result = client.request("textDocument/completion", {"textDocument": {"uri": uri},
-                                                        "position": {"line": line, "character": character}})
-    item = next(i for i in result["items"] if i["label"] == "Lumber Yard")
-    assert _apply(text, item["textEdit"]) == CARD % 'move "Lumber Yard"'
+    assert _completed(client, uri, text, '"Lum', 4, "Lumber Yard") == CARD % 'move "Lumber Yard"'
     client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
 
 
@@ -514,9 +515,5 @@ def test_completing_a_name_not_closed_before_another_string_deletes_nothing(clie
     path = cards / "duel" / "unclosed.rules"
     text = CARD % 'move "Lu onto="Glassworks"'
     uri = client.open(path, text)
-    line, character = _at(text, '"Lu', 3)
-    result = client.request("textDocument/completion", {"textDocument": {"uri": uri},
-                                                        "position": {"line": line, "character": character}})
-    item = next(i for i in result["items"] if i["label"] == "Lumber Yard")
-    assert _apply(text, item["textEdit"]) == CARD % 'move "Lumber Yard" onto="Glassworks"'
+    assert _completed(client, uri, text, '"Lu', 3, "Lumber Yard") == CARD % 'move "Lumber Yard" onto="Glassworks"'
     client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
