@@ -177,6 +177,10 @@ class Context:
     active_zones: set[str] = attrs.Factory(set)   # `active` or a build_zone: what is there is "had"
     holds: dict[str, set[str]] = attrs.Factory(dict)   # zone -> the kinds of item that may be there
     labels: dict[str, str] = attrs.Factory(dict)   # zone -> its `label=`: how it is named
+    # `run NAME` explained in place, by procedure and the scope it runs in (the scope without
+    # this context): the compiler explains every statement, and a procedure run from many
+    # places would be explained anew each time.
+    run_texts: dict = attrs.field(factory=dict, eq=False, repr=False)
 
     def noun(self, zone: str) -> str | None:
         return self.nouns.get(zone)
@@ -1485,10 +1489,21 @@ def _run_text(s: ast.Statement, scope: Scope) -> str:
         return label
     if name in scope.running or len(scope.running) >= RUN_DEPTH:
         return f"{label} (see `explain procedure {name}`)"
+    try:
+        key = (name, attrs.evolve(scope, ctx=None))
+        known = scope.ctx.run_texts.get(key)
+    except TypeError:   # (a scope holding something unhashable: explained anew)
+        key, known = None, None
+    if known is not None:
+        return known
     text = block_text(body, attrs.evolve(scope, running=scope.running + (name,)))
     if not text or len(text) > RUN_LENGTH:
-        return f"{label} (see `explain procedure {name}`)" if text else f"{label} (which does nothing)"
-    return f"{label} ({text})"
+        found = f"{label} (see `explain procedure {name}`)" if text else f"{label} (which does nothing)"
+    else:
+        found = f"{label} ({text})"
+    if key is not None:
+        scope.ctx.run_texts[key] = found
+    return found
 
 
 # A game with both tie-breaks: `tiebreak_by` first, then the category, then a shared victory
