@@ -535,8 +535,9 @@ def zone_words(name: str, scope: Scope) -> str:
     another zone."""
     text = words(name)
     ctx = scope.ctx
-    if ctx is None or zone_label(name, scope) != text:
-        return zone_label(name, scope)
+    label = zone_label(name, scope)
+    if ctx is None or label != text:
+        return label
     taken = {words(z) for z in ctx.zones if z != name}
     if name == ctx.discard_pile and not text.endswith("pile"):
         text += " pile"
