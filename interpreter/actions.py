@@ -5,6 +5,8 @@ from __future__ import annotations
 from functools import partial
 from typing import NamedTuple
 
+from rulesdsl.diagnostics import elide
+
 CHOOSE = "choose"
 CHOOSE_PLAYER = "choose_player"
 CHOOSE_SPACE = "choose_space"
@@ -33,6 +35,14 @@ class Action(NamedTuple):
         return cls(parts[0], tuple(parts[1:]))
 
 
+def briefly(action: object) -> str:
+    """An action as a refusal names it: each long part cut (`diagnostics.elide`), so that a
+    10,000-character name refused is not printed whole, twice."""
+    if isinstance(action, Action) and isinstance(action.args, (tuple, list)):
+        return " ".join([elide(shown(action.name)), *(elide(shown(a)) for a in action.args)])
+    return elide(str(action))
+
+
 def shown(part: object) -> str:
     """One part of an action as `str(action)` writes it: quoted where it holds a space, and
     escaped as in Python where it holds a character that does not print (a newline in a name
@@ -52,12 +62,12 @@ def malformed(action: object) -> str | None:
     if not isinstance(action, Action):
         return "not an Action"
     if type(action.name) is not str or not action.name:
-        return f"the action name must be a non-empty string, not {action.name!r}"
+        return f"the action name must be a non-empty string, not {elide(repr(action.name))}"
     if type(action.args) is not tuple:
-        return f"the arguments must be a tuple of strings, not {action.args!r}"
+        return f"the arguments must be a tuple of strings, not {elide(repr(action.args))}"
     bad = [a for a in action.args if type(a) is not str]
     if bad:  # (a list: None itself may be the bad argument)
-        return f"every argument must be a string, not {bad[0]!r}"
+        return f"every argument must be a string, not {elide(repr(bad[0]))}"
     return None
 
 
@@ -69,6 +79,6 @@ class IllegalAction(ValueError):
     """Raised by `Game.apply` for an action that is not legal now; the game is unchanged."""
 
     def __init__(self, action: object, reason: str):
-        super().__init__(f"illegal action {action}: {reason}")
+        super().__init__(f"illegal action {briefly(action)}: {reason}")
         self.action = action
         self.reason = reason

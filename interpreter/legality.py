@@ -9,6 +9,7 @@ import random
 from itertools import product
 from typing import TYPE_CHECKING, Callable, Iterator, Sequence
 
+from rulesdsl.diagnostics import elide
 from rulesdsl.model import STRUCTURE
 from rulesdsl.names import check_seat
 
@@ -486,7 +487,7 @@ def explain_illegal(g: Game, action: Action, seat: int | None = None) -> str | N
     act = next((a for a in g.content.actions if a.name == action.name), None)
     if act is None:
         names = ", ".join(a.name for a in g.content.actions)
-        return f"unknown action `{shown(action.name)}` (actions: {names})"
+        return f"unknown action `{elide(shown(action.name))}` (actions: {names})"
     if act.before_turn and st.before_used:
         return f"`{act.name}` comes only first in a turn, once"
     args = list(action.args)
@@ -494,7 +495,7 @@ def explain_illegal(g: Game, action: Action, seat: int | None = None) -> str | N
     if args and args[-1].startswith("pay="):
         pay = trade.parse_pay(args.pop())
         if pay is None:
-            return (f"{action.args[-1]!r} is not a payment (write pay=p1:2,p2:1: coins to each seat, seats in "
+            return (f"{elide(repr(action.args[-1]))} is not a payment (write pay=p1:2,p2:1: coins to each seat, seats in "
                     "order, as the legal actions list them)")
     if len(args) != len(act.params):
         return f"`{act.name}` takes {len(act.params)} argument(s): {', '.join(p.name for p in act.params)}"
@@ -502,11 +503,11 @@ def explain_illegal(g: Game, action: Action, seat: int | None = None) -> str | N
     pools = []
     for p, arg in zip(act.params, args):
         if arg not in g.content.item_index:
-            return f"there is no item named {arg!r}"
+            return f"there is no item named {elide(repr(arg))}"
         pool = selection.candidates(g, p.selector, me)
         if arg not in (names[i] for i in pool):
             where = "accessible in the structure" if p.selector.zone == STRUCTURE else f"in {p.selector.text}"
-            return f"{arg} is not {where}"
+            return f"{elide(shown(arg))} is not {where}"
         pools.append(pool)
     # (the items these names bind as `decode` binds them: copies of a name are alike)
     binding = _first_binding(pools, args, names)
@@ -530,7 +531,7 @@ def explain_illegal(g: Game, action: Action, seat: int | None = None) -> str | N
             named = " or ".join(trade.pay_label(p) for p in pays)
             if pay is None:
                 return f"it needs resources from neighbours: name a payment ({named})"
-            return f"{action.args[-1]} is not a way to pay for it ({named})"
+            return f"{elide(shown(action.args[-1]))} is not a way to pay for it ({named})"
         if pays == [()] and pay:
             return "it needs no purchase: name no payment"
     elif pay is not None:

@@ -10,7 +10,7 @@ from pathlib import PurePath
 from typing import Iterable
 
 from . import ast
-from .diagnostics import did_you_mean
+from .diagnostics import did_you_mean, elide
 
 
 class UnknownName(ValueError):
@@ -36,7 +36,9 @@ def shown(name: str) -> str:
 
 
 def quoted(name: str) -> str:
-    return f"`{shown(name)}`"
+    """A name a message quotes: escaped, and cut where long (a user's 10,000-character typo is
+    not printed back whole)."""
+    return f"`{elide(shown(name))}`"
 
 
 # -- game options ----------------------------------------------------------------------------------

@@ -62,3 +62,34 @@ def test_a_refusal_is_one_line_whatever_the_action_holds():
         assert "\n" not in str(caught.value) and "\\n" in str(caught.value)
     assert str(Action("build", ("Clay Pit",))) == 'build "Clay Pit"'
     assert Action.parse(str(Action("build", ("Clay Pit",)))) == Action("build", ("Clay Pit",))
+
+
+@pytest.mark.parametrize("make", [
+    lambda long: Action("build", (long,)),                    # no item of that name
+    lambda long: Action(long, ()),                             # no action of that name
+    lambda long: Action("build", long),                        # arguments not a tuple
+    lambda long: Action("build", ("Lumber Yard", f"pay={long}")),   # not a payment
+    lambda long: Action("discard", (long,)),
+    lambda long: long,                                         # not an Action at all
+])
+def test_a_refusal_cuts_a_long_argument_and_still_says_why(make):
+    """A 10,000-character name was printed twice in full (a 20,025-character refusal): a
+    refusal names it by its first characters, as `check` cuts long tokens."""
+    game = load_ruleset([]).new_game(seed=1)
+    while game.state.pending is not None:   # past the wonder draft, to the first turn
+        game.apply(game.legal_actions()[0])
+    before = repr(game.state)
+    long = "Lumber Yard" + "x" * 10_000
+    with pytest.raises(IllegalAction) as caught:
+        game.apply(make(long))
+    message = str(caught.value)
+    assert len(message) < 400, message
+    assert "Lumber Yard" in message and "..." in message
+    assert repr(game.state) == before
+
+
+def test_an_unknown_name_a_user_typed_is_cut_too():
+    from rulesdsl.names import UnknownName, check_agent
+    with pytest.raises(UnknownName) as caught:
+        check_agent("greedy" * 5_000, ["random", "greedy", "mcts"])
+    assert len(str(caught.value)) < 200 and str(caught.value).startswith("unknown agent `greedygreedy")
