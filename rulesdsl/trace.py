@@ -7,7 +7,7 @@ from pathlib import Path
 
 from .diagnostics import RulesError
 from .files import FileProblem, read_regular, write_atomic
-from .interpreter.actions import CHOOSE, Action, IllegalAction
+from .interpreter.actions import CHOOSE, Action, IllegalAction, briefly
 from .interpreter.budget import DEFAULT_MAX_STEPS, EffectFailed, ScriptedDrawFailed
 from .interpreter.chance import SEED_MAX, SEED_MIN, is_seed
 from .interpreter.decisions import unseen_place
@@ -211,14 +211,20 @@ def _upgraded(data: dict) -> dict:
         out["verify"] = {**info, "then": _named_as_now(game, info["then"])}
     recorded = data.get("final_state")
     if recorded is not None and actions != data["actions"]:
-        # The recorded end holds the history as version 2 named it: named as now where the
-        # history is the actions one for one (else it is left, and compared, as it was).
+        # The recorded end holds the history as version 2 named it: named as now as far as
+        # the history is the actions one for one (the rest, where a trace was cut or edited,
+        # is left as it was, and compared so: the replay names the first action that differs).
         try:
             end = loads(recorded)
         except Exception:   # (a broken saved state: the replay's comparison says so)
             return out
-        if end.history == data["actions"]:
-            end.history = [list(raw) for raw in actions]
+        same = 0
+        for old, raw in zip(end.history, data["actions"]):
+            if old != raw:
+                break
+            same += 1
+        if same:
+            end.history[:same] = [list(raw) for raw in actions[:same]]
             out["final_state"] = dumps(end)
     return out
 
@@ -279,13 +285,51 @@ def compare_end(game: Game, data: dict) -> list[str]:
     saved state is laid out for those cards."""
     diffs = []
     recorded = data.get("final_state")
-    if recorded is not None and not other_cards(game.state.fingerprint, data) and dumps(_comparable(game)) != recorded:
-        diffs.append("the final state differs from the recorded one")
+    if recorded is not None and not other_cards(game.state.fingerprint, data):
+        replayed = dumps(_comparable(game))
+        if replayed != recorded:
+            diffs.append(state_difference(recorded, replayed))
     now = trace_of(game)["final"]
     for key, value in data.get("final", {}).items():
         if now.get(key) != value:
             diffs.append(f"{key}: recorded {value!r}, replayed {now.get(key)!r}")
     return diffs
+
+
+SHOWN_FIELDS = 8   # (a state that differs in more names the first ones and how many more)
+
+
+def state_difference(recorded: str, replayed: str) -> str:
+    """What differs between two saved states of one game: the first action where their
+    histories part (an edited action that stayed legal), and the names of the other parts of
+    the state that differ (`coins`, `zones`...)."""
+    said = "the final state differs from the recorded one"
+    try:
+        old, new = json.loads(recorded)["state"], json.loads(replayed)["state"]
+    except (ValueError, KeyError, TypeError, RecursionError):
+        return said
+    if not isinstance(old, dict):
+        return said
+    parts = []
+    before, after = old.get("history"), new["history"]
+    if isinstance(before, list) and before != after:
+        k = next((i for i, (a, b) in enumerate(zip(before, after)) if a != b), None)
+        if k is not None:
+            parts.append(f"action {k + 1}: recorded `{_entry(before[k])}`, replayed `{_entry(after[k])}`")
+        else:
+            parts.append(f"the recorded game has {len(before)} actions, the replay {len(after)}")
+    fields = [name for name, value in new.items() if name != "history" and old.get(name) != value]
+    if fields:
+        more = f" and {len(fields) - SHOWN_FIELDS} more" if len(fields) > SHOWN_FIELDS else ""
+        parts.append(f"differing: {', '.join(fields[:SHOWN_FIELDS])}{more}")
+    return f"{said} ({'; '.join(parts)})" if parts else said
+
+
+def _entry(entry: object) -> str:
+    """A history entry as a refusal names an action (long names cut)."""
+    if isinstance(entry, list) and entry and all(isinstance(x, str) for x in entry):
+        return briefly(Action(entry[0], tuple(entry[1:])))
+    return briefly(entry)
 
 
 # What `replay` and `verify --trace` say of a trace `other_cards` finds, before what follows of it.

@@ -350,7 +350,9 @@ def test_a_version_2_trace_is_named_as_now_its_end_kept_and_its_then_too(tmp_pat
     # Cut short, its end is still compared (and differs): not dropped quietly.
     cut = {**v2, "actions": v2["actions"][:40]}
     cut.pop("final")
-    assert replay(cut)[1] == ["the final state differs from the recorded one"]
+    assert replay(cut)[1] == [f"the final state differs from the recorded one (the recorded game has "
+                              f"{len(v2['actions'])} actions, the replay 40; differing: age, attached"
+                              + replay(cut)[1][0].split("differing: age, attached", 1)[1]]
     # A verify trace's `then`, read in the position the actions lead to.
     k = next(i for i, a in enumerate(data["actions"]) if a[1:] and a[1].endswith("(face down)"))
     probe = {**v2, "actions": v2["actions"][:k], "verify": {"then": v2["actions"][k]}}
@@ -362,3 +364,38 @@ def test_a_version_2_trace_whose_set_up_fails_is_an_error_line_not_a_traceback()
     result = CliRunner().invoke(cli, ["replay", str(V2 / "pantheon_setup_fails.json")])
     assert result.exit_code == 1 and isinstance(result.exception, SystemExit), result.exception
     assert "error: the game's setup: its effects did not end within 5 steps" in result.output
+
+
+def test_replay_names_the_action_an_edit_changed_and_what_else_differs(trace, tmp_path):
+    """An action edited into another legal one was reported as "the final state differs", with
+    nothing to say where: the recorded end holds its history, so the first action where the
+    two part is named, and the parts of the state that differ."""
+    from rulesdsl.interpreter import Action
+    actions = trace["actions"]
+    for k, entry in enumerate(actions):
+        if entry[0] != "build":
+            continue
+        game = new_game(seed=trace["seed"])
+        for earlier in actions[:k]:
+            game.apply(Action(earlier[0], tuple(earlier[1:])))
+        if Action("discard", tuple(entry[1:])) in game.legal_actions():
+            break
+    else:
+        raise AssertionError("no build that could have been a discard")
+    edited = {**trace, "actions": [*actions[:k], ["discard", *entry[1:]], *actions[k + 1:]]}
+    edited.pop("final")
+    try:
+        diffs = replay(edited)[1]
+    except IllegalAction:   # (a later action no longer legal: cut there, still compared)
+        edited["actions"] = edited["actions"][:k + 1]
+        diffs = replay(edited)[1]
+    assert len(diffs) == 1
+    assert diffs[0].startswith(f"the final state differs from the recorded one (action {k + 1}: recorded "
+                               f"`{Action(*[entry[0], tuple(entry[1:])])}`, replayed "
+                               f"`{Action('discard', tuple(entry[1:]))}`; differing: ")
+    assert "coins" in diffs[0] or "zones" in diffs[0]
+    path = _write(tmp_path, edited, "edited.json")
+    result = run("replay", path)
+    assert result.exit_code == 1 and f"(action {k + 1}: recorded" in result.output, result.output
+    # A recorded end that is no state at all is still said to differ, with nothing more.
+    assert replay({**edited, "final_state": "[1, 2]"})[1] == ["the final state differs from the recorded one"]
