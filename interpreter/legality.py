@@ -77,6 +77,22 @@ def not_stuck(g: Game, seat: int) -> None:
         raise GameStuck(seat)
 
 
+def stuck(g: Game) -> str | None:
+    """Why the game could not go on from its position (a seat to act with no legal action, or
+    no seat to act in a game not over), or None.  Asked of a loaded save (`load_game`): one
+    edited by hand (every open card of the structure turned face down) loaded, and was found
+    stuck only at its first move."""
+    if g.state.flow == "over":
+        return None
+    seats = g.to_act()
+    if not seats:
+        return "no seat is to act in it, and the game is not over"
+    for p in seats:
+        if first_legal_action(g, p) is None:
+            return f"seat {p}, to act, has no legal action in it (the game could not go on)"
+    return None
+
+
 def _turn_actions(g: Game, seat: int | None) -> Iterator[Action]:
     """The legal actions of `seat` where no decision is pending, in order, one by one (the
     copies of one item each again)."""

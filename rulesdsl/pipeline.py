@@ -16,6 +16,7 @@ from .checker import check
 from .compiler import Compiler, compile_invariants
 from .diagnostics import RulesError
 from .interpreter.game import Game
+from .interpreter.legality import stuck
 from .interpreter.persistence import SaveFileError, loads
 from .interpreter.state import State
 from .limits import DEFAULT_MAX_STEPS
@@ -119,7 +120,14 @@ def load_game(saved: "str | bytes | State", content: Content | None = None) -> G
             raise SaveFileError(f"the content the save names does not load: {first}") from None
         except (ValueError, OSError) as exc:
             raise SaveFileError(f"the content the save names does not load: {exc}") from None
-    return Game(content, state, validated=validated)
+    game = Game(content, state, validated=validated)
+    try:
+        why = stuck(game)
+    except (ValueError, KeyError, IndexError, TypeError) as exc:
+        why = f"its legal actions cannot be worked out ({exc})"
+    if why is not None:
+        raise SaveFileError(f"invalid state: {why}"[:300])
+    return game
 
 
 __all__ = ["Compiled", "Ruleset", "compile_layers", "load_game", "load_ruleset", "new_game"]

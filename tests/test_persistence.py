@@ -337,6 +337,25 @@ def test_an_edited_duel_save_that_could_not_play_on_is_refused(options, edit, me
         load_game(_edited_duel_save(edit, options=list(options)))
 
 
+@pytest.mark.parametrize("expansions", [(), ("pantheon", "agora")])
+def test_a_save_whose_open_cards_were_all_turned_face_down_is_refused(expansions):
+    """Every card the seat to move could take turned face down by hand: the save loaded, and the
+    game was stuck at its first move (GameStuck).  It is refused at load, naming the seat."""
+    game = load_ruleset(expansions).new_game(seed=2)
+    agent = RandomAgent(2)
+    while game.state.flow != "turn" or game.state.pending is not None or game.state.age < 0:
+        game.apply(agent.act(game))
+    data = json.loads(_save(game))
+    Game(game.content, loads(json.dumps(data)))   # (as saved, it loads)
+    state = data["state"]
+    open_cards = set(game.accessible())
+    for place, item in enumerate(state["structure"]):
+        if item in open_cards:
+            state["face_up"][place] = False
+    with pytest.raises(SaveFileError, match=f"seat {game.state.current}, to act, has no legal action"):
+        load_game(json.dumps(data))
+
+
 def test_an_item_that_cannot_come_into_play_is_an_effect_failure_and_changes_nothing():
     """A state edited by hand can hold a Pantheon pawn token in a deck of cards; drawing it into
     the structure and building it raised a bare KeyError mid-action."""
