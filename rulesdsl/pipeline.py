@@ -15,6 +15,7 @@ import attrs
 from .checker import check
 from .compiler import Compiler, compile_invariants
 from .diagnostics import RulesError
+from .interpreter.budget import EffectFailed
 from .interpreter.game import Game
 from .interpreter.legality import stuck
 from .interpreter.persistence import SaveFileError, loads
@@ -123,7 +124,7 @@ def load_game(saved: "str | bytes | State", content: Content | None = None) -> G
     game = Game(content, state, validated=validated)
     try:
         why = stuck(game)
-    except (ValueError, KeyError, IndexError, TypeError) as exc:
+    except (ValueError, KeyError, IndexError, TypeError, EffectFailed) as exc:
         why = f"its legal actions cannot be worked out ({exc})"
     if why is not None:
         raise SaveFileError(f"invalid state: {why}"[:300])
