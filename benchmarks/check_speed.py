@@ -7,20 +7,21 @@ The first run fills the parse cache; the figure that matters is the median of th
 from __future__ import annotations
 
 import argparse
-import shutil
 import statistics
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=10)
     args = parser.parse_args()
-    command = [shutil.which("rulesdsl") or sys.executable, "check"]
-    if command[0] == sys.executable:
-        command = [sys.executable, "-m", "rulesdsl.cli", "check"]
+    # The command installed beside this Python (`.venv/bin/python benchmarks/check_speed.py`
+    # times that environment's rulesdsl, not whichever one PATH finds first).
+    beside = Path(sys.executable).parent / "rulesdsl"
+    command = [str(beside), "check"] if beside.is_file() else [sys.executable, "-m", "rulesdsl.cli", "check"]
     times = []
     for _ in range(args.runs + 1):
         start = time.perf_counter()
