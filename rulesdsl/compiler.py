@@ -11,6 +11,7 @@ from __future__ import annotations
 import operator
 import re
 from collections import Counter
+from functools import partial
 from typing import Callable
 
 from . import ast
@@ -18,7 +19,7 @@ from . import registry as R
 from .checker import item_start_zone
 from .explain_text import context_for, english, unparse
 from .loader import Merged
-from .model import (STRUCTURE, STRUCTURE_ALL, ActionDef, Block, Content, Cost, Fn, ItemDef, Layout, Param, Selector, Step,
+from .model import (STRUCTURE, STRUCTURE_ALL, ActionDef, Block, Content, Cost, Fn, ItemDef, Layout, Param, Phrase, Selector, Step,
                     Track, Trigger, ZoneDef)
 from .names import options_read
 from .playable import statements
@@ -355,15 +356,14 @@ class Compiler:
         chain_from, chain_gives = [], []
         for s in d.block.statements:
             verb = R.verb_for(d.kind, s.verb)
-            text = self.describe(s)
             if verb.role == R.EFFECT:
                 effects.append(s)
                 continue
             if verb.role == R.TRIGGER:
                 it.triggers.append(self.trigger(s, index))
-                it.texts.append(it.triggers[-1].text)
+                it.phrases.append(self.phrase(s))
                 continue
-            it.texts.append(text)
+            it.phrases.append(self.phrase(s))
             a = s.args
             if s.verb == "age":
                 it.age = a[0].value
@@ -399,7 +399,7 @@ class Compiler:
             elif s.verb == "science":
                 science.append(a[0].name)
             elif s.verb == "points":
-                it.points.append((self.whole(self.expr(a[0])), text))
+                it.points.append((self.whole(self.expr(a[0])), it.phrases[-1]))
                 self.note_points(a[0])
             elif s.verb == "side":
                 it.side = a[0].value
@@ -440,7 +440,7 @@ class Compiler:
                                 or it.trade_discounts or it.borrow_chains or it.side_prices)
         if effects:
             it.effect = self.block(effects)
-            it.texts.extend(self.blocks[it.effect].texts)
+            it.phrases.extend(self.blocks[it.effect].phrases)
         self.current_item = -1
         return it
 
@@ -475,7 +475,7 @@ class Compiler:
         self.origin = f"{outer} (when {s.args[0].name})"
         block = self.block(s.block.statements)
         self.origin = outer
-        return Trigger(s.args[0].name, by, colors, kind, via, block, item, self.describe(s), zone)
+        return Trigger(s.args[0].name, by, colors, kind, via, block, item, self.phrase(s), zone)
 
     def colorset(self, e: ast.Expr) -> frozenset[str]:
         if isinstance(e, ast.ListExpr):
@@ -506,16 +506,16 @@ class Compiler:
                 params.append(Param(s.args[0].name, self.selector(s.args[2], s.kwargs)))
                 self.item_zones[s.args[0].name] = _zones_of(params[-1].selector)
                 self.bound.append(s.args[0].name)
-                texts.append(self.describe(s))
+                texts.append(self.phrase(s))
             elif s.verb == "before_turn":
                 before = True
-                texts.append(self.describe(s))
+                texts.append(self.phrase(s))
             elif s.verb == "require":
                 if mentions(s.args[0], {p.name for p in params}):
                     requires.append(self.expr(s.args[0]))
                 else:
                     guards.append(self.expr(s.args[0]))
-                texts.append(self.describe(s))
+                texts.append(self.phrase(s))
             else:
                 if s.verb == "pay":
                     pays.append(self.expr(s.args[0]))
@@ -535,7 +535,7 @@ class Compiler:
         moved = {s.args[0].name for e in effects for s in (e, *statements(e.block))
                  if s.verb in MOVES and s.args and isinstance(s.args[0], ast.Name)}
         return ActionDef(index, d.name, params, requires, paid, pays, block, d.name_span,
-                         texts + self.blocks[block].texts, shared_pools=len(set(zones)) != len(zones),
+                         texts + self.blocks[block].phrases, shared_pools=len(set(zones)) != len(zones),
                          guards=guards, before_turn=before, param_names=tuple(p.name for p in params),
                          takes=tuple(k for k, name in enumerate(names) if name in moved))
 
@@ -590,11 +590,11 @@ class Compiler:
             if s.verb == "if":
                 otherwise = stmts[i + 1] if i + 1 < len(stmts) and stmts[i + 1].verb == "else" else None
                 steps.append(self.if_step(s, otherwise))
-                texts.append(self.describe(s) + (f"; {self.describe_after(otherwise)}" if otherwise else ""))
+                texts.append(self.phrase(s, otherwise))
                 i += 2 if otherwise else 1
                 continue
             steps.append(self.effect(s))
-            texts.append(self.describe(s))
+            texts.append(self.phrase(s))
             i += 1
         # A step that only changes numbers runs the step after it as well, as the frame loop
         # would run it next (nothing can come between): one turn of the loop less.  The later
@@ -1453,6 +1453,16 @@ class Compiler:
         return self.written(lambda g, f: g.has_option(name), f"g.has_option({self.constant(name)})")
 
     # -- text ------------------------------------------------------------------------------------
+    def phrase(self, s: ast.Statement, otherwise: ast.Statement | None = None):
+        """A statement's English, written when first read (`model.Block.phrases`); with the
+        `else` that follows an `if`, the two as one."""
+        if otherwise is None:
+            return Phrase(partial(self.describe, s))
+        return Phrase(partial(self.describe_with_else, s, otherwise))
+
+    def describe_with_else(self, s: ast.Statement, otherwise: ast.Statement) -> str:
+        return f"{self.describe(s)}; {self.describe_after(otherwise)}"
+
     def describe(self, s: ast.Statement) -> str:
         return english(s, self.block_text, context=self.text_context)
 

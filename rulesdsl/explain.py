@@ -23,6 +23,7 @@ from .diagnostics import did_you_mean
 from .explain_text import (ORDINAL, Context, article, capitalize, context_for, english, join, roman, seat, timing,
                            words)
 from .loader import Merged, merge
+from .model import said
 from .parser import parse_file
 
 KIND_ORDER = ("item", "action", "rule", "age", "layout", "track", "game", "expansion")
@@ -254,7 +255,7 @@ def _property_texts(it, content) -> list[str]:
     effects = content.blocks[it.effect].texts if it.effect >= 0 else []
     head = it.texts[: len(it.texts) - len(effects)] if effects else list(it.texts)
     triggers = {t.text for t in it.triggers}
-    points = {text for _, text in it.points}
+    points = {said(text) for _, text in it.points}
     if d is not None and d.block is not None:
         statics = [s for s in d.block.statements
                    if (v := R.verb_for(it.kind, s.verb)) is not None and v.role != R.EFFECT]
@@ -272,7 +273,8 @@ def _item(it, content) -> str:
         when = _when(it, content)
         lines.append(f"{when}: " + "; ".join(lower_first(t, content) for t in content.blocks[it.effect].texts))
     lines += [t.text for t in it.triggers]
-    for _, text in it.points:
+    for _, phrase in it.points:
+        text = said(phrase)
         text = text[len("Worth "):] if text.startswith("Worth ") else lower_first(text, content)
         lines.append(f"End of game: {text}")
     return _lines(_header(it.name, it.kind, it.span), lines)

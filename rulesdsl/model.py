@@ -19,10 +19,42 @@ STRUCTURE = -2      # pseudo zone id: the accessible cards of the current struct
 STRUCTURE_ALL = -3  # pseudo zone id: every card of the current structure, covered or not
 
 
+class Phrase:
+    """A text written when first asked for, then kept (`Block.phrases`)."""
+
+    __slots__ = ("make", "text")
+
+    def __init__(self, make: Callable[[], str]) -> None:
+        self.make = make
+        self.text: str | None = None
+
+    def __call__(self) -> str:
+        if self.text is None:
+            self.text = self.make()
+        return self.text
+
+
+def said(phrase) -> str:
+    """A phrase's text (`Block.phrases`): a str as it is, a function's text once written."""
+    return phrase if phrase.__class__ is str else phrase()
+
+
+def resolved(phrases: list) -> list[str]:
+    """`phrases` with each one still to be written (a function the compiler left, see `Block`)
+    replaced by its text, in place; the list itself."""
+    for k, phrase in enumerate(phrases):
+        if phrase.__class__ is not str:
+            phrases[k] = phrase()
+    return phrases
+
+
 @attrs.define
 class Block:
     steps: list[Step]
-    texts: list[str]
+    # The English `explain` gives each statement, in order: written when first read (`texts`),
+    # not when compiling (it was a third of `check`'s time, and no game reads it).  Each entry
+    # is a str, or a function of no arguments that writes it.
+    phrases: list
     # The names its steps read from their frame (action parameters, `chosen`, `event`, aliases):
     # a saved frame of this block must hold them (persistence.check_state).
     reads: frozenset[str] = frozenset()
@@ -33,6 +65,10 @@ class Block:
     # alias of an item choice around it), as opposed to a space, a player or a count: the search
     # redraws an unseen item with the names bound to it (`search.determinize`).
     items: frozenset[str] = frozenset()
+
+    @property
+    def texts(self) -> list[str]:
+        return resolved(self.phrases)
 
 
 @attrs.frozen
@@ -90,8 +126,14 @@ class Trigger:
     via: str | None
     block: int
     item: int                 # -1 for a rule
-    text: str = ""
+    phrase: Any = ""          # its English: a str, or a function writing it (`Block.phrases`)
     zone: str | None = None   # zone events (`cube_added`, ...): only those of this zone
+
+    @property
+    def text(self) -> str:
+        if self.phrase.__class__ is not str:
+            self.phrase = self.phrase()
+        return self.phrase
 
 
 @attrs.define
@@ -113,7 +155,7 @@ class ItemDef:
     science: tuple[str, ...] = ()
     effect: int = -1                     # block run when the item takes effect (built, acquired, reached)
     triggers: list[Trigger] = attrs.Factory(list)
-    points: list[tuple[Fn, str]] = attrs.Factory(list)
+    points: list[tuple[Fn, Any]] = attrs.Factory(list)   # (value, its English: a phrase, `said`)
     side: int = -1                       # military tokens
     space: int = -1
     value: int = 0                       # a number the rules may read (`item.value`)
@@ -132,7 +174,11 @@ class ItemDef:
     # change prices rather than what is made (fixed prices, discounts, modifiers, ...).
     produced: tuple[tuple[int, int], ...] = ()
     has_price_statics: bool = False
-    texts: list[str] = attrs.Factory(list)   # English for `explain`, in source order
+    phrases: list = attrs.Factory(list)   # English for `explain`, in source order (`Block.phrases`)
+
+    @property
+    def texts(self) -> list[str]:
+        return resolved(self.phrases)
 
 
 @attrs.define
@@ -154,7 +200,7 @@ class ActionDef:
     pays: list[Fn]           # coin amounts the action's `pay` statements take
     block: int
     span: Span
-    texts: list[str] = attrs.Factory(list)
+    phrases: list = attrs.Factory(list)   # English for `explain` (`Block.phrases`)
     shared_pools: bool = False   # two params draw from the same zone (a binding may repeat an item)
     guards: list[Fn] = attrs.Factory(list)   # requirements that read no parameter: checked once per turn
     before_turn: bool = False    # optional, at the start of a turn; the player then takes a normal action
@@ -168,6 +214,10 @@ class ActionDef:
 
     def __attrs_post_init__(self) -> None:
         self.checked = bool(self.requires or self.paid or self.pays or self.shared_pools)
+
+    @property
+    def texts(self) -> list[str]:
+        return resolved(self.phrases)
 
 
 @attrs.define
