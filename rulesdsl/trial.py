@@ -66,24 +66,32 @@ def _trial(merged: Merged, players: int) -> "str | _Runaway | None":
 
 
 def _trial_game(content, seed: int) -> str | None:
-    from .interpreter.budget import short_deal
+    """Why a random game of this seed does not play to its end, or None: played as `simulate`
+    plays it (`play_out`, one generator for every seat, as `game.random_action(rng)` action
+    after action would draw), so the path a designer's simulations take is the one checked."""
+    from .interpreter.agents import RandomAgent
+    from .interpreter.budget import GameStuck, GameTooLong, short_deal
     from .interpreter.game import Game  # the runtime, only when content is clean
+    from .interpreter.playout import play_out
     game = Game.create(content, seed=seed)
     if game.short_draws:
         return short_deal(*game.short_draws[0])
-    rng = random.Random(seed)
-    for _ in range(MAX_GAME_ACTIONS):
-        if game.over:
-            return None
-        # (whether there is one, not the list: an action of three parameters can make
-        # thousands of bindings, and listing them at every action made `check` take minutes)
-        if game.first_legal_action() is None:
-            return (f"the game gets stuck at action {len(game.state.history) + 1}: player "
-                    f"{game.to_move()} has no legal action")
-        game._apply(game.random_action(rng))
-        if game.short_draws:
+    agent = RandomAgent(rng=random.Random(seed))
+    try:
+        play_out(game, [agent] * game.state.players)
+    except GameTooLong:
+        problem = f"a random game did not end within {MAX_GAME_ACTIONS} actions"
+    except GameStuck as exc:
+        problem = (f"the game gets stuck at action {len(game.state.history) + 1}: player {exc.seat} has "
+                   "no legal action")
+    except Exception:
+        if game.short_draws:   # (a deal came up short first: where the game went wrong)
             return short_deal(*game.short_draws[0])
-    return f"a random game did not end within {MAX_GAME_ACTIONS} actions"
+        raise
+    else:
+        problem = None
+    # A deal that came up short is the first thing that went wrong (the game played on past it).
+    return short_deal(*game.short_draws[0]) if game.short_draws else problem
 
 
 def _runaway(merged: Merged, players_span: Span, players: int, exc) -> Diagnostic:

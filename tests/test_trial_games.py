@@ -71,3 +71,17 @@ def test_a_trial_game_with_no_legal_action_is_an_error_where_w504_warned_too(tmp
     assert re.search(r"player \d has no legal action", found.message)
     report = check_layers([base])
     assert sorted(d.code for d in report.diagnostics) == ["E409", "W504"] and report.errors
+
+
+@pytest.mark.parametrize("layers", [("duel",), ("duel", "duel-pantheon", "duel-agora"), ("classic",)])
+def test_trial_games_are_played_as_simulate_plays_them(monkeypatch, layers):
+    """The trial games take the path of `simulate` (`play_out`: each random seat's turn drawn
+    and started by the functions written for the content), not `random_action` and `apply`
+    action by action: what `check` accepts is what a designer's simulations then play, and it
+    costs a third as much."""
+    def by_hand(self, *args, **kwargs):
+        raise AssertionError("a trial game applied an action by hand")
+    monkeypatch.setattr(Game, "_apply", by_hand)
+    monkeypatch.setattr(Game, "random_action", by_hand)
+    cards = DUEL.parent
+    assert trial_diagnostics(load_paths([cards / layer for layer in layers])) == []
