@@ -19,8 +19,8 @@ from . import registry as R
 from .checker import item_start_zone
 from .explain_text import context_for, english, unparse
 from .loader import Merged
-from .model import (STRUCTURE, STRUCTURE_ALL, ActionDef, Block, Content, Cost, Fn, ItemDef, Layout, Param, Phrase, Selector, Step,
-                    Track, Trigger, ZoneDef)
+from .model import (STRUCTURE, STRUCTURE_ALL, ActionDef, Block, Content, Cost, Fn, ItemDef, Layout, Param, Phrase,
+                    Selector, Step, Track, Trigger, ZoneDef)
 from .names import options_read
 from .playable import statements
 
@@ -361,7 +361,7 @@ class Compiler:
                 continue
             if verb.role == R.TRIGGER:
                 it.triggers.append(self.trigger(s, index))
-                it.phrases.append(self.phrase(s))
+                it.phrases.append(it.triggers[-1].phrase)   # (one text for both, written once)
                 continue
             it.phrases.append(self.phrase(s))
             a = s.args

@@ -52,8 +52,8 @@ def resolved(phrases: list) -> list[str]:
 class Block:
     steps: list[Step]
     # The English `explain` gives each statement, in order: written when first read (`texts`),
-    # not when compiling (it was a third of `check`'s time, and no game reads it).  Each entry
-    # is a str, or a function of no arguments that writes it.
+    # not when compiling (it was a third of compiling, and no game reads it).  Each entry is a
+    # str, or a `Phrase` that writes it.
     phrases: list
     # The names its steps read from their frame (action parameters, `chosen`, `event`, aliases):
     # a saved frame of this block must hold them (persistence.check_state).
