@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import shutil
 import sys
 from pathlib import Path
 
@@ -129,11 +130,14 @@ def explain(words: tuple[str, ...], expansions: tuple[str, ...], game: str | Non
             sys.exit(1)
         click.echo(explain_code(name))
         return
-    from .explain import explain as render
+    from .explain import explain as render, wrapped
     from .safe_text import printable
     rules = load_rules(expansions, game_base(game), players)
     try:
-        click.echo(printable(render(name, rules.content)))
+        text = printable(render(name, rules.content))
+        if sys.stdout.isatty():   # (a pipe or a file gets the lines whole)
+            text = wrapped(text, shutil.get_terminal_size((100, 24)).columns - 1)
+        click.echo(text)
     except KeyError as exc:
         click.echo(printable(f"error: {exc.args[0]}"), err=True)
         sys.exit(1)

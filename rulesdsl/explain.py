@@ -13,6 +13,7 @@ no name or position once compiled, so those come from the content's own sources
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 import attrs
@@ -171,6 +172,23 @@ def _where(span) -> str:
 
 def _header(label: str, kind: str, span) -> str:
     return f"{label} ({kind}, {_where(span)})"
+
+
+def wrapped(text: str, width: int) -> str:
+    """`explain`'s text for a terminal `width` columns wide: each line longer than that broken
+    between words, its continuation lines indented four columns more than it (a terminal's own
+    wrapping breaks words and loses the indent).  Words are never broken; lines are wrapped at
+    40 columns at the least."""
+    width = max(width, 40)
+    out = []
+    for line in text.split("\n"):
+        if len(line) <= width:
+            out.append(line)
+            continue
+        indent = line[:len(line) - len(line.lstrip())]
+        out.append(textwrap.fill(line.strip(), width, initial_indent=indent, subsequent_indent=indent + "    ",
+                                 break_long_words=False, break_on_hyphens=False))
+    return "\n".join(out)
 
 
 def _lines(header: str, lines: list[str]) -> str:
