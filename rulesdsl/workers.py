@@ -178,16 +178,28 @@ def _hear_ctrl_c(pool: WorkerPool) -> Any:
 
 
 def stop_now(pool: WorkerPool) -> None:
-    """Cancel the tasks not started and have the workers stop the ones they play."""
+    """Cancel the tasks not started and have the workers stop the ones they play; then give the
+    pool's own thread a moment to end (`SETTLE`)."""
     # (The pool names its processes only in this attribute, before Python 3.14 as after.)
     processes = list((getattr(pool.executor, "_processes", None) or {}).values())
+    thread = getattr(pool.executor, "_executor_manager_thread", None)   # (`shutdown` lets go of it)
     pool.executor.shutdown(wait=False, cancel_futures=True)
-    if STOP_SIGNAL is None:
-        return
-    for p in processes:
-        with contextlib.suppress(ProcessLookupError):   # (one that has just ended)
-            if p.pid is not None:
-                os.kill(p.pid, STOP_SIGNAL)
+    if STOP_SIGNAL is not None:
+        for p in processes:
+            with contextlib.suppress(ProcessLookupError):   # (one that has just ended)
+                if p.pid is not None:
+                    os.kill(p.pid, STOP_SIGNAL)
+    # CPython's exit wakes the pool's thread through a pipe that thread closes as it ends, and
+    # 3.11 does not lock the two against each other: an exit that came while the thread was
+    # ending printed "OSError: [Errno 9] Bad file descriptor" with a traceback after Ctrl-C
+    # (2 runs in 80 on a busy machine).  The workers stop within a game, and the thread ends
+    # once they have: waited for here, never for long.
+    if thread is not None and thread is not threading.current_thread():
+        thread.join(SETTLE)
+
+
+# Seconds `stop_now` waits at most for the pool's thread to end (it takes milliseconds).
+SETTLE = 5.0
 
 
 def task(fn: Callable[..., Any], *args: Any) -> Any:

@@ -259,3 +259,21 @@ def test_map_keeps_a_bounded_number_of_tasks_ahead():
         assert next(results) == 0
         assert len(consumed) <= 5   # (the one waited for, three ahead, one refilled)
         assert list(results) == list(range(1, 300))
+
+
+def test_a_stopped_pool_has_ended_its_own_thread_before_the_command_exits(tmp_path):
+    """CPython 3.11's exit wakes a pool's thread through a pipe that the thread closes as it
+    ends, without a lock between the two: a Ctrl-C whose exit came while the thread was ending
+    printed a traceback (`OSError: [Errno 9] Bad file descriptor`, 2 runs in 80 of `simulate
+    -j 2` on a busy machine).  `stop_now` now returns once that thread has ended."""
+    from rulesdsl.workers import stop_now
+    with worker_pool(2) as pool:
+        for _ in range(4):
+            pool.submit(_sleep_noting_pid, str(tmp_path))
+        assert _wait_for(lambda: len(list(tmp_path.iterdir())) == 2, 20)
+        thread = pool.executor._executor_manager_thread
+        assert thread is not None and thread.is_alive()
+        start = time.monotonic()
+        stop_now(pool)
+        assert not thread.is_alive()
+        assert time.monotonic() - start < 5
