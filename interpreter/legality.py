@@ -16,6 +16,7 @@ from rulesdsl.names import check_seat
 from . import decisions, economy, selection, trade
 from .actions import CHOOSE, CHOOSE_OPTION, CHOOSE_PLAYER, CHOOSE_SPACE, PASS, Action, malformed, new_action, shown
 from .budget import GameStuck
+from .economy import IMPOSSIBLE, available_coins, price
 from .state import Frame
 
 if TYPE_CHECKING:
@@ -48,7 +49,16 @@ def legal_actions(g: Game, seat: int | None = None) -> list[Action]:
     answers = pending_answers(g, seat)
     if answers is not None:
         return list(dict.fromkeys(answers))
-    return list(dict.fromkeys(_turn_actions(g, seat)))   # (copies of one item name the same action: merged)
+    st = g.state
+    if st.flow == "over":
+        return []
+    me = acting_seat(g, seat)
+    if me is None:
+        return []
+    listed = _listed(g, me)
+    if g.copied_names or len(g.action_by_name) != len(g.content.actions):
+        return list(dict.fromkeys(listed))   # (copies of one item name the same action: merged)
+    return listed   # (each binding names its own items: no two alike)
 
 
 def pending_answers(g: Game, seat: int | None) -> list[Action] | None:
@@ -260,25 +270,92 @@ def open_actions(g: Game, me: int) -> list[tuple]:
 
 
 def bindings(g: Game, me: int):
+    """(action, binding) of every legal binding of seat `me`'s open actions, in order."""
+    coins = g.state.coins[me]
+    for act, pools, _ in g._open_spaces(g, me)[0]:
+        for binding in _bindings_of(g, act, pools, me, coins):
+            yield act, binding
+
+
+def _bindings_of(g: Game, act, pools: list[list[int]], me: int, coins: int):
+    """The legal bindings of one open action, its parameters' candidates `pools`."""
+    if len(pools) == 1:
+        combos = ((x,) for x in pools[0])
+    else:
+        combos = product(*pools)
+        if act.paid and not (act.requires or act.pays) and len(act.paid) == 1:
+            # Whether it can be paid for depends on the one item paid for alone (`allowed`):
+            # asked once per item, not once per binding it stands in (a wonder with each card).
+            yield from _paid_bindings(g, act, combos, me, coins)
+            return
+    check = bool(act.requires or act.paid or act.pays)
+    for binding in combos:
+        if act.shared_pools and len(set(binding)) != len(binding):
+            continue
+        if check and not allowed(g, act, binding, me, coins):
+            continue
+        yield binding
+
+
+def _listed(g: Game, me: int) -> list[Action]:
+    """The legal turn actions of seat `me`, to act, in order (copies of one item each again):
+    what `_turn_actions` yields, made as a list.  An action of one parameter that pays no
+    neighbour (most of every turn's: take, build or discard a card) is listed by a loop of its
+    own, its one condition, where it has one, its price against the seat's coins; the rest as
+    `_bindings_of` finds them (a bot lists the actions at every decision: the generators'
+    layers cost more than the listing's own work)."""
     st = g.state
     coins = st.coins[me]
-    for act, pools in open_actions(g, me):
-        if len(pools) == 1:
-            combos = ((x,) for x in pools[0])
+    names = g.item_names
+    trades = bool(g.content.trade_base)
+    out: list[Action] = []
+    append = out.append
+    for act, pools, _ in g._open_spaces(g, me)[0]:
+        name = act.name
+        if trades and act.paid:
+            for binding in _bindings_of(g, act, pools, me, coins):
+                for pay in payments_for(g, act, binding, me, coins):
+                    append(named(g, act, binding, pay))
+        elif len(pools) == 2 and not (act.requires or act.pays) and len(act.paid) <= 1:
+            # (two parameters, at most one of them paid for: a wonder built with a card; as
+            # `_paid_bindings`, its price asked once per item)
+            paid = act.paid[0] if act.paid else -1
+            shared = act.shared_pools
+            affordable: dict[int, bool] = {}
+            second = pools[1]
+            for x in pools[0]:
+                first_name = names[x]
+                for y in second:
+                    if shared and x == y:
+                        continue
+                    if paid >= 0:
+                        item = y if paid else x
+                        ok = affordable.get(item)
+                        if ok is None:
+                            cost = price(g, me, item)[0]
+                            ok = affordable[item] = (cost <= coins or cost <= available_coins(g, me)) and cost < IMPOSSIBLE
+                        if not ok:
+                            continue
+                    append(new_action((name, (first_name, names[y]))))
+        elif len(pools) != 1:
+            for binding in _bindings_of(g, act, pools, me, coins):
+                append(named(g, act, binding))
+        elif act.requires or act.pays:
+            for x in pools[0]:
+                if allowed(g, act, (x,), me, coins):
+                    append(new_action((name, (names[x],))))
+        elif len(act.paid) == 1:   # (`allowed` of the item's price alone, written out)
+            for x in pools[0]:
+                cost = price(g, me, x)[0]
+                if (cost <= coins or cost <= available_coins(g, me)) and cost < IMPOSSIBLE:
+                    append(new_action((name, (names[x],))))
+        elif not act.paid:
+            for x in pools[0]:
+                append(new_action((name, (names[x],))))
         else:
-            combos = product(*pools)
-            if act.paid and not (act.requires or act.pays) and len(act.paid) == 1:
-                # Whether it can be paid for depends on the one item paid for alone (`allowed`):
-                # asked once per item, not once per binding it stands in (a wonder with each card).
-                yield from _paid_bindings(g, act, combos, me, coins)
-                continue
-        check = bool(act.requires or act.paid or act.pays)
-        for binding in combos:
-            if act.shared_pools and len(set(binding)) != len(binding):
-                continue
-            if check and not allowed(g, act, binding, me, coins):
-                continue
-            yield act, binding
+            for binding in _bindings_of(g, act, pools, me, coins):
+                append(named(g, act, binding))
+    return out
 
 
 def _paid_bindings(g: Game, act, combos, me: int, coins: int):
@@ -294,7 +371,7 @@ def _paid_bindings(g: Game, act, combos, me: int, coins: int):
         if ok is None:
             ok = answers[item] = allowed(g, act, binding, me, coins)
         if ok:
-            yield act, binding
+            yield binding
 
 
 # What `random.Random` draws a number below n with, where its bits come from `getrandbits`.
@@ -500,7 +577,11 @@ def explain_illegal(g: Game, action: Action, seat: int | None = None) -> str | N
         if st.flow == "round" and seat in st.acting:
             return f"seat {seat} has already chosen its action this round"
         return f"seat {seat} does not act now (acting: {', '.join(map(str, _acting(g)))})"
-    act = next((a for a in g.content.actions if a.name == action.name), None)
+    by_name = g.action_by_name
+    if len(by_name) == len(g.content.actions):   # (names unique, as `check` holds them)
+        act = by_name.get(action.name)
+    else:
+        act = next((a for a in g.content.actions if a.name == action.name), None)
     if act is None:
         names = ", ".join(a.name for a in g.content.actions)
         return f"unknown action `{elide(shown(action.name))}` (actions: {names})"
@@ -516,23 +597,34 @@ def explain_illegal(g: Game, action: Action, seat: int | None = None) -> str | N
     if len(args) != len(act.params):
         return f"`{act.name}` takes {len(act.params)} argument(s): {', '.join(p.name for p in act.params)}"
     names = g.item_names
+    index = g.content.item_index
+    copied = g.copied_names
     pools = []
     for p, arg in zip(act.params, args):
-        if arg not in g.content.item_index:
+        item = index.get(arg)
+        if item is None:
             return f"there is no item named {elide(repr(arg))}"
         pool = selection.candidates(g, p.selector, me)
-        if arg not in (names[i] for i in pool):
+        # (a name of one item: that item among the candidates; of copies: any of them)
+        if (item not in pool) if arg not in copied else (arg not in (names[i] for i in pool)):
             where = "accessible in the structure" if p.selector.zone == STRUCTURE else f"in {p.selector.text}"
             return f"{elide(shown(arg))} is not {where}"
         pools.append(pool)
     # (the items these names bind as `decode` binds them: copies of a name are alike)
-    binding = _first_binding(pools, args, names)
+    if copied:
+        binding = _first_binding(pools, args, names)
+    else:   # (each name one item: those items, unless one is named twice)
+        binding = [index[arg] for arg in args]
+        if len(set(binding)) != len(binding):
+            binding = None
     if binding is None:
         return "the same item twice"
-    f = Frame(act.block, 0, 0, me, dict(zip(act.param_names, binding)))
-    for req in act.guards + act.requires:
-        if not req(g, f):
-            return "a requirement of this action does not hold now"
+    f = None
+    if act.guards or act.requires or act.pays:
+        f = Frame(act.block, 0, 0, me, dict(zip(act.param_names, binding)))
+        for req in act.guards + act.requires:
+            if not req(g, f):
+                return "a requirement of this action does not hold now"
     if act.paid or act.pays:
         total = sum(economy.price(g, me, binding[i])[0] for i in act.paid)
         total += sum(max(0, fn(g, f)) for fn in act.pays)

@@ -148,6 +148,8 @@ def check_agents(names: Iterable[str], players: int, agents: Iterable[str]) -> l
 
 def check_seat(seat: object, players: int) -> int:
     """A seat (player index): an int from 0 up to the number of players, exclusive."""
+    if type(seat) is int and 0 <= seat < players:   # (asked at every call a bot makes: no list then)
+        return seat
     known = [str(p) for p in range(players)]
     if isinstance(seat, bool) or not isinstance(seat, int):
         # Not an int: shown as Python writes it (the string "0" as `'0'`, not as the seat `0`),
