@@ -65,9 +65,9 @@ def malformed(action: object) -> str | None:
         return f"the action name must be a non-empty string, not {elide(repr(action.name))}"
     if type(action.args) is not tuple:
         return f"the arguments must be a tuple of strings, not {elide(repr(action.args))}"
-    bad = [a for a in action.args if type(a) is not str]
-    if bad:  # (a list: None itself may be the bad argument)
-        return f"every argument must be a string, not {elide(repr(bad[0]))}"
+    for arg in action.args:   # (a loop: a comprehension is a function made at every apply)
+        if type(arg) is not str:
+            return f"every argument must be a string, not {elide(repr(arg))}"
     return None
 
 
