@@ -297,34 +297,24 @@ def _bindings_of(g: Game, act, pools: list[list[int]], me: int, coins: int):
         yield binding
 
 
-def _listed(g: Game, me: int) -> list[Action]:
-    """The legal turn actions of seat `me`, to act, in order (copies of one item each again):
-    what `_turn_actions` yields, made as a list.  An action of one parameter that pays no
-    neighbour (most of every turn's: take, build or discard a card) is listed by a loop of its
-    own, its one condition, where it has one, its price against the seat's coins; the rest as
-    `_bindings_of` finds them (a bot lists the actions at every decision: the generators'
-    layers cost more than the listing's own work)."""
-    st = g.state
-    coins = st.coins[me]
-    names = g.item_names
-    trades = bool(g.content.trade_base)
-    out: list[Action] = []
+def listed_bindings(g: Game, me: int) -> list[tuple]:
+    """(action, binding) of every legal binding of seat `me`'s open actions, in order: what
+    `bindings` yields, made as a list (a bot, or the learning environment's mask, lists them
+    at every decision; the generators' layers cost more than the listing's own work).  An
+    action of one parameter (take, build or discard a card) is listed by a loop of its own,
+    its one condition, where it has one, its price against the seat's coins; one of two
+    parameters with at most one item paid for (a wonder with a card) by a nested loop that
+    prices each item once, as `_paid_bindings` does; the rest as `_bindings_of` finds them."""
+    coins = g.state.coins[me]
+    out: list[tuple] = []
     append = out.append
     for act, pools, _ in g._open_spaces(g, me)[0]:
-        name = act.name
-        if trades and act.paid:
-            for binding in _bindings_of(g, act, pools, me, coins):
-                for pay in payments_for(g, act, binding, me, coins):
-                    append(named(g, act, binding, pay))
-        elif len(pools) == 2 and not (act.requires or act.pays) and len(act.paid) <= 1:
-            # (two parameters, at most one of them paid for: a wonder built with a card; as
-            # `_paid_bindings`, its price asked once per item)
+        if len(pools) == 2 and not (act.requires or act.pays) and len(act.paid) <= 1:
             paid = act.paid[0] if act.paid else -1
             shared = act.shared_pools
             affordable: dict[int, bool] = {}
             second = pools[1]
             for x in pools[0]:
-                first_name = names[x]
                 for y in second:
                     if shared and x == y:
                         continue
@@ -336,25 +326,41 @@ def _listed(g: Game, me: int) -> list[Action]:
                             ok = affordable[item] = (cost <= coins or cost <= available_coins(g, me)) and cost < IMPOSSIBLE
                         if not ok:
                             continue
-                    append(new_action((name, (first_name, names[y]))))
-        elif len(pools) != 1:
+                    append((act, (x, y)))
+        elif len(pools) != 1 or len(act.paid) > 1:
             for binding in _bindings_of(g, act, pools, me, coins):
-                append(named(g, act, binding))
+                append((act, binding))
         elif act.requires or act.pays:
             for x in pools[0]:
                 if allowed(g, act, (x,), me, coins):
-                    append(new_action((name, (names[x],))))
-        elif len(act.paid) == 1:   # (`allowed` of the item's price alone, written out)
+                    append((act, (x,)))
+        elif act.paid:   # (`allowed` of the item's price alone, written out)
             for x in pools[0]:
                 cost = price(g, me, x)[0]
                 if (cost <= coins or cost <= available_coins(g, me)) and cost < IMPOSSIBLE:
-                    append(new_action((name, (names[x],))))
-        elif not act.paid:
-            for x in pools[0]:
-                append(new_action((name, (names[x],))))
+                    append((act, (x,)))
         else:
-            for binding in _bindings_of(g, act, pools, me, coins):
-                append(named(g, act, binding))
+            for x in pools[0]:
+                append((act, (x,)))
+    return out
+
+
+def _listed(g: Game, me: int) -> list[Action]:
+    """The legal turn actions of seat `me`, to act, in order (copies of one item each again):
+    what `_turn_actions` yields, made as a list."""
+    names = g.item_names
+    trades = bool(g.content.trade_base)
+    coins = g.state.coins[me]
+    out: list[Action] = []
+    append = out.append
+    for act, binding in listed_bindings(g, me):
+        if trades and act.paid:
+            for pay in payments_for(g, act, binding, me, coins):
+                append(named(g, act, binding, pay))
+        elif len(binding) == 1:   # (`named`, inline: most actions take one item)
+            append(new_action((act.name, (names[binding[0]],))))
+        else:
+            append(named(g, act, binding))
     return out
 
 

@@ -82,6 +82,11 @@ def check_every_decision(game: Game, rng: random.Random, limit: int = 400) -> in
             for me in game.to_act():
                 listed = game.legal_actions(me)
                 assert listed == plain_listing(game, me), (st.turn, me)
+                # (the bindings the learning environment's mask reads, unnamed, and those the
+                # first legal action is looked for among, one by one)
+                plain = [(act.name, binding) for act, binding in plain_bindings(game, me)]
+                assert [(act.name, list(b)) for act, b in legality.listed_bindings(game, me)] == plain
+                assert [(act.name, list(b)) for act, b in legality.bindings(game, me)] == plain
                 legal = set(listed)
                 assert len(legal) == len(listed)
                 for action in listed:

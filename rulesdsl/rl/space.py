@@ -128,7 +128,7 @@ class ActionSpace:
         trades = bool(game.content.trade_base)
         coins = st.coins[me]
         offsets = self.offsets
-        for act, binding in legality.bindings(game, me):
+        for act, binding in legality.listed_bindings(game, me):
             first, per_param = offsets[act.id]
             k = first
             for pos, item in zip(per_param, binding):
