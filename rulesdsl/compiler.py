@@ -87,6 +87,20 @@ def copies_at(d: ast.Definition, players: int) -> int:
     return max(1, sum(1 for m in marks if m <= players))
 
 
+
+def overlapping(params: list[Param]) -> bool:
+    """Whether two of an action's parameters may draw the same item: they pick from a zone in
+    common, or one from the accessible cards and another from all of the structure's.  A
+    binding never names one item for two parameters (`explain_illegal`: "the same item
+    twice"), so such an action's bindings are checked for it (`ActionDef.shared_pools`)."""
+    seen: set[int] = set()
+    for p in params:
+        zones = {STRUCTURE_ALL if z == STRUCTURE else z for z in (p.selector.zone, *p.selector.more_zones)}
+        if zones & seen:
+            return True
+        seen |= zones
+    return False
+
 class Compiler:
     def __init__(self, merged: Merged, layers: list[str], players: int | None = None):
         self.merged = merged
@@ -531,11 +545,10 @@ class Compiler:
                 item = self.item_index[s.args[0].value]
                 pays.append(self.written(lambda g, f, item=item: g.price_of(f.me, item)[0], f"g.price_of(f.me, {item})[0]"))
         block = self.block(effects, names_of_items=tuple(names))
-        zones = [p.selector.zone for p in params]
         moved = {s.args[0].name for e in effects for s in (e, *statements(e.block))
                  if s.verb in MOVES and s.args and isinstance(s.args[0], ast.Name)}
         return ActionDef(index, d.name, params, requires, paid, pays, block, d.name_span,
-                         texts + self.blocks[block].phrases, shared_pools=len(set(zones)) != len(zones),
+                         texts + self.blocks[block].phrases, shared_pools=overlapping(params),
                          guards=guards, before_turn=before, param_names=tuple(p.name for p in params),
                          takes=tuple(k for k, name in enumerate(names) if name in moved))
 

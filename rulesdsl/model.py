@@ -201,7 +201,7 @@ class ActionDef:
     block: int
     span: Span
     phrases: list = attrs.Factory(list)   # English for `explain` (`Block.phrases`)
-    shared_pools: bool = False   # two params draw from the same zone (a binding may repeat an item)
+    shared_pools: bool = False   # two params may draw the same item (`compiler.overlapping`): checked
     guards: list[Fn] = attrs.Factory(list)   # requirements that read no parameter: checked once per turn
     before_turn: bool = False    # optional, at the start of a turn; the player then takes a normal action
     # Indexes of the params its effects move (build, discard, move...): in a simultaneous round,

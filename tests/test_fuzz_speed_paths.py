@@ -10,7 +10,9 @@ same through the speed machinery as through the plain definitions, in two seeded
 - a game played out as `simulate` plays it (`playout.play_out`) against one played action by
   action with `apply` (`test_playout`);
 - every kept value (prices, stats, tallies, points, offers...) against a copy of the game that
-  keeps nothing, after every action (`test_kept_caches.everything_kept_holds`).
+  keeps nothing, after every action (`test_kept_caches.everything_kept_holds`);
+- the legal actions a bot lists, and the check `apply` makes, against the plain definitions,
+  every near miss refused, at every decision (`test_listing.check_every_decision`).
 
 A game that ends on the engine's bounds (`BudgetExceeded`: a runaway effect; a game longer
 than `MAX_GAME_ACTIONS`) or is stuck where `check` warned it may be (W504) is a result of the
@@ -37,6 +39,7 @@ from rulesdsl.report import check_layers
 from rulesdsl.simulate import game_seed
 from test_fuzz import well_formed
 from test_kept_caches import everything_kept_holds
+from test_listing import check_every_decision as listing_holds
 from test_open_spaces import check_every_decision
 from test_playout import by_apply, by_play_out
 from test_starters import played, played_rounds
@@ -78,7 +81,7 @@ def length(rules, seed: int) -> int | None:
 
 
 def same_through_both_paths(rules) -> None:
-    """The four comparisons of the module's docstring, two seeded games each (the comparisons
+    """The five comparisons of the module's docstring, two seeded games each (the comparisons
     state by state, of games up to LONG actions: a fan action that takes no card can make an age
     last thousands of turns)."""
     for seed in range(2):
@@ -102,6 +105,7 @@ def same_through_both_paths(rules) -> None:
         while not game.over:
             game._apply(game.random_action(rng))
             everything_kept_holds(game)
+        listing_holds(rules.new_game(seed=seed), random.Random(seed))
 
 
 def accepted_plays_the_same(paths: list[Path], players: int | None, restore) -> None:

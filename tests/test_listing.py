@@ -130,6 +130,8 @@ action pick { param card from structure; param spare from spares; move spare box
 action pair { param first from spares; param second from spares; gain 1 coins }
 action triple { param first from spares; param second from spares; param card from structure; gain 1 coins }
 action count_up { require coins >= 2; param spare from spares; gain 1 coins }
+# Lists that overlap (an accessible card is also a card of the structure): no card for both.
+action overlap { param card from structure; param other from structure_all; gain 1 coins }
 """
 
 
