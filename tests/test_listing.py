@@ -55,10 +55,10 @@ def plain_listing(g: Game, me: int) -> list[Action]:
     return list(dict.fromkeys(out))
 
 
-def near_misses(g: Game, me: int, limit: int = 60) -> list[Action]:
-    """Actions a bot might try that are mostly not legal: each open action's name with any of
-    its parameters' candidates and with items from the other open actions' lists, and each
-    listed one with its payment dropped."""
+def near_misses(g: Game, me: int, listed: list[Action], limit: int = 60) -> list[Action]:
+    """Actions a bot might try that are mostly not legal: each action's name with items from
+    every action's candidates; and each listed one that pays neighbours with its payment
+    dropped or changed, and each listed one with a payment added."""
     names = g.item_names
     everything = sorted({i for act in g.content.actions for p in act.params
                          for i in selection.candidates(g, p.selector, me)})
@@ -67,6 +67,11 @@ def near_misses(g: Game, me: int, limit: int = 60) -> list[Action]:
         pools = [everything[:12]] * len(act.params)
         for binding in islice(product(*pools), limit):
             tried.append(Action(act.name, tuple(names[i] for i in binding)))
+    for action in listed[:limit]:
+        if action.args and action.args[-1].startswith("pay="):
+            tried += [Action(action.name, action.args[:-1]), Action(action.name, action.args[:-1] + ("pay=p1:99",))]
+        else:
+            tried.append(Action(action.name, action.args + ("pay=p1:1",)))
     return tried
 
 
@@ -91,7 +96,7 @@ def check_every_decision(game: Game, rng: random.Random, limit: int = 400) -> in
                 assert len(legal) == len(listed)
                 for action in listed:
                     assert game.explain_illegal(action, me) is None, (st.turn, me, action)
-                for action in near_misses(game, me):
+                for action in near_misses(game, me, listed):
                     reason = game.explain_illegal(action, me)
                     assert (reason is None) == (action in legal), (st.turn, me, action, reason)
                     explained += 1
