@@ -260,17 +260,11 @@ def _first_binding(pools: list[list[int]], wanted: list[str], names: list[str]) 
     return out if extend(0) else None
 
 
-def open_actions(g: Game, me: int) -> list[tuple]:
-    """The actions whose turn-wide conditions hold now and whose parameters all have candidates,
-    each with its parameters' candidates (params whose selectors pick alike share one list,
-    `Param.pool`).  While a simultaneous round waits for choices nothing moves, so each seat's
-    are worked out once (`core.relocate` forgets them, should a test move items meanwhile).
-    The work is done by a function made for the content (interpreter/spaces.py)."""
-    return [(act, pools) for act, pools, _ in g._open_spaces(g, me)[0]]
-
-
 def bindings(g: Game, me: int):
-    """(action, binding) of every legal binding of seat `me`'s open actions, in order."""
+    """(action, binding) of every legal binding of seat `me`'s open actions, in order, one by
+    one.  The open actions (those whose turn-wide conditions hold and whose parameters all have
+    candidates, each with its parameters' candidates) come from the function written for the
+    content (interpreter/spaces.py), which keeps a waiting round's."""
     coins = g.state.coins[me]
     for act, pools, _ in g._open_spaces(g, me)[0]:
         for binding in _bindings_of(g, act, pools, me, coins):

@@ -9,8 +9,9 @@ cards three times and for the seat's wonders once.  So for each content this mod
 shape out as Python source, once, when the content's first game is made: the actions in order,
 each guard called directly, each candidate list worked out once and named, its length read
 once, and for the draw each action's binding read and checked by lines of its own.  They return
-what the generic definitions would (`legality.open_actions`, `legality.random_action`), in the
-same order, with the same lists, from the same random numbers (tests/test_open_spaces.py).
+what the plain definitions of tests/test_open_spaces.py and the generic draw
+(`legality.drawn_among`) would, in the same order, with the same lists, from the same random
+numbers.
 
 Nothing of the content's text reaches the source: actions, selectors, guards and item sets are
 values the functions read from their namespace by generated names, and numbers (zone slots,
