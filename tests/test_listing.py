@@ -18,6 +18,7 @@ from golden_games import SETS
 from rulesdsl.interpreter import Action, Game, economy, legality, new_game, selection
 from rulesdsl.interpreter.state import Frame
 from rulesdsl.pipeline import load_ruleset
+from test_open_spaces import SHAPES as OPEN_SHAPES
 
 
 def plain_bindings(g: Game, me: int):
@@ -114,36 +115,24 @@ def test_every_decision_of_seeded_games_of_every_set(name):
     assert explained > 1000
 
 
-SHAPES = """
-expansion shapes {
-    title "Action shapes"
-    zone spares
-}
-
-token "Spare" { deck spares; value 1 }
-token "Other spare" { deck spares; value 2 }
+# The action shapes of tests/test_open_spaces.py, and two more.
+SHAPES = OPEN_SHAPES + """
 token "Third spare" { deck spares; value 3 }
-
-action shout { gain 1 coins }
-action prepare_first {
-    before_turn
-    require coins >= 2
-    param spare from spares where=it.value == 1
-    gain 1 coins
-}
-action pick { param card from structure; param spare from spares; move spare box }
-action pair { param first from spares; param second from spares; gain 1 coins }
-action triple { param first from spares; param second from spares; param card from structure; gain 1 coins }
-action count_up { require coins >= 2; param spare from spares; gain 1 coins }
+action duo { param first from spares; param second from spares; gain 1 coins }
 # Lists that overlap (an accessible card is also a card of the structure): no card for both.
 action overlap { param card from structure; param other from structure_all; gain 1 coins }
 """
 
 
-def test_every_decision_of_an_expansion_of_other_action_shapes(tmp_path: Path):
+def shapes_folder(tmp_path: Path) -> Path:
     folder = tmp_path / "shapes"
     folder.mkdir()
     (folder / "cards.rules").write_text(SHAPES, encoding="utf-8")
+    return folder
+
+
+def test_every_decision_of_an_expansion_of_other_action_shapes(tmp_path: Path):
+    folder = shapes_folder(tmp_path)
     explained = 0
     for seed in range(3):
         explained += check_every_decision(new_game(expansions=[str(folder)], seed=seed), random.Random(seed), limit=80)
@@ -151,9 +140,7 @@ def test_every_decision_of_an_expansion_of_other_action_shapes(tmp_path: Path):
 
 
 def test_the_reasons_a_bot_reads_for_a_misnamed_item(tmp_path: Path):
-    folder = tmp_path / "shapes"
-    folder.mkdir()
-    (folder / "cards.rules").write_text(SHAPES, encoding="utf-8")
+    folder = shapes_folder(tmp_path)
     game, rng = new_game(expansions=[str(folder)], seed=1), random.Random(1)
     while game.state.pending is not None:   # (the wonders are drafted first)
         game._apply(game.random_action(rng))
@@ -161,9 +148,9 @@ def test_the_reasons_a_bot_reads_for_a_misnamed_item(tmp_path: Path):
     covered = next(game.name(i) for i in game.state.structure if i >= 0 and game.name(i) not in
                    {game.name(j) for j in game.accessible()})
     assert game.explain_illegal(Action("discard", (covered,)), me) == f"{covered} is not accessible in the structure"
-    assert game.explain_illegal(Action("pair", ("Spare", "Spare")), me) == "the same item twice"
-    assert game.explain_illegal(Action("pair", ("Spare", "Other spare")), me) is None
-    assert game.explain_illegal(Action("pair", ("Spare", "Nowhere")), me) == "there is no item named 'Nowhere'"
+    assert game.explain_illegal(Action("duo", ("Spare", "Spare")), me) == "the same item twice"
+    assert game.explain_illegal(Action("duo", ("Spare", "Other spare")), me) is None
+    assert game.explain_illegal(Action("duo", ("Spare", "Nowhere")), me) == "there is no item named 'Nowhere'"
     game.state.coins[me] = 1
     assert game.explain_illegal(Action("count_up", ("Spare",)), me) == "a requirement of this action does not hold now"
 
