@@ -82,9 +82,18 @@ def first_legal_action(g: Game, seat: int | None = None) -> Action | None:
 
 def not_stuck(g: Game, seat: int) -> None:
     """GameStuck where `seat`, to move, has no legal action (content `check` warns of, W504):
-    raised before anything is applied, where an agent would fail on an empty list its own way."""
-    if first_legal_action(g, seat) is None:
-        raise GameStuck(seat)
+    raised before anything is applied, where an agent would fail on an empty list its own way.
+    Asked before every decision of a seat that is not random (the greedy agent's, the
+    search's): on a turn where no neighbour is paid, whether a binding is legal is what
+    `can_act` answers, mostly from an action that needs no check, without naming one."""
+    st = g.state
+    if st.pending is None and st.flow != "over" and not g.content.trade_base:
+        me = acting_seat(g, seat)
+        if me is not None and can_act(g, me):
+            return
+    elif first_legal_action(g, seat) is not None:   # (a decision's answers; and a payment to choose)
+        return
+    raise GameStuck(seat)
 
 
 def stuck(g: Game) -> str | None:

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from golden_games import SETS
-from rulesdsl.interpreter import Action, Game, economy, legality, new_game, selection
+from rulesdsl.interpreter import Action, Game, GameStuck, economy, legality, new_game, selection
 from rulesdsl.interpreter.state import Frame
 from rulesdsl.pipeline import load_ruleset
 from test_open_spaces import SHAPES as OPEN_SHAPES
@@ -194,3 +194,26 @@ def test_what_cannot_be_had_is_not_listed_however_rich_the_seat(monkeypatch):
     assert build not in game.legal_actions(me)
     assert Action("discard", (game.name(unobtainable),)) in game.legal_actions(me)
     assert game.explain_illegal(build, me) == "what it needs cannot be produced or bought now"
+
+
+def test_a_seat_is_stuck_exactly_when_it_has_no_legal_action(tmp_path: Path):
+    # (the discard open only below 3 coins: seats get stuck; `not_stuck`, asked before every
+    # decision of a seat that is not random, answers without listing)
+    from test_stuck_games import duel_with_discard
+    rules = load_ruleset((), str(duel_with_discard(tmp_path, lambda d: d + "    require coins < 3\n")))
+    stuck = free = 0
+    for seed in range(6):
+        game, rng = rules.new_game(seed=seed), random.Random(seed)
+        while not game.over:
+            me = game.to_move()
+            listed = game.legal_actions(me)
+            try:
+                legality.not_stuck(game, me)
+            except GameStuck:
+                assert listed == []
+                stuck += 1
+                break
+            assert listed
+            free += 1
+            game._apply(listed[rng.randrange(len(listed))])
+    assert stuck >= 2 and free > 100
