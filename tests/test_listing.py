@@ -1,7 +1,7 @@
 """`legal_actions` and `explain_illegal`, which a bot's loop calls at every decision, against
 definitions written plainly here from the rules: the actions in order whose `before_turn` and
-guards allow them, every binding of their parameters' candidates (no item twice where two
-parameters pick alike), those whose requirements hold and whose price the seat can pay, each
+guards allow them, every binding of their parameters' candidates (never one item for two
+parameters), those whose requirements hold and whose price the seat can pay, each
 way to pay neighbours where the game trades, copies of one item named once.  Checked at every
 decision of seeded random games of every bundled content set and of a fan expansion of other
 action shapes; and every action the plain listing leaves out is refused with a reason."""
@@ -31,7 +31,7 @@ def plain_bindings(g: Game, me: int):
             continue
         pools = [selection.candidates(g, p.selector, me) for p in act.params]
         for binding in product(*pools):
-            if len(set(binding)) != len(binding) and act.shared_pools:
+            if len(set(binding)) != len(binding):   # (never one item for two parameters)
                 continue
             frame = Frame(act.block, 0, 0, me, dict(zip(act.param_names, binding)))
             if not all(req(g, frame) for req in act.requires):
