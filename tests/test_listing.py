@@ -95,13 +95,19 @@ def check_every_decision(game: Game, rng: random.Random, limit: int = 400) -> in
                 assert [(act.name, list(b)) for act, b in legality.bindings(game, me)] == plain
                 legal = set(listed)
                 assert len(legal) == len(listed)
+                assert game.first_legal_action(me) == (listed[0] if listed else None), (st.turn, me)
                 for action in listed:
                     assert game.explain_illegal(action, me) is None, (st.turn, me, action)
                 for action in near_misses(game, me, listed):
                     reason = game.explain_illegal(action, me)
                     assert (reason is None) == (action in legal), (st.turn, me, action, reason)
                     explained += 1
-        game._apply(game.random_action(rng))
+        else:   # (a decision: its answers, each accepted)
+            for action in game.legal_actions():
+                assert game.explain_illegal(action) is None, (st.turn, action)
+        action = game.random_action(rng)
+        assert action in game.legal_actions(), (st.turn, action)   # (the draw, which lists nothing)
+        game._apply(action)
     return explained
 
 
