@@ -325,8 +325,7 @@ def listed_bindings(g: Game, me: int) -> list[tuple]:
                         item = y if paid else x
                         ok = affordable.get(item)
                         if ok is None:
-                            cost = price(g, me, item)[0]
-                            ok = affordable[item] = (cost <= coins or cost <= available_coins(g, me)) and cost < IMPOSSIBLE
+                            ok = affordable[item] = _affordable(g, me, item, coins)
                         if not ok:
                             continue
                     append((act, (x, y)))
@@ -339,13 +338,18 @@ def listed_bindings(g: Game, me: int) -> list[tuple]:
                     append((act, (x,)))
         elif act.paid:   # (`allowed` of the item's price alone, written out)
             for x in pools[0]:
-                cost = price(g, me, x)[0]
-                if (cost <= coins or cost <= available_coins(g, me)) and cost < IMPOSSIBLE:
+                if _affordable(g, me, x, coins):
                     append((act, (x,)))
         else:
             for x in pools[0]:
                 append((act, (x,)))
     return out
+
+
+def _affordable(g: Game, me: int, item: int, coins: int) -> bool:
+    """`allowed` of an action whose one condition is the price of `item`: the seat can pay it."""
+    cost = price(g, me, item)[0]
+    return (cost <= coins or cost <= available_coins(g, me)) and cost < IMPOSSIBLE
 
 
 def _listed(g: Game, me: int) -> list[Action]:

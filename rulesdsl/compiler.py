@@ -87,7 +87,6 @@ def copies_at(d: ast.Definition, players: int) -> int:
     return max(1, sum(1 for m in marks if m <= players))
 
 
-
 def overlapping(params: list[Param]) -> bool:
     """Whether two of an action's parameters may draw the same item: they pick from a zone in
     common, or one from the accessible cards and another from all of the structure's.  A
@@ -100,6 +99,7 @@ def overlapping(params: list[Param]) -> bool:
             return True
         seen |= zones
     return False
+
 
 class Compiler:
     def __init__(self, merged: Merged, layers: list[str], players: int | None = None):
