@@ -219,13 +219,7 @@ def clear_caches(g: Game) -> None:
     g._round_pools = {}
     g._tally = [None] * g.n_slots   # per slot: colour -> how many of its items (selection.count_colors)
     g._sells = {}
-    g._accessible = None
-    g._cover_count = None
-    g._covers = []             # what each structure slot's card covers (with the cover counts)
-    g._open_slots = None       # structure slots whose card can be taken, in order (with the cover counts)
-    g._structure_left = None   # cards still in the structure (None: count them when asked)
-    g._structure_at = None     # each card still in the structure -> its place (None: look when asked)
-    g._to_uncover = None       # face-down slots nothing covers any more (None: look at every slot)
+    forget_structure(g)
     g._hosts = None            # the items something lies on (zones.carries; None: look when asked)
     g._placed = None           # items that may lie on another, on a space or face down (`placed`)
     g._ended_scores = None     # each seat's `score` when the last age ended (turns.finish)
@@ -233,6 +227,18 @@ def clear_caches(g: Game) -> None:
     g._spare_frames = []       # frames of finished blocks, to be refilled (machine.frame)
     g._binding_frame = Frame(0, 0, 0, 0, {})   # what a binding's requirements read (legality.allowed)
     g._arrivals = None         # items come into watched slots (`watch`; None: nobody watches)
+
+
+def forget_structure(g: Game) -> None:
+    """Forget what is kept of the structure (`clear_caches`; `search.determinize`, whose copy
+    draws its face-down cards again)."""
+    g._accessible = None
+    g._cover_count = None
+    g._covers = []             # what each structure slot's card covers (with the cover counts)
+    g._open_slots = None       # structure slots whose card can be taken, in order (with the cover counts)
+    g._structure_left = None   # cards still in the structure (None: count them when asked)
+    g._structure_at = None     # each card still in the structure -> its place (None: look when asked)
+    g._to_uncover = None       # face-down slots nothing covers any more (None: look at every slot)
 
 
 def copy_caches(g: Game, src: Game) -> None:

@@ -25,7 +25,7 @@ import attrs
 
 from rulesdsl.names import integer
 
-from . import core
+from . import core, seats
 from .actions import Action
 from .budget import MAX_GAME_ACTIONS
 from .chance import derive
@@ -81,10 +81,12 @@ def determinize(game: Game, seat: int, rng: random.Random,
     class are dealt afresh over that class's unseen places (a face-down structure card keeps its
     back: an item of the same deck), the other seats' choices of the current round are forgotten
     (they choose again), and the dice get a new state.  `places`: `unknown_items(game, seat)`,
-    where the caller has them (the search draws the same position again at every iteration)."""
+    where the caller has them (the search draws the same position again at every iteration).
+    The copy keeps what `game` keeps but what the items drawn again reach (`_forget_redrawn`)."""
     g = game.clone()
     st = g.state
     mapping: dict[int, int] = {}
+    moved_from: dict[int, int] = {}   # (each item drawn again -> the slot it lay in)
     if places is None:
         places = unknown_items(g, seat)
     for key in sorted(places):
@@ -134,8 +136,34 @@ def determinize(game: Game, seat: int, rng: random.Random,
                 st.choices[p] = None
         st.current = next(p for p in st.acting if st.choices[p] is None)
     st.rng = rng.getrandbits(64)
-    core.clear_caches(g)
+    _forget_redrawn(g, mapping, moved_from)
     return g
+
+
+def _forget_redrawn(g: Game, mapping: dict[int, int], moved_from: dict[int, int]) -> None:
+    """What copy `g` keeps (`core.copy_caches`) that the items drawn again (`mapping`: each old
+    item to the one now lying where it lay, `moved_from[old]`) can make untrue, forgotten, as
+    `core.relocate` forgets it for an item coming or going: where one lies in play (in a city,
+    or on a space of a ruled zone that a seat controls), everything; in the structure, the
+    structure's places; anywhere, what lies on what.  Mostly they lie in decks, in the box and
+    in other seats' hands, and the seats' stats, prices and points stay (the greedy agent
+    weighs every action of a round on such a copy)."""
+    kinds = g.slot_kind
+    structure = False
+    for old, new in mapping.items():
+        slot = moved_from[old]
+        kind = kinds[slot]
+        if not kind or new == old:   # (an item may be drawn again where it lay)
+            continue
+        if kind & core.ACTIVE_SLOT or kind & core.RULED_SLOT and seats.ruled_owner(g, new, slot) >= 0:
+            core.clear_caches(g)
+            return
+        structure = structure or bool(kind & core.STRUCTURE_SLOT)
+    if structure:
+        core.forget_structure(g)
+    if mapping:
+        g._hosts = None
+        g._placed = None
 
 
 def _follow(env: dict, names: frozenset[str], mapping: dict[int, int]) -> None:

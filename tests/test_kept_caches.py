@@ -12,7 +12,8 @@ values of expressions of a seat's `modify` amounts kept with its stats (`economy
 the points that are numbers of each seat's items in play (`scoring.total`).  Checked after every action
 of seeded random games: the kept values against a copy of the game that keeps nothing
 (`unkept`), or against the slot's items.  A clone starts with what its original keeps, copied
-(`core.copy_caches`): that the copies hold, and stay apart from the original's, is checked too."""
+(`core.copy_caches`): that the copies hold, and stay apart from the original's, is checked too,
+and so is a copy in which what a seat cannot see is drawn again (`search.determinize`)."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ import pytest
 from golden_games import SETS
 from rulesdsl.interpreter import Game, core, economy, scoring, trade
 from rulesdsl.interpreter.persistence import copy_state
+from rulesdsl.interpreter.search import determinize
 from rulesdsl.loader import bundled_folder
 from rulesdsl.pipeline import load_ruleset
 
@@ -353,15 +355,94 @@ def test_a_clone_keeps_its_own_when_the_original_plays_on(name):
             if not game.over:
                 game._apply(game.random_action(rng))
         compared += everything_kept_holds(copy) + everything_kept_holds(game)
-        loaded = Game(rules.content, copy_state(copy.state))
-        copy_rng, loaded_rng = random.Random(game.state.turn), random.Random(game.state.turn)
-        for _ in range(4):
-            if copy.over:
-                break
-            action = copy.random_action(copy_rng)
-            assert action == loaded.random_action(loaded_rng)
-            copy._apply(action)
-            loaded._apply(action)
-        assert copy.state == loaded.state
-        compared += everything_kept_holds(copy)
+        compared += plays_on_as_loaded(copy, game.state.turn)
     assert compared > 100
+
+
+def plays_on_as_loaded(copy, seed: int) -> int:
+    """Play `copy` on a few random actions beside a game loaded from its state, which keeps
+    nothing: the same actions, the same state, and the copy's kept values hold; how many
+    `everything_kept_holds` compared."""
+    loaded = Game(copy.content, copy_state(copy.state))
+    copy_rng, loaded_rng = random.Random(seed), random.Random(seed)
+    for _ in range(4):
+        if copy.over:
+            break
+        action = copy.random_action(copy_rng)
+        assert action == loaded.random_action(loaded_rng)
+        copy._apply(action)
+        loaded._apply(action)
+    assert copy.state == loaded.state
+    return everything_kept_holds(copy)
+
+
+@pytest.mark.parametrize("name", sorted(SETS))
+def test_a_copy_drawn_again_keeps_what_the_redraw_leaves_true(name):
+    # The greedy agent in a simultaneous round, and the search at every iteration, play on a
+    # copy in which what the seat cannot see is drawn again (`search.determinize`).  The copy
+    # keeps what its original keeps but what the items drawn again reach: the tallies of their
+    # slots, the structure's places, what lies on what, and everything where one of them lay
+    # in play (a city, a ruled zone).  Its kept values hold, and it plays on as a game loaded
+    # from its state would, at every decision of seeded random games.
+    rules = load_ruleset(*SETS[name])
+    kept = 0
+    for seed in range(2):
+        game, rng = rules.new_game(seed=seed), random.Random(seed)
+        while not game.over:
+            for p in range(game.content.players):   # (as the agents ask: the seats' points kept too)
+                scoring.total(game, p)
+            drawn = determinize(game, game.to_move(), random.Random(game.state.turn))
+            kept += everything_kept_holds(drawn)   # (what the copy kept: it once forgot everything)
+            plays_on_as_loaded(drawn, game.state.turn)
+            game._apply(game.random_action(rng))
+    assert kept > 100
+
+
+def _decree_face_down(held: bool):
+    from agora_positions import agora_game, set_decree, set_senate
+
+    game = agora_game()
+    if held:   # (bundled Agora turns a chamber's decree up as it is first fought over)
+        set_senate(game, [2, 0, 0, 0, 0, 0], [0] * 6)
+    set_decree(game, 0, "Decree: cheaper raw materials", face_down=True)
+    return game, game.slot(game.content.zone_index["decrees"], 0)
+
+
+def _card_face_down_in_a_city():
+    from positions import fresh_game, give, item, refresh
+
+    game = fresh_game()
+    give(game, 0, "Lumber Yard")
+    game.state.hidden.append(item(game, "Lumber Yard"))
+    refresh(game)
+    return game, game.slot(game.content.zone_index["city"], 0)
+
+
+POSITIONS = {"decree face down on a chamber seat 0 holds": (lambda: _decree_face_down(True), False),
+             "decree face down on a chamber nobody holds": (lambda: _decree_face_down(False), True),
+             "card face down in seat 0's city": (_card_face_down_in_a_city, False)}
+
+
+@pytest.mark.parametrize("name", sorted(POSITIONS))
+def test_a_copy_drawn_again_forgets_what_an_item_face_down_gave_and_only_that(name):
+    # An item face down where it counts for a seat (no bundled content leaves one so; a
+    # designer's may) is drawn again with the items seat 1 cannot see: what seat 0's items give
+    # changes with it, and the copy forgets what it kept.  Where it counts for nobody (its
+    # chamber held by no seat), the copy keeps it all.  Hand-made positions.
+    position, keeps = POSITIONS[name]
+    game, slot = position()
+    wonders = game.content.zone_index["wonders"]
+    for p in range(2):   # (prices, stats and points kept, as the agents ask them)
+        for i in game.state.zones[game.slot(wonders, p)]:
+            economy.price(game, p, i)
+        scoring.total(game, p)
+    lay = list(game.state.zones[slot])
+    swapped = 0
+    for k in range(12):
+        drawn = determinize(game, 1, random.Random(k))
+        if drawn.state.zones[slot] != lay:
+            swapped += 1
+            assert (drawn._stats[0] is not None) == keeps
+        everything_kept_holds(drawn)
+        plays_on_as_loaded(drawn, k)
+    assert swapped   # (the item face down was drawn again)
