@@ -8,6 +8,7 @@ per-content tables up), so the figures repeat exactly.  Five views:
     python benchmarks/where.py duel+both --blocks       # statements run, by definition
     python benchmarks/where.py classic-5 --expressions  # written card expressions, by shape
     python benchmarks/where.py duel --action discard    # one kind of turn: what each function executes
+    python benchmarks/where.py classic-5 --agent greedy --games 2   # games of that agent at every seat
 
 Figures are per game.  `bytecodes.py --top` lists what functions execute themselves; this adds
 what they execute with their callees ("incl"), which shows where a turn's work comes from.
@@ -35,16 +36,16 @@ def _compiled(name: str):
     return Ruleset(compiled.content), compiled.compiler
 
 
-def _play(rules, games: int, seed: int) -> None:
+def _play(rules, games: int, seed: int, agent: str = "random") -> None:
     from random_play import play_simulated
-    play_simulated(rules, games, seed)
+    play_simulated(rules, games, seed, agent)
 
 
 def _key(code) -> str:
     return f"{Path(code.co_filename).name}:{code.co_name}"
 
 
-def by_function(rules, games: int, seed: int, top: int) -> None:
+def by_function(rules, games: int, seed: int, top: int, agent: str = "random") -> None:
     own: collections.Counter = collections.Counter()
     incl: collections.Counter = collections.Counter()
 
@@ -63,14 +64,14 @@ def by_function(rules, games: int, seed: int, top: int) -> None:
                 f = f.f_back
         return trace
 
-    _traced(trace, rules, games, seed)
+    _traced(trace, rules, games, seed, agent)
     total = sum(own.values())
     print(f"{total / games:,.0f} bytecodes per game\n   incl     own  function")
     for k, n in incl.most_common(top):
         print(f"{100 * n / total:6.1f}% {100 * own[k] / total:6.1f}%  {k}")
 
 
-def by_line(rules, games: int, seed: int, names: set[str]) -> None:
+def by_line(rules, games: int, seed: int, names: set[str], agent: str = "random") -> None:
     counts: collections.Counter = collections.Counter()
     calls: collections.Counter = collections.Counter()
 
@@ -85,7 +86,7 @@ def by_line(rules, games: int, seed: int, names: set[str]) -> None:
             counts[(code.co_filename, code.co_name, frame.f_lineno or 0)] += 1
         return trace
 
-    _traced(trace, rules, games, seed)
+    _traced(trace, rules, games, seed, agent)
     for (path, fn), n in sorted(calls.items()):
         rows = sorted((line, c) for (p, f, line), c in counts.items() if (p, f) == (path, fn))
         print(f"== {Path(path).name}:{fn}: {n / games:.1f} calls, {sum(c for _, c in rows) / games:,.0f} bytecodes per game")
@@ -93,7 +94,7 @@ def by_line(rules, games: int, seed: int, names: set[str]) -> None:
             print(f"{c / games:9.1f} {line:5d}  {linecache.getline(path, line).rstrip()[:100]}")
 
 
-def by_block(rules, games: int, seed: int, top: int) -> None:
+def by_block(rules, games: int, seed: int, top: int, agent: str = "random") -> None:
     """Statements run per game, by the definition whose block holds them."""
     content = rules.content
     runs: collections.Counter = collections.Counter()
@@ -114,7 +115,7 @@ def by_block(rules, games: int, seed: int, top: int) -> None:
     if content._round_starts is not None:
         content._round_starts[:] = starters.write(content, in_round=True)
     try:
-        _play(rules, games, seed)
+        _play(rules, games, seed, agent)
     finally:
         for block, steps in wrapped.values():
             block.steps[:] = steps
@@ -137,7 +138,7 @@ def _counting(step, runs, key):
     return counted
 
 
-def by_action(rules, games: int, seed: int, name: str, top: int) -> None:
+def by_action(rules, games: int, seed: int, name: str, top: int, agent: str = "random") -> None:
     """What each function executes itself during the turns that start action `name`, from the
     start to the end of the turn or to the first decision it asks (what it sets off on the way
     included, the answers to its decisions not): the cost of one kind of turn.  Turn-based
@@ -171,7 +172,7 @@ def by_action(rules, games: int, seed: int, name: str, top: int) -> None:
         if act.name == name:
             starts[act.id] = traced(plain[act.id])
     try:
-        _play(rules, games, seed)
+        _play(rules, games, seed, agent)
     finally:
         starts[:] = plain
     if not started[0]:
@@ -183,7 +184,7 @@ def by_action(rules, games: int, seed: int, name: str, top: int) -> None:
         print(f"{c / n:6.1f}  {k}")
 
 
-def by_expression(rules, compiler, games: int, seed: int, top: int) -> None:
+def by_expression(rules, compiler, games: int, seed: int, top: int, agent: str = "random") -> None:
     """The written card expressions (one compiled shape each), by bytecodes."""
     shape_of = {}
     for shape, make in compiler.shapes.items():
@@ -204,17 +205,17 @@ def by_expression(rules, compiler, games: int, seed: int, top: int) -> None:
             counts[code] += 1
         return trace
 
-    _traced(trace, rules, games, seed)
+    _traced(trace, rules, games, seed, agent)
     print(f"{sum(counts.values()) / games:,.0f} bytecodes per game in written expressions\n"
           "bytecodes  calls  shape")
     for code, n in counts.most_common(top):
         print(f"{n / games:9.0f} {calls[code] / games:6.0f}  {shape_of[code][:140]}")
 
 
-def _traced(trace, rules, games: int, seed: int) -> None:
+def _traced(trace, rules, games: int, seed: int, agent: str = "random") -> None:
     sys.settrace(trace)
     try:
-        _play(rules, games, seed)
+        _play(rules, games, seed, agent)
     finally:
         sys.settrace(None)
 
@@ -230,19 +231,21 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--top", type=int, default=40)
+    parser.add_argument("--agent", default="random", choices=["random", "greedy", "mcts"],
+                        help="the agent at every seat (default random: simulate's games)")
     args = parser.parse_args()
     rules, compiler = _compiled(args.set)
-    _play(rules, 2, 999)   # first-call costs (a content's tables, written functions) are not counted
+    _play(rules, 2, 999, args.agent)   # first-call costs (a content's tables, written functions) are not counted
     if args.lines:
-        by_line(rules, args.games, args.seed, set(args.lines.split(",")))
+        by_line(rules, args.games, args.seed, set(args.lines.split(",")), args.agent)
     elif args.blocks:
-        by_block(rules, args.games, args.seed, args.top)
+        by_block(rules, args.games, args.seed, args.top, args.agent)
     elif args.expressions:
-        by_expression(rules, compiler, args.games, args.seed, args.top)
+        by_expression(rules, compiler, args.games, args.seed, args.top, args.agent)
     elif args.action:
-        by_action(rules, args.games, args.seed, args.action, args.top)
+        by_action(rules, args.games, args.seed, args.action, args.top, args.agent)
     else:
-        by_function(rules, args.games, args.seed, args.top)
+        by_function(rules, args.games, args.seed, args.top, args.agent)
 
 
 if __name__ == "__main__":
