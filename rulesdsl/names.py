@@ -6,6 +6,7 @@ every name that is accepted."""
 from __future__ import annotations
 
 import operator
+from os import PathLike, fspath
 from pathlib import PurePath
 from typing import Iterable
 
@@ -78,6 +79,25 @@ def option_calls(definitions: Iterable[ast.Definition]) -> list[ast.Name]:
     for d in definitions:
         block(d.block)
     return found
+
+
+def name_or_folder(value: object, what: str) -> str:
+    """A game or an expansion a caller gave, by name or by folder (a string or a path); anything
+    else is a TypeError naming its type (read as a file name, a loaded ruleset made an error
+    message of its whole text)."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, PathLike):
+        path = fspath(value)
+        if isinstance(path, str):
+            return path
+    raise TypeError(f"{what} is a name or a folder (a string or a path), not {type(value).__name__}")
+
+
+def layers_given(expansions: object, base: object) -> tuple[list[str], str]:
+    """The expansions (`names_given`) and the base game a caller gave, each by name or folder."""
+    return ([name_or_folder(e, "an expansion") for e in names_given(expansions)],
+            name_or_folder(base, "the base game"))
 
 
 def names_given(value: object) -> list:

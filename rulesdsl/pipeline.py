@@ -23,7 +23,7 @@ from .interpreter.state import State
 from .limits import DEFAULT_MAX_STEPS
 from .loader import BASE_GAME, Merged, canonical_expansions, load_paths, resolve_layers
 from .model import Content
-from .names import integer, names_given
+from .names import integer, layers_given
 
 
 @attrs.frozen
@@ -42,7 +42,8 @@ def compile_layers(expansions: list[str] | tuple[str, ...] = (), base: str | Pat
     for `players` (None: the game's fewest).  Content with errors raises RulesError with every
     diagnostic; an unknown name UnknownName, a folder past the limits FolderProblem, a base
     without a `game` or a player count outside the game's range ValueError."""
-    merged = load_paths(resolve_layers(list(expansions), base))
+    expansions, base = layers_given(expansions, base)
+    merged = load_paths(resolve_layers(expansions, base))
     diagnostics = merged.diagnostics + (check(merged) if not merged.diagnostics else [])
     if any(d.severity == "error" for d in diagnostics):
         raise RulesError(diagnostics, merged.sources)
@@ -65,7 +66,8 @@ class Ruleset:
              players: int | None = None) -> "Ruleset":
         """Load and compile for `players` (None: the game's fewest); content with errors raises
         RulesError with every diagnostic, a count outside the game's range ValueError."""
-        return cls(compile_layers(canonical_expansions(names_given(expansions)), base, player_count(players)).content)
+        expansions, base = layers_given(expansions, base)
+        return cls(compile_layers(canonical_expansions(expansions), base, player_count(players)).content)
 
     def new_game(self, seed: int = 0, options: list[str] | tuple[str, ...] = (),
                  script: dict[str, list[str]] | None = None, max_steps: int = DEFAULT_MAX_STEPS) -> Game:
@@ -84,7 +86,8 @@ def load_ruleset(expansions: list[str] | tuple[str, ...] = (), base: str = BASE_
     """The compiled rules for a base game and expansions at a player count (None: the game's
     fewest), compiled once per process."""
     # (checked before the cache: 4.0 equals 4 as a key, and what failed for it was kept for 4)
-    return _ruleset(tuple(canonical_expansions(names_given(expansions))), str(base), player_count(players))
+    expansions, base = layers_given(expansions, base)
+    return _ruleset(tuple(canonical_expansions(expansions)), base, player_count(players))
 
 
 def player_count(players: object) -> int | None:

@@ -83,6 +83,30 @@ def test_games_and_expansions_are_different_kinds_of_name():
         load_ruleset(["duel"])
 
 
+def test_a_game_or_an_expansion_given_as_anything_but_a_name_or_a_folder_is_a_type_error():
+    # A loaded ruleset passed where its game's name goes was read as a file name: the error
+    # message was its whole text (140,000 characters), and an int among the expansions failed
+    # inside the loader ("argument of type 'int' is not iterable").
+    from rulesdsl.pipeline import Ruleset, compile_layers
+
+    for call in (lambda: load_ruleset(base=RULES), lambda: new_game(base=RULES), lambda: load_ruleset(base=None),
+                 lambda: Ruleset.load(base=3), lambda: compile_layers(base=RULES)):
+        with pytest.raises(TypeError) as info:
+            call()
+        assert str(info.value).startswith("the base game is a name or a folder (a string or a path), not ")
+        assert len(str(info.value)) < 80
+    for call in (lambda: load_ruleset([5]), lambda: load_ruleset(["pantheon", RULES]),
+                 lambda: Ruleset.load([None]), lambda: compile_layers([3.5])):
+        with pytest.raises(TypeError, match=r"^an expansion is a name or a folder \(a string or a path\), not "):
+            call()
+    # Names and folders, as strings or paths, load as before.
+    from rulesdsl.loader import bundled_folder
+
+    assert load_ruleset("pantheon", base=Path("duel")).content is load_ruleset(["pantheon"]).content
+    by_folder = load_ruleset([bundled_folder("pantheon")], base=bundled_folder("duel")).content
+    assert [it.name for it in by_folder.items] == [it.name for it in load_ruleset(["pantheon"]).content.items]
+
+
 def test_unknown_agents_and_seats():
     with pytest.raises(UnknownName, match=r"^unknown agent `gredy`; did you mean `greedy`\? agents: random, greedy, mcts$"):
         make_agent("gredy", 1)

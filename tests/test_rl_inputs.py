@@ -25,6 +25,16 @@ def test_the_constructor_refuses_a_seed_that_is_not_an_integer(seed):
         rl.parallel_env("duel", seed=seed)
 
 
+def test_the_constructor_refuses_a_game_that_is_not_a_name_or_a_folder():
+    """A loaded ruleset passed as the game was read as a file name, and the error was its whole
+    text; an expansion given as a number failed inside the loader."""
+    rules = new_game(seed=1)
+    with pytest.raises(TypeError, match=r"^the base game is a name or a folder \(a string or a path\), not Game$"):
+        rl.env(rules)
+    with pytest.raises(TypeError, match=r"^an expansion is a name or a folder \(a string or a path\), not int$"):
+        rl.parallel_env("duel", [3])
+
+
 def test_the_constructor_takes_numpy_integers_as_their_value():
     games = []
     for seed in (np.int64(7), 7):

@@ -21,7 +21,7 @@ from rulesdsl.interpreter.game import Game
 from rulesdsl.interpreter.observation import observe
 from rulesdsl.interpreter.scoring import score
 from rulesdsl.interpreter.state import DRAW, Frame
-from rulesdsl.names import integer, names_given
+from rulesdsl.names import integer, layers_given, names_given
 from rulesdsl.pipeline import integer_given, load_ruleset
 
 from .encoding import Encoder
@@ -80,8 +80,11 @@ class RulesEnv(AECEnv):
         # constructor took seed=1.5 or "abc" silently)
         seed = integer_given(seed, "the seed") if seed is not None else None
         pay_slots, option_slots = _slots(pay_slots, "pay_slots"), _slots(option_slots, "option_slots")
-        expansions = tuple(names_given(expansions))   # (one name alone is one expansion, not its letters)
-        self.ruleset = load_ruleset(expansions, base=str(game), players=players)
+        # (one name alone is one expansion, not its letters; a game given as anything but a name
+        # or a folder is refused before it is read as one)
+        expansions, game = layers_given(expansions, game)
+        expansions = tuple(expansions)
+        self.ruleset = load_ruleset(expansions, base=game, players=players)
         self.content = self.ruleset.content
         self.game_options = tuple(names_given(options))
         self.reward_mode, self.obs_type, self.illegal = reward, obs_type, illegal
@@ -89,7 +92,7 @@ class RulesEnv(AECEnv):
         self.render_mode = render_mode
         # PettingZoo's parallel conversion suits the games whose seats choose together.
         self.metadata = dict(self.metadata, is_parallelizable=self.content.simultaneous)
-        reach, face_down = reach_and_face_down(self.content, tuple(expansions), str(game))
+        reach, face_down = reach_and_face_down(self.content, expansions, game)
         self.space = ActionSpace.build(self.content, pay_slots, option_slots, reach, face_down)
         self.game: Game = self.ruleset.new_game(seed=0, options=self.game_options)
         self.encoder = Encoder(self.content, self.game)
