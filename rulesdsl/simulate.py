@@ -13,7 +13,7 @@ from .interpreter.budget import DEFAULT_MAX_STEPS, EffectFailed, complete_deals
 from .interpreter.chance import derive
 from .interpreter.playout import play_out
 from .interpreter.state import DRAW
-from .names import check_agents
+from .names import check_agents, integer
 from .pipeline import Ruleset
 from .workers import start_method, worker_pool
 
@@ -50,6 +50,11 @@ def simulate(rules: Ruleset, games: int, seed: int = 0, agents: list[str] | None
     with the summary of those n games, the same as a run asked for n games (`interrupted` true)."""
     if type(seed) is not int:   # (any integer: each game's seed is a hash of it, `game_seed`)
         raise ValueError(f"the seed must be an integer, not {seed!r}")
+    if not isinstance(rules, Ruleset):   # (a game's name given here failed on `.content`)
+        raise TypeError(f"rules must be a Ruleset (`load_ruleset(...)`), not {type(rules).__name__}")
+    # (a negative count played nothing, and `jobs` 0 played on one process: both said nothing)
+    games = integer(games, "the number of games", least=0)
+    jobs = integer(jobs, "jobs", least=1)
     players = rules.content.players
     agent_names = check_agents(agents or ["random"] * players, players, AGENTS)
     wins = {str(p): 0 for p in range(players)}

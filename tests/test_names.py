@@ -107,6 +107,20 @@ def test_a_game_or_an_expansion_given_as_anything_but_a_name_or_a_folder_is_a_ty
     assert [it.name for it in by_folder.items] == [it.name for it in load_ruleset(["pantheon"]).content.items]
 
 
+def test_simulate_refuses_a_count_of_games_or_jobs_it_cannot_play_and_a_game_by_name():
+    # A negative count played nothing and `jobs=0` played on one process, both silently; a game's
+    # name where the ruleset goes failed on an attribute ("'str' object has no attribute 'content'").
+    with pytest.raises(ValueError, match=r"^the number of games must be an integer of at least 0, not -1$"):
+        simulate(RULES, -1)
+    with pytest.raises(TypeError, match=r"^the number of games must be an integer of at least 0, not '5'$"):
+        simulate(RULES, "5")
+    with pytest.raises(ValueError, match=r"^jobs must be an integer of at least 1, not 0$"):
+        simulate(RULES, 2, jobs=0)
+    with pytest.raises(TypeError, match=r"^rules must be a Ruleset \(`load_ruleset\(...\)`\), not str$"):
+        simulate("duel", 2)
+    assert simulate(RULES, 0)["games"] == 0 and simulate(RULES, 2, jobs=2)["games"] == 2
+
+
 def test_unknown_agents_and_seats():
     with pytest.raises(UnknownName, match=r"^unknown agent `gredy`; did you mean `greedy`\? agents: random, greedy, mcts$"):
         make_agent("gredy", 1)
