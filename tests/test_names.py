@@ -121,6 +121,21 @@ def test_simulate_refuses_a_count_of_games_or_jobs_it_cannot_play_and_a_game_by_
     assert simulate(RULES, 0)["games"] == 0 and simulate(RULES, 2, jobs=2)["games"] == 2
 
 
+def test_verify_refuses_counts_it_cannot_play_and_takes_a_ruleset_for_its_content():
+    # A negative count reported -1 games verified, `max_actions=0` games of no action (every
+    # invariant "held"), `jobs=0` ran on one process and a float seed was hashed: all silently.
+    # A Ruleset where its content goes failed on an attribute; it is taken for its content.
+    for call, kind, message in ((lambda: verify(RULES.content, -1), ValueError, "the number of games must be"),
+                                (lambda: verify(RULES.content, 1, max_actions=0), ValueError, "max_actions must be"),
+                                (lambda: verify(RULES.content, 1, jobs=0), ValueError, "jobs must be"),
+                                (lambda: verify(RULES.content, 1, seed=1.5), ValueError, "the seed must be an integer"),
+                                (lambda: verify("duel", 1), TypeError, "content must be compiled content or a Ruleset")):
+        with pytest.raises(kind, match=f"^{message}"):
+            call()
+    by_ruleset, by_content = verify(RULES, 2, seed=3), verify(RULES.content, 2, seed=3)
+    assert by_ruleset.ok and by_ruleset.actions == by_content.actions > 0
+
+
 def test_unknown_agents_and_seats():
     with pytest.raises(UnknownName, match=r"^unknown agent `gredy`; did you mean `greedy`\? agents: random, greedy, mcts$"):
         make_agent("gredy", 1)

@@ -22,7 +22,9 @@ from rulesdsl.interpreter.budget import DEFAULT_MAX_STEPS, EffectFailed
 from rulesdsl.interpreter.game import Game
 from rulesdsl.simulate import game_seed
 from rulesdsl.trace import trace_of, trace_start
-from rulesdsl.names import check_options
+from rulesdsl.model import Content
+from rulesdsl.names import check_options, integer
+from rulesdsl.pipeline import Ruleset
 from rulesdsl.workers import start_method, stop_now, worker_pool
 
 from .invariants import (CRASHES, DEFAULT_MAX_ACTIONS, GAME_ENDS, Context, InvariantViolation, all_invariants,
@@ -122,7 +124,18 @@ def verify(content, games: int, seed: int = 0, options=(), max_actions: int = DE
     first game (in order) that breaks one, and shrinks it.  With jobs > 1 games run in worker
     processes (`base`/`expansions` and the content's player count say what to load there when
     they cannot inherit `content`).
-    An option the cards do not read is refused (rulesdsl.names.UnknownName) before any game."""
+    An option the cards do not read is refused (rulesdsl.names.UnknownName) before any game.
+    `content`: compiled content, or the `Ruleset` holding it."""
+    content = content.content if isinstance(content, Ruleset) else content
+    if not isinstance(content, Content):
+        raise TypeError(f"content must be compiled content or a Ruleset, not {type(content).__name__}")
+    if type(seed) is not int:   # (as `simulate`: each game's seed is a hash of it)
+        raise ValueError(f"the seed must be an integer, not {seed!r}")
+    # (a negative count reported -1 games verified, `max_actions` 0 games of no action, and
+    # `jobs` 0 played on one process: all silently)
+    games = integer(games, "the number of games", least=0)
+    max_actions = integer(max_actions, "max_actions", least=1)
+    jobs = integer(jobs, "jobs", least=1)
     options = check_options(content.options, options)
     start = time.perf_counter()
     names = [i.name for i in all_invariants(content) if i.name not in skip]
