@@ -209,7 +209,8 @@ class Game:
         """(coins in all, of which for trading, whether free by chain): what seat p pays for the
         item (by number: `content.item_index[name]`) now."""
         if isinstance(item, bool) or not isinstance(item, int) or not 0 <= item < len(self.content.items):
-            raise ValueError(f"no item {item!r}: items are numbered 0 to {len(self.content.items) - 1}")
+            raise ValueError(f"no item {item!r}: items are numbered 0 to {len(self.content.items) - 1}"
+                             + (" (`content.item_index[name]` is a name's)" if isinstance(item, str) else ""))
         return economy.price(self, check_seat(p, self.state.players), item)
 
     name = core.name

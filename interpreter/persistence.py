@@ -507,6 +507,8 @@ def _check_env(env: dict, content: Content, spaces: int, bad) -> None:
 
 
 def dumps(state: State) -> str:
+    if not isinstance(state, State):   # (a Game given here failed inside `json`)
+        raise TypeError(f"dumps saves a State (a game's `.state`), not {type(state).__name__}")
     return json.dumps(state_to_dict(state), sort_keys=True, separators=(",", ":"))
 
 

@@ -110,10 +110,15 @@ def new_game(expansions: list[str] | tuple[str, ...] = (), seed: int = 0, option
                                                             max_steps=max_steps)
 
 
-def load_game(saved: "str | bytes | State", content: Content | None = None) -> Game:
+def load_game(saved: "str | bytes | State", content: "Content | Ruleset | None" = None) -> Game:
     """A game to play on from a save (text, or a State already loaded), checked against the
-    content: `content` when given, else the card set the save names (its `layers`).  Raises
-    SaveFileError for anything that cannot be played on, including another card set's save."""
+    content: `content` (or a Ruleset's) when given, else the card set the save names (its
+    `layers`).  Raises SaveFileError for anything that cannot be played on, including another
+    card set's save; TypeError for a `content` that is neither."""
+    if isinstance(content, Ruleset):
+        content = content.content
+    elif content is not None and not isinstance(content, Content):   # (it was blamed on the save)
+        raise TypeError(f"content must be compiled content or a Ruleset, not {type(content).__name__}")
     validated = not isinstance(saved, State)   # (`loads` checks the state against itself)
     state = saved if isinstance(saved, State) else loads(saved)
     if content is None:

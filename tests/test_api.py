@@ -500,3 +500,10 @@ def test_options_that_are_not_a_list_are_refused(options):
     with pytest.raises(ValueError, match="options must be a list of names"):
         new_game(seed=1, options=options)
     assert new_game(seed=1, options=("beginner_wonders",)).state.options == ["beginner_wonders"]
+
+
+def test_a_price_asked_by_name_says_where_a_names_number_is():
+    game = RULES.new_game(seed=1)
+    with pytest.raises(ValueError, match=r"items are numbered 0 to \d+ \(`content\.item_index\[name\]` is a name's\)$"):
+        game.price(0, "Lumber Yard")
+    assert game.price(0, RULES.content.item_index["Lumber Yard"]) == (0, 0, False)

@@ -448,3 +448,18 @@ def test_a_round_seat_listed_twice_is_refused():
     data["state"]["acting"] = [0, 0, 1]
     with pytest.raises(SaveFileError, match="the round"):
         loads(json.dumps(data))
+
+
+def test_a_save_is_made_of_a_state_and_checked_against_content_or_a_ruleset():
+    # `dumps(game)` failed inside `json` ("Object of type Game is not JSON serializable"), and a
+    # Ruleset given as the content to check a save against was blamed on the save ("invalid
+    # state: a field has the wrong type").
+    rules = load_ruleset()
+    game = rules.new_game(seed=4)
+    game.apply(game.legal_actions()[0])
+    with pytest.raises(TypeError, match=r"^dumps saves a State \(a game's `\.state`\), not Game$"):
+        dumps(game)
+    text = dumps(game.state)
+    assert dumps(load_game(text, rules).state) == dumps(load_game(text, rules.content).state) == text
+    with pytest.raises(TypeError, match=r"^content must be compiled content or a Ruleset, not str$"):
+        load_game(text, "duel")
