@@ -139,3 +139,21 @@ def test_a_setup_printed_in_a_falsifying_example_pastes_back_and_plays():
     again = eval(repr(setup), {"Setup": Setup})
     assert again == setup and repr(again) == repr(setup)
     assert again.new_game().state == setup.new_game().state
+
+
+def test_one_name_alone_is_one_expansion_or_option_and_bounds_are_checked():
+    # `rs.games("pantheon")` read the letters p, a, n... as expansions, and `options="..."` its
+    # letters as options (`load_ruleset("pantheon")` takes one name alone); a loaded ruleset
+    # given as the base game was read as a file name (a 140,000-character error), and
+    # `max_actions=-1` drew games of no action silently.
+    import pytest
+
+    game = find(rs.games("pantheon", options="beginner_wonders", max_actions=1), lambda g: True)
+    assert game.content.layers == ["duel", "pantheon"] and game.state.options == ["beginner_wonders"]
+    assert rs.Setup(expansions="agora", options="beginner_wonders").new_game().content.layers == ["duel", "agora"]
+    with pytest.raises(TypeError, match="^the base game is a name or a folder"):
+        rs.games(base=rs.ruleset())
+    with pytest.raises(ValueError, match=r"^max_actions must be an integer of at least 0, not -1$"):
+        rs.action_sequences(max_actions=-1)
+    with pytest.raises(ValueError, match=r"^min_actions \(5\) must not be above max_actions \(2\)$"):
+        rs.games(min_actions=5, max_actions=2)

@@ -36,7 +36,11 @@ DEFAULT_MAX_ACTIONS = 200   # more than any game of the bundled sets needs to en
 
 
 def _key(expansions: Iterable[str], base) -> tuple[str, tuple[str, ...]]:
-    return str(base), tuple(str(e) for e in expansions)
+    """The base game and the expansions, each a name or a folder, as `load_ruleset` takes them
+    (one name alone is one expansion, not its letters)."""
+    from rulesdsl.names import layers_given
+    named, b = layers_given(expansions, base)
+    return b, tuple(named)
 
 
 def ruleset(expansions: Iterable[str] = (), base="duel", players: int | None = None):
@@ -44,6 +48,12 @@ def ruleset(expansions: Iterable[str] = (), base="duel", players: int | None = N
     from rulesdsl.pipeline import load_ruleset
     b, e = _key(expansions, base)
     return load_ruleset(e, b, players)
+
+
+def _names(value) -> tuple[str, ...]:
+    """Names as a tuple: one name alone is one name, not its letters (`names_given`)."""
+    from rulesdsl.names import names_given
+    return tuple(names_given(value))
 
 
 def _script(value) -> tuple[tuple[str, tuple[str, ...]], ...]:
@@ -58,9 +68,9 @@ class Setup:
     """How a game is created: content, seed, options, and the chance outcomes dictated."""
 
     base: str = "duel"
-    expansions: tuple[str, ...] = attrs.field(default=(), converter=tuple)
+    expansions: tuple[str, ...] = attrs.field(default=(), converter=_names)
     seed: int = 0
-    options: tuple[str, ...] = attrs.field(default=(), converter=tuple)
+    options: tuple[str, ...] = attrs.field(default=(), converter=_names)
     script: tuple[tuple[str, tuple[str, ...]], ...] = attrs.field(default=(), converter=_script)
     players: int | None = None
 
@@ -113,7 +123,7 @@ def setups(expansions: Iterable[str] = (), base="duel", *, options: Iterable[str
     """Games created from a drawn seed (the seed decides every random draw)."""
     b, e = _key(expansions, base)
     return st.builds(Setup, st.just(b), st.just(e), seeds if seeds is not None else st.integers(0, 2**31 - 1),
-                     st.just(tuple(options)), st.just(()), st.just(players))
+                     st.just(_names(options)), st.just(()), st.just(players))
 
 
 _plain_setups = setups
@@ -167,7 +177,7 @@ def scripted_setups(expansions: Iterable[str] = (), base="duel", *, options: Ite
     tokens, the wonders of the draft, the gods, ...) are drawn by hypothesis itself: they shrink
     towards the order of the card files."""
     b, e = _key(expansions, base)
-    opts = tuple(options)
+    opts = _names(options)
 
     @st.composite
     def draw_setup(draw) -> Setup:
@@ -195,6 +205,12 @@ def action_sequences(expansions: Iterable[str] = (), base="duel", *, options: It
     position (the game stops earlier if it ends).  Shrinks to fewer actions and to the first
     legal action at each step.  In a simultaneous round each action is the choice of the seat
     to move (`Game.to_move`), so a sequence replays with `apply` alone."""
+    from rulesdsl.names import integer
+    # (a negative bound drew games of no action, silently, as a `min_actions` above `max_actions` did)
+    max_actions = integer(max_actions, "max_actions", least=0)
+    min_actions = integer(min_actions, "min_actions", least=0)
+    if min_actions > max_actions:
+        raise ValueError(f"min_actions ({min_actions}) must not be above max_actions ({max_actions})")
     if setups is None:
         setups = (scripted_setups if scripted else _plain_setups)(expansions, base, options=options,
                                                                   players=players)
