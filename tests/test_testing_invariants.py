@@ -251,3 +251,27 @@ def test_the_end_checks_come_after_the_step_checks_not_instead_of_them():
     with pytest.raises(InvariantViolation) as info:
         check_game(game, end=True)
     assert info.value.invariant == "coins-not-negative"
+
+
+def test_run_checked_and_check_game_refuse_what_is_no_game_and_bounds_below_one():
+    # A Ruleset given as the game failed on `.state`; a string of actions was applied letter by
+    # letter ("illegal action b"); `max_actions=-3` reported the game "not over after -3 actions".
+    import pytest
+
+    from rulesdsl.interpreter import load_ruleset
+    from rulesdsl.testing import check_game, run_checked
+
+    rules = load_ruleset()
+    for call in (lambda: run_checked(rules), lambda: check_game(rules)):
+        with pytest.raises(TypeError, match=r"^the invariants are checked on a Game \(`rules.new_game\(...\)`\), not Ruleset$"):
+            call()
+    game = rules.new_game(seed=1)
+    with pytest.raises(TypeError, match="^actions must be a list of Actions, not a string$"):
+        run_checked(game, "build")
+    with pytest.raises(TypeError, match="^actions must be a list of Actions, not one Action$"):
+        run_checked(game, game.legal_actions()[0])
+    with pytest.raises(ValueError, match=r"^max_actions must be an integer of at least 1, not -3$"):
+        run_checked(game, max_actions=-3)
+    assert game.state.history == []   # (nothing was played)
+    first = game.legal_actions()[0]
+    assert run_checked(game, [first]).actions == [first] and len(game.state.history) == 1

@@ -41,6 +41,7 @@ from rulesdsl.interpreter.game import Game
 from rulesdsl.interpreter.observation import lying_on_structure, observe
 from rulesdsl.interpreter.persistence import copy_state, dumps, loads
 from rulesdsl.interpreter.state import NOWHERE, Frame
+from rulesdsl.names import integer
 
 DEFAULT_MAX_ACTIONS = 1000
 MAX_WONDERS = 7
@@ -478,11 +479,18 @@ def check_game(game: Game, invariants: list[Invariant] | None = None, ctx: Conte
                end: bool = False) -> None:
     """Check the step invariants (and, with end=True, the end-of-game ones after them) of this
     position; raise InvariantViolation for the first one broken."""
+    _a_game(game)
     ctx = ctx or Context()
     invs = all_invariants(game.content) if invariants is None else invariants
     check_only(game, invs, ctx, "step")
     if end:
         check_only(game, invs, ctx, "end")
+
+
+def _a_game(game: object) -> None:
+    """TypeError unless `game` is a Game (a Ruleset given here failed on `.state`)."""
+    if not isinstance(game, Game):
+        raise TypeError(f"the invariants are checked on a Game (`rules.new_game(...)`), not {type(game).__name__}")
 
 
 def check_only(game: Game, invs: list[Invariant], ctx: Context, wanted: str) -> None:
@@ -537,6 +545,12 @@ def run_checked(game: Game, actions: Iterable[Action] | None = None, *, rng: ran
     `max_actions` breaks `game-ends`).  Then the end-of-game invariants.  A broken invariant
     raises InvariantViolation, or with raise_on_failure=False is returned in the result.  The
     violation's `actions` are the game's whole history (from its creation) up to the failure."""
+    _a_game(game)
+    # (a string or one Action given as the actions was read item by item: "illegal action b")
+    if isinstance(actions, (str, Action)):
+        raise TypeError(f"actions must be a list of Actions, not {'one Action' if isinstance(actions, Action) else 'a string'}")
+    # (a bound below 1 reported the game "not over after -3 actions": a finding of no game)
+    max_actions = integer(max_actions, "max_actions", least=1)
     if not isinstance(rng, random.Random):
         rng = random.Random(rng if rng is not None else game.state.seed)
     ctx = ctx or Context(rng=rng)
