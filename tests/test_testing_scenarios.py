@@ -717,3 +717,14 @@ def test_give_and_move_take_a_copy_no_seat_holds(tmp_path):
              '    give 3 "Stone Pit"\n}\n')
     result = run("test", str(write(tmp_path, third, "third.scenario")))
     assert result.exit_code == 1 and "S504" in result.output, result.output
+
+
+def test_run_paths_takes_one_path_alone_and_strings():
+    # A folder named by a string was read letter by letter ("t", "e", ...), and a list of
+    # strings failed on `rglob`.
+    folder = EXAMPLES
+    by_path = S.run_paths([folder])
+    names = [r.name for r in by_path.results]
+    assert len(names) > 5 and all(r.status == "passed" for r in by_path.results)
+    for given in (str(folder), folder, [str(folder)]):
+        assert [r.name for r in S.run_paths(given).results] == names

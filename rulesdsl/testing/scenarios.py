@@ -39,7 +39,7 @@ from .. import ast
 from .. import registry as R
 from ..diagnostics import Diagnostic, Span, did_you_mean, render
 from ..files import is_dir, is_file, resolved, unreachable
-from ..names import UnknownName, check_options
+from ..names import UnknownName, check_options, names_given
 from ..playable import statements
 
 SUFFIX = ".scenario"
@@ -130,9 +130,11 @@ def read_file(path: Path | str, shown: str | None = None) -> ScenarioFile:
     return ScenarioFile(path, shown, text, list(tree.definitions) if tree is not None else [], diags)
 
 
-def find_files(paths: list[Path]) -> list[Path]:
+def find_files(paths: list[Path] | Path | str) -> list[Path]:
+    """The scenario files of `paths` (folders searched); one path alone is one path, and paths
+    may be strings (a string was read letter by letter, a folder named by one failed on `rglob`)."""
     out: list[Path] = []
-    for p in paths:
+    for p in map(Path, names_given(paths)):
         if is_dir(p):
             out += sorted(q for q in p.rglob(f"*{SUFFIX}") if is_file(q))
         else:
@@ -1676,7 +1678,7 @@ class TestReport:
                             "errors": self.errors}}
 
 
-def run_paths(paths: list[Path], keyword: str | None = None, base: str | None = None,
+def run_paths(paths: list[Path] | Path | str, keyword: str | None = None, base: str | None = None,
               players: int | None = None) -> TestReport:
     """Run the scenario files in `paths`; `base`/`players`: the defaults of scenarios that do
     not name their own."""
