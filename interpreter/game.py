@@ -213,10 +213,16 @@ class Game:
                              + (" (`content.item_index[name]` is a name's)" if isinstance(item, str) else ""))
         return economy.price(self, check_seat(p, self.state.players), item)
 
+    def trade_prices(self, p: int) -> list[int]:
+        """The bank's price of each resource for seat p, as it stands."""
+        return economy.trade_prices(self, check_seat(p, self.state.players))
+
+    def available_coins(self, p: int) -> int:
+        """Seat p's treasury and the coins lying on its items in play: what it may spend."""
+        return economy.available_coins(self, check_seat(p, self.state.players))
+
     name = core.name
     slot = core.slot
-    trade_prices = economy.trade_prices
-    available_coins = economy.available_coins
     accessible = structure.accessible
 
     # -- actions ----------------------------------------------------------------------------------

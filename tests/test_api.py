@@ -449,6 +449,9 @@ def test_the_first_legal_action_is_the_first_of_the_list(base, expansions, playe
     (lambda g: g.price(0, 9999), ValueError, "no item 9999"),
     (lambda g: g.price(0, -1), ValueError, "no item -1"),
     (lambda g: g.price(5, 0), ValueError, "unknown seat `5`"),
+    (lambda g: g.trade_prices(5), ValueError, "unknown seat `5`"),   # (an IndexError)
+    (lambda g: g.trade_prices(-1), ValueError, "unknown seat `-1`"),   # (the last seat's, quietly)
+    (lambda g: g.available_coins("0"), ValueError, "a seat is an int, not str"),   # (list indices...)
     (lambda g: g.random_action(5), TypeError, "a random generator"),
     (lambda g: g.legal_actions(1.0), ValueError, "unknown seat `1.0`"),
     (lambda g: g.first_legal_action(99), ValueError, "unknown seat `99`"),   # (it answered None)
