@@ -29,7 +29,10 @@ class Action(NamedTuple):
         import shlex
         if not isinstance(text, str):   # (shlex.split(None) would read standard input: a hang)
             raise TypeError(f"Action.parse reads a string, not {type(text).__name__}")
-        parts = shlex.split(text)
+        try:
+            parts = shlex.split(text)
+        except ValueError as exc:   # (shlex says only "No closing quotation")
+            raise ValueError(f"cannot read the action {elide(text)!r}: {str(exc)[0].lower()}{str(exc)[1:]}") from None
         if not parts:
             raise ValueError("empty action")
         return cls(parts[0], tuple(parts[1:]))

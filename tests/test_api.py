@@ -457,6 +457,8 @@ def test_the_first_legal_action_is_the_first_of_the_list(base, expansions, playe
     (lambda g: g.first_legal_action(99), ValueError, "unknown seat `99`"),   # (it answered None)
     (lambda g: Action.parse(None), TypeError, "reads a string"),   # (shlex read standard input)
     (lambda g: Action.parse(5), TypeError, "reads a string, not int"),
+    (lambda g: Action.parse('build "Lumber Yard'), ValueError,   # (shlex's bare "No closing quotation")
+     "^cannot read the action 'build \"Lumber Yard': no closing quotation$"),
 ])
 def test_a_query_with_a_bad_argument_says_what_is_wrong(call, kind, message):
     game = new_game(seed=1)
