@@ -15,10 +15,18 @@ if TYPE_CHECKING:
     from .game import Game
 
 
+def compiled(content: object) -> None:
+    """TypeError unless `content` is compiled content (a game's name or a Ruleset given where
+    it goes failed on an attribute)."""
+    if not isinstance(content, Content):
+        raise TypeError(f"a game is made of compiled content (`load_ruleset(...).content`), not {type(content).__name__}")
+
+
 def creation_args(content: Content, seed: object, options: object,
                   script: object) -> tuple[list[str], dict[str, list[str]]]:
     """The options and script, checked against the content (ValueError, UnknownName): the
     values come from users and files."""
+    compiled(content)
     options, script = _creation_args(seed, options, script)
     options = check_options(content.options, options)  # an unknown option would be ignored silently
     for label, names in script.items():

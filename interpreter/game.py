@@ -108,6 +108,7 @@ class Game:
         state comes straight from `persistence.loads`, which checked that it agrees with itself
         (only what points into the content is checked again)."""
         from .persistence import SaveFileError, check_state
+        creation.compiled(content)
         check_state(state, content, validated=validated)
         self._adopt(content, state, max_steps)
         # The round's choices, each one its seat could make (the state is the round's start:

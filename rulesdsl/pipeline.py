@@ -55,11 +55,17 @@ def compile_layers(expansions: list[str] | tuple[str, ...] = (), base: str | Pat
     return Compiled(merged, compiler, content)
 
 
+def _compiled(_ruleset, _attribute, value: object) -> None:
+    if not isinstance(value, Content):   # (a game's name given here failed at the first game)
+        raise TypeError(f"a Ruleset holds compiled content, not {type(value).__name__}: "
+                        "load a game by name with `load_ruleset(base=...)`")
+
+
 @attrs.define
 class Ruleset:
     """Compiled content; create any number of games from it."""
 
-    content: Content
+    content: Content = attrs.field(validator=_compiled)
 
     @classmethod
     def load(cls, expansions: list[str] | tuple[str, ...] = (), base: str | Path = BASE_GAME,

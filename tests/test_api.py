@@ -466,6 +466,20 @@ def test_a_query_with_a_bad_argument_says_what_is_wrong(call, kind, message):
         call(game)
 
 
+def test_a_game_or_a_ruleset_is_made_of_compiled_content_only():
+    # `Ruleset("duel")` and `Game.create(rules)` failed at the first game on an attribute
+    # ("'str' object has no attribute 'options'").
+    from rulesdsl.interpreter import Game, Ruleset
+
+    with pytest.raises(TypeError, match=r"^a Ruleset holds compiled content, not str: load a game by name with "):
+        Ruleset("duel")
+    game = RULES.new_game(seed=1)
+    for call in (lambda: Game.create("duel"), lambda: Game.create(RULES), lambda: Game(RULES, game.state)):
+        with pytest.raises(TypeError, match=r"^a game is made of compiled content \(`load_ruleset\(...\).content`\), not "):
+            call()
+    assert Game(RULES.content, game.state).state == game.state
+
+
 def test_bad_creation_arguments_are_refused_and_leave_nothing_behind():
     with pytest.raises(ValueError, match="max_steps must be an integer of at least 1"):
         new_game(max_steps=-1)
