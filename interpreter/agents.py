@@ -24,7 +24,8 @@ class GreedyAgent:
     WIN = 1000.0
 
     def __init__(self, seed: int = 0):
-        self.rng = random.Random(seed)
+        # (a string or a float seeded it silently: an integer, as `make_agent` and the search ask)
+        self.rng = random.Random(seed if type(seed) is int else integer(seed, "seed"))
 
     def act(self, game: Game) -> Action:
         me = game.to_move()

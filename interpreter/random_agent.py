@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Protocol
 
+from rulesdsl.names import integer
+
 from .actions import Action
 
 if TYPE_CHECKING:
@@ -24,8 +26,14 @@ class RandomAgent:
     name = "random"
 
     def __init__(self, seed: int = 0, rng: random.Random | None = None):
-        """`rng`: the generator to draw from (several agents may share one), else one seeded."""
-        self.rng = random.Random(seed) if rng is None else rng
+        """`rng`: the generator to draw from (several agents may share one), else one seeded by
+        `seed`, an integer (numpy's too).  (A string or a float seeded one silently, and any
+        `rng` was taken, to fail at the first move.)"""
+        if rng is None:
+            rng = random.Random(seed if type(seed) is int else integer(seed, "seed"))
+        elif not isinstance(rng, random.Random):
+            raise TypeError(f"rng must be a random.Random, not {type(rng).__name__}")
+        self.rng = rng
 
     def act(self, game: Game) -> Action:
         return game.random_action(self.rng)

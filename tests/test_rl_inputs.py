@@ -178,6 +178,21 @@ def test_make_agent_needs_an_integer_seed(name, seed):
         make_agent(name, seed)
 
 
+@pytest.mark.parametrize("seed", [1.5, "x", True])
+def test_the_agents_made_directly_need_an_integer_seed_too(seed):
+    """`GreedyAgent("x")` and `RandomAgent(1.5)` seeded themselves silently, and `RandomAgent(rng=5)`
+    failed at its first move."""
+    from rulesdsl.interpreter.agents import GreedyAgent, RandomAgent
+
+    for make in (GreedyAgent, RandomAgent, MCTSAgent):
+        with pytest.raises(TypeError, match=rf"^seed must be an integer, not {seed!r}$"):
+            make(seed)
+    with pytest.raises(TypeError, match=r"^rng must be a random\.Random, not int$"):
+        RandomAgent(rng=5)
+    game = new_game(seed=2)
+    assert str(RandomAgent(np.int64(4)).act(game)) == str(RandomAgent(4).act(game))
+
+
 def test_make_agent_takes_numpy_integers_as_their_value():
     game = new_game(seed=2)
     for name in ("random", "greedy"):
