@@ -10,7 +10,8 @@ same through the speed machinery as through the plain definitions, in two seeded
 - a game played out as `simulate` plays it (`playout.play_out`) against one played action by
   action with `apply` (`test_playout`);
 - every kept value (prices, stats, tallies, points, offers...) against a copy of the game that
-  keeps nothing, after every action (`test_kept_caches.everything_kept_holds`);
+  keeps nothing, after every action (`test_kept_caches.everything_kept_holds`), and on the copy
+  in which what the seat to move cannot see is drawn again (`search.determinize`);
 - the legal actions a bot lists, and the check `apply` makes, against the plain definitions,
   every near miss refused, at every decision (`test_listing.check_every_decision`).
 
@@ -35,6 +36,7 @@ import pytest
 from card_mutations import CARDS, card_replacements, fan_actions, fan_rules, mutation, texts
 from rulesdsl.interpreter import MAX_GAME_ACTIONS, BudgetExceeded, Ruleset
 from rulesdsl.interpreter.persistence import dumps
+from rulesdsl.interpreter.search import determinize
 from rulesdsl.report import check_layers
 from rulesdsl.simulate import game_seed
 from test_fuzz import well_formed
@@ -105,6 +107,8 @@ def same_through_both_paths(rules) -> None:
         while not game.over:
             game._apply(game.random_action(rng))
             everything_kept_holds(game)
+            if not game.over:   # (and on the copy the greedy agent and the search draw again)
+                everything_kept_holds(determinize(game, game.to_move(), random.Random(game.state.turn)))
         # (its first 100 actions: the plain listing tries every binding, and a fan action of three
         # parameters from the discard pile makes tens of thousands late in a game of seven)
         listing_holds(rules.new_game(seed=seed), random.Random(seed), limit=100)
