@@ -4,14 +4,12 @@ what items produce."""
 
 from __future__ import annotations
 
-import random
-
 from rulesdsl.names import check_agent, integer
 
 from . import core, legality, scoring
 from .actions import Action
 from .game import Game
-from .random_agent import Agent, RandomAgent
+from .random_agent import Agent, RandomAgent, seeded
 from .search import MCTSAgent, determinize
 
 
@@ -24,8 +22,7 @@ class GreedyAgent:
     WIN = 1000.0
 
     def __init__(self, seed: int = 0):
-        # (a string or a float seeded it silently: an integer, as `make_agent` and the search ask)
-        self.rng = random.Random(seed if type(seed) is int else integer(seed, "seed"))
+        self.rng = seeded(seed)
 
     def act(self, game: Game) -> Action:
         me = game.to_move()

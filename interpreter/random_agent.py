@@ -20,6 +20,12 @@ class Agent(Protocol):
     def act(self, game: Game) -> Action: ...
 
 
+def seeded(seed: object) -> random.Random:
+    """An agent's generator, seeded by an integer (numpy's too): a string or a float seeded one
+    silently, which `make_agent` and the search refuse."""
+    return random.Random(seed if type(seed) is int else integer(seed, "seed"))
+
+
 class RandomAgent:
     """Picks uniformly among the legal actions."""
 
@@ -30,7 +36,7 @@ class RandomAgent:
         `seed`, an integer (numpy's too).  (A string or a float seeded one silently, and any
         `rng` was taken, to fail at the first move.)"""
         if rng is None:
-            rng = random.Random(seed if type(seed) is int else integer(seed, "seed"))
+            rng = seeded(seed)
         elif not isinstance(rng, random.Random):
             raise TypeError(f"rng must be a random.Random, not {type(rng).__name__}")
         self.rng = rng

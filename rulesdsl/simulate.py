@@ -39,6 +39,13 @@ class Stop(Exception):
     games played so far (in game order), marked `interrupted`."""
 
 
+def check_run_seed(seed: object) -> None:
+    """ValueError unless a run's seed (`simulate`'s, `verify`'s) is an integer: any integer,
+    each game's seed being a hash of it (`game_seed`)."""
+    if type(seed) is not int:
+        raise ValueError(f"the seed must be an integer, not {seed!r}")
+
+
 def simulate(rules: Ruleset, games: int, seed: int = 0, agents: list[str] | None = None,
              progress: Callable[[int], None] | None = None, max_steps: int = DEFAULT_MAX_STEPS,
              jobs: int = 1) -> dict:
@@ -48,8 +55,7 @@ def simulate(rules: Ruleset, games: int, seed: int = 0, agents: list[str] | None
     seed and the results are added up in game order, so any number of jobs gives the same summary.
     `progress(n)` is called after the n-th game is added up; raising `Stop` there ends the run
     with the summary of those n games, the same as a run asked for n games (`interrupted` true)."""
-    if type(seed) is not int:   # (any integer: each game's seed is a hash of it, `game_seed`)
-        raise ValueError(f"the seed must be an integer, not {seed!r}")
+    check_run_seed(seed)
     if not isinstance(rules, Ruleset):   # (a game's name given here failed on `.content`)
         raise TypeError(f"rules must be a Ruleset (`load_ruleset(...)`), not {type(rules).__name__}")
     # (a negative count played nothing, and `jobs` 0 played on one process: both said nothing)

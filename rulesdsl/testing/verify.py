@@ -20,7 +20,7 @@ from rulesdsl.files import write_atomic
 from rulesdsl.interpreter.actions import Action, IllegalAction
 from rulesdsl.interpreter.budget import DEFAULT_MAX_STEPS, EffectFailed
 from rulesdsl.interpreter.game import Game
-from rulesdsl.simulate import game_seed
+from rulesdsl.simulate import check_run_seed, game_seed
 from rulesdsl.trace import trace_of, trace_start
 from rulesdsl.model import Content
 from rulesdsl.names import check_options, integer
@@ -129,8 +129,7 @@ def verify(content, games: int, seed: int = 0, options=(), max_actions: int = DE
     content = content.content if isinstance(content, Ruleset) else content
     if not isinstance(content, Content):
         raise TypeError(f"content must be compiled content or a Ruleset, not {type(content).__name__}")
-    if type(seed) is not int:   # (as `simulate`: each game's seed is a hash of it)
-        raise ValueError(f"the seed must be an integer, not {seed!r}")
+    check_run_seed(seed)
     # (a negative count reported -1 games verified, `max_actions` 0 games of no action, and
     # `jobs` 0 played on one process: all silently)
     games = integer(games, "the number of games", least=0)
