@@ -78,6 +78,15 @@ def player_label(p: int) -> str:
     return f"p{p}"
 
 
+class GameOver(ValueError):
+    """A move asked of a game that has ended (`random_action`, an agent's `act`): no seat has
+    one to make.  (It said "no legal action", or failed inside the agent, as if the content had
+    left a seat stuck.)"""
+
+    def __init__(self) -> None:
+        super().__init__("the game is over: no seat has a move to make (`game.over` says so)")
+
+
 class IllegalAction(ValueError):
     """Raised by `Game.apply` for an action that is not legal now; the game is unchanged."""
 

@@ -9,7 +9,7 @@ from rulesdsl.names import check_agent, integer
 from . import core, legality, scoring
 from .actions import Action
 from .game import Game
-from .random_agent import Agent, RandomAgent, seeded
+from .random_agent import Agent, RandomAgent, playing, seeded
 from .search import MCTSAgent, determinize
 
 
@@ -25,7 +25,7 @@ class GreedyAgent:
         self.rng = seeded(seed)
 
     def act(self, game: Game) -> Action:
-        me = game.to_move()
+        me = playing(game).to_move()
         actions = game.legal_actions()
         if len(actions) == 1:
             return actions[0]

@@ -14,7 +14,8 @@ from rulesdsl.model import STRUCTURE
 from rulesdsl.names import check_seat
 
 from . import decisions, economy, selection, trade
-from .actions import CHOOSE, CHOOSE_OPTION, CHOOSE_PLAYER, CHOOSE_SPACE, PASS, Action, malformed, new_action, shown
+from .actions import (CHOOSE, CHOOSE_OPTION, CHOOSE_PLAYER, CHOOSE_SPACE, PASS, Action, GameOver, malformed, new_action,
+                      shown)
 from .budget import GameStuck
 from .economy import IMPOSSIBLE, available_coins, price
 from .state import Frame
@@ -425,8 +426,10 @@ def random_action(g: Game, rng: random.Random, seat: int | None = None) -> Actio
     bindings are drawn uniformly and the illegal ones rejected (never drawn twice); then,
     when it needs trade, one of its payments."""
     st = g.state
+    if st.flow == "over":
+        raise GameOver()
     below = below_of(rng)
-    if st.pending is not None or st.flow == "over":
+    if st.pending is not None:
         me = None
     elif seat is None and st.flow != "round":
         me = st.current

@@ -15,7 +15,8 @@ neighbours, go through `act` and `_apply` as always."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Sequence
+from collections.abc import Sequence
+from typing import Callable
 
 from . import turns, undo
 from .random_agent import Agent, RandomAgent
@@ -23,16 +24,15 @@ from .budget import MAX_GAME_ACTIONS, EffectFailed, GameTooLong
 from .actions import Action
 from .decisions import answer_count, answer_number
 from .legality import below_of, drawn_among, named, not_stuck
+from .game import Game
 from .trade import pay_label
-
-if TYPE_CHECKING:
-    from .game import Game
 
 
 def play_out(g: Game, agents: Sequence[Agent], after: Callable[[Game], object] | None = None) -> None:
     """Play `g` to its end, the agent of each seat choosing its actions; `after(g)`, when given,
     is called after every action (a turn, a seat's choice in a round, an answer to a decision),
     as a loop of `g.apply(agent.act(g))` would call it after each."""
+    seated(g, agents)
     st = g.state
     content = g.content
     history = st.history
@@ -128,6 +128,24 @@ def play_out(g: Game, agents: Sequence[Agent], after: Callable[[Game], object] |
         if after is not None:
             after(g)
     too_long(g)
+
+
+def seated(g: object, agents: object) -> None:
+    """`play_out`'s game and line-up: a `Game`, and a sequence of one agent (an object with
+    `act(game)`) per seat.  (One agent too many was ignored, one too few failed at the seat
+    without one, and a name or a bare agent failed on an attribute.)"""
+    if not isinstance(g, Game):
+        raise TypeError(f"play_out plays a Game, not {type(g).__name__}")
+    if isinstance(agents, (str, bytes)) or not isinstance(agents, Sequence):
+        raise TypeError(f"agents must be a list of agents, one per seat, not {type(agents).__name__}")
+    players = g.state.players
+    if len(agents) != players:
+        raise ValueError(f"{len(agents)} agent{'s' if len(agents) != 1 else ''} given, the game has {players} seats: "
+                         "one agent per seat")
+    for p, agent in enumerate(agents):
+        if not callable(getattr(agent, "act", None)):
+            raise TypeError(f"the agent of seat {p} is a {type(agent).__name__}, which has no act(game): an agent "
+                            "is an object with act(game) -> Action, e.g. RandomAgent(seed)")
 
 
 def _acted(g: Game, agents: Sequence[Agent]) -> Action:

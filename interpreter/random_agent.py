@@ -4,20 +4,29 @@ search, which those list, plays its rollouts with random seats (`playout.play_ou
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from rulesdsl.names import integer
 
-from .actions import Action
-
-if TYPE_CHECKING:
-    from .game import Game
+from .actions import Action, GameOver
+from .game import Game
 
 
 class Agent(Protocol):
     name: str
 
     def act(self, game: Game) -> Action: ...
+
+
+def playing(game: object) -> Game:
+    """The game an agent is asked to move in: a `Game` (anything else failed on an attribute)
+    that has not ended (`GameOver`: the greedy agent failed on an empty range, the random one
+    said "no legal action")."""
+    if not isinstance(game, Game):
+        raise TypeError(f"an agent acts in a Game, not {type(game).__name__}")
+    if game.state.flow == "over":
+        raise GameOver()
+    return game
 
 
 def seeded(seed: object) -> random.Random:
@@ -42,4 +51,4 @@ class RandomAgent:
         self.rng = rng
 
     def act(self, game: Game) -> Action:
-        return game.random_action(self.rng)
+        return playing(game).random_action(self.rng)

@@ -31,7 +31,7 @@ from .budget import MAX_GAME_ACTIONS
 from .chance import derive
 from .game import Game
 from .playout import play_out, too_long
-from .random_agent import RandomAgent
+from .random_agent import RandomAgent, playing
 from .state import DRAW
 
 ROLLOUTS = ("random", "greedy")
@@ -275,7 +275,7 @@ class MCTSAgent:
         self.rng = random.Random(self.seed)
 
     def act(self, game: Game) -> Action:
-        me = game.to_move()
+        me = playing(game).to_move()
         actions = game.legal_actions()
         if len(actions) == 1:
             return actions[0]

@@ -323,3 +323,26 @@ def test_a_random_seat_with_a_generator_of_its_own_plays_its_own_numbers():
     assert all(type(a) is RandomAgent for a in fast_agents)   # (drawn for by the written turn)
     play_out(fast, fast_agents)
     assert fast.over and dumps(fast.state) == dumps(plain.state)
+
+
+@pytest.mark.parametrize("agents, kind, message", [
+    (1, ValueError, r"^1 agent given, the game has 2 seats: one agent per seat$"),
+    (3, ValueError, r"^3 agents given, the game has 2 seats: one agent per seat$"),
+    ("bare", TypeError, r"^agents must be a list of agents, one per seat, not RandomAgent$"),
+    ("names", TypeError, r"^the agent of seat 0 is a str, which has no act\(game\)"),
+    ("none", TypeError, r"^the agent of seat 1 is a NoneType, which has no act\(game\)"),
+])
+def test_play_out_refuses_a_line_up_that_is_not_one_agent_per_seat(agents, kind, message):
+    """One agent too many was ignored, one too few failed at the seat without one
+    (IndexError), and a name or a bare agent failed on an attribute."""
+    game = load_ruleset((), "duel", None).new_game(seed=3)
+    before = dumps(game.state)
+    given = {1: [RandomAgent(1)], 3: [RandomAgent(1)] * 3, "bare": RandomAgent(1),
+             "names": ["random", "random"], "none": [RandomAgent(1), None]}[agents]
+    with pytest.raises(kind, match=message):
+        play_out(game, given)
+    assert dumps(game.state) == before   # (refused before any move)
+    with pytest.raises(TypeError, match=r"^play_out plays a Game, not str$"):
+        play_out("duel", [RandomAgent(1)] * 2)
+    play_out(game, (RandomAgent(1), make_agent("greedy", 2)))   # (a tuple is a line-up too)
+    assert game.over

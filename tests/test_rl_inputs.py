@@ -237,3 +237,26 @@ def test_items_taken_along_with_a_structure_card_have_action_numbers():
         play_masked(env, seed)
         cashed += any(entry[0] == "cash" for entry in env.game.state.history)
     assert cashed
+
+
+def test_an_agent_asked_to_move_in_a_finished_game_says_it_is_over():
+    """The greedy agent failed on an empty range, the random one and `random_action` said "no
+    legal action" (as content that leaves a seat stuck does), and any agent given something
+    other than a game failed on an attribute."""
+    import random
+
+    from rulesdsl.interpreter import GameOver
+    from rulesdsl.interpreter.playout import play_out
+
+    game = new_game(seed=4)
+    play_out(game, [make_agent("random", 1), make_agent("random", 2)])
+    assert game.over and game.legal_actions() == []
+    message = r"^the game is over: no seat has a move to make \(`game\.over` says so\)$"
+    with pytest.raises(GameOver, match=message):
+        game.random_action(random.Random(1))
+    for name in ("random", "greedy", "mcts"):
+        with pytest.raises(GameOver, match=message):
+            make_agent(name, 1).act(game)
+        with pytest.raises(TypeError, match=r"^an agent acts in a Game, not str$"):
+            make_agent(name, 1).act("duel")
+    assert issubclass(GameOver, ValueError)
