@@ -843,12 +843,14 @@ class Checker:
                 self.zone_flags_agree({a.name: a for a in args if isinstance(a, ast.Name)})
             return
         # amounts: [count] word ...
+        # (`cost` and `produce` read amounts alike: each hint is written with the statement's verb)
+        example = f"e.g. `{s.verb} 2 wood`"
         expect_word = False
         for a in args:
             if isinstance(a, ast.Int):
                 self.not_negative(a, s)
                 if expect_word:
-                    self.error("E309", "a count must be followed by what it counts", a.span, "e.g. cost 2 wood")
+                    self.error("E309", "a count must be followed by what it counts", a.span, example)
                 expect_word = True
             elif isinstance(a, ast.Name):
                 expect_word = False
@@ -866,9 +868,14 @@ class Checker:
                                f"`{s.verb}` lists everything it takes, e.g. `{s.verb} 2 coins wood`; "
                                "`or` joins conditions")
             else:
-                self.error("E309", "a cost lists counts and resources, e.g. `cost 2 coins wood 2 stone`", a.span)
+                listed = "cost 2 coins wood 2 stone" if s.verb == "cost" else f"{s.verb} 2 wood stone"
+                self.error("E309", f"`{s.verb}` lists counts and resources", a.span, f"e.g. `{listed}`")
         if expect_word and args:
-            self.error("E203", "a count at the end of a cost counts nothing", args[-1].span, "e.g. cost 2 wood")
+            count, before = args[-1], args[-2] if len(args) > 1 else None
+            # (`produce wood 3`: the count written after its resource, as a designer may say it)
+            hint = (f"a count comes before what it counts: `{s.verb} {count.value} {before.name}`"
+                    if isinstance(before, ast.Name) and isinstance(count, ast.Int) else example)
+            self.error("E203", f"a count at the end of `{s.verb}` counts nothing", count.span, hint)
 
     def numbers_hint(self, s: ast.Statement) -> str:
         """The help for a statement of numbers written without any (`table bonus`, `row up`)."""

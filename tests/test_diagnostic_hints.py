@@ -294,3 +294,20 @@ def test_a_comparison_its_ranges_settle_is_W510_but_not_in_an_invariant(tmp_path
     assert "lies between -9 and 9" in diags[0].help
     assert not check(tmp_path, 'invariant "never broke" {\n    holds coins >= 0\n}\n', name="inv.rules", folder="inv")
     assert not check(tmp_path, card("if pawn_distance >= 6 { gain 5 coins }"), folder="fine")
+
+
+@pytest.mark.parametrize("line, at, code, message, hint", [
+    ("produce wood 3", "3", "E203", "a count at the end of `produce` counts nothing",
+     "a count comes before what it counts: `produce 3 wood`"),
+    ("cost stone 2", "2", "E203", "a count at the end of `cost` counts nothing",
+     "a count comes before what it counts: `cost 2 stone`"),
+    ("produce 3", "3", "E203", "a count at the end of `produce` counts nothing", "e.g. `produce 2 wood`"),
+    ("produce wood 2 3 stone", " 3", "E309", "a count must be followed by what it counts", "e.g. `produce 2 wood`"),
+    ('produce "wood"', '"', "E309", "`produce` lists counts and resources", "e.g. `produce 2 wood stone`"),
+    ('cost "wood"', '"', "E309", "`cost` lists counts and resources", "e.g. `cost 2 coins wood 2 stone`"),
+])
+def test_a_count_out_of_place_is_said_in_the_words_of_its_statement(tmp_path, line, at, code, message, hint):
+    """`produce wood 3` was "a count at the end of a cost counts nothing", with `cost 2 wood` as
+    its example: neither the statement the designer wrote nor the order its count goes in."""
+    d = only(check(tmp_path, f'card "Quarry Yard" {{\n    age 1\n    color brown\n    {line}\n}}\n'), code)
+    assert (d.message, d.help, d.span.line, d.span.column) == (message, hint, 4, 5 + line.index(at) + at.startswith(" "))
