@@ -30,6 +30,7 @@ CODES: dict[str, str] = {
     "E104": "required statement missing",
     "E105": "replace/extend/remove of an undefined definition",
     "E106": "definition has no body",
+    "E107": "expansion made for another base game",
     # -- statements ------------------------------------------------------------------------------
     "E201": "unknown statement",
     "E202": "statement not allowed here",
@@ -186,6 +187,12 @@ EXPLANATIONS: dict[str, Explanation] = {
         "A definition has a header but no `{ ... }` block.",
         'card "Test Card"\n',
         "Add the block after the name, even if it is empty: `{ }`."),
+    "E107": Explanation(
+        "An expansion's `base` names the game it is made for, and it is laid on another. The "
+        "expansion is left out, so that its changes to a game it was not made for are not each "
+        "an error of their own.",
+        "expansion test {\n    base another_game\n}\n",
+        "Play it on the game its `base` names (`--game NAME`), or correct `base`."),
     "E201": Explanation(
         "The first word of a statement is not a statement the engine knows.",
         _card("sheilds 1", "red"),

@@ -219,6 +219,8 @@ def merge(layers: list[list[ast.SourceFile]], merged: Merged) -> Merged:
     """Apply each layer (a folder) in order; later layers modify earlier ones."""
     if len(layers) > 2:
         layers = layers[:1] + sorted(layers[1:], key=layer_order)
+    game = _game_name(layers[0]) if layers else None
+    layers = [layer for li, layer in enumerate(layers) if not li or not _made_for_another(layer, game, merged)]
     index: dict[tuple[str, str], int] = {}
     slots: list[ast.Definition | None] = []
     for li, layer in enumerate(layers):
@@ -266,6 +268,43 @@ def merge(layers: list[list[ast.SourceFile]], merged: Merged) -> Merged:
                     slots[i] = attrs.evolve(old, block=block)
     merged.definitions = [d for d in slots if d is not None]
     return merged
+
+
+def _game_name(layer: list[ast.SourceFile]) -> str | None:
+    """The name of the `game` a base layer defines (None: it defines none)."""
+    for source in layer:
+        for d in source.definitions:
+            if d.kind == "game" and d.modifier is None and d.name:
+                return d.name
+    return None
+
+
+def _made_for_another(layer: list[ast.SourceFile], game: str | None, merged: Merged) -> bool:
+    """Whether an expansion's `base` names another game than the one it is laid on (E107, said
+    once at that line): such a layer is left out, since each of its changes to a game it was
+    not made for would be an error of its own (one of the bundled expansions on the other
+    bundled game made 48)."""
+    if game is None:
+        return False
+    for source in layer:
+        for d in source.definitions:
+            if d.kind != "expansion" or d.block is None:
+                continue
+            for s in d.block.statements:
+                if s.verb == "base" and len(s.args) == 1 and isinstance(s.args[0], ast.Name) \
+                        and s.args[0].name != game:
+                    made_for = s.args[0].name
+                    bundled = bundled_sets("game")
+                    hint = (f"play it on {made_for} (`--game {made_for}`), or leave it out"
+                            if made_for in bundled else
+                            f"play it on the game `{made_for}` its `base` names, or correct `base`")
+                    if game not in bundled:   # (a copy of that game, changed: it keeps the game's name)
+                        hint += f"; a changed copy of {made_for} takes it if it keeps `game {made_for}`"
+                    merged.diagnostics.append(Diagnostic(
+                        "error", "E107", f"expansion `{d.name}` is made for `{made_for}`, not for `{game}`",
+                        s.args[0].span, hint))
+                    return True
+    return False
 
 
 # -- hints: where a definition that is not in force is ---------------------------------------------

@@ -405,6 +405,10 @@ def _verbs() -> dict[str, Verb]:
         Verb("order", GAME, (Param("position", INT),), kinds=("expansion",), repeatable=False,
              doc="Where the expansion is applied among several (lower first), whatever order they are given in.",
              example="order 2", explain="applied in position {position}"),
+        Verb("base", GAME, (Param("game", WORD),), kinds=("expansion",), repeatable=False,
+             doc="The base game the expansion is made for (the name of its `game`): on another, it is one "
+                 "error (E107) instead of one for every definition it changes there.",
+             example="base duel", explain="an expansion of {game}"),
     ]
     table: dict[str, Verb] = {}
     for verb in v:

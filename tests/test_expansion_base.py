@@ -1,0 +1,130 @@
+"""An expansion says which base game it is made for (`base GAME` in its header): laid on another
+game it is one error, E107, at that line, naming the game to play it on, and the expansion is
+left out. Before, Pantheon on the classic game gave two errors about layouts (E105) and Agora
+48, none of which said the expansion belongs to Duel (docs/language.md, `base`)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from rulesdsl.diagnostics import RulesError, render
+from rulesdsl.loader import bundled_sets, resolve_layers
+from rulesdsl.pipeline import load_ruleset
+from rulesdsl.report import check_layers, check_paths
+
+
+def base_line(folder: Path) -> tuple[str, int, int]:
+    """Where an expansion folder's `base` word stands: (file, line, column of the game's name)."""
+    for path in sorted(folder.glob("*.rules")):
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            words = line.split("#")[0].split()
+            if len(words) == 2 and words[0] == "base":
+                return path.name, n, line.index(words[1]) + 1
+    raise AssertionError(f"no `base` line in {folder}")
+
+
+def made_for(expansion: str) -> str:
+    """The game a bundled expansion's `base` names."""
+    folder = bundled_sets("expansion")[expansion]
+    file, line, _ = base_line(folder)
+    return (folder / file).read_text(encoding="utf-8").splitlines()[line - 1].split("#")[0].split()[1]
+
+
+def game_names() -> list[str]:
+    return sorted(bundled_sets("game"))
+
+
+@pytest.mark.parametrize("expansion", sorted(bundled_sets("expansion")))
+def test_every_bundled_expansion_names_its_base_game_and_checks_clean_on_it(expansion):
+    assert made_for(expansion) in game_names()
+    report = check_layers(resolve_layers([expansion], made_for(expansion)))
+    assert report.errors == 0, report.human()
+
+
+@pytest.mark.parametrize("expansion", sorted(bundled_sets("expansion")))
+def test_a_bundled_expansion_on_another_game_is_one_error_at_its_base_line(expansion):
+    file, line, column = base_line(bundled_sets("expansion")[expansion])
+    game = made_for(expansion)
+    for other in game_names():
+        if other == game:
+            continue
+        report = check_layers(resolve_layers([expansion], other))
+        assert [(d.code, Path(d.span.file).name, d.span.line, d.span.column) for d in report.diagnostics] == \
+            [("E107", file, line, column)], report.human()
+        d = report.diagnostics[0]
+        assert d.message == f"expansion `{expansion}` is made for `{game}`, not for `{other}`"
+        assert d.help == f"play it on {game} (`--game {game}`), or leave it out"
+        assert "^" in render(d, report.sources.get(d.span.file))
+
+
+def test_both_bundled_expansions_on_the_other_game_are_an_error_each_and_nothing_else():
+    expansions = sorted(bundled_sets("expansion"))
+    games = {made_for(e) for e in expansions}
+    for other in sorted(set(game_names()) - games):
+        report = check_layers(resolve_layers(expansions, other))
+        assert sorted(d.code for d in report.diagnostics) == ["E107"] * len(expansions), report.human()
+        with pytest.raises(RulesError) as caught:
+            load_ruleset(expansions, other)
+        assert {d.code for d in caught.value.diagnostics} == {"E107"}
+
+
+def expansion_folder(tmp_path: Path, header: str, body: str = "") -> Path:
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "expansion.rules").write_text(f"expansion mine {{\n{header}}}\n{body}", encoding="utf-8")
+    return folder
+
+
+CHANGE = 'extend card "Lumber Yard" {\n    points 1\n}\n'
+
+
+def test_a_folder_made_for_another_game_is_left_out_with_the_game_to_play_it_on(tmp_path):
+    folder = expansion_folder(tmp_path, "    base harbours\n", CHANGE.replace("Lumber Yard", "Nowhere"))
+    report = check_paths([folder])   # (laid on the bundled base game)
+    assert [(d.code, d.span.line, d.span.column) for d in report.diagnostics] == [("E107", 2, 10)], report.human()
+    d = report.diagnostics[0]
+    assert d.message.startswith("expansion `mine` is made for `harbours`, not for ")
+    assert d.help == "play it on the game `harbours` its `base` names, or correct `base`"
+
+
+def test_an_expansion_without_base_is_laid_on_any_game_as_before(tmp_path):
+    folder = expansion_folder(tmp_path, "    order 3\n", CHANGE.replace("Lumber Yard", "Nowhere"))
+    report = check_paths([folder])
+    assert [d.code for d in report.diagnostics] == ["E105"], report.human()
+
+
+def test_an_expansion_on_the_game_it_names_plays(tmp_path):
+    game = "duel"
+    folder = expansion_folder(tmp_path, f"    base {game}\n", CHANGE)
+    assert check_paths([folder]).errors == 0
+    rules = load_ruleset([str(folder)], game)
+    assert rules.new_game(seed=1).state.flow != "over"
+
+
+def test_a_renamed_copy_of_the_game_is_another_game_and_the_hint_says_so(tmp_path):
+    expansion = sorted(bundled_sets("expansion"))[0]
+    game = made_for(expansion)
+    copy = tmp_path / "variant"
+    shutil.copytree(bundled_sets("game")[game], copy)
+    game_file = copy / "game.rules"
+    game_file.write_text(game_file.read_text(encoding="utf-8").replace(f"game {game} {{", "game variant {", 1),
+                         encoding="utf-8")
+    report = check_paths([copy], [expansion])
+    assert [d.code for d in report.diagnostics] == ["E107"], report.human()
+    assert report.diagnostics[0].help.endswith(f"a changed copy of {game} takes it if it keeps `game {game}`")
+    # Kept under its name, the copy takes the expansion as the game does.
+    game_file.write_text(game_file.read_text(encoding="utf-8").replace("game variant {", f"game {game} {{", 1),
+                         encoding="utf-8")
+    assert check_paths([copy], [expansion]).errors == 0
+
+
+def test_base_belongs_in_an_expansion_header_and_takes_one_word(tmp_path):
+    folder = tmp_path / "odd"
+    folder.mkdir()
+    (folder / "x.rules").write_text('expansion odd {\n    base 3\n}\ncard "Odd Card" {\n    age 1\n    color brown\n'
+                                    '    base duel\n}\n', encoding="utf-8")
+    codes = sorted(d.code for d in check_paths([folder]).diagnostics)
+    assert codes == ["E202", "E309"], codes
