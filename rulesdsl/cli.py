@@ -461,7 +461,7 @@ def list_names(kind: str | None, path: Path | None, expansions: tuple[str, ...],
     if path is None and not _a_kind(kind, found) and is_dir(kind):
         # (`list harbours`: a folder beside the user, named without `./`)
         return list_names.callback(None, Path(kind), expansions, as_json, game, players)
-    kind = checked("KIND", resolve_kind, kind, found)
+    kind = checked("KIND", resolve_kind, kind, found, merged)
     entries = found.get(kind, [])
     if as_json:
         click.echo(json.dumps({"kind": kind, "names": [e.as_json() for e in entries]}))

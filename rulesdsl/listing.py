@@ -9,8 +9,8 @@ import attrs
 
 from . import ast
 from . import registry as R
-from .loader import Merged
-from .names import UnknownName, option_calls
+from .loader import Merged, bundled_hint
+from .names import UnknownName, option_calls, quoted
 
 # Header statements that declare vocabulary: verb -> (kind, only the first word names something).
 VOCABULARY = {"zone": ("zone", True), "resources": ("resource", False), "colors": ("color", False),
@@ -78,10 +78,19 @@ def plural(kind: str) -> str:
     return kind + ("es" if kind.endswith(("s", "x", "ch", "sh")) else "s")
 
 
-def resolve_kind(word: str, found: dict[str, list[Entry]]) -> str:
-    """A kind as typed, singular (`card`, as in the card files) or plural (`cards`)."""
+def resolve_kind(word: str, found: dict[str, list[Entry]], merged: Merged | None = None) -> str:
+    """A kind as typed, singular (`card`, as in the card files) or plural (`cards`).  Unknown,
+    it is an UnknownName; one that a bundled expansion of the game declares, not loaded
+    (`list conspiracies` without `-e agora`), says so, from `merged` where given."""
     kinds = known_kinds(found)
     by_word = {**{plural(k): k for k in kinds}, **{k: k for k in kinds}}
     if word in by_word:
         return by_word[word]
-    raise UnknownName("kind", word, kinds, extra=[plural(k) for k in kinds])
+    error = UnknownName("kind", word, kinds, extra=[plural(k) for k in kinds])
+    singulars = (word[:-3] + "y",) if word.endswith("ies") else (word, word[:-1], word[:-2])
+    hint = next(filter(None, (bundled_hint("item_kinds", w, merged=merged) for w in singulars)), None) \
+        if merged is not None else None
+    if hint:
+        error.help = hint
+        error.args = (f"unknown kind {quoted(word)}; {hint}",)
+    raise error

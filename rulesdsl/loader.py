@@ -270,6 +270,16 @@ def merge(layers: list[list[ast.SourceFile]], merged: Merged) -> Merged:
     return merged
 
 
+def _base_named(layer: list[ast.SourceFile]) -> tuple[ast.Definition, ast.Name] | None:
+    """An expansion layer's header and the game its `base` names (None: it names none)."""
+    for source in layer:
+        for d in source.definitions:
+            for s in d.block.statements if d.kind == "expansion" and d.block else ():
+                if s.verb == "base" and len(s.args) == 1 and isinstance(s.args[0], ast.Name):
+                    return d, s.args[0]
+    return None
+
+
 def _game_name(layer: list[ast.SourceFile]) -> str | None:
     """The name of the `game` a base layer defines (None: it defines none)."""
     for source in layer:
@@ -284,27 +294,18 @@ def _made_for_another(layer: list[ast.SourceFile], game: str | None, merged: Mer
     once at that line): such a layer is left out, since each of its changes to a game it was
     not made for would be an error of its own (one of the bundled expansions on the other
     bundled game made 48)."""
-    if game is None:
+    named = _base_named(layer) if game is not None else None
+    if named is None or named[1].name == game:
         return False
-    for source in layer:
-        for d in source.definitions:
-            if d.kind != "expansion" or d.block is None:
-                continue
-            for s in d.block.statements:
-                if s.verb == "base" and len(s.args) == 1 and isinstance(s.args[0], ast.Name) \
-                        and s.args[0].name != game:
-                    made_for = s.args[0].name
-                    bundled = bundled_sets("game")
-                    hint = (f"play it on {made_for} (`--game {made_for}`), or leave it out"
-                            if made_for in bundled else
-                            f"play it on the game `{made_for}` its `base` names, or correct `base`")
-                    if game not in bundled:   # (a copy of that game, changed: it keeps the game's name)
-                        hint += f"; a changed copy of {made_for} takes it if it keeps `game {made_for}`"
-                    merged.diagnostics.append(Diagnostic(
-                        "error", "E107", f"expansion `{d.name}` is made for `{made_for}`, not for `{game}`",
-                        s.args[0].span, hint))
-                    return True
-    return False
+    header, made_for = named[0], named[1].name
+    bundled = bundled_sets("game")
+    hint = (f"play it on {made_for} (`--game {made_for}`), or leave it out" if made_for in bundled else
+            f"play it on the game `{made_for}` its `base` names, or correct `base`")
+    if game not in bundled:   # (a copy of that game, changed: it keeps the game's name)
+        hint += f"; a changed copy of {made_for} takes it if it keeps `game {made_for}`"
+    merged.diagnostics.append(Diagnostic("error", "E107", f"expansion `{header.name}` is made for `{made_for}`, "
+                                         f"not for `{game}`", named[1].span, hint))
+    return True
 
 
 # -- hints: where a definition that is not in force is ---------------------------------------------
@@ -404,18 +405,21 @@ def bundled_hint(what: str, name: str, layers: list[list[ast.SourceFile]] | None
 
 @functools.lru_cache(maxsize=None)
 def _bundled_expansions(game: str) -> tuple[tuple[str, dict[tuple[str, str], str]], ...]:
-    """The bundled expansions of the bundled game `game` (their folders are named `GAME-...`), each
-    with what it declares and defines: (what, name) -> how a hint names it."""
+    """The bundled expansions of the bundled game `game` (those whose `base` names it; one that
+    names none, by its folder's name, `GAME-...`), each with what it declares and defines:
+    (what, name) -> how a hint names it."""
     from . import registry as R
     folder = bundled_sets("game").get(game)
     if folder is None:
         return ()
     out = []
     for expansion, path in bundled_sets("expansion").items():
-        if not path.name.startswith(folder.name + "-"):
+        parsed = read_folder(path).parsed
+        named = _base_named(parsed)
+        if named[1].name != game if named is not None else not path.name.startswith(folder.name + "-"):
             continue
         found: dict[tuple[str, str], str] = {}
-        for source in read_folder(path).parsed:
+        for source in parsed:
             for d in source.definitions:
                 if d.modifier is not None:
                     continue

@@ -196,6 +196,16 @@ def test_scenarios_refuse_unknown_options_and_expansions_with_did_you_mean(tmp_p
     (["verify", "-n", "1", "-e", "pantheo"],
      "Error: Invalid value for --expansion: unknown expansion `pantheo`; did you mean `pantheon`? expansions: agora, pantheon"),
     (["list", "crads"], "Error: Invalid value for KIND: unknown kind `crads`; did you mean `cards`?"),
+    # (a kind a bundled expansion of the game declares, not loaded: the expansion to add, found
+    # by its `base`, as the checker names it for a name of that expansion)
+    (["list", "conspiracies"],
+     "Error: Invalid value for KIND: unknown kind `conspiracies`; `conspiracy` is a kind of the bundled expansion "
+     "agora: add -e agora"),
+    (["list", "god"],
+     "Error: Invalid value for KIND: unknown kind `god`; `god` is a kind of the bundled expansion pantheon: "
+     "add -e pantheon"),
+    (["list", "gods", "--game", "classic"],   # (Pantheon is not an expansion of the classic game)
+     "Error: Invalid value for KIND: unknown kind `gods`; did you mean `boards`? kinds: "),
 ])
 def test_unknown_names_are_usage_errors(args, line):
     result = run(*args, input="q\n")
