@@ -270,7 +270,7 @@ def merge(layers: list[list[ast.SourceFile]], merged: Merged) -> Merged:
     return merged
 
 
-def _base_named(layer: list[ast.SourceFile]) -> tuple[ast.Definition, ast.Name] | None:
+def base_named(layer: list[ast.SourceFile]) -> tuple[ast.Definition, ast.Name] | None:
     """An expansion layer's header and the game its `base` names (None: it names none)."""
     for source in layer:
         for d in source.definitions:
@@ -294,7 +294,7 @@ def _made_for_another(layer: list[ast.SourceFile], game: str | None, merged: Mer
     once at that line): such a layer is left out, since each of its changes to a game it was
     not made for would be an error of its own (one of the bundled expansions on the other
     bundled game made 48)."""
-    named = _base_named(layer) if game is not None else None
+    named = base_named(layer) if game is not None else None
     if named is None or named[1].name == game:
         return False
     header, made_for = named[0], named[1].name
@@ -415,7 +415,7 @@ def _bundled_expansions(game: str) -> tuple[tuple[str, dict[tuple[str, str], str
     out = []
     for expansion, path in bundled_sets("expansion").items():
         parsed = read_folder(path).parsed
-        named = _base_named(parsed)
+        named = base_named(parsed)
         if named[1].name != game if named is not None else not path.name.startswith(folder.name + "-"):
             continue
         found: dict[tuple[str, str], str] = {}

@@ -280,6 +280,39 @@ def test_an_expansion_folder_is_checked_on_the_game_setting_or_the_game_it_chang
     assert Project(game="clasic").unknown_game().startswith("unknown game `clasic`")
 
 
+def test_an_expansion_folder_naming_its_base_game_is_checked_on_it(tmp_path):
+    """An expansion of new cards only changes nothing to infer its game from: it was checked on
+    the bundled base game, where a classic resource is unknown. Its `base` says the game."""
+    fan = tmp_path / "cities"
+    fan.mkdir()
+    header_file = fan / "expansion.rules"
+    header_file.write_text('expansion cities {\n    base classic\n}\n', encoding="utf-8")
+    cards_file = fan / "cards.rules"
+    cards_file.write_text(CARD % "produce ore", encoding="utf-8")   # ore: a classic resource
+    codes = lambda project: [d.code for d in project.diagnostics(cards_file)[str(cards_file)]]
+    assert [p.name for p in Project().layers_for(cards_file)] == ["classic", "cities"]
+    assert codes(Project()) == []
+    # The `game` setting still wins, as `check --game` does: the mismatch is said at `base`.
+    project = Project(game="duel")
+    assert [p.name for p in project.layers_for(cards_file)] == ["duel", "cities"]
+    assert [d.code for d in project.diagnostics(header_file)[str(header_file)]] == ["E107"]
+    # An edit of the `base` line regroups the folder.
+    project = Project()
+    project.update(header_file, header_file.read_text(encoding="utf-8"))   # (the buffer opened)
+    assert [p.name for p in project.layers_for(cards_file)] == ["classic", "cities"]
+    project.update(header_file, 'expansion cities {\n    base duel\n}\n')
+    assert [p.name for p in project.layers_for(cards_file)] == ["duel", "cities"]
+
+
+def test_an_expansion_of_the_setting_is_laid_only_on_the_game_its_base_names(tmp_path):
+    fan = tmp_path / "harbours"
+    fan.mkdir()
+    (fan / "expansion.rules").write_text('expansion harbours {\n    base classic\n}\n', encoding="utf-8")
+    project = Project([str(fan)])
+    assert [p.name for p in project.layers_for(CARDS_ROOT / "classic" / "age1.rules")] == ["classic", "harbours"]
+    assert [p.name for p in project.layers_for(CARDS_ROOT / "duel" / "age1.rules")] == ["duel"]
+
+
 def test_the_game_setting_reaches_the_server(tmp_path):
     fan = tmp_path / "cities"
     fan.mkdir()

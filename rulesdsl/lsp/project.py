@@ -19,8 +19,8 @@ from .. import ast, parse_cache
 from ..checker import check, vocabulary, Vocabulary
 from ..diagnostics import Diagnostic, Span
 from ..files import FileProblem, exists, is_dir, is_file, read_regular, unreachable
-from ..loader import (BASE_GAME, MAX_FOLDER_BYTES, SUFFIX, FolderProblem, Merged, bundled_folder, bundled_sets,
-                      files_in as folder_files, folder_order, layer_folder, merge)
+from ..loader import (BASE_GAME, MAX_FOLDER_BYTES, SUFFIX, FolderProblem, Merged, base_named, bundled_folder,
+                      bundled_sets, files_in as folder_files, folder_order, header_name, layer_folder, merge)
 from ..parser import decode, parse_file
 from ..report import follow_on
 
@@ -135,7 +135,7 @@ class Project:
             self.parse(path)  # the saved file: its names stand in while the buffer is broken
         old = self.open.get(path)
         # (what is worked out from the folders stays while an edit cannot change it: a buffer
-        # opened, or an edit to its header or an `order` line regroups here; one to what it
+        # opened, or an edit to its header, an `order` or a `base` line regroups here; one to what it
         # defines, once it is parsed)
         if old is None or (old != text and grouping(old) != grouping(text)):
             self.forget(path)
@@ -313,12 +313,16 @@ class Project:
         return (base, *extras)
 
     def base_game(self, folder: Path) -> Path | None:
-        """The base game an expansion folder is checked on."""
+        """The base game an expansion folder is checked on: the `game` setting, else the bundled
+        game its `base` names, else the one its changes fit, else the bundled base game."""
         if self.game is not None:
             try:
                 return absolute(layer_folder(self.game, "game"))
             except ValueError:  # an unknown name in the setting: the server told the user
                 pass
+        named = bundled_sets("game").get(self.base_named(folder) or "")
+        if named is not None:   # (an expansion of new cards only changes nothing to infer from)
+            return absolute(named)
         inferred = self.game_of(folder)
         if inferred is not None:
             return inferred
@@ -338,27 +342,46 @@ class Project:
         return self._memoized(("game of", absolute(expansion)), find)
 
     def fits(self, expansion: Path, base: Path) -> bool:
-        """Whether an expansion of the setting is checked on top of `base`: unless it is plainly
-        another game's (what it changes is all defined by one bundled game, and not all by
-        `base`): a bundled expansion of one bundled game is not laid on another."""
+        """Whether an expansion of the setting is checked on top of `base`: where its `base`
+        names a game, when that is `base`'s; else unless it is plainly another game's (what it
+        changes is all defined by one bundled game, and not all by `base`): a bundled
+        expansion of one bundled game is not laid on another."""
+        named = self.base_named(expansion)
+        if named is not None:
+            return named == header_name(base)
         home = self.game_of(expansion)
         if home is None or home == absolute(base):
             return True
         return self._definitions(expansion)[1] <= self._definitions(absolute(base))[0]
 
+    def base_named(self, expansion: Path) -> str | None:
+        """The game an expansion folder's `base` names (None: it names none)."""
+        def find():
+            named = base_named(self._trees(expansion))
+            return named[1].name if named is not None else None
+        return self._memoized(("base", absolute(expansion)), find)
+
     def _definitions(self, folder: Path) -> tuple[frozenset, frozenset]:
         """(what a folder's files define, what they change), as (kind, name) pairs."""
         def find():
             defined, changed = set(), set()
-            for f in self.files_in(folder):
-                parsed = self.parse(f)
-                tree = parsed.tree if parsed is not None else None
-                if tree is None and f in self.open:   # (a buffer being typed in: its last tree)
-                    tree = self.last_good.get(f)
-                for d in tree.definitions if tree is not None else ():
+            for tree in self._trees(folder):
+                for d in tree.definitions:
                     (defined if d.modifier is None else changed).add((d.kind, d.name))
             return frozenset(defined), frozenset(changed)
         return self._memoized(("definitions", absolute(folder)), find)
+
+    def _trees(self, folder: Path) -> list[ast.SourceFile]:
+        """The parse trees of a folder's files (a buffer being typed in: its last good tree)."""
+        trees = []
+        for f in self.files_in(folder):
+            parsed = self.parse(f)
+            tree = parsed.tree if parsed is not None else None
+            if tree is None and f in self.open:
+                tree = self.last_good.get(f)
+            if tree is not None:
+                trees.append(tree)
+        return trees
 
     def unknown_expansions(self) -> list[str]:
         """The setting's names that are no bundled expansion and no folder, each with why."""
@@ -507,7 +530,7 @@ class Project:
 
 def grouping(text: str) -> tuple:
     """What of a file's text the header scans read, the grouping of files into content sets
-    and the order of expansions: its first header line's kind and its `order` lines.  (What it
+    and the order of expansions: its first header line's kind and its `order` and `base` lines.  (What it
     defines is compared when it is parsed: see `Project.parse`.)"""
     kind = None
     for line in text.split("\n"):
@@ -515,8 +538,10 @@ def grouping(text: str) -> tuple:
         if m:
             kind = m.group(1)
             break
-    order = tuple(words for words in (line.split("#")[0].split() for line in text.split("\n") if "order" in line)
-                  if len(words) == 2 and words[0] == "order")
+    # (`base` too: the game an expansion names is the game its files are checked on)
+    order = tuple(words for words in (line.split("#")[0].split() for line in text.split("\n")
+                                      if "order" in line or "base" in line)
+                  if len(words) == 2 and words[0] in ("order", "base"))
     return kind, order
 
 
