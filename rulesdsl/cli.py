@@ -38,7 +38,8 @@ def check(paths: tuple[str, ...], expansions: tuple[str, ...], fmt: str, max_err
     file from stdin.
 
     A folder without a `game` definition is checked as an expansion on top of the base game
-    (--game, default the bundled Duel; with -e, on top of the base game and those expansions).
+    (--game, default the game its `base` names, else the bundled Duel; with -e, on top of the
+    base game and those expansions).
     With --players, a clean game is also compiled for that many players. Exit status: 0 clean
     (warnings allowed), 1 errors, 2 usage."""
     from .files import resolved
@@ -132,7 +133,7 @@ def explain(words: tuple[str, ...], expansions: tuple[str, ...], game: str | Non
         return
     from .explain import explain as render, wrapped
     from .safe_text import printable
-    rules = load_rules(expansions, game_base(game), players)
+    rules = load_rules(expansions, game_base(game, expansions), players)
     try:
         text = printable(render(name, rules.content))
         if sys.stdout.isatty():   # (a pipe or a file gets the lines whole)
@@ -162,7 +163,7 @@ def simulate(games: int, seed: int, expansions: tuple[str, ...], agents: str | N
     from rulesdsl.interpreter import EffectFailed
     from rulesdsl.interpreter.agents import AGENTS
     from rulesdsl.simulate import simulate as run
-    rules = load_rules(expansions, game_base(game), players)
+    rules = load_rules(expansions, game_base(game, expansions), players)
     seats = rules.content.players
     names = seat_agents("--agents", agents, seats, AGENTS) if agents is not None else ["random"] * seats
     show_bar = sys.stderr.isatty()
@@ -250,7 +251,7 @@ def play(agent: str | None, agents: str | None, seat: int, seed: int | None, exp
         seed, options, script, loaded = data["seed"], tuple(data["options"]), data["script"] or None, actions_of(data)
         chosen = round_of(data)   # (choices of a round under way the history does not hold yet)
     else:
-        rules = load_rules(expansions, game_base(game), players)
+        rules = load_rules(expansions, game_base(game, expansions), players)
     seats = rules.content.players
     checked("--seat", check_seat, seat, seats)
     if agents is not None:
@@ -424,7 +425,8 @@ def list_names(kind: str | None, path: Path | None, expansions: tuple[str, ...],
     verb, ...; singular or plural), or without KIND (or with `all`) the kinds and how many.
 
     PATH is a content folder, as for `verify`: one with a `game` is the base game, any other is
-    layered on the base game (--game, default the bundled Duel; after the --expansion ones). A
+    layered on the base game (--game, default the game the expansions' `base` names, else the
+    bundled Duel; after the --expansion ones). A
     lone argument holding `/`, or naming a folder and no kind, is the PATH. Copies of an item share its name: the names are the
     same at every player count (--players only checks that the game plays with that many)."""
     from .diagnostics import RulesError

@@ -10,7 +10,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Callable, Iterator, NoReturn
+from typing import Callable, Iterable, Iterator, NoReturn
 
 import click
 
@@ -61,17 +61,18 @@ def game_options(command):
     command = click.option("--players", "-p", "players", type=int, default=None, metavar="N",
                            help="The number of players (default: the game's fewest).")(command)
     return click.option("--game", "-g", "game", default=None, metavar="NAME|FOLDER",
-                        help="The base game: a bundled one (duel, the default; classic) or a folder "
-                             "holding a `game`.")(command)
+                        help="The base game: a bundled one (duel or classic) or a folder holding a "
+                             "`game`. Default: the game the expansions' `base` names, else duel.")(command)
 
 
-def game_base(game: str | None) -> str:
+def game_base(game: str | None, expansions: Iterable[str | Path] = ()) -> str:
     """The base game `--game` names: a bundled game's name, or a folder holding a `game`
     definition (its absolute path); anything else is one `error:` line naming the bundled games
-    (exit 2).  None: the bundled default."""
-    from .loader import BASE_GAME, bundled_sets
+    (exit 2).  None: the bundled game the expansions' `base` names, else the bundled default
+    (`loader.default_game`)."""
+    from .loader import bundled_sets, default_game
     if game is None:
-        return BASE_GAME
+        return default_game(expansions)
     from .files import is_dir, unreachable
     bundled = bundled_sets("game")
     if game in bundled:
@@ -154,12 +155,11 @@ def writable(path: Path | None) -> None:
 def content_layers(path: Path | None, expansions: tuple[str, ...],
                    game: str | None = None) -> tuple[str, tuple[str, ...]]:
     """(base, expansions): a folder that defines a `game` is the base; any other folder is an
-    expansion layered last, on the base game (`--game`, default the bundled one) and the named
-    expansions.  A PATH with its own `game` and a `--game` too, or a folder past the limits of a
+    expansion layered last, on the base game (`--game`, default the one the expansions' `base`
+    names, else the bundled one) and the named expansions.  A PATH with its own `game` and a `--game` too, or a folder past the limits of a
     content folder (loader.FolderProblem), is a usage error."""
-    base = game_base(game)
     if path is None:
-        return base, tuple(expansions)
+        return game_base(game, expansions), tuple(expansions)
     from .loader import FolderProblem, load_paths
     folder = str(path.resolve())
     try:
@@ -170,7 +170,7 @@ def content_layers(path: Path | None, expansions: tuple[str, ...],
         if game is not None:
             usage_error(f"{path} defines its own game: give it as PATH or as --game, not both")
         return folder, tuple(expansions)
-    return base, (*expansions, folder)
+    return game_base(game, (*expansions, folder)), (*expansions, folder)
 
 
 SAME_CTRL_C = 0.5   # seconds: what a person pressing Ctrl-C twice takes more than

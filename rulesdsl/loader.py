@@ -11,6 +11,7 @@ import os
 import stat
 from importlib.resources import files
 from pathlib import Path
+from typing import Iterable
 
 import attrs
 
@@ -51,15 +52,41 @@ def bundled_sets(kind: str) -> dict[str, Path]:
 
 def folder_order(folder: Path) -> int:
     """The `order N` of a folder's expansion header (a text scan; 0 when absent)."""
+    found = _header_word(folder, "order")
+    return int(found) if found is not None and found.isdigit() else 0
+
+
+def folder_base(folder: Path) -> str | None:
+    """The game a folder's expansion header names with `base NAME` (a text scan; None when
+    absent)."""
+    return _header_word(folder, "base")
+
+
+def _header_word(folder: Path, verb: str) -> str | None:
+    """The word after the first `VERB WORD` line of a folder's card files (a text scan, no
+    parsing: asked before anything is loaded)."""
     for f in sorted(folder.glob(f"*{SUFFIX}")) if is_dir(folder) else [folder]:
         try:
             for line in f.read_text(encoding="utf-8-sig", errors="replace").splitlines():
                 words = line.split("#")[0].split()
-                if len(words) == 2 and words[0] == "order" and words[1].isdigit():
-                    return int(words[1])
+                if len(words) == 2 and words[0] == verb:
+                    return words[1]
         except OSError:
             continue
-    return 0
+    return None
+
+
+def default_game(expansions: Iterable[str | Path]) -> str:
+    """The base game where none is given: the bundled game that the first expansion naming one
+    in its `base` names (`rulesdsl simulate -e ./harbours`, made for the classic game, plays
+    on it), else the bundled base game.  A `base` that names no bundled game leaves the
+    bundled base game, where loading says so (E107)."""
+    for name in expansions:
+        path = Path(name) if (isinstance(name, Path) or "/" in name or is_dir(name)) else bundled_folder(name, "expansion")
+        named = folder_base(path) if path is not None and exists(path) else None
+        if named is not None:
+            return named if named in bundled_sets("game") else BASE_GAME
+    return BASE_GAME
 
 
 def canonical_expansions(expansions: list[str] | tuple[str, ...]) -> list[str]:

@@ -17,8 +17,7 @@ from .files import is_file, resolved
 from .formats import github_command, sarif_log
 from .listing import plural
 from .trial import trial_diagnostics
-from .loader import (BASE_GAME, CARDS_ROOT, Inline, bundled_folder, bundled_names, files_in, load_paths,
-                     resolve_layers)
+from .loader import CARDS_ROOT, Inline, bundled_names, default_game, files_in, load_paths, resolve_layers
 
 
 @attrs.define
@@ -201,14 +200,17 @@ def _combine(sets: list[_Checked]) -> Report:
 
 def layers_for(path: Path | Inline, expansions: Sequence[str] = (), game: str | None = None) -> list[Path | Inline]:
     """A folder that defines no `game` is checked on top of the base game (`game`: a bundled
-    game's name or a folder; default the bundled base game); one that defines a `game` is that
+    game's name or a folder; default the bundled game the expansions' or the folder's own
+    `base` names, else the bundled base game); one that defines a `game` is that
     game.  With `expansions`, every path is checked with those expansions on top (which then
     apply in their `order`, as when played): a game folder under them, another path over the
     base game and them."""
-    base = bundled_folder(BASE_GAME) if game is None else resolve_layers([], game)[0]
+    if game is None:   # (the game the expansions' `base` names, this path's too: else the bundled one)
+        game = default_game([*expansions, *(() if isinstance(path, Inline) else (path,))])
+    base = resolve_layers([], game)[0]
     own_game = _defines_game(path, base)
     if expansions:
-        layers: list[Path | Inline] = list(resolve_layers(list(expansions), game or BASE_GAME))
+        layers: list[Path | Inline] = list(resolve_layers(list(expansions), game))
         if own_game:   # (a copy of a whole game: stacked on the base game, all of it was defined twice)
             return [path, *(p for p in layers[1:] if isinstance(path, Inline) or resolved(path) != resolved(p))]
         if isinstance(path, Inline) or all(resolved(path) != resolved(p) for p in layers):
@@ -249,11 +251,11 @@ def check_paths(paths: list[Path | Inline], expansions: Sequence[str] = (), base
     """`rulesdsl check PATH...`: each path is checked as its own content set (a folder without
     a `game` on top of the base game, or with `expansions` on top of the base game and those
     expansions); no path means every bundled folder, or with `expansions` or a `base` (a
-    bundled game's name or a folder; default the bundled base game) that game and those
-    expansions together.  ValueError names an unknown expansion."""
+    bundled game's name or a folder; default the game the expansions' `base` names, else the
+    bundled base game) that game and those expansions together.  ValueError names an unknown expansion."""
     read: dict = {}  # each folder is read once, however many content sets use it
     if not paths:
         if expansions or base is not None:
-            return _combine([_check_set(list(resolve_layers(list(expansions), base or BASE_GAME)), read)])
+            return _combine([_check_set(list(resolve_layers(list(expansions), base or default_game(expansions))), read)])
         paths = [CARDS_ROOT / n for n in bundled_names()]
     return _combine([_check_set(layers_for(p, expansions, base), read) for p in paths])

@@ -128,3 +128,52 @@ def test_base_belongs_in_an_expansion_header_and_takes_one_word(tmp_path):
                                     '    base duel\n}\n', encoding="utf-8")
     codes = sorted(d.code for d in check_paths([folder]).diagnostics)
     assert codes == ["E202", "E309"], codes
+
+
+# -- the game a command plays when none is given ---------------------------------------------------
+
+def classic_expansion(tmp_path: Path, made_for: str = "classic") -> Path:
+    """A folder of new content only, made for the classic game: `ore` is no resource of Duel's."""
+    folder = tmp_path / "harbours"
+    folder.mkdir()
+    (folder / "harbours.rules").write_text(f'expansion harbours {{\n    base {made_for}\n}}\n\n'
+                                           'card "Harbour" {\n    age 1\n    color brown\n    produce ore\n}\n',
+                                           encoding="utf-8")
+    return folder
+
+
+def test_without_game_the_game_an_expansion_names_is_played(tmp_path):
+    """`rulesdsl simulate -e ./harbours` laid a classic expansion on Duel (E107, or before
+    `base`, an unknown resource); the game its `base` names is the default now."""
+    from click.testing import CliRunner
+
+    from rulesdsl.cli import cli
+    from rulesdsl.loader import BASE_GAME, default_game
+
+    folder = classic_expansion(tmp_path)
+    run = lambda *args: CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=False)
+    assert default_game([str(folder)]) == "classic" != BASE_GAME
+    assert default_game(["nonexistent", str(folder)]) == "classic"   # (the first that names one)
+    assert default_game([]) == BASE_GAME
+    checked = run("check", folder)
+    assert checked.exit_code == 0 and checked.output.startswith("ok: "), checked.output
+    assert run("check", "-e", folder).exit_code == 0
+    simulated = run("simulate", "-n", "2", "-e", folder, "--jobs", "1")
+    assert simulated.exit_code == 0 and "classic, 3 players" in simulated.output, simulated.output
+    assert "Harbour" in run("list", "card", folder).output
+    # A game given still wins: the expansion is then one error, where its `base` is.
+    refused = run("check", "--game", "duel", folder)
+    assert refused.exit_code == 1 and "error[E107]: expansion `harbours` is made for `classic`, not for `duel`" \
+        in refused.output
+    # Bundled expansions name their game too.
+    assert default_game(sorted(bundled_sets("expansion"))) == made_for(sorted(bundled_sets("expansion"))[0])
+
+
+def test_a_base_that_names_no_bundled_game_leaves_the_default_and_says_so(tmp_path):
+    from rulesdsl.loader import BASE_GAME, default_game
+
+    folder = classic_expansion(tmp_path, made_for="harbour_game")
+    assert default_game([str(folder)]) == BASE_GAME
+    report = check_paths([folder])
+    assert [d.code for d in report.diagnostics] == ["E107"]
+    assert report.diagnostics[0].message == f"expansion `harbours` is made for `harbour_game`, not for `{BASE_GAME}`"

@@ -98,7 +98,7 @@ def balance(game: str | None, players: int | None, expansions: tuple[str, ...], 
             traces.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             _fail(f"cannot create {traces}: {exc.strerror or exc}")
-    base = game_base(game)
+    base = game_base(game, expansions)
     sides = [_side(c, base, "--compare") for c in compare] if compare else [(base, None)]
     layers = [(b, tuple(expansions) + ((extra,) if extra else ())) for b, extra in sides]
     seats = [load_rules(e, b, players).content.players for b, e in layers]

@@ -40,7 +40,8 @@ def verify(path: Path | None, games: int, expansions: tuple[str, ...], seed: int
     """Play N random games checking every rule invariant after every action.
 
     PATH is a content folder: one with a `game` is the base game, any other is layered on the
-    base game (--game, default the bundled Duel; after the --expansion ones). --players: how many
+    base game (--game, default the game the expansions' `base` names, else the bundled Duel;
+    after the --expansion ones). --players: how many
     play (default: the game's fewest). On a failure: the invariant, the shrunk
     action sequence, and a trace that `rulesdsl replay` re-runs. Exit status 0: every
     invariant held; 1: one broke (or the cards do not load); 2: usage."""
