@@ -156,8 +156,9 @@ def content_layers(path: Path | None, expansions: tuple[str, ...],
                    game: str | None = None) -> tuple[str, tuple[str, ...]]:
     """(base, expansions): a folder that defines a `game` is the base; any other folder is an
     expansion layered last, on the base game (`--game`, default the one the expansions' `base`
-    names, else the bundled one) and the named expansions.  A PATH with its own `game` and a `--game` too, or a folder past the limits of a
-    content folder (loader.FolderProblem), is a usage error."""
+    names, else the bundled one) and the named expansions.  A PATH with its own `game` and a
+    `--game` too, or a folder past the limits of a content folder (loader.FolderProblem), is a
+    usage error."""
     if path is None:
         return game_base(game, expansions), tuple(expansions)
     from .loader import FolderProblem, load_paths

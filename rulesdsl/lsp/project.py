@@ -135,8 +135,8 @@ class Project:
             self.parse(path)  # the saved file: its names stand in while the buffer is broken
         old = self.open.get(path)
         # (what is worked out from the folders stays while an edit cannot change it: a buffer
-        # opened, or an edit to its header, an `order` or a `base` line regroups here; one to what it
-        # defines, once it is parsed)
+        # opened, or an edit to its header, an `order` or a `base` line regroups here; one to
+        # what it defines, once it is parsed)
         if old is None or (old != text and grouping(old) != grouping(text)):
             self.forget(path)
         if old != text and path.suffix == SUFFIX:
