@@ -17,7 +17,7 @@ import attrs
 
 from . import ast, parse_cache
 from .diagnostics import Diagnostic
-from .files import exists, is_dir, lookup, resolved
+from .files import exists, is_dir, is_file, lookup, resolved
 from .names import UnknownName
 from .parser import decode, parse_file
 
@@ -64,8 +64,11 @@ def folder_base(folder: Path) -> str | None:
 
 def _header_word(folder: Path, verb: str) -> str | None:
     """The word after the first `VERB WORD` line of a folder's card files (a text scan, no
-    parsing: asked before anything is loaded)."""
+    parsing: asked before anything is loaded).  Only regular files are read: a FIFO named like a
+    card file would block the scan (the loader reports what it is)."""
     for f in sorted(folder.glob(f"*{SUFFIX}")) if is_dir(folder) else [folder]:
+        if not is_file(f):
+            continue
         try:
             for line in f.read_text(encoding="utf-8-sig", errors="replace").splitlines():
                 words = line.split("#")[0].split()

@@ -177,3 +177,23 @@ def test_a_base_that_names_no_bundled_game_leaves_the_default_and_says_so(tmp_pa
     report = check_paths([folder])
     assert [d.code for d in report.diagnostics] == ["E107"]
     assert report.diagnostics[0].message == f"expansion `harbours` is made for `harbour_game`, not for `{BASE_GAME}`"
+
+
+def test_the_header_scans_skip_a_fifo_named_like_a_card_file(tmp_path):
+    """Reading a FIFO blocks until something writes to it: `rulesdsl check` on a folder holding
+    one hung in the scan for a `base` line (and `-e FOLDER` in the scan for `order`)."""
+    import os
+    import threading
+
+    from rulesdsl.loader import default_game, folder_order
+
+    os.mkfifo(tmp_path / "a_pipe.rules")
+    (tmp_path / "b.rules").write_text("expansion piped {\n    order 4\n    base classic\n}\n", encoding="utf-8")
+    found = {}
+    scan = threading.Thread(target=lambda: found.update(order=folder_order(tmp_path),
+                                                         game=default_game([str(tmp_path)]),
+                                                         pipe=default_game([str(tmp_path / "a_pipe.rules")])),
+                            daemon=True)
+    scan.start()
+    scan.join(timeout=20)
+    assert found == {"order": 4, "game": "classic", "pipe": "duel"}, "the scan blocked on the FIFO"
