@@ -110,8 +110,12 @@ def header_name(folder: Path) -> str | None:
 
 def header(folder: Path) -> tuple[str, str] | None:
     """(kind, name) of a folder's `expansion NAME` or `game NAME` line (a text scan, no parsing;
-    a byte order mark starting a file is skipped, as `parser.decode` skips it)."""
+    a byte order mark starting a file is skipped, as `parser.decode` skips it; only regular
+    files are read: the language server asks it of a user's game folder, where a FIFO would
+    block)."""
     for f in sorted(folder.glob(f"*{SUFFIX}")):
+        if not is_file(f):
+            continue
         try:
             for line in f.read_text(encoding="utf-8-sig", errors="replace").splitlines():
                 words = line.split()

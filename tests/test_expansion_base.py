@@ -185,15 +185,16 @@ def test_the_header_scans_skip_a_fifo_named_like_a_card_file(tmp_path):
     import os
     import threading
 
-    from rulesdsl.loader import default_game, folder_order
+    from rulesdsl.loader import default_game, folder_order, header
 
     os.mkfifo(tmp_path / "a_pipe.rules")
     (tmp_path / "b.rules").write_text("expansion piped {\n    order 4\n    base classic\n}\n", encoding="utf-8")
     found = {}
-    scan = threading.Thread(target=lambda: found.update(order=folder_order(tmp_path),
+    scan = threading.Thread(target=lambda: found.update(header=header(tmp_path), order=folder_order(tmp_path),
                                                          game=default_game([str(tmp_path)]),
                                                          pipe=default_game([str(tmp_path / "a_pipe.rules")])),
                             daemon=True)
     scan.start()
     scan.join(timeout=20)
-    assert found == {"order": 4, "game": "classic", "pipe": "duel"}, "the scan blocked on the FIFO"
+    assert found == {"header": ("expansion", "piped"), "order": 4, "game": "classic", "pipe": "duel"}, \
+        "a scan blocked on the FIFO"
