@@ -80,8 +80,8 @@ def plural(kind: str) -> str:
 
 def resolve_kind(word: str, found: dict[str, list[Entry]], merged: Merged | None = None) -> str:
     """A kind as typed, singular (`card`, as in the card files) or plural (`cards`).  Unknown,
-    it is an UnknownName; one that a bundled expansion of the game declares, not loaded
-    (`list conspiracies` without `-e agora`), says so, from `merged` where given."""
+    it is an UnknownName; one that a bundled expansion of the game declares, that expansion
+    not loaded, names the expansion to add (from `merged`, where given)."""
     kinds = known_kinds(found)
     by_word = {**{plural(k): k for k in kinds}, **{k: k for k in kinds}}
     if word in by_word:
