@@ -25,6 +25,7 @@ from .explain_text import (ORDINAL, Context, article, capitalize, context_for, e
                            words)
 from .loader import Merged, merge
 from .model import said
+from .names import quoted
 from .parser import parse_file
 
 KIND_ORDER = ("item", "action", "rule", "age", "layout", "track", "game", "expansion")
@@ -36,7 +37,8 @@ class UnknownName(KeyError):
     """No definition has this name; `suggestion` is a did-you-mean text, or None."""
 
     def __init__(self, name: str, suggestion: str | None):
-        message = f"nothing is named `{name}`" + (f"; {suggestion}" if suggestion else "")
+        # (`quoted`: escaped and cut where long, as every unknown name is echoed)
+        message = f"nothing is named {quoted(name)}" + (f"; {suggestion}" if suggestion else "")
         super().__init__(message)   # args[0] is the whole message
         self.name = name
         self.suggestion = suggestion

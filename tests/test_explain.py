@@ -262,6 +262,15 @@ def test_unknown_name_suggests(content):
     assert exc.value.suggestion is None
 
 
+def test_a_long_unknown_name_is_cut_as_every_unknown_name_is(content):
+    """`rulesdsl explain` echoed a 5,000-character name whole; other commands cut it
+    (`names.quoted`)."""
+    with pytest.raises(UnknownName) as exc:
+        explain("Z" * 5000, content)
+    assert str(exc.value) == f"nothing is named `{'Z' * 40}...`"
+    assert exc.value.name == "Z" * 5000
+
+
 def test_explain_a_new_card_in_an_expansion(tmp_path):
     (tmp_path / "stall.rules").write_text(
         'card "Market Stall" {\n    age 1\n    color yellow\n    cost 1 coin\n'
