@@ -198,3 +198,20 @@ def test_the_header_scans_skip_a_fifo_named_like_a_card_file(tmp_path):
     scan.join(timeout=20)
     assert found == {"header": ("expansion", "piped"), "order": 4, "game": "classic", "pipe": "duel"}, \
         "a scan blocked on the FIFO"
+
+
+def test_a_scenario_without_base_plays_the_game_its_expansion_names(tmp_path):
+    """A scenario with `expansion "harbours"` (made for the classic game) and no `base` line
+    was set up on Duel, where the expansion is E107; `rulesdsl test --game` and a `base` line
+    still decide."""
+    from rulesdsl.testing import scenarios as S
+
+    classic_expansion(tmp_path)
+    path = tmp_path / "harbour.scenario"
+    path.write_text('scenario "A harbour makes ore" {\n    expansion "harbours"\n    give 0 "Harbour"\n'
+                    '    expect production(ore) >= 1\n    expect count(city, owner=all) == 1\n}\n', encoding="utf-8")
+    (result,) = S.run_file(path)
+    assert result.status == "passed", [d.message for d in result.diagnostics]
+    (given,) = S.run_file(path, base="duel")
+    assert given.status == "error"
+    assert "expansion `harbours` is made for `classic`, not for `duel`" in given.diagnostics[0].message

@@ -39,6 +39,7 @@ from .. import ast
 from .. import registry as R
 from ..diagnostics import Diagnostic, Span, did_you_mean, render
 from ..files import is_dir, is_file, resolved, unreachable
+from ..loader import default_game
 from ..names import UnknownName, check_options, names_given
 from ..playable import statements
 
@@ -176,8 +177,8 @@ class StatementDoc:
 
 
 STATEMENTS: dict[str, StatementDoc] = {s.name: s for s in [
-    StatementDoc("base", "base NAME | base \"FOLDER\"", "The base game: a bundled name (default `duel`) or a "
-                 "folder, relative to the scenario file.", True),
+    StatementDoc("base", "base NAME | base \"FOLDER\"", "The base game: a bundled name (default: the game the "
+                 "expansions' own `base` names, else `duel`) or a folder, relative to the scenario file.", True),
     StatementDoc("expansion", "expansion NAME | expansion \"FOLDER\"", "Add an expansion (repeatable), in order.", True),
     StatementDoc("players", "players N", "How many play (default: the game's fewest, or `rulesdsl test "
                  "--players N`); the game must play with that many.", True),
@@ -252,7 +253,7 @@ class Run:
 
     file: ScenarioFile
     d: ast.Definition
-    base: str = "duel"
+    base: str = ""   # "": the game the expansions' `base` names, else the bundled one
     base_span: Span | None = None
     expansions: list[tuple[str, Span]] = attrs.Factory(list)
     players: int | None = None        # None: the game's fewest
@@ -279,7 +280,7 @@ def run_scenario(file: ScenarioFile, d: ast.Definition, base: str | None = None,
     """Run one scenario; `base` and `players` are the defaults for a scenario without a `base`
     or `players` line (`rulesdsl test --game/--players`)."""
     result = ScenarioResult(d.name or "(unnamed)", file.shown, d.span, "passed", source=file.text)
-    run = Run(file, d, base=base or "duel", players=players)
+    run = Run(file, d, base=base or "", players=players)   # ("": the game the expansions' `base` names)
     try:
         if d.kind != "scenario" or d.modifier:
             raise _error("S101", f"`{' '.join(filter(None, [d.modifier, d.kind]))}` is not a scenario",
@@ -370,7 +371,8 @@ def _header(run: Run, statements: list[ast.Statement]) -> list[ast.Statement]:
 
 def _open(run: Run) -> None:
     from ..diagnostics import RulesError
-    layers = (run.base, *[e for e, _ in run.expansions])
+    expansions = [e for e, _ in run.expansions]
+    layers = (run.base or default_game(expansions), *expansions)
     try:
         run.loaded = _load(layers, run.players)
     except RulesError as exc:
