@@ -85,7 +85,8 @@ def default_game(expansions: Iterable[str | Path]) -> str:
     on it), else the bundled base game.  A `base` that names no bundled game leaves the
     bundled base game, where loading says so (E107)."""
     for name in expansions:
-        path = Path(name) if (isinstance(name, Path) or "/" in name or is_dir(name)) else bundled_folder(name, "expansion")
+        given_as_path = isinstance(name, Path) or "/" in name or is_dir(name)
+        path = Path(name) if given_as_path else bundled_folder(name, "expansion")
         named = folder_base(path) if path is not None and exists(path) else None
         if named is not None:
             return named if named in bundled_sets("game") else BASE_GAME
@@ -331,13 +332,13 @@ def _made_for_another(layer: list[ast.SourceFile], game: str | None, merged: Mer
     named = base_named(layer) if game is not None else None
     if named is None or named[1].name == game:
         return False
-    header, made_for = named[0], named[1].name
+    expansion, made_for = named[0], named[1].name
     bundled = bundled_sets("game")
     hint = (f"play it on {made_for} (`--game {made_for}`), or leave it out" if made_for in bundled else
             f"play it on the game `{made_for}` its `base` names, or correct `base`")
     if game not in bundled:   # (a copy of that game, changed: it keeps the game's name)
         hint += f"; a changed copy of {made_for} takes it if it keeps `game {made_for}`"
-    merged.diagnostics.append(Diagnostic("error", "E107", f"expansion `{header.name}` is made for `{made_for}`, "
+    merged.diagnostics.append(Diagnostic("error", "E107", f"expansion `{expansion.name}` is made for `{made_for}`, "
                                          f"not for `{game}`", named[1].span, hint))
     return True
 
@@ -450,7 +451,8 @@ def _bundled_expansions(game: str) -> tuple[tuple[str, dict[tuple[str, str], str
     for expansion, path in bundled_sets("expansion").items():
         parsed = read_folder(path).parsed
         named = base_named(parsed)
-        if named[1].name != game if named is not None else not path.name.startswith(folder.name + "-"):
+        made_for_it = named[1].name == game if named is not None else path.name.startswith(folder.name + "-")
+        if not made_for_it:
             continue
         found: dict[tuple[str, str], str] = {}
         for source in parsed:

@@ -252,10 +252,12 @@ def check_paths(paths: list[Path | Inline], expansions: Sequence[str] = (), base
     a `game` on top of the base game, or with `expansions` on top of the base game and those
     expansions); no path means every bundled folder, or with `expansions` or a `base` (a
     bundled game's name or a folder; default the game the expansions' `base` names, else the
-    bundled base game) that game and those expansions together.  ValueError names an unknown expansion."""
+    bundled base game) that game and those expansions together.  ValueError names an unknown
+    expansion."""
     read: dict = {}  # each folder is read once, however many content sets use it
     if not paths:
         if expansions or base is not None:
-            return _combine([_check_set(list(resolve_layers(list(expansions), base or default_game(expansions))), read)])
+            layers = resolve_layers(list(expansions), base or default_game(expansions))
+            return _combine([_check_set(list(layers), read)])
         paths = [CARDS_ROOT / n for n in bundled_names()]
     return _combine([_check_set(layers_for(p, expansions, base), read) for p in paths])
