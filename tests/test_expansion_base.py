@@ -215,3 +215,19 @@ def test_a_scenario_without_base_plays_the_game_its_expansion_names(tmp_path):
     (given,) = S.run_file(path, base="duel")
     assert given.status == "error"
     assert "expansion `harbours` is made for `classic`, not for `duel`" in given.diagnostics[0].message
+
+
+def test_a_compared_variant_without_game_is_laid_on_the_game_its_base_names(tmp_path):
+    """`balance --compare classic ./harbours` laid the variant on Duel (E107)."""
+    import json
+
+    from click.testing import CliRunner
+
+    from rulesdsl.cli import cli
+
+    folder = classic_expansion(tmp_path)
+    result = CliRunner().invoke(cli, ["balance", "-n", "3", "--compare", "classic", str(folder), "--agents",
+                                      "random,random,random", "--jobs", "1", "--json"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    changed = json.loads(result.output)["compare"]["changed"]
+    assert {"change": "only in B", "kind": "card", "name": "Harbour"} in changed

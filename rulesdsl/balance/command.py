@@ -99,7 +99,9 @@ def balance(game: str | None, players: int | None, expansions: tuple[str, ...], 
         except OSError as exc:
             _fail(f"cannot create {traces}: {exc.strerror or exc}")
     base = game_base(game, expansions)
-    sides = [_side(c, base, "--compare") for c in compare] if compare else [(base, None)]
+    # (a variant folder without --game: on the game its own `base` names, if the expansions name none)
+    sides = [_side(c, base if game is not None else game_base(None, (*expansions, c)), "--compare")
+             for c in compare] if compare else [(base, None)]
     layers = [(b, tuple(expansions) + ((extra,) if extra else ())) for b, extra in sides]
     seats = [load_rules(e, b, players).content.players for b, e in layers]
     if len(set(seats)) > 1:
