@@ -94,10 +94,11 @@ def name_or_folder(value: object, what: str) -> str:
     raise TypeError(f"{what} is a name or a folder (a string or a path), not {type(value).__name__}")
 
 
-def layers_given(expansions: object, base: object) -> tuple[list[str], str]:
-    """The expansions (`names_given`) and the base game a caller gave, each by name or folder."""
+def layers_given(expansions: object, base: object) -> tuple[list[str], str | None]:
+    """The expansions (`names_given`) and the base game a caller gave, each by name or folder
+    (a base of None stays None: `pipeline.layers_of` makes it the game the expansions name)."""
     return ([name_or_folder(e, "an expansion") for e in names_given(expansions)],
-            name_or_folder(base, "the base game"))
+            None if base is None else name_or_folder(base, "the base game"))
 
 
 def names_given(value: object) -> list:

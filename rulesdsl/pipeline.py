@@ -21,7 +21,7 @@ from .interpreter.legality import stuck
 from .interpreter.persistence import SaveFileError, loads
 from .interpreter.state import State
 from .limits import DEFAULT_MAX_STEPS
-from .loader import BASE_GAME, Merged, canonical_expansions, load_paths, resolve_layers
+from .loader import Merged, canonical_expansions, default_game, load_paths, resolve_layers
 from .model import Content
 from .names import integer, layers_given
 
@@ -36,13 +36,13 @@ class Compiled:
     content: Content
 
 
-def compile_layers(expansions: list[str] | tuple[str, ...] = (), base: str | Path = BASE_GAME,
+def compile_layers(expansions: list[str] | tuple[str, ...] = (), base: str | Path | None = None,
                    players: int | None = None) -> Compiled:
     """Load, check and compile a base game and expansions, in the order given (afresh, no cache),
     for `players` (None: the game's fewest).  Content with errors raises RulesError with every
     diagnostic; an unknown name UnknownName, a folder past the limits FolderProblem, a base
     without a `game` or a player count outside the game's range ValueError."""
-    expansions, base = layers_given(expansions, base)
+    expansions, base = layers_of(expansions, base)
     merged = load_paths(resolve_layers(expansions, base))
     diagnostics = merged.diagnostics + (check(merged) if not merged.diagnostics else [])
     if any(d.severity == "error" for d in diagnostics):
@@ -68,11 +68,11 @@ class Ruleset:
     content: Content = attrs.field(validator=_compiled)
 
     @classmethod
-    def load(cls, expansions: list[str] | tuple[str, ...] = (), base: str | Path = BASE_GAME,
+    def load(cls, expansions: list[str] | tuple[str, ...] = (), base: str | Path | None = None,
              players: int | None = None) -> "Ruleset":
         """Load and compile for `players` (None: the game's fewest); content with errors raises
         RulesError with every diagnostic, a count outside the game's range ValueError."""
-        expansions, base = layers_given(expansions, base)
+        expansions, base = layers_of(expansions, base)
         return cls(compile_layers(canonical_expansions(expansions), base, player_count(players)).content)
 
     def new_game(self, seed: int = 0, options: list[str] | tuple[str, ...] = (),
@@ -87,13 +87,21 @@ def _ruleset(expansions: tuple[str, ...], base: str, players: int | None) -> Rul
     return Ruleset.load(expansions, base, players)
 
 
-def load_ruleset(expansions: list[str] | tuple[str, ...] = (), base: str = BASE_GAME,
+def load_ruleset(expansions: list[str] | tuple[str, ...] = (), base: str | Path | None = None,
                  players: int | None = None) -> Ruleset:
     """The compiled rules for a base game and expansions at a player count (None: the game's
     fewest), compiled once per process."""
     # (checked before the cache: 4.0 equals 4 as a key, and what failed for it was kept for 4)
-    expansions, base = layers_given(expansions, base)
+    expansions, base = layers_of(expansions, base)
     return _ruleset(tuple(canonical_expansions(expansions)), base, player_count(players))
+
+
+def layers_of(expansions: object, base: object) -> tuple[list[str], str]:
+    """The expansions and the base game a caller gave (`names.layers_given`); a base of None is
+    the bundled game that the first expansion naming one in its `base` names, else the bundled
+    one (`loader.default_game`, as the commands default `--game`)."""
+    named, given = layers_given(expansions, base)
+    return named, default_game(named) if given is None else given
 
 
 def player_count(players: object) -> int | None:
@@ -107,7 +115,7 @@ def integer_given(value: object, what: str) -> int:
 
 
 def new_game(expansions: list[str] | tuple[str, ...] = (), seed: int = 0, options: list[str] | tuple[str, ...] = (),
-             script: dict[str, list[str]] | None = None, base: str = BASE_GAME,
+             script: dict[str, list[str]] | None = None, base: str | Path | None = None,
              max_steps: int = DEFAULT_MAX_STEPS, players: int | None = None) -> Game:
     """Start a game: a bundled base game plus expansions, by name or folder path, for `players`
     (None: the game's fewest).  `max_steps` bounds the work of the setup and of each action

@@ -231,3 +231,21 @@ def test_a_compared_variant_without_game_is_laid_on_the_game_its_base_names(tmp_
     assert result.exit_code == 0, result.output
     changed = json.loads(result.output)["compare"]["changed"]
     assert {"change": "only in B", "kind": "card", "name": "Harbour"} in changed
+
+
+def test_the_api_left_without_base_plays_the_game_the_expansion_names(tmp_path):
+    """`new_game(["./harbours"])` laid a classic expansion on Duel (E107), where the commands
+    play the classic game; a `base` given still decides."""
+    from rulesdsl.pipeline import new_game
+    from rulesdsl.testing import strategies as rs
+
+    folder = str(classic_expansion(tmp_path))
+    rules = load_ruleset([folder])
+    assert rules.content.name == "classic" and rules.content.players == 3
+    assert load_ruleset([folder]) is load_ruleset([folder], "classic")   # (one cache entry)
+    assert new_game([folder], seed=1).content is rules.content
+    assert rs.ruleset([folder]) is rules
+    assert load_ruleset() is load_ruleset((), "duel")
+    with pytest.raises(RulesError) as caught:
+        load_ruleset([folder], "duel")
+    assert [d.code for d in caught.value.diagnostics] == ["E107"]

@@ -89,8 +89,8 @@ def test_a_game_or_an_expansion_given_as_anything_but_a_name_or_a_folder_is_a_ty
     # inside the loader ("argument of type 'int' is not iterable").
     from rulesdsl.pipeline import Ruleset, compile_layers
 
-    for call in (lambda: load_ruleset(base=RULES), lambda: new_game(base=RULES), lambda: load_ruleset(base=None),
-                 lambda: Ruleset.load(base=3), lambda: compile_layers(base=RULES)):
+    for call in (lambda: load_ruleset(base=RULES), lambda: new_game(base=RULES), lambda: Ruleset.load(base=3),
+                 lambda: compile_layers(base=RULES), lambda: load_ruleset(base=b"duel")):
         with pytest.raises(TypeError) as info:
             call()
         assert str(info.value).startswith("the base game is a name or a folder (a string or a path), not ")
@@ -99,6 +99,10 @@ def test_a_game_or_an_expansion_given_as_anything_but_a_name_or_a_folder_is_a_ty
                  lambda: Ruleset.load([None]), lambda: compile_layers([3.5])):
         with pytest.raises(TypeError, match=r"^an expansion is a name or a folder \(a string or a path\), not "):
             call()
+    # None is the default, no longer a TypeError: the game the expansions' `base` names, else
+    # the bundled base game (test_expansion_base.py).
+    assert load_ruleset(base=None) is load_ruleset() is load_ruleset((), "duel")
+    assert load_ruleset(["pantheon"], None) is load_ruleset(["pantheon"], "duel")
     # Names and folders, as strings or paths, load as before.
     from rulesdsl.loader import bundled_folder
 

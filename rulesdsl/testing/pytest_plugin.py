@@ -4,7 +4,7 @@
   a failing one (the scenarios that parse still run); a failure shows the scenario's diagnostic
   (file:line:col, the line, a caret, what was expected and found).
   Turn it off with `rulesdsl_scenarios = false` in the pytest ini.
-- Fixtures: `rulesdsl_new_game` (a factory: `rulesdsl_new_game(expansions=(), base="duel",
+- Fixtures: `rulesdsl_new_game` (a factory: `rulesdsl_new_game(expansions=(), base=None,
   seed=0, options=(), players=None)`), `rulesdsl_check` (`rulesdsl.testing.check_game`, raising
   InvariantViolation), `rulesdsl_run_checked` (`rulesdsl.testing.run_checked`).
 - The hypothesis strategies are in `rulesdsl.testing.strategies` (and registered for
@@ -87,12 +87,12 @@ class ScenarioItem(pytest.Item):
 
 @pytest.fixture
 def rulesdsl_new_game():
-    """A factory for new games: rulesdsl_new_game(expansions=(), base="duel", seed=0, options=(),
+    """A factory for new games: rulesdsl_new_game(expansions=(), base=None, seed=0, options=(),
     players=None) (players None: the game's fewest)."""
     from rulesdsl.pipeline import load_ruleset
 
-    def make(expansions=(), base="duel", seed: int = 0, options=(), script=None, players: int | None = None):
-        return load_ruleset(tuple(expansions), str(base), players).new_game(seed=seed, options=list(options),
+    def make(expansions=(), base=None, seed: int = 0, options=(), script=None, players: int | None = None):
+        return load_ruleset(tuple(expansions), base if base is None else str(base), players).new_game(seed=seed, options=list(options),
                                                                             script=script)
     return make
 

@@ -11,8 +11,9 @@ of simple choices (the first legal action wherever possible).
         check_game(game)          # every invariant of rulesdsl.testing.invariants
         assert game.state.coins[0] < 99
 
-Content: `base` is a bundled game (`duel`, `classic`) or a folder; `expansions` bundled names
-or folders, as for `rulesdsl.interpreter.load_ruleset`; `players` the player count (None: the
+Content: `base` is a bundled game (`duel`, `classic`) or a folder (None, the default: the game
+the expansions' `base` names, else `duel`); `expansions` bundled names or folders, as for
+`rulesdsl.interpreter.load_ruleset`; `players` the player count (None: the
 game's fewest), e.g. `rs.action_sequences(base="classic", players=5)`.
 
 With the `hypothesis` entry point (pyproject.toml) `st.from_type(Game)`, `st.from_type(Playthrough)`
@@ -38,12 +39,12 @@ DEFAULT_MAX_ACTIONS = 200   # more than any game of the bundled sets needs to en
 def _key(expansions: Iterable[str], base) -> tuple[str, tuple[str, ...]]:
     """The base game and the expansions, each a name or a folder, as `load_ruleset` takes them
     (one name alone is one expansion, not its letters)."""
-    from rulesdsl.names import layers_given
-    named, b = layers_given(expansions, base)
+    from rulesdsl.pipeline import layers_of
+    named, b = layers_of(expansions, base)
     return b, tuple(named)
 
 
-def ruleset(expansions: Iterable[str] = (), base="duel", players: int | None = None):
+def ruleset(expansions: Iterable[str] = (), base=None, players: int | None = None):
     """The compiled content (cached per process)."""
     from rulesdsl.pipeline import load_ruleset
     b, e = _key(expansions, base)
@@ -118,7 +119,7 @@ class Playthrough:
 
 # -- set-ups ---------------------------------------------------------------------------------------
 
-def setups(expansions: Iterable[str] = (), base="duel", *, options: Iterable[str] = (),
+def setups(expansions: Iterable[str] = (), base=None, *, options: Iterable[str] = (),
            seeds: st.SearchStrategy[int] | None = None, players: int | None = None) -> st.SearchStrategy[Setup]:
     """Games created from a drawn seed (the seed decides every random draw)."""
     b, e = _key(expansions, base)
@@ -170,7 +171,7 @@ def _unseen(rules, options: tuple[str, ...], label: str, names: tuple[str, ...])
     return sum(asked - found for zone, asked, found in game.short_draws if zone == label)
 
 
-def scripted_setups(expansions: Iterable[str] = (), base="duel", *, options: Iterable[str] = (),
+def scripted_setups(expansions: Iterable[str] = (), base=None, *, options: Iterable[str] = (),
                     seeds: st.SearchStrategy[int] | None = None, players: int | None = None
                     ) -> st.SearchStrategy[Setup]:
     """Set-ups whose random draws up to the first turn (the structure of Age I, the progress
@@ -197,7 +198,7 @@ def scripted_setups(expansions: Iterable[str] = (), base="duel", *, options: Ite
 
 # -- action sequences and games --------------------------------------------------------------------
 
-def action_sequences(expansions: Iterable[str] = (), base="duel", *, options: Iterable[str] = (),
+def action_sequences(expansions: Iterable[str] = (), base=None, *, options: Iterable[str] = (),
                      max_actions: int = DEFAULT_MAX_ACTIONS, min_actions: int = 0,
                      setups: st.SearchStrategy[Setup] | None = None, scripted: bool = False,
                      players: int | None = None) -> st.SearchStrategy[Playthrough]:
@@ -243,7 +244,7 @@ def _playthroughs(draw, setup_strategy, min_actions: int, max_actions: int, to_t
     return Playthrough(setup, tuple(actions), game)
 
 
-def games(expansions: Iterable[str] = (), base="duel", *, options: Iterable[str] = (),
+def games(expansions: Iterable[str] = (), base=None, *, options: Iterable[str] = (),
           max_actions: int = DEFAULT_MAX_ACTIONS, min_actions: int = 0,
           setups: st.SearchStrategy[Setup] | None = None, scripted: bool = False,
           players: int | None = None) -> st.SearchStrategy[Game]:
@@ -252,7 +253,7 @@ def games(expansions: Iterable[str] = (), base="duel", *, options: Iterable[str]
                             setups=setups, scripted=scripted, players=players).map(lambda p: p.game)
 
 
-def finished_games(expansions: Iterable[str] = (), base="duel", *, options: Iterable[str] = (),
+def finished_games(expansions: Iterable[str] = (), base=None, *, options: Iterable[str] = (),
                    setups: st.SearchStrategy[Setup] | None = None,
                    players: int | None = None) -> st.SearchStrategy[Playthrough]:
     """Whole games, played to the end with drawn legal actions.  Content whose game can get stuck
