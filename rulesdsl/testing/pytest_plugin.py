@@ -92,8 +92,9 @@ def rulesdsl_new_game():
     from rulesdsl.pipeline import load_ruleset
 
     def make(expansions=(), base=None, seed: int = 0, options=(), script=None, players: int | None = None):
-        return load_ruleset(tuple(expansions), base if base is None else str(base), players).new_game(seed=seed, options=list(options),
-                                                                            script=script)
+        # (`base`: a name, a folder as a string or a path, or None: `load_ruleset` takes each)
+        return load_ruleset(tuple(expansions), base, players).new_game(seed=seed, options=list(options),
+                                                                       script=script)
     return make
 
 
