@@ -431,7 +431,7 @@ def list_names(kind: str | None, path: Path | None, expansions: tuple[str, ...],
     same at every player count (--players only checks that the game plays with that many)."""
     from .diagnostics import RulesError
     from .files import is_dir
-    from .listing import catalogue, resolve_kind
+    from .listing import catalogue, nothing_of, resolve_kind
     from .loader import load_paths, resolve_layers
     from .names import shown
     if path is None and kind is not None and "/" in kind:
@@ -468,6 +468,8 @@ def list_names(kind: str | None, path: Path | None, expansions: tuple[str, ...],
     if as_json:
         click.echo(json.dumps({"kind": kind, "names": [e.as_json() for e in entries]}))
         return
+    if not entries:
+        click.echo(nothing_of(kind, merged), err=True)
     width = max([len(shown(e.name)) for e in entries] + [0])
     for e in entries:
         where = f"{e.file}:{e.line}" if e.file else ""

@@ -9,7 +9,7 @@ import attrs
 
 from . import ast
 from . import registry as R
-from .loader import Merged, bundled_hint
+from .loader import Merged, bundled_expansions_for, bundled_hint
 from .names import UnknownName, option_calls, quoted
 
 # Header statements that declare vocabulary: verb -> (kind, only the first word names something).
@@ -94,3 +94,16 @@ def resolve_kind(word: str, found: dict[str, list[Entry]], merged: Merged | None
         error.help = hint
         error.args = (f"unknown kind {quoted(word)}; {hint}",)
     raise error
+
+
+def nothing_of(kind: str, merged: Merged) -> str:
+    """What `list KIND` says (on stderr) where the content has no name of that kind: for
+    expansions, none being loaded, the bundled ones made for the game (a user asking for the
+    expansions wants to know what there is to add)."""
+    if kind != "expansion":
+        return f"no {kind} in this content"
+    game = next((d.name for d in merged.definitions if d.kind == "game"), None)
+    bundled = bundled_expansions_for(game) if game is not None else []
+    if not bundled:
+        return f"no expansion loaded (none is bundled for {game or 'this game'})"
+    return f"no expansion loaded; the bundled expansions for {game}: {', '.join(bundled)} (add -e NAME)"

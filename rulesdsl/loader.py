@@ -585,9 +585,28 @@ def layer_folder(name: str | Path, kind: str) -> Path:
         bundled = bundled_sets(kind)
         # Folder names are accepted too (they may differ from the header name): offered by
         # did-you-mean, not listed.
-        raise UnknownName(kind, name, bundled,
-                          extra=[f.name for f in bundled.values()])
+        listed = None
+        if kind == "expansion" and bundled:
+            # (which game each is made for: `--game classic -e NAME` would take none of them)
+            listed = "expansions: " + "; ".join(f"{', '.join(names)} (for {game})" if game else ", ".join(names)
+                                                for game, names in _grouped_by_game(bundled).items())
+        raise UnknownName(kind, name, bundled, extra=[f.name for f in bundled.values()], listed=listed)
     return folder
+
+
+def bundled_expansions_for(game: str) -> list[str]:
+    """The names of the bundled expansions made for the game named `game` (whose `base` names
+    it; one that names none, by its folder's name), as the hints find them."""
+    return [expansion for expansion, _ in _bundled_expansions(game)]
+
+
+def _grouped_by_game(expansions: dict[str, Path]) -> dict[str | None, list[str]]:
+    """The bundled expansions by the bundled game each is made for (None: no bundled game)."""
+    out: dict[str | None, list[str]] = {}
+    made_for = {e: g for g in bundled_sets("game") for e in bundled_expansions_for(g)}
+    for name in expansions:
+        out.setdefault(made_for.get(name), []).append(name)
+    return {game: sorted(names) for game, names in sorted(out.items(), key=lambda kv: (kv[0] is not None, kv[0] or ""))}
 
 
 def check_folder(path: Path) -> None:

@@ -16,17 +16,19 @@ from .diagnostics import did_you_mean, elide
 
 class UnknownName(ValueError):
     """A name that is not one of those accepted. `help` is the did-you-mean text (or None);
-    `known` lists the accepted names, as the user would type them."""
+    `known` lists the accepted names, as the user would type them; `listed`, where given, is
+    how the message lists them (grouped, or with a word on each)."""
 
     def __init__(self, kind: str, name: object, known: Iterable[str], plural: str | None = None,
-                 extra: Iterable[str] = ()):
+                 extra: Iterable[str] = (), listed: str | None = None):
         self.kind = kind
         self.name = name if isinstance(name, str) else repr(name)
         self.known = list(dict.fromkeys(known))
         # `extra`: names also accepted (aliases) that are offered by did-you-mean but not listed.
         self.help = did_you_mean(self.name, [*self.known, *extra]) if isinstance(name, str) else None
         plural = plural or f"{kind}s"
-        listed = f"{plural}: {', '.join(shown(k) for k in self.known)}" if self.known else f"there are no {plural}"
+        if listed is None:
+            listed = f"{plural}: {', '.join(shown(k) for k in self.known)}" if self.known else f"there are no {plural}"
         super().__init__(f"unknown {kind} {quoted(self.name)}; " + (f"{self.help} " if self.help else "") + listed)
 
 

@@ -109,7 +109,7 @@ def test_load_ruleset_is_cached_and_creates_independent_games():
 
 
 def test_unknown_expansion():
-    with pytest.raises(ValueError, match="unknown expansion `no-such-expansion`; expansions: agora, pantheon$"):
+    with pytest.raises(ValueError, match="unknown expansion `no-such-expansion`; expansions: agora, pantheon \\(for duel\\)$"):
         load_ruleset(["no-such-expansion"])
 
 

@@ -249,3 +249,85 @@ def test_the_api_left_without_base_plays_the_game_the_expansion_names(tmp_path):
     with pytest.raises(RulesError) as caught:
         load_ruleset([folder], "duel")
     assert [d.code for d in caught.value.diagnostics] == ["E107"]
+
+
+def bundled_root(root: Path, monkeypatch) -> None:
+    """A `cards` folder of our own as the bundled one: two games, and expansions whose `base`
+    and folder name disagree, so that which of the two decides shows."""
+    from rulesdsl import loader
+
+    def folder(name: str, text: str) -> None:
+        (root / name).mkdir(parents=True)
+        (root / name / "header.rules").write_text(text, encoding="utf-8")
+
+    folder("duel", "game duel {\n}\n")
+    folder("classic", "game classic {\n}\n")
+    folder("isles", "expansion isles {\n    base duel\n}\n")              # no `duel-` prefix: its base decides
+    folder("duel-harbours", "expansion harbours {\n    base classic\n}\n")  # the prefix says Duel, its base not
+    folder("duel-old", "expansion old {\n}\n")                         # no base: the folder's name decides
+    folder("moon-base", "expansion lunar {\n    base moon\n}\n")          # made for no bundled game
+    monkeypatch.setattr(loader, "CARDS_ROOT", root)
+    loader._bundled_expansions.cache_clear()
+    monkeypatch.setattr(loader, "_bundled_expansions", loader._bundled_expansions)   # (cleared again on the way out)
+
+
+def test_a_games_bundled_expansions_are_those_its_base_names_the_folder_name_only_without_one(tmp_path, monkeypatch):
+    from rulesdsl import loader
+    from rulesdsl.names import UnknownName
+
+    bundled_root(tmp_path / "cards", monkeypatch)
+    try:
+        assert loader.bundled_expansions_for("duel") == ["old", "isles"]
+        assert loader.bundled_expansions_for("classic") == ["harbours"]
+        assert loader.bundled_expansions_for("moon") == []
+        # An unknown expansion is answered with the bundled ones by the game each is made for.
+        with pytest.raises(UnknownName) as refused:
+            loader.layer_folder("ilses", "expansion")
+        assert str(refused.value) == ("unknown expansion `ilses`; did you mean `isles`? "
+                                      "expansions: lunar; harbours (for classic); isles, old (for duel)")
+        assert refused.value.known == ["harbours", "old", "isles", "lunar"]
+    finally:
+        loader._bundled_expansions.cache_clear()
+
+
+def test_an_unknown_expansion_names_the_game_each_bundled_one_is_for():
+    from click.testing import CliRunner
+
+    from rulesdsl.cli import cli
+
+    by_game: dict[str, list[str]] = {}
+    for expansion in sorted(bundled_sets("expansion")):
+        by_game.setdefault(made_for(expansion), []).append(expansion)
+    listed = "; ".join(f"{', '.join(names)} (for {game})" for game, names in sorted(by_game.items()))
+    for args in (["check", "-e", "nosuch"], ["check", "--game", "classic", "-e", "nosuch"],
+                 ["simulate", "-n", "1", "-e", "nosuch"]):
+        result = CliRunner().invoke(cli, args)
+        assert result.exit_code == 2, result.output
+        assert f"unknown expansion `nosuch`; expansions: {listed}" in result.output, result.output
+
+
+def test_listing_the_expansions_with_none_loaded_names_those_there_are_to_add():
+    """`rulesdsl list expansions` listed the expansions loaded: with no `-e`, nothing at all."""
+    from click.testing import CliRunner
+
+    from rulesdsl.cli import cli
+
+    def run(*args: str):
+        return CliRunner().invoke(cli, ["list", *args])
+
+    for game in game_names():
+        mine = sorted(e for e in bundled_sets("expansion") if made_for(e) == game)
+        result = run("expansions", "--game", game)
+        assert result.exit_code == 0 and result.stdout == ""
+        said = (f"no expansion loaded; the bundled expansions for {game}: {', '.join(mine)} (add -e NAME)\n"
+                if mine else f"no expansion loaded (none is bundled for {game})\n")
+        assert result.stderr == said
+    expansion = sorted(bundled_sets("expansion"))[0]
+    loaded = run("expansion", "-e", expansion)
+    assert loaded.stdout.split()[0] == expansion and loaded.stderr == ""
+    # A program reads the JSON: an empty list, and no word beside it.
+    as_json = run("expansions", "--json")
+    assert as_json.stdout.strip() == '{"kind": "expansion", "names": []}' and as_json.stderr == ""
+    # Any other kind the content has none of says so too.
+    empty = run("tokens", "--game", "classic")
+    assert (empty.exit_code, empty.stdout, empty.stderr) == (0, "", "no token in this content\n")
