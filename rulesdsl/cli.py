@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from .cli_support import (checked, check_players, content_layers, game_base, game_options, load_rules, no_such,
-                          require_paths, seat_agents, stop_on_ctrl_c, usage_error, writable)
+                          require_expansion_folders, require_paths, seat_agents, stop_on_ctrl_c, usage_error, writable)
 from .limits import DEFAULT_MAX_STEPS, SEED_MAX, SEED_MIN
 
 
@@ -51,6 +51,7 @@ def check(paths: tuple[str, ...], expansions: tuple[str, ...], fmt: str, max_err
     if sum(1 for p in paths if str(p) == "-") > 1:
         raise click.UsageError("`-` (stdin) may be given once")
     require_paths(paths)   # (one that cannot be looked at, too: not a traceback)
+    require_expansion_folders(expansions)
     from .loader import SUFFIX
     other = next((p for p in paths if str(p) != "-" and not p.is_dir() and not p.name.endswith(SUFFIX)), None)
     if other is not None:   # (as every command refuses it: `loader.check_folder`)
@@ -439,6 +440,7 @@ def list_names(kind: str | None, path: Path | None, expansions: tuple[str, ...],
         if problem is not None:
             raise click.BadParameter(problem, param_hint="PATH")
         kind, path = None, Path(kind)
+    require_expansion_folders(expansions)
     base, layers = content_layers(path, expansions, game)
     if players is not None:
         check_players(layers, base, players)

@@ -20,12 +20,8 @@ def load_rules(expansions: tuple[str, ...], base: str = "duel", players: int | N
     fewest); content with errors is printed and exits 1, an unknown expansion or a bad folder is
     a usage error, a count the game does not play with one `error:` line and exit 2."""
     from .diagnostics import RulesError
-    from .files import lookup
     from .pipeline import load_ruleset
-    # (missing, not unreachable: a folder that cannot be looked at is E009 saying why)
-    missing = next((e for e in expansions if "/" in e and lookup(e) == (None, None)), None)
-    if missing is not None:   # (read, it was a diagnostic at `nope:1:1` and advice to run `check`)
-        raise click.BadParameter(f"{missing}: no such folder", param_hint="--expansion")
+    require_expansion_folders(expansions)
     try:
         return load_ruleset(expansions, base, players)
     except RulesError as exc:
@@ -39,6 +35,16 @@ def load_rules(expansions: tuple[str, ...], base: str = "duel", players: int | N
         if players is not None:
             check_players(expansions, base, players)
         raise click.UsageError(str(exc)) from None
+
+
+def require_expansion_folders(expansions: Iterable[str]) -> None:
+    """An `-e` folder path that is not there is a usage error (exit 2), as a missing PATH is: read,
+    it was a diagnostic at `nope:1:1` and advice to run `check`.  (Missing, not unreachable: a
+    folder that cannot be looked at is E009 saying why.)"""
+    from .files import lookup
+    missing = next((e for e in expansions if "/" in e and lookup(e) == (None, None)), None)
+    if missing is not None:
+        raise click.BadParameter(f"{missing}: no such folder", param_hint="--expansion")
 
 
 def check_players(expansions: tuple[str, ...], base: str, players: int) -> None:
