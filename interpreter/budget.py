@@ -9,7 +9,7 @@ A `repeat` whose count is computed during the game may ask for at most `MAX_REPE
 
 from __future__ import annotations
 
-from rulesdsl.limits import DEFAULT_MAX_STEPS, MAX_GAME_ACTIONS, MAX_REPEAT
+from rulesdsl.limits import DEFAULT_MAX_STEPS, MAX_GAME_ACTIONS, MAX_QUANTITY, MAX_REPEAT
 
 __all__ = ["DEFAULT_MAX_STEPS", "MAX_GAME_ACTIONS", "MAX_REPEAT", "BudgetExceeded", "EffectFailed", "GameStuck", "GameTooLong",
            "ScriptedDrawFailed", "chain_of"]

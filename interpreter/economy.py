@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from . import core, events, machine, seats
 from . import trade as neighbour_trade
+from .budget import MAX_QUANTITY
 from .costs import Stats, cheapest_trade, compute_stats
 from .state import Frame
 
@@ -300,7 +301,11 @@ def _coins_on_items(g: Game, p: int) -> int:
 
 def gain_coins(g: Game, p: int, n: int) -> None:
     if n > 0:
-        g.state.coins[p] += n
+        coins = g.state.coins
+        have = coins[p] + n
+        if have >= MAX_QUANTITY:
+            raise machine.too_large(g, f"player {p}'s coins", have)
+        coins[p] = have
 
 
 def lose_coins(g: Game, p: int, n: int) -> None:
@@ -310,7 +315,10 @@ def lose_coins(g: Game, p: int, n: int) -> None:
 
 def put_coins(g: Game, amount: int, item: int) -> None:
     if amount > 0:
-        g.state.item_coins[item] = g.state.item_coins.get(item, 0) + amount
+        lying = g.state.item_coins.get(item, 0) + amount
+        if lying >= MAX_QUANTITY:
+            raise machine.too_large(g, f"the coins on {g.content.items[item].name}", lying)
+        g.state.item_coins[item] = lying
 
 
 def spend(g: Game, p: int, amount: int) -> None:
@@ -373,6 +381,9 @@ def pay_sellers(g: Game, p: int, sellers, trades) -> list[Frame]:
     coins = g.state.coins
     for seller, amount in sellers:
         coins[seller] += amount
+        if coins[seller] >= MAX_QUANTITY:   # (a seller near the limit paid more than it can hold)
+            have, coins[seller] = coins[seller], coins[seller] - amount
+            raise machine.too_large(g, f"player {seller}'s coins", have)
     frames: list[Frame] = []
     for seller, resource, amount in trades:
         frames += events.event_frames(g, "traded", p, fields={"seller": seller, "resource": resource,

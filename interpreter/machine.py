@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .budget import MAX_REPEAT, BudgetExceeded, EffectFailed, chain_of
+from .budget import MAX_QUANTITY, MAX_REPEAT, BudgetExceeded, EffectFailed, chain_of
 from .state import Frame
 
 if TYPE_CHECKING:
@@ -178,6 +178,14 @@ def runaway(g: Game, what: str) -> BudgetExceeded:
 def failure(g: Game, what: str) -> EffectFailed:
     """The error of an effect that cannot go on, naming the definitions running."""
     return EffectFailed(what, running(g))
+
+
+def too_large(g: Game, what: str, value: int) -> EffectFailed:
+    """The error of a number the game keeps (or a score) that an effect would take past
+    MAX_QUANTITY either way: content whose numbers grow without end."""
+    shown = f"{value:,}" if abs(value) < 10**30 else f"{'-' if value < 0 else ''}more than 10^30"
+    return EffectFailed(f"{what} would be {shown}, beyond the most a game keeps ({MAX_QUANTITY - 1:,} either "
+                        "way): a number that grows without end", running(g))
 
 
 def unstacked(g: Game, f: Frame, exc: EffectFailed) -> EffectFailed:

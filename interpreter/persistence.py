@@ -18,7 +18,7 @@ from rulesdsl.model import Content
 
 from . import majority
 from .actions import CHOOSE, CHOOSE_OPTION, CHOOSE_PLAYER, CHOOSE_SPACE, PASS
-from .budget import MAX_REPEAT
+from .budget import MAX_QUANTITY, MAX_REPEAT
 from .chance import is_seed
 from .state import DRAW, NOWHERE, Decision, Frame, State
 
@@ -231,9 +231,10 @@ def state_from_dict(data: object) -> State:
     return state
 
 
-# More coins than any game holds, and below the price of what cannot be had at all
-# (`economy.IMPOSSIBLE`), which a seat holding as many could otherwise pay.
-MAX_COINS = 10**8
+# More coins than any game holds (an effect that would go past it fails: `limits.MAX_QUANTITY`),
+# and below the price of what cannot be had at all (`economy.IMPOSSIBLE`), which a seat holding
+# as many could otherwise pay.
+MAX_COINS = MAX_QUANTITY
 
 FLOWS = ("start", "setup", "age_setup", "turn", "action", "before_action", "between", "over",
          "round", "resolve", "after_round", "end_of_age", "end_of_game")

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import economy
+from . import economy, machine
+from .budget import MAX_QUANTITY
 from .state import DRAW
 
 if TYPE_CHECKING:
@@ -28,6 +29,8 @@ def score(g: Game, p: int) -> dict[str, int]:
                 out[cat] = points
     for cat, fn in g.content.scores:
         out[cat] = out.get(cat, 0) + fn(g, frame)
+    if not -MAX_QUANTITY < sum(out.values()) < MAX_QUANTITY:
+        raise machine.too_large(g, f"player {p}'s points", sum(out.values()))
     return out
 
 
@@ -45,7 +48,9 @@ def total(g: Game, p: int) -> int:
         points += fn(g, frame)
     for _, fn in g.content.scores:
         points += fn(g, frame)
-    return points
+    if -MAX_QUANTITY < points < MAX_QUANTITY:
+        return points
+    raise machine.too_large(g, f"player {p}'s points", points)
 
 
 def _kept_points(g: Game, p: int) -> tuple[int, tuple]:
@@ -94,7 +99,11 @@ def counter(g: Game, name: str, p: int) -> int:
 
 
 def add_counter(g: Game, name: str, p: int, amount: int) -> None:
-    g.state.counters[name][p] += amount
+    row = g.state.counters[name]
+    value = row[p] + amount
+    if not -MAX_QUANTITY < value < MAX_QUANTITY:
+        raise machine.too_large(g, f"player {p}'s {name}", value)
+    row[p] = value
 
 
 def science_score(g: Game, p: int, set_bonus: int) -> int:

@@ -16,7 +16,7 @@ from . import registry as R
 from .bounds import below_zero, bounds, least_rounds, least_steps, never_or_always
 from .diagnostics import Diagnostic, Span, did_you_mean
 from .loader import Merged, bundled_hint, closed_before, stray_hint
-from .limits import DEFAULT_MAX_STEPS
+from .limits import DEFAULT_MAX_STEPS, MAX_PLAYERS
 from .playable import Playable, a, item_start_zone, name_of, statements
 from .recursion import check_recursion, check_repeat_counts
 
@@ -961,7 +961,8 @@ class Checker:
         if not declared:
             return range(R.MIN_PLAYERS, R.MIN_PLAYERS + 1)
         low, high = declared[-1].args[0].value, declared[-1].args[-1].value
-        return range(max(low, 1), max(low, high, 1) + 1)
+        # (no more than the engine seats: a count above it is E404, and every count is weighed here)
+        return range(max(min(low, MAX_PLAYERS), 1), min(max(low, high, 1), MAX_PLAYERS) + 1)
 
     def products(self, args: list[ast.Expr], s: ast.Statement) -> None:
         if not args:

@@ -317,8 +317,8 @@ EXPLANATIONS: dict[str, Explanation] = {
         "Keep one `game`; make other folders `expansion NAME { }`, and check an expansion with "
         "its base (rulesdsl check PATH, or rulesdsl check -e EXPANSION PATH)."),
     "E404": Explanation(
-        "The game says how many players it seats (`players N`, at least 2), and every seat a "
-        "card names (`player(K)`, `side K`) must be one of them: seats count from 0.",
+        "The game says how many players it seats (`players N`, at least 2 and at most 64), and "
+        "every seat a card names (`player(K)`, `side K`) must be one of them: seats count from 0.",
         _card("gain 1 coin who=player(2)"),
         "Name a seat from 0 to players - 1, or raise `players` if the game really seats more."),
     "E405": Explanation(
@@ -349,11 +349,12 @@ EXPLANATIONS: dict[str, Explanation] = {
         "Say which seat: `left` or `right` (a neighbour), or, where several are taken (`owner=` of "
         "a count, `by=` of a trigger), `neighbours` or `others`."),
     "E409": Explanation(
-        "`check` plays one random game at each player count the game supports (`players 3 7`): at "
-        "this count the set-up could not deal what it asks for, the game got stuck (a player with no "
-        "legal action), failed, or did not end. An effect that did not end (it set itself off again, "
-        "past the step budget) is reported at the innermost definition it was running, the others "
-        "at the game's `players`.",
+        "`check` plays eight random games at each player count the game supports (`players 3 7`): "
+        "at this count the set-up could not deal what it asks for, the game got stuck (a player with "
+        "no legal action), failed, or did not end. An effect that did not end (it set itself off "
+        "again, past the step budget) or could not go on (a computed seat the game does not have, a "
+        "number grown past the most a game keeps, 99,999,999 coins, points or counted) is reported "
+        "at the innermost definition it was running, the others at the game's `players`.",
         "game short {\n    players 3 4\n    turns simultaneous\n    resources wood\n    colors brown\n    item_kinds card\n    zone hand player private\n    zone city player active public\n    zone discard public\n    zone age1\n    build_zone card city\n    discard_pile discard\n    age_ends when count(hand, owner=all) == 0\n    score coins coins\n}\n\nage 1 {\n    each_player { deal 1 age1 hand }\n}\n\naction sell {\n    param card from hand\n    discard card\n    gain 1 coin\n}\n\ncard \"Test Card\" {\n    age 1\n    color brown\n    copies 3 3 3\n}\n",
         "Give the cards enough copies for the largest count (`copies 3 4 5`), deal fewer, or lower the "
         "most players."),

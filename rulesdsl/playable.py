@@ -15,6 +15,7 @@ from . import registry as R
 from .bounds import bounds
 from .diagnostics import Diagnostic, Span
 from .flows import propagate
+from .limits import MAX_PLAYERS
 from .loader import Merged
 
 # Statements that take items out of a zone and put them in another: verb -> (from arg, to arg).
@@ -152,6 +153,11 @@ class Playable:
                        declared[-1].args[0].span, f"the engine plays with {R.MIN_PLAYERS} or more players")
             return
         most = declared[-1].args[-1] if declared else None
+        if isinstance(most, ast.Int) and most.value > MAX_PLAYERS:
+            # (`check` plays trial games at every count: `players 3 999999999` never ended)
+            self.error("E404", f"a game of up to {most.value} players cannot be played", most.span,
+                       f"the engine plays with at most {MAX_PLAYERS} players")
+            return
         if isinstance(most, ast.Int) and most.value < count:
             self.error("E404", f"`players {count} {most.value}`: the most is fewer than the fewest", most.span,
                        f"write the fewest first: players {most.value} {count}")

@@ -198,7 +198,7 @@ def _verbs() -> dict[str, Verb]:
         Verb("title", GAME, (Param("title", TEXT),), kinds=("game", "expansion"), repeatable=False,
              doc="The game's full title.", example='title "7 Wonders Duel"', explain="title: {title}"),
         Verb("players", GAME, (Param("count", INT), Param("most", INT, optional=True)), kinds=("game",), repeatable=False,
-             doc="The player counts the game supports: one number, or the fewest and the most (`players 3 7`). "
+             doc="The player counts the game supports (2 to 64): one number, or the fewest and the most (`players 3 7`). "
                  "A game is played (and compiled) for one count: `--players N`, the fewest by default.",
              example="players 3 7", explain="{count}{most:? to %} players"),
         Verb("resources", GAME, (Param("words", WORDS),), kinds=("game", "expansion"),

@@ -13,6 +13,7 @@ from .interpreter.chance import SEED_MAX, SEED_MIN, is_seed
 from .interpreter.decisions import unseen_place
 from .interpreter.game import Game
 from .interpreter.persistence import dumps, loads
+from .limits import MAX_PLAYERS
 from .loader import BASE_GAME
 from .names import UnknownName
 from .pipeline import Ruleset, load_ruleset
@@ -91,7 +92,7 @@ def load_trace(path: Path) -> dict:
 
 
 MAX_TRACE_BYTES = 16 * 1024 * 1024  # a long game's trace is tens of kB
-MAX_TRACE_PLAYERS = 64              # a count past any game's: refused before anything is compiled
+MAX_TRACE_PLAYERS = MAX_PLAYERS     # a count past any game's: refused before anything is compiled
 _FINAL_KEYS = ("winner", "victory", "coins", "pawn", "scores")
 _VERIFY_KEYS = {"invariant": str, "message": str, "detail": str, "game_index": int, "original_length": int,
                 "max_steps": int, "max_actions": int}

@@ -35,7 +35,9 @@ def trial_diagnostics(merged: Merged) -> list[Diagnostic]:
 
 
 class _Runaway(Exception):
-    """A trial game's effect that did not end (`BudgetExceeded`): reported where it runs."""
+    """A trial game's effect that did not end (`BudgetExceeded`), or could not go on (another
+    `EffectFailed` naming the definitions running: a number grown past the limit): reported
+    where it runs."""
 
     def __init__(self, exc: Exception):
         super().__init__(str(exc))
@@ -48,7 +50,7 @@ TRIAL_GAMES = 8   # random games per player count: content that fails one game i
 def _trial(merged: Merged, players: int) -> "str | _Runaway | None":
     """Why `TRIAL_GAMES` random games (seeds 0, 1, ...) at `players` do not all play to their
     end (the first reason found, in seed order), or None."""
-    from .interpreter.budget import BudgetExceeded
+    from .interpreter.budget import BudgetExceeded, EffectFailed
     try:
         content = Compiler(merged, ["check"], players).compile()
     except Exception as exc:  # (content that does not compile at this count: the reason it does not play)
@@ -56,9 +58,9 @@ def _trial(merged: Merged, players: int) -> "str | _Runaway | None":
     for seed in range(TRIAL_GAMES):
         try:
             problem = _trial_game(content, seed)
-        except BudgetExceeded as exc:
-            return _Runaway(exc)
         except Exception as exc:  # anything a trial game raises is a reason the content does not play
+            if isinstance(exc, BudgetExceeded) or isinstance(exc, EffectFailed) and exc.chain:
+                return _Runaway(exc)   # (said where it runs)
             problem = f"a random game failed: {type(exc).__name__}: {exc}"
         if problem:
             return problem if not seed else f"{problem} (trial game {seed + 1} of {TRIAL_GAMES}, seed {seed})"
@@ -100,7 +102,12 @@ def _runaway(merged: Merged, players_span: Span, players: int, exc) -> Diagnosti
     labels = {label(d): d for d in merged.definitions}
     where = next((labels[name].name_span for entry in reversed(exc.chain)
                   for name in labels if entry == name or entry.startswith(name + " ")), players_span)
+    from .interpreter.budget import BudgetExceeded
     running = " -> ".join(exc.chain) or "no definition"
+    if not isinstance(exc, BudgetExceeded):
+        return Diagnostic("error", "E409", f"at {players} players a random game's effects failed: {exc.what} "
+                                           f"(running: {running})", where,
+                          "`running:` names the definitions, outermost first: the last is where it failed")
     return Diagnostic("error", "E409", f"at {players} players a random game's effects did not end: {exc.what} "
                                        f"(running: {running})", where,
                       "an effect that sets itself off again (or repeats) without end: give it a condition "

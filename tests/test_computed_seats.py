@@ -90,7 +90,10 @@ def test_check_warns_and_reports_it_from_the_trial_game(tmp_path):
     found = {d.code: d for d in check_paths([path]).diagnostics}
     assert set(found) == {"W505", "E409"}
     assert "may name a seat the game does not have" in found["W505"].message
-    assert "EffectFailed" in found["E409"].message and "computed seat" in found["E409"].message
+    # (said where it failed, the rule running, no longer at `players` with the exception's class)
+    assert found["E409"].message.startswith("at 2 players a random game's effects failed: `player(...)` computed seat")
+    assert found["E409"].message.endswith("(running: action `build` -> rule `Gift` (when built))")
+    assert found["E409"].span.file == str(path / "cards.rules") and found["E409"].span.line == 2
 
 
 def test_check_refuses_a_computed_seat_that_is_never_one(tmp_path):

@@ -39,6 +39,7 @@ from .. import ast
 from .. import registry as R
 from ..diagnostics import Diagnostic, Span, did_you_mean, render
 from ..files import is_dir, is_file, resolved, unreachable
+from ..limits import MAX_QUANTITY
 from ..loader import default_game
 from ..names import UnknownName, check_options, names_given
 from ..playable import statements
@@ -472,8 +473,11 @@ def _check_statement(run: Run, s: ast.Statement) -> None:
         _arity(s, 2, 2)
         _kwargs(s, ())
         _player_arg(run, s.args[0])
-        if _int_arg(s, s.args[1]) < 0:
+        coins = _int_arg(s, s.args[1])
+        if coins < 0:
             raise _error("S203", "coins cannot be negative", s.args[1].span, "e.g. coins 0 3")
+        if coins >= MAX_QUANTITY:   # (more than a game keeps: the position could not be saved)
+            raise _error("S203", f"coins go up to {MAX_QUANTITY - 1:,}", s.args[1].span, "e.g. coins 0 3")
     elif v in ("give", "city"):
         _arity(s, 2, None)
         _kwargs(s, ())
