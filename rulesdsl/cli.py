@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from .cli_support import (checked, check_players, content_layers, game_base, game_options, load_rules, no_such,
+from .cli_support import (Existing, checked, check_players, content_layers, game_base, game_options, load_rules, no_such,
                           require_expansion_folders, require_paths, seat_agents, stop_on_ctrl_c, usage_error, writable)
 from .limits import DEFAULT_MAX_STEPS, SEED_MAX, SEED_MIN
 
@@ -214,7 +214,7 @@ def simulate(games: int, seed: int, expansions: tuple[str, ...], agents: str | N
 @click.option("--plain", is_flag=True,
               help="The plain-text screen (the default when standard output is not a terminal).")
 @click.option("--no-color", "no_color", is_flag=True, help="No colour on the full screen (as NO_COLOR does).")
-@click.option("--load", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+@click.option("--load", type=Existing(dir_okay=False, path_type=Path),
               help="Go on with a saved game (a trace): its game, seed, options and moves.")
 @max_steps_option
 def play(agent: str | None, agents: str | None, seat: int, seed: int | None, expansions: tuple[str, ...],
@@ -371,7 +371,7 @@ def _play_screen(rules, seed: int, who: list[str], options: tuple[str, ...], scr
 
 
 @cli.command()
-@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("file", type=Existing(dir_okay=False, path_type=Path))
 @click.option("--max-steps", default=None, type=click.IntRange(min=1),
               help="Steps one action's effects may take; beyond: an error naming what ran.  "
                    "[default: the budget a verify trace recorded, else 100000]")
@@ -416,7 +416,7 @@ def _recorded_with_other_cards(data: dict) -> bool:
 
 @cli.command("list")
 @click.argument("kind", required=False)
-@click.argument("path", required=False, type=click.Path(exists=True, path_type=Path))
+@click.argument("path", required=False, type=Existing(path_type=Path))
 @click.option("--expansion", "-e", "expansions", multiple=True, help="Include an expansion (repeatable).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @game_options
@@ -441,6 +441,12 @@ def list_names(kind: str | None, path: Path | None, expansions: tuple[str, ...],
             raise click.BadParameter(problem, param_hint="PATH")
         kind, path = None, Path(kind)
     require_expansion_folders(expansions)
+    if path is not None:   # (a file not a card file, or a FIFO: said of PATH, not of --expansion)
+        from .loader import FolderProblem, check_folder
+        try:
+            check_folder(path)
+        except FolderProblem as exc:
+            raise click.BadParameter(str(exc), param_hint="PATH") from None
     base, layers = content_layers(path, expansions, game)
     if players is not None:
         check_players(layers, base, players)

@@ -214,3 +214,18 @@ def stop_on_ctrl_c() -> Iterator[Callable[[], None]]:
         yield asked
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+class Existing(click.Path):
+    """`click.Path(exists=True)` that says why a path is not there as every command says it
+    (`no_such`: `(Too many levels of symbolic links)`, `(Permission denied)`), where click said
+    only "does not exist"."""
+
+    def __init__(self, **kwargs):
+        super().__init__(exists=True, **kwargs)
+
+    def convert(self, value, param, ctx):
+        problem = None if value == "-" and self.allow_dash else no_such(value)
+        if problem is not None:
+            self.fail(problem, param, ctx)
+        return super().convert(value, param, ctx)

@@ -108,8 +108,9 @@ def render(diag: Diagnostic, source: str | None, lines: Sequence[str] | None = N
     """`path:line:col: error[CODE]: message`, the source line, a caret under the span, help.
 
     `lines` is `source_lines(source)`, given by callers that render many diagnostics of a file."""
+    from .safe_text import one_line, printable  # names, paths and source lines reach the terminal
     s = diag.span
-    out = [f"{s.file}:{s.line}:{s.column}: {diag.severity}[{diag.code}]: {diag.message}"]
+    out = [f"{one_line(s.file)}:{s.line}:{s.column}: {diag.severity}[{diag.code}]: {one_line(diag.message)}"]
     if lines is None:
         lines = source_lines(source)
     if 1 <= s.line <= len(lines):
@@ -127,7 +128,6 @@ def render(diag: Diagnostic, source: str | None, lines: Sequence[str] | None = N
         out.append(f"{pad} | {' ' * lead}{'^' * max(1, marked)}")
     if diag.help:
         out.append(f"  = help: {diag.help}")
-    from .safe_text import printable  # names, paths and source lines reach the terminal
     return printable("\n".join(out))
 
 

@@ -153,14 +153,17 @@ def lsp(stdio: bool, expansions: tuple[str, ...]) -> None:
 
 
 @click.command("editor-grammar")
-@click.option("--output-dir", "-o", type=click.Path(path_type=Path, file_okay=False), default=Path("editors/vscode/syntaxes"),
+@click.option("--output-dir", "-o", type=click.Path(file_okay=False), default="editors/vscode/syntaxes",
               show_default=True, help="Where to write rules.tmLanguage.json and scenario.tmLanguage.json.")
 @click.option("--check", "check_only", is_flag=True, help="Write nothing; exit 1 if the files there are not up to date.")
-def editor_grammar(output_dir: Path, check_only: bool) -> None:
+def editor_grammar(output_dir: str | Path, check_only: bool) -> None:
     """Generate the TextMate grammars (highlighting) for .rules and .scenario files from the
     registry and the Lark grammar."""
     from .editor_grammar import generate
     from .files import FileProblem, is_dir, read_regular, unreachable, write_atomic
+    if not str(output_dir).strip():   # (Path("") is the current folder: `-o ''` wrote there)
+        raise click.UsageError("an empty path is not a folder")
+    output_dir = Path(output_dir)
     if not is_dir(output_dir):
         why = unreachable(output_dir)
         raise click.UsageError(f"no such folder: {output_dir}" + (f" ({why})" if why else ""))

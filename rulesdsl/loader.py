@@ -255,7 +255,8 @@ def merge(layers: list[list[ast.SourceFile]], merged: Merged) -> Merged:
     if len(layers) > 2:
         layers = layers[:1] + sorted(layers[1:], key=layer_order)
     game = _game_name(layers[0]) if layers else None
-    layers = [layer for li, layer in enumerate(layers) if not li or not _made_for_another(layer, game, merged)]
+    layers = [layer for li, layer in enumerate(layers)
+              if not li or not _a_game_as_expansion(layer, game, merged) and not _made_for_another(layer, game, merged)]
     index: dict[tuple[str, str], int] = {}
     slots: list[ast.Definition | None] = []
     for li, layer in enumerate(layers):
@@ -340,6 +341,24 @@ def _made_for_another(layer: list[ast.SourceFile], game: str | None, merged: Mer
         hint += f"; a changed copy of {made_for} takes it if it keeps `game {made_for}`"
     merged.diagnostics.append(Diagnostic("error", "E107", f"expansion `{expansion.name}` is made for `{made_for}`, "
                                          f"not for `{game}`", named[1].span, hint))
+    return True
+
+
+def _a_game_as_expansion(layer: list[ast.SourceFile], game: str | None, merged: Merged) -> bool:
+    """Whether a layer laid on the base game defines a game of its own (`-e cards/classic`): such
+    a layer is left out, with one E403 at its `game` line, since every zone and card it declares
+    again would be an error of its own (the classic game on Duel made 114)."""
+    own = next((d for source in layer for d in source.definitions if d.kind == "game" and d.modifier is None), None)
+    if own is None or game is None:
+        return False
+    folder: str | Path = Path(own.name_span.file).parent
+    bundled = bundled_sets("game").get(own.name)
+    if bundled is not None and folder.name == bundled.name:   # (a bundled game: by its name)
+        folder = own.name
+    merged.diagnostics.append(Diagnostic(
+        "error", "E403", f"a second `game` definition (`{own.name}`): a game, laid on `{game}` as an expansion",
+        own.name_span, f"play it as the base game (`--game {folder}`), or make it an expansion of {game} "
+                       f"(`expansion NAME {{ base {game} }}`)"))
     return True
 
 
@@ -581,6 +600,11 @@ def layer_folder(name: str | Path, kind: str) -> Path:
         check_folder(Path(name))
         return Path(name)
     folder = bundled_folder(name, kind)
+    if folder is None and os.path.lexists(name):
+        # (no bundled name, but something of that name is here, a file, a FIFO, a loop of links:
+        # said as what it is, as for `./NAME`, not as an unknown expansion)
+        check_folder(Path(name))
+        return Path(name)
     if folder is None:
         bundled = bundled_sets(kind)
         # Folder names are accepted too (they may differ from the header name): offered by

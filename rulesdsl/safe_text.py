@@ -33,6 +33,12 @@ def printable(text: str) -> str:
     return _UNSAFE.sub(_shown, text) if _UNSAFE.search(text) else text
 
 
+def one_line(text: str) -> str:
+    """`printable`, with newlines and tabs shown too: text that must stay on its line (a file
+    name that holds a newline could otherwise print a line that reads as a diagnostic)."""
+    return printable(text).replace("\n", "\u2424").replace("\t", "\u2409")
+
+
 def first_control(text: str) -> int | None:
     """The index of the first character a name or string may not hold, or None."""
     m = _NOT_IN_NAMES.search(text)

@@ -331,3 +331,25 @@ def test_listing_the_expansions_with_none_loaded_names_those_there_are_to_add():
     # Any other kind the content has none of says so too.
     empty = run("tokens", "--game", "classic")
     assert (empty.exit_code, empty.stdout, empty.stderr) == (0, "", "no token in this content\n")
+
+
+def test_a_game_given_as_an_expansion_is_one_error_and_left_out():
+    """`-e cards/classic` on Duel gave 114 errors (every zone and card declared again), E403's
+    "a second `game` definition" among them; now the game's folder is left out, with that one."""
+    from click.testing import CliRunner
+
+    from rulesdsl.cli import cli
+    from rulesdsl.loader import load_paths
+
+    games = bundled_sets("game")
+    for base, other in ((a, b) for a in games for b in games if a != b):
+        merged = load_paths(resolve_layers([str(games[other])], base))
+        assert [(d.code, d.message) for d in merged.diagnostics] == [
+            ("E403", f"a second `game` definition (`{other}`): a game, laid on `{base}` as an expansion")]
+        found = merged.diagnostics[0]
+        assert found.span.file.endswith("game.rules") and f"(`--game {other}`)" in found.help
+        assert {d.name for d in merged.by_kind("game")} == {base}   # (left out: nothing of it is laid)
+        checked = CliRunner().invoke(cli, ["check", "--game", base, "-e", str(games[other])])
+        assert checked.exit_code == 1 and checked.output.count("error[") == 1, checked.output
+    result = CliRunner().invoke(cli, ["simulate", "-n", "1", "-e", str(games["classic"])])
+    assert result.exit_code == 1 and result.output.count("error[") == 1, result.output

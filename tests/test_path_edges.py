@@ -267,3 +267,57 @@ def test_the_language_server_setting_naming_a_folder_too_long(tmp_path):
     card = tmp_path / "a.rules"
     card.write_text(CARD)
     project.layers_for(card)   # (raised OSError: the setting's folder is left out, as a missing one)
+
+
+# -- a name given as an expansion or PATH that is here, but no folder ------------------------------
+
+def test_an_expansion_name_that_is_a_file_here_is_said_to_be_one(in_tmp):
+    """`-e NAME` that names no bundled expansion but a file, a FIFO or a loop of links here was
+    "unknown expansion `NAME`; expansions: ...", as if it were a mistyped bundled name."""
+    (in_tmp / "afile").write_text("", encoding="utf-8")
+    os.mkfifo(in_tmp / "fifo")
+    (in_tmp / "loop").symlink_to("loop")
+    for name in ("afile", "fifo"):
+        for args in (("simulate", "-n", "1", "--jobs", "1"), ("check",), ("explain", "Quarry")):
+            result = run(*args, "-e", name)
+            one_line(result, f"{name} is neither a folder nor a card file (.rules)", status=2)
+            assert "unknown expansion" not in result.output
+    one_line(run("simulate", "-n", "1", "--jobs", "1", "-e", "loop"), "error[E009]",
+             "Too many levels of symbolic links", status=1)
+    (in_tmp / "extra.rules").write_text(CARD, encoding="utf-8")   # a card file is a layer
+    assert run("simulate", "-n", "1", "--jobs", "1", "-e", "extra.rules").exit_code == 0
+
+
+def test_a_path_argument_that_is_no_folder_is_said_of_the_path_with_its_reason(in_tmp):
+    (in_tmp / "afile").write_text("", encoding="utf-8")
+    os.mkfifo(in_tmp / "fifo")
+    (in_tmp / "loop").symlink_to("loop")
+    for name in ("afile", "fifo"):   # (blamed on --expansion before)
+        one_line(run("list", "cards", name), "Invalid value for PATH",
+                 f"{name} is neither a folder nor a card file", status=2)
+    # (click said "Path 'loop' does not exist", without the reason every other command gives)
+    for args in (("list", "cards"), ("verify",), ("test",), ("replay",)):
+        one_line(run(*args, "loop"), "no such file or folder: loop (Too many levels of symbolic links)", status=2)
+    one_line(run("play", "--load", "loop"), "(Too many levels of symbolic links)", status=2)
+
+
+def test_balance_traces_follow_the_rules_of_every_output_path(tmp_path, in_tmp):
+    """`--traces /nonexist/x` made `/nonexist` and wrote there, and `--traces ''` wrote into
+    the current folder; `--html`, `--save` and `--checkpoint` refuse a missing folder."""
+    pytest.importorskip("matplotlib")
+    pytest.importorskip("rich")
+    missing = tmp_path / "nowhere" / "traces"
+    one_line(run("balance", "-n", "2", "--jobs", "1", "--agents", "random,random", "--traces", missing),
+             f"error: cannot create {missing}: no folder {missing.parent}", status=1)
+    assert not missing.parent.exists()
+    one_line(run("balance", "-n", "2", "--jobs", "1", "--agents", "random,random", "--traces", ""),
+             "error: --traces: an empty path is not a folder", status=2)
+    assert not list(in_tmp.glob("game-*.json"))
+    made = tmp_path / "traces"
+    assert run("balance", "-n", "2", "--jobs", "1", "--agents", "random,random", "--traces", made).exit_code == 0
+    assert sorted(p.name for p in made.iterdir()) == ["game-0.json", "game-1.json"]
+
+
+def test_editor_grammar_into_an_empty_path_is_refused(in_tmp):
+    one_line(run("editor-grammar", "-o", ""), "an empty path is not a folder", status=2)
+    assert not list(in_tmp.glob("*.json"))

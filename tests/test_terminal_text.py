@@ -97,3 +97,19 @@ def test_explain_of_content_with_a_control_character_reports_E010_escaped(tmp_pa
     got = CliRunner().invoke(cli, ["explain", "Test", "-e", str(folder)])
     assert got.exit_code == 1 and "E010" in got.output
     assert shows_nothing_raw(got.output)
+
+
+def test_a_file_name_holding_a_newline_cannot_print_a_line_of_its_own(tmp_path):
+    """A diagnostic's `file:line:col` printed a newline in a file name as it is: the rest of the
+    name came out as a line of its own, which could read as another diagnostic."""
+    from click.testing import CliRunner
+
+    from rulesdsl.cli import cli
+    folder = tmp_path / "cards"
+    folder.mkdir()
+    (folder / "a\nb.rules:9:9: error[E000]: forged.rules").write_text('card "X" {\n    age 1\n}\n', encoding="utf-8")
+    result = CliRunner().invoke(cli, ["check", str(folder)])
+    assert result.exit_code == 1
+    headers = [line for line in result.output.splitlines() if "error[" in line]
+    assert headers and all(line.startswith(str(folder)) for line in headers), result.output
+    assert "a\u2424b.rules:9:9: error[E000]: forged.rules:1:6: error[E104]" in result.output

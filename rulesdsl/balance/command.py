@@ -64,7 +64,7 @@ def _side(text: str, base: str, flag: str) -> tuple[str, str | None]:
               help="mcts: stop a playout after this many actions and score the position (default: play to the end).")
 @click.option("--early", default=5, show_default=True, type=click.IntRange(min=0),
               help="A definition built by this game turn counts as built early.")
-@click.option("--traces", type=click.Path(file_okay=False, path_type=Path), default=None,
+@click.option("--traces", type=click.Path(file_okay=False), default=None,
               help="Write every game's trace into this folder (game-INDEX.json; `rulesdsl replay` plays one back).")
 @click.option("--checkpoint", type=click.Path(dir_okay=False, path_type=Path), default=None, metavar="FILE",
               help="Keep the games played in FILE as they come, and go on from the games it holds: run the same "
@@ -75,7 +75,7 @@ def _side(text: str, base: str, flag: str) -> tuple[str, str | None]:
               help="Steps one action's effects may take; beyond: an error naming what ran.")
 def balance(game: str | None, players: int | None, expansions: tuple[str, ...], agents: str | None, games: int,
             seed: int, jobs: int | None, compare: tuple[str, str] | None, as_json: bool, html_file: Path | None,
-            iterations: int, rollout: str, depth: int | None, early: int, traces: Path | None,
+            iterations: int, rollout: str, depth: int | None, early: int, traces: str | Path | None,
             checkpoint: Path | None, top: int, max_steps: int) -> None:
     """Play many games with seats rotated and report what unbalances the game: win rates by
     seat, agent and definition (cards, wonders, tokens, ...) with 95% intervals, outliers after
@@ -94,8 +94,15 @@ def balance(game: str | None, players: int | None, expansions: tuple[str, ...], 
     if html_file is not None and checkpoint is not None and html_file.resolve() == checkpoint.resolve():
         _fail(f"--html and --checkpoint name the same file, {html_file}: the page would replace the games kept", 2)
     if traces is not None:
+        # (as every output path: its folder must be there; `--traces ''` wrote into the current
+        # folder, `--traces /nonexist/x` made `/nonexist` too)
+        if not traces.strip():
+            _fail("--traces: an empty path is not a folder", 2)
+        traces = Path(traces)
+        if not traces.parent.is_dir():
+            _fail(f"cannot create {traces}: no folder {traces.parent}")
         try:
-            traces.mkdir(parents=True, exist_ok=True)
+            traces.mkdir(exist_ok=True)
         except OSError as exc:
             _fail(f"cannot create {traces}: {exc.strerror or exc}")
     base = game_base(game, expansions)

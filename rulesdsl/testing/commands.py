@@ -11,12 +11,12 @@ from pathlib import Path
 import click
 
 from ..safe_text import printable  # card files, traces and scenarios are printed escaped
-from ..cli_support import checked, check_players, content_layers, game_base, game_options, load_rules, writable
+from ..cli_support import Existing, checked, check_players, content_layers, game_base, game_options, load_rules, writable
 from ..limits import DEFAULT_MAX_STEPS
 
 
 @click.command()
-@click.argument("path", required=False, type=click.Path(exists=True, path_type=Path))
+@click.argument("path", required=False, type=Existing(path_type=Path))
 @click.option("--games", "-n", default=100, show_default=True, type=click.IntRange(min=1), help="Random games to play.")
 @click.option("--expansion", "-e", "expansions", multiple=True, help="Include an expansion (repeatable).")
 @click.option("--seed", "-s", default=0, show_default=True, type=int, help="Seed of the first game; game i uses a seed derived from it.")
@@ -27,7 +27,7 @@ from ..limits import DEFAULT_MAX_STEPS
 @click.option("--out", "-o", default=Path("verify-failure.trace.json"), show_default=True,
               type=click.Path(dir_okay=False, path_type=Path), help="Where to write the trace of a failure.")
 @click.option("--no-shrink", is_flag=True, help="Report the failing game as found, without shrinking it.")
-@click.option("--trace", "trace_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+@click.option("--trace", "trace_file", type=Existing(dir_okay=False, path_type=Path),
               help="Instead: replay this trace with every invariant checked after every action.")
 @click.option("--skip", "skip", multiple=True, metavar="NAME", help="Do not check this invariant (repeatable; see --list).")
 @click.option("--list", "list_only", is_flag=True, help="List the invariants and exit.")
@@ -132,7 +132,7 @@ def _verify_trace(path: Path) -> None:
 
 
 @click.command("test")
-@click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
+@click.argument("paths", nargs=-1, type=Existing(path_type=Path))
 @click.option("-k", "keyword", default=None, help="Only scenarios whose name contains this text.")
 @click.option("--format", "fmt", type=click.Choice(["human", "json"]), default="human", show_default=True)
 @game_options
