@@ -186,3 +186,28 @@ def test_structure_refuses_more_cards_than_can_all_be_accessible(tmp_path):
     (r,) = _results(tmp_path, f"    structure {quoted}\n", seeds=[0])
     assert r.status == "failed" and r.diagnostics[0].code == "S503"
     assert "cannot hold 13 cards all accessible (at most 12)" in r.diagnostics[0].message
+
+
+# -- header lines and names given twice -------------------------------------------------------------
+
+@pytest.mark.parametrize("verb, first, second", [("base", "duel", "classic"), ("players", "2", "3"),
+                                                 ("seed", "1", "2"), ("setup_choices", "first", "manual")])
+def test_a_header_line_given_twice_is_an_error_not_the_last_one_winning(tmp_path, verb, first, second):
+    path = write(tmp_path, f'scenario "twice" {{\n    {verb} {first}\n    {verb} {second}\n    expect coins(0) >= 0\n}}\n')
+    (result,) = S.run_paths([path]).results
+    assert result.status == "error"
+    (d,) = result.diagnostics
+    assert (d.code, d.message, d.span.line, d.span.column) == ("S203", f"`{verb}` is given twice (first at line 2)", 3, 5)
+
+
+def test_two_scenarios_of_one_name_in_a_file_are_an_error_for_the_second(tmp_path):
+    path = write(tmp_path, 'scenario "same" {\n    expect coins(0) == 7\n}\n'
+                           'scenario "other" {\n    expect coins(0) == 7\n}\n'
+                           'scenario "same" {\n    expect coins(1) == 7\n}\n')
+    results = S.run_paths([path]).results
+    assert [(r.name, r.status) for r in results] == [("same", "passed"), ("other", "passed"), ("same", "error")]
+    (d,) = results[2].diagnostics
+    assert (d.code, d.message, d.span.line) == ("S102", "a second scenario named `same` (first at line 1)", 7)
+    assert run("test", str(path)).exit_code == 1
+    # `-k` selects both (one name): the second is still the error.
+    assert [r.status for r in S.run_paths([path], "same").results] == ["passed", "error"]

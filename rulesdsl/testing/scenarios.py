@@ -315,8 +315,13 @@ def run_scenario(file: ScenarioFile, d: ast.Definition, base: str | None = None,
     return result
 
 
+# Header statements that set one thing: given twice, the last one won without a word.
+ONCE = ("base", "players", "seed", "setup_choices")
+
+
 def _header(run: Run, statements: list[ast.Statement]) -> list[ast.Statement]:
     body = []
+    given: dict[str, ast.Statement] = {}
     for s in statements:
         if s.verb not in HEADER:
             body.append(s)
@@ -324,6 +329,11 @@ def _header(run: Run, statements: list[ast.Statement]) -> list[ast.Statement]:
         if body:
             raise _error("S202", f"`{s.verb}` must come before the position is set up", s.verb_span,
                          f"move it to the top of the scenario, before `{body[0].verb}`")
+        if s.verb in ONCE:
+            first = given.setdefault(s.verb, s)
+            if first is not s:
+                raise _error("S203", f"`{s.verb}` is given twice (first at line {first.span.line})", s.verb_span,
+                             "keep one")
         _arity(s, 1, 1 if s.verb != "script" else None)
         a = s.args[0]
         if s.verb in ("base", "expansion"):
@@ -1602,8 +1612,15 @@ def run_file(path: Path | str, keyword: str | None = None, shown: str | None = N
     error, no scenario at all) are errors whatever it selects, in the order of the file."""
     f = read_file(path, shown)
     out = file_problems(f)
+    named: dict[str, ast.Definition] = {}
     for d in f.definitions:
         if keyword and keyword.lower() not in (d.name or "").lower():
+            continue
+        first = named.setdefault(d.name, d) if d.name and d.kind == "scenario" else d
+        if first is not d:   # (two results of one name: which one failed?)
+            out.append(ScenarioResult(d.name, f.shown, d.span, "error", [Diagnostic(
+                "error", "S102", f"a second scenario named `{d.name}` (first at line {first.span.line})",
+                d.name_span, "give each scenario of a file its own name")], source=f.text))
             continue
         out.append(run_scenario(f, d, base, players))
     return sorted(out, key=lambda r: r.span.line)   # (stable: a scenario's order is its line's)
