@@ -53,12 +53,33 @@ _FLAGS = (os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)) if hasattr(os, "O_NOFOLLO
 
 
 def cache_dir() -> Path | None:
-    """The cache folder, or None when the cache is off (RULESDSL_NO_CACHE)."""
-    if os.environ.get("RULESDSL_NO_CACHE"):
-        return None
-    root = os.environ.get("RULESDSL_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "rulesdsl")
-    return Path(root)
+    """The cache folder, or None when the cache is off (`why_off` says why)."""
+    return _where()[0]
+
+
+def why_off() -> str | None:
+    """Why there is no cache folder: RULESDSL_NO_CACHE, or no home folder to keep it in."""
+    return _where()[1]
+
+
+# Values of RULESDSL_NO_CACHE that leave the cache on (`=0` turned it off, as `=1` does).
+_NOT_OFF = ("", "0", "false", "no", "off")
+
+
+def _where() -> tuple[Path | None, str | None]:
+    if os.environ.get("RULESDSL_NO_CACHE", "").strip().lower() not in _NOT_OFF:
+        return None, "RULESDSL_NO_CACHE is set"
+    if os.environ.get("RULESDSL_CACHE_DIR"):
+        return Path(os.environ["RULESDSL_CACHE_DIR"]), None
+    # (a relative XDG_CACHE_HOME is to be ignored, as the XDG specification says; a home of ""
+    # put the cache in the current folder, or at `/.cache`)
+    xdg = os.environ.get("XDG_CACHE_HOME", "")
+    if os.path.isabs(xdg):
+        return Path(xdg) / "rulesdsl", None
+    home = os.path.expanduser("~")   # (HOME, else the account's: `/` where HOME is "")
+    if os.environ.get("HOME") == "" or not os.path.isabs(home):
+        return None, "no home folder (HOME is empty)"
+    return Path(home) / ".cache" / "rulesdsl", None
 
 
 def supported() -> bool:
@@ -77,6 +98,8 @@ def _open_folder(create: bool) -> int | None:
     if folder is None or not supported():
         return None
     if create:
+        if not os.path.isdir(_made_in(folder)):   # (a home folder that is not there is not made)
+            return None
         try:
             os.makedirs(folder, mode=0o700, exist_ok=True)
         except OSError:
@@ -85,6 +108,13 @@ def _open_folder(create: bool) -> int | None:
         return _checked_folder(folder)
     except OSError:
         return None
+
+
+def _made_in(folder: Path) -> Path:
+    """The folder the cache folder is made in, which must be there: the home folder for
+    `~/.cache/rulesdsl` (`.cache` is made with it), else the folder it is named in."""
+    default = Path(os.path.expanduser("~")) / ".cache" / "rulesdsl"
+    return folder.parent.parent if folder == default else folder.parent
 
 
 def _checked_folder(folder: Path) -> int:
@@ -267,12 +297,15 @@ def prune(folder: int, max_entries: int | None = None, max_bytes: int | None = N
 
 def info() -> Info:
     """What `rulesdsl cache info` shows."""
-    folder = cache_dir()
+    folder, off = _where()
     if folder is None:
-        return Info(None, "off (RULESDSL_NO_CACHE is set)")
+        return Info(None, f"off ({off})")
     if not supported():
         return Info(folder, "off (not supported on this system)")
     if not os.path.lexists(folder):
+        within = _made_in(folder)
+        if not os.path.isdir(within):   # (it could never be made: said, not "no folder yet")
+            return Info(folder, f"not used: {within} is " + ("not a folder" if os.path.lexists(within) else "not there"))
         return Info(folder, "empty (no folder yet)")
     try:
         fd = _checked_folder(folder)

@@ -368,3 +368,40 @@ def test_an_entry_of_another_user_is_not_used(cache, content, parses):
     parses.clear()
     assert result(content)[0]["summary"]["errors"] == 0
     assert parses == [str(content / "a.rules")]
+
+
+@pytest.mark.parametrize("value, on", [("1", False), ("yes", False), ("0", True), ("false", True), ("", True)])
+def test_no_cache_set_to_a_no_leaves_the_cache_on(monkeypatch, content, tmp_path, value, on):
+    """`RULESDSL_NO_CACHE=0` turned the cache off, as `=1` does."""
+    monkeypatch.setenv("RULESDSL_CACHE_DIR", str(tmp_path / "c"))
+    monkeypatch.setenv("RULESDSL_NO_CACHE", value)
+    result(content)
+    assert (tmp_path / "c").exists() == on
+    assert (parse_cache.info().state == "on") == on
+
+
+def test_where_the_cache_would_go_but_cannot_be_is_said_and_nothing_is_made(monkeypatch, content, tmp_path):
+    monkeypatch.delenv("RULESDSL_NO_CACHE", raising=False)
+    monkeypatch.delenv("RULESDSL_CACHE_DIR", raising=False)
+    a_file = tmp_path / "a-file"
+    a_file.write_text("", encoding="utf-8")
+    # XDG_CACHE_HOME a file: "empty (no folder yet)", of a folder that could never be made.
+    monkeypatch.setenv("XDG_CACHE_HOME", str(a_file))
+    assert parse_cache.info().state == f"not used: {a_file} is not a folder"
+    # A relative XDG_CACHE_HOME is ignored (the XDG specification): the home folder's is used.
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative")
+    assert parse_cache.cache_dir() == home / ".cache" / "rulesdsl"
+    result(content)
+    assert (home / ".cache" / "rulesdsl").is_dir() and not (tmp_path / "relative").exists()
+    # A home folder that is not there is not made; an empty HOME is no home (it was `/.cache`).
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "gone"))
+    result(content)
+    assert not (tmp_path / "gone").exists()
+    assert parse_cache.info().state == f"not used: {tmp_path / 'gone'} is not there"
+    monkeypatch.setenv("HOME", "")
+    assert parse_cache.cache_dir() is None
+    assert parse_cache.info().state == "off (no home folder (HOME is empty))"
