@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import time
-from typing import Callable
+from typing import Callable, Iterator
 
 from .collector import skipping_what_exists
 from .interpreter.agents import AGENTS, make_agent
@@ -144,16 +144,28 @@ def _worker_chunk(args) -> list[Outcome | None]:
     return out
 
 
+def chunk_size(games: int, jobs: int) -> int:
+    """Games a worker's task plays (`simulate`'s, `verify`'s): about eight tasks a job, of 5 to
+    50 games."""
+    return max(5, min(50, games // (jobs * 8) or 1))
+
+
+def chunks(games: int, size: int) -> Iterator[range]:
+    """Games 0 to `games` - 1 in runs of `size`, made one at a time (ranges: no number held per game)."""
+    return (range(a, min(games, a + size)) for a in range(0, games, size))
+
+
 def _outcomes_parallel(rules: Ruleset, games: int, seed: int, agent_names: list[str], max_steps: int, jobs: int):
     if start_method() == "fork":
         _WORKER["rules"] = rules
-    size = max(5, min(50, games // (jobs * 8) or 1))
-    # (ranges, not lists: a long run holds no number per game before it plays it)
-    chunks = [range(a, min(games, a + size)) for a in range(0, games, size)]
+    size = chunk_size(games, jobs)
+    # (made as the pool takes them, a few ahead of the one waited for: a long run holds no
+    # task, nor number, per game before it plays it; a billion games asked held 4 GB at once)
+    tasks = ((c, seed, agent_names, max_steps) for c in chunks(games, size))
     layers = tuple(rules.content.layers)
     try:
-        with worker_pool(min(jobs, len(chunks)), _worker_init, (layers, rules.content.players)) as pool:
-            for chunk in pool.map(_worker_chunk, [(c, seed, agent_names, max_steps) for c in chunks]):
+        with worker_pool(min(jobs, -(-games // size)), _worker_init, (layers, rules.content.players)) as pool:
+            for chunk in pool.map(_worker_chunk, tasks):
                 yield from chunk
     finally:
         _WORKER.pop("rules", None)

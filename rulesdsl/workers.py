@@ -20,7 +20,8 @@ whose workers stop with the command that started them.
   and the pool's waits (`WorkerPool.map`, `WorkerPool.as_completed`) raise KeyboardInterrupt
   themselves, at most `POLL` seconds later.
 - `map` keeps a bounded number of tasks submitted ahead of the one it waits for: a run of ten
-  million games no longer queues 200,000 tasks before the first result.
+  million games no longer queues 200,000 tasks before the first result.  `Window` does the
+  same for results taken as they finish: what a run holds does not grow with its length.
 """
 
 from __future__ import annotations
@@ -95,7 +96,7 @@ class WorkerPool:
         """fn(item) of each item, in order; at most `ahead` tasks (default: four a worker)
         submitted beyond the one waited for."""
         from collections import deque
-        ahead = ahead or 4 * max(1, self.executor._max_workers)
+        ahead = ahead or self.ahead()
         items = iter(items)
         queued: deque = deque()
         for item in itertools.islice(items, ahead + 1):
@@ -105,6 +106,10 @@ class WorkerPool:
             for item in itertools.islice(items, 1):
                 queued.append(self.submit(fn, item))
             yield result
+
+    def ahead(self) -> int:
+        """How many tasks `map` and `Window` keep submitted by default: four a worker."""
+        return 4 * max(1, self.executor._max_workers)
 
     def result(self, future: "Future") -> Any:
         """The future's result, waiting in steps of `POLL` (KeyboardInterrupt once Ctrl-C came)."""
@@ -129,6 +134,45 @@ class WorkerPool:
     def check(self) -> None:
         if self.interrupted.is_set():
             raise KeyboardInterrupt
+
+
+@attrs.define
+class Window:
+    """fn(item) of each item on the pool, taken as each finishes (`finished`), with at most
+    `ahead` (default: `WorkerPool.ahead`) submitted and not yet taken: the items are drawn as
+    room comes, so a run of a billion games holds a few tasks, not one per task it will run."""
+    pool: WorkerPool
+    fn: Callable[[Any], Any]
+    items: Iterator[Any]
+    ahead: int = 0
+    pending: dict["Future", Any] = attrs.Factory(dict)   # (each task not yet taken: its item, in submission order)
+
+    def __attrs_post_init__(self) -> None:
+        self.items = iter(self.items)
+        self.ahead = self.ahead or self.pool.ahead()
+
+    def finished(self) -> Iterator[tuple[Any, "Future"]]:
+        """(item, future) of each task as it finishes, those found done together in the order
+        submitted (`WorkerPool.as_completed`'s order); a task cancelled by `stop` too."""
+        from concurrent.futures import FIRST_COMPLETED, wait
+        self._fill()
+        while self.pending:
+            self.pool.check()
+            done, _ = wait(self.pending, timeout=POLL, return_when=FIRST_COMPLETED)
+            for fut in [f for f in self.pending if f in done]:
+                item = self.pending.pop(fut)
+                self._fill()   # (before the caller reads it: the workers need not wait for the parent)
+                yield item, fut
+
+    def stop(self) -> None:
+        """Submit no more items, and cancel the tasks not started (those started finish)."""
+        self.items = iter(())
+        for fut in self.pending:
+            fut.cancel()
+
+    def _fill(self) -> None:
+        for item in itertools.islice(self.items, max(0, self.ahead - len(self.pending))):
+            self.pending[self.pool.submit(self.fn, item)] = item
 
 
 @contextlib.contextmanager

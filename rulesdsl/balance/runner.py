@@ -9,10 +9,13 @@ naming the agent, the seat and the game's seed; the games before it are kept."""
 
 from __future__ import annotations
 
+import functools
 import gc
+import heapq
+import itertools
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable, Iterator
 
 import attrs
 
@@ -25,7 +28,7 @@ from ..interpreter.legality import not_stuck
 from ..interpreter.playout import play_out, too_long
 from ..interpreter.random_agent import RandomAgent
 from ..interpreter.state import DRAW
-from ..workers import worker_pool
+from ..workers import Window, worker_pool
 from .agents import SearchOptions, resolve
 from .analysis import Holdings
 from .outcomes import Outcomes, seating
@@ -302,7 +305,7 @@ def run(plan: Plan, jobs: int = 1, progress: Callable[[int, int], None] | None =
     total = total_games(plan, seats)
     joined = _joined_from(plan, total, saved, joining)
     begin = joined.outcomes.end
-    chunks = _chunks(begin, total, jobs, seats, marks)
+    chunks = _each_chunk(begin, total, jobs, seats, marks)
     if begin and progress:
         try:
             progress(begin, total)
@@ -313,22 +316,28 @@ def run(plan: Plan, jobs: int = 1, progress: Callable[[int, int], None] | None =
     return _finish(joined, failure, start, begin)
 
 
-def _chunks(begin: int, total: int, jobs: int, seats: int, marks: int | None = None) -> list[range]:
-    """Games `begin` to before `total` cut into tasks.  About eight tasks a job: small enough
-    that a short run (one deal of slow games) uses every job, large enough that fast games do
-    not pay a round trip each; at most CHUNK games, so that a long run shows its progress and an
-    interrupted one keeps nearly all it played; whole rotations (a multiple of the seats), so a
-    batch ends where a deal has been played at every seat; and a cut at every multiple of
-    `marks`."""
+def _each_chunk(begin: int, total: int, jobs: int, seats: int, marks: int | None = None) -> Iterator[range]:
+    """Games `begin` to before `total` cut into tasks, made one at a time as the run takes them
+    (a billion games asked once made every cut first: 23 GB before the first game).  About
+    eight tasks a job: small enough that a short run (one deal of slow games) uses every job,
+    large enough that fast games do not pay a round trip each; at most CHUNK games, so that a
+    long run shows its progress and an interrupted one keeps nearly all it played; whole
+    rotations (a multiple of the seats), so a batch ends where a deal has been played at every
+    seat; and a cut at every multiple of `marks`."""
     size = max(1, min(CHUNK, (total - begin) // (max(1, jobs) * 8)))
     size = max(seats, size - size % seats)
     # (cut at multiples of `size` counted from game 0: a run resumed from a game that is no
     # whole rotation, one cut short before, ends its batches on whole rotations again)
-    cuts = {begin, *range(-(-begin // size) * size, total, size)} if begin < total else set()
-    if marks:
-        cuts |= set(range(-(-begin // marks) * marks, total, marks))
-    starts = sorted(cuts)
-    return [range(i, j) for i, j in zip(starts, starts[1:] + [total])]
+    steps = [size, marks] if marks else [size]
+    cuts = heapq.merge([begin] if begin < total else [],
+                       *(range(-(-begin // step) * step, total, step) for step in steps))
+    starts = (cut for cut, _ in itertools.groupby(cuts))   # (in order, each once: a mark may be a cut too)
+    return (range(i, j) for i, j in itertools.pairwise(itertools.chain(starts, [total])))
+
+
+def _chunks(begin: int, total: int, jobs: int, seats: int, marks: int | None = None) -> list[range]:
+    """`_each_chunk`'s, as a list: for a span short enough to hold (a test's)."""
+    return list(_each_chunk(begin, total, jobs, seats, marks))
 
 
 def replay(plan: Plan, games: range, jobs: int = 1) -> RunResult:
@@ -340,7 +349,7 @@ def replay(plan: Plan, games: range, jobs: int = 1) -> RunResult:
     plan = attrs.evolve(plan, traces=None)
     start = time.perf_counter()
     joined = _Joined(Outcomes(tuple(labels(plan.agents)), games.start))
-    chunks = _chunks(games.start, games.stop, jobs, load(plan).content.players) if len(games) else []
+    chunks = _each_chunk(games.start, games.stop, jobs, load(plan).content.players) if len(games) else []
     with skipping_what_exists() as keep:
         failure = _play_chunks(plan, chunks, jobs, games.stop, None, keep, joined)
     return _finish(joined, failure, start)
@@ -386,11 +395,29 @@ class _Joined:
                 self.joining(got, held)
 
 
-def _play_chunks(plan: Plan, chunks: list[range], jobs: int, total: int,
+@attrs.define
+class _Collected:
+    """How far the tasks whose outcomes came back reach from the first, without a gap: where a
+    report interrupted there ends (a task cut short by a failure counts as back; one cancelled
+    does not).  Holds only the tasks back beyond the first gap, a window's worth at most."""
+
+    through: int
+    beyond: dict[int, int] = attrs.Factory(dict)   # (each such task's first game: its end)
+
+    def add(self, chunk: range) -> None:
+        self.beyond[chunk.start] = chunk.stop
+        while self.through in self.beyond:
+            self.through = self.beyond.pop(self.through)
+
+
+def _play_chunks(plan: Plan, chunks: Iterable[range], jobs: int, total: int,
                  progress: Callable[[int, int], None] | None, keep: Callable[[], None],
                  joined: _Joined) -> GameFailure | None:
     failure: GameFailure | None = None
-    if jobs <= 1 or not chunks:   # (no game at all: no process to start)
+    chunks = iter(chunks)
+    head = list(itertools.islice(chunks, max(1, jobs)))   # (a pool needs no more workers than tasks)
+    chunks = itertools.chain(head, chunks)
+    if jobs <= 1 or not head:   # (no game at all: no process to start)
         try:
             for chunk in chunks:
                 got, held, failure = _play_many(plan, chunk)
@@ -405,28 +432,28 @@ def _play_chunks(plan: Plan, chunks: list[range], jobs: int, total: int,
         return failure
     # (a worker lives for the run: what it holds at first, the rules, is left out of the
     # collector's passes, as in `rulesdsl.simulate`)
-    collected: set[int] = set()   # (the chunks whose outcomes came back, by number)
+    collected = _Collected(head[0].start)
     try:
-        with worker_pool(min(jobs, len(chunks)), gc.freeze) as pool:
-            pending = {pool.submit(_play_many, plan, chunk): k for k, chunk in enumerate(chunks)}
-            for fut in pool.as_completed(pending):
+        with worker_pool(min(jobs, len(head)), gc.freeze) as pool:
+            # (submitted a few a worker at a time, in game order, as earlier ones come back: a
+            # long run holds no task per game it will play; those back early wait in `joined`)
+            window = Window(pool, functools.partial(_play_many, plan), chunks)
+            for chunk, fut in window.finished():
                 if fut.cancelled():   # after a failure: a game that never started
                     continue
                 got, held, failed = fut.result()
-                collected.add(pending.pop(fut))   # (its result is not held after it is joined)
+                collected.add(chunk)   # (its result is not held after it is joined)
                 joined.take(got, held)
                 keep()
                 if progress:
                     progress(len(joined.outcomes), total)
                 if failed and (failure is None or failed.index < failure.index):
                     failure = failed
-                    for other in pending:
-                        other.cancel()
+                    window.stop()   # (the tasks not submitted, and those not started, come after it)
     except KeyboardInterrupt:   # (the pool has ended its workers: `rulesdsl.workers`)
         # Up to the first chunk whose outcomes did not come back, whether it was cut short,
-        # never started, or finished unread: the report has no gap.
-        failure = GameFailure(min((c[0] for k, c in enumerate(chunks) if k not in collected), default=total),
-                              "interrupted")
+        # never started (or submitted), or finished unread: the report has no gap.
+        failure = GameFailure(collected.through, "interrupted")
     return failure
 
 

@@ -20,7 +20,7 @@ from rulesdsl.files import write_atomic
 from rulesdsl.interpreter.actions import Action, IllegalAction
 from rulesdsl.interpreter.budget import DEFAULT_MAX_STEPS, EffectFailed
 from rulesdsl.interpreter.game import Game
-from rulesdsl.simulate import check_run_seed, game_seed
+from rulesdsl.simulate import check_run_seed, chunk_size, chunks, game_seed
 from rulesdsl.trace import trace_of, trace_start
 from rulesdsl.model import Content
 from rulesdsl.names import check_options, integer
@@ -162,14 +162,15 @@ def verify(content, games: int, seed: int = 0, options=(), max_actions: int = DE
 def _parallel(content, games, seed, options, max_actions, jobs, progress, base, expansions, skip, max_steps):
     if start_method() == "fork":
         _WORKER["content"] = content
-    size = max(5, min(50, games // (jobs * 8) or 1))
-    # (ranges, not lists: a long run holds no number per game before it plays it)
-    chunks = [range(a, min(games, a + size)) for a in range(0, games, size)]
+    size = chunk_size(games, jobs)
+    # (made as the pool takes them, a few ahead of the one waited for: a long run holds no
+    # task, nor number, per game before it plays it; a billion games asked held 4 GB at once)
+    tasks = ((c, seed, tuple(options), max_actions, tuple(skip), max_steps) for c in chunks(games, size))
     failing, total = None, 0
     try:
-        with worker_pool(min(jobs, len(chunks)), _worker_init, (base, tuple(expansions), content.players)) as pool:
-            results = pool.map(_worker_chunk, [(c, seed, tuple(options), max_actions, tuple(skip), max_steps)
-                                               for c in chunks])
+        with worker_pool(min(jobs, -(-games // size)), _worker_init,
+                         (base, tuple(expansions), content.players)) as pool:
+            results = pool.map(_worker_chunk, tasks)
             for chunk in results:
                 for i, n, v in chunk:
                     total += n
