@@ -544,7 +544,10 @@ cli.add_command(_balance_command)
 
 
 def main() -> None:
-    cli(prog_name="rulesdsl")
+    """The `rulesdsl` command (and `python -m rulesdsl`).  A standard stream closed, or an output
+    that cannot be written, is one `error:` line and exit 1 (streams.with_standard_streams)."""
+    from .streams import with_standard_streams
+    with_standard_streams(lambda: cli(prog_name="rulesdsl"))
 
 
 if __name__ == "__main__":

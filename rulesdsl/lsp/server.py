@@ -19,7 +19,7 @@ from pygls.uris import from_fs_path, to_fs_path
 from ..diagnostics import Diagnostic, Span
 from . import features as F
 from .positions import Lines, apply_change
-from .project import Project, absolute
+from .project import MAX_FILE_BYTES, Project, absolute
 from ..files import is_dir
 from ..loader import SUFFIX
 
@@ -452,6 +452,49 @@ def build_server(expansions: list[str] | tuple[str, ...] = (), debounce: float =
     return server
 
 
+# The largest message the server reads: a card file's text at its limit (project.MAX_FILE_BYTES)
+# with every byte escaped in JSON (`\u0001`: 6 bytes), and room to spare.  A Content-Length above
+# it is refused before anything is read (it was a MemoryError: the read was sized by the header).
+MAX_MESSAGE_BYTES = 16 * MAX_FILE_BYTES
+_CHUNK = 1 << 20   # a body is read this much at a time: memory follows what comes, not what is announced
+_MAX_LINE = 1 << 16   # a header line is read at most this much at a time (a longer one: ignored, piece by piece)
+
+
+class MessageTooLarge(Exception):
+    """A Content-Length header above MAX_MESSAGE_BYTES: the server stops (exit 1)."""
+
+
+class _Messages:
+    """Standard input as pygls reads it (`readline`, `read(n)`), within bounds: a header line in
+    pieces of at most _MAX_LINE bytes, a body of at most MAX_MESSAGE_BYTES."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def readline(self) -> bytes:
+        return self._stream.readline(_MAX_LINE)
+
+    def read(self, n: int) -> bytes:
+        if n > MAX_MESSAGE_BYTES:
+            raise MessageTooLarge(f"a message of {n} bytes (its Content-Length) is more than the limit of "
+                                  f"{MAX_MESSAGE_BYTES} bytes")
+        chunks, left = [], n
+        while left > 0:
+            chunk = self._stream.read(min(left, _CHUNK))
+            if not chunk:   # (the end of input: what came, as a short read)
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+
+
 def serve(expansions: list[str] | tuple[str, ...] = ()) -> None:
+    import sys
     logging.basicConfig(level=logging.WARNING, format="rulesdsl lsp: %(message)s")  # stderr: stdout is the protocol
-    build_server(expansions).start_io()
+    # (standard input or output closed: `error:`, exit 1, before the server starts: rulesdsl.cli.main)
+    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
+    try:
+        build_server(expansions).start_io(_Messages(stdin), stdout)
+    except MessageTooLarge as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        sys.exit(1)
