@@ -354,7 +354,8 @@ EXPLANATIONS: dict[str, Explanation] = {
         "no legal action), failed, or did not end. An effect that did not end (it set itself off "
         "again, past the step budget) or could not go on (a computed seat the game does not have, a "
         "number grown past the most a game keeps, 99,999,999 coins, points or counted) is reported "
-        "at the innermost definition it was running, the others at the game's `players`.",
+        "at the innermost definition it was running (at an expansion's `extend` of it, where there "
+        "is one), the others at the game's `players`.",
         "game short {\n    players 3 4\n    turns simultaneous\n    resources wood\n    colors brown\n    item_kinds card\n    zone hand player private\n    zone city player active public\n    zone discard public\n    zone age1\n    build_zone card city\n    discard_pile discard\n    age_ends when count(hand, owner=all) == 0\n    score coins coins\n}\n\nage 1 {\n    each_player { deal 1 age1 hand }\n}\n\naction sell {\n    param card from hand\n    discard card\n    gain 1 coin\n}\n\ncard \"Test Card\" {\n    age 1\n    color brown\n    copies 3 3 3\n}\n",
         "Give the cards enough copies for the largest count (`copies 3 4 5`), deal fewer, or lower the "
         "most players."),

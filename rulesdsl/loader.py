@@ -192,6 +192,9 @@ class Merged:
     diagnostics: list[Diagnostic] = attrs.Factory(list)
     # (the `remove` definition, what it removed): the checker explains what a removal breaks.
     removed: list[tuple[ast.Definition, ast.Definition]] = attrs.Factory(list)
+    # (kind, name) -> the last `extend` of a definition: what a runtime error of the definition
+    # points at (trial.py), the part the designer most likely just wrote.
+    extended: dict[tuple[str, str], ast.Definition] = attrs.Factory(dict)
 
     def by_kind(self, kind: str) -> list[ast.Definition]:
         return [d for d in self.definitions if d.kind == kind]
@@ -298,6 +301,7 @@ def merge(layers: list[list[ast.SourceFile]], merged: Merged) -> Merged:
                 elif d.modifier == "replace":
                     slots[i] = attrs.evolve(d, modifier=None)
                 elif d.modifier == "extend":
+                    merged.extended[key] = d
                     old = slots[i]
                     extra = d.block.statements if d.block else ()
                     block = ast.Block(old.block.statements + extra, old.block.span) if old.block else d.block

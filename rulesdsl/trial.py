@@ -97,11 +97,14 @@ def _trial_game(content, seed: int) -> str | None:
 
 
 def _runaway(merged: Merged, players_span: Span, players: int, exc) -> Diagnostic:
-    """E409 at the innermost definition the runaway effect was running (its name), where the
-    cause most likely is; at `players` when none of them is found."""
+    """E409 at the innermost definition the runaway effect was running (its name, or where an
+    expansion last extends it), where the cause most likely is; at `players` when none of them
+    is found."""
     labels = {label(d): d for d in merged.definitions}
-    where = next((labels[name].name_span for entry in reversed(exc.chain)
-                  for name in labels if entry == name or entry.startswith(name + " ")), players_span)
+    found = next((labels[name] for entry in reversed(exc.chain)
+                  for name in labels if entry == name or entry.startswith(name + " ")), None)
+    where = players_span if found is None else \
+        merged.extended.get((found.kind, found.name), found).name_span
     from .interpreter.budget import BudgetExceeded
     running = " -> ".join(exc.chain) or "no definition"
     if not isinstance(exc, BudgetExceeded):

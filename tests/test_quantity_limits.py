@@ -106,8 +106,10 @@ def test_check_finds_numbers_that_grow_without_end_at_the_definition_running(tmp
     message = too_large(tmp_path, SQUARING, "squaring")
     assert message.startswith("at 2 players a random game's effects failed: player ")
     assert message.endswith("(running: action `build`)")
-    report = check_paths([tmp_path / "squaring"])
-    assert report.diagnostics[0].span.file.endswith("game.rules")   # where `action build` is defined
+    # Said where the expansion extends `action build` (the base game plays without it), not
+    # where the base game defines it.
+    span = check_paths([tmp_path / "squaring"]).diagnostics[0].span
+    assert (span.file, span.line, span.column) == (str(tmp_path / "squaring" / "cards.rules"), 6, 15)
 
 
 def test_a_repeat_of_growing_numbers_no_longer_keeps_check_running(tmp_path):
