@@ -27,6 +27,18 @@ def derive(*parts: int | str) -> int:
     return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big")
 
 
+def game_seed(seed: int, index: int) -> int:
+    """Game `index` of a batch of seed `seed` (`rulesdsl simulate`'s, `verify`'s, `check`'s
+    trial games): a hash of both, so games of one batch and of different batches do not share
+    seeds (no folding into a smaller range, where distinct batches could coincide)."""
+    return derive("game", seed, index)
+
+
+def agent_seed(game_seed: int, seat: int) -> int:
+    """The seed of the agent at `seat` in the game of seed `game_seed`."""
+    return derive("agent", game_seed, seat)
+
+
 def seed_state(seed: int) -> int:
     # Mixed through a hash: with a plain affine start, seed s + 1 would give seed s's stream
     # shifted by one draw.

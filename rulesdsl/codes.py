@@ -215,7 +215,9 @@ EXPLANATIONS: dict[str, Explanation] = {
         _card("gain 2 coins whom=opponent", "yellow"),
         "Use one of the options the help lists (here `who=`)."),
     "E205": Explanation(
-        "A statement that needs a `{ ... }` block has none, or one that takes none has one.",
+        "A statement that needs a `{ ... }` block has none, or one that takes none has one (so "
+        "does a `remove`, whose statements would not be read: `replace` or `extend` changes a "
+        "definition).",
         _card("repeat 2", "yellow"),
         "Add the block (`repeat 2 { gain 1 coin }`) or remove it."),
     "E206": Explanation(

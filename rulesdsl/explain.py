@@ -162,8 +162,9 @@ def _namesakes(name: str, e: Entry, content) -> str:
     wanted = " ".join(name.split()).lower()
     if wanted != e.label.lower() and wanted != e.name.lower():
         return ""
-    others = [o for o in entries(content)
-              if o != e and wanted in (o.label.lower(), o.name.lower())]
+    # (the copies of an item are one definition: not "also named" after themselves)
+    others = list({(o.kind, o.name): o for o in entries(content)
+                   if (o.kind, o.name) != (e.kind, e.name) and wanted in (o.label.lower(), o.name.lower())}.values())
     return "".join(f"\n  Also named `{o.name}`: {article(words(o.kind))} (`rulesdsl explain {o.kind} {o.name}` "
                    f"explains it)." for o in others)
 

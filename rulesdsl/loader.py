@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import stat
 from importlib.resources import files
 from pathlib import Path
@@ -62,6 +63,9 @@ def folder_base(folder: Path) -> str | None:
     return _header_word(folder, "base")
 
 
+_STATEMENT_BREAKS = re.compile(r"[{};]")
+
+
 def _header_word(folder: Path, verb: str) -> str | None:
     """The word after the first `VERB WORD` line of a folder's card files (a text scan, no
     parsing: asked before anything is loaded).  Only regular files are read: a FIFO named like a
@@ -71,9 +75,12 @@ def _header_word(folder: Path, verb: str) -> str | None:
             continue
         try:
             for line in f.read_text(encoding="utf-8-sig", errors="replace").splitlines():
-                words = line.split("#")[0].split()
-                if len(words) == 2 and words[0] == verb:
-                    return words[1]
+                # (statements, however laid out: `expansion x { base classic }` on one line, or
+                # `title "X"; base classic`, say it as well as a line of its own)
+                for statement in _STATEMENT_BREAKS.split(line.split("#")[0]):
+                    words = statement.split()
+                    if len(words) == 2 and words[0] == verb:
+                        return words[1]
         except OSError:
             continue
     return None
@@ -296,6 +303,11 @@ def merge(layers: list[list[ast.SourceFile]], merged: Merged) -> Merged:
                     continue
                 i = index[key]
                 if d.modifier == "remove":
+                    if d.block is not None and d.block.statements:   # (read as nothing: `replace` meant?)
+                        merged.diagnostics.append(Diagnostic(
+                            "error", "E205", f"`remove` takes no body: the statements of this one are not read",
+                            d.block.span, f"to change {d.kind} `{d.name}`, `replace` it (the whole definition) or "
+                                          f"`extend` it (statements added); to remove it, leave out the `{{ ... }}`"))
                     merged.removed.append((d, slots[i]))
                     slots[i] = None
                 elif d.modifier == "replace":

@@ -448,17 +448,26 @@ class Playable:
     def bank_trade_without_a_bank(self) -> None:
         """A game that trades with neighbours (`trade neighbours`) has no bank: an item's
         `trade_discount`, or a `trade_price` without `from=`, sets a bank price nobody pays
-        (E204: accepted, it did nothing)."""
-        if not any(s.verb == "trade" for s in self.header_statements()):
-            return
+        (E204: accepted, it did nothing); and one that trades with the bank has no neighbours to
+        buy from: a `trade_price ... from=` sets a price nobody pays either (it passed `check`,
+        and `explain` said it worked)."""
+        with_neighbours = any(s.verb == "trade" for s in self.header_statements())
         for d in self.merged.definitions:
             if d.kind not in self.item_kinds:
                 continue
             for s in statements(d.block):
-                if s.verb == "trade_discount" or (s.verb == "trade_price" and not any(k.name == "from" for k in s.kwargs)):
+                from_neighbours = s.verb == "trade_price" and any(k.name == "from" for k in s.kwargs)
+                if with_neighbours and (s.verb == "trade_discount" or s.verb == "trade_price" and not from_neighbours):
                     self.error("E204", f"`{s.verb}` sets a price at the bank, and this game trades with neighbours "
                                        f"only", s.verb_span,
                                "fix the price paid to neighbours: `trade_price N RESOURCES from=left|right|neighbours`")
+                elif not with_neighbours and from_neighbours:
+                    option = next(k for k in s.kwargs if k.name == "from")
+                    if name_of(option.value) not in ("left", "right", "neighbours"):
+                        continue   # (a word misspelt: said as such, one mistake one error)
+                    self.error("E204", "`from=` sets a price paid to neighbours, and this game trades with the "
+                                       "bank only", option.span,
+                               "fix the bank's price: `trade_price N RESOURCES`, without `from=`")
 
     def onto_a_structure_not_laid_out(self) -> None:
         """An age lays out its structure after its other statements (so that `extend age` can add

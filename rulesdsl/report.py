@@ -93,8 +93,9 @@ class Report:
     def summary(self) -> str:
         counts = ", ".join(f"{n} {plural(k) if n != 1 else k}" for k, n in self.definitions.items())
         status = "ok" if not self.errors else "failed"
-        return (f"{status}: {self.files} files, {self.errors} errors, {self.warnings} warnings"
-                + (f"; {counts}" if counts else ""))
+        said = ", ".join(f"{n} {word if n != 1 else word[:-1]}"
+                         for n, word in ((self.files, "files"), (self.errors, "errors"), (self.warnings, "warnings")))
+        return f"{status}: {said}" + (f"; {counts}" if counts else "")
 
 
 def more(rest: list[Diagnostic]) -> str:

@@ -10,22 +10,12 @@ from typing import Callable, Iterator
 from .collector import skipping_what_exists
 from .interpreter.agents import AGENTS, make_agent
 from .interpreter.budget import DEFAULT_MAX_STEPS, EffectFailed, complete_deals
-from .interpreter.chance import derive
+from .interpreter.chance import agent_seed, game_seed   # (re-exported: the seeds of a run's games)
 from .interpreter.playout import play_out
 from .interpreter.state import DRAW
 from .names import check_agents, integer
 from .pipeline import Ruleset
 from .workers import start_method, worker_pool
-
-
-def game_seed(seed: int, index: int) -> int:
-    """Game `index` of a batch: a hash of both, so games of one batch and of different batches
-    do not share seeds (no folding into a smaller range, where distinct batches could coincide)."""
-    return derive("game", seed, index)
-
-
-def agent_seed(game_seed: int, seat: int) -> int:
-    return derive("agent", game_seed, seat)
 
 
 def play_one(rules: Ruleset, seed: int, agent_names: list[str], max_steps: int = DEFAULT_MAX_STEPS):

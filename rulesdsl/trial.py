@@ -5,8 +5,6 @@ game's `players` statement: "a clean check means the content plays" at every cou
 
 from __future__ import annotations
 
-import random
-
 from .compiler import Compiler, label, player_range
 from .diagnostics import Diagnostic, Span
 from .limits import MAX_GAME_ACTIONS
@@ -48,39 +46,42 @@ TRIAL_GAMES = 8   # random games per player count: content that fails one game i
 
 
 def _trial(merged: Merged, players: int) -> "str | _Runaway | None":
-    """Why `TRIAL_GAMES` random games (seeds 0, 1, ...) at `players` do not all play to their
-    end (the first reason found, in seed order), or None."""
+    """Why `TRIAL_GAMES` random games (`rulesdsl simulate`'s first games, run seed 0) at
+    `players` do not all play to their end (the first reason found, in game order), or None."""
     from .interpreter.budget import BudgetExceeded, EffectFailed
     try:
         content = Compiler(merged, ["check"], players).compile()
     except Exception as exc:  # (content that does not compile at this count: the reason it does not play)
         return f"a random game failed: {type(exc).__name__}: {exc}"
-    for seed in range(TRIAL_GAMES):
+    for index in range(TRIAL_GAMES):
         try:
-            problem = _trial_game(content, seed)
+            problem = _trial_game(content, index)
         except Exception as exc:  # anything a trial game raises is a reason the content does not play
             if isinstance(exc, BudgetExceeded) or isinstance(exc, EffectFailed) and exc.chain:
                 return _Runaway(exc)   # (said where it runs)
             problem = f"a random game failed: {type(exc).__name__}: {exc}"
         if problem:
-            return problem if not seed else f"{problem} (trial game {seed + 1} of {TRIAL_GAMES}, seed {seed})"
+            return problem if not index else \
+                f"{problem} (trial game {index + 1} of {TRIAL_GAMES}: `rulesdsl simulate`'s game {index})"
     return None
 
 
-def _trial_game(content, seed: int) -> str | None:
-    """Why a random game of this seed does not play to its end, or None: played as `simulate`
-    plays it (`play_out`, one generator for every seat, as `game.random_action(rng)` action
-    after action would draw), so the path a designer's simulations take is the one checked."""
+def _trial_game(content, index: int) -> str | None:
+    """Why the random game `index` does not play to its end, or None: the very game `rulesdsl
+    simulate -n 8` plays as its game `index` (its seed, its agents' seeds, `play_out`), so that
+    content `check` accepts plays those games (trial games of their own seeds 0 to 7 let a
+    designer's first `simulate` fail where `check` had passed)."""
     from .interpreter.agents import RandomAgent
     from .interpreter.budget import GameStuck, GameTooLong, short_deal
+    from .interpreter.chance import agent_seed, game_seed
     from .interpreter.game import Game  # the runtime, only when content is clean
     from .interpreter.playout import play_out
+    seed = game_seed(0, index)
     game = Game.create(content, seed=seed)
     if game.short_draws:
         return short_deal(*game.short_draws[0])
-    agent = RandomAgent(rng=random.Random(seed))
     try:
-        play_out(game, [agent] * game.state.players)
+        play_out(game, [RandomAgent(agent_seed(seed, p)) for p in range(game.state.players)])
     except GameTooLong:
         problem = f"a random game did not end within {MAX_GAME_ACTIONS} actions"
     except GameStuck as exc:

@@ -311,3 +311,23 @@ def test_a_count_out_of_place_is_said_in_the_words_of_its_statement(tmp_path, li
     its example: neither the statement the designer wrote nor the order its count goes in."""
     d = only(check(tmp_path, f'card "Quarry Yard" {{\n    age 1\n    color brown\n    {line}\n}}\n'), code)
     assert (d.message, d.help, d.span.line, d.span.column) == (message, hint, 4, 5 + line.index(at) + at.startswith(" "))
+
+
+def test_a_remove_with_a_body_says_its_statements_are_not_read(tmp_path):
+    """`remove card "X" { ... }` with statements (a `replace` meant) removed the card and read
+    nothing of the body, garbage included, and `check` said ok."""
+    (found,) = check(tmp_path, 'remove card "Tacticians Guild" {\n    colr purple\n    bogus_statement 1 2 3\n}\n')
+    assert (found.code, found.span.line, found.span.column) == ("E205", 1, 32)
+    assert found.message == "`remove` takes no body: the statements of this one are not read"
+    assert "`replace` it (the whole definition) or `extend` it" in found.help
+    # An empty body, or none, removes as before.
+    assert check(tmp_path, 'remove card "Tacticians Guild" { }\n', folder="empty") == []
+
+
+def test_a_price_paid_to_neighbours_in_a_game_that_trades_with_the_bank_is_E204(tmp_path):
+    """`trade_price 1 wood from=left` on a Duel card passed `check`, did nothing, and `explain`
+    said it worked; the mirror mistake in the classic game (a bank price) was E204 already."""
+    (found,) = check(tmp_path, 'card "Left Dock" {\n    age 1\n    color yellow\n    trade_price 1 wood from=left\n}\n')
+    assert (found.code, found.span.line, found.span.column) == ("E204", 4, 24)
+    assert found.message == "`from=` sets a price paid to neighbours, and this game trades with the bank only"
+    assert check(tmp_path, 'card "Dock" {\n    age 1\n    color yellow\n    trade_price 1 wood\n}\n', folder="bank") == []

@@ -130,7 +130,7 @@ def test_human_output_did_you_mean():
     assert lines[i + 2] == "5 |     color purpel"
     assert lines[i + 3] == "  |           ^^^^^^"
     assert lines[i + 4] == "  = help: did you mean `purple`?"
-    assert lines[-1].startswith("failed: ") and "1 errors, 0 warnings" in lines[-1]
+    assert lines[-1].startswith("failed: ") and "1 error, 0 warnings" in lines[-1]
 
 
 def test_render_without_source_and_odd_spans():

@@ -353,3 +353,20 @@ def test_a_game_given_as_an_expansion_is_one_error_and_left_out():
         assert checked.exit_code == 1 and checked.output.count("error[") == 1, checked.output
     result = CliRunner().invoke(cli, ["simulate", "-n", "1", "-e", str(games["classic"])])
     assert result.exit_code == 1 and result.output.count("error[") == 1, result.output
+
+
+@pytest.mark.parametrize("header", ["expansion oneline { base classic }",
+                                    'expansion oneline { title "One line"; base classic }',
+                                    'expansion oneline {\n    title "x"; base classic\n}'])
+def test_a_base_in_a_header_on_one_line_names_the_game_too(tmp_path, header):
+    """`expansion x { base classic }` on one line was laid on Duel, then E107 said it was made
+    for classic: the scan for `base` read whole lines only."""
+    from rulesdsl.loader import default_game, folder_base
+
+    folder = tmp_path / "oneline"
+    folder.mkdir()
+    (folder / "x.rules").write_text(f'{header}\ncard "Fish Market" {{ age 1; color yellow; gain 2 coins }}\n',
+                                    encoding="utf-8")
+    assert folder_base(folder) == "classic" and default_game([str(folder)]) == "classic"
+    report = check_paths([folder])
+    assert not report.errors, [d.message for d in report.diagnostics]

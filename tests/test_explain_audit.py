@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from rulesdsl.explain import explain
 from rulesdsl.explain_text import english
 from rulesdsl.parser import parse_file
@@ -143,6 +145,14 @@ def test_a_name_of_several_definitions_says_the_others_exist():
     assert text.splitlines()[-1] == ("  Also named `conspire`: a procedure "
                                      "(`rulesdsl explain procedure conspire` explains it).")
     assert "Also named" not in _explained("procedure conspire", ["agora"])
+
+
+@pytest.mark.parametrize("name, players", [("Stone Pit", 5), ("Loom", 3)])
+def test_the_copies_of_a_card_are_not_also_named_after_themselves(name, players):
+    """A card with several copies at the count (classic) ended with "Also named `Stone Pit`: a
+    card (`rulesdsl explain card Stone Pit` explains it)", once per other copy."""
+    text = _explained(name, (), "classic", players)
+    assert text.startswith(f"{name} (card, ") and "Also named" not in text
 
 
 def test_an_item_whose_block_runs_on_trigger_is_labelled_when_triggered():

@@ -18,8 +18,10 @@ from rulesdsl.trial import trial_diagnostics
 
 DUEL = Path(__file__).resolve().parent.parent / "cards" / "duel"
 
-# Taking a structure card, face down or not, leaves it there: the ages last thousands of turns,
-# and `pick`'s bindings are the discard pile times the structure twice.
+# Taking a structure card, face down or not, leaves it there: the ages last hundreds of turns,
+# and `pick`'s bindings are the discard pile times the structure twice.  (`linger` stops at 20
+# coins: without it, one of the trial games, `simulate`'s first eight, did not end within the
+# limit of actions.)
 MANY_BINDINGS = """
 expansion many {
     title "Many bindings"
@@ -35,6 +37,7 @@ action pick {
 
 action linger {
     param card from structure_all
+    require coins < 20
     gain 1 coins
 }
 """
@@ -85,3 +88,30 @@ def test_trial_games_are_played_as_simulate_plays_them(monkeypatch, layers):
     monkeypatch.setattr(Game, "random_action", by_hand)
     cards = DUEL.parent
     assert trial_diagnostics(load_paths([cards / layer for layer in layers])) == []
+
+
+def test_the_trial_games_are_the_first_games_simulate_plays(monkeypatch):
+    """Content `check` accepted failed in the first games of `rulesdsl simulate` (a designer's
+    audit): the trial games had seeds of their own (0 to 7).  They are now simulate's own first
+    eight games, game seeds and agents alike: a game that fails there fails the trial."""
+    from rulesdsl.interpreter.random_agent import RandomAgent
+    from rulesdsl.pipeline import Ruleset
+    from rulesdsl.simulate import simulate
+    from rulesdsl.trial import TRIAL_GAMES
+
+    games: list[int] = []   # each game's seed, and the seeds of its agents, in the order made
+    create, agent = Game.create.__func__, RandomAgent.__init__
+
+    def created(cls, content, *args, seed=0, **kwargs):
+        games.append(("game", seed))
+        return create(cls, content, *args, seed=seed, **kwargs)
+
+    def seeded(self, seed=0, rng=None):
+        games.append(("agent", seed))
+        agent(self, seed, rng)
+    monkeypatch.setattr(Game, "create", classmethod(created))
+    monkeypatch.setattr(RandomAgent, "__init__", seeded)
+    assert trial_diagnostics(load_paths([DUEL])) == []
+    trial, games[:] = games[:], []
+    simulate(Ruleset.load(), TRIAL_GAMES, seed=0)
+    assert trial == games and len({s for kind, s in games if kind == "game"}) == TRIAL_GAMES
