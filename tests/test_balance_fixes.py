@@ -301,3 +301,29 @@ def test_a_shared_victory_is_counted_apart_from_the_victory_types(with_a_draw):
     assert metrics["civilian victories"]["a"] == by_type["civilian"] / 200
     assert metrics["draws (shared victories)"]["a"] == report["draws"] / 200
     assert math.isclose(sum(m["a"] for k, m in metrics.items() if k.endswith("victories") or k.startswith("draws")), 1.0)
+
+
+# -- the A/B report answers "did my change unbalance the game?" in words too -----------------------
+
+def test_an_ab_report_says_what_is_significant_in_a_line_and_marks_it_without_bold(tmp_path):
+    """A designer's audit: a 25-VP card (98 % won when built, Holm p 0.0001) looked like every
+    other row once the report was piped (bold lost); the metrics' significance column had no
+    header; no line said whether anything differs."""
+    from rulesdsl.balance.report import render_compare
+    big = _folder(tmp_path, "big", 'extend card "Lumber Yard" {\n    points 40\n}\n')
+    result, _ = ab(_plan(games=200, seed=1), _plan(games=200, seed=1, expansions=(str(big),)), "duel", "big", 1,
+                   rows=False)
+    out = StringIO()
+    render_compare(result, Console(file=out, width=300, color_system=None), 5)
+    text = out.getvalue()
+    assert "Differences (B - A: rates in points of percent)" in text and "at 0.05" in text
+    lumber = next(cells for kind, name, cells in _definition_rows(result) if name == "Lumber Yard")
+    assert lumber[8].endswith(" *")   # (significant: marked in plain text as well as in bold)
+    last = text.strip().splitlines()[-1]
+    assert last.startswith("Significant at 0.05, B - A: ") and "card Lumber Yard: win rate when built +" in last
+    assert "mean score +" in last
+    same = ab(_plan(games=20, seed=1), _plan(games=20, seed=1), "duel", "duel", 1, rows=False)[0]
+    out = StringIO()
+    render_compare(same, Console(file=out, width=300, color_system=None), 5)
+    assert out.getvalue().strip().splitlines()[-1] == (
+        "No significant difference between A and B at 0.05 over 20 games (more games find smaller ones)")

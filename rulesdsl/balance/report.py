@@ -127,7 +127,9 @@ def definition_cells(d: dict) -> tuple[list[str], str]:
         return ["-" if d[f"{x}_built"] is None else str(d[f"{x}_built"]), _pct(d[f"{x}_rate"])]
     (built_a, win_a), (built_b, win_b) = side("a"), side("b")
     if d["delta"] is not None:
-        rest = [f"{100 * d['delta']:+.1f}", _interval(d["low"], d["high"]), f"{d['p_holm']:.4f}"]
+        # (a star as well as bold: bold is lost where the report is piped or saved)
+        rest = [f"{100 * d['delta']:+.1f}", _interval(d["low"], d["high"]),
+                f"{d['p_holm']:.4f}" + (" *" if d["significant"] else "")]
     else:
         why = (f"only in {d['only_in'].upper()}" if d["only_in"] else
                "built in neither" if not d["a_built"] and not d["b_built"] else
@@ -142,8 +144,8 @@ DEFINITION_COLUMNS = ("kind", "name", "built A", "built B", "win A", "win B", "B
 def definitions_title(result: dict, shown: int | None = None) -> str:
     cmp = result["compare"]
     every = len(cmp["definitions"])
-    return ("Win rate when built, B - A (the changed definitions, then the most significant; bold: "
-            f"significant at {result['a']['meta']['alpha']} after Holm's correction over the "
+    return ("Win rate when built, B - A in points of percent (the changed definitions, then the most "
+            f"significant; bold and *: significant at {result['a']['meta']['alpha']} after Holm's correction over the "
             f"{sum(1 for d in cmp['definitions'] if d.get('p_holm') is not None)} compared"
             + (f"; top {shown} of {every})" if shown is not None and shown < every else ")"))
 
@@ -160,12 +162,13 @@ def render_compare(result: dict, console: Console, top: int = 15) -> None:
         console.print(nothing)
         return
     console.print(compared_line(result))
-    table = Table(title="Differences")
-    for col in ("metric", "A", "B", "B - A", "95% interval", ""):
+    alpha = result["a"]["meta"]["alpha"]
+    table = Table(title="Differences (B - A: rates in points of percent)")
+    for col in ("metric", "A", "B", "B - A", "95% interval", f"at {alpha}"):
         table.add_column(col, justify="left" if col == "metric" else "right")
     for m in cmp["metrics"]:
         row, _ = metric_cells(m)
-        table.add_row(*row, "significant" if m["significant"] else "")
+        table.add_row(*row, "significant" if m["significant"] else "-")
     console.print(table)
     rows = cmp["definitions"]   # (in the order of the table: `analysis.compare`)
     defs = Table(title=definitions_title(result, min(top, len(rows))))
@@ -176,6 +179,22 @@ def render_compare(result: dict, console: Console, top: int = 15) -> None:
         cells[6] = Text(cells[6], style="bold" if sig else "")
         defs.add_row(*cells)
     console.print(defs)
+    console.print(verdict(result))
+
+
+def verdict(result: dict) -> str:
+    """The answer in one line: what B changes significantly (a metric, a definition's win rate
+    when built), or that nothing does, at how many games."""
+    cmp = result["compare"]
+    alpha = result["a"]["meta"]["alpha"]
+    found = [f"{m['metric']} {metric_cells(m)[0][3]}" + (" points" if is_rate(m["metric"]) else "")
+             for m in cmp["metrics"] if m["significant"]]
+    found += [f"{d['kind']} {d['name']}: win rate when built {100 * d['delta']:+.1f} points"
+              for d in cmp["definitions"] if d["significant"] and d["delta"] is not None]
+    if not found:
+        return (f"No significant difference between A and B at {alpha} over {cmp.get('games', 0)} games "
+                "(more games find smaller ones)")
+    return f"Significant at {alpha}, B - A: " + "; ".join(found)
 
 
 def is_rate(metric: str) -> bool:
