@@ -365,8 +365,14 @@ class Checker:
         if seen is not None:
             seen[s.verb] += 1
             if seen[s.verb] == 2 and not verb.repeatable:
+                first = next((x for x in d.block.statements if x.verb == s.verb), None) if d.block else None
+                extended = first is not None and first is not s and first.span.file != s.span.file
+                # (one of them in another file: an `extend` adds to what is there, and the other
+                # may be in a file the designer does not edit)
                 self.error("E206", f"`{s.verb}` is given twice in {d.kind} `{d.name}`", s.verb_span,
-                           "keep one of them")
+                           f"`extend` adds statements to the {d.kind}, which has `{s.verb}` already "
+                           f"({first.span.file}:{first.span.line}): to change it, `replace` the {d.kind}"
+                           if extended else "keep one of them")
         if s.verb == "part_of" and s.args and not isinstance(s.args[0], ast.Str):
             # (read when the content is compiled: the item it belongs to, by name)
             self.error("E309", "`part_of` names the item in quotes", s.args[0].span, 'e.g. part_of "Petra (Day)"')

@@ -331,3 +331,15 @@ def test_a_price_paid_to_neighbours_in_a_game_that_trades_with_the_bank_is_E204(
     assert (found.code, found.span.line, found.span.column) == ("E204", 4, 24)
     assert found.message == "`from=` sets a price paid to neighbours, and this game trades with the bank only"
     assert check(tmp_path, 'card "Dock" {\n    age 1\n    color yellow\n    trade_price 1 wood\n}\n', folder="bank") == []
+
+
+def test_a_statement_an_extend_gives_twice_names_replace(tmp_path):
+    """`extend card "Baths" { color yellow }` said "keep one of them", the other being in a
+    bundled file the designer does not edit."""
+    (found,) = check(tmp_path, 'extend card "Baths" {\n    color yellow\n}\n')
+    assert (found.code, found.span.line, found.span.column) == ("E206", 2, 5)
+    assert found.help.startswith("`extend` adds statements to the card, which has `color` already (cards/duel/")
+    assert found.help.endswith("to change it, `replace` the card")
+    # Twice in one definition of one file: keep one, as before.
+    (same,) = check(tmp_path, 'card "Test Card" {\n    age 1\n    color grey\n    color brown\n}\n', folder="twice")
+    assert (same.code, same.help) == ("E206", "keep one of them")
