@@ -125,6 +125,16 @@ def explain(words: tuple[str, ...], expansions: tuple[str, ...], game: str | Non
     may be given quoted or not (`explain action discard`, `explain layout age1`)."""
     import re
     name = " ".join(words)
+    if re.fullmatch(r"[Ss]\d{3}", name):   # (what `rulesdsl test` reports: said too, not "nothing is named")
+        from .testing.scenarios import S_CODES
+        code = name.upper()
+        if code not in S_CODES:
+            click.echo(f"error: no scenario code {name}; codes: {', '.join(S_CODES)}", err=True)
+            sys.exit(1)
+        kind = "failure" if code == "S501" else "error"
+        click.echo(f"{code} (scenario {kind}): {S_CODES[code]}\n\nReported by `rulesdsl test` of a scenario "
+                   "file; docs/testing.md (\"Diagnostics\") says what each scenario code covers.")
+        return
     if re.fullmatch(r"[EWew]\d{3}", name):
         from .codes import CODES, explain as explain_code
         if name.upper() not in CODES:

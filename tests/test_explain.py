@@ -300,3 +300,17 @@ def test_a_negated_bracket_and_a_choice_inside_a_sum_keep_their_grouping(tmp_pat
     neg, choice = (english(s) for s in tree.definitions[0].block.statements)
     assert "minus (2 coins plus" in neg and "0 coins" not in neg
     assert "(3 if the current age is 1, otherwise 5 minus the current age) minus 1" in choice, choice
+
+
+def test_explain_knows_the_scenario_codes_rulesdsl_test_prints():
+    """`rulesdsl explain S504` said "nothing is named `S504`", a code `rulesdsl test` prints."""
+    from click.testing import CliRunner
+
+    from rulesdsl.cli import cli
+    from rulesdsl.testing.scenarios import S_CODES
+    for code, meaning in S_CODES.items():
+        result = CliRunner().invoke(cli, ["explain", code.lower()])
+        assert result.exit_code == 0 and result.output.startswith(f"{code} (scenario ") and meaning in result.output
+    assert CliRunner().invoke(cli, ["explain", "S501"]).output.startswith("S501 (scenario failure): ")
+    unknown = CliRunner().invoke(cli, ["explain", "S999"])
+    assert unknown.exit_code == 1 and "no scenario code S999; codes: S101, " in unknown.output
