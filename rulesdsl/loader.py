@@ -202,6 +202,10 @@ class Merged:
     # (kind, name) -> the last `extend` of a definition: what a runtime error of the definition
     # points at (trial.py), the part the designer most likely just wrote.
     extended: dict[tuple[str, str], ast.Definition] = attrs.Factory(dict)
+    # The files of bundled folders (as shown), and the `replace`/`extend`/`remove` applied, in
+    # order: what the report names where a bundled file, clean alone, gets a diagnostic.
+    bundled: set[str] = attrs.Factory(set)
+    changes: list[ast.Definition] = attrs.Factory(list)
 
     def by_kind(self, kind: str) -> list[ast.Definition]:
         return [d for d in self.definitions if d.kind == kind]
@@ -302,6 +306,7 @@ def merge(layers: list[list[ast.SourceFile]], merged: Merged) -> Merged:
                         or did_you_mean(d.name, known)))
                     continue
                 i = index[key]
+                merged.changes.append(d)
                 if d.modifier == "remove":
                     if d.block is not None and d.block.statements:   # (read as nothing: `replace` meant?)
                         merged.diagnostics.append(Diagnostic(
@@ -537,6 +542,8 @@ def load_paths(paths: list[Path | Inline], read: dict | None = None) -> Merged:
         merged.read.extend(got.read)
         merged.sources.update(got.sources)
         merged.diagnostics.extend(got.diagnostics)
+        if got.bundled:
+            merged.bundled.update(got.read)
         layers.append(got.parsed)
     return merge(layers, merged)
 
@@ -548,6 +555,7 @@ class FolderRead:
     diagnostics: list[Diagnostic]
     files: int
     read: list[str]
+    bundled: bool = False   # (a folder of the package's own cards)
 
 
 def read_folder(path: Path) -> FolderRead:
@@ -561,7 +569,7 @@ def read_folder(path: Path) -> FolderRead:
                                               Span.point(_display(path, root), 1, 1),
                                               "give a folder holding .rules files, or a .rules file"))
     parsed = read_files(paths, scratch, root)
-    return FolderRead(parsed, scratch.sources, scratch.diagnostics, scratch.files, scratch.read)
+    return FolderRead(parsed, scratch.sources, scratch.diagnostics, scratch.files, scratch.read, root is not None)
 
 
 def read_inline(source: Inline) -> FolderRead:

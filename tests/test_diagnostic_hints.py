@@ -343,3 +343,19 @@ def test_a_statement_an_extend_gives_twice_names_replace(tmp_path):
     # Twice in one definition of one file: keep one, as before.
     (same,) = check(tmp_path, 'card "Test Card" {\n    age 1\n    color grey\n    color brown\n}\n', folder="twice")
     assert (same.code, same.help) == ("E206", "keep one of them")
+
+
+def test_a_diagnostic_in_a_bundled_file_names_the_change_that_caused_it(tmp_path):
+    """A designer's `replace` that left age I a card short was E401 at the bundled age alone,
+    naming nothing of theirs (a designer's audit); the bundled content checks clean by itself."""
+    (found,) = [d for d in check(tmp_path, 'replace card "Tavern" {\n    age 2\n    color yellow\n    chain_gives vase\n'
+                                           '    gain 4 coins\n}\n') if d.severity == "error"]
+    assert found.code == "E401" and found.span.file == "cards/duel/game.rules"
+    assert found.help.endswith("; the bundled content is clean alone: this comes of your changes to it "
+                               f'(`replace card "Tavern"` at {tmp_path / "mine" / "cards.rules"}:1)')
+    # Diagnostics in the designer's own file are left as they were; the warning the same
+    # `replace` causes in a bundled file (no card gives `vase` any more) names it.
+    found = check(tmp_path, 'replace card "Tavern" {\n    age 1\n    colr yellow\n}\n', folder="own")
+    assert sorted(d.code for d in found) == ["E104", "E201", "W502"]
+    for d in found:
+        assert ("bundled content is clean alone" in d.help) == (d.code == "W502"), (d.code, d.help)
