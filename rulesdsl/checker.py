@@ -251,13 +251,26 @@ class Checker:
         for req in kind.required:
             if not seen[req]:
                 self.error("E104", f"{d.kind} `{d.name}` needs `{req}`", d.name_span,
-                           f"add a line: {self.required_line(d, req)}")
+                           self.replaced_line(d, req) or f"add a line: {self.required_line(d, req)}")
 
     def stray_hint(self, d: ast.Definition) -> str:
         return stray_hint(self.closed_before(d))
 
     def closed_before(self, d: ast.Definition) -> ast.Definition | None:
         return closed_before(d, self.merged.definitions)
+
+    def replaced_line(self, d: ast.Definition, req: str) -> str | None:
+        """For a `replace` that lacks a statement the definition it replaced has: that line, and
+        that `replace` gives the whole definition anew (a designer's `replace card "Tavern" {
+        gain 5 coins }` was told to add `color brown`, the example, to a yellow card)."""
+        original = self.merged.replaced.get((d.kind, d.name))
+        had = next((s for s in original.block.statements if s.verb == req), None) \
+            if original is not None and original.block else None
+        text = self.source_text(had.span) if had is not None else None
+        if text is None:
+            return None
+        return (f"add a line: {text.strip()} (as the {d.kind} it replaces has: `replace` gives the whole "
+                f"definition anew; `extend` adds statements to it)")
 
     def required_line(self, d: ast.Definition, req: str) -> str:
         """The line a definition lacks: written from a misspelt statement of the definition that

@@ -206,6 +206,9 @@ class Merged:
     # order: what the report names where a bundled file, clean alone, gets a diagnostic.
     bundled: set[str] = attrs.Factory(set)
     changes: list[ast.Definition] = attrs.Factory(list)
+    # (kind, name) -> the definition a `replace` replaced: what a statement the replacement
+    # lacks was (E104's help: `replace` gives the whole definition anew).
+    replaced: dict[tuple[str, str], ast.Definition] = attrs.Factory(dict)
 
     def by_kind(self, kind: str) -> list[ast.Definition]:
         return [d for d in self.definitions if d.kind == kind]
@@ -316,6 +319,7 @@ def merge(layers: list[list[ast.SourceFile]], merged: Merged) -> Merged:
                     merged.removed.append((d, slots[i]))
                     slots[i] = None
                 elif d.modifier == "replace":
+                    merged.replaced.setdefault(key, slots[i])
                     slots[i] = attrs.evolve(d, modifier=None)
                 elif d.modifier == "extend":
                     merged.extended[key] = d

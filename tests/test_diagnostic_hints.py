@@ -359,3 +359,16 @@ def test_a_diagnostic_in_a_bundled_file_names_the_change_that_caused_it(tmp_path
     assert sorted(d.code for d in found) == ["E104", "E201", "W502"]
     for d in found:
         assert ("bundled content is clean alone" in d.help) == (d.code == "W502"), (d.code, d.help)
+
+
+def test_a_replace_that_lacks_a_statement_is_told_the_replaced_ones_line(tmp_path):
+    """`replace card "Tavern" { gain 5 coins }` was told to add `color brown` (the statement's
+    example) to a yellow card, and not that `replace` gives the whole card anew."""
+    found = check(tmp_path, 'replace card "Tavern" {\n    gain 5 coins\n}\n')
+    by_need = {d.message: d for d in found if d.code == "E104"}
+    color = by_need["card `Tavern` needs `color`"]
+    assert color.help == ("add a line: color yellow (as the card it replaces has: `replace` gives the whole "
+                          "definition anew; `extend` adds statements to it)")
+    # A new card lacking it is given the example, as before.
+    (new,) = check(tmp_path, 'card "Test Card" {\n    age 1\n}\n', folder="new")
+    assert new.code == "E104" and new.help == "add a line: color brown"
