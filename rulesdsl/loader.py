@@ -302,10 +302,14 @@ def merge(layers: list[list[ast.SourceFile]], merged: Merged) -> Merged:
                 if key not in index or slots[index[key]] is None:
                     from .diagnostics import did_you_mean
                     known = [n for (k, n), i in index.items() if k == d.kind and slots[i] is not None]
+                    # (the name of a definition of another kind: `replace wonder "Tavern"`, a card)
+                    other = next((k for (k, n), i in index.items() if n == d.name and slots[i] is not None), None)
                     merged.diagnostics.append(Diagnostic(
                         "error", "E105", f"cannot {d.modifier} {d.kind} `{d.name}`: it is not defined",
                         d.name_span, _defined_later(d, layer, layers[li + 1:])
                         or bundled_hint(d.kind, d.name, layers)
+                        or (f'`{d.name}` is {"an" if other[0] in "aeiou" else "a"} {other}: '
+                            f'{d.modifier} {other} "{d.name}"' if other else None)
                         or did_you_mean(d.name, known)))
                     continue
                 i = index[key]

@@ -372,3 +372,11 @@ def test_a_replace_that_lacks_a_statement_is_told_the_replaced_ones_line(tmp_pat
     # A new card lacking it is given the example, as before.
     (new,) = check(tmp_path, 'card "Test Card" {\n    age 1\n}\n', folder="new")
     assert new.code == "E104" and new.help == "add a line: color brown"
+
+
+def test_a_change_of_a_definition_of_another_kind_names_its_kind(tmp_path):
+    """`replace wonder "Tavern"` was E105 with no help at all: Tavern is a card."""
+    (found,) = check(tmp_path, 'replace wonder "Tavern" {\n    cost 1 coin\n}\n')
+    assert (found.code, found.help) == ("E105", '`Tavern` is a card: replace card "Tavern"')
+    (extended,) = check(tmp_path, 'extend token "Pyramids" {\n    points 1\n}\n', folder="token")
+    assert extended.help == '`Pyramids` is a wonder: extend wonder "Pyramids"'
