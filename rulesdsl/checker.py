@@ -988,10 +988,24 @@ class Checker:
             self.error("E203", "`produce` needs a resource", s.span, "e.g. produce wood")
             return
         if len(args) == 1 and isinstance(args[0], ast.Alternatives):
-            for name in args[0].names:
-                self.vocab(ast.Name(name, args[0].span), R.RESOURCE)
+            for name, span in zip(args[0].names, self.word_spans(args[0])):
+                self.vocab(ast.Name(name, span), R.RESOURCE)
             return
         self.variadic(R.Param("amounts", R.AMOUNTS), args, s, None, None)
+
+    def word_spans(self, alt: ast.Alternatives) -> list[Span]:
+        """Each word of `clay|stone` where it stands (a diagnostic's caret under `ston`, not under
+        the whole `clay|ston`), or the whole span for each where the text cannot be read."""
+        text = self.source_text(alt.span)
+        if text is None or text.replace(" ", "").split("|") != list(alt.names):
+            return [alt.span] * len(alt.names)
+        spans, at = [], 0
+        for name in alt.names:
+            at = text.index(name, at)
+            column = alt.span.column + at
+            spans.append(Span(alt.span.file, alt.span.line, column, alt.span.line, column + len(name)))
+            at += len(name)
+        return spans
 
     # -- expressions -------------------------------------------------------------------------------
     def vocab(self, node: ast.Expr, type_: str, extra: tuple[str, ...] = ()) -> None:

@@ -380,3 +380,11 @@ def test_a_change_of_a_definition_of_another_kind_names_its_kind(tmp_path):
     assert (found.code, found.help) == ("E105", '`Tavern` is a card: replace card "Tavern"')
     (extended,) = check(tmp_path, 'extend token "Pyramids" {\n    points 1\n}\n', folder="token")
     assert extended.help == '`Pyramids` is a wonder: extend wonder "Pyramids"'
+
+
+def test_an_unknown_word_among_alternatives_is_marked_alone(tmp_path):
+    """`produce clay|ston` put the caret under all of `clay|ston`."""
+    (found,) = check(tmp_path, 'card "Test Card" {\n    age 1\n    color brown\n    produce clay|ston\n}\n')
+    assert (found.code, found.span.line, found.span.column, found.span.end_column) == ("E301", 4, 18, 22)
+    (first,) = check(tmp_path, 'card "Test Card" {\n    age 1\n    color brown\n    produce cly|stone\n}\n', folder="first")
+    assert (first.span.column, first.span.end_column) == (13, 16)
