@@ -202,6 +202,11 @@ class Game:
         """Seat p's victory points by category, as they stand."""
         return scoring.score(self, check_seat(p, self.state.players))
 
+    def winners(self) -> list[int]:
+        """The seats that won, once the game is over: the winner, or every seat that shares a
+        victory (equal points and tiebreaks: `state.winner` is then -1, a draw); [] before."""
+        return scoring.winners(self)
+
     def total_score(self, p: int) -> int:
         """The sum of `score(p)`."""
         return scoring.total(self, check_seat(p, self.state.players))

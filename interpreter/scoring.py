@@ -72,18 +72,36 @@ def _kept_points(g: Game, p: int) -> tuple[int, tuple]:
 def civilian_winner(g: Game, scores: list[dict[str, int]]) -> int:
     """The player with most points (`scores`: each seat's `score`), then most of the tiebreak
     category, or DRAW."""
+    best = leaders(g, scores)
+    return best[0] if len(best) == 1 else DRAW
+
+
+def leaders(g: Game, scores: list[dict[str, int]]) -> list[int]:
+    """The seats with most points (`scores`: each seat's `score`), then most of the tiebreaks:
+    one, or the seats that share the victory."""
     totals = [sum(s.values()) for s in scores]
     best = max(totals)
-    leaders = [p for p, t in enumerate(totals) if t == best]
-    if len(leaders) > 1 and g.content.tiebreak_by is not None:
-        by = [g.content.tiebreak_by(g, g._reading[p]) for p in leaders]
+    found = [p for p, t in enumerate(totals) if t == best]
+    if len(found) > 1 and g.content.tiebreak_by is not None:
+        by = [g.content.tiebreak_by(g, g._reading[p]) for p in found]
         top = max(by)
-        leaders = [p for p, t in zip(leaders, by) if t == top]
-    if len(leaders) > 1 and g.content.tiebreak:
-        tb = [scores[p].get(g.content.tiebreak, 0) for p in leaders]
+        found = [p for p, t in zip(found, by) if t == top]
+    if len(found) > 1 and g.content.tiebreak:
+        tb = [scores[p].get(g.content.tiebreak, 0) for p in found]
         top = max(tb)
-        leaders = [p for p, t in zip(leaders, tb) if t == top]
-    return leaders[0] if len(leaders) == 1 else DRAW
+        found = [p for p, t in zip(found, tb) if t == top]
+    return found
+
+
+def winners(g: Game) -> list[int]:
+    """The seats that won a finished game: its winner, or the seats that share a civilian
+    victory (`state.winner` says only DRAW); none while it goes on."""
+    st = g.state
+    if st.flow != "over":
+        return []
+    if st.winner is not None and st.winner != DRAW:
+        return [st.winner]
+    return leaders(g, g._ended_scores or [score(g, p) for p in range(st.players)])
 
 
 def science_count(g: Game, p: int, symbol: str) -> int:

@@ -180,5 +180,6 @@ class Session:
         g = self.game
         st = g.state
         scores = [g.total_score(p) for p in range(st.players)]
-        winner = "a shared victory" if st.winner is None or st.winner < 0 else f"p{st.winner} wins"
+        winner = (f"a shared victory ({', '.join(f'p{p}' for p in g.winners())})"
+                  if st.winner is None or st.winner < 0 else f"p{st.winner} wins")
         return f"game over: {winner} ({st.victory}); scores " + ", ".join(f"p{p} {s}" for p, s in enumerate(scores))

@@ -651,6 +651,25 @@ def test_a_tie_on_coins_too_is_a_shared_victory():
     assert [sum(game.score(p).values()) for p in range(3)] == [19, 19, 19]
     assert game.state.coins == [57, 57, 57]
     assert game.state.winner == DRAW
+    assert game.winners() == [0, 1, 2]
+
+
+def test_a_shared_victory_names_the_seats_that_share_it():
+    """G3: the victory is shared by the tied leaders only; `state.winner` says only DRAW, so a
+    seat that finished last looked the same as the winners (a rules audit)."""
+    game = classic_game(3)
+    play_until_age(game, 3)
+    while len(names(game, "hand", P0)) > 2:
+        play_round(game)
+    set_coins(game, P0, 54)
+    set_coins(game, P1, 54)
+    set_coins(game, P2, 0)
+    assert game.winners() == []            # (not over yet)
+    play_round(game)                       # everyone sells: 57, 57 and 3 coins
+    assert game.over and game.state.winner == DRAW
+    totals = [sum(game.score(p).values()) for p in range(3)]
+    assert totals[0] == totals[1] > totals[2]
+    assert game.winners() == [P0, P1]
 
 
 def test_scoring_categories():

@@ -19,8 +19,7 @@ from pettingzoo import AECEnv
 from rulesdsl.interpreter.actions import Action
 from rulesdsl.interpreter.game import Game
 from rulesdsl.interpreter.observation import observe
-from rulesdsl.interpreter.scoring import score
-from rulesdsl.interpreter.state import DRAW, Frame
+from rulesdsl.interpreter.state import DRAW
 from rulesdsl.names import integer, layers_given, names_given
 from rulesdsl.pipeline import integer_given, load_ruleset
 
@@ -310,7 +309,7 @@ class RulesEnv(AECEnv):
             return [float(totals[p] - max(totals[q] for q in range(n) if q != p)) for p in range(n)]
         if st.winner is not None and st.winner != DRAW:
             return [1.0 if p == st.winner else -1.0 for p in range(n)]
-        sharing = _leaders(self.game, totals)
+        sharing = self.game.winners()
         return [0.0 if p in sharing else -1.0 for p in range(n)]
 
 
@@ -319,16 +318,3 @@ def _slots(value: object, what: str) -> int:
     ValueError otherwise, as for the env's other options."""
     return integer(value, what, least=1, wrong_type=ValueError)
 
-
-def _leaders(game: Game, totals: list[int]) -> set[int]:
-    """The seats sharing a victory: most points, then the tiebreaks (interpreter/scoring.py)."""
-    best = max(totals)
-    leaders = [p for p, t in enumerate(totals) if t == best]
-    content = game.content
-    if len(leaders) > 1 and content.tiebreak_by is not None:
-        by = [content.tiebreak_by(game, Frame(0, 0, 0, p, {})) for p in leaders]
-        leaders = [p for p, t in zip(leaders, by) if t == max(by)]
-    if len(leaders) > 1 and content.tiebreak:
-        tb = [score(game, p).get(content.tiebreak, 0) for p in leaders]
-        leaders = [p for p, t in zip(leaders, tb) if t == max(tb)]
-    return set(leaders)
