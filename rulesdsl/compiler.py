@@ -550,7 +550,8 @@ class Compiler:
         return ActionDef(index, d.name, params, requires, paid, pays, block, d.name_span,
                          texts + self.blocks[block].phrases, shared_pools=overlapping(params),
                          guards=guards, before_turn=before, param_names=tuple(p.name for p in params),
-                         takes=tuple(k for k, name in enumerate(names) if name in moved))
+                         takes=tuple(k for k, name in enumerate(names) if name in moved),
+                         discards=any(s.verb == "discard" for s in effects))
 
     def zone_id(self, zone: ast.Expr) -> int:
         special = {"structure": STRUCTURE, "structure_all": STRUCTURE_ALL}.get(zone.name)

@@ -207,6 +207,9 @@ class ActionDef:
     # Indexes of the params its effects move (build, discard, move...): in a simultaneous round,
     # two seats cannot both take one item (`turns.resolve_round`); looking at one can be shared.
     takes: tuple[int, ...] = ()
+    # Whether its effects discard what it takes (`discard card`: Duel's discard, the classic
+    # game's sell): what a scenario's `age N` plays on with, touching no city.
+    discards: bool = False
     param_names: tuple[str, ...] = ()   # the params' names, in order (a binding's frame: dict(zip(names, items)))
     # Whether a binding is legal only after a check (a requirement, a cost, a payment, a list two
     # params share); derived from those when made: every round asks it of every seat.

@@ -168,6 +168,21 @@ scenario "age 3" {
     assert r.passed, r.render()
 
 
+def test_age_statement_discards_in_a_game_whose_discard_is_named_otherwise(tmp_path):
+    """`age N` looked for an action named `discard`: the classic game's is `sell`, so the ages
+    before were played with builds, and the cities were not empty (a rules audit)."""
+    (r,) = results(tmp_path, """\
+scenario "classic age 3" {
+    base classic
+    players 3
+    age 3
+    expect age == 3 and count(discard) == 0
+    expect count(city, owner=me) == 0 and count(city, owner=left) == 0 and count(city, owner=right) == 0
+}
+""")
+    assert r.passed, r.render()
+
+
 def test_manual_setup_choices_and_choose(tmp_path):
     (r,) = results(tmp_path, """\
 scenario "draft" {

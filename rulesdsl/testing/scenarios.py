@@ -1591,8 +1591,8 @@ def _to_age(run: Run, age: int, s: ast.Statement) -> None:
         if game.over or guard > 2000:
             raise _failure("S503", f"the game did not reach age {age}", s.span, _context(run))
         legal = game.legal_actions()
-        if st.pending is None:
-            discards = [a for a in legal if a.name == "discard"]
+        if st.pending is None:   # (an action that discards what it takes: no city changes)
+            discards = [a for a in legal if game.action_by_name[a.name].discards]
             legal = discards or legal
         game.apply(legal[0])
     if st.pending is not None:
