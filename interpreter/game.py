@@ -106,10 +106,14 @@ class Game:
         another card set, or one that points outside this content, raises SaveFileError).
         `max_steps`: the step budget of each action (interpreter/budget.py).  `validated`: the
         state comes straight from `persistence.loads`, which checked that it agrees with itself
-        (only what points into the content is checked again)."""
-        from .persistence import SaveFileError, check_state
+        (only what points into the content is checked again).  The game plays on a copy of
+        `state`: a State another game plays on (`load_game(game.state)`) stays that game's (two
+        games on one state each kept their own view of it, and the second built a card the first
+        had built)."""
+        from .persistence import SaveFileError, check_state, copy_state
         creation.compiled(content)
         check_state(state, content, validated=validated)
+        state = state if validated else copy_state(state)   # (`loads`' own is no one else's)
         self._adopt(content, state, max_steps)
         # The round's choices, each one its seat could make (the state is the round's start:
         # nothing moves before the last seat chooses), asked as if it had not chosen yet.
@@ -170,6 +174,20 @@ class Game:
             # The saved state is never changed: the copy may undo from it too (no second copy).
             copy._origin_of, copy._origin = copy.state, self._origin
         return copy
+
+    # `copy.copy` and `copy.deepcopy` make what `clone` makes (the first shared the state with
+    # the game, the second failed on the compiled content).  Pickling cannot carry the compiled
+    # content (functions written at load): it says what to send instead.
+    def __copy__(self) -> "Game":
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict) -> "Game":
+        return self.clone()
+
+    def __reduce__(self):
+        raise TypeError("a Game cannot be pickled (its compiled content holds functions written at load): "
+                        "send `persistence.dumps(game.state)` and play on with `pipeline.load_game(text)` "
+                        "where it arrives; `game.clone()` copies a game")
 
     # -- public queries ---------------------------------------------------------------------------
     @property

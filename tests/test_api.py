@@ -526,3 +526,32 @@ def test_a_price_asked_by_name_says_where_a_names_number_is():
     with pytest.raises(ValueError, match=r"items are numbered 0 to \d+ \(`content\.item_index\[name\]` is a name's\)$"):
         game.price(0, "Lumber Yard")
     assert game.price(0, RULES.content.item_index["Lumber Yard"]) == (0, 0, False)
+
+
+def test_a_game_made_from_another_games_state_plays_on_a_copy_of_it():
+    """`load_game(game.state)` and `Game(content, game.state)` shared the state: each game kept
+    its own view of it, and the second built a card the first had built (a bot author's audit)."""
+    from rulesdsl.pipeline import load_game
+    g = new_game(seed=2, options=["beginner_wonders"])
+    before = dumps(g.state)
+    for other in (load_game(g.state), Game(g.content, g.state)):
+        assert other.state is not g.state and dumps(other.state) == before
+    snap = load_game(g.state)
+    build = next(a for a in g.legal_actions() if a.name == "build")
+    assert snap.explain_illegal(build) is None
+    g.apply(build)
+    assert dumps(snap.state) == before and snap.explain_illegal(build) is None   # (its own game)
+    snap.apply(build)
+    assert dumps(snap.state) == dumps(g.state)   # (the same move on the same position: the same game)
+
+
+def test_copying_a_game_clones_it_and_pickling_says_what_to_send():
+    import copy
+    import pickle
+    g = new_game(seed=1)
+    for other in (copy.copy(g), copy.deepcopy(g)):
+        assert other.state is not g.state and dumps(other.state) == dumps(g.state)
+        other.apply(other.legal_actions()[0])
+        assert dumps(other.state) != dumps(g.state)
+    with pytest.raises(TypeError, match=r"a Game cannot be pickled .* send `persistence.dumps\(game.state\)`"):
+        pickle.dumps(g)
