@@ -83,8 +83,8 @@ class GameOver(ValueError):
     one to make.  (It said "no legal action", or failed inside the agent, as if the content had
     left a seat stuck.)"""
 
-    def __init__(self) -> None:
-        super().__init__("the game is over: no seat has a move to make (`game.over` says so)")
+    def __init__(self, message: str = "the game is over: no seat has a move to make (`game.over` says so)") -> None:
+        super().__init__(message)
 
 
 class IllegalAction(ValueError):

@@ -3,6 +3,7 @@ state before set-up (every item in its deck, the cube supplies full)."""
 
 from __future__ import annotations
 
+import operator
 from typing import TYPE_CHECKING
 
 from rulesdsl.model import Content
@@ -23,11 +24,11 @@ def compiled(content: object) -> None:
 
 
 def creation_args(content: Content, seed: object, options: object,
-                  script: object) -> tuple[list[str], dict[str, list[str]]]:
-    """The options and script, checked against the content (ValueError, UnknownName): the
-    values come from users and files."""
+                  script: object) -> tuple[int, list[str], dict[str, list[str]]]:
+    """The seed, options and script, checked against the content (ValueError, UnknownName):
+    the values come from users and files."""
     compiled(content)
-    options, script = _creation_args(seed, options, script)
+    seed, options, script = _creation_args(seed, options, script)
     options = check_options(content.options, options)  # an unknown option would be ignored silently
     for label, names in script.items():
         if label not in content.zone_index:
@@ -35,11 +36,14 @@ def creation_args(content: Content, seed: object, options: object,
         unknown = next((n for n in names if n not in content.item_index), None)
         if unknown is not None:
             raise ValueError(f"scripted draw from {label}: {unknown!r} is not an item of this game")
-    return options, script
+    return seed, options, script
 
 
-def _creation_args(seed: object, options: object, script: object) -> tuple[list[str], dict[str, list[str]]]:
-    """What creates a game, type-checked (ValueError): the values come from users and files."""
+def _creation_args(seed: object, options: object, script: object) -> tuple[int, list[str], dict[str, list[str]]]:
+    """What creates a game, type-checked (ValueError): the values come from users and files.
+    A numpy integer is a seed as its value, as it is wherever else the API takes a number."""
+    if type(seed) is not int and not isinstance(seed, bool) and hasattr(seed, "__index__"):
+        seed = operator.index(seed)
     if not chance.is_seed(seed):
         raise ValueError(f"the seed must be an integer from {chance.SEED_MIN} to {chance.SEED_MAX}, not {seed!r}")
     if isinstance(options, str):
@@ -51,11 +55,11 @@ def _creation_args(seed: object, options: object, script: object) -> tuple[list[
     names = _iterable(options, "options")
     # A name that is not a string is refused by check_options as an unknown option (UnknownName).
     if script is None:
-        return names, {}
+        return seed, names, {}
     if not isinstance(script, dict) or not all(
             type(k) is str and isinstance(v, (list, tuple)) and all(type(n) is str for n in v) for k, v in script.items()):
         raise ValueError("a script maps zone names to lists of item names")
-    return names, {k: list(v) for k, v in script.items()}
+    return seed, names, {k: list(v) for k, v in script.items()}
 
 
 def _iterable(value: object, what: str) -> list:

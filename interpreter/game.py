@@ -155,7 +155,7 @@ class Game:
                script: dict[str, list[str]] | None = None, max_steps: int = DEFAULT_MAX_STEPS) -> "Game":
         """A new game, set up.  `max_steps`: the step budget of the setup and of each action
         (see interpreter/budget.py); a setup that runs away or fails raises EffectFailed."""
-        options, script = creation.creation_args(content, seed, options, script)
+        seed, options, script = creation.creation_args(content, seed, options, script)
         game = cls.__new__(cls)
         game._take_content(content, max_steps)
         game.state = creation.initial_state(game, seed, options, script)

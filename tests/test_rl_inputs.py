@@ -260,3 +260,28 @@ def test_an_agent_asked_to_move_in_a_finished_game_says_it_is_over():
         with pytest.raises(TypeError, match=r"^an agent acts in a Game, not str$"):
             make_agent(name, 1).act("duel")
     assert issubclass(GameOver, ValueError)
+
+
+def test_a_flag_is_no_action_number_and_a_finished_env_says_it_is_over():
+    """`env.step(True)` played action 1; stepping after every agent was done was a bare KeyError
+    (a bot author's audit)."""
+    from rulesdsl.interpreter import GameOver
+    env = rl.env(seed=2)
+    env.reset(seed=2)
+    before = dumps(env.unwrapped.game.state)
+    with pytest.raises(rl.IllegalActionError, match="the action must be an action number, not True"):
+        env.step(True)
+    assert dumps(env.unwrapped.game.state) == before
+    for _agent in env.agent_iter():
+        obs, _r, term, trunc, _info = env.last()
+        env.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[0]))
+    with pytest.raises(GameOver, match="every agent is done: reset\\(\\) starts another"):
+        env.step(None)
+
+
+def test_a_numpy_integer_is_a_seed_as_its_value():
+    """`new_game(seed=np.int64(3))` said the seed must be an integer in range, which it is."""
+    game = new_game(seed=np.int64(3))
+    assert type(game.state.seed) is int and dumps(game.state) == dumps(new_game(seed=3).state)
+    with pytest.raises(ValueError, match="the seed must be an integer"):
+        new_game(seed=True)

@@ -16,7 +16,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from rulesdsl.interpreter.actions import Action
+from rulesdsl.interpreter.actions import Action, GameOver
 from rulesdsl.interpreter.game import Game
 from rulesdsl.interpreter.observation import observe
 from rulesdsl.interpreter.state import DRAW
@@ -160,6 +160,8 @@ class RulesEnv(AECEnv):
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action: Any) -> None:
+        if not self.agents:   # (a bare KeyError of the agent stepped last)
+            raise GameOver("the game is over and every agent is done: reset() starts another")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -260,6 +262,8 @@ class RulesEnv(AECEnv):
         self.dropped += dropped
 
     def _index(self, action: Any) -> int:
+        if isinstance(action, bool):   # (True played action 1: a flag is no action number)
+            return -1
         try:
             index = int(action)
         except (TypeError, ValueError):
@@ -267,6 +271,8 @@ class RulesEnv(AECEnv):
         return index if index == action else -1
 
     def _refusal(self, action: Any, agent: str) -> str:
+        if isinstance(action, bool):
+            return f"{agent}: the action must be an action number, not {action!r}"
         try:
             index = int(action)
         except (TypeError, ValueError):
