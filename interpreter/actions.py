@@ -47,13 +47,21 @@ def briefly(action: object) -> str:
 
 
 def shown(part: object) -> str:
-    """One part of an action as `str(action)` writes it: quoted where it holds a space, and
+    """One part of an action as `str(action)` writes it: quoted where `Action.parse` would not
+    read it back as it is (a space, a quote, a backslash, nothing at all: `build "Hera's"`, where
+    `build Hera's` was "no closing quotation"), a quote or backslash inside escaped; and
     escaped as in Python where it holds a character that does not print (a newline in a name
     read from a trace would start a line of its own in the message that refuses it)."""
     text = str(part)
     if not text.isprintable():
         return repr(text)
-    return f'"{text}"' if " " in text else text
+    if text and not any(c in text for c in _READ_OTHERWISE):
+        return text
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+# What `shlex.split` (Action.parse) does not read as itself outside quotes.
+_READ_OTHERWISE = frozenset(" \"'\\")
 
 
 # Action(name, args) without the Python-level `__new__` of a named tuple (the engine's own actions)

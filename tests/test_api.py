@@ -555,3 +555,24 @@ def test_copying_a_game_clones_it_and_pickling_says_what_to_send():
         assert dumps(other.state) != dumps(g.state)
     with pytest.raises(TypeError, match=r"a Game cannot be pickled .* send `persistence.dumps\(game.state\)`"):
         pickle.dumps(g)
+
+
+@pytest.mark.parametrize("name", ["Hera's", 'x"y z', "a\\", "", "Lumber Yard", "Plain", "'", '"', "a b\\ c"])
+def test_every_printable_name_reads_back_from_str(name):
+    """`str(Action("build", ("Hera's",)))` was `build Hera's`, which `Action.parse` refused
+    ("no closing quotation"); a quote, a backslash or nothing at all did not read back."""
+    action = Action("build", (name,))
+    assert Action.parse(str(action)) == action
+    assert str(Action("build", ("Plain",))) == "build Plain"   # (a plain name stays bare)
+
+
+def test_every_printable_name_reads_back_from_str_whatever_it_holds():
+    from hypothesis import given, settings, strategies as st
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.text(alphabet=st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp")), max_size=12))
+    def round_trip(name):
+        if name.isprintable():
+            action = Action("build", (name,))
+            assert Action.parse(str(action)) == action
+    round_trip()
