@@ -628,15 +628,20 @@ def test_coins_score_one_point_per_three(coins, points):
     assert score(game, P0, "coins") == points
 
 
-def test_a_tie_goes_to_the_most_coins():
-    """G3: equal totals: the most coins wins."""
+def before_the_last_turn(coins: list[int]):
+    """A 3-seat game at the last turn of age III, every card sold so far, with these coins."""
     game = classic_game(3)
     play_until_age(game, 3)
     while len(names(game, "hand", P0)) > 2:
         play_round(game)
-    set_coins(game, P0, 54)
-    set_coins(game, P1, 55)
-    set_coins(game, P2, 54)
+    for p, n in enumerate(coins):
+        set_coins(game, p, n)
+    return game
+
+
+def test_a_tie_goes_to_the_most_coins():
+    """G3: equal totals: the most coins wins."""
+    game = before_the_last_turn([54, 55, 54])
     play_round(game)                       # everyone sells: 57, 58, 57 coins, 19 VP each
     assert game.over
     assert [sum(game.score(p).values()) for p in range(3)] == [19, 19, 19]
@@ -657,13 +662,7 @@ def test_a_tie_on_coins_too_is_a_shared_victory():
 def test_a_shared_victory_names_the_seats_that_share_it():
     """G3: the victory is shared by the tied leaders only; `state.winner` says only DRAW, so a
     seat that finished last looked the same as the winners (a rules audit)."""
-    game = classic_game(3)
-    play_until_age(game, 3)
-    while len(names(game, "hand", P0)) > 2:
-        play_round(game)
-    set_coins(game, P0, 54)
-    set_coins(game, P1, 54)
-    set_coins(game, P2, 0)
+    game = before_the_last_turn([54, 54, 0])
     assert game.winners() == []            # (not over yet)
     play_round(game)                       # everyone sells: 57, 57 and 3 coins
     assert game.over and game.state.winner == DRAW
