@@ -194,10 +194,13 @@ class Game:
     def over(self) -> bool:
         return self.state.flow == "over"
 
-    def to_move(self) -> int:
+    def to_move(self) -> int | None:
         """The player whose decision it is: the lowest seat of `to_act()` (a simultaneous round
-        takes its seats' choices one after another through `apply`, lowest seat first)."""
+        takes its seats' choices one after another through `apply`, lowest seat first); None once
+        the game is over (it named the seat that moved last, while `to_act()` was empty)."""
         st = self.state
+        if st.flow == "over":
+            return None
         if st.pending is not None:
             return st.pending.player
         me = legality.acting_seat(self, None)   # (in a round: the first seat still to choose)

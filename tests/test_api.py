@@ -576,3 +576,15 @@ def test_every_printable_name_reads_back_from_str_whatever_it_holds():
             action = Action("build", (name,))
             assert Action.parse(str(action)) == action
     round_trip()
+
+
+def test_no_one_is_to_move_in_a_finished_game():
+    """`to_move()` named a seat after the end, while `to_act()` and the legal actions were
+    empty; `observe` showed it too (a bot author's audit)."""
+    game = new_game(seed=3)
+    agent = RandomAgent(3)
+    while not game.over:
+        assert game.to_move() in game.to_act()
+        game.apply(agent.act(game))
+    assert game.to_move() is None and game.to_act() == [] and game.legal_actions() == []
+    assert observe(game, 0)["to_move"] is None
