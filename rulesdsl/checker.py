@@ -1303,14 +1303,22 @@ class Checker:
         return f"`remove {old.kind} \"{old.name}\"` at {r.name_span.file}:{r.name_span.line} removed{more}"
 
     def copies_in_range(self) -> None:
-        """W511 for a `copies` number above the game's most players: a copy no game holds."""
+        """W511 for a `copies` number above the game's most players (a copy no game holds), or
+        below the fewest any game has (`copies 0`: a count of copies written where the player
+        counts were meant, or a copy in every game said oddly; `explain` read "player counts
+        and up: 0")."""
         most = self.player_counts()[-1]
         for d in self.merged.definitions:
             for s in d.block.statements if d.block else ():
                 if s.verb != "copies":
                     continue
                 for a in s.args:
-                    if isinstance(a, ast.Int) and a.value > most:
+                    if isinstance(a, ast.Int) and a.value < R.MIN_PLAYERS:
+                        self.warning("W511", f"a copy from {a.value} players: no game has fewer than "
+                                             f"{R.MIN_PLAYERS}, so every game holds it", a.span,
+                                     "`copies` lists the fewest players for each copy (`copies 3 5`: one from 3 "
+                                     f"players, a second from 5); a copy in every game is from {self.player_counts()[0]}")
+                    elif isinstance(a, ast.Int) and a.value > most:
                         self.warning("W511", f"a copy from {a.value} players: this game has at most {most}, so "
                                              "no game holds it", a.span,
                                      "`copies` lists the fewest players for each copy (`copies 3 5`: one from 3 "

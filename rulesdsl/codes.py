@@ -79,7 +79,7 @@ CODES: dict[str, str] = {
     "W508": "a computed count or amount that can be below 0 (taken as 0)",
     "W509": "a trigger that this game never sets off",
     "W510": "a comparison that is never (or always) true in this game",
-    "W511": "a copy for more players than the game has",
+    "W511": "a copy for more players than the game has, or for fewer than any game",
 }
 
 
@@ -459,8 +459,9 @@ EXPLANATIONS: dict[str, Explanation] = {
     "W511": Explanation(
         "`copies` lists, for each copy of an item, the fewest players from which it is in the "
         "game (`copies 3 4`: one copy from 3 players, a second from 4). A number above the "
-        "game's most players (`players 3 7`) is a copy that no game ever holds: usually a count "
-        "of copies written where the player counts were meant.",
+        "game's most players (`players 3 7`) is a copy that no game ever holds, and one below 2 "
+        "(`copies 0`) a copy every game holds said oddly: usually a count of copies written where "
+        "the player counts were meant.",
         'card "Test Card" {\n    age 1\n    color yellow\n    copies 8\n}\n',
         "List one player count per copy, each at most the game's most players: `copies 3 5` "
         "for a copy from 3 players and a second from 5."),

@@ -388,3 +388,13 @@ def test_an_unknown_word_among_alternatives_is_marked_alone(tmp_path):
     assert (found.code, found.span.line, found.span.column, found.span.end_column) == ("E301", 4, 18, 22)
     (first,) = check(tmp_path, 'card "Test Card" {\n    age 1\n    color brown\n    produce cly|stone\n}\n', folder="first")
     assert (first.span.column, first.span.end_column) == (13, 16)
+
+
+@pytest.mark.parametrize("copies, warned", [("0", True), ("1", True), ("2", False), ("2 2", False)])
+def test_a_copy_for_fewer_players_than_any_game_is_W511(tmp_path, copies, warned):
+    """`copies 0` passed silently (and `explain` read "player counts and up: 0"), where a copy
+    above the most players was W511 already."""
+    found = check(tmp_path, f'card "Test Card" {{\n    age 1\n    color brown\n    copies {copies}\n}}\n')
+    assert [d.code for d in found] == (["W511"] if warned else [])
+    if warned:
+        assert found[0].message == f"a copy from {copies} players: no game has fewer than 2, so every game holds it"
