@@ -113,7 +113,9 @@ class Game:
         from .persistence import SaveFileError, check_state, copy_state
         creation.compiled(content)
         check_state(state, content, validated=validated)
-        state = state if validated else copy_state(state)   # (`loads`' own is no one else's)
+        if not validated and state is not getattr(self, "state", None):
+            # (`loads`' own is no one else's, and a game made again over its own state keeps it)
+            state = copy_state(state)
         self._adopt(content, state, max_steps)
         # The round's choices, each one its seat could make (the state is the round's start:
         # nothing moves before the last seat chooses), asked as if it had not chosen yet.
