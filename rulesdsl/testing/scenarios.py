@@ -1230,7 +1230,7 @@ def _literal(ex: Expr, e: ast.Expr) -> bool:
 def _context(run: Run) -> str:
     g = run.game
     st = g.state
-    return (f"now: age {st.age + 1}, player {g.to_move()} to move, coins {st.coins}"
+    return (f"now: age {st.age + 1}" + ("" if g.over else f", player {g.to_move()} to move") + f", coins {st.coins}"
             + (f", pawn {st.pawn}" if g.track_slot >= 0 else "")
             + (f", game over (winner {st.winner})" if g.over else ""))
 
