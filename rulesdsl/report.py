@@ -232,9 +232,14 @@ def layers_for(path: Path | Inline, expansions: Sequence[str] = (), game: str | 
     base = resolve_layers([], game)[0]
     own_game = _defines_game(path, base)
     if expansions:
+        if own_game and not isinstance(path, Inline):
+            # (a copy of a whole game: stacked on the base game, all of it was defined twice; the
+            # expansions are laid on it, and one that is the default base game's folder is not
+            # dropped as that game: laid on this one, it is one E403)
+            return list(resolve_layers(list(expansions), path))
         layers: list[Path | Inline] = list(resolve_layers(list(expansions), game))
-        if own_game:   # (a copy of a whole game: stacked on the base game, all of it was defined twice)
-            return [path, *(p for p in layers[1:] if isinstance(path, Inline) or resolved(path) != resolved(p))]
+        if own_game:
+            return [path, *layers[1:]]
         if isinstance(path, Inline) or all(resolved(path) != resolved(p) for p in layers):
             layers.append(path)
         return layers

@@ -370,3 +370,15 @@ def test_a_base_in_a_header_on_one_line_names_the_game_too(tmp_path, header):
     assert folder_base(folder) == "classic" and default_game([str(folder)]) == "classic"
     report = check_paths([folder])
     assert not report.errors, [d.message for d in report.diagnostics]
+
+
+def test_a_game_path_checked_with_another_game_as_expansion_says_so():
+    """`check cards/classic -e cards/duel` dropped the `-e` silently: it was taken for the default
+    base game, which a game PATH replaces, and the classic game checked clean."""
+    from rulesdsl.loader import CARDS_ROOT
+    games = bundled_sets("game")
+    report = check_paths([CARDS_ROOT / "classic"], [str(games["duel"])])
+    assert [(d.code, d.message) for d in report.diagnostics] == [
+        ("E403", "a second `game` definition (`duel`): a game, laid on `classic` as an expansion")]
+    # An expansion made for the PATH's game is laid on it, as before.
+    assert check_paths([CARDS_ROOT / "duel"], ["pantheon"]).errors == 0
