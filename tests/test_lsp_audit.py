@@ -550,3 +550,32 @@ def test_completing_a_name_not_closed_before_another_string_deletes_nothing(clie
     uri = client.open(path, text)
     assert _completed(client, uri, text, '"Lu', 3, "Lumber Yard") == CARD % 'move "Lumber Yard" onto="Glassworks"'
     client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+
+
+def test_what_an_expansion_causes_in_the_base_game_s_files_is_shown_in_its_own():
+    """An expansion's `remove` that left age I a card short was E401 at the base game's age:
+    `rulesdsl check` failed, while the editor showed the expansion clean (the base game's file
+    is reported by the base game's set, which has no such error)."""
+    folder = CARDS_ROOT.parent / "examples" / "fan_expansion"
+    project = Project()
+    text = (folder / "expansion.rules").read_text(encoding="utf-8")
+    assert 'remove card "Tacticians Guild"' in text
+    changed = text.replace('remove card "Tacticians Guild"', 'remove card "Lumber Yard"')
+    expansion = folder / "expansion.rules"
+    project.update(expansion, changed)
+    found = project.diagnostics(expansion)
+    shown = [d for ds in found.values() for d in ds]
+    (lifted,) = [d for d in shown if d.code == "E401"]
+    assert lifted.span.file == str(absolute_of(expansion))
+    assert changed.split("\n")[lifted.span.line - 1].lstrip().startswith('remove card "Lumber Yard"')
+    assert "(at " in lifted.message and "game.rules:" in lifted.message
+    # The base game's own files show nothing: that set is clean.
+    assert not any(ds for f, ds in project.diagnostics(CARDS_ROOT / "duel" / "age1.rules").items())
+    # Unchanged, nothing is lifted.
+    project.update(expansion, text)
+    assert not any(d.code == "E401" for ds in project.diagnostics(expansion).values() for d in ds)
+
+
+def absolute_of(path: Path) -> Path:
+    from rulesdsl.lsp.project import absolute
+    return absolute(path)

@@ -510,7 +510,28 @@ class Project:
         found = self.check(path)
         if found is None:
             return {str(absolute(path)): self.syntax_only(path)}
-        return {f: ds for f, ds in found.diagnostics.items() if self.layers_for(Path(f)) == found.layers}
+        own = {f: list(ds) for f, ds in found.diagnostics.items() if self.layers_for(Path(f)) == found.layers}
+        for d in self.caused_below(found, own):
+            anchor = _anchor(found, own, d)
+            if anchor is not None:
+                own.setdefault(anchor.file, []).append(attrs.evolve(
+                    d, span=anchor, message=f"{d.message} (at {_shown_path(d.span.file)}:{d.span.line}, in a file this "
+                                            "set lays its definitions on)"))
+        return own
+
+    def caused_below(self, found: ContentSet, own: dict[str, list[Diagnostic]]) -> list[Diagnostic]:
+        """The diagnostics of a set in files it does not own (the base game's, under an
+        expansion) that their own set does not report: what this set's files cause there.  (They
+        were dropped: an expansion's `remove` that left an age short was an E401 at the base
+        game's age, which the editor never showed, while `rulesdsl check` failed.)"""
+        out = []
+        for f, ds in found.diagnostics.items():
+            if f in own or not ds:
+                continue
+            theirs = self.check(Path(f))
+            known = {(d.code, d.span, d.message) for d in theirs.diagnostics.get(f, [])} if theirs else set()
+            out += [d for d in ds if (d.code, d.span, d.message) not in known]
+        return out
 
     def sets(self) -> Iterator[ContentSet]:
         yield from self._sets.values()
@@ -526,6 +547,29 @@ class Project:
                     seen.add(f.parent)
                     if self.layers_for(f) is not None:
                         self.check(f)
+
+
+def _anchor(found: ContentSet, own: dict[str, list[Diagnostic]], d: Diagnostic) -> Span | None:
+    """Where a diagnostic this set causes in a file it does not own is shown: at the change its
+    files make that it names (E401's help names the `remove` that left a deck short), or the one
+    change they make, else at their first definition (the expansion's header)."""
+    changes = [c for c in found.merged.changes if c.name_span.file in own]
+    said = f"{d.message} {d.help or ''}"
+    named = [c for c in changes if f"{Path(c.name_span.file).name}:{c.name_span.line}" in said]
+    if named or len(changes) == 1:
+        return (named or changes)[0].name_span
+    heads = [d.name_span for f, t in found.trees.items() if f in own for d in t.definitions
+             if d.kind in ("expansion", "game")]
+    firsts = heads or [t.definitions[0].name_span for f, t in found.trees.items() if f in own and t.definitions]
+    return min(firsts, key=lambda sp: (sp.file, sp.line), default=None)
+
+
+def _shown_path(file: str) -> str:
+    """A file as a message names it: relative to the working folder where it lies under it."""
+    try:
+        return os.path.relpath(file) if not os.path.relpath(file).startswith("..") else file
+    except ValueError:
+        return file
 
 
 def grouping(text: str) -> tuple:
