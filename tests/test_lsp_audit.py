@@ -579,3 +579,26 @@ def test_what_an_expansion_causes_in_the_base_game_s_files_is_shown_in_its_own()
 def absolute_of(path: Path) -> Path:
     from rulesdsl.lsp.project import absolute
     return absolute(path)
+
+
+@pytest.mark.parametrize("tail, words", [("color ", {"blue", "brown", "green", "grey", "purple", "red", "yellow"}),
+                                         ("chain_gives ", None)])
+def test_completion_after_a_word_statement_offers_words_only(tmp_path, tail, words):
+    """After `color ` the 7 colours came with `me`, `true`, `count(`, `coins` twice...: 51 items,
+    all but seven an error there (a language-server audit)."""
+    folder = tmp_path / "duel"
+    shutil.copytree(CARDS_ROOT / "duel", folder, ignore=shutil.ignore_patterns("__pycache__"))
+    path = folder / "age1.rules"
+    text = path.read_text(encoding="utf-8") + f'\ncard "N" {{\n    age 1\n    {tail}'
+    project = Project()
+    project.update(path, text)
+    lines = text.split("\n")
+    labels = [c.label for c in F.complete(project, path, len(lines) - 1, len(lines[-1]))]
+    assert labels and not {"me", "true", "count", "age"} & set(labels), labels
+    if words is not None:
+        assert set(labels) == words
+    # An expression still gets the names and functions.
+    text = path.read_text(encoding="utf-8") + '\ncard "N" {\n    age 1\n    gain '
+    project.update(path, text)
+    lines = text.split("\n")
+    assert {"me", "count"} <= {c.label for c in F.complete(project, path, len(lines) - 1, len(lines[-1]))}

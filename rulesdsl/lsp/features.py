@@ -627,7 +627,13 @@ def complete(project: Project, path: Path, line: int, character: int) -> list[Co
                 if w not in seen:
                     seen.add(w)
                     out.append(Completion(w, "value", what))
+        if verb.params and not any(p.type in _EXPRESSION_TYPES for p in verb.params):
+            return out   # (`color ` takes a colour: `me`, `count(` or `true` there is an error)
     return out + _expression_words({c.label for c in out})
+
+
+# Argument types that take an expression (a name or a function may stand there), beside words.
+_EXPRESSION_TYPES = frozenset({R.BOOL, R.INT, R.ITEM, R.PLAYER, R.AMOUNTS, R.SEATS, "any", ""})
 
 
 def _expression_words(taken: set[str]) -> list[Completion]:
