@@ -602,3 +602,36 @@ def test_completion_after_a_word_statement_offers_words_only(tmp_path, tail, wor
     project.update(path, text)
     lines = text.split("\n")
     assert {"me", "count"} <= {c.label for c in F.complete(project, path, len(lines) - 1, len(lines[-1]))}
+
+
+def test_go_to_definition_follows_what_the_word_names_where_it_stands(tmp_path):
+    """A word naming two things went to both: `discard` in `discard_pile discard` to the zone and
+    to `action discard`, `age1` in `deal_structure age1 layout=age1` to the zone and the layout,
+    the verb `build` inside `action build` to the action, and an action's `card` (its `param
+    card`) to the item kind `card` (a language-server audit)."""
+    folder = tmp_path / "duel"
+    shutil.copytree(CARDS_ROOT / "duel", folder, ignore=shutil.ignore_patterns("__pycache__"))
+    game = folder / "game.rules"
+    text = game.read_text(encoding="utf-8")
+    lines = text.split("\n")
+    project = Project()
+    project.update(game, text)
+
+    def targets(line_text: str, word: str, nth: int = 0) -> list[tuple[str, str]]:
+        number = next(i for i, line in enumerate(lines) if line.strip().startswith(line_text))
+        column = -1
+        for _ in range(nth + 1):
+            column = lines[number].index(word, column + 1)
+        spans = F.definition(project, game, number, column + 1)
+        return [(Path(s.file).name, lines_of(s)[s.line - 1].strip()) for s in spans]
+
+    def lines_of(span) -> list[str]:
+        return Path(span.file).read_text(encoding="utf-8").split("\n") if span.file != str(game) else lines
+
+    assert targets("discard_pile discard", "discard", 1) == [("game.rules", next(
+        line.strip() for line in lines if line.strip().startswith("zone discard")))]
+    (zone,) = targets("deal_structure age1 layout=age1", "age1", 0)
+    (layout,) = targets("deal_structure age1 layout=age1", "age1", 1)
+    assert zone[1].startswith("zone age1") and layout[1].startswith("layout age1")
+    assert targets("build card", "build") == []
+    assert targets("build card", "card") == [("game.rules", "param card from structure")]

@@ -321,7 +321,64 @@ def definition(project: Project, path: Path, line: int, character: int) -> list[
     if word is None:
         return []
     trees, _ = _trees(project, path)
-    return [s.span for s in find_definitions(trees, word)]
+    found = find_definitions(trees, word)
+    if not word.quoted:
+        role = _role(context_at(text, word.line, word.start))
+        if role == "verb":   # (`build card` in `action build`: the statement's verb, no definition)
+            return []
+        if role is not None:   # (`discard_pile discard`: the zone, not `action discard`)
+            found = [s for s in found if s.kind == role]
+        else:
+            param = _parameter(project, path, word)
+            if param is not None:   # (an action's `param card`, not the item kind `card`)
+                return [param]
+    return [s.span for s in found]
+
+
+def _parameter(project: Project, path: Path, word: Word) -> Span | None:
+    """Where the action the word stands in declares a parameter of its name (`param card`)."""
+    parsed = project.parse(path)
+    if parsed is None or parsed.tree is None:
+        return None
+    at = (word.line + 1, word.start + 1)
+    for d in parsed.tree.definitions:
+        if d.block is None or not (d.span.line, d.span.column) <= at <= (d.span.end_line, d.span.end_column):
+            continue
+        for st in d.block.statements:
+            if st.verb == "param" and st.args and isinstance(st.args[0], ast.Name) and st.args[0].name == word.text:
+                return st.args[0].span
+    return None
+
+
+def _role(ctx: Context) -> str | None:
+    """What a bare word names where it stands, for go-to-definition: "verb" for the first word of
+    a statement inside a definition, else the kind of definition or vocabulary an argument of
+    its statement takes there (a zone, a layout, an item kind, a procedure); None where that is
+    not known (an expression, a word inside a function's call) or at the top level."""
+    if ctx.depth == 0 or ctx.in_string or ctx.in_comment:
+        return None
+    if not ctx.before:
+        return "verb"
+    verb = R.verb_for(ctx.definition_kind or "", ctx.before[0]) or R.VERBS.get(ctx.before[0])
+    if verb is None or any(w in "()[]," for w in ctx.before):
+        return None
+    if ctx.after_equals is not None:
+        type_ = verb.kwarg_types.get(ctx.after_equals)
+    else:
+        words, position, i = ctx.before[1:], 0, 0
+        while i < len(words):   # (an option, `name = value`, is no positional argument)
+            if i + 1 < len(words) and words[i + 1] == "=":
+                i += 3
+                continue
+            position += words[i] not in "=<>!+-*/%|."
+            i += 1
+        params = verb.params
+        type_ = params[min(position, len(params) - 1)].type if params else None
+    return _ROLE_OF_TYPE.get(type_)
+
+
+# The kind of symbol (`definitions`) an argument of each type names.
+_ROLE_OF_TYPE = {R.ZONE: R.ZONE, R.SELECTOR_ZONE: R.ZONE, R.LAYOUT: "layout", R.KIND: R.KIND, "procedure": "procedure"}
 
 
 def find_references(project: Project, path: Path, line: int, character: int, include_declaration: bool = True) -> list[Span]:
