@@ -199,9 +199,6 @@ class Merged:
     diagnostics: list[Diagnostic] = attrs.Factory(list)
     # (the `remove` definition, what it removed): the checker explains what a removal breaks.
     removed: list[tuple[ast.Definition, ast.Definition]] = attrs.Factory(list)
-    # (kind, name) -> the last `extend` of a definition: what a runtime error of the definition
-    # points at (trial.py), the part the designer most likely just wrote.
-    extended: dict[tuple[str, str], ast.Definition] = attrs.Factory(dict)
     # The files of bundled folders (as shown), and the `replace`/`extend`/`remove` applied, in
     # order: what the report names where a bundled file, clean alone, gets a diagnostic.
     bundled: set[str] = attrs.Factory(set)
@@ -317,7 +314,7 @@ def merge(layers: list[list[ast.SourceFile]], merged: Merged) -> Merged:
                 if d.modifier == "remove":
                     if d.block is not None and d.block.statements:   # (read as nothing: `replace` meant?)
                         merged.diagnostics.append(Diagnostic(
-                            "error", "E205", f"`remove` takes no body: the statements of this one are not read",
+                            "error", "E205", "`remove` takes no body: the statements of this one are not read",
                             d.block.span, f"to change {d.kind} `{d.name}`, `replace` it (the whole definition) or "
                                           f"`extend` it (statements added); to remove it, leave out the `{{ ... }}`"))
                     merged.removed.append((d, slots[i]))
@@ -326,7 +323,6 @@ def merge(layers: list[list[ast.SourceFile]], merged: Merged) -> Merged:
                     merged.replaced.setdefault(key, slots[i])
                     slots[i] = attrs.evolve(d, modifier=None)
                 elif d.modifier == "extend":
-                    merged.extended[key] = d
                     old = slots[i]
                     extra = d.block.statements if d.block else ()
                     block = ast.Block(old.block.statements + extra, old.block.span) if old.block else d.block

@@ -170,30 +170,39 @@ def _check_set(paths: list[Path | Inline], read: dict | None = None) -> _Checked
         # (a trial stuck with no legal action is an error where W504 warned too: W504 says a
         # player may be left with nothing to do, the trial that one is)
         diags += trial_diagnostics(merged)
-    diags = [_of_your_files(d, merged) for d in diags]
+    note = _your_changes(merged)
+    if note is not None:
+        diags = [_with_note(d, merged, note) for d in diags]
     known = set(R.KINDS) | declared_item_kinds(merged)
     keys = {(d.kind, d.name) for d in merged.definitions if d.kind in known}
     return _Checked(diags, merged.sources, keys, set(merged.read), len(hidden))
 
 
-def _of_your_files(d: Diagnostic, merged) -> Diagnostic:
-    """A diagnostic in a bundled file, which checks clean alone, comes of the files laid on it:
-    its help names what they change of it (`replace card "Tavern"` at x.rules:1), or says that
-    their definitions do it.  A designer's `replace` that left an age a card short was reported
-    only at the bundled age, naming nothing of theirs."""
-    if d.span.file not in merged.bundled or merged.bundled.issuperset(merged.read) \
-            or not merged.read or merged.read[0] not in merged.bundled:
-        return d   # (not in a bundled file; nothing but bundled files; or not on a bundled game)
+def _your_changes(merged) -> tuple[str, list[str]] | None:
+    """What a diagnostic in a bundled file says of the files laid on it (the bundled content
+    checks clean alone, so they cause it): their `replace`/`extend`/`remove` (`replace card
+    "Tavern"` at x.rules:1), or that their definitions do it; with the files of those changes.
+    None where no such note applies: nothing but bundled files, or not on a bundled game.  (A
+    designer's `replace` that left an age a card short was reported only at the bundled age,
+    naming nothing of theirs.)"""
+    if not merged.read or merged.read[0] not in merged.bundled or merged.bundled.issuperset(merged.read):
+        return None
     yours = [c for c in merged.changes if c.name_span.file not in merged.bundled]
-    if any(c.name_span.file in f"{d.message} {d.help or ''}" for c in yours):
-        return d   # (it names them already: a `remove` that left a deck short)
-    if yours:
-        named = ", ".join(f'`{c.modifier} {c.kind} "{c.name}"` at {c.name_span.file}:{c.name_span.line}'
-                          for c in yours[:3]) + (f" and {len(yours) - 3} more" if len(yours) > 3 else "")
-        note = f"the bundled content is clean alone: this comes of your changes to it ({named})"
-    else:
-        note = "the bundled content is clean alone: this comes of the definitions your files add to it"
-    return attrs.evolve(d, help=f"{d.help}; {note}" if d.help else note)
+    if not yours:
+        return "the bundled content is clean alone: this comes of the definitions your files add to it", []
+    named = ", ".join(f'`{c.modifier} {c.kind} "{c.name}"` at {c.name_span.file}:{c.name_span.line}'
+                      for c in yours[:3]) + (f" and {len(yours) - 3} more" if len(yours) > 3 else "")
+    return (f"the bundled content is clean alone: this comes of your changes to it ({named})",
+            sorted({c.name_span.file for c in yours}))
+
+
+def _with_note(d: Diagnostic, merged, note: tuple[str, list[str]]) -> Diagnostic:
+    """`d` with `_your_changes`' note in its help, where it lies in a bundled file and does not
+    name those files already (a `remove` that left a deck short says which)."""
+    text, files = note
+    if d.span.file not in merged.bundled or any(f in f"{d.message} {d.help or ''}" for f in files):
+        return d
+    return attrs.evolve(d, help=f"{d.help}; {text}" if d.help else text)
 
 
 def check_layers(paths: list[Path]) -> Report:

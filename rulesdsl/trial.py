@@ -104,8 +104,10 @@ def _runaway(merged: Merged, players_span: Span, players: int, exc) -> Diagnosti
     labels = {label(d): d for d in merged.definitions}
     found = next((labels[name] for entry in reversed(exc.chain)
                   for name in labels if entry == name or entry.startswith(name + " ")), None)
-    where = players_span if found is None else \
-        merged.extended.get((found.kind, found.name), found).name_span
+    # (the last `extend` of it, where there is one: the part the designer most likely just wrote)
+    extended = [c for c in merged.changes if c.modifier == "extend" and (c.kind, c.name) == (found.kind, found.name)] \
+        if found is not None else []
+    where = players_span if found is None else (extended[-1] if extended else found).name_span
     from .interpreter.budget import BudgetExceeded
     running = " -> ".join(exc.chain) or "no definition"
     if not isinstance(exc, BudgetExceeded):

@@ -558,8 +558,8 @@ def _anchor(found: ContentSet, own: dict[str, list[Diagnostic]], d: Diagnostic) 
     named = [c for c in changes if f"{Path(c.name_span.file).name}:{c.name_span.line}" in said]
     if named or len(changes) == 1:
         return (named or changes)[0].name_span
-    heads = [d.name_span for f, t in found.trees.items() if f in own for d in t.definitions
-             if d.kind in ("expansion", "game")]
+    heads = [h.name_span for f, t in found.trees.items() if f in own for h in t.definitions
+             if h.kind in ("expansion", "game")]
     firsts = heads or [t.definitions[0].name_span for f, t in found.trees.items() if f in own and t.definitions]
     return min(firsts, key=lambda sp: (sp.file, sp.line), default=None)
 
