@@ -23,9 +23,26 @@ def _closed_output() -> OutputFailed:
     return OutputFailed(errno.EBADF, "standard output is closed")
 
 
-class _ClosedInput:
+class _Closed:
+    """What a closed standard stream answers like a file object (`which`: "input" or "output"):
+    no descriptor, no terminal, nothing to close."""
+    encoding, errors, closed, newlines = "utf-8", "strict", False, None
+    which = ""
+
+    def fileno(self) -> int:
+        import io
+        raise io.UnsupportedOperation(f"standard {self.which} is closed")
+
+    def isatty(self) -> bool:
+        return False
+
+    def close(self) -> None:
+        pass
+
+
+class _ClosedInput(_Closed):
     """sys.stdin when standard input is closed: reading it (or its `buffer`) raises InputClosed."""
-    encoding, errors, name, closed, newlines = "utf-8", "strict", "<stdin>", False, None
+    which, name = "input", "<stdin>"
 
     def _closed(self, *args, **kwargs):
         raise InputClosed("standard input is closed")
@@ -33,24 +50,14 @@ class _ClosedInput:
     read = readline = readlines = __iter__ = _closed
     buffer = property(_closed)
 
-    def fileno(self) -> int:
-        import io
-        raise io.UnsupportedOperation("standard input is closed")
-
-    def isatty(self) -> bool:
-        return False
-
     def readable(self) -> bool:
         return True
 
-    def close(self) -> None:
-        pass
 
-
-class _ClosedOutput:
+class _ClosedOutput(_Closed):
     """sys.stdout when standard output is closed (`>&-`): writing anything raises OutputFailed;
     so does taking its `buffer` (`rulesdsl lsp` writes there: it says so before it starts)."""
-    encoding, errors, name, closed, newlines, line_buffering = "utf-8", "strict", "<stdout>", False, None, False
+    which, name, line_buffering = "output", "<stdout>", False
 
     def write(self, text: str) -> int:
         if not isinstance(text, str):   # (as a text stream does: click tells text from binary so)
@@ -70,18 +77,8 @@ class _ClosedOutput:
     def flush(self) -> None:   # (nothing is held back: nothing to lose)
         pass
 
-    def fileno(self) -> int:
-        import io
-        raise io.UnsupportedOperation("standard output is closed")
-
-    def isatty(self) -> bool:
-        return False
-
     def writable(self) -> bool:
         return True
-
-    def close(self) -> None:
-        pass
 
 
 class _Guarded:
