@@ -14,15 +14,20 @@ from __future__ import annotations
 
 import re
 
-from itertools import chain, product, repeat
+from itertools import product
 from typing import TYPE_CHECKING
 
 from . import seats
-from .costs import Stats, useful_one_of
+from .costs import FEW_PRODUCERS, Stats, useful_one_of
 from .state import Frame
 
 if TYPE_CHECKING:
     from .game import Game
+
+# Above this many units bought at once, `_buy` leaves its search unit by unit for `_reach`: that
+# search is as deep as the units, and its positions multiply with the units of each resource
+# (21 units of seven resources took 9 s).  The bundled games buy at most seven.
+MANY_UNITS = 8
 
 Payment = tuple[tuple[int, int], ...]   # (seat, coins) per seller, by seat, sellers paid only
 
@@ -220,7 +225,41 @@ def _own_covers(need: tuple[int, ...], one_of: list[tuple[int, ...]]) -> list[li
     useful = useful_one_of(need, one_of)
     if not useful:
         return [list(need)]
+    if len(useful) > FEW_PRODUCERS:   # (each combination tried: eight producers of one of seven took 14 s)
+        return _covers_walked(need, useful)
     return _covers(need, useful)
+
+
+def _covers_walked(need: tuple[int, ...], useful: list[tuple[int, ...]]) -> list[list[int]]:
+    """`_covers`, the same list in the same order, walking the choices producer by producer:
+    what is left and which resources an idle producer could have given decide what the later
+    producers can add, so a position reached again adds nothing new and is skipped."""
+    out: list[list[int]] = []
+    seen: set[tuple[int, ...]] = set()
+    visited: set[tuple[int, tuple[int, ...], int]] = set()
+    last = len(useful)
+    # (a stack, not recursion: a city may hold more producers than Python's recursion limit;
+    # children pushed last choice first, so they are taken in `product`'s order)
+    stack: list[tuple[int, tuple[int, ...], int]] = [(0, tuple(need), 0)]
+    while stack:
+        key = stack.pop()
+        if key in visited:
+            continue
+        visited.add(key)
+        i, left, idle = key
+        if i == last:
+            if left not in seen and not any(left[r] for r in range(len(left)) if idle >> r & 1):
+                seen.add(left)
+                out.append(list(left))
+            continue
+        mask = idle
+        for r in useful[i]:
+            mask |= 1 << r
+        stack.append((i + 1, left, mask))
+        for r in reversed(useful[i]):
+            if left[r]:
+                stack.append((i + 1, left[:r] + (left[r] - 1,) + left[r + 1:], idle))
+    return out
 
 
 def _covers(need: tuple[int, ...], useful: list[tuple[int, ...]]) -> list[list[int]]:
@@ -274,28 +313,261 @@ def _sides(g: Game, p: int, s: Stats) -> list:
 
 
 def _assign(need: list[int], sides, target: tuple[int, ...]) -> list[tuple[int, int]] | None:
-    """(side, resource) for each unit bought, paying exactly `target` per side; None if no way does."""
-    units = list(chain.from_iterable(map(repeat, range(len(need)), need)))   # r, need[r] times each
-    sources = [(k, (r,), q) for k, (_, fixed, _, _) in enumerate(sides) for r, q in enumerate(fixed) if q]
-    sources += [(k, tuple(opts), 1) for k, (_, _, one_of, _) in enumerate(sides) for opts in one_of]
+    """(side, resource) for each unit bought, paying exactly `target` per side; None if no way does.
 
-    def go(u: int, caps: list[int], spent: list[int]) -> list[tuple[int, int]] | None:
-        if u == len(units):
-            return [] if tuple(spent) == target else None
-        r = units[u]
-        for j, (k, gives, _) in enumerate(sources):
-            cost = sides[k][3][r]
-            if caps[j] and r in gives and spent[k] + cost <= target[k]:
-                caps[j] -= 1
-                spent[k] += cost
-                rest = go(u + 1, caps, spent)
-                caps[j] += 1
-                spent[k] -= cost
-                if rest is not None:
-                    return [(k, r)] + rest
+    The sources, in order: each side's fixed units of a resource, then each side's one-of
+    producers.  Of the ways to pay `target`, the one taken gives each unit, in order, the
+    first source from which the rest can still be paid (what a search unit by unit, trying
+    the sources in order, finds first).  The units of a resource then come from sources in
+    order, so a source found is taken for as many units as it can still give (counted by
+    doubling, then halving); and that way always takes the first unused of producers alike
+    (same side, same resources: swapping two of them changes nothing), so the search goes by
+    kinds of source.  Whether the rest can be paid is asked of `_reach`, never found by trying
+    every way to use the sources (eight producers on one side and ten on the other took a
+    minute and a half)."""
+    kinds, firsts, caps, prices, givers = _market(sides)
+    if target not in _reach(kinds, caps, prices, need, givers, target):
         return None
+    out: list[tuple[int, int]] = []
+    rest = list(need)
+    left = list(target)
 
-    return go(0, [c for _, _, c in sources], [0] * len(sides))
+    def payable(j: int, k: int, r: int, n: int) -> bool:
+        """Whether the rest can be paid once kind j has given n more units of r."""
+        caps[j] -= n
+        rest[r] -= n
+        left[k] -= n * prices[k][r]
+        ok = min(left) >= 0 and (not any(rest) and not any(left)
+                                 or tuple(left) in _reach(kinds, caps, prices, rest, givers, left))
+        caps[j] += n
+        rest[r] += n
+        left[k] += n * prices[k][r]
+        return ok
+
+    for r in range(len(need)):
+        floor = -1   # (the place of the source the last unit of r came from)
+        while rest[r]:
+            for place, j, k in sorted((firsts[j][caps[j] - 1], j, k) for j in givers[r]
+                                      for k in (kinds[j][0],) if caps[j] and firsts[j][caps[j] - 1] >= floor):
+                if not payable(j, k, r, 1):
+                    continue
+                # (a fixed source gives all its units at one place; a producer, one)
+                most = min(rest[r], caps[j]) if len(kinds[j][1]) == 1 and place == firsts[j][0] else 1
+                good, step = 1, 1
+                while good < most and payable(j, k, r, min(most, good + step)):
+                    good = min(most, good + step)
+                    step *= 2
+                bad = min(most + 1, good + step)
+                while bad - good > 1:
+                    mid = (good + bad) // 2
+                    if payable(j, k, r, mid):
+                        good = mid
+                    else:
+                        bad = mid
+                caps[j] -= good
+                rest[r] -= good
+                left[k] -= good * prices[k][r]
+                out += [(k, r)] * good
+                floor = place
+                break
+            else:
+                return None   # (never: the whole was found payable above)
+    return out
+
+
+def _market(sides) -> tuple[list[tuple[int, frozenset[int]]], list[list[int]], list[int], list[list[int]],
+                            list[list[int]]]:
+    """What `_reach` and `_assign` search: the kinds of source, as (side, resources it gives):
+    each side's fixed units of a resource, then its one-of producers, those alike one kind; per
+    kind, the place in the order of sources of each of its units, the last to be used first,
+    and how many units it has; each side's prices; per resource, the kinds that give it."""
+    kinds: list[tuple[int, frozenset[int]]] = []
+    firsts: list[list[int]] = []
+    alike: dict[tuple[int, frozenset[int]], int] = {}
+    place = 0
+    for k, (_, fixed, _, _) in enumerate(sides):
+        for r, q in enumerate(fixed):
+            if q:
+                kinds.append((k, frozenset((r,))))
+                firsts.append([place] * q)
+                place += 1
+    for k, (_, _, one_of, _) in enumerate(sides):
+        for opts in one_of:
+            key = (k, frozenset(opts))
+            j = alike.get(key)
+            if j is None:
+                j = alike[key] = len(kinds)
+                kinds.append(key)
+                firsts.append([])
+            firsts[j].insert(0, place)
+            place += 1
+    givers: list[list[int]] = [[] for _ in sides[0][1]]
+    for j, (_, gives) in enumerate(kinds):
+        for r in gives:
+            givers[r].append(j)
+    return kinds, firsts, [len(f) for f in firsts], [side[3] for side in sides], givers
+
+
+def _reach(kinds: list[tuple[int, frozenset[int]]], caps: list[int], prices, need: list[int],
+           givers: list[list[int]], bound: list[int] | tuple[int, ...] | None = None) -> set[tuple[int, ...]]:
+    """Every vector of coins per side that buys exactly `need` from `caps[j]` units of each kind
+    of source (none above `bound`, where given); `givers`: per resource, the kinds that give
+    it, in order.  Two searches find it, each in time that grows with what the other does not
+    see: source by source, whose positions are the units still needed (at most the product,
+    over the resources, of each one's units plus one), or resource by resource, whose positions
+    are the one-of producers still unused (at most the product, over their kinds, of each
+    kind's count plus one); the one with fewer positions is taken.  (A search unit by unit, trying each source for each unit, met
+    every subset of the producers: twenty of different resources took half a minute.)"""
+    by_units = by_producers = 1
+    for r, n in enumerate(need):
+        if n:
+            by_units *= n + 1
+    for j, (_, gives) in enumerate(kinds):
+        if caps[j] and len(gives) > 1:
+            for r in gives:
+                if need[r]:
+                    by_producers *= caps[j] + 1
+                    break
+    if by_producers < by_units:
+        return _reach_by_resource(kinds, caps, prices, need, givers, bound)
+    return _reach_by_source(kinds, caps, prices, need, givers, bound)
+
+
+def _reach_by_source(kinds: list[tuple[int, frozenset[int]]], caps: list[int], prices, need: list[int],
+                     givers: list[list[int]], bound: list[int] | tuple[int, ...] | None) -> set[tuple[int, ...]]:
+    """`_reach` source by source: after each, the units still needed, each with the coins paid
+    so far."""
+    zero = (0,) * len(need)
+    layer: dict[tuple[int, ...], set[tuple[int, ...]]] = {tuple(need): {(0,) * len(prices)}}
+    needed = [r for r in range(len(need)) if need[r]]
+    if not needed:
+        return set(layer[zero])
+    order = givers[needed[0]] if len(needed) == 1 else sorted({j for r in needed for j in givers[r]})
+    for j in order:
+        cap = caps[j]
+        if not cap:
+            continue
+        k, gives = kinds[j]
+        useful = []
+        for r in gives:
+            if need[r]:
+                useful.append(r)
+        price = prices[k]
+        limit = bound[k] if bound is not None else None
+        # (units of one resource in bundles of 1, 2, 4 ... units, each taken or not: any number up
+        # to `cap` is some of them; units of several resources one at a time, each giving one of
+        # them or none)
+        if len(useful) == 1:
+            bundles = []
+            size = 1
+            while cap > 0:
+                bundles.append(size if size < cap else cap)
+                cap -= size
+                size *= 2
+        else:
+            bundles = [1] * cap
+        for n in bundles:
+            # (a set of the layer before may be taken over whole: that layer is not read again)
+            after: dict[tuple[int, ...], set[tuple[int, ...]]] = {}
+            for left, vecs in layer.items():
+                have = after.get(left)
+                if have is None:
+                    after[left] = vecs
+                else:
+                    have |= vecs
+                for r in useful:
+                    if left[r] >= n:
+                        cost = n * price[r]
+                        moved = set()
+                        for v in vecs:
+                            paid = v[k] + cost
+                            if limit is None or paid <= limit:
+                                moved.add(v[:k] + (paid,) + v[k + 1:])
+                        if moved:
+                            to = left[:r] + (left[r] - n,) + left[r + 1:]
+                            have = after.get(to)
+                            if have is None:
+                                after[to] = moved
+                            else:
+                                have |= moved
+            layer = after
+        if len(layer) == 1 and zero in layer:
+            break   # (all bought: the sources left can only give nothing)
+    return layer.get(zero, set())
+
+
+def _reach_by_resource(kinds: list[tuple[int, frozenset[int]]], caps: list[int], prices, need: list[int],
+                       givers: list[list[int]], bound: list[int] | tuple[int, ...] | None) -> set[tuple[int, ...]]:
+    """`_reach` resource by resource: after each, how many units each kind of one-of producer
+    has left, each with the coins paid so far (fixed units give only their own resource, so
+    what they have left is never asked again)."""
+    shared = [j for j, (_, gives) in enumerate(kinds) if len(gives) > 1]
+    index = {j: i for i, j in enumerate(shared)}
+    sides = len(prices)
+    layer: dict[tuple[int, ...], set[tuple[int, ...]]] = {tuple(caps[j] for j in shared): {(0,) * sides}}
+    # (per resource, its one-of producers first, then the kinds that give it alone: the last
+    # kind gives what is left, and those may give many units)
+    order = [[j for j in js if j in index] + [j for j in js if j not in index] for js in givers]
+    for r, n in enumerate(need):
+        if not n:
+            continue
+        after: dict[tuple[int, ...], set[tuple[int, ...]]] = {}
+        for left, vecs in layer.items():
+            # every way to take the n units of r from the kinds that give it: what is left of
+            # the producers, and the coins it pays each side
+            ways: dict[tuple[int, ...], set[tuple[int, ...]]] = {}
+            _split(order[r], 0, n, list(left), [0] * sides, kinds, caps, index, prices, r, ways)
+            for to, paid in ways.items():
+                got = set()
+                for v in vecs:
+                    for d in paid:
+                        w = tuple(a + b for a, b in zip(v, d))
+                        if bound is None or _at_most(w, bound):
+                            got.add(w)
+                if got:   # (a position every way of reaching overpays is no position)
+                    _into(after, to, got)
+        layer = after
+        if not layer:
+            return set()
+    out: set[tuple[int, ...]] = set()
+    for vecs in layer.values():
+        out |= vecs
+    return out
+
+
+def _split(sources: list[int], i: int, n: int, left: list[int], paid: list[int], kinds, caps, index,
+           prices, r: int, ways: dict) -> None:
+    """Each way the kinds `sources[i:]` give n units of r (`_reach_by_resource`): `left`, the
+    one-of producers' units still unused, and `paid`, the coins so far, are changed and put
+    back."""
+    if not n:
+        ways.setdefault(tuple(left), set()).add(tuple(paid))
+        return
+    if i == len(sources):
+        return
+    j = sources[i]
+    k = kinds[j][0]
+    at = index.get(j)
+    have = caps[j] if at is None else left[at]
+    if have > n:
+        have = n
+    for take in range(n if i == len(sources) - 1 else 0, have + 1):   # (the last gives all that is left)
+        if at is not None:
+            left[at] -= take
+        paid[k] += take * prices[k][r]
+        _split(sources, i + 1, n - take, left, paid, kinds, caps, index, prices, r, ways)
+        if at is not None:
+            left[at] += take
+        paid[k] -= take * prices[k][r]
+
+
+def _into(layer: dict, key: tuple[int, ...], vecs: set) -> None:
+    """Add `vecs` to what `layer` holds at `key`."""
+    have = layer.get(key)
+    if have is None:
+        layer[key] = vecs
+    else:
+        have |= vecs
 
 
 def _sources(sides) -> tuple[list[list[tuple[int, int]]], tuple[int, ...], list[list[int]]]:
@@ -322,24 +594,32 @@ def _sources(sides) -> tuple[list[list[tuple[int, int]]], tuple[int, ...], list[
 
 def _buy(need: list[int], sides, kept: dict) -> set[tuple[int, ...]]:
     """Every vector of coins per side that buys `need` from the sides' production (`kept`: the
-    buyer's purchases, which keep the sides' `_sources` once they are asked for)."""
+    buyer's purchases, which keep the sides' kinds of source once they are asked for)."""
     total = sum(need)
     if not total:
         return {(0,) * len(sides)}
     if total > 64 and total > sum(sum(fixed) + len(one_of) for _, fixed, one_of, _ in sides):
         return set()   # (more than the sides make: a cost of a billion units is listed unit by unit below)
-    units = []
-    for r, q in enumerate(need):
-        if q:
-            units += [r] * q
     if not _one_of_helps(need, sides):
         return _buy_fixed(need, sides)
-    sources = kept.get("sources")
-    if sources is None:
-        sources = kept["sources"] = _sources(sides)
-    givers, caps, prices = sources
-    nothing = frozenset({(0,) * len(sides)})   # (what the last unit leaves to pay)
-    return set(_vectors(units, givers, prices, {}, nothing, 0, caps))
+    if total <= MANY_UNITS and _few_producers(sides):
+        # (a search unit by unit, each position's ways remembered: quicker for a few units and
+        # producers, as the bundled games have; but the positions grow with the subsets of the
+        # producers used)
+        sources = kept.get("sources")
+        if sources is None:
+            sources = kept["sources"] = _sources(sides)
+        givers, caps, prices = sources
+        units = []
+        for r, q in enumerate(need):
+            if q:
+                units += [r] * q
+        return set(_vectors(units, givers, prices, {}, frozenset({(0,) * len(sides)}), 0, caps))
+    market = kept.get("market")
+    if market is None:
+        market = kept["market"] = _market(sides)
+    kinds, _, caps, prices, givers = market
+    return _reach(kinds, caps, prices, need, givers)
 
 
 def _vectors(units: list[int], givers, prices, memo: dict, nothing: frozenset, u: int,
@@ -362,6 +642,14 @@ def _vectors(units: list[int], givers, prices, memo: dict, nothing: frozenset, u
                 out.add(vec[:k] + (vec[k] + cost,) + vec[k + 1:])
     result = memo[key] = frozenset(out)
     return result
+
+
+def _few_producers(sides) -> bool:
+    """Whether no side has more one-of producers than `FEW_PRODUCERS`."""
+    for side in sides:
+        if len(side[2]) > FEW_PRODUCERS:
+            return False
+    return True
 
 
 def _one_of_helps(need: list[int], sides) -> bool:
