@@ -20,7 +20,7 @@ from rulesdsl.balance.analysis import Holdings, Tally, compare, summarise
 from rulesdsl.balance.lab import ab
 from rulesdsl.balance.outcomes import Outcomes
 from rulesdsl.balance.runner import Plan, deal_seed, run
-from rulesdsl.balance.stats import mean_difference, mean_interval, newcombe, wilson
+from rulesdsl.balance.stats import design_effect, mean_difference, mean_interval, newcombe, wilson
 from rulesdsl.cli import cli
 from rulesdsl.interpreter.random_agent import RandomAgent
 
@@ -333,7 +333,10 @@ def test_the_ab_rates_are_compared_pair_by_pair(tmp_path):
     for name, hit in hits.items():
         m = metrics[name]
         table = _paired_counts(rows_a, rows_b, hit)
-        assert [m["low"], m["high"]] == list(newcombe_paired(*table))
+        # (a deal's two games go together: the interval is taken at the effective number of pairs,
+        # the pairs over the design effect of the deals' differences)
+        deff = design_effect([hit(y) - hit(x) for x, y in zip(rows_a, rows_b)], 2)
+        assert [m["low"], m["high"]] == list(newcombe_paired(*(c / deff for c in table)))
         assert m["delta"] == (sum(map(hit, rows_b)) - sum(map(hit, rows_a))) / n
         unpaired = newcombe(sum(map(hit, rows_b)), n, sum(map(hit, rows_a)), n)
         narrower += m["high"] - m["low"] < unpaired[1] - unpaired[0]

@@ -19,7 +19,7 @@ from rich.console import Console
 
 from rulesdsl.balance.lab import ab, balance
 from rulesdsl.balance.runner import Plan
-from rulesdsl.balance.stats import mean_interval, newcombe, wilson
+from rulesdsl.balance.stats import design_effect, mean_interval, newcombe, wilson, wilson_clustered
 from rulesdsl.cli import cli
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
@@ -206,7 +206,12 @@ def test_rates_and_differences_are_worked_out_from_the_counts(tmp_path):
                           "--json").stdout)
     report = out["a"]
     for e in report["agents"] + report["seats"]:
-        assert e["rate"] == e["wins"] / e["games"] and [e["low"], e["high"]] == list(wilson(e["wins"], e["games"]))
+        # (the Wilson interval at the effective games: its games over the design effect of its deals)
+        games = [w == e["seat"] for w in (g["winner"] for g in report["games"])] if "seat" in e else [
+            g["winner"] != -1 and g["agents"][g["winner"]] == e["agent"] for g in report["games"]]
+        deff = design_effect(games, 2)
+        assert e["rate"] == e["wins"] / e["games"] and [e["low"], e["high"]] == list(wilson_clustered(e["wins"],
+                                                                                                      e["games"], deff))
     entries = [e for es in report["definitions"].values() for e in es if e["delta"] is not None]
     assert entries
     for e in entries:
@@ -274,7 +279,9 @@ def test_the_ab_mean_score_is_paired_game_by_game(tmp_path):
     out = json.loads(_lab("--compare", "duel", tweak, "--agents", "random,random", "-n", "40", "-s", "5", "-j", "1",
                           "--json").stdout)
     per_game = [[sum(g["totals"]) / len(g["totals"]) for g in out[side]["games"]] for side in ("a", "b")]
-    d, low, high = mean_interval([b - a for a, b in zip(*per_game)])   # (40 pairs, not 80 seat-games)
+    differences = [b - a for a, b in zip(*per_game)]   # (40 pairs, not 80 seat-games)
+    # (and the pairs of a deal, its two seatings, go together: the t interval of the 20 deals' means)
+    d, low, high = mean_interval([(x + y) / 2 for x, y in zip(differences[::2], differences[1::2])])
     score = next(m for m in out["compare"]["metrics"] if m["metric"] == "mean score")
     assert (score["delta"], score["low"], score["high"]) == pytest.approx((d, low, high), abs=1e-12)
     assert score["a"] == pytest.approx(sum(per_game[0]) / 40, abs=1e-12)

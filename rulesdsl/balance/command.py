@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 from pathlib import Path
 
 import click
 
-from ..cli_support import game_base, game_options, load_rules, writable
+from ..cli_support import OutputFile, game_base, game_options, load_rules, writable
 from ..limits import DEFAULT_MAX_STEPS
 from ..names import agent_list
 from ..workers import default_jobs
@@ -54,7 +55,7 @@ def _side(text: str, base: str, flag: str) -> tuple[str, str | None]:
               help="A/B: play both content sets on the same seeds and agents: each a bundled game, a folder "
                    "holding a `game`, or a variant folder layered on --game (e.g. `replace card ...`).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
-@click.option("--html", "html_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--html", "html_file", type=OutputFile(), default=None,
               help="Also write a self-contained HTML report with plots here.")
 @click.option("--iterations", default=200, show_default=True, type=click.IntRange(min=1),
               help="mcts: playouts per decision.")
@@ -66,7 +67,7 @@ def _side(text: str, base: str, flag: str) -> tuple[str, str | None]:
               help="A definition built by this game turn counts as built early.")
 @click.option("--traces", type=click.Path(file_okay=False), default=None,
               help="Write every game's trace into this folder (game-INDEX.json; `rulesdsl replay` plays one back).")
-@click.option("--checkpoint", type=click.Path(dir_okay=False, path_type=Path), default=None, metavar="FILE",
+@click.option("--checkpoint", type=OutputFile(), default=None, metavar="FILE",
               help="Keep the games played in FILE as they come, and go on from the games it holds: run the same "
                    "command again after an interruption, or with a larger -n to grow the study.")
 @click.option("--top", default=15, show_default=True, type=click.IntRange(min=1),
@@ -80,11 +81,9 @@ def balance(game: str | None, players: int | None, expansions: tuple[str, ...], 
     """Play many games with seats rotated and report what unbalances the game: win rates by
     seat, agent and definition (cards, wonders, tokens, ...) with 95% intervals, outliers after
     Holm's correction; with --compare A B, the differences between two content sets."""
-    try:
-        import matplotlib  # noqa: F401
-        import rich  # noqa: F401
-    except ImportError as exc:
-        _fail(f"rulesdsl balance needs the lab extra ({exc.name} is missing): pip install 'rulesdsl[lab]'")
+    missing = _missing_lab(drawing=html_file is not None)
+    if missing:
+        _fail(f"rulesdsl balance needs the lab extra ({missing} is missing): pip install 'rulesdsl[lab]'")
     from .lab import Plan, SearchOptions, ab, balance as run_balance
     from .report_json import report_json
     from .agents import AgentError, check_all
@@ -193,6 +192,21 @@ def balance(game: str | None, players: int | None, expansions: tuple[str, ...], 
 def _note(text: str) -> None:
     from ..safe_text import printable
     click.echo(printable(f"note: {text}"), err=True)
+
+
+def _missing_lab(drawing: bool) -> str | None:
+    """The first module of the lab extra that is not installed, else None.  matplotlib is
+    imported only where the HTML page is drawn: importing it costs a third of a second, and it
+    warns on every run where the home folder is not writable."""
+    try:
+        import rich  # noqa: F401
+        if drawing:
+            import matplotlib  # noqa: F401
+        elif importlib.util.find_spec("matplotlib") is None:
+            return "matplotlib"
+    except ImportError as exc:
+        return exc.name or str(exc)
+    return None
 
 
 class _progress:

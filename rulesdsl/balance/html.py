@@ -9,7 +9,6 @@ import io
 from typing import Any
 
 from .outcomes import seating
-from .stats import wilson
 
 CSS = """body{font-family:system-ui,sans-serif;margin:2em;max-width:72em}table{border-collapse:collapse;margin:1em 0}
 td,th{border:1px solid #ccc;padding:.2em .6em;text-align:right}td:first-child,th:first-child{text-align:left}
@@ -108,9 +107,8 @@ def _section(report: dict, heading: str) -> list[str]:
         rows = [[v["victory"], v["wins"], _pct(v["rate"]), _interval(v["low"], v["high"])]
                 for v in report["victories"]]
         if report["draws"]:
-            games = meta["games_played"]
-            low, high = wilson(report["draws"], games)
-            rows.append(["shared (draw)", report["draws"], _pct(report["draws"] / games), f"[{_pct(low)}, {_pct(high)}]"])
+            shared = report["draw_rate"]   # (deal by deal, as every rate of the report)
+            rows.append(["shared (draw)", report["draws"], _pct(shared["rate"]), _interval(shared["low"], shared["high"])])
         parts.append(_table(["victory", "games", "share", "95% interval"], rows, "victories"))
     if report["totals"]:
         parts.append(_figure(lambda ax: _score_histogram(ax, report), "Score distribution by agent (every seat of every game)", 3))
@@ -162,14 +160,15 @@ def render_html(result: dict) -> str:
         parts.append(f"<h2>A/B: {html.escape(result['b']['meta']['source'])} (B) against "
                      f"{html.escape(result['a']['meta']['source'])} (A)</h2><p>The same seeds and agents; B - A with 95% "
                      "intervals. The metrics pair each game of B with A's of the same deal and seating (rates: "
-                     "Newcombe's interval for paired proportions; means: Student's t of the games' differences); the "
-                     "definitions' win rates are compared as two samples (Newcombe; Holm's correction).</p>")
+                     "Newcombe's interval for paired proportions, tested deal by deal; means: Student's t of the "
+                     "deals' differences); the definitions' win rates are compared as two samples (Newcombe). "
+                     "Significant: after Holm's correction over every row, metrics and definitions.</p>")
         changed = cmp.get("changed", [])
         parts.append("<p>B changes: " + (", ".join(f"{html.escape(c['kind'])} <b>{html.escape(c['name'])}</b> "
                                                   f"({c['change']})" for c in changed)
                                         if changed else "no definition (each says the same on both sides)") + "</p>")
-        from .report import (DEFINITION_COLUMNS, compared_line, definition_cells, definitions_title, metric_cells,
-                             nothing_compared)
+        from .report import (DEFINITION_COLUMNS, METRIC_COLUMNS, compared_line, definition_cells, definitions_title,
+                             metric_cells, nothing_compared)
         nothing = nothing_compared(result)
         if nothing is not None:
             parts.append(f"<p>{html.escape(nothing[0].upper() + nothing[1:])}.</p>")
@@ -181,7 +180,7 @@ def render_html(result: dict) -> str:
                 cells, sig = metric_cells(m)
                 cells[3] = (cells[3], sig)
                 rows.append(cells)
-            parts.append(_table(["metric", "A", "B", "B - A", "95% interval"], rows, "compare"))
+            parts.append(_table(list(METRIC_COLUMNS), rows, "compare"))
             deltas = [d for d in cmp["definitions"] if d["delta"] is not None]
             if deltas:
                 parts.append(_figure(lambda ax: _delta_bars(ax, deltas),

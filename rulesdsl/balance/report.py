@@ -146,7 +146,8 @@ def definitions_title(result: dict, shown: int | None = None) -> str:
     every = len(cmp["definitions"])
     return ("Win rate when built, B - A in points of percent (the changed definitions, then the most "
             f"significant; bold and *: significant at {result['a']['meta']['alpha']} after Holm's correction over the "
-            f"{sum(1 for d in cmp['definitions'] if d.get('p_holm') is not None)} compared"
+            f"{sum(1 for d in cmp['definitions'] if d.get('p_holm') is not None)} compared and the "
+            f"{len(cmp['metrics'])} metrics"
             + (f"; top {shown} of {every})" if shown is not None and shown < every else ")"))
 
 
@@ -163,8 +164,10 @@ def render_compare(result: dict, console: Console, top: int = 15) -> None:
         return
     console.print(compared_line(result))
     alpha = result["a"]["meta"]["alpha"]
-    table = Table(title="Differences (B - A: rates in points of percent)")
-    for col in ("metric", "A", "B", "B - A", "95% interval", f"at {alpha}"):
+    table = Table(title="Differences (B - A: rates in points of percent)",
+                  caption=f"Holm p: adjusted over every row compared, these {len(cmp['metrics'])} and the definitions' "
+                          f"(* significant at {alpha})")
+    for col in (*METRIC_COLUMNS, f"at {alpha}"):
         table.add_column(col, justify="left" if col == "metric" else "right")
     for m in cmp["metrics"]:
         row, _ = metric_cells(m)
@@ -202,11 +205,16 @@ def is_rate(metric: str) -> bool:
     return metric.startswith("win rate") or metric.endswith("victories") or metric.startswith("draws")
 
 
+METRIC_COLUMNS = ("metric", "A", "B", "B - A", "95% interval", "Holm p")
+
+
 def metric_cells(m: dict) -> tuple[list[str], str]:
     """A row of the A/B metrics table: A, B, B - A and its interval (rates in percent, in
-    points of percent; means to 2 decimals), each rounded once from the exact value."""
+    points of percent; means to 2 decimals), each rounded once from the exact value, and its
+    p-value after Holm's correction (`*`: significant, as in the definitions' table)."""
+    adjusted = "-" if m.get("p_holm") is None else f"{m['p_holm']:.4f}" + (" *" if m["significant"] else "")
     if is_rate(m["metric"]):
         return [m["metric"], _pct(m["a"]), _pct(m["b"]), f"{100 * m['delta']:+.2f}",
-                f"[{100 * m['low']:.2f}, {100 * m['high']:.2f}]"], "sig" if m["significant"] else ""
+                f"[{100 * m['low']:.2f}, {100 * m['high']:.2f}]", adjusted], "sig" if m["significant"] else ""
     return [m["metric"], f"{m['a']:.2f}", f"{m['b']:.2f}", f"{m['delta']:+.2f}",
-            f"[{m['low']:.2f}, {m['high']:.2f}]"], "sig" if m["significant"] else ""
+            f"[{m['low']:.2f}, {m['high']:.2f}]", adjusted], "sig" if m["significant"] else ""

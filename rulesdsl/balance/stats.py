@@ -1,17 +1,21 @@
 """The statistics of the balance lab: Wilson score intervals for rates, Newcombe's intervals for
 the difference of two rates (independent samples, and paired: the same games played twice),
-Student's t intervals for means, the two-proportion z test and Holm's step-down correction for
-many tests.  Plain functions on counts; no dependency (Student's t quantile is computed here,
+Student's t intervals for means, both taken deal by deal where a deal's games go together
+(`clustered`, `design_effect`), the two-proportion z test, the paired sign-flip and t tests an
+A/B's metrics take deal by deal, and Holm's step-down correction for many tests.  Plain functions on counts; no dependency (Student's t quantile is computed here,
 from the regularized incomplete beta function)."""
 
 from __future__ import annotations
 
 import functools
+import itertools
 import math
+import operator
 from typing import Sequence
 
 Z95 = 1.959963984540054   # the two-sided 95% quantile of the normal distribution
 LEVEL = 0.95              # the confidence of every interval
+EXACT_UNITS = 64          # a sign-flip test counts its distribution up to this many units (`sign_flip_p`)
 
 
 def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
@@ -66,6 +70,99 @@ def newcombe_paired(both: int, first_only: int, second_only: int, neither: int,
     return d - math.sqrt(max(0.0, below)), d + math.sqrt(max(0.0, above))
 
 
+# -- games dealt alike: a deal's games are a cluster ---------------------------------------------
+#
+# The lab plays each deal once at every rotation of the seats, and a deal's games share their
+# cards: their results go together, and a figure taken game by game counts more independent games
+# than it has (its "95 %" interval covered some 88-93 %: docs/balance.md).  The deal is the unit:
+# a mean's variance is the between-deal (cluster-robust) one (Cochran 1977, *Sampling Techniques*,
+# 3rd ed., ch. 9A: a mean over clusters of unequal sizes as a ratio estimator), and a rate's
+# interval is taken at Kish's effective sample size, its games over the design effect (Kish 1965,
+# *Survey Sampling*; the Wilson interval so is one of the methods Dean & Pagano 2015 compare for
+# clustered surveys, J Surv Stat Methodol 3:484).
+
+def _unit_sums(values: Sequence[float], size: int, offset: int) -> tuple[list[float], list[int]]:
+    """(sums, counts) of the units of `values`: value i is in unit (offset + i) // size (the units
+    consecutive runs of `size`, the first and last cut short where the values do not fill them)."""
+    n = len(values)
+    head = min(n, (-offset) % size)
+    whole = (n - head) // size
+    body = values[head:head + whole * size]
+    # (the whole units summed a column at a time: a million games' column, several times a report)
+    sums = list(map(sum, zip(*(body[i::size] for i in range(size))))) if whole else []
+    counts = [size] * whole
+    tail = n - head - whole * size
+    if head:
+        sums.insert(0, sum(values[:head]))
+        counts.insert(0, head)
+    if tail:
+        sums.append(sum(values[n - tail:]))
+        counts.append(tail)
+    return sums, counts
+
+
+def clustered(values: Sequence[float], size: int, offset: int = 0) -> tuple[float, float, float, int]:
+    """(mean, its variance between units, its variance were the values independent (s^2 / n),
+    units) of `values` in units of `size` consecutive values (`_unit_sums`).  The variance between
+    units is the cluster-robust J / (J - 1) * sum of (S_j - n_j * mean)^2 / n^2 over the J units
+    (S_j, n_j a unit's sum and count); with units of one size it is the variance of their means
+    over J.  Fewer than 2 units: it is the independent one (nothing measures a unit's spread)."""
+    n = len(values)
+    if n == 0:
+        return 0.0, 0.0, 0.0, 0
+    mul = operator.mul
+    total = sum(values)
+    # (n times each deviation, n * v - total, exact for whole numbers: what the lab's columns hold)
+    squares = sum(map(mul, values, values))
+    independent = max(0, n * squares - total * total) / n / (n - 1) / n if n > 1 else 0.0
+    sums, counts = _unit_sums(values, max(1, size), offset)
+    j = len(sums)
+    if j < 2:
+        return total / n, independent, independent, j
+    scaled = list(map(operator.sub, map(mul, sums, itertools.repeat(n)), map(mul, counts, itertools.repeat(total))))
+    between = j / (j - 1) * sum(map(mul, scaled, scaled)) / (n * n) / (n * n)
+    return total / n, between, independent, j
+
+
+def design_effect(values: Sequence[float], size: int, offset: int = 0) -> float:
+    """Kish's design effect of the mean of `values` taken in units (deals) of `size` consecutive
+    values: its variance between units over its variance were the values independent
+    (`clustered`).  At least 1: an estimate below 1 counts as 1 (Korn & Graubard 1998, Survey
+    Methodology 24:193, truncate it so), as where nothing varies or there are fewer than 2 units."""
+    _mean, between, independent, _units = clustered(values, size, offset)
+    return max(1.0, between / independent) if independent > 0 else 1.0
+
+
+def wilson_clustered(k: int, n: int, deff: float, z: float = Z95) -> tuple[float, float]:
+    """The Wilson interval of k successes in n trials taken in clusters of design effect `deff`:
+    at the effective sample size, k / deff of n / deff (1: the plain `wilson`)."""
+    if deff == 1.0:
+        return wilson(k, n, z)
+    return wilson(k / deff, n / deff, z)   # (`wilson` takes counts that are not whole)
+
+
+def newcombe_paired_clustered(both: int, first_only: int, second_only: int, neither: int, deff: float,
+                              z: float = Z95) -> tuple[float, float]:
+    """`newcombe_paired` of pairs taken in clusters of design effect `deff` (that of the pairs'
+    differences): at the effective sample size, every count over deff (1: the plain interval)."""
+    if deff == 1.0:
+        return newcombe_paired(both, first_only, second_only, neither, z)
+    return newcombe_paired(both / deff, first_only / deff, second_only / deff, neither / deff, z)
+
+
+def clustered_mean_interval(values: Sequence[float], size: int, offset: int = 0,
+                            level: float = LEVEL) -> tuple[float, float, float]:
+    """(mean, low, high): Student's t interval of a mean of values taken in units (deals) of `size`
+    consecutive values, with the variance between units and J - 1 degrees of freedom for the J
+    units (with whole units: the t interval of the units' means).  One unit: the values' own t
+    interval (`mean_interval`), the only spread there is to measure."""
+    mean, between, _independent, units = clustered(values, size, offset)
+    if units < 2:
+        return mean_interval(values, level)
+    half = t_quantile(0.5 + level / 2, units - 1) * math.sqrt(between)
+    return mean, mean - half, mean + half
+
+
 def two_proportion_p(k1: int, n1: int, k2: int, n2: int) -> float:
     """The two-sided p-value of the pooled z test of p1 == p2 (1.0 when either side is empty
     or nothing varies)."""
@@ -77,6 +174,45 @@ def two_proportion_p(k1: int, n1: int, k2: int, n2: int) -> float:
         return 1.0
     z = (k1 / n1 - k2 / n2) / se
     return math.erfc(abs(z) / math.sqrt(2))
+
+
+def sign_flip_p(differences: Sequence[int]) -> float:
+    """The two-sided p-value of the paired randomization (sign-flip) test that the differences,
+    one a unit (an A/B's deal: B's count minus A's over the deal's games), are symmetric about 0:
+    P(|sum of +-d| >= |sum of d|) with each sign as likely.  A deal's games share their cards, so
+    their differences are not independent: the deal is the unit, and with one game a unit this
+    is McNemar's test.  Exact (the distribution of the signed sums, counted) up to
+    EXACT_UNITS nonzero units, else its normal approximation (z = sum / sqrt(sum of squares))."""
+    nonzero = [abs(d) for d in differences if d]
+    observed = abs(sum(d for d in differences if d))
+    if not nonzero or not observed:
+        return 1.0
+    if len(nonzero) > EXACT_UNITS:
+        return math.erfc(observed / math.sqrt(sum(d * d for d in nonzero)) / math.sqrt(2))
+    # (the chance of each signed sum, offset by the largest it can be)
+    reach = sum(nonzero)
+    chances = [0.0] * (2 * reach + 1)
+    chances[reach] = 1.0
+    for d in nonzero:
+        chances = [(chances[i - d] if i >= d else 0.0) / 2 + (chances[i + d] if i + d <= 2 * reach else 0.0) / 2
+                   for i in range(2 * reach + 1)]
+    tail = sum(c for i, c in enumerate(chances) if abs(i - reach) >= observed)
+    return min(1.0, tail)
+
+
+def mean_p(values: Sequence[float]) -> float:
+    """The two-sided p-value of Student's t test that the values' mean is 0 (n - 1 degrees of
+    freedom: the test `mean_interval`'s interval inverts).  Values with no spread: none from 0,
+    1; all alike, the sign test's 2 / 2**n (`significant`)."""
+    n = len(values)
+    if n < 2:
+        return 1.0
+    mean = sum(values) / n
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    if var <= 0:
+        return 1.0 if mean == 0 else min(1.0, 2 * 0.5 ** n)
+    t = mean / math.sqrt(var / n)
+    return min(1.0, 2 * t_cdf(-abs(t), n - 1))
 
 
 def holm(p_values: Sequence[float]) -> list[float]:
