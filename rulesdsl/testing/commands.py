@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from ..safe_text import printable  # card files, traces and scenarios are printed escaped
-from ..cli_support import Existing, checked, check_players, content_layers, game_base, game_options, load_rules, writable
+from ..cli_support import Existing, OutputFile, checked, check_players, content_layers, game_base, game_options, load_rules, writable
 from ..limits import DEFAULT_MAX_STEPS
 
 
@@ -25,7 +25,7 @@ from ..limits import DEFAULT_MAX_STEPS
               help="A game not over after this many actions breaks `game-ends`.")
 @click.option("--jobs", "-j", default=None, type=click.IntRange(min=1), help="Worker processes (default: every CPU).")
 @click.option("--out", "-o", default=Path("verify-failure.trace.json"), show_default=True,
-              type=click.Path(dir_okay=False, path_type=Path), help="Where to write the trace of a failure.")
+              type=OutputFile(), help="Where to write the trace of a failure.")
 @click.option("--no-shrink", is_flag=True, help="Report the failing game as found, without shrinking it.")
 @click.option("--trace", "trace_file", type=Existing(dir_okay=False, path_type=Path),
               help="Instead: replay this trace with every invariant checked after every action.")

@@ -593,7 +593,13 @@ def _player_arg(run: Run, a: ast.Expr) -> int:
     n = run.content.players
     if isinstance(a, ast.Int) and 0 <= a.value < n:
         return a.value
-    raise _error("S203", f"expected a player: a number from 0 to {n - 1}", a.span, "players are 0 and 1; 0 starts")
+    raise _error("S203", f"expected a player: a number from 0 to {n - 1}", a.span, _players_help(n))
+
+
+def _players_help(n: int) -> str:
+    """Who the players are in a game of `n` (it said "0 and 1" in a game of 3 to 7 as well)."""
+    seats = " and ".join(map(str, range(n))) if n <= 2 else f"0 to {n - 1}"
+    return f"players are {seats}; 0 starts (`players N` in the header sets how many play)"
 
 
 def _item_arg(run: Run, a: ast.Expr) -> int:

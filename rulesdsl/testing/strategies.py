@@ -44,11 +44,36 @@ def _key(expansions: Iterable[str], base) -> tuple[str, tuple[str, ...]]:
     return b, tuple(named)
 
 
+# Content that did not load, by (base, expansions, players): the error it raised.
+_FAILED_LOADS: dict[tuple, Exception] = {}
+
+
 def ruleset(expansions: Iterable[str] = (), base=None, players: int | None = None):
-    """The compiled content (cached per process)."""
+    """The compiled content (cached per process; so is the error of content that does not load)."""
+    from rulesdsl.diagnostics import RulesError
+    from rulesdsl.files import FileProblem
     from rulesdsl.pipeline import load_ruleset
     b, e = _key(expansions, base)
-    return load_ruleset(e, b, players)
+    key = (b, e, players)
+    failed = _FAILED_LOADS.get(key)
+    if failed is None:
+        try:
+            return load_ruleset(e, b, players)
+        except (RulesError, FileProblem, ValueError) as exc:
+            # Every example draws the content again, and hypothesis draws some hundred failing
+            # ones (its explain phase traces each): loaded afresh each time, cards with a typo
+            # took 30 s to report.  (Errors whose message says all: an engine bug keeps its frames.)
+            failed = _FAILED_LOADS[key] = exc
+    # Raised from this line every time: hypothesis, seeing one error raised from two places,
+    # called the test flaky.
+    raise _afresh(failed)
+
+
+def _afresh(error: Exception) -> Exception:
+    """A load error raised once more, without the notes and frames the last raise gave it."""
+    if hasattr(error, "__notes__"):
+        del error.__notes__
+    return error.with_traceback(None)
 
 
 def _names(value) -> tuple[str, ...]:
@@ -91,6 +116,11 @@ class Setup:
             parts.append("script={" + ", ".join(f"{k!r}: {list(v)!r}" for k, v in self.script) + "}")
         return f"Setup({', '.join(parts)})"
 
+    def _repr_pretty_(self, printer, cycle: bool) -> None:
+        # Hypothesis's printer (the falsifying example) prefers this to the call that built the
+        # Setup, which it printed as `Setup('duel', (), 1, (), (), None)`: its repr, by keyword.
+        printer.text(repr(self))
+
 
 @attrs.frozen
 class Playthrough:
@@ -99,6 +129,17 @@ class Playthrough:
     setup: Setup
     actions: tuple[Action, ...]
     game: Game = attrs.field(eq=False, repr=False)
+
+    @classmethod
+    def of(cls, setup: Setup, actions: Iterable[Action | str]) -> Playthrough:
+        """The playthrough of these actions (`Action`s, or as `str(action)` writes them) from
+        `setup`: what a falsifying example prints, to paste into a test of its own."""
+        from rulesdsl.interpreter.actions import Action
+        parsed = tuple(a if isinstance(a, Action) else Action.parse(a) for a in actions)
+        game = setup.new_game()
+        for a in parsed:
+            game.apply(a)
+        return cls(setup, parsed, game)
 
     def replay(self) -> Game:
         """A fresh game through the same actions (an independent copy of `game`)."""
@@ -116,15 +157,39 @@ class Playthrough:
         shown = [str(a) for a in self.actions]
         return f"Playthrough({self.setup!r}, {len(shown)} actions: {shown!r})"
 
+    def _repr_pretty_(self, printer, cycle: bool) -> None:
+        # How hypothesis prints a falsifying example: Python that makes it again (`of`), one
+        # action a line, where it printed the game as `<Game object at 0x...>`.
+        printer.text(f"Playthrough.of({self.setup!r}, [")
+        with printer.indent(4):
+            for a in self.actions:
+                printer.break_()
+                printer.text(f"{str(a)!r},")
+        if self.actions:
+            printer.break_()
+        printer.text("])")
+
 
 # -- set-ups ---------------------------------------------------------------------------------------
+
+def _seeds(seeds: st.SearchStrategy[int] | None) -> st.SearchStrategy[int]:
+    return st.integers(0, 2**31 - 1) if seeds is None else _strategy(seeds, "seeds", "st.just(3)")
+
+
+def _strategy(value: object, name: str, example: str) -> st.SearchStrategy:
+    """A strategy the caller gave, checked when the strategy is made: anything else failed only
+    once drawn, inside hypothesis (`setups=3`: "'int' object has no attribute 'validate'")."""
+    if not isinstance(value, st.SearchStrategy):
+        raise TypeError(f"{name} must be a hypothesis strategy (e.g. {name}={example}), not {type(value).__name__}")
+    return value
+
 
 def setups(expansions: Iterable[str] = (), base=None, *, options: Iterable[str] = (),
            seeds: st.SearchStrategy[int] | None = None, players: int | None = None) -> st.SearchStrategy[Setup]:
     """Games created from a drawn seed (the seed decides every random draw)."""
     b, e = _key(expansions, base)
-    return st.builds(Setup, st.just(b), st.just(e), seeds if seeds is not None else st.integers(0, 2**31 - 1),
-                     st.just(_names(options)), st.just(()), st.just(players))
+    return st.builds(Setup, st.just(b), st.just(e), _seeds(seeds), st.just(_names(options)), st.just(()),
+                     st.just(players))
 
 
 _plain_setups = setups
@@ -179,6 +244,7 @@ def scripted_setups(expansions: Iterable[str] = (), base=None, *, options: Itera
     towards the order of the card files."""
     b, e = _key(expansions, base)
     opts = _names(options)
+    seeds = _seeds(seeds)
 
     @st.composite
     def draw_setup(draw) -> Setup:
@@ -186,7 +252,7 @@ def scripted_setups(expansions: Iterable[str] = (), base=None, *, options: Itera
         for label, pool, n in _setup_draws(b, e, opts, players):
             order = draw(st.permutations(pool))
             script.append((label, tuple(order[:n])))
-        seed = draw(seeds if seeds is not None else st.integers(0, 2**31 - 1))
+        seed = draw(seeds)
         setup = Setup(b, e, seed, opts, tuple(script), players)
         try:
             setup.new_game()
@@ -215,14 +281,38 @@ def action_sequences(expansions: Iterable[str] = (), base=None, *, options: Iter
     if setups is None:
         setups = (scripted_setups if scripted else _plain_setups)(expansions, base, options=options,
                                                                   players=players)
+    setups = _strategy(setups, "setups", "rs.setups(...)")
     return _playthroughs(setups, min_actions, max_actions)
+
+
+@attrs.define
+class _Drawing:
+    """A playthrough being drawn: what an error raised on the way reports (`way_there`)."""
+
+    setup: Setup
+    actions: list[Action] = attrs.Factory(list)
+    trying: Action | None = None   # the action being applied, until it is
 
 
 @st.composite
 def _playthroughs(draw, setup_strategy, min_actions: int, max_actions: int, to_the_end: bool = False) -> Playthrough:
-    setup = draw(setup_strategy)
-    game = setup.new_game()
-    actions: list[Action] = []
+    drawing = _Drawing(draw(setup_strategy))
+    # Content that does not load says so on its own (no way there to tell): loaded first.
+    ruleset(drawing.setup.expansions, drawing.setup.base, drawing.setup.players)
+    try:
+        game = drawing.setup.new_game()
+        _play_on(draw, game, drawing, min_actions, max_actions, to_the_end)
+    except Exception as exc:
+        # Raised while the example is drawn, the error never reaches the test as an argument,
+        # so hypothesis prints no falsifying example: the shrunk way there would be lost.
+        exc.add_note(way_there(drawing))
+        raise
+    return Playthrough(drawing.setup, tuple(drawing.actions), game)
+
+
+def _play_on(draw, game: Game, drawing: _Drawing, min_actions: int, max_actions: int, to_the_end: bool) -> None:
+    """Apply drawn legal actions to `game`, each recorded in `drawing`."""
+    actions = drawing.actions
     # Before each action (past min_actions) a "go on?" draw: hypothesis shrinks a sequence by
     # deleting steps and lowering choices much better this way than with a length drawn first.
     while not game.over and len(actions) < max_actions:
@@ -231,9 +321,10 @@ def _playthroughs(draw, setup_strategy, min_actions: int, max_actions: int, to_t
         legal = game.legal_actions()
         if not legal:
             break
-        action = legal[draw(st.integers(0, len(legal) - 1))]
-        game.apply(action)
-        actions.append(action)
+        drawing.trying = legal[draw(st.integers(0, len(legal) - 1))]
+        game.apply(drawing.trying)
+        actions.append(drawing.trying)
+        drawing.trying = None
     if to_the_end and not game.over:
         # A game that cannot be played to its end is the finding, not an example to hand over
         # unfinished: the test fails with it, and hypothesis shrinks the way there.
@@ -241,7 +332,15 @@ def _playthroughs(draw, setup_strategy, min_actions: int, max_actions: int, to_t
         if len(actions) < max_actions:
             raise GameStuck(game.to_move())
         raise GameTooLong(max_actions, actions[-1] if actions else None)
-    return Playthrough(setup, tuple(actions), game)
+
+
+def way_there(drawing: _Drawing) -> str:
+    """How to reach the position again, as Python that replays it: the note on an error raised
+    while a playthrough was drawn."""
+    steps = "".join(f"\n    {str(a)!r}," for a in drawing.actions)
+    replay = f"Playthrough.of({drawing.setup!r}, [{steps}\n])" if steps else f"Playthrough.of({drawing.setup!r}, [])"
+    then = f"\nthen the action `{drawing.trying}` raised this" if drawing.trying is not None else ""
+    return f"reached by: {replay}{then}"
 
 
 def games(expansions: Iterable[str] = (), base=None, *, options: Iterable[str] = (),
@@ -263,6 +362,7 @@ def finished_games(expansions: Iterable[str] = (), base=None, *, options: Iterab
     from rulesdsl.interpreter import MAX_GAME_ACTIONS
     if setups is None:
         setups = _plain_setups(expansions, base, options=options, players=players)
+    setups = _strategy(setups, "setups", "rs.setups(...)")
     return _playthroughs(setups, MAX_GAME_ACTIONS, MAX_GAME_ACTIONS, to_the_end=True)
 
 
