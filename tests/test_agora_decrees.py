@@ -241,6 +241,17 @@ def test_conspirator_replay_decree_without_control():
     assert game.state.current == 1
 
 
+def test_conspirator_replay_decree_must_be_controlled_when_the_conspirator_is_recruited():
+    # "Zodra je een samenzweerder rekruteert": control is judged as the card is recruited, so a
+    # chamber its own cube then wins gives no extra turn (as BGA; docs/rules-notes.md, Agora).
+    game = agora_game()
+    set_decree(game, 2, "Decree: conspirator replay")
+    recruit(game, "Conspirator A")
+    answer(game, "influence", 2)
+    assert game.state.control["senate"][2] == 0
+    assert game.state.pending is None and game.state.current == 1
+
+
 def test_decree_changes_hands_with_the_chamber():
     game = controlled("Decree: cheaper raw materials", by=0)
     assert price(game, 0, "Stable") == 1 and price(game, 1, "Stable") == 2

@@ -122,3 +122,56 @@ def test_the_opponents_chains_decree_borrows_chains_on_cards_not_the_mythology_t
     give_token(game, 0, "Greek token A")   # (its own token: free, as ever)
     game.apply(act("build", "Greek Grand Temple"))
     assert "Greek Grand Temple" in game.items_in("city", 0) and game.state.coins[0] == 0
+
+
+# -- the two expansions' pieces together --------------------------------------------------------------
+
+def test_minerva_also_stops_the_pawn_pushed_back_by_a_lost_shield_decree():
+    # Pantheon: the conflict pawn stops before Minerva's space "wanneer de conflict-pion dit veld
+    # zou moeten betreden" (whatever moves it); only Agora moves it backwards (reference U7: BGA
+    # stops a move into Minerva's space in either direction too).  docs/rules-notes.md, Pantheon.
+    from agora_positions import add_cubes, remove_cubes, set_decree, zone_id
+    from pantheon_positions import minerva_pawn
+    game = agora_game(age=2, expansions=("pantheon", "agora"))
+    set_decree(game, 0, "Decree: shield")
+    add_cubes(game, 0, 0)                        # player 0 controls it: the pawn moves to +1
+    assert game.state.pawn == 1
+    minerva = minerva_pawn(game)
+    game.place(minerva, zone_id(game, "track"), 0, 0)   # Minerva on the centre space
+    remove_cubes(game, 0, 0)                     # control lost: the pawn would go back to 0
+    assert game.state.pawn == 1
+    assert game.state.loc[minerva] != game.track_slot     # discarded once it stopped the pawn
+
+
+def test_blackmail_takes_half_the_treasury_and_never_astartes_coins():
+    # Pantheon: Astarte's coins are not in the treasury ("geen onderdeel van de schatkist") and
+    # are safe from coin losses; Agora's Blackmail takes half "van de munten" of the opponent.
+    from agora_positions import answer
+    from pantheon_positions import give_god
+    game = _both_age2()
+    give_god(game, 1, "Astarte")
+    astarte = item(game, "Astarte")
+    game.state.item_coins[astarte] = 7
+    set_coins(game, 1, 5)
+    give_conspiracy(game, 0, "Blackmail", prepared=True)
+    game.apply(act("conspire", "Blackmail"))
+    answer(game, "pass")
+    assert game.state.coins == [7 + 3, 5 - 3]    # half of 5, rounded up
+    assert game.state.item_coins[astarte] == 7
+
+
+def test_neptune_in_an_agora_game_applies_a_senate_token_for_the_activator():
+    # Agora's military tokens replace the base ones; Neptune applies one "in your favour": the
+    # small token places one of the activator's cubes (reference NOTES, Neptune).
+    from agora_positions import MILITARY, answer, senate, supply
+    game = _both_age2()
+    put_god(game, "Neptune", 5)
+    set_coins(game, 0, 3)
+    game.apply(act("activate", "Neptune"))
+    assert sorted(a.args[0] for a in game.legal_actions()) == sorted(MILITARY.values())
+    answer(game, MILITARY[(0, "large")])         # discarded unused
+    answer(game, MILITARY[(0, "small")])         # on player 0's own side: still for player 0
+    answer(game, 3)
+    assert senate(game) == [[0, 0, 0, 1, 0, 0], [0] * 6] and supply(game, 0) == 11
+    track = [game.name(i) for i in game.state.zones[game.track_slot]]
+    assert MILITARY[(0, "large")] not in track and MILITARY[(0, "small")] not in track

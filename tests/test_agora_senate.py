@@ -181,6 +181,18 @@ def test_political_supremacy_through_a_politician_in_the_middle_of_a_turn():
     assert game.state.pending is None
 
 
+def test_political_supremacy_goes_to_the_player_not_on_turn_when_a_move_hands_them_a_chamber():
+    # "Beheer jij op enig moment ... alle 6 vakken": player 0 moves its cube out of a tied chamber
+    # (a politician's move), player 1 now controls all six and wins at once, on player 0's turn.
+    game = agora_game()
+    set_senate(game, [1, 0, 0, 0, 0, 0], [1, 2, 1, 1, 1, 1])
+    assert control(game) == [-1, 1, 1, 1, 1, 1]
+    recruit(game, "Politician (left) A")
+    answer(game, "move", 0, 1)
+    assert control(game) == [1] * 6
+    assert game.over and game.state.winner == 1 and game.state.victory == "political"
+
+
 def test_five_chambers_and_a_tie_is_no_supremacy():
     game = agora_game()
     set_senate(game, [1, 1, 1, 1, 1, 0], [0, 0, 0, 0, 0, 1])

@@ -196,7 +196,7 @@ def test_the_gate_skips_an_empty_deck():
 @pytest.mark.parametrize("via", ["Gate", "The Divine Theater"])
 def test_enki_revealed_and_not_chosen_leaves_the_progress_tokens_alone(via):
     # FAQ: Enki revealed by the Gate or the Divine Theater and not chosen: its face-up tokens go back
-    # with the set-aside ones.  Ours draws them only on activation, so nothing moves at all.
+    # with the set-aside ones: once the choice is made, the set-aside tokens are as they were.
     game = pantheon_game(age=2)
     set_deck(game, "mesopotamian_gods", "Ishtar", "Nisaba", "Enki")
     set_deck(game, "phoenician_gods", "Astarte", "Baal", "Tanit")
@@ -221,6 +221,48 @@ def test_enki_revealed_and_not_chosen_leaves_the_progress_tokens_alone(via):
     assert names(game, "enki_offer") == []
     assert sorted(deck(game, "mesopotamian_gods")) == (["Enki", "Nisaba"] if via == "The Divine Theater"
                                                        else ["Enki", "Ishtar", "Nisaba"])
+
+
+@pytest.mark.parametrize("via", ["Gate", "The Divine Theater"])
+@pytest.mark.parametrize("chosen", ["Enki", "other"])
+def test_enki_turned_up_by_the_gate_or_the_theater_shows_its_tokens_before_the_choice(via, chosen):
+    # Rulebook (003): "Wanneer Enki is omgedraaid trek je willekeurig 2 vooruitgang-fiches ... open
+    # op de kaart van Enki gelegd"; FAQ: Enki turned up by the Gate or the Divine Theater and not
+    # chosen, "de omgedraaide vooruitgang-fiches" go back.  So the player chooses among the gods
+    # turned up seeing Enki's two tokens (they were drawn only once Enki had been chosen).
+    import json
+    from rulesdsl.interpreter.observation import observe
+    game = pantheon_game(age=2)
+    set_deck(game, "mesopotamian_gods", "Ishtar", "Nisaba", "Enki")
+    set_deck(game, "phoenician_gods", "Astarte", "Baal", "Tanit")
+    set_deck(game, "progress_deck", "Agriculture", "Philosophy", "Theology")
+    if via == "Gate":
+        put_god(game, "Gate", 5)
+        set_coins(game, 0, 6)
+        game.apply(act("open_gate", "Gate"))
+        other = "Tanit"
+    else:
+        set_wonders(game, 0, "The Divine Theater")
+        set_coins(game, 0, 30)
+        game.apply(act("wonder", game.name(game.accessible()[0]), "The Divine Theater"))
+        answer(game, "mesopotamian")
+        other = "Ishtar"
+    assert "Enki" in options(game) and other in options(game)
+    offer = names(game, "enki_offer")
+    assert len(offer) == 2 and set(offer) <= {"Agriculture", "Philosophy", "Theology"}
+    for p in (0, 1):
+        assert all(t in json.dumps(observe(game, p)) for t in offer)     # open, for both players
+    answer(game, chosen if chosen == "Enki" else other)
+    if chosen == "Enki":
+        assert sorted(options(game)) == sorted(offer)                    # those, not others
+        answer(game, offer[0])
+        assert names(game, "tokens", 0) == [offer[0]]
+    while game.state.pending is not None:                              # the Theater's order of the rest
+        answer(game, options(game)[0])
+    kept = [offer[0]] if chosen == "Enki" else []
+    assert names(game, "enki_offer") == []
+    assert sorted(deck(game, "progress_deck")) == sorted(t for t in ("Agriculture", "Philosophy", "Theology")
+                                                         if t not in kept)
 
 
 # -- mythology tokens (Age I) ------------------------------------------------------------------------------

@@ -69,6 +69,33 @@ def test_a_grand_temple_is_not_free_with_another_mythologys_token():
     assert act("build", TEMPLES["greek"]) not in game.legal_actions()
 
 
+def test_a_grand_temple_free_with_its_mythology_token_is_a_chain_build_for_urbanism():
+    # The temple shows its mythology's emblem as its free-construction (chain) symbol and the token
+    # carries it, so Urbanism's "gratis via een keten" pays its 4 coins (our reading: the
+    # rulebook is silent; docs/rules-notes.md, Pantheon).
+    game = pantheon_game(age=3)
+    give_token(game, 0, "Greek token A", "Urbanism")
+    put_accessible(game, TEMPLES["greek"])
+    set_coins(game, 0, 0)
+    game.apply(act("build", TEMPLES["greek"]))
+    assert where(game, TEMPLES["greek"]) == ("city", 0)
+    assert game.state.coins[0] == 4
+
+
+def test_a_mythology_token_does_not_make_its_gods_free_to_activate():
+    # Pantheon rulebook: a mythology token places a god and frees its Grand Temple; an activation
+    # always costs the price of the god's space (BGA's code lets a matching token activate it for
+    # free; the rulebook and the reference do not: docs/rules-notes.md, Pantheon).
+    game = pantheon_game(age=2)
+    give_token(game, 0, "Roman token A")
+    put_god(game, "Mars", 5)
+    set_coins(game, 0, 2)
+    assert act("activate", "Mars") not in game.legal_actions()
+    set_coins(game, 0, 3)
+    game.apply(act("activate", "Mars"))
+    assert game.state.coins[0] == 0 and names(game, "tokens", 0) == ["Roman token A"]
+
+
 def test_a_grand_temple_may_be_paid_for():
     game = pantheon_game(age=3)
     temple = TEMPLES["greek"]                             # 3 stone, glass, papyrus

@@ -4,7 +4,7 @@ outcome the Dutch rulebook (shared/seeds/003) describes.  Positions: tests/panth
 from __future__ import annotations
 
 from pantheon_positions import (act, answer, build_wonder_with, deck, discard_pile, give, give_god, give_token, item,
-                                names, options, pantheon, pantheon_game, place, play_random_until, price,
+                                leave_only, names, options, pantheon, pantheon_game, place, play_random_until, price,
                                 put_accessible, put_god,
                                 set_board_tokens, set_coins, set_deck, set_pawn, set_turn, set_wonders, slot_of,
                                 minerva_pawn, snake_token, structure_tokens, where)
@@ -252,6 +252,20 @@ def test_zeus_may_discard_a_face_up_accessible_card():
     answer(game, card)
     assert where(game, card) == ("discard", None)
     assert act("build", card) not in game.legal_actions()
+
+
+def test_zeus_discarding_the_last_card_of_the_structure_ends_the_age():
+    # An activation takes no card, but Zeus empties the structure as taking its last card would:
+    # the age is over and Age III begins (the weaker player chooses who starts it).
+    game = pantheon_game(age=2)
+    last = game.name(game.accessible()[0])
+    leave_only(game, last)
+    activate(game, "Zeus")
+    answer(game, last)
+    st = game.state
+    assert where(game, last) == ("discard", None)
+    assert st.age == 1 and st.flow == "between"
+    assert st.pending is not None and st.pending.kind == "player"
 
 
 def test_hades_offers_only_cards_after_zeus_discarded_a_token():
