@@ -53,8 +53,8 @@ def fmt(paths: tuple[Path, ...], check_only: bool) -> None:
     syntax errors, 2 usage."""
     from .cli_support import require_paths
     from .files import FileProblem, read_regular, write_atomic
-    from .formatter import FormatError, format_text
-    from .parser import decode
+    from .formatter import FormatError, format_text, with_line_ends_of
+    from .parser import BOM, decode
     if not paths:
         raise click.UsageError("give the card files or folders to format, or - for standard input")
     require_paths(paths)   # (one that cannot be looked at, too: not a traceback)
@@ -72,7 +72,7 @@ def fmt(paths: tuple[Path, ...], check_only: bool) -> None:
             click.echo(f"error: <stdin>: {problem.message}", err=True)
             sys.exit(1)
         try:
-            result = format_text(text, "<stdin>")
+            result = with_line_ends_of(text, format_text(text, "<stdin>"))
         except FormatError as exc:
             _report_unformattable("<stdin>", exc, text)
             sys.exit(1)
@@ -81,11 +81,14 @@ def fmt(paths: tuple[Path, ...], check_only: bool) -> None:
                 click.echo(_diff("<stdin>", text, result), nl=False)
                 sys.exit(1)
             return
-        click.echo(result, nl=False)
+        # (a byte order mark the input had is kept, as a file's is: an editor formatting through
+        # standard input writes back what it gets)
+        click.echo(("\ufeff" if data.startswith(BOM) else "") + result, nl=False)
         return
     for path in _card_files(paths):
         try:
-            text, problem = decode(str(path), read_regular(path))
+            data = read_regular(path)
+            text, problem = decode(str(path), data)
         except FileProblem as exc:
             click.echo(f"error: {exc}", err=True)
             failed += 1
@@ -95,7 +98,7 @@ def fmt(paths: tuple[Path, ...], check_only: bool) -> None:
             failed += 1
             continue
         try:
-            result = format_text(text, str(path))
+            result = with_line_ends_of(text, format_text(text, str(path)))
         except FormatError as exc:
             _report_unformattable(str(path), exc, text)
             failed += 1
@@ -108,8 +111,8 @@ def fmt(paths: tuple[Path, ...], check_only: bool) -> None:
             click.echo(_diff(str(path), text, result), nl=False)
             click.echo(f"would reformat {path}", err=True)
             continue
-        try:
-            write_atomic(path, result)
+        try:   # (a byte order mark the file had is kept: `decode` left it out of `text`)
+            write_atomic(path, ("\ufeff" if data.startswith(BOM) else "") + result)
         except FileProblem as exc:   # counted as failed only: it was not reformatted
             click.echo(f"error: {exc}", err=True)
             failed += 1

@@ -268,6 +268,14 @@ def same_meaning(path: str, before: str, after: str) -> bool:
     return not diags_a and not diags_b and _strip(a) == _strip(b)
 
 
+def with_line_ends_of(original: str, formatted: str) -> str:
+    """`formatted` (LF line ends) with the line ends `original` uses: CRLF where its first line
+    ends so.  Line ends are the editor's, not layout: a file checked out with CRLF on Windows
+    that is formatted stays unchanged (`fmt --check` failed on every such file)."""
+    first = original.find("\n")
+    return formatted.replace("\n", "\r\n") if first > 0 and original[first - 1] == "\r" else formatted
+
+
 def format_text(text: str, path: str = "<text>") -> str:
     """The canonical layout of `text`; FormatError when it does not parse."""
     if text.startswith("\ufeff"):

@@ -635,3 +635,71 @@ def test_go_to_definition_follows_what_the_word_names_where_it_stands(tmp_path):
     assert zone[1].startswith("zone age1") and layout[1].startswith("layout age1")
     assert targets("build card", "build") == []
     assert targets("build card", "card") == [("game.rules", "param card from structure")]
+
+
+def test_find_references_tells_apart_what_a_word_names_where_it_stands(tmp_path):
+    """Find references merged same-named things that go-to-definition tells apart: `age1` the
+    zone and `age1` the layout, `discard` the zone and the verb `discard`."""
+    folder = tmp_path / "duel"
+    shutil.copytree(CARDS_ROOT / "duel", folder, ignore=shutil.ignore_patterns("__pycache__"))
+    game, board = folder / "game.rules", folder / "board.rules"
+    project = Project()
+    project.update(game, game.read_text(encoding="utf-8"))
+
+    def found(path: Path, line_start: str, word: str, nth: int = 0) -> set[tuple[str, str]]:
+        lines = path.read_text(encoding="utf-8").split("\n")
+        number = next(i for i, line in enumerate(lines) if line.strip().startswith(line_start))
+        column = -1
+        for _ in range(nth + 1):
+            column = lines[number].index(word, column + 1)
+        return {(Path(s.file).name, Path(s.file).read_text(encoding="utf-8").split("\n")[s.line - 1].strip())
+                for s in F.find_references(project, path, number, column + 1)}
+
+    zone = found(game, "deal_structure age1 layout=age1", "age1", 0)
+    layout = found(game, "deal_structure age1 layout=age1", "age1", 1)
+    assert ("game.rules", "zone age1") in zone and ("board.rules", "layout age1 {") not in zone
+    assert layout == {("board.rules", "layout age1 {"), ("game.rules", "deal_structure age1 layout=age1")}
+    assert found(board, "layout age1", "age1") == layout
+    assert found(game, "zone age1", "age1") == zone
+    discard = found(game, "discard_pile discard", "discard", 1)
+    assert ("game.rules", "zone discard public") in discard
+    assert not any(line.startswith(("discard card", "action discard")) for _, line in discard)
+
+
+def test_exit_without_shutdown_is_status_1():
+    """The protocol: `exit` after `shutdown` ends the server with status 0, without it with 1
+    (it was 0: pygls's `sys.exit(1)` was lost in its event loop); the end of input without a
+    `shutdown` (the editor gone) is 1 too."""
+    c = LspClient()
+    try:
+        c.notify("exit", None)
+        assert c.proc.wait(timeout=30) == 1
+    finally:
+        if c.proc.poll() is None:
+            c.proc.kill()
+            c.proc.wait()
+    gone = LspClient()
+    try:
+        gone.proc.stdin.close()
+        assert gone.proc.wait(timeout=30) == 1
+    finally:
+        if gone.proc.poll() is None:
+            gone.proc.kill()
+            gone.proc.wait()
+
+
+def test_formatting_keeps_the_editors_crlf_line_ends(cards):
+    """The server's formatting returned LF text for a CRLF buffer (every line changed), where
+    `rulesdsl fmt` keeps CRLF; a formatted CRLF buffer is left as it is."""
+    path = cards / "duel" / "crlf_format.rules"
+    messy = 'card "Fan" {\r\n  age   1\r\n    color brown\r\n    produce wood\r\n}\r\n'
+    c = LspClient()
+    try:
+        uri = c.open(path, messy)
+        options = {"tabSize": 4, "insertSpaces": True}
+        edits = c.request("textDocument/formatting", {"textDocument": {"uri": uri}, "options": options})
+        assert [_apply(messy, e) for e in edits] == [format_text(messy).replace("\n", "\r\n")]
+        c.change(uri, format_text(messy).replace("\n", "\r\n"), 2)
+        assert c.request("textDocument/formatting", {"textDocument": {"uri": uri}, "options": options}) == []
+    finally:
+        assert c.close() == 0

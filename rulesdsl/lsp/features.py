@@ -396,10 +396,36 @@ def find_references(project: Project, path: Path, line: int, character: int, inc
                and Path(s.span.file) == absolute(path) for s in actions):
             kinds = ("action",)
     spans = references(trees, word, kinds)   # (`replace action NAME` and the like too)
+    if kinds is None and not word.quoted:
+        spans = _same_role(trees, word, text, path, spans)
     if not include_declaration:
         declared = {s.span for s in find_definitions(trees, word)}
         spans = [s for s in spans if s not in declared]
     return spans
+
+
+def _same_role(trees, word: Word, text: str, path: Path, spans: list[Span]) -> list[Span]:
+    """Of the places a bare word stands, those where it names what it names at the cursor, as
+    go-to-definition tells them apart (the zone `age1` and the layout `age1`): a declaration
+    by its kind, a use by what its statement takes there.  A place whose role is not known (an
+    expression) is kept; so are all where the cursor's role is not known."""
+    declared = {(s.span.file, s.span.line, s.span.column): s.kind for s in definitions(trees)}
+    here = (str(absolute(path)), word.line + 1, word.start + 1)
+    role = declared.get(here) or _role(context_at(text, word.line, word.start))
+    if role is None:
+        return spans
+    if role == "verb":   # (a statement's verb: it names no definition)
+        return []
+    texts = {tree.path: tree.text for tree in trees}
+
+    def role_at(span: Span) -> str | None:
+        kind = declared.get((span.file, span.line, span.column))
+        if kind is not None:
+            return kind
+        source = texts.get(span.file)
+        return _role(context_at(source, span.line - 1, span.column - 1)) if source is not None else None
+
+    return [s for s in spans if role_at(s) in (role, None)]
 
 
 def document_symbols(project: Project, path: Path) -> list[Symbol]:

@@ -68,6 +68,10 @@ class RulesServer(LanguageServer):
         self.pending: dict[str, asyncio.TimerHandle] = {}
         self.unsaved: dict[str, str] = {}   # the path given a buffer that is no file -> its URI
         self._lines: dict[str, Lines] = {}
+        # Whether the client asked for `shutdown`: the protocol's exit status says so (0 after
+        # it, 1 for an `exit` or the end of input without it); pygls's own `sys.exit` of that
+        # status is lost in its event loop.
+        self.shut_down = False
 
     # -- paths and positions ------------------------------------------------------------------
     def path(self, uri: str) -> Path | None:
@@ -260,6 +264,10 @@ def _warn_settings(ls: "RulesServer") -> None:
 def build_server(expansions: list[str] | tuple[str, ...] = (), debounce: float = DEBOUNCE_SECONDS) -> RulesServer:
     server = RulesServer(expansions, debounce)
 
+    @server.feature(T.SHUTDOWN)
+    def shutdown(ls: RulesServer, params: None) -> None:
+        ls.shut_down = True
+
     @server.feature(T.INITIALIZE)
     @_guard()
     def initialize(ls: RulesServer, params: T.InitializeParams) -> None:
@@ -415,13 +423,14 @@ def build_server(expansions: list[str] | tuple[str, ...] = (), debounce: float =
     @server.feature(T.TEXT_DOCUMENT_FORMATTING)
     @_guard()
     def formatting(ls: RulesServer, params: T.DocumentFormattingParams) -> list[T.TextEdit] | None:
-        from ..formatter import FormatError, format_text
+        from ..formatter import FormatError, format_text, with_line_ends_of
         path = ls.path(params.text_document.uri)
         if path is None:
             return None
         source = ls.project.text(path) or ""   # (the editor's text: the server keeps it)
         try:
-            result = format_text(source, str(path))
+            # (line ends are the editor's, as `rulesdsl fmt` keeps them: CRLF stays CRLF)
+            result = with_line_ends_of(source, format_text(source, str(path)))
         except FormatError:
             return []  # syntax errors: the diagnostics say where; nothing to change yet
         if result == source:
@@ -493,8 +502,11 @@ def serve(expansions: list[str] | tuple[str, ...] = ()) -> None:
     logging.basicConfig(level=logging.WARNING, format="rulesdsl lsp: %(message)s")  # stderr: stdout is the protocol
     # (standard input or output closed: `error:`, exit 1, before the server starts: rulesdsl.cli.main)
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
+    server = build_server(expansions)
     try:
-        build_server(expansions).start_io(_Messages(stdin), stdout)
+        server.start_io(_Messages(stdin), stdout)
     except MessageTooLarge as exc:
         print(f"error: {exc}", file=sys.stderr)
+        sys.exit(1)
+    if not server.shut_down:   # (the protocol: `exit` without a `shutdown` before it is status 1)
         sys.exit(1)
