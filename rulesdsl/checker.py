@@ -16,13 +16,23 @@ from . import registry as R
 from .bounds import below_zero, bounds, least_rounds, least_steps, never_or_always
 from .diagnostics import Diagnostic, Span, did_you_mean
 from .loader import Merged, bundled_hint, closed_before, stray_hint
-from .limits import DEFAULT_MAX_STEPS, MAX_PLAYERS
-from .playable import Playable, a, item_start_zone, name_of, statements
+from .limits import DEFAULT_MAX_STEPS, MAX_ITEMS, MAX_PLAYERS
+from .playable import Playable, a, copies_at, item_start_zone, name_of, statements
 from .recursion import check_recursion, check_repeat_counts
 
 EVENT_TYPE = "event:"  # the type of `event` inside `when EVENT`: "event:built", ...
-# The longest `label=` of a zone: `explain` says it wherever it names the zone, in sentences.
+# The longest `label=` of a zone or counter: `explain` says a zone's wherever it names the zone, in
+# sentences; the play screens put a counter's beside its number.
 ZONE_LABEL_MAX = 60
+# What a `label=` is for, and the hints for an empty one and for one too long.
+LABEL_USE = {
+    "zone": ("how `explain` names the zone",
+             'write what the zone holds, e.g. label="cards under the wonders", or remove `label=`',
+             "a short noun phrase reads best after \"your\" or \"the\", e.g. \"cards under the wonders\""),
+    "counter": ("how the play screens name the counter",
+                'write what the number counts, e.g. label="victory points", or remove `label=`',
+                "a short noun phrase reads best before the number, e.g. \"victory points\""),
+}
 # Why a verb runs only in some definitions (Verb.contexts), for the hint.
 CONTEXT_WHY = {"deal_structure": "a structure is laid out when an age begins, and the age ends when it is empty"}
 ZONE_FLAGS = ("player", "active", "public", "private", "majority")
@@ -167,8 +177,10 @@ class Checker:
         self.item_names()
         for d in self.merged.definitions:
             self.definition(d)
+        self.duplicates()
         self.chains()
         self.copies_in_range()
+        self.items_within_limit()
         self.deck_counts()
         self.diags += ItemZones(self.merged, self.voc.known(R.KIND), self.voc.items).run()
         if not any(d.severity == "error" for d in self.diags):
@@ -177,6 +189,15 @@ class Checker:
         self.diags += check_repeat_counts(self.merged.definitions)
         self.repeat_steps()
         return self.diags
+
+    def duplicates(self) -> None:
+        """The statements of a second definition of a name (E102, left out of the content) are
+        checked as any definition's: a designer fixing the E102 learns of their mistakes in the
+        same run.  What they give or ask of chains is not kept: they are not in the content."""
+        given, used = dict(self.chain_given), dict(self.chain_used)
+        for d in self.merged.duplicates:
+            self.definition(d)
+        self.chain_given, self.chain_used = given, used
 
     def repeat_steps(self) -> None:
         """E411 for a `repeat` whose rounds certainly take more steps than an action may
@@ -637,8 +658,8 @@ class Checker:
                                                               f"`{s.verb}` takes no options"))
                 continue
             self.typed(kw.value, kwtypes[kw.name], scope, s)
-            if s.verb == "zone" and kw.name == "label" and isinstance(kw.value, ast.Str):
-                self.zone_label(kw.value)
+            if s.verb in ("zone", "counter") and kw.name == "label" and isinstance(kw.value, ast.Str):
+                self.label_text(kw.value, s.verb)
         if s.verb == "when" and s.args and isinstance(s.args[0], ast.Name) and s.args[0].name in R.EVENTS:
             event = R.EVENTS[s.args[0].name]
             fields = event.field_types
@@ -669,21 +690,20 @@ class Checker:
         if s.verb == "rotate" and s.args and isinstance(s.args[0], ast.Name):
             self.zone_per_seat(s.args[0])
 
-    def zone_label(self, label: ast.Str) -> None:
-        """E204 for a zone's `label=` that cannot name it in `explain`: empty, or longer than
-        ZONE_LABEL_MAX.  (A quoted text is one line of printable characters already: a newline
-        ends it unterminated, E004, and a control character is E010.)"""
+    def label_text(self, label: ast.Str, verb: str) -> None:
+        """E204 for a `label=` that cannot name its zone in `explain`, or its counter on the play
+        screens: empty, or longer than ZONE_LABEL_MAX.  (A quoted text is one line of printable
+        characters already: a newline ends it unterminated, E004, and a control character is E010.)"""
         text = label.value
+        use, empty_hint, long_hint = LABEL_USE[verb]
         if not text.strip():
-            self.error("E204", "`label=` is empty: it is how `explain` names the zone", label.span,
-                       'write what the zone holds, e.g. label="cards under the wonders", or remove `label=`')
+            self.error("E204", f"`label=` is empty: it is {use}", label.span, empty_hint)
         elif text != text.strip() or "  " in text:
             self.error("E204", "`label=` has spaces at its ends or two spaces in a row", label.span,
                        f'write it with single spaces: label="{" ".join(text.split())}"')
         elif len(text) > ZONE_LABEL_MAX:
-            self.error("E204", f"`label=` is {len(text)} characters long; a zone's label has at most "
-                               f"{ZONE_LABEL_MAX}", label.span,
-                       "a short noun phrase reads best after \"your\" or \"the\", e.g. \"cards under the wonders\"")
+            self.error("E204", f"`label=` is {len(text)} characters long; a {verb}'s label has at most "
+                               f"{ZONE_LABEL_MAX}", label.span, long_hint)
 
     def zone_per_seat(self, zone: ast.Name) -> None:
         """E204 for `rotate` on a zone that is not a `player` zone: the engine turns the run of
@@ -1304,25 +1324,44 @@ class Checker:
 
     def copies_in_range(self) -> None:
         """W511 for a `copies` number above the game's most players (a copy no game holds), or
-        below the fewest any game has (`copies 0`: a count of copies written where the player
-        counts were meant, or a copy in every game said oddly; `explain` read "player counts
-        and up: 0")."""
-        most = self.player_counts()[-1]
+        below the game's fewest (`copies 0`, or `copies 2` in a game of 3 to 7: a count of
+        copies written where the player counts were meant, or a copy in every game said oddly;
+        `explain` read "player counts and up: 0")."""
+        counts = self.player_counts()
+        fewest, most = counts[0], counts[-1]
         for d in self.merged.definitions:
             for s in d.block.statements if d.block else ():
                 if s.verb != "copies":
                     continue
                 for a in s.args:
-                    if isinstance(a, ast.Int) and a.value < R.MIN_PLAYERS:
+                    if isinstance(a, ast.Int) and a.value < fewest:
                         self.warning("W511", f"a copy from {a.value} players: no game has fewer than "
-                                             f"{R.MIN_PLAYERS}, so every game holds it", a.span,
+                                             f"{fewest}, so every game holds it", a.span,
                                      "`copies` lists the fewest players for each copy (`copies 3 5`: one from 3 "
-                                     f"players, a second from 5); a copy in every game is from {self.player_counts()[0]}")
+                                     f"players, a second from 5); a copy in every game is from {fewest}")
                     elif isinstance(a, ast.Int) and a.value > most:
                         self.warning("W511", f"a copy from {a.value} players: this game has at most {most}, so "
                                              "no game holds it", a.span,
                                      "`copies` lists the fewest players for each copy (`copies 3 5`: one from 3 "
                                      "players, a second from 5), not how many copies there are")
+
+    def items_within_limit(self) -> None:
+        """E412 at the item whose copies take the game past `MAX_ITEMS` items at its most
+        players (every copy is an item compiled, dealt and kept in each game)."""
+        most = self.player_counts()[-1]
+        kinds = self.voc.known(R.KIND)
+        held = 0
+        for d in self.merged.definitions:
+            if d.kind not in kinds or not d.block:
+                continue
+            held += copies_at(d, most)
+            if held > MAX_ITEMS:
+                span = next((s.span for s in d.block.statements if s.verb == "copies"), d.name_span)
+                self.error("E412", f"the game holds more than {MAX_ITEMS} items at {most} players "
+                                   f"(copies counted): the limit is reached at {d.kind} `{d.name}`",
+                           span, "give fewer copies, or fewer items: a card's copies are one per player "
+                                 "count that uses them (`copies 3 5`), not a stock of tokens")
+                return
 
     def deck_counts(self) -> None:
         """Follow the cards through the ages: each `deal_structure` must find enough cards for its

@@ -21,7 +21,7 @@ CODES: dict[str, str] = {
     "E007": "nested too deeply",
     "E008": "unexpected word in a definition header",
     "E009": "cannot read file",
-    "E010": "control character in a quoted name",
+    "E010": "control or invisible character in a quoted name",
     "E011": "no card file in a folder",
     # -- definitions (rulesdsl/loader.py, rulesdsl/checker.py) ----------------------------------
     "E101": "unknown kind of definition",
@@ -68,6 +68,7 @@ CODES: dict[str, str] = {
     "E409": "the game cannot be played at a player count it supports",
     "E410": "an effect that certainly never ends (a cycle of runs or triggers)",
     "E411": "`repeat` or `choose` count above the limit (nested counts multiplied)",
+    "E412": "more items (copies counted) than a game may hold",
     # -- warnings --------------------------------------------------------------------------------
     "W501": "chain symbol given but never used",
     "W502": "chain symbol used but never given",
@@ -150,8 +151,10 @@ EXPLANATIONS: dict[str, Explanation] = {
         "Fix the path or the permissions, or remove the link."),
     "E010": Explanation(
         "A quoted name holds a control character (an escape, a carriage return, a bidirectional "
-        "override, a tab, ...). Names are printed on terminals, where such a character could "
-        "recolour, retitle or rewrite what is shown. To make such a file: "
+        "override, a tab, ...) or an invisible one (a zero-width space, a word joiner, a byte "
+        "order mark, a Hangul filler). Names are printed on terminals, where a control could "
+        "recolour, retitle or rewrite what is shown, and an invisible character makes a name that "
+        "looks like another but is not it. To make such a file: "
         "`printf 'card \"Test Card\\033]0;owned\" {\\n    age 1\\n    color brown\\n}\\n' > esc.rules`.",
         'card "Test Card\u241b]0;owned" {    # \u241b stands for the ESC character (byte 0x1B) itself\n'
         '    age 1\n    color brown\n}\n',
@@ -378,6 +381,14 @@ EXPLANATIONS: dict[str, Explanation] = {
         "`repeat`s and `choose`s asking more than 1000 picks in all.",
         'token "Test Token" {\n    repeat 999999999 { gain 1 coin }\n}\n',
         "Use a count of at most 1000, or compute what the repetition adds (`gain 5 * 3 coins`)."),
+    "E412": Explanation(
+        "The game holds more than 10000 items at its most players, each copy of an item (`copies`) "
+        "counted: every item is compiled, dealt and kept in each game, and a `copies` line of "
+        "hundreds of thousands of numbers made the content take minutes and gigabytes to load. "
+        "The bundled games hold a few hundred.",
+        'card "Test Card" {\n    age 1\n    color brown\n    copies 2 2 2 2 2 2 2 2 2 2 ...   # 20000 numbers\n}\n',
+        "Give fewer copies or define fewer items; `copies` lists one number per copy, the fewest "
+        "players that use it (`copies 3 5`), not a stock size."),
     "E011": Explanation(
         "A folder named as a game or expansion holds no `.rules` file: a misspelt or wrong "
         "folder, which would otherwise pass as an empty expansion.",
@@ -459,9 +470,9 @@ EXPLANATIONS: dict[str, Explanation] = {
     "W511": Explanation(
         "`copies` lists, for each copy of an item, the fewest players from which it is in the "
         "game (`copies 3 4`: one copy from 3 players, a second from 4). A number above the "
-        "game's most players (`players 3 7`) is a copy that no game ever holds, and one below 2 "
-        "(`copies 0`) a copy every game holds said oddly: usually a count of copies written where "
-        "the player counts were meant.",
+        "game's most players (`players 3 7`) is a copy that no game ever holds, and one below its "
+        "fewest (`copies 0`, or `copies 2` in a game of 3 to 7) a copy every game holds said "
+        "oddly: usually a count of copies written where the player counts were meant.",
         'card "Test Card" {\n    age 1\n    color yellow\n    copies 8\n}\n',
         "List one player count per copy, each at most the game's most players: `copies 3 5` "
         "for a copy from 3 players and a second from 5."),

@@ -22,7 +22,7 @@ from .loader import Merged
 from .model import (STRUCTURE, STRUCTURE_ALL, ActionDef, Block, Content, Cost, Fn, ItemDef, Layout, Param, Phrase,
                     Selector, Step, Track, Trigger, ZoneDef)
 from .names import options_read
-from .playable import statements
+from .playable import copies_at, copy_marks, statements
 
 ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv, "%": operator.mod,
          "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
@@ -78,15 +78,6 @@ def player_range(headers: list[ast.Definition]) -> tuple[int, int]:
     return R.MIN_PLAYERS, R.MIN_PLAYERS
 
 
-def copies_at(d: ast.Definition, players: int) -> int:
-    """How many copies of an item a game of `players` uses: one per number of its `copies` that
-    is at most `players` (none at all: one copy, kept out of play; see `Compiler.item`)."""
-    marks = [a.value for s in d.block.statements if s.verb == "copies" for a in s.args]
-    if not marks:
-        return 1
-    return max(1, sum(1 for m in marks if m <= players))
-
-
 def overlapping(params: list[Param]) -> bool:
     """Whether two of an action's parameters may draw the same item: they pick from a zone in
     common, or one from the accessible cards and another from all of the structure's.  A
@@ -108,6 +99,7 @@ class Compiler:
         # The player count to compile for (None: the game's smallest); copies of items are kept
         # or left out by it (`copies`), so a content is compiled for one count.
         self.wanted_players = players
+        self.kept_out: set[str] = set()   # items of which no copy is used at the count compiled for
         self.blocks: list[Block] = []
         self.resources: list[str] = []
         self.colors: list[str] = []
@@ -121,6 +113,7 @@ class Compiler:
         self.item_kinds: list[str] = []
         self.tables: dict[str, list[int]] = {}
         self.counters: list[str] = []
+        self.counter_labels: dict[str, str] = {}
         self.foreign_costs = False   # a coin cost reads more than the buyer's own city (`Content.local_prices`)
         self.ruled_later: list[tuple[str, str]] = []
         self.text_context = context_for(merged)
@@ -161,6 +154,9 @@ class Compiler:
             raise ValueError(f"{game.name} plays with {span} players, not {players}")
         self.players = players
         items = [d for d in self.merged.definitions if d.kind in self.item_kinds for _ in range(copies_at(d, players))]
+        # (Found once per definition: an item may have many copies, each compiled on its own.)
+        self.kept_out = {d.name for d in self.merged.definitions
+                         if d.kind in self.item_kinds and (marks := copy_marks(d)) and min(marks) > players}
         for i, d in enumerate(items):
             self.item_index.setdefault(d.name, i)
         for d in self.merged.by_kind("layout"):
@@ -230,7 +226,8 @@ class Compiler:
             simultaneous=settings["turns"] == "simultaneous", after_round=int(settings["after_round"]),
             end_of_age=int(settings["end_of_age"]), end_of_game=int(settings["end_of_game"]),
             age_ends=settings["age_ends"], trade_where=settings["trade_where"], trade_base=int(settings["trade_base"]),
-            counters=tuple(self.counters), tiebreak_by=settings["tiebreak_by"],
+            counters=tuple(self.counters), counter_labels=dict(self.counter_labels),
+            tiebreak_by=settings["tiebreak_by"],
             trade_where_static=bool(settings["trade_static"]),
             price_spread=self.price_spread(compiled_items, settings),
             trade_price_reads_own=settings.get("trade_reads_own", True),
@@ -258,8 +255,13 @@ class Compiler:
                 target.extend(w for w in words if w not in target)
             elif s.verb == "table" and words:
                 self.tables[words[0]] = [a.value for a in s.args[1:]]
-            elif s.verb == "counter" and words and words[0] not in self.counters:
-                self.counters.append(words[0])
+            elif s.verb == "counter" and words:
+                if words[0] not in self.counters:
+                    self.counters.append(words[0])
+                label = next((k.value.value for k in s.kwargs
+                              if k.name == "label" and isinstance(k.value, ast.Str)), "")
+                if label:   # (a later declaration's label, an expansion's, has the last word)
+                    self.counter_labels[words[0]] = label
             elif s.verb == "zone" and words:
                 name, flags = words[0], set(words[1:])
                 kw = {k.name: k.value for k in s.kwargs}
@@ -361,8 +363,7 @@ class Compiler:
         self.origin = label(d)
         zone = item_start_zone(d, start_zone)
         it.deck = self.zone_index.get(zone, -1) if zone else -1
-        marks = [a.value for s in d.block.statements if s.verb == "copies" for a in s.args]
-        if marks and min(marks) > self.players:
+        if d.name in self.kept_out:
             it.deck = -1  # no copy is used at this player count: the one kept stays out of play
         effects: list[ast.Statement] = []
         produce = [0] * len(self.resources)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import difflib
 import re
-import unicodedata
 from typing import Iterable, Sequence
 
 import attrs
@@ -108,13 +107,15 @@ def render(diag: Diagnostic, source: str | None, lines: Sequence[str] | None = N
     """`path:line:col: error[CODE]: message`, the source line, a caret under the span, help.
 
     `lines` is `source_lines(source)`, given by callers that render many diagnostics of a file."""
-    from .safe_text import one_line, printable  # names, paths and source lines reach the terminal
+    from .safe_text import cells, one_line, printable  # names, paths and source lines reach the terminal
     s = diag.span
     out = [f"{one_line(s.file)}:{s.line}:{s.column}: {diag.severity}[{diag.code}]: {one_line(diag.message)}"]
+    pad = " "   # (the gutter's blank: `= help` stands under its `|`, line 9 or line 10000)
     if lines is None:
         lines = source_lines(source)
     if 1 <= s.line <= len(lines):
-        text = lines[s.line - 1].rstrip("\r").replace("\t", " ")
+        # (made printable before its cells are counted: a control shown as `␛` takes one)
+        text = printable(lines[s.line - 1].rstrip("\r").replace("\t", " "))
         gutter = str(s.line)
         pad = " " * len(gutter)
         width = (s.end_column - s.column) if s.end_line == s.line else len(text) - s.column + 1
@@ -124,21 +125,11 @@ def render(diag: Diagnostic, source: str | None, lines: Sequence[str] | None = N
         out.append(f"{gutter} | {text}")
         # (spaces and carets by the cells a terminal gives each character: a wide one, CJK or an
         # emoji, takes two; a combining mark none)
-        lead, marked = _cells(text[:column - 1]), _cells(text[column - 1:column - 1 + width])
+        lead, marked = cells(text[:column - 1]), cells(text[column - 1:column - 1 + width])
         out.append(f"{pad} | {' ' * lead}{'^' * max(1, marked)}")
     if diag.help:
-        out.append(f"  = help: {diag.help}")
+        out.append(f"{pad} = help: {diag.help}")
     return printable("\n".join(out))
-
-
-def _cells(text: str) -> int:
-    """The terminal columns `text` takes."""
-    n = 0
-    for ch in text:
-        if unicodedata.combining(ch):
-            continue
-        n += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
-    return n
 
 
 def _window(text: str, column: int, width: int) -> tuple[str, int, int]:

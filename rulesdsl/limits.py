@@ -16,6 +16,10 @@ coins coins`) is an error where it runs, and `check`'s trial games find it (E409
 numbers too big to average or to save (a save holds coins below it).
 `MAX_PLAYERS`: the most seats a game may have (`players 3 7`; more is E404, which `check` says
 before it plays a trial game at every count, and a trace naming more is refused unread).
+`MAX_ITEMS`: the most items (copies counted) a game may hold at its most players; more is E412,
+which `check` says before it compiles anything: each item is compiled, dealt and kept in every
+game, and `copies` of hundreds of thousands of numbers fit in a card file (the bundled games
+hold a few hundred).
 `SEED_MIN`, `SEED_MAX`: a game's seed (its dice are seeded from a 64-bit hash of it, the same
 on every machine); the commands refuse another before any work.
 """
@@ -27,5 +31,6 @@ MAX_REPEAT = 1000
 MAX_GAME_ACTIONS = 20_000
 MAX_QUANTITY = 10**8
 MAX_PLAYERS = 64
+MAX_ITEMS = 10_000
 SEED_MIN = -(1 << 63)
 SEED_MAX = (1 << 64) - 1

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from . import ast
 from .diagnostics import Diagnostic, Span
-from .safe_text import describe, first_control
+from .safe_text import canonical, describe, first_control, invisible
 
 GRAMMAR_PATH = Path(str(files("rulesdsl.grammar") / "rules.lark"))
 MAX_INT_DIGITS = 9
@@ -74,10 +74,13 @@ class ParseFailure(Exception):
         self.diagnostic = diagnostic
 
 
+BOM = b"\xef\xbb\xbf"
+
+
 def decode(path: str, data: bytes) -> tuple[str | None, Diagnostic | None]:
     """Card files are UTF-8; anything else is reported at the first bad byte."""
-    if data.startswith(b"\xef\xbb\xbf"):  # a byte order mark some editors write: not part of the text
-        data = data[3:]
+    if data.startswith(BOM):  # a byte order mark some editors write: not part of the text
+        data = data[len(BOM):]
     try:
         return data.decode("utf-8"), None
     except UnicodeDecodeError as exc:
@@ -239,6 +242,10 @@ def _unexpected_character(path: str, text: str, exc, offset: int = 0) -> Diagnos
             return Diagnostic("error", "E002", f"unexpected character {shown}", span,
                               "a `\\` joins the next line only as the last character of its line: "
                               "remove the spaces after it")
+    if char == "\r":   # (`\r\n` ends a line; a lone `\r` is an old Mac line end, or a stray one)
+        return Diagnostic("error", "E002", f"unexpected character {shown}", span,
+                          "a carriage return alone does not end a line: save the file with LF or CRLF "
+                          "line ends (an editor's line-ending setting)")
     return Diagnostic("error", "E002", f"unexpected character {shown}", span,
                       "names use letters, digits and `_`; quote names with spaces: \"My Card\"")
 
@@ -297,8 +304,10 @@ class _Builder:
     def _enter(self, node, what: str) -> None:
         self.depth += 1
         if self.depth > MAX_DEPTH:
-            raise ParseFailure(Diagnostic("error", "E007", f"{what} nested too deeply (more than {MAX_DEPTH} levels of blocks and brackets)",
-                                          self.span(node), "split it into simpler parts"))
+            raise ParseFailure(Diagnostic(
+                "error", "E007", f"{what} nested too deeply (more than {MAX_DEPTH} levels of blocks, brackets and operators)",
+                self.span(node), "split it into simpler parts: each operator is a level too, so a chain such "
+                                 "as `1 + 1 + 1 + ...` takes a level for each `+` (write its total)"))
 
     def span(self, node) -> Span:
         from lark import Token
@@ -418,17 +427,19 @@ class _Builder:
         return ast.Name(str(tok), self.span(tok))
 
     def _string(self, tok) -> str:
-        """A quoted name's text; control characters are refused (E010): names reach terminals."""
+        """A quoted name's text, in its canonical form (NFC); control characters are refused
+        (E010): names reach terminals."""
         text = str(tok)[1:-1]
         at = first_control(text)
         if at is not None:
             # A string never spans lines, so the character is on the token's line.
             raise ParseFailure(Diagnostic(
-                "error", "E010", f"control character {describe(text[at])} in a quoted name",
+                "error", "E010", f"{'invisible' if invisible(text[at]) else 'control'} character "
+                f"{describe(text[at])} in a quoted name",
                 Span.point(self.path, tok.line + self.offset, tok.column + 1 + at),
                 "names and strings hold printable text only: remove the character "
                 "(an editor may show it as `^[` or not at all)"))
-        return text
+        return canonical(text)
 
     def _int(self, tok) -> ast.Int:
         text = str(tok)

@@ -691,3 +691,19 @@ def item_start_zone(d: ast.Definition, start_zone: dict[str, str]) -> str | None
     if age is not None:
         return f"age{age}"
     return start_zone.get(d.kind)
+
+
+def copy_marks(d: ast.Definition) -> list[int]:
+    """The numbers of an item's `copies`: the fewest players of each copy.  (Here, as
+    `item_start_zone`: the checker counts a game's items by them, the compiler deals them.)"""
+    return [a.value for s in (d.block.statements if d.block else ()) if s.verb == "copies"
+            for a in s.args if isinstance(a, ast.Int)]
+
+
+def copies_at(d: ast.Definition, players: int) -> int:
+    """How many copies of an item a game of `players` uses: one per number of its `copies` that
+    is at most `players` (none at all: one copy, kept out of play; see `Compiler.item`)."""
+    marks = copy_marks(d)
+    if not marks:
+        return 1
+    return max(1, sum(1 for m in marks if m <= players))

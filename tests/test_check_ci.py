@@ -310,6 +310,8 @@ def test_every_explanation_example_makes_its_mistake(tmp_path):
     for code, e in codes.EXPLANATIONS.items():
         if code in ("E009", "E011"):  # a file that cannot be read, a folder with none: described
             continue
+        if code == "E412":  # 10,001 copies, shortened with `...` (tests/broken/ holds the file itself)
+            continue
         path = tmp_path / f"{code}.rules"
         if code == "E005":  # the example shows the Latin-1 byte as the é it stands for
             path.write_bytes(e.example.encode("latin-1"))

@@ -35,7 +35,8 @@ def check(tmp_path: Path, text: str, expansions: tuple[str, ...] = (), name: str
 def assert_rendered(d: Diagnostic, source: str | None) -> None:
     out = render(d, source)
     assert re.match(rf"{re.escape(d.span.file)}:{d.span.line}:{d.span.column}: (error|warning)\[{d.code}\]", out)
-    assert "^" in out and "\n  = help: " in out, out
+    # (`= help` stands under the gutter's `|`, as wide as the line number)
+    assert "^" in out and "\n" + " " * (len(str(d.span.line)) + 1) + "= help: " in out, out
     assert d.help and not ELIDED.search(d.help), d.help
 
 
@@ -398,3 +399,38 @@ def test_a_copy_for_fewer_players_than_any_game_is_W511(tmp_path, copies, warned
     assert [d.code for d in found] == (["W511"] if warned else [])
     if warned:
         assert found[0].message == f"a copy from {copies} players: no game has fewer than 2, so every game holds it"
+
+
+@pytest.mark.parametrize("copies, warned", [("2", True), ("3 2", True), ("3", False), ("3 3 7", False)])
+def test_a_copy_below_the_fewest_players_of_a_game_of_three_or_more_is_W511(tmp_path, copies, warned):
+    """`copies 2` in the classic game (3 to 7 players) passed silently: every game holds the
+    copy, as `copies 0` does in Duel."""
+    text = (f'expansion mine {{\n    base classic\n}}\n\ncard "Test Card" {{\n    age 1\n    color brown\n'
+            f'    copies {copies}\n}}\n')
+    found = [d for d in check(tmp_path, text) if d.code == "W511"]
+    assert len(found) == (1 if warned else 0)
+    if warned:
+        assert found[0].message == "a copy from 2 players: no game has fewer than 3, so every game holds it"
+        assert found[0].help.endswith("a copy in every game is from 3")
+
+
+def test_the_statements_of_a_duplicate_definition_are_checked_too(tmp_path):
+    """A second `card "X"` (E102) was left out unread: the mistakes in its body showed only
+    after the designer had renamed it or made it a `replace`."""
+    text = ('card "Test Card" {\n    age 1\n    color brown\n    chain_gives moon\n}\n\n'
+            'card "Test Card" {\n    age 1\n    color brwn\n    chain_gives sunx\n}\n')
+    found = check(tmp_path, text)
+    assert [(d.code, d.span.line) for d in found] == [("E102", 7), ("E302", 9), ("E304", 10)]
+
+
+def test_a_duplicate_definition_gives_no_chain_to_the_content(tmp_path):
+    """What a left-out duplicate gives of chains is not in the content: a symbol only it gives
+    is still one no card gives (W502), and one only it asks for is still given to no card
+    (W501)."""
+    text = ('expansion mine {\n    chains star\n}\n\n'
+            'card "Test Card" {\n    age 1\n    color brown\n    chain_from star\n}\n\n'
+            'card "Test Card" {\n    age 1\n    color brown\n    chain_gives star\n}\n')
+    assert [(d.code, d.span.line) for d in check(tmp_path, text)] == [("W502", 8), ("E102", 11)]
+    mirrored = text.replace("chain_from star", "chain_g").replace("chain_gives star", "chain_from star") \
+        .replace("chain_g", "chain_gives star")
+    assert [(d.code, d.span.line) for d in check(tmp_path, mirrored, folder="mirrored")] == [("W501", 8), ("E102", 11)]

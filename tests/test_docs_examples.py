@@ -1,7 +1,7 @@
 """docs/language.md: every example in it is valid, and it covers the whole language.
 
 Fenced blocks by info string:
-  ```rules                  a file layered on the base game (cards/duel): no errors
+  ```rules                  a file layered on the base game (cards/duel): no errors, no warnings
   ```rules on=duel-pantheon  the same on top of the base game and that bundled expansion
   ```rules-error            a file that must produce at least one error
   ```rules-base             a whole game on its own: no errors, and a random game plays to the end
@@ -60,6 +60,8 @@ def test_there_are_examples():
 def test_rules_examples_check_clean(tmp_path, info, text, line):
     report = check_layers([*layers_for(info), write(tmp_path, text)])
     assert report.errors == 0, f"docs/language.md:{line}: example has errors:\n{report.human()}"
+    # (a designer copies an example as it stands: one that warns teaches content that warns)
+    assert report.warnings == 0, f"docs/language.md:{line}: example has warnings:\n{report.human()}"
 
 
 @pytest.mark.parametrize("info, text, line", of("rules-error"), ids=lambda x: str(x) if isinstance(x, int) else None)
