@@ -23,10 +23,11 @@ from . import registry as R
 from .diagnostics import did_you_mean
 from .explain_text import (ORDINAL, Context, article, capitalize, context_for, english, join, roman, seat, timing,
                            words)
-from .loader import Merged, merge
+from .loader import Merged, bundled_hint, merge
 from .model import said
 from .names import quoted
 from .parser import parse_file
+from .safe_text import canonical
 
 KIND_ORDER = ("item", "action", "rule", "age", "layout", "track", "game", "expansion")
 # Property statements an item's first line already says (from the compiled fields).
@@ -111,19 +112,51 @@ def entries(content) -> list[Entry]:
 def find(name: str, content) -> Entry:
     """The definition called `name` (any case; `age 1`, `age I`; a kind may come first:
     `layout age1`, `action discard`).  Raises UnknownName (a KeyError) with a did-you-mean."""
-    wanted = " ".join(name.split())
+    wanted = canonical(" ".join(name.split()))   # (`Café` typed finds a `Café` written NFD)
     all_entries = entries(content)
     # The name as typed first: names may differ in case alone ("Quarry", "QUARRY").
     for e in all_entries:
         if wanted in _keys(e):
             return e
-    loose = [e for e in all_entries if wanted.lower() in (k.lower() for k in _keys(e))]
+    # (casefold: `STRASSE` finds `Straße`, as lower() did not; spaces as typed are collapsed, and
+    # so are those of names: `"A  B"` is found as `A B`)
+    loose = [e for e in all_entries if wanted.casefold() in (" ".join(k.split()).casefold() for k in _keys(e))]
     if len({e.label for e in loose}) > 1:
         raise UnknownName(name, "names that differ from it only in case: " + ", ".join(f"`{e.label}`" for e in loose))
     if loose:
         return loose[0]
-    suggestion = did_you_mean(name, [e.label for e in all_entries])
-    raise UnknownName(name, suggestion)
+    raise UnknownName(name, _removed_by(wanted, content) or _in_a_bundled_expansion(wanted, content)
+                      or did_you_mean(name, [e.label for e in all_entries]))
+
+
+def _removed_by(wanted: str, content) -> str | None:
+    """Where an expansion's `remove` took the definition of this name out of the content (a
+    designer asking after a card they removed was offered another name)."""
+    wanted = wanted.casefold()   # (as `find` matches a name)
+    for r, old in reversed(source_definitions(content).removed):
+        if wanted in (" ".join(k.split()).casefold() for k in (old.name, f"{old.kind} {old.name}")):
+            return f'`remove {old.kind} "{old.name}"` at {_where(r.name_span)} took it out (defined at {_where(old.name_span)})'
+    return None
+
+
+# The kinds of definition a name alone may find beside items (`explain prepare`: an action).
+_NAMED_KINDS = ("action", "rule", "procedure", "layout")
+
+
+def _in_a_bundled_expansion(wanted: str, content) -> str | None:
+    """Where a bundled expansion of the game, one not loaded, defines `wanted` (a god asked of
+    the base game): its hint, `"X" is a god of the bundled expansion E: add -e E`; else None.
+    Matched as `find` matches a name: in any case, and with its kind first (`god NAME`)."""
+    merged = source_definitions(content)
+    asked = [(what, wanted) for what in ("item", *_NAMED_KINDS)]
+    kind, _, rest = wanted.partition(" ")
+    if rest:
+        asked.append((kind.lower(), rest))
+    for what, name in asked:
+        hint = bundled_hint(what, name, merged=merged, loosely=True)
+        if hint is not None:
+            return hint
+    return None
 
 
 def _keys(e: Entry) -> list[str]:
@@ -159,12 +192,12 @@ def _namesakes(name: str, e: Entry, content) -> str:
     """A line for each other definition the bare name also names (an action and a procedure
     may share a name): which one was explained is not the only one, and how to ask for the
     other.  Nothing when the name already said the kind (`procedure my_block`)."""
-    wanted = " ".join(name.split()).lower()
-    if wanted != e.label.lower() and wanted != e.name.lower():
+    wanted = canonical(" ".join(name.split())).casefold()
+    if wanted != e.label.casefold() and wanted != e.name.casefold():
         return ""
     # (the copies of an item are one definition: not "also named" after themselves)
     others = list({(o.kind, o.name): o for o in entries(content)
-                   if (o.kind, o.name) != (e.kind, e.name) and wanted in (o.label.lower(), o.name.lower())}.values())
+                   if (o.kind, o.name) != (e.kind, e.name) and wanted in (o.label.casefold(), o.name.casefold())}.values())
     return "".join(f"\n  Also named `{o.name}`: {article(words(o.kind))} (`rulesdsl explain {o.kind} {o.name}` "
                    f"explains it)." for o in others)
 
@@ -173,8 +206,23 @@ def _where(span) -> str:
     return f"{span.file}:{span.line}" if span is not None else "?"
 
 
-def _header(label: str, kind: str, span) -> str:
-    return f"{label} ({kind}, {_where(span)})"
+def _header(label: str, kind: str, span, content=None, name: str | None = None) -> str:
+    """`Label (kind, file:line)`, and where the content's expansions changed the definition
+    (`; extended at file:line`, `; replaces file:line`): what the lines below say is the
+    definition in force, which the first place alone does not show."""
+    changed = _changed_where(content, kind, name) if content is not None else ""
+    return f"{label} ({kind}, {_where(span)}{changed})"
+
+
+def _changed_where(content, kind: str, name: str | None) -> str:
+    merged = source_definitions(content)
+    said = []
+    old = merged.replaced.get((kind, name))
+    if old is not None:
+        said.append(f"replaces {_where(old.name_span)}")
+    said += [f"extended at {_where(d.name_span)}" for d in merged.changes
+             if d.modifier == "extend" and (d.kind, d.name) == (kind, name)]
+    return "".join(f"; {x}" for x in said)
 
 
 def wrapped(text: str, width: int) -> str:
@@ -298,7 +346,7 @@ def _item(it, content) -> str:
         text = said(phrase)
         text = text[len("Worth "):] if text.startswith("Worth ") else lower_first(text, content)
         lines.append(f"End of game: {text}")
-    return _lines(_header(it.name, it.kind, it.span), lines)
+    return _lines(_header(it.name, it.kind, it.span, content, it.name), lines)
 
 
 def _ruled_texts(it, content) -> list[str]:
@@ -343,7 +391,7 @@ def _action(act, content) -> str:
     if rest:
         lines.append("Then: " + "; ".join(lower_first(t, content) for t in rest))
     lines.insert(0, "Something a player may do on their turn")
-    return _lines(_header(act.name, "action", act.span), lines)
+    return _lines(_header(act.name, "action", act.span, content, act.name), lines)
 
 
 def _payment_texts(act, content) -> list[str]:
@@ -374,7 +422,7 @@ def _rule(name: str, content) -> str:
     else:
         ctx = _context(content)
         texts = [english(s, context=ctx, kind="rule") for s in (d.block.statements if d.block else ())]
-    return _lines(_header(name, "rule", d.name_span), ["Always in force, for every player"] + texts)
+    return _lines(_header(name, "rule", d.name_span, content, name), ["Always in force, for every player"] + texts)
 
 
 def _age(index: int, content) -> str:
@@ -385,7 +433,7 @@ def _age(index: int, content) -> str:
     lines = [f"The {order} of {n} age{'s' if n != 1 else ''}; ages run in the order they are defined. "
              f"When it begins" + (":" if content.blocks[content.ages[index]].texts else ", nothing happens")]
     lines += content.blocks[content.ages[index]].texts
-    return _lines(_header(f"age {name}", "age", d.name_span if d else None), lines)
+    return _lines(_header(f"age {name}", "age", d.name_span if d else None, content, name), lines)
 
 
 def _layout(name: str, content) -> str:
@@ -412,7 +460,7 @@ def _layout(name: str, content) -> str:
                 users.append(f"age {age.name}")
     if users:
         lines.append("Used by " + join(users))
-    return _lines(_header(name, "layout", d.name_span if d else None), lines)
+    return _lines(_header(name, "layout", d.name_span if d else None, content, name), lines)
 
 
 def _statements(kind: str, name: str, content) -> str:
@@ -433,4 +481,4 @@ def _statements(kind: str, name: str, content) -> str:
                 lines[-1] += "; " + text[:1].lower() + text[1:]
             else:
                 lines.append(text)
-    return _lines(_header(name, kind, d.name_span if d else None), lines)
+    return _lines(_header(name, kind, d.name_span if d else None, content, name), lines)

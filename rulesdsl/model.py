@@ -323,6 +323,9 @@ class Content:
     points_public: bool = True
     trade_where_static: bool = True       # the condition reads only the item: worked out once per item
     counters: tuple[str, ...] = ()        # `counter NAME`: a number per seat
+    # How the play screens name a counter beside its number (`label="victory points"`): wording
+    # only, not part of `fingerprint`; a counter without one is named by its name.
+    counter_labels: dict[str, str] = attrs.Factory(dict)
     tiebreak_by: Fn | None = None         # `tiebreak_by EXPR`
     copied_names: frozenset[str] = frozenset()   # names several items share (`copies`)
     # Per item, whether its coming into or leaving a city can change other seats' prices; None:

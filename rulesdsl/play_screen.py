@@ -17,7 +17,8 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from .play_session import Session
-from .play_view import coins, cost_text, cube_lines, lying_text, on_spaces
+from .play_view import (coins, coins_held, cost_text, counter_label, cube_lines, explained_name, explanation,
+                        lying_text, on_spaces)
 from .safe_text import printable
 
 MIN_WIDTH, MIN_HEIGHT = 100, 40   # the screen is laid out for this; smaller gets a message
@@ -163,7 +164,7 @@ def offer_text(game, seat: int, actions) -> Text | None:
             total, trade, chain = game.price(seat, i)
             seen[name] = ["free (chain)" if chain else
                           (coins(total) + (f" ({trade} trade)" if trade else "") if total < 10**8 else "cannot be had")
-                          + ("" if chain or total <= game.state.coins[seat] else ", more than you have")]
+                          + ("" if chain or total <= game.available_coins(seat) else ", more than you have")]
     if not seen:
         return None
     out = Text("On offer to you\n", style="bold")
@@ -190,9 +191,9 @@ def city_text(game, o: dict, p: int, viewer: int, who: list[str]) -> Text:
             tags.append("right neighbour")
     out = Text()
     out.append(f"p{p}", style="bold reverse" if p == viewer else "bold")
-    out.append(f" ({', '.join(tags)})  {coins(o['coins'][p])}", style="bold" if p == viewer else "")
+    out.append(f" ({', '.join(tags)})  {coins_held(game, p, viewer)}", style="bold" if p == viewer else "")
     for name, per_seat in sorted(game.state.counters.items()):
-        out.append(f"  {name} {per_seat[p]}")
+        out.append(f"  {counter_label(c, name)} {per_seat[p]}")
     out.append("\n")
     build_zones = {c.zones[z].name for z in c.build_zone.values()}
     compact = n > 2 and p != viewer   # N cities: the others' one wrapped line each
@@ -366,18 +367,6 @@ class Handover(ModalScreen):
         yield Static(f"p{self.seat} to play: pass the keyboard.\nPress enter when ready.", id="handover")
 
 
-def explanation(content, action) -> str:
-    """`rulesdsl explain` of each item an action names, then of the action itself."""
-    from .explain import explain
-    parts = []
-    for name in [a for a in action.args if not a.startswith("pay=")] + [action.name]:
-        try:
-            parts.append(explain(name, content))
-        except KeyError:   # a choice's answer that names no definition (a seat, a space)
-            continue
-    return printable("\n\n".join(parts) or f"{action}: nothing to explain")
-
-
 class PlayApp(App):
     """`rulesdsl play` on the full screen."""
 
@@ -398,6 +387,9 @@ class PlayApp(App):
         Binding("e", "explain_name", "explain a name"),
         Binding("u", "undo", "undo"),
         Binding("s", "save", "save"),
+        # (textual 1.0 on leaves Ctrl-C to copying: at a game, it stops the game as it stops every
+        # other command, whatever panel is up; the plain screen's `Aborted!`)
+        Binding("ctrl+c", "interrupt", "stop", show=False, priority=True),
     ]
 
     def __init__(self, session: Session, save_path: Path | None = None, no_color: bool = False):
@@ -539,14 +531,9 @@ class PlayApp(App):
             self.push_screen(AskName(), self._explain_name)
 
     def _explain_name(self, name: str | None) -> None:
-        from .explain import explain
         if not name:
             return
-        try:
-            text = explain(name, self.session.game.content)
-        except KeyError as exc:   # explain.UnknownName: says what is near
-            text = str(exc)
-        self.push_screen(Explanation(printable(text)))
+        self.push_screen(Explanation(explained_name(self.session.game.content, name)))
 
     def action_undo(self) -> None:
         if self.busy:
@@ -580,9 +567,20 @@ class PlayApp(App):
             return
         self.exit(self.session.game.over)
 
+    def action_interrupt(self) -> None:
+        self.exit(self.session.game.over, return_code=INTERRUPTED)
 
-def run_screen(session: Session, save_path: Path | None, no_color: bool) -> None:
-    PlayApp(session, save_path, no_color).run()
+
+# The status of a game stopped by Ctrl-C (`run_screen`): the command says `Aborted!` and exits 1
+# once the game so far is saved, as on the plain screen.
+INTERRUPTED = 130
+
+
+def run_screen(session: Session, save_path: Path | None, no_color: bool) -> bool:
+    """Play on the full screen; whether the player stopped it with Ctrl-C."""
+    app = PlayApp(session, save_path, no_color)
+    app.run()
+    return app.return_code == INTERRUPTED
 
 
 def screen_text(app: App, styles: bool = False) -> str:

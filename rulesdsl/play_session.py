@@ -38,7 +38,7 @@ class Session:
     max_steps: int = 0
     script: dict | None = None          # a saved game's set-up script (rulesdsl.trace)
     game: object = None                 # rulesdsl.interpreter.Game
-    bots: dict = attrs.Factory(dict)
+    bots: dict[int, str] = attrs.Factory(dict)            # seat -> the agent that plays it
     moves: list[tuple[int, object]] = attrs.Factory(list)   # (seat, Action) in the order applied
     last: dict[int, Move] = attrs.Factory(dict)             # seat -> its last move, once public
     log: list[Move] = attrs.Factory(list)                   # what happened, newest last (the last 200)
@@ -49,13 +49,10 @@ class Session:
     _seen: list = attrs.Factory(list)   # what each seat saw as the last turn began
 
     def start(self) -> "Session":
-        """A new game from the seed and options (and the agents, seeded from the seed)."""
-        from .interpreter.agents import make_agent
-        from .simulate import agent_seed
+        """A new game from the seed and options, and the seats the agents play."""
         kwargs = {"max_steps": self.max_steps} if self.max_steps else {}
         self.game = self.rules.new_game(seed=self.seed, options=list(self.options), script=self.script, **kwargs)
-        self.bots = {p: make_agent(name, agent_seed(self.seed, p)) for p, name in enumerate(self.who)
-                     if name != "human"}
+        self.bots = {p: name for p, name in enumerate(self.who) if name != "human"}
         self.moves, self.last, self.log, self.logged, self._held, self._seen = [], {}, [], 0, [], []
         return self
 
@@ -93,7 +90,17 @@ class Session:
             not_stuck(g, p)
             if p not in self.bots:
                 return
-            self._apply(p, self.bots[p].act(g))
+            self._apply(p, self.agent_for(p).act(g))
+
+    def agent_for(self, seat: int):
+        """The agent that makes seat's next decision, seeded from the game's seed, the seat and
+        how many moves were made before it: a game saved and loaded (`--load`), or taken back
+        (`u`) and played the same way again, goes on with the agents choosing exactly as they
+        would have (an agent kept from the start would draw from a generator that the replayed
+        moves never advanced)."""
+        from .interpreter.agents import make_agent
+        from .interpreter.chance import derive
+        return make_agent(self.bots[seat], derive("play", self.seed, seat, len(self.moves)))
 
     def _apply(self, seat: int, action) -> None:
         from .play_view import bound_items, seen_by_all
@@ -164,9 +171,7 @@ class Session:
         if cut is None:
             return False
         kept = self.moves[:cut]
-        bots = self.bots
         self.start()
-        self.bots = bots   # the agents keep playing from where they are
         for seat_, action in kept:
             self._apply(seat_, action)
         return True

@@ -22,7 +22,7 @@ def render_game(game, player: int, labels: list[str] | None = None) -> str:
     o = observe(game, player)
     content = game.content
     stage = f"Age {o['age']}" if o["age"] > 0 else "Setup"
-    lines = [f"== {stage} == player {o['to_move']} to move" + ("  (game over)" if o["over"] else "")]
+    lines = [f"== {stage} == " + ("(game over)" if o["over"] else f"player {o['to_move']} to move")]
     if game.track_slot >= 0 and content.players == 2:  # a conflict track lies between two capitals
         cap = content.track.capital
         pawn = o["pawn"]
@@ -37,7 +37,7 @@ def render_game(game, player: int, labels: list[str] | None = None) -> str:
     open_cities = all(z.public for z in content.zones if z.active and z.per_player)
     for p in range(content.players):
         who = "you" if p == player else (labels[p] if labels else "")
-        groups = [[f"{o['coins'][p]} coins"]] + [[f"{name} {per_seat[p]}"]
+        groups = [[coins_held(game, p, player)]] + [[f"{counter_label(content, name)} {per_seat[p]}"]
                                                   for name, per_seat in sorted(game.state.counters.items())]
         if open_cities or p == player:
             groups += _city_stats(game, p)
@@ -60,8 +60,43 @@ def render_game(game, player: int, labels: list[str] | None = None) -> str:
     lines += cube_lines(o)
     if o["over"]:
         scores = [game.total_score(p) for p in range(content.players)]
-        lines.append(f"result: winner {o['winner']} ({o['victory']}); scores {scores}")
+        lines.append(f"result: {outcome(game)}; scores {scores}")
     return printable("\n".join(lines))
+
+
+def coins_held(game, p: int, viewer: int) -> str:
+    """Seat p's coins as `viewer` sees them: `7 coins`, and the coins lying on its items in play,
+    which it may spend as well (`2 coins (+5 on NAME)`), on items the viewer sees."""
+    from .interpreter.core import owner_of
+    st = game.state
+    held = coins(st.coins[p])
+    if not st.item_coins:   # (the common case: no content put coins on a card)
+        return held
+    zones = game.content.zones
+    lying = [f"{n} on {game.name(i)}" for i, n in sorted(st.item_coins.items())
+             if n > 0 and owner_of(game, i) == p and game.slot_active[st.loc[i]]
+             and (p == viewer or zones[game.slot_zone[st.loc[i]]].public)]
+    return held + (f" (+{', '.join(lying)})" if lying else "")
+
+
+def counter_label(content, name: str) -> str:
+    """How a counter is named beside its number: its `label=` (where the name would mislead: a
+    counter of points named after what earns them), else its name."""
+    return content.counter_labels.get(name, name)
+
+
+def outcome(game) -> str:
+    """Who won a finished game and how: `winner 0 (civilian)`, or every seat that shares the
+    victory, `shared victory of players 1 and 2 (civilian)` (its state's winner says only that
+    it is shared)."""
+    st = game.state
+    won = game.winners()
+    if not won:
+        return f"no winner ({st.victory})"
+    if len(won) == 1:
+        return f"winner {won[0]} ({st.victory})"
+    seats = ", ".join(map(str, won[:-1])) + f" and {won[-1]}"
+    return f"shared victory of players {seats} ({st.victory})"
 
 
 def _city_stats(game, p: int) -> list[list[str]]:
@@ -296,13 +331,55 @@ def plain_price(game, seat: int, action) -> str:
     if got is None:
         return ""
     built, to, taken = got
-    if not built and taken is None or to is not None and taken is None:
+    # (with `pay=`, what the bank gets: the price less the resources bought from the others)
+    bank = sum(0 if chain else t - (trade if to is not None else 0) for t, trade, chain in built)
+    if not built and taken is None or to is not None and not bank and taken is None:
         return ""
-    total = (0 if to is not None else sum(0 if chain else t for t, _, chain in built)) + (taken or 0)
+    total = bank + sum(n for _, n in to or ()) + (taken or 0)
     return "(cannot be had)" if total >= IMPOSSIBLE else f"({coins(total)})"
 
 
+# What `choose_action` answers besides an action and None (quit): the plain screen's `u`, `s`.
+UNDO, SAVE = "undo", "save"
+PLAIN_KEYS = "? N explains action N, e NAME explains any name, u undoes your last move, s saves, q quits"
+
+
+def explanation(content, action) -> str:
+    """`rulesdsl explain` of each item an action names, then of the action itself."""
+    from .explain import explain
+    parts = []
+    for name in [a for a in action.args if not a.startswith("pay=")] + [action.name]:
+        try:
+            parts.append(explain(name, content))
+        except KeyError:   # a choice's answer that names no definition (a seat, a space)
+            continue
+    return printable("\n\n".join(parts) or f"{action}: nothing to explain")
+
+
+def explained_name(content, name: str) -> str:
+    """`e NAME`: what `rulesdsl explain NAME` says, or which names are near one not defined.  A
+    name typed in quotes, as the actions show it (`build "My Card"`), is that name."""
+    from .explain import explain
+    if len(name) > 2 and name[0] == name[-1] == '"':
+        name = name[1:-1].strip()
+    try:
+        return printable(explain(name, content))
+    except KeyError as exc:   # explain.UnknownName: says what is near
+        return printable(str(exc))
+
+
+def _number(answer: str, count: int) -> int | None:
+    """The action numbered `answer` (1 to count), else None.  (ASCII digits only, and few: `int`
+    refuses `²` and numbers of thousands of digits.)"""
+    if answer.isascii() and answer.isdigit() and len(answer) <= 9 and 1 <= int(answer) <= count:
+        return int(answer)
+    return None
+
+
 def choose_action(game):
+    """The plain screen's prompt: the action typed by its number, None for `q`, UNDO for `u`,
+    SAVE for `s`; `? N` and `e NAME` explain and ask again, as does anything else (with what
+    may be typed)."""
     actions = game.legal_actions()
     pending = game.state.pending
     seat = game.to_move()
@@ -312,9 +389,20 @@ def choose_action(game):
         click.echo(printable(f"  {i:2}. {a}" + (f"  {price}" if price else "")))
     while True:
         answer = click.prompt("number (q to quit)", default="", show_default=False).strip()
-        if answer.lower() in ("q", "quit"):
+        word = answer.lower()
+        if word in ("q", "quit"):
             return None
-        # (ASCII digits only, and few: `int` refuses `²` and numbers of thousands of digits)
-        if answer.isascii() and answer.isdigit() and len(answer) <= 9 and 1 <= int(answer) <= len(actions):
-            return actions[int(answer) - 1]
-        click.echo("type one of the numbers above")
+        n = _number(answer, len(actions))
+        if n is not None:
+            return actions[n - 1]
+        if word in ("u", "undo"):
+            return UNDO
+        if word in ("s", "save"):
+            return SAVE
+        if word.startswith("?") and _number(answer[1:].strip(), len(actions)) is not None:
+            click.echo(explanation(game.content, actions[_number(answer[1:].strip(), len(actions)) - 1]))
+            continue
+        if word.startswith("e ") and answer[2:].strip():
+            click.echo(explained_name(game.content, answer[2:].strip()))
+            continue
+        click.echo(f"type one of the numbers above (1 to {len(actions)}); {PLAIN_KEYS}")

@@ -376,9 +376,10 @@ def _verbs() -> dict[str, Verb]:
              doc="The age ends after a turn or round when the condition holds (as seat 0). Without it an age ends "
                  "when its structure is empty; with neither, when nobody can act.",
              example="age_ends when count(hand, owner=all) == 0", explain="an age ends when {condition}"),
-        Verb("counter", GAME, (Param("name", WORD),), kinds=("game", "expansion"),
-             doc="A number per seat, from 0: `add N NAME` changes it, `counter(NAME)` reads it.",
-             example="counter military", explain="each player counts {name}"),
+        Verb("counter", GAME, (Param("name", WORD),), (("label", TEXT),), kinds=("game", "expansion"),
+             doc="A number per seat, from 0: `add N NAME` changes it, `counter(NAME)` reads it; "
+                 "`label=\"...\"`: how the play screens name it beside its number.",
+             example="counter military", explain="each player counts {name}{label:?, shown as \"%\"}"),
         Verb("trade", GAME, (Param("with", WORD, literal=("neighbours",)), Param("price", INT)), (("where", BOOL),),
              kinds=("game",), repeatable=False,
              doc="Resources a build lacks may be bought from the two neighbours at `price` coins a unit, paid to the "

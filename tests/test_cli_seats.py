@@ -313,7 +313,7 @@ def test_simulate_and_verify_simultaneous_rounds(players):
 
 
 def test_play_offers_and_plays_builds_that_pay_neighbours():
-    result = run("play", "--game", HANDS, "--players", "3", "--seat", "1", "--seed", "2", "--agent", "random",
+    result = run("play", "--game", HANDS, "--players", "3", "--seat", "1", "--seed", "3", "--agent", "random",
                  input="1\n" * 30)
     assert result.exit_code == 0, result.output
     offered = re.findall(r"^ +1\. (build \S+ pay=p\d:\d+)$", result.output, re.M)

@@ -262,6 +262,39 @@ def test_unknown_name_suggests(content):
     assert exc.value.suggestion is None
 
 
+def test_a_name_of_a_bundled_expansion_not_loaded_says_which_expansion(content):
+    """`rulesdsl explain Zeus` said only "nothing is named `Zeus`": a god, a decree or an action of
+    Pantheon or Agora asked of the base game names the expansion that defines it."""
+    for name, kind, expansion in (("Zeus", "a god", "pantheon"), ("Decree: shield", "a decree", "agora"),
+                                  ("Curia Julia", "a wonder", "agora")):
+        with pytest.raises(UnknownName) as exc:
+            explain(name, content)
+        assert exc.value.suggestion == f'"{name}" is {kind} of the bundled expansion {expansion}: add -e {expansion}'
+    with pytest.raises(UnknownName) as exc:
+        explain("prepare", content)
+    assert exc.value.suggestion == "action `prepare` is defined by the bundled expansion agora: add -e agora"
+    with_it = Ruleset.load(["pantheon"]).content
+    assert explain("Zeus", with_it).startswith("Zeus (god, ")
+    with pytest.raises(UnknownName) as exc:                  # Agora's, not loaded beside Pantheon
+        explain("Coup", with_it)
+    assert exc.value.suggestion.endswith("add -e agora")
+    with pytest.raises(UnknownName) as exc:                  # no bundled expansion of the classic game has it
+        explain("Zeus", Ruleset.load((), "classic", 3).content)
+    assert exc.value.suggestion is None
+
+
+@pytest.mark.parametrize("typed", ["zeus", "ZEUS", "god Zeus", "god  zeus", "God ZEUS"])
+def test_a_bundled_expansions_name_is_named_however_explain_would_find_it(content, typed):
+    """`explain` finds a name in any case and with its kind first (`explain zeus` with -e
+    pantheon is Zeus): asked without the expansion, the same spellings name it (they said only
+    "nothing is named `zeus`", without even a did-you-mean)."""
+    assert explain(typed, Ruleset.load(["pantheon"]).content).startswith("Zeus (god, ")
+    with pytest.raises(UnknownName) as exc:
+        explain(typed, content)
+    assert exc.value.suggestion.endswith("the bundled expansion pantheon: add -e pantheon")
+    assert "Zeus" in exc.value.suggestion
+
+
 def test_a_long_unknown_name_is_cut_as_every_unknown_name_is(content):
     """`rulesdsl explain` echoed a 5,000-character name whole; other commands cut it
     (`names.quoted`)."""
@@ -314,3 +347,26 @@ def test_explain_knows_the_scenario_codes_rulesdsl_test_prints():
     assert CliRunner().invoke(cli, ["explain", "S501"]).output.startswith("S501 (scenario failure): ")
     unknown = CliRunner().invoke(cli, ["explain", "S999"])
     assert unknown.exit_code == 1 and "no scenario code S999; codes: S101, " in unknown.output
+
+
+def test_explain_names_where_an_expansion_changed_or_removed_a_definition(tmp_path):
+    """An extended card was shown with the base game's place alone, a replaced one with the
+    replacement's alone, and a removed card got "did you mean" another name."""
+    (tmp_path / "changes.rules").write_text(
+        'extend card "Lumber Yard" {\n    points 1\n}\n\nremove card "Stone Pit"\n\n'
+        'replace card "Clay Pool" {\n    age 1\n    color brown\n    produce clay\n}\n\n'
+        'card "New Pit" {\n    age 1\n    color brown\n    produce stone\n}\n\n'
+        'extend action discard {\n    gain 1 coin\n}\n', encoding="utf-8")
+    content = Ruleset.load([str(tmp_path)]).content
+    mine = tmp_path / "changes.rules"
+    assert explain("Lumber Yard", content).splitlines()[0] == \
+        f"Lumber Yard (card, cards/duel/age1.rules:3; extended at {mine}:1)"
+    assert explain("Clay Pool", content).splitlines()[0] == \
+        f"Clay Pool (card, {mine}:7; replaces cards/duel/age1.rules:16)"
+    assert explain("action discard", content).splitlines()[0]== \
+        f"discard (action, cards/duel/game.rules:109; extended at {mine}:19)"
+    assert explain("Quarry", content).splitlines()[0] == "Quarry (card, cards/duel/age1.rules:29)"
+    with pytest.raises(UnknownName) as exc:
+        explain("stone pit", content)
+    assert exc.value.suggestion == (f'`remove card "Stone Pit"` at {mine}:5 took it out '
+                                    f"(defined at cards/duel/age1.rules:35)")

@@ -489,5 +489,7 @@ def test_a_label_does_not_change_the_fingerprint(tmp_path):
     assert labelled.fingerprint() == plain.fingerprint()
     # the bundled content's: what saves and traces made before the labels recorded
     assert Ruleset.load().content.fingerprint() == "bf1d747a6beae15769751e5c05431a9a"
-    assert Ruleset.load(["pantheon", "agora"]).content.fingerprint() == "c02d98a3d4449e6338daed9154c72df4"
+    # (Pantheon's own files changed since: Enki's tokens turned up by the Gate, 5b781b4; the
+    # labels leave it as the files make it, c02d98a3... before that change)
+    assert Ruleset.load(["pantheon", "agora"]).content.fingerprint() == "42a24093ac1eaa81384b3dcb6ef44036"
     assert Ruleset.load([], "classic", 3).content.fingerprint() == "4a1d67da1b3975ca235453dde9995490"
