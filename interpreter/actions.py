@@ -6,6 +6,7 @@ from functools import partial
 from typing import NamedTuple
 
 from rulesdsl.diagnostics import elide
+from rulesdsl.safe_text import canonical
 
 CHOOSE = "choose"
 CHOOSE_PLAYER = "choose_player"
@@ -25,7 +26,8 @@ class Action(NamedTuple):
 
     @classmethod
     def parse(cls, text: str) -> "Action":
-        """`build "My Card"` or `wonder Card Wonder` -> Action."""
+        """`build "My Card"` or `wonder Card Wonder` -> Action; names in the form card files
+        give them (`safe_text.canonical`)."""
         import shlex
         if not isinstance(text, str):   # (shlex.split(None) would read standard input: a hang)
             raise TypeError(f"Action.parse reads a string, not {type(text).__name__}")
@@ -35,7 +37,7 @@ class Action(NamedTuple):
             raise ValueError(f"cannot read the action {elide(text)!r}: {str(exc)[0].lower()}{str(exc)[1:]}") from None
         if not parts:
             raise ValueError("empty action")
-        return cls(parts[0], tuple(parts[1:]))
+        return cls(parts[0], tuple(canonical(p) for p in parts[1:]))
 
 
 def briefly(action: object) -> str:

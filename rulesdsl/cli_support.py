@@ -225,7 +225,23 @@ class Existing(click.Path):
         super().__init__(exists=True, **kwargs)
 
     def convert(self, value, param, ctx):
+        if isinstance(value, str) and not value.strip():   # (no_such named no path: "no such file: ")
+            self.fail("an empty path names no file or folder", param, ctx)
         problem = None if value == "-" and self.allow_dash else no_such(value)
         if problem is not None:
             self.fail(problem, param, ctx)
+        return super().convert(value, param, ctx)
+
+
+class OutputFile(click.Path):
+    """A file a command writes (`--save`, `--out`, `--html`, `--checkpoint`): a folder is a usage
+    error, and so is an empty path, which `Path` reads as `.` (it was `cannot write .: not a
+    regular file`, naming a folder no one typed)."""
+
+    def __init__(self) -> None:
+        super().__init__(dir_okay=False, path_type=Path)
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and not value.strip():
+            self.fail("an empty path is not a file", param, ctx)
         return super().convert(value, param, ctx)

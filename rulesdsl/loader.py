@@ -206,6 +206,9 @@ class Merged:
     # (kind, name) -> the definition a `replace` replaced: what a statement the replacement
     # lacks was (E104's help: `replace` gives the whole definition anew).
     replaced: dict[tuple[str, str], ast.Definition] = attrs.Factory(dict)
+    # A second definition of a name (E102), left out of the content: the checker still reads
+    # its statements, so that one run of `check` names every mistake in it.
+    duplicates: list[ast.Definition] = attrs.Factory(list)
 
     def by_kind(self, kind: str) -> list[ast.Definition]:
         return [d for d in self.definitions if d.kind == kind]
@@ -292,6 +295,8 @@ def merge(layers: list[list[ast.SourceFile]], merged: Merged) -> Merged:
                             if d.block is None and before is not None and d.kind in _verbs() else
                             f"the first definition is at {first.name_span.file}:{first.name_span.line}; "
                             f"use `replace {d.kind} \"{d.name}\"` to change it"))
+                        if d.block is not None:
+                            merged.duplicates.append(d)
                         continue
                     index[key] = len(slots)
                     slots.append(d)
@@ -458,13 +463,14 @@ def _defined_later(d: ast.Definition, layer: list[ast.SourceFile],
 
 
 def bundled_hint(what: str, name: str, layers: list[list[ast.SourceFile]] | None = None,
-                 merged: "Merged | None" = None) -> str | None:
+                 merged: "Merged | None" = None, loosely: bool = False) -> str | None:
     """"`NAME` is a zone of the bundled expansion EXP: add -e EXP" when a bundled
     expansion of the game in force, one not loaded, declares or defines `name` (and nothing
     loaded does: the caller asks only about a name it did not find).  `what`: a declaration of
     a game or expansion header (`zone`, `colors`, `resources`, `science`, `chains`, `counter`,
     `table`, `item_kinds`), a kind of definition (`god`, `layout`, `procedure`), or `item` (an
-    item of any kind, by name).  From `layers` (the loader) or `merged` (the checker)."""
+    item of any kind, by name).  From `layers` (the loader) or `merged` (the checker).
+    `loosely`: `name` as `explain` matches one, in any case, its runs of spaces as one."""
     if merged is not None:
         definitions = list(merged.definitions)
     else:
@@ -477,9 +483,16 @@ def bundled_hint(what: str, name: str, layers: list[list[ast.SourceFile]] | None
         if expansion in loaded:
             continue
         label = found.get((what, name))
+        if label is None and loosely:
+            label = next((said for (w, n), said in found.items() if w == what and _loose(n) == _loose(name)), None)
         if label is not None:
             return f"{label} the bundled expansion {expansion}: add -e {expansion}"
     return None
+
+
+def _loose(name: str) -> str:
+    """A name as `explain` matches it: case folded, each run of spaces one space."""
+    return " ".join(name.split()).casefold()
 
 
 @functools.lru_cache(maxsize=None)

@@ -24,6 +24,7 @@ that needs write access to this private folder, that is the user's own account."
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -37,7 +38,7 @@ import attrs
 
 from . import ast
 from .diagnostics import Span
-from .safe_text import first_control
+from .safe_text import canonical, first_control
 
 MAX_ENTRIES = 2000
 MAX_BYTES = 64 * 1024 * 1024
@@ -127,7 +128,8 @@ def _checked_folder(folder: Path) -> int:
         if hasattr(os, "getuid") and info.st_uid != os.getuid():
             raise Refused(f"{folder} belongs to another user")
         if info.st_mode & 0o077:  # made by an older version, or by hand: make it private
-            os.fchmod(fd, 0o700)
+            # (the owner's own bits kept: a folder its owner made read-only stays read-only)
+            os.fchmod(fd, stat.S_IMODE(info.st_mode) & 0o700)
         return fd
     except BaseException:
         os.close(fd)
@@ -251,7 +253,7 @@ def _write_entry(folder: int, name: str, entry: bytes) -> None:
 @attrs.frozen
 class Info:
     folder: Path | None
-    state: str            # "on", "off" (RULESDSL_NO_CACHE), "empty" (no folder yet), or why it is refused
+    state: str            # "on", "off ...", "empty ...", "read-only ..." or why it is not used
     entries: int = 0
     bytes: int = 0
 
@@ -306,6 +308,10 @@ def info() -> Info:
         within = _made_in(folder)
         if not os.path.isdir(within):   # (it could never be made: said, not "no folder yet")
             return Info(folder, f"not used: {within} is " + ("not a folder" if os.path.lexists(within) else "not there"))
+        # (where making it begins: its parent, else `within`, the one above that is there)
+        there = folder.parent if os.path.isdir(folder.parent) else within
+        if not _writable(there):   # (`check` would fail to make it, and parse every file every time)
+            return Info(folder, f"not used: it cannot be made, {there} is not writable")
         return Info(folder, "empty (no folder yet)")
     try:
         fd = _checked_folder(folder)
@@ -315,12 +321,25 @@ def info() -> Info:
         found = _entries(fd)
     finally:
         os.close(fd)
-    return Info(folder, "on", len(found), sum(size for _, size, _ in found))
+    # (entries are still read from a folder its owner made read-only; new ones are not kept)
+    state = "on" if _writable(folder) else READ_ONLY
+    return Info(folder, state, len(found), sum(size for _, size, _ in found))
+
+
+READ_ONLY = "read-only (entries are read; new ones are not kept)"
+
+
+def _writable(folder: Path) -> bool:
+    """Whether files can be made and removed in `folder`."""
+    return os.access(folder, os.W_OK | os.X_OK)
 
 
 def clear() -> tuple[Info, int]:
-    """Remove every entry; returns the state before and the number of files removed."""
+    """Remove every entry; returns the state before and the number of files removed.  A folder
+    that is not writable is a PermissionError (its entries cannot be removed)."""
     before = info()
+    if before.state == READ_ONLY:
+        raise PermissionError(errno.EACCES, f"{before.folder} is not writable")
     if before.state != "on":
         return before, 0
     fd = _checked_folder(before.folder)
@@ -476,10 +495,18 @@ class _Decoder:
     def quoted(self, raw: Any, span: Span) -> str:
         if type(raw) is not str or '"' in raw or first_control(raw) is not None:
             raise ValueError("bad string")
-        if self.source(span) != f'"{raw}"':
+        if not self._is_quoted(self.source(span), raw):
             raise ValueError("a string is not its source text")
         self.leaves += 1
         return raw
+
+    @staticmethod
+    def _is_quoted(source: str, name: str) -> bool:
+        """`source` is `name` in quotes (the parser keeps a quoted name in its canonical form)."""
+        return len(source) >= 2 and source[0] == source[-1] == '"' and canonical(source[1:-1]) == name
+
+    def _is_name(self, source: str, name: str) -> bool:
+        return source == name or self._is_quoted(source, name)
 
     def number(self, raw: Any, span: Span) -> int:
         if type(raw) is not int:
@@ -513,7 +540,7 @@ class _Decoder:
         kind = self.word(kind, kind_span)
         if type(name) is not str:
             raise ValueError("bad name")
-        if first_control(name) is not None or name and self.source(name_span) not in (name, f'"{name}"'):
+        if first_control(name) is not None or name and not self._is_name(self.source(name_span), name):
             raise ValueError("a definition's name is not its source text")
         # A nameless definition's name span is its kind's; the modifier is a word of its own.
         self.leaves += (name_span != kind_span) + (modifier is not None)

@@ -17,6 +17,7 @@ from .limits import MAX_PLAYERS
 from .loader import BASE_GAME
 from .names import UnknownName
 from .pipeline import Ruleset, load_ruleset
+from .safe_text import canonical
 
 FORMAT = "rulesdsl-trace"
 # 2: seeds are mixed through a hash (a version 1 trace's seed drew other dice); 3: a choice's
@@ -272,12 +273,14 @@ def rules_of(data: dict) -> Ruleset:
 
 
 def actions_of(data: dict) -> list[Action]:
-    return [Action(raw[0], tuple(raw[1:])) for raw in data["actions"]]
+    """A (validated) trace's actions, each name in the form card files give it (a trace written
+    by hand may spell `Café` with a combining accent)."""
+    return [Action(raw[0], tuple(canonical(a) for a in raw[1:])) for raw in data["actions"]]
 
 
 def round_of(data: dict) -> list[tuple[int, Action]]:
     """The choices a trace's round under way holds beyond its actions, as (seat, action)."""
-    return [(raw[0], Action(raw[1], tuple(raw[2:]))) for raw in data.get("round", [])]
+    return [(raw[0], Action(raw[1], tuple(canonical(a) for a in raw[2:]))) for raw in data.get("round", [])]
 
 
 def compare_end(game: Game, data: dict) -> list[str]:

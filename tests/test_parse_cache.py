@@ -405,3 +405,53 @@ def test_where_the_cache_would_go_but_cannot_be_is_said_and_nothing_is_made(monk
     monkeypatch.setenv("HOME", "")
     assert parse_cache.cache_dir() is None
     assert parse_cache.info().state == "off (no home folder (HOME is empty))"
+
+
+def _modes_as_owner(monkeypatch) -> None:
+    """`os.access` answered from the owner's mode bits, as for a user who is not root (root may
+    write anywhere, and the suite may run as root): the folders below are the test's own."""
+    real = os.access
+
+    def access(path, mode, **kw):
+        if mode & os.W_OK and not stat.S_IMODE(os.stat(path).st_mode) & stat.S_IWUSR:
+            return False
+        return real(path, mode, **kw)
+    monkeypatch.setattr(os, "access", access)
+
+
+def test_a_read_only_cache_is_read_and_said_so_and_stays_read_only(cache, content, monkeypatch, parses):
+    result(content)
+    n = len(entries(cache))
+    _modes_as_owner(monkeypatch)
+    cache.chmod(0o555)   # (made read-only by its owner, readable by others: made private, not writable)
+    try:
+        parses.clear()
+        assert result(content)[0]["summary"]["errors"] == 0
+        assert parses == []   # the entries were read
+        assert stat.S_IMODE(cache.stat().st_mode) == 0o500   # (it was 0o700: writable again)
+        info = parse_cache.info()
+        assert info.state == parse_cache.READ_ONLY and info.entries == n
+        runner = CliRunner()
+        got = runner.invoke(cli, ["cache", "info"])
+        assert got.exit_code == 0 and "state: read-only (entries are read; new ones are not kept)" in got.output
+        got = runner.invoke(cli, ["cache", "clear"])
+        assert got.exit_code == 1 and got.output == f"error: cannot clear the cache: {cache} is not writable\n"
+        assert len(entries(cache)) == n
+    finally:
+        cache.chmod(0o700)
+
+
+def test_a_cache_folder_that_cannot_be_made_is_said_so(tmp_path, content, monkeypatch):
+    closed = tmp_path / "closed"
+    closed.mkdir()
+    monkeypatch.setenv("RULESDSL_CACHE_DIR", str(closed / "cache"))
+    monkeypatch.delenv("RULESDSL_NO_CACHE", raising=False)
+    assert parse_cache.info().state == "empty (no folder yet)"
+    _modes_as_owner(monkeypatch)
+    closed.chmod(0o555)
+    try:
+        # (it was "empty (no folder yet)", as if the first `check` would make it)
+        assert parse_cache.info().state == f"not used: it cannot be made, {closed} is not writable"
+        assert result(content)[0]["summary"]["errors"] == 0
+    finally:
+        closed.chmod(0o700)

@@ -321,3 +321,12 @@ def test_balance_traces_follow_the_rules_of_every_output_path(tmp_path, in_tmp):
 def test_editor_grammar_into_an_empty_path_is_refused(in_tmp):
     one_line(run("editor-grammar", "-o", ""), "an empty path is not a folder", status=2)
     assert not list(in_tmp.glob("*.json"))
+
+
+@pytest.mark.parametrize("args", [("replay", ""), ("play", "--plain", "--load", ""), ("verify", ""),
+                                  ("list", "cards", ""), ("test", " ")])
+def test_an_empty_path_to_read_is_a_usage_error_naming_it_so(args):
+    """`replay ''` said "no such file or folder: " and named nothing."""
+    result = run(*args)
+    one_line(result, "an empty path names no file or folder", status=2)
+    played_nothing(result)
