@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from .cli_support import (Existing, checked, check_players, content_layers, game_base, game_options, load_rules, no_such,
+from .cli_support import (Existing, OutputFile, checked, check_players, content_layers, game_base, game_options, load_rules, no_such,
                           require_expansion_folders, require_paths, seat_agents, stop_on_ctrl_c, usage_error, writable)
 from .limits import DEFAULT_MAX_STEPS, SEED_MAX, SEED_MIN
 
@@ -218,7 +218,7 @@ def simulate(games: int, seed: int, expansions: tuple[str, ...], agents: str | N
 @click.option("--seed", "-s", default=None, type=click.IntRange(SEED_MIN, SEED_MAX), help="Seed (default: random).")
 @click.option("--expansion", "-e", "expansions", multiple=True)
 @game_options
-@click.option("--save", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--save", type=OutputFile(),
               help="Write the game's trace here at the end (and, on the full screen, when `s` is pressed).")
 @click.option("--option", "options", multiple=True, metavar="NAME", help="A game option (e.g. beginner_wonders).")
 @click.option("--plain", is_flag=True,
@@ -241,7 +241,7 @@ def play(agent: str | None, agents: str | None, seat: int, seed: int | None, exp
     from .files import FileProblem
     from .names import check_agent, check_options, check_seat
     from .play_session import Session
-    from .play_view import choose_action, render_game
+    from .play_view import SAVE, UNDO, choose_action, render_game
     if agent is not None and agents is not None:
         usage_error("give --agent (every other seat) or --agents (one per seat), not both")
     if agent is not None:
@@ -315,7 +315,14 @@ def play(agent: str | None, agents: str | None, seat: int, seed: int | None, exp
             if action is None:
                 click.echo("bye")
                 return
-            session.play(action)
+            if action == UNDO:
+                click.echo(_plain_undo(session, p))
+                # (the game was replayed without the move: what each seat was told stands)
+                told = {q: session.logged for q in session.humans}
+            elif action == SAVE:
+                click.echo(_plain_save(session, save))
+            else:
+                session.play(action)
     except EffectFailed as exc:
         effect_error(exc)   # the game is as it was before the runaway action: its trace replays
     finally:
@@ -328,6 +335,28 @@ def play(agent: str | None, agents: str | None, seat: int, seed: int | None, exp
             click.echo(f"trace written to {save}")
     tell(seat)
     click.echo(render_game(session.game, seat, who))
+
+
+def _plain_undo(session, seat: int) -> str:
+    """`u` on the plain screen: seat's last move taken back (and the agents' after it), or why not."""
+    if session.undo(seat):
+        return "your last move is taken back"
+    if any(p == seat for p, _ in session.moves):
+        return "another player has moved since your last move: theirs is not yours to take back"
+    return "nothing to undo"
+
+
+def _plain_save(session, save: Path | None) -> str:
+    """`s` on the plain screen: the trace written to --save FILE (default
+    rulesdsl-play-SEED.trace.json), or why it could not be."""
+    from .files import FileProblem
+    from .safe_text import printable
+    path = save or Path(f"rulesdsl-play-{session.seed}.trace.json")
+    try:
+        session.save(path)
+    except FileProblem as exc:
+        return printable(f"error: {exc}")
+    return printable(f"trace written to {path}")
 
 
 def _resumed(game, actions: list, chosen: list):
@@ -365,7 +394,7 @@ def _play_screen(rules, seed: int, who: list[str], options: tuple[str, ...], scr
     try:
         session = Session(rules, seed, who, options, max_steps, script=script).start()
         _resumed(session, loaded, chosen)
-        run_screen(session, save, no_color)
+        interrupted = run_screen(session, save, no_color)
     except EffectFailed as exc:
         effect_error(exc)
     click.echo(f"seed {seed}")
@@ -378,6 +407,8 @@ def _play_screen(rules, seed: int, who: list[str], options: tuple[str, ...], scr
             click.echo(f"error: {exc}", err=True)
             sys.exit(1)
         click.echo(f"trace written to {save}")
+    if interrupted:
+        raise click.Abort()   # (`Aborted!`, exit 1: as Ctrl-C on the plain screen)
 
 
 @cli.command()
@@ -402,8 +433,10 @@ def replay(file: Path, max_steps: int | None) -> None:
         if data is not None and not isinstance(exc, TraceError) and _recorded_with_other_cards(data):
             click.echo(f"{OTHER_CARDS}: its moves may not fit these", err=True)
         sys.exit(1)
+    from .play_view import outcome
     st = game.state
-    click.echo(printable(f"{len(st.history)} actions replayed; winner {st.winner} ({st.victory}); "
+    ended = outcome(game) if game.over else "game not over"   # (it said `winner None (None)`)
+    click.echo(printable(f"{len(st.history)} actions replayed; {ended}; "
                f"scores {[game.total_score(p) for p in range(st.players)]}"))
     other = other_cards(st.fingerprint, data)
     if other:
@@ -445,6 +478,7 @@ def list_names(kind: str | None, path: Path | None, expansions: tuple[str, ...],
     from .listing import catalogue, nothing_of, resolve_kind
     from .loader import load_paths, resolve_layers
     from .names import shown
+    from .safe_text import cells
     if path is None and kind is not None and "/" in kind:
         problem = no_such(kind)
         if problem is not None:
@@ -488,10 +522,11 @@ def list_names(kind: str | None, path: Path | None, expansions: tuple[str, ...],
         return
     if not entries:
         click.echo(nothing_of(kind, merged), err=True)
-    width = max([len(shown(e.name)) for e in entries] + [0])
+    # (padded by terminal cells: a CJK name takes two a character, an accent written apart none)
+    width = max([cells(shown(e.name)) for e in entries] + [0])
     for e in entries:
         where = f"{e.file}:{e.line}" if e.file else ""
-        click.echo(f"{shown(e.name):{width}}  {where}".rstrip())
+        click.echo(f"{shown(e.name)}{' ' * (width - cells(shown(e.name)))}  {where}".rstrip())
 def _a_kind(word: str, found) -> bool:
     from .listing import resolve_kind
     try:

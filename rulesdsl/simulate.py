@@ -15,7 +15,7 @@ from .interpreter.playout import play_out
 from .interpreter.state import DRAW
 from .names import check_agents, integer
 from .pipeline import Ruleset
-from .workers import start_method, worker_pool
+from .workers import StopAsked, start_method, worker_pool
 
 
 def play_one(rules: Ruleset, seed: int, agent_names: list[str], max_steps: int = DEFAULT_MAX_STEPS):
@@ -65,24 +65,27 @@ def simulate(rules: Ruleset, games: int, seed: int = 0, agents: list[str] | None
     # (closed on the way out, whatever ends the loop: an interrupted run ends its workers now,
     # not when the interpreter gets round to it: `rulesdsl.workers`)
     with skipping_what_exists(), contextlib.closing(outcomes):
-        for i, outcome in enumerate(outcomes):
-            if outcome is None:  # a worker's game ran away: play it here to raise the same error
-                _outcome(rules, i, seed, agent_names, max_steps)
-            winner, victory, scores = outcome
-            wins["draw" if winner == DRAW else str(winner)] += 1
-            if winner != DRAW:   # (a shared victory is a draw, counted there: as the balance lab does)
-                victories[victory] = victories.get(victory, 0) + 1
-            for p in range(players):
-                for cat, pts in scores[p].items():
-                    key = f"{p}.{cat}"
-                    totals[key] = totals.get(key, 0) + pts
-            played = i + 1
-            if progress:
-                try:
-                    progress(played)
-                except Stop:
-                    interrupted = True
-                    break
+        try:
+            for i, outcome in enumerate(outcomes):
+                if outcome is None:  # a worker's game ran away: play it here to raise the same error
+                    _outcome(rules, i, seed, agent_names, max_steps)
+                winner, victory, scores = outcome
+                wins["draw" if winner == DRAW else str(winner)] += 1
+                if winner != DRAW:   # (a shared victory is a draw, counted there: as the balance lab does)
+                    victories[victory] = victories.get(victory, 0) + 1
+                for p in range(players):
+                    for cat, pts in scores[p].items():
+                        key = f"{p}.{cat}"
+                        totals[key] = totals.get(key, 0) + pts
+                played = i + 1
+                if progress:
+                    try:
+                        progress(played)
+                    except Stop:
+                        interrupted = True
+                        break
+        except StopAsked:   # (Ctrl-C while the workers played slow games: those back before it)
+            interrupted = True
     elapsed = time.perf_counter() - start
     mean: dict[str, dict[str, float]] = {str(p): {} for p in range(players)}
     for key, total in sorted(totals.items()):

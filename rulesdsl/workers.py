@@ -18,7 +18,9 @@ whose workers stop with the command that started them.
   lock held, and the pool's thread, and the exit with it, waited for it for ever. The signal
   is noted (or handed to a handler the command set, such as `cli_support.stop_on_ctrl_c`'s)
   and the pool's waits (`WorkerPool.map`, `WorkerPool.as_completed`) raise KeyboardInterrupt
-  themselves, at most `POLL` seconds later.
+  themselves, at most `POLL` seconds later.  Where the command's handler took the signal
+  (it stops after the result it waits for), the waits raise `StopAsked` instead: a task is a
+  run of games, and one of slow games (the search agent's) came back minutes after Ctrl-C.
 - `map` keeps a bounded number of tasks submitted ahead of the one it waits for: a run of ten
   million games no longer queues 200,000 tasks before the first result.  `Window` does the
   same for results taken as they finish: what a run holds does not grow with its length.
@@ -44,6 +46,12 @@ if TYPE_CHECKING:
 # The signal by which the parent asks its workers to stop (none where there is no such
 # signal: there a stopped pool's workers finish the task they play).
 STOP_SIGNAL: int | None = getattr(signal, "SIGUSR1", None)
+
+
+class StopAsked(KeyboardInterrupt):
+    """The command heard Ctrl-C (its own handler took it): the pool's wait ends now, with the
+    tasks not back dropped, and the command reports what came back before (a caller that does
+    not know it takes it for the Ctrl-C it is)."""
 
 
 class Stopped(BaseException):
@@ -88,6 +96,7 @@ class WorkerPool:
     """A process pool whose tasks a stop can cut short (`task`), and whose waits Ctrl-C ends."""
     executor: "ProcessPoolExecutor"
     interrupted: threading.Event = attrs.Factory(threading.Event)
+    stop_asked: threading.Event = attrs.Factory(threading.Event)   # (the command's handler took Ctrl-C)
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> "Future":
         return self.executor.submit(task, fn, *args)
@@ -134,6 +143,8 @@ class WorkerPool:
     def check(self) -> None:
         if self.interrupted.is_set():
             raise KeyboardInterrupt
+        if self.stop_asked.is_set():
+            raise StopAsked
 
 
 @attrs.define
@@ -212,6 +223,7 @@ def _hear_ctrl_c(pool: WorkerPool) -> Any:
         if callable(previous) and previous is not signal.default_int_handler:
             try:
                 previous(signum, frame)
+                pool.stop_asked.set()
                 return
             except KeyboardInterrupt:
                 pass
