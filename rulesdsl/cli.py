@@ -20,7 +20,7 @@ from .limits import DEFAULT_MAX_STEPS, SEED_MAX, SEED_MIN
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="rulesdsl")
 def cli() -> None:
-    """rulesdsl: 7 Wonders Duel and its expansions, written as card files."""
+    """rulesdsl: 7 Wonders Duel and its expansions, and the classic 7 Wonders, written as card files."""
 
 
 @cli.command()
@@ -156,8 +156,9 @@ def explain(words: tuple[str, ...], expansions: tuple[str, ...], game: str | Non
 
 
 @cli.command()
-@click.option("--games", "-n", default=100, show_default=True, type=click.IntRange(min=1))
-@click.option("--seed", "-s", default=0, show_default=True, type=int)
+@click.option("--games", "-n", default=100, show_default=True, type=click.IntRange(min=1), help="Games to play.")
+@click.option("--seed", "-s", default=0, show_default=True, type=int,
+              help="Seed of the run; each game's seed is a hash of it and the game's index.")
 @click.option("--expansion", "-e", "expansions", multiple=True, help="Include an expansion (repeatable).")
 @click.option("--agents", default=None, metavar="A,B,...",
               help="One agent per seat (random, greedy, mcts), comma-separated. Default: random at every seat.")
@@ -216,7 +217,7 @@ def simulate(games: int, seed: int, expansions: tuple[str, ...], agents: str | N
               help="One per seat instead, comma-separated: human, greedy, random or mcts (your seat: human).")
 @click.option("--seat", default=0, type=int, show_default=True, help="Your seat (0 starts; 0 to players - 1).")
 @click.option("--seed", "-s", default=None, type=click.IntRange(SEED_MIN, SEED_MAX), help="Seed (default: random).")
-@click.option("--expansion", "-e", "expansions", multiple=True)
+@click.option("--expansion", "-e", "expansions", multiple=True, help="Include an expansion (repeatable).")
 @game_options
 @click.option("--save", type=OutputFile(),
               help="Write the game's trace here at the end (and, on the full screen, when `s` is pressed).")

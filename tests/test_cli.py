@@ -293,3 +293,23 @@ def test_simulate_counts_a_shared_victory_as_a_draw_not_a_victory_type():
     data = json.loads(run("simulate", "-n", "300", "-s", "0", "--json").output)
     assert data["wins"]["draw"] == 1
     assert sum(data["victories"].values()) + data["wins"]["draw"] == 300
+
+
+def _commands(group, path=()):
+    for name, command in group.commands.items():
+        if hasattr(command, "commands"):
+            yield from _commands(command, (*path, name))
+        else:
+            yield (*path, name), command
+
+
+@pytest.mark.parametrize("path, command", list(_commands(cli)), ids=lambda x: " ".join(x) if isinstance(x, tuple) else None)
+def test_every_option_says_what_it_does_in_help(path, command):
+    # (`simulate --games`, `--seed`, `balance --seed`, `play --expansion` and `test --format` were
+    # listed by `--help` with a type and no word of what they do)
+    bare = [p.opts for p in command.params if p.param_type_name == "option" and not p.help]
+    assert not bare, f"rulesdsl {' '.join(path)}: options without help: {bare}"
+    shown = run(*path, "--help").output
+    for param in command.params:
+        if param.param_type_name == "option":
+            assert param.opts[0] in shown

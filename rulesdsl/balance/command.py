@@ -49,7 +49,8 @@ def _side(text: str, base: str, flag: str) -> tuple[str, str | None]:
                    "rulesdsl.agents entry point. Default: greedy at every seat.")
 @click.option("--games", "-n", default=100, show_default=True, type=click.IntRange(min=1),
               help="Games to play (rounded up to whole rotations of the line-up).")
-@click.option("--seed", "-s", default=0, show_default=True, type=int)
+@click.option("--seed", "-s", default=0, show_default=True, type=int,
+              help="Seed of the run: each deal's seed is a hash of it and the deal's index.")
 @click.option("--jobs", "-j", default=None, type=click.IntRange(min=1), help="Processes (default: all cores).")
 @click.option("--compare", nargs=2, default=None, metavar="A B",
               help="A/B: play both content sets on the same seeds and agents: each a bundled game, a folder "

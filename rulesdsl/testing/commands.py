@@ -134,7 +134,8 @@ def _verify_trace(path: Path) -> None:
 @click.command("test")
 @click.argument("paths", nargs=-1, type=Existing(path_type=Path))
 @click.option("-k", "keyword", default=None, help="Only scenarios whose name contains this text.")
-@click.option("--format", "fmt", type=click.Choice(["human", "json"]), default="human", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["human", "json"]), default="human", show_default=True,
+              help="human: a line per scenario and a summary; json: one JSON object.")
 @game_options
 def test(paths: tuple[Path, ...], keyword: str | None, fmt: str, game: str | None, players: int | None) -> None:
     """Run scenario files (`*.scenario`; folders are searched).
