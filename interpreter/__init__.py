@@ -6,7 +6,8 @@ It is played from compiled content (`rulesdsl.model`) and imports nothing of the
 from __future__ import annotations
 
 from .actions import Action, GameOver, IllegalAction
-from .budget import DEFAULT_MAX_STEPS, MAX_GAME_ACTIONS, MAX_REPEAT, BudgetExceeded, EffectFailed, GameStuck, GameTooLong, ShortDeal
+from .budget import (DEFAULT_MAX_STEPS, MAX_GAME_ACTIONS, MAX_REPEAT, BudgetExceeded, EffectFailed, GameStuck, GameTooLong,
+                     ScriptedDrawFailed, ShortDeal)
 from .game import Game
 from .state import DRAW, State
 
@@ -22,4 +23,4 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["Action", "BudgetExceeded", "EffectFailed", "GameOver", "GameStuck", "GameTooLong", "ShortDeal", "DEFAULT_MAX_STEPS", "DRAW", "MAX_GAME_ACTIONS", "MAX_REPEAT", "Game", "IllegalAction", "Ruleset", "State", "load_ruleset", "new_game"]
+__all__ = ["Action", "BudgetExceeded", "EffectFailed", "GameOver", "GameStuck", "GameTooLong", "ScriptedDrawFailed", "ShortDeal", "DEFAULT_MAX_STEPS", "DRAW", "MAX_GAME_ACTIONS", "MAX_REPEAT", "Game", "IllegalAction", "Ruleset", "State", "load_ruleset", "new_game"]

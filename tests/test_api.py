@@ -593,3 +593,29 @@ def test_no_one_is_to_move_in_a_finished_game():
         game.apply(agent.act(game))
     assert game.to_move() is None and game.to_act() == [] and game.legal_actions() == []
     assert observe(game, 0)["to_move"] is None
+
+
+def test_every_exception_of_the_errors_table_in_docs_api_is_importable_where_it_says():
+    # (ScriptedDrawFailed, named bare like GameStuck and ShortDeal, was not in rulesdsl.interpreter:
+    # `from rulesdsl.interpreter import ScriptedDrawFailed` was an ImportError)
+    import importlib
+    import re
+    from pathlib import Path
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "api.md").read_text(encoding="utf-8")
+    table = doc[doc.index("## Errors"):].split("\n\n")[1]
+    names = re.findall(r"^\| `([\w.]+)`", table, re.M)
+    assert len(names) >= 10, names
+    for name in names:
+        *module, attr = name.split(".")
+        candidates = ["rulesdsl.interpreter", "builtins"] if not module else [
+            ".".join(["rulesdsl", *module]), ".".join(["rulesdsl", "interpreter", *module]), ".".join(module)]
+        found = [c for c in candidates if _has(importlib, c, attr)]
+        assert found, f"docs/api.md names `{name}`: not importable from {candidates}"
+        assert issubclass(getattr(importlib.import_module(found[0]), attr), Exception)
+
+
+def _has(importlib, module: str, attr: str) -> bool:
+    try:
+        return hasattr(importlib.import_module(module), attr)
+    except ImportError:
+        return False
