@@ -51,6 +51,33 @@ def test_rulebook_examples_pass():
     assert all(r.checks >= 1 for r in report.results)
 
 
+def test_the_examples_pass_from_inside_their_folder(monkeypatch):
+    # `rulesdsl test` with no path runs the current folder's scenarios; in examples/scenarios the
+    # folder `pantheon/` (of scenarios, no card file) stood in for the bundled expansion that
+    # `expansion pantheon` names: "no card file (*.rules) in folder pantheon", S401.
+    monkeypatch.chdir(EXAMPLES)
+    result = run("test")
+    assert result.exit_code == 0, result.output
+    assert "ok    Pantheon: Isis cannot build an eighth wonder" in result.output
+
+
+def test_a_bare_name_in_a_scenario_is_the_bundled_set_whatever_folder_is_here(tmp_path, monkeypatch):
+    (tmp_path / "pantheon").mkdir()
+    (tmp_path / "pantheon" / "x.rules").write_text('expansion pantheon { }\n', encoding="utf-8")
+    (tmp_path / "duel").mkdir()
+    monkeypatch.chdir(tmp_path)
+    (r,) = results(tmp_path, """\
+scenario "gods" {
+    base duel
+    expansion pantheon
+    option beginner_wonders
+    age 2
+    expect count(pantheon) >= 1
+}
+""")
+    assert r.passed, r.render()
+
+
 def test_rulesdsl_test_command_passes_on_the_examples():
     result = run("test", str(EXAMPLES))
     assert result.exit_code == 0, result.output

@@ -40,7 +40,7 @@ from .. import registry as R
 from ..diagnostics import Diagnostic, Span, did_you_mean, render
 from ..files import is_dir, is_file, resolved, unreachable
 from ..limits import MAX_QUANTITY
-from ..loader import default_game
+from ..loader import bundled_folder, default_game
 from ..names import UnknownName, check_options, names_given
 from ..playable import statements
 
@@ -345,7 +345,11 @@ def _header(run: Run, statements: list[ast.Statement]) -> list[ast.Statement]:
                                  + (f": {why}" if why else ""), a.span, "folders are relative to the scenario file")
                 value = str(folder)
             elif isinstance(a, ast.Name):
-                value = a.name
+                # A bare name is the bundled set of that name (a folder is quoted, and relative to
+                # the scenario file): a folder of that name where `rulesdsl test` runs must not
+                # stand in for it, or the scenario's game would depend on the working folder.
+                bundled = bundled_folder(a.name, "game" if s.verb == "base" else "expansion")
+                value = str(bundled) if bundled is not None and is_dir(a.name) else a.name
             else:
                 raise _error("S203", f"`{s.verb}` takes a name or a quoted folder", a.span, f"e.g. {s.verb} NAME, or {s.verb} \"my_cards\"")
             if s.verb == "base":
