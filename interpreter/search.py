@@ -8,8 +8,9 @@ selection counts how often an edge was available (UCB with availability counts),
 actions of the other seats differ from one determinization to the next.
 
 Hidden, and so redrawn: the items of zones nobody sees (decks, the box), other seats' private
-zones (hands) and face-down items, by class (kind and age; a face-down structure card keeps
-its back, its deck), the other seats' choices already made in a simultaneous round, and the
+zones (hands) and face-down items, by class (kind and age; an item whose back shows keeps its
+deck: a face-down structure card, an item face down in a zone the seat sees, an item still in
+the deck it started in), the other seats' choices already made in a simultaneous round, and the
 dice.  The search never reads the real arrangement of any of these: the same observation
 gives the same decision, whatever lies face down (tests/test_balance_agents.py checks it).
 
@@ -37,13 +38,22 @@ from .state import DRAW
 ROLLOUTS = ("random", "greedy")
 
 
-def unknown_items(game: Game, seat: int) -> dict[tuple[str, int], list[tuple[str, int, int]]]:
+Place = tuple[str, int, int, int]
+
+
+def unknown_items(game: Game, seat: int) -> dict[tuple[str, int], list[Place]]:
     """The places whose item `seat` cannot see, by the class of item that may lie there:
-    ("zone", slot, index) or ("structure", position, deck).  A class is an item kind and age; an
+    ("zone", slot, index, deck) or ("structure", position, -1, deck), where `deck` (-1: any) is
+    the deck the item drawn there must come from, its back being known.  A class is an item kind
+    and age; an
     item without an age counts as of the age being played (a card whose copies serve two ages
     is one of the cards of the age it is dealt in).  Only the places and what the seat sees decide the classes
     (how many items each zone holds, the ages in play, which structure cards lie face down and
-    their backs), so the same observation gives the same places.  An unseen item lying on
+    their backs), so the same observation gives the same places.  A back shows on a face-down
+    structure card and on an item face down in a zone the seat sees (the observation names its
+    deck), and a zone items start in keeps as many of its own items as it holds (those of other
+    decks of the same class do not slip into it: each deck's later draws stay its own).  In a
+    zone nobody sees, its first places take them: where in it they lie is not seen.  An unseen item lying on
     another, under it, on a space or holding coins is drawn again too (an item face down with
     another slid under it, one face down on a space, a card tucked face down under another, a
     face-down card carrying a token): what lies there stays tied to the place, whatever item it
@@ -56,18 +66,32 @@ def unknown_items(game: Game, seat: int) -> dict[tuple[str, int], list[tuple[str
     d = st.pending
     offered = {o for o in d.options if o not in hidden} if d is not None and d.kind == "item" and d.player == seat \
         else set()
-    places: dict[tuple[str, int], list[tuple[str, int, int]]] = {}
+    places: dict[tuple[str, int], list[Place]] = {}
     for z in c.zones:
         for owner in range(c.players if z.per_player else 1):
             slot = game.slot(z.id, owner)
             unseen = (not z.public and not z.private) or (z.private and (not z.per_player or owner != seat))
+            # (in a zone nobody sees, per class: how many of its own items the zone holds)
+            own: dict[tuple[str, int], int] = {}
+            held = []
             for index, item in enumerate(st.zones[slot]):
                 if (unseen and item not in offered) or item in hidden:
-                    places.setdefault(_class(c.items[item], st.age), []).append(("zone", slot, index))
+                    it = c.items[item]
+                    key = _class(it, st.age)
+                    held.append((index, it, key))
+                    if unseen and it.deck == z.id:
+                        own[key] = own.get(key, 0) + 1
+            for index, it, key in held:
+                if unseen:
+                    deck = z.id if own.get(key, 0) > 0 else -1
+                    own[key] = own.get(key, 0) - 1
+                else:
+                    deck = it.deck
+                places.setdefault(key, []).append(("zone", slot, index, deck))
     for position, item in enumerate(st.structure):
         if item >= 0 and not st.face_up[position]:
             it = c.items[item]
-            places.setdefault(_class(it, st.age), []).append(("structure", position, it.deck))
+            places.setdefault(_class(it, st.age), []).append(("structure", position, -1, it.deck))
     return places
 
 
@@ -76,10 +100,10 @@ def _class(it, age: int) -> tuple[str, int]:
 
 
 def determinize(game: Game, seat: int, rng: random.Random,
-                places: dict[tuple[str, int], list[tuple[str, int, int]]] | None = None) -> Game:
+                places: dict[tuple[str, int], list[Place]] | None = None) -> Game:
     """A copy of `game` in which what `seat` cannot see is drawn again: the unseen items of each
-    class are dealt afresh over that class's unseen places (a face-down structure card keeps its
-    back: an item of the same deck), the other seats' choices of the current round are forgotten
+    class are dealt afresh over that class's unseen places (a place whose back shows keeps it:
+    an item of the same deck), the other seats' choices of the current round are forgotten
     (they choose again), and the dice get a new state.  `places`: `unknown_items(game, seat)`,
     where the caller has them (the search draws the same position again at every iteration).
     The copy keeps what `game` keeps but what the items drawn again reach (`_forget_redrawn`)."""
@@ -96,8 +120,10 @@ def determinize(game: Game, seat: int, rng: random.Random,
         rng.shuffle(pool)
         news: list[int | None] = [None] * len(spots)
         decks = g.content.items
-        for i, (kind, _where, deck) in enumerate(spots):   # structure places first: their backs show
-            if kind == "structure":
+        # Places whose back shows first.  Each such place's own item has that back, so the pool
+        # holds enough of each deck, and what is left are the backs of the other places' items.
+        for i, (_kind, _where, _index, deck) in enumerate(spots):
+            if deck >= 0:
                 j = next(j for j, item in enumerate(pool) if decks[item].deck == deck)
                 news[i] = pool.pop(j)
         rest = iter(pool)
@@ -185,8 +211,8 @@ def _items_named(blocks, d) -> frozenset[str]:
     return blocks[d.body].items if d.body >= 0 else frozenset()
 
 
-def _item_at(st, spot: tuple[str, int, int]) -> int:
-    kind, where, index = spot
+def _item_at(st, spot: Place) -> int:
+    kind, where, index, _deck = spot
     return st.structure[where] if kind == "structure" else st.zones[where][index]
 
 

@@ -376,3 +376,36 @@ def test_what_a_choice_offers_its_chooser_is_not_redrawn():
         if found >= 2:
             break
     assert found
+
+
+@pytest.mark.parametrize("base, expansions, players", [("duel", (), 2), ("duel", ("pantheon",), 2),
+                                                     ("duel", ("agora",), 2), ("classic", (), 3)])
+def test_a_redrawn_game_keeps_every_back_the_seat_knows(base, expansions, players):
+    """A determinization drew unseen items by kind and age alone: the gods of one mythology took
+    the places of another's (a face-down god on the Pantheon showed another back than the one
+    the seat saw, and a mythology's deck later drew another's gods), unseen age cards slipped
+    into the deck of senators or of Grand Temples, guilds into the Age III deck before their
+    time.  Now the copy shows the seat what the game shows it (but the others' choices of the
+    round), and every deck holds as many of its own items as it did."""
+    from rulesdsl.interpreter.observation import observe
+    rules = load_ruleset(expansions, base, players)
+    c = rules.content
+    def own(g):
+        return [sum(1 for i in g.state.zones[g.slot(z.id, o)] if c.items[i].deck == z.id)
+                for z in c.zones for o in range(players if z.per_player else 1)]
+    checked = 0
+    for seed in range(2):
+        game = rules.new_game(seed=seed)
+        rng = random.Random(seed)
+        while not game.over:
+            for seat in range(players):
+                g = determinize(game, seat, random.Random(checked))
+                _consistent(g)
+                seen, shown = observe(game, seat), observe(g, seat)
+                for view in (seen, shown):
+                    del view["to_move"], view["to_act"], view["round"]
+                assert shown == seen, (seed, game.state.turn, seat)
+                assert own(g) == own(game), (seed, game.state.turn, seat)
+                checked += 1
+            game.apply(game.random_action(rng))
+    assert checked > 100

@@ -954,4 +954,4 @@ def test_cards_sold_and_discarded_lie_face_down():
         view = observe(game, seat)
         assert "discard" not in view["zones"] and view["hidden_counts"]["discard"] == len(pile)
         assert sum(1 for spots in unknown_items(game, seat).values()
-                   for kind, slot, _ in spots if kind == "zone" and slot == pile_slot) == len(pile)
+                   for kind, slot, *_ in spots if kind == "zone" and slot == pile_slot) == len(pile)
