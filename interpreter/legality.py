@@ -577,6 +577,8 @@ def explain_illegal(g: Game, action: Action, seat: int | None = None) -> str | N
     if problem is not None:
         return problem
     if seat is not None and (type(seat) is not int or not 0 <= seat < st.players):
+        if type(seat) is not int:   # (a numpy integer read "there is no seat np.int64(1)")
+            return f"{seat!r} is not a seat: a seat is an int, not {type(seat).__name__} (seats 0 to {st.players - 1})"
         return f"there is no seat {seat!r} (seats 0 to {st.players - 1})"
     if st.pending is not None:
         d = st.pending

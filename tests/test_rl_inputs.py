@@ -285,3 +285,19 @@ def test_a_numpy_integer_is_a_seed_as_its_value():
     assert type(game.state.seed) is int and dumps(game.state) == dumps(new_game(seed=3).state)
     with pytest.raises(ValueError, match="the seed must be an integer"):
         new_game(seed=True)
+
+
+def test_apply_with_a_seat_that_is_not_an_int_says_a_seat_is_an_int():
+    """`apply(action, seat=np.int64(1))` read "there is no seat np.int64(1) (seats 0 to 2)", as
+    if seat 1 did not exist; the state is left as it was."""
+    from rulesdsl.interpreter import IllegalAction
+    game = new_game(base="classic", players=3, seed=1)
+    action = game.legal_actions(1)[0]
+    before = dumps(game.state)
+    for seat, kind in ((np.int64(1), "int64"), ("1", "str"), (True, "bool")):
+        with pytest.raises(IllegalAction, match=rf"is not a seat: a seat is an int, not {kind} \(seats 0 to 2\)$"):
+            game.apply(action, seat=seat)
+        assert game.explain_illegal(action, seat).endswith(f"a seat is an int, not {kind} (seats 0 to 2)")
+    assert dumps(game.state) == before
+    with pytest.raises(IllegalAction, match=r"there is no seat 3 \(seats 0 to 2\)$"):
+        game.apply(action, seat=3)
