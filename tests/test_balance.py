@@ -187,6 +187,17 @@ class Illegal:
         return Action("fly", ("away",))
 
 
+class PlaysOnTheGame:
+    """Plays its look-ahead on the game itself (not on a clone), then answers a legal action."""
+
+    def __init__(self, seed):
+        pass
+
+    def act(self, game):
+        game.apply(game.legal_actions()[0])
+        return game.legal_actions()[0]
+
+
 class Good:
     name = "good"
 
@@ -260,6 +271,16 @@ def test_a_run_adds_up_what_its_seats_took_and_built_as_their_records_list_it(jo
     played = [play_game(rules, plan, i, factories, bundled) for i in range(40)]
     assert result.holdings == Holdings.of(played) and result.holdings.seat_games == 80
     assert result.records == [{k: v for k, v in r.items() if k not in ("taken", "built")} for r in played]
+
+
+def test_agent_that_changes_the_game_it_is_asked_about(agent_module):
+    """It was taken at its word: its seat moved twice, and the report counted the game."""
+    result = invoke("-g", HANDS, "-p", "3", "--agents", f"random,{agent_module}:PlaysOnTheGame,random", "-n", "3",
+                    "-j", "1")
+    assert result.exit_code == 1
+    assert (f"error: agent '{agent_module}:PlaysOnTheGame' (seat 1) changed the game it was asked about in game 0 "
+            "(seed") in result.stderr
+    assert "`act` must not: try actions on `game.clone()`" in result.stderr
 
 
 def test_agent_with_an_illegal_action(agent_module):

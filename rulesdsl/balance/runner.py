@@ -25,6 +25,7 @@ from ..interpreter.budget import DEFAULT_MAX_STEPS, MAX_GAME_ACTIONS, EffectFail
 from ..interpreter.chance import derive
 from ..interpreter.core import watch
 from ..interpreter.legality import not_stuck
+from ..interpreter.persistence import copy_state
 from ..interpreter.playout import play_out, too_long
 from ..interpreter.random_agent import RandomAgent
 from ..interpreter.state import DRAW
@@ -143,6 +144,9 @@ def play_game(rules, plan: Plan, index: int, factories: list[Callable[[int], Any
             not_stuck(game, s)
         except GameStuck as exc:   # (the game's, not the agent's)
             raise GameFailure(index, f"{exc.within(where)}") from None
+        # A custom agent asked about the game itself might play on it (`game.apply` where
+        # `game.clone().apply` was meant): the seat would move twice, unseen.
+        kept = None if bundled[a] else copy_state(game.state)
         try:
             action = agents[s].act(game)
         except EffectFailed as exc:
@@ -150,7 +154,10 @@ def play_game(rules, plan: Plan, index: int, factories: list[Callable[[int], Any
         except Exception as exc:
             raise GameFailure(index, f"agent {plan.agents[a]!r} (seat {s}) raised {type(exc).__name__}: {exc} "
                                      f"in {where}") from None
-        if not bundled[a]:
+        if kept is not None:
+            if game.state != kept:
+                raise GameFailure(index, f"agent {plan.agents[a]!r} (seat {s}) changed the game it was asked "
+                                         f"about in {where} (`act` must not: try actions on `game.clone()`)")
             reason = (game.explain_illegal(action) if isinstance(action, Action)
                       else f"not an Action but {type(action).__name__}")
             if reason is not None:
