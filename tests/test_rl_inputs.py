@@ -3,6 +3,8 @@ has ended (docs/rl.md "Bad input", "Action space"; docs/agents.md)."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -301,3 +303,22 @@ def test_apply_with_a_seat_that_is_not_an_int_says_a_seat_is_an_int():
     assert dumps(game.state) == before
     with pytest.raises(IllegalAction, match=r"there is no seat 3 \(seats 0 to 2\)$"):
         game.apply(action, seat=3)
+
+
+def test_stepping_before_the_first_reset_says_to_reset():
+    """It read "'RulesEnv' object has no attribute 'agents'" (or 'terminations', or
+    'agent_selection'), from the AEC, parallel and single-agent environments alike."""
+    env = rl.env("duel", seed=1)
+    calls = [(env.step, (0,), "step()"), (env.play, (None,), "play()"), (env.last, (), "last()"),
+             (env.agent_iter, (), "agent_iter()"), (env.legal_actions, (), "legal_actions()")]
+    for call, args, what in calls:
+        with pytest.raises(RuntimeError, match=rf"^reset\(\) must be called before {re.escape(what)}$"):
+            call(*args)
+    with pytest.raises(RuntimeError, match=r"^reset\(\) must be called before step\(\)$"):
+        rl.parallel_env("classic", players=3).step({})
+    with pytest.raises(RuntimeError, match=r"^reset\(\) must be called before step\(\)$"):
+        rl.single_agent_env("duel").step(0)
+    env.reset(seed=2)
+    observation, *_ = env.last()
+    env.step(int(np.flatnonzero(observation["action_mask"])[0]))
+    assert env.game.state.history

@@ -111,6 +111,7 @@ class RulesEnv(AECEnv):
         self._legal_seat = -1
         self._ended = False   # the episode is over for every agent: game over, truncated or terminated
         self.dropped = 0   # legal actions left out of masks (payments or options past their slots)
+        self._started = False   # reset() has run: the AEC fields (agents, rewards, ...) exist
 
     # -- spaces ----------------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
@@ -129,6 +130,7 @@ class RulesEnv(AECEnv):
         else:
             game_seed = self._rng.randrange(2 ** 31)
         self.game = self.ruleset.new_game(seed=game_seed, options=self.game_options)
+        self._started = True
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -159,7 +161,22 @@ class RulesEnv(AECEnv):
             obs = observe(self.game, seat)
         return {"observation": obs, "action_mask": mask}
 
+    def require_reset(self, what: str) -> None:
+        """Before the first reset() the AEC fields do not exist: say so (it read "'RulesEnv'
+        object has no attribute 'agents'")."""
+        if not self._started:
+            raise RuntimeError(f"reset() must be called before {what}")
+
+    def last(self, observe: bool = True):
+        self.require_reset("last()")
+        return super().last(observe)
+
+    def agent_iter(self, max_iter: int = 2**63):
+        self.require_reset("agent_iter()")
+        return super().agent_iter(max_iter)
+
     def step(self, action: Any) -> None:
+        self.require_reset("step()")
         if not self.agents:   # (a bare KeyError of the agent stepped last)
             raise GameOver("the game is over and every agent is done: reset() starts another")
         agent = self.agent_selection
@@ -188,6 +205,7 @@ class RulesEnv(AECEnv):
         """Step with an `Action` instead of its number (a legal action of the agent to act, as
         an agent of interpreter/agents.py picks it, even one past the payment or option slots);
         an illegal one raises IllegalActionError and changes nothing."""
+        self.require_reset("play()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             raise IllegalActionError(f"{agent}: the game has ended for it")
@@ -229,6 +247,7 @@ class RulesEnv(AECEnv):
     def legal_actions(self, agent: str | None = None) -> dict[int, Action]:
         """The numbers an agent may play now, with the action each stands for (none once the
         episode has ended, as its mask)."""
+        self.require_reset("legal_actions()")
         seat = self.seat_of[agent or self.agent_selection]
         if self._ended or self.game.over:
             return {}

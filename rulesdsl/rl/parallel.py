@@ -38,6 +38,7 @@ class RulesParallelEnv(ParallelEnv):
         """Plays, in turn order, the action of each seat the game asks for, until a seat would
         act a second time in this step or the game ends.  A seat that must act and has no action
         in `actions` is a ValueError (nothing of this step is played before it is found)."""
+        self.aec.require_reset("step()")
         if not isinstance(actions, dict):
             raise ValueError(f"step takes a dict of agent -> action, not {type(actions).__name__}")
         unknown = sorted(str(k) for k in actions if k not in self.possible_agents)

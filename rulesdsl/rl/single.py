@@ -38,6 +38,7 @@ class SingleAgentEnv(gym.Env):
 
     def step(self, action: Any):
         aec = self.aec
+        aec.require_reset("step()")
         if self._done():
             raise RuntimeError("the episode has ended: call reset()")
         before = aec._cumulative_rewards[self.agent]
