@@ -28,11 +28,16 @@ from .game import Game
 from .trade import pay_label
 
 
-def play_out(g: Game, agents: Sequence[Agent], after: Callable[[Game], object] | None = None) -> None:
+def play_out(g: Game, agents: Sequence[Agent], after: Callable[[Game], object] | None = None,
+             trusted: bool = False) -> None:
     """Play `g` to its end, the agent of each seat choosing its actions; `after(g)`, when given,
     is called after every action (a turn, a seat's choice in a round, an answer to a decision),
-    as a loop of `g.apply(agent.act(g))` would call it after each."""
+    as a loop of `g.apply(agent.act(g))` would call it after each.  An agent's answer is checked
+    as `apply` checks it (IllegalAction, the game as it was before it) unless the agent is a
+    `RandomAgent` or the caller vouches for every agent (`trusted`: the bundled agents, made by
+    name), whose answers are taken from the legal actions."""
     seated(g, agents)
+    play = g._apply if trusted else g.apply
     st = g.state
     content = g.content
     history = st.history
@@ -45,7 +50,7 @@ def play_out(g: Game, agents: Sequence[Agent], after: Callable[[Game], object] |
         for _ in range(MAX_GAME_ACTIONS):
             if st.flow == "over":
                 return
-            g._apply(_acted(g, agents))
+            play(_acted(g, agents))
             if after is not None:
                 after(g)
         too_long(g)
@@ -124,7 +129,8 @@ def play_out(g: Game, agents: Sequence[Agent], after: Callable[[Game], object] |
                 if after is not None:
                     after(g)
                 continue
-        g._apply(_acted(g, agents))
+        # (a random seat here: content with copies or payments, its answer from `random_action`)
+        (g._apply if belows[g.to_move()] is not None else play)(_acted(g, agents))
         if after is not None:
             after(g)
     too_long(g)

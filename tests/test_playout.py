@@ -346,3 +346,40 @@ def test_play_out_refuses_a_line_up_that_is_not_one_agent_per_seat(agents, kind,
         play_out("duel", [RandomAgent(1)] * 2)
     play_out(game, (RandomAgent(1), make_agent("greedy", 2)))   # (a tuple is a line-up too)
     assert game.over
+
+
+@pytest.mark.parametrize("base, players", [("duel", None), ("classic", 3)])
+def test_an_agent_of_yours_answering_an_illegal_action_is_refused_and_the_game_kept(base, players):
+    """`play_out` applied every answer unchecked: a bot's `Action("fly", ("away",))` raised a bare
+    KeyError halfway through the action, the state left half changed, and a text answer an
+    AttributeError.  Now an answer is checked as `apply` checks it; the bundled agents, made by
+    name in `simulate`, are vouched for."""
+    from rulesdsl.interpreter import Action, IllegalAction
+
+    class Fly:
+        def act(self, game):
+            return Action("fly", ("away",))
+
+    class Text:
+        def act(self, game):
+            return str(game.legal_actions()[0])
+
+    class LateMistake:
+        """Plays legally a while, then names a card twice over."""
+        def __init__(self):
+            self.turns = 0
+
+        def act(self, game):
+            self.turns += 1
+            action = game.legal_actions()[0]
+            return action if self.turns < 5 else Action(action.name, action.args * 2)
+
+    rules = load_ruleset((), base, players)
+    for bot, reason in ((Fly(), "^illegal action fly away: "), (Text(), "not an Action"), (LateMistake(), "argument")):
+        game = rules.new_game(seed=4)
+        seen = []
+        agents = [bot] + [RandomAgent(p) for p in range(1, rules.content.players)]
+        with pytest.raises(IllegalAction, match=reason):
+            play_out(game, agents, after=lambda g: seen.append(dumps(g.state)))
+        assert dumps(game.state) == (seen[-1] if seen else dumps(rules.new_game(seed=4).state))
+        game.apply(game.legal_actions()[0])   # (and plays on)
