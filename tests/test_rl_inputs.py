@@ -322,3 +322,22 @@ def test_stepping_before_the_first_reset_says_to_reset():
     observation, *_ = env.last()
     env.step(int(np.flatnonzero(observation["action_mask"])[0]))
     assert env.game.state.history
+
+
+@pytest.mark.parametrize("agent", ["player_5", 0, "", None, ["player_0"]])
+def test_an_agent_the_environment_does_not_have_is_named_with_the_agents_it_has(agent):
+    """`observe(0)` (a seat given for the agent's name) raised a bare KeyError: 0; a list, a
+    TypeError on hashing it."""
+    env = rl.env("duel", seed=1)
+    env.reset(seed=1)
+    calls = [env.observe, env.view, env.observation_space, env.action_space]
+    if agent is not None:   # (legal_actions() without an agent: the agent to act)
+        calls.append(env.legal_actions)
+    for call in calls:
+        with pytest.raises(rl.UnknownAgent, match=r"^no agent .* in this game: its agents are player_0, player_1$"):
+            call(agent)
+    with pytest.raises(KeyError):   # (still a KeyError, and a ValueError as the parallel env's step)
+        env.observe(agent)
+    with pytest.raises(ValueError):
+        env.observe(agent)
+    assert env.legal_actions() and env.observe("player_1")["action_mask"].sum() == 0

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .aec import IllegalActionError, RulesEnv
+from .aec import IllegalActionError, RulesEnv, UnknownAgent
 from .parallel import RulesParallelEnv
 from .single import SingleAgentEnv
 from .space import ActionSpace
@@ -42,4 +42,4 @@ def single_agent_env(game: str | Path = "duel", expansions: tuple[str, ...] | li
 
 
 __all__ = ["env", "parallel_env", "single_agent_env", "RulesEnv", "RulesParallelEnv", "SingleAgentEnv",
-           "ActionSpace", "IllegalActionError"]
+           "ActionSpace", "IllegalActionError", "UnknownAgent"]

@@ -37,6 +37,14 @@ class IllegalActionError(ValueError):
     """An action number the agent may not play now; the game is unchanged."""
 
 
+class UnknownAgent(KeyError, ValueError):
+    """An agent name the environment does not have (a KeyError, as a dict of agents raises, and a
+    ValueError, as the parallel environment's `step` raises for one)."""
+
+    def __str__(self) -> str:   # (a KeyError shows its message quoted)
+        return str(self.args[0])
+
+
 class ViewSpace(spaces.Space):
     """The space of `interpreter.observation.observe` dicts (obs_type="dict")."""
 
@@ -115,10 +123,10 @@ class RulesEnv(AECEnv):
 
     # -- spaces ----------------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
+        return self.observation_spaces[self.possible_agents[self.seat(agent)]]
 
     def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
+        return self.action_spaces[self.possible_agents[self.seat(agent)]]
 
     # -- the AEC API -----------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
@@ -145,8 +153,17 @@ class RulesEnv(AECEnv):
         if self.game.over:  # a game decided by its set-up alone
             self._finish()
 
+    def seat(self, agent: Any) -> int:
+        """The seat of an agent name (`player_2` -> 2); UnknownAgent for any other value (a bare
+        KeyError: 0 where a seat was given for the name)."""
+        try:
+            return self.seat_of[agent]
+        except (KeyError, TypeError):
+            raise UnknownAgent(f"no agent {agent!r} in this game: its agents are "
+                               f"{', '.join(self.possible_agents)}") from None
+
     def observe(self, agent: str) -> dict:
-        seat = self.seat_of[agent]
+        seat = self.seat(agent)
         # (bytes set one by one and handed to numpy as its buffer: a few legal numbers cost less
         # so than through an index array)
         marks = bytearray(self.space.n)
@@ -248,7 +265,7 @@ class RulesEnv(AECEnv):
         """The numbers an agent may play now, with the action each stands for (none once the
         episode has ended, as its mask)."""
         self.require_reset("legal_actions()")
-        seat = self.seat_of[agent or self.agent_selection]
+        seat = self.seat(self.agent_selection if agent is None else agent)
         if self._ended or self.game.over:
             return {}
         legal = self._legal if seat == self._legal_seat else self.space.legal_bindings(self.game, seat)[0]
@@ -264,7 +281,7 @@ class RulesEnv(AECEnv):
 
     def view(self, agent: str) -> dict:
         """What the agent's seat sees, as `interpreter.observation.observe` gives it."""
-        return observe(self.game, self.seat_of[agent])
+        return observe(self.game, self.seat(agent))
 
     def scores(self) -> list[int]:
         return [self.game.total_score(p) for p in range(self.content.players)]
