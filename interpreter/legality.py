@@ -9,7 +9,7 @@ import random
 from itertools import product
 from typing import TYPE_CHECKING, Callable, Iterator, Sequence
 
-from rulesdsl.diagnostics import elide
+from rulesdsl.diagnostics import did_you_mean, elide
 from rulesdsl.model import STRUCTURE
 from rulesdsl.names import check_seat
 
@@ -602,7 +602,7 @@ def explain_illegal(g: Game, action: Action, seat: int | None = None) -> str | N
         act = next((a for a in g.content.actions if a.name == action.name), None)
     if act is None:
         names = ", ".join(a.name for a in g.content.actions)
-        return f"unknown action `{elide(shown(action.name))}` (actions: {names})"
+        return f"unknown action `{elide(shown(action.name))}` (actions: {names})" + _guess(action.name, by_name)
     if act.before_turn and st.before_used:
         return f"`{act.name}` comes only first in a turn, once"
     args = list(action.args)
@@ -621,7 +621,10 @@ def explain_illegal(g: Game, action: Action, seat: int | None = None) -> str | N
     for p, arg in zip(act.params, args):
         item = index.get(arg)
         if item is None:
-            return f"there is no item named {elide(repr(arg))}"
+            # (the names this argument may take first: `build press` most likely means the
+            # `Press` at hand, whatever else the content holds)
+            return f"there is no item named {elide(repr(arg))}" + (
+                _guess(arg, {names[i] for i in selection.candidates(g, p.selector, me)}) or _guess(arg, index))
         pool = selection.candidates(g, p.selector, me)
         # (a name of one item: that item among the candidates; of copies: any of them)
         if (item not in pool) if arg not in copied else (arg not in (names[i] for i in pool)):
@@ -670,3 +673,11 @@ def _acting(g: Game) -> list[int]:
     if st.flow == "round":
         return [p for p in st.acting if st.choices[p] is None]
     return [st.current]
+
+
+def _guess(word: str, known) -> str:
+    """`: did you mean `X`?` for the known name closest to a misspelt one (letter case aside:
+    names are matched exactly), or nothing.  Only on a refusal's way out: the names the content
+    defines are public, so no hidden item is named."""
+    hint = did_you_mean(word, known) if len(word) <= 100 else None   # (difflib on a huge name: a stall)
+    return f": {hint}" if hint else ""

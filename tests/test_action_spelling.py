@@ -93,3 +93,24 @@ def test_an_unknown_name_a_user_typed_is_cut_too():
     with pytest.raises(UnknownName) as caught:
         check_agent("greedy" * 5_000, ["random", "greedy", "mcts"])
     assert len(str(caught.value)) < 200 and str(caught.value).startswith("unknown agent `greedygreedy")
+
+
+def test_a_misspelt_name_is_refused_with_the_name_meant():
+    # `build lumber yard` typed at the play prompt read only "there is no item named ..."
+    # (names are matched exactly, letter case too).
+    from rulesdsl.interpreter.persistence import dumps
+    game = load_ruleset().new_game(seed=3, options=["beginner_wonders"])
+    before = dumps(game.state)
+    cases = {Action("build", ("lumber yard",)): "there is no item named 'lumber yard': did you mean `Lumber Yard`?",
+             Action("bild", ("Lumber Yard",)): "unknown action `bild` (actions: build, discard, wonder): did you mean `build`?",
+             Action("build", ("No Such Card",)): "there is no item named 'No Such Card'"}
+    for action, reason in cases.items():
+        assert game.explain_illegal(action) == reason
+        with pytest.raises(IllegalAction, match="did you mean" if "did" in reason else "no item named"):
+            game.apply(action)
+    assert dumps(game.state) == before
+    # the names the argument may take come first: a classic hand's card, not a like name elsewhere
+    classic = load_ruleset([], "classic", 3).new_game(seed=1)
+    seat = classic.to_act()[0]
+    held = sorted({a.args[0] for a in classic.legal_actions(seat) if a.name == "build"})[0]
+    assert classic.explain_illegal(Action("build", (held.lower(),)), seat).endswith(f"did you mean `{held}`?")
