@@ -118,17 +118,27 @@ def determinize(game: Game, seat: int, rng: random.Random,
         olds = [_item_at(st, spot) for spot in spots]
         pool = sorted(olds)   # sorted: the draw must not depend on where the items really are
         rng.shuffle(pool)
-        news: list[int | None] = [None] * len(spots)
-        decks = g.content.items
-        # Places whose back shows first.  Each such place's own item has that back, so the pool
-        # holds enough of each deck, and what is left are the backs of the other places' items.
-        for i, (_kind, _where, _index, deck) in enumerate(spots):
-            if deck >= 0:
-                j = next(j for j, item in enumerate(pool) if decks[item].deck == deck)
-                news[i] = pool.pop(j)
-        rest = iter(pool)
-        news = [n if n is not None else next(rest) for n in news]
-        mapping.update(zip(olds, news))
+        # Places whose back shows take, in turn, the first items of their deck left in the pool
+        # (each such place's own item has that back, so the pool holds enough of each deck); the
+        # other places take what is left, in the pool's order.  (The pool is sorted by deck once:
+        # a search of it for each place was quadratic.)
+        shown = [(i, spot[3]) for i, spot in enumerate(spots) if spot[3] >= 0]
+        if shown:
+            decks = g.content.items
+            by_deck: dict[int, list[int]] = {}
+            for j, item in enumerate(pool):
+                by_deck.setdefault(decks[item].deck, []).append(j)
+            if len(shown) < len(spots) or len(by_deck) > 1:   # (else: every place of one deck, in order)
+                news: list[int | None] = [None] * len(spots)
+                next_of = {deck: iter(js) for deck, js in by_deck.items()}
+                taken = set()
+                for i, deck in shown:
+                    j = next(next_of[deck])
+                    taken.add(j)
+                    news[i] = pool[j]
+                rest = iter([item for j, item in enumerate(pool) if j not in taken])
+                pool = [n if n is not None else next(rest) for n in news]
+        mapping.update(zip(olds, pool))   # (the pool now in the places' order)
     if mapping:
         moved_from = {old: st.loc[old] for old in mapping}
         for spot_items in (st.zones[s] for s in {st.loc[i] for i in mapping}):
