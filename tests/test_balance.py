@@ -294,7 +294,7 @@ def test_custom_agent_by_module_and_entry_point(agent_module, monkeypatch):
     report = lab_json("-g", HANDS, "-p", "3", "--agents", f"{agent_module}:Good,random,random", "-n", "3", "-j", "2")
     assert report["meta"]["games_played"] == 3 and report["meta"]["agents"][0] == f"{agent_module}:Good"
     from importlib.metadata import EntryPoint
-    from rulesdsl.balance import agents
+    from rulesdsl import agents   # (where every command resolves agent names)
     ep = EntryPoint(name="goodbot", value=f"{agent_module}:Good", group=agents.GROUP)
     monkeypatch.setattr(agents, "entry_points", lambda group: [ep] if group == agents.GROUP else [])
     report = lab_json("-g", HANDS, "-p", "3", "--agents", "goodbot,random,random", "-n", "3", "-j", "1")

@@ -87,7 +87,7 @@ def balance(game: str | None, players: int | None, expansions: tuple[str, ...], 
         _fail(f"rulesdsl balance needs the lab extra ({missing} is missing): pip install 'rulesdsl[lab]'")
     from .lab import Plan, SearchOptions, ab, balance as run_balance
     from .report_json import report_json
-    from .agents import AgentError, check_all
+    from ..agents import AgentError, check_all
     from .checkpoint import CheckpointProblem
     writable(html_file)
     writable(checkpoint)

@@ -12,8 +12,8 @@ from typing import Any, Callable, Iterator
 
 import attrs
 
+from ..agents import SearchOptions
 from ..diagnostics import Span
-from .agents import SearchOptions
 from .analysis import Holdings, Tally, common_end, compare, definitions_of, games_compared, summarise
 from .checkpoint import Checkpoint, CheckpointProblem, identity
 from .outcomes import Outcomes

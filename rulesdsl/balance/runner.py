@@ -19,18 +19,16 @@ from typing import Any, Callable, Iterable, Iterator
 
 import attrs
 
+from ..agents import AgentError, SearchOptions, answer, lineup
 from ..collector import skipping_what_exists
-from ..interpreter.actions import Action
 from ..interpreter.budget import DEFAULT_MAX_STEPS, MAX_GAME_ACTIONS, EffectFailed, GameStuck, complete_deals
 from ..interpreter.chance import derive
 from ..interpreter.core import watch
 from ..interpreter.legality import not_stuck
-from ..interpreter.persistence import copy_state
 from ..interpreter.playout import play_out, too_long
 from ..interpreter.random_agent import RandomAgent
 from ..interpreter.state import DRAW
 from ..workers import Window, worker_pool
-from .agents import SearchOptions, resolve
 from .analysis import Holdings
 from .outcomes import Outcomes, seating
 
@@ -144,25 +142,10 @@ def play_game(rules, plan: Plan, index: int, factories: list[Callable[[int], Any
             not_stuck(game, s)
         except GameStuck as exc:   # (the game's, not the agent's)
             raise GameFailure(index, f"{exc.within(where)}") from None
-        # A custom agent asked about the game itself might play on it (`game.apply` where
-        # `game.clone().apply` was meant): the seat would move twice, unseen.
-        kept = None if bundled[a] else copy_state(game.state)
         try:
-            action = agents[s].act(game)
-        except EffectFailed as exc:
-            raise GameFailure(index, f"agent {plan.agents[a]!r} (seat {s}): {exc.within(where)}") from None
-        except Exception as exc:
-            raise GameFailure(index, f"agent {plan.agents[a]!r} (seat {s}) raised {type(exc).__name__}: {exc} "
-                                     f"in {where}") from None
-        if kept is not None:
-            if game.state != kept:
-                raise GameFailure(index, f"agent {plan.agents[a]!r} (seat {s}) changed the game it was asked "
-                                         f"about in {where} (`act` must not: try actions on `game.clone()`)")
-            reason = (game.explain_illegal(action) if isinstance(action, Action)
-                      else f"not an Action but {type(action).__name__}")
-            if reason is not None:
-                raise GameFailure(index, f"agent {plan.agents[a]!r} (seat {s}) answered an illegal action "
-                                         f"{action} in {where}: {reason}")
+            action = answer(agents[s], game, plan.agents[a], s, where, bundled[a])
+        except AgentError as exc:
+            raise GameFailure(index, str(exc)) from None
         try:
             game._apply(action)
         except EffectFailed as exc:
@@ -261,10 +244,8 @@ class Taken:
 
 
 def _factories(plan: Plan):
-    made = [resolve(a, plan.search) for a in plan.agents]
-    from ..interpreter.agents import AGENTS
-    bundled = [a.strip() in AGENTS for a in plan.agents]
-    return made, bundled
+    seats = lineup(plan.agents, plan.search)
+    return list(seats.factories), list(seats.bundled)
 
 
 def _play_many(plan: Plan, indexes: range) -> tuple[Outcomes, Holdings, GameFailure | None]:
