@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from .cli_support import (Existing, OutputFile, checked, check_players, content_layers, game_base, game_options, load_rules, no_such,
-                          require_expansion_folders, require_paths, seat_agents, stop_on_ctrl_c, usage_error, writable)
+                          require_expansion_folders, require_paths, seat_agent, seat_agents, stop_on_ctrl_c, usage_error, writable)
 from .limits import DEFAULT_MAX_STEPS, SEED_MAX, SEED_MIN
 
 
@@ -161,7 +161,8 @@ def explain(words: tuple[str, ...], expansions: tuple[str, ...], game: str | Non
               help="Seed of the run; each game's seed is a hash of it and the game's index.")
 @click.option("--expansion", "-e", "expansions", multiple=True, help="Include an expansion (repeatable).")
 @click.option("--agents", default=None, metavar="A,B,...",
-              help="One agent per seat (random, greedy, mcts), comma-separated. Default: random at every seat.")
+              help="One agent per seat (random, greedy, mcts, module:Class or a registered name), comma-separated. "
+                   "Default: random at every seat.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
               help="Worker processes (default: every CPU); the results do not depend on it.")
@@ -173,11 +174,10 @@ def simulate(games: int, seed: int, expansions: tuple[str, ...], agents: str | N
     from rulesdsl.workers import default_jobs
     jobs = jobs or default_jobs()
     from rulesdsl.interpreter import EffectFailed
-    from rulesdsl.interpreter.agents import AGENTS
     from rulesdsl.simulate import simulate as run
     rules = load_rules(expansions, game_base(game, expansions), players)
     seats = rules.content.players
-    names = seat_agents("--agents", agents, seats, AGENTS) if agents is not None else ["random"] * seats
+    names = seat_agents("--agents", agents, seats) if agents is not None else ["random"] * seats
     show_bar = sys.stderr.isatty()
     try:
         bar = click.progressbar(length=games, label="simulating", file=sys.stderr) if show_bar else None
@@ -194,6 +194,7 @@ def simulate(games: int, seed: int, expansions: tuple[str, ...], agents: str | N
                    err=True)
     if as_json:
         click.echo(json.dumps(result, sort_keys=True))
+        _agent_failed(result)
         sys.exit(1 if result["interrupted"] else 0)
     click.echo(f"{result['games']} games, seed {seed}, agents {' vs '.join(names)}"
                + (f", expansions {', '.join(expansions)}" if expansions else "")
@@ -206,15 +207,28 @@ def simulate(games: int, seed: int, expansions: tuple[str, ...], agents: str | N
     for p, s in result["mean_score"].items():
         click.echo(f"  player {p}: total {s['total']:.1f} (" + ", ".join(f"{c} {s.get(c, 0):.1f}" for c in cats) + ")")
     click.echo(f"{result['games_per_second']} games per second")
+    _agent_failed(result)
     if result["interrupted"]:
+        sys.exit(1)
+
+
+def _agent_failed(result: dict) -> None:
+    """A run a custom agent ended (`simulate`'s `error`): one `error:` line after the summary of
+    the games before it, exit 1 (as `balance` reports the games before the failure)."""
+    if result["error"] is not None:
+        from .safe_text import printable
+        click.echo(printable(f"error: {result['error']}; the summary covers the {result['games']} games before it"),
+                   err=True)
         sys.exit(1)
 
 
 @cli.command()
 @click.option("--agent", default=None,
-              help="Who plays every other seat: greedy (the default), random, mcts (the search), or human (hot seat).")
+              help="Who plays every other seat: greedy (the default), random, mcts (the search), human (hot seat), "
+                   "or your own agent (module:Class or a registered name).")
 @click.option("--agents", default=None, metavar="A,B,...",
-              help="One per seat instead, comma-separated: human, greedy, random or mcts (your seat: human).")
+              help="One per seat instead, comma-separated: human, greedy, random, mcts or your own agent "
+                   "(your seat: human).")
 @click.option("--seat", default=0, type=int, show_default=True, help="Your seat (0 starts; 0 to players - 1).")
 @click.option("--seed", "-s", default=None, type=click.IntRange(SEED_MIN, SEED_MAX), help="Seed (default: random).")
 @click.option("--expansion", "-e", "expansions", multiple=True, help="Include an expansion (repeatable).")
@@ -238,18 +252,18 @@ def play(agent: str | None, agents: str | None, seat: int, seed: int | None, exp
     an output that is not a terminal: the plain-text screen."""
     import random
     from rulesdsl.interpreter import EffectFailed
-    from rulesdsl.interpreter.agents import AGENTS
+    from .agents import AgentError
     from .files import FileProblem
-    from .names import check_agent, check_options, check_seat
+    from .names import check_options, check_seat
+    from .safe_text import printable
     from .play_session import Session
     from .play_view import SAVE, UNDO, choose_action, render_game
     if agent is not None and agents is not None:
         usage_error("give --agent (every other seat) or --agents (one per seat), not both")
     if agent is not None:
-        checked("--agent", check_agent, agent, ["human", *AGENTS])
+        agent = seat_agent("--agent", agent, ("human",))
     loaded, chosen, script = [], [], None
     if load is not None:
-        from .safe_text import printable
         from .trace import TraceError, actions_of, load_trace, round_of
         if expansions or game is not None or players is not None or options or seed is not None:
             usage_error("--load plays on the saved game: its game, expansions, players, seed and options "
@@ -267,7 +281,7 @@ def play(agent: str | None, agents: str | None, seat: int, seed: int | None, exp
     seats = rules.content.players
     checked("--seat", check_seat, seat, seats)
     if agents is not None:
-        who = seat_agents("--agents", agents, seats, ["human", *AGENTS])
+        who = seat_agents("--agents", agents, seats, ("human",))
         if who[seat] != "human":
             usage_error(f"--agents: seat {seat} is yours (--seat {seat}): its entry must be human, not {who[seat]}")
     else:
@@ -326,6 +340,9 @@ def play(agent: str | None, agents: str | None, seat: int, seed: int | None, exp
                 session.play(action)
     except EffectFailed as exc:
         effect_error(exc)   # the game is as it was before the runaway action: its trace replays
+    except AgentError as exc:   # (a custom agent: the game as it was before its answer, saved below)
+        click.echo(printable(f"error: {exc}"), err=True)
+        sys.exit(1)
     finally:
         if save:
             try:
@@ -384,7 +401,9 @@ def _play_screen(rules, seed: int, who: list[str], options: tuple[str, ...], scr
                  save: Path | None, no_color: bool, max_steps: int, chosen: list = ()) -> None:
     """`rulesdsl play` on the full screen (rulesdsl/play_screen.py; the `play` extra: textual)."""
     from rulesdsl.interpreter import EffectFailed
+    from .agents import AgentError
     from .files import FileProblem
+    from .safe_text import printable
     try:
         from .play_screen import run_screen
     except ImportError:
@@ -396,8 +415,11 @@ def _play_screen(rules, seed: int, who: list[str], options: tuple[str, ...], scr
         session = Session(rules, seed, who, options, max_steps, script=script).start()
         _resumed(session, loaded, chosen)
         interrupted = run_screen(session, save, no_color)
+        failure = None
     except EffectFailed as exc:
         effect_error(exc)
+    except AgentError as exc:   # (the screen is gone: the game, as it was before the answer, is saved below)
+        interrupted, failure = False, exc
     click.echo(f"seed {seed}")
     if session.game.over:
         click.echo(session.result())
@@ -408,6 +430,9 @@ def _play_screen(rules, seed: int, who: list[str], options: tuple[str, ...], scr
             click.echo(f"error: {exc}", err=True)
             sys.exit(1)
         click.echo(f"trace written to {save}")
+    if failure is not None:
+        click.echo(printable(f"error: {failure}"), err=True)
+        sys.exit(1)
     if interrupted:
         raise click.Abort()   # (`Aborted!`, exit 1: as Ctrl-C on the plain screen)
 

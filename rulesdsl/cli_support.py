@@ -131,19 +131,41 @@ def checked(flag: str, check, *args):
         raise click.BadParameter(str(exc), param_hint=flag) from None
 
 
-def seat_agents(flag: str, text: str, seats: int, agents) -> list[str]:
-    """A comma-separated list of agents, one per seat: an unknown name is a usage error naming
-    the flag; a list of the wrong length one `error:` line saying how many seats (exit 2)."""
-    from .names import agent_list, check_agent
+def seat_agents(flag: str, text: str, seats: int, also: tuple[str, ...] = ()) -> list[str]:
+    """A comma-separated list of agents, one per seat, each a name `rulesdsl.agents` resolves (a
+    bundled agent, `module:Class`, a registered name) or one of `also` (`human`): an unknown
+    name is a usage error naming the flag; a module that fails to import, or that lacks the
+    class, one `error:` line (exit 1, as `balance`); a list of the wrong length one `error:`
+    line saying how many seats (exit 2)."""
+    from .agents import known_names
+    from .names import agent_list
     try:
         given = agent_list(text)
     except ValueError as exc:
         usage_error(f"{flag}: {exc}")
-    names = [checked(flag, check_agent, a, agents) for a in given]
+    names = [seat_agent(flag, a, also) for a in given]
     if len(names) != seats:
         usage_error(f"{flag} gives {len(names)} agent{'' if len(names) == 1 else 's'}, the game has {seats} seats: "
-                    f"one per seat, comma-separated, each one of: {', '.join(agents)}")
+                    f"one per seat, comma-separated, each one of: {', '.join([*also, *known_names()])}, "
+                    "or module:Class")
     return names
+
+
+def seat_agent(flag: str, name: str, also: tuple[str, ...] = ()) -> str:
+    """One agent name of the command line (`seat_agents`), checked as `rulesdsl.agents` resolves
+    it: the same names `balance` takes, for every command that seats agents."""
+    from .agents import AgentError, UnknownAgent, resolve
+    from .safe_text import printable
+    if name in also:
+        return name
+    try:
+        resolve(name, also=also)
+    except UnknownAgent as exc:
+        raise click.BadParameter(str(exc), param_hint=flag) from None
+    except AgentError as exc:
+        click.echo(printable(f"error: {flag}: {exc}"), err=True)
+        sys.exit(1)
+    return name.strip()
 
 
 def writable(path: Path | None) -> None:

@@ -402,6 +402,7 @@ class PlayApp(App):
         self.digits = ""
         self.digit_time = 0.0
         self.shown = -1   # the seat whose view is on the screen (hot seat)
+        self.failure: Exception | None = None   # a custom agent's failure, which ends the screen
         self.actions: list = []
 
     def compose(self) -> ComposeResult:
@@ -423,12 +424,21 @@ class PlayApp(App):
     def _run_agents(self) -> None:
         """The agents play to the next human decision; one whose action runs away (the step
         budget) leaves the game as it was before it, and the screen says so."""
+        from .agents import AgentError
         from .interpreter import EffectFailed
         try:
             self.session.run_agents()
         except EffectFailed as exc:
             self.status = printable(f"error: {exc}")
+        except AgentError as exc:
+            self._agent_failed(exc)
         self._fit()
+
+    def _agent_failed(self, exc: Exception) -> None:
+        """A custom agent failed (`agents.answer`): the game cannot go on; the command says why
+        once the screen is gone."""
+        self.failure = exc
+        self.exit(self.session.game.over)
 
     def on_resize(self, event) -> None:
         self._fit(event.size.width, event.size.height)
@@ -506,6 +516,7 @@ class PlayApp(App):
         self.digits = ""
         if self.too_small or not 0 <= event.option_index < len(self.actions):
             return
+        from .agents import AgentError
         from .interpreter import EffectFailed
         from .interpreter.actions import IllegalAction
         action = self.actions[event.option_index]
@@ -514,6 +525,9 @@ class PlayApp(App):
             self.status = ""
         except (IllegalAction, EffectFailed) as exc:
             self.status = printable(str(exc))
+        except AgentError as exc:
+            self._agent_failed(exc)
+            return
         self.refresh_view()
 
     def highlighted_action(self):
@@ -577,9 +591,12 @@ INTERRUPTED = 130
 
 
 def run_screen(session: Session, save_path: Path | None, no_color: bool) -> bool:
-    """Play on the full screen; whether the player stopped it with Ctrl-C."""
+    """Play on the full screen; whether the player stopped it with Ctrl-C.  A custom agent's
+    failure ends the screen and is raised here (an AgentError)."""
     app = PlayApp(session, save_path, no_color)
     app.run()
+    if app.failure is not None:
+        raise app.failure
     return app.return_code == INTERRUPTED
 
 

@@ -47,12 +47,16 @@ class Session:
     # action, the items each argument names, what each seat saw before the turn it belongs to).
     _held: list[tuple] = attrs.Factory(list)
     _seen: list = attrs.Factory(list)   # what each seat saw as the last turn began
+    _lineup: object = None              # the bots' agents, resolved (rulesdsl.agents.Lineup)
 
     def start(self) -> "Session":
         """A new game from the seed and options, and the seats the agents play."""
         kwargs = {"max_steps": self.max_steps} if self.max_steps else {}
         self.game = self.rules.new_game(seed=self.seed, options=list(self.options), script=self.script, **kwargs)
         self.bots = {p: name for p, name in enumerate(self.who) if name != "human"}
+        if self._lineup is None or self._lineup.names != tuple(self.bots.values()):
+            from .agents import lineup
+            self._lineup = lineup(self.bots.values())
         self.moves, self.last, self.log, self.logged, self._held, self._seen = [], {}, [], 0, [], []
         return self
 
@@ -82,7 +86,9 @@ class Session:
 
     def run_agents(self) -> None:
         """The agents play until a human must choose or the game ends; GameStuck (an
-        EffectFailed) where the seat to move has nothing it may do."""
+        EffectFailed) where the seat to move has nothing it may do; an AgentError naming the
+        agent, its seat and the game's seed where a custom agent raises, answers an illegal
+        action or changes the game (`agents.answer`): the game is as it was before it."""
         from .interpreter.legality import not_stuck
         g = self.game
         while not g.over:
@@ -98,9 +104,11 @@ class Session:
         (`u`) and played the same way again, goes on with the agents choosing exactly as they
         would have (an agent kept from the start would draw from a generator that the replayed
         moves never advanced)."""
-        from .interpreter.agents import make_agent
         from .interpreter.chance import derive
-        return make_agent(self.bots[seat], derive("play", self.seed, seat, len(self.moves)))
+        k = list(self.bots).index(seat)
+        # (a custom agent comes with the check of its answers: `agents.Vetted`)
+        return self._lineup.made(k, derive("play", self.seed, seat, len(self.moves)), seat,
+                                 f"the game of seed {self.seed}")
 
     def _apply(self, seat: int, action) -> None:
         from .play_view import bound_items, seen_by_all

@@ -7,20 +7,31 @@ import gc
 import time
 from typing import Callable, Iterator
 
+import attrs
+
+from .agents import AgentError, Lineup, known_names, lineup
 from .collector import skipping_what_exists
-from .interpreter.agents import AGENTS, make_agent
 from .interpreter.budget import DEFAULT_MAX_STEPS, EffectFailed, complete_deals
 from .interpreter.chance import agent_seed, game_seed   # (re-exported: the seeds of a run's games)
 from .interpreter.playout import play_out
 from .interpreter.state import DRAW
-from .names import check_agents, integer
+from .names import integer, names_given
 from .pipeline import Ruleset
 from .workers import StopAsked, start_method, worker_pool
 
 
-def play_one(rules: Ruleset, seed: int, agent_names: list[str], max_steps: int = DEFAULT_MAX_STEPS):
+def play_one(rules: Ruleset, seed: int, agents: list[str] | Lineup, max_steps: int = DEFAULT_MAX_STEPS,
+             where: str | None = None):
+    """The game of `seed` played out by `agents` (names, one per seat, or a `Lineup` resolved
+    once for many games).  A custom agent's answers are checked (`agents.answer`): one that
+    raises, answers an illegal action or changes the game is an AgentError naming it, its seat
+    and `where` (default: the game's seed)."""
+    seats = agents if isinstance(agents, Lineup) else lineup(agents)
+    if where is None and not seats.trusted:   # (only a custom agent's failure names it)
+        where = f"the game of seed {seed}"
     game = rules.new_game(seed=seed, max_steps=max_steps)
-    play_out(game, [make_agent(name, agent_seed(seed, i)) for i, name in enumerate(agent_names)], trusted=True)
+    play_out(game, [seats.made(p, agent_seed(seed, p), p, where) for p in range(len(seats.names))],
+             trusted=seats.trusted)
     return game
 
 
@@ -44,7 +55,11 @@ def simulate(rules: Ruleset, games: int, seed: int = 0, agents: list[str] | None
     `jobs` > 1 the games are shared out to worker processes; each game depends only on its own
     seed and the results are added up in game order, so any number of jobs gives the same summary.
     `progress(n)` is called after the n-th game is added up; raising `Stop` there ends the run
-    with the summary of those n games, the same as a run asked for n games (`interrupted` true)."""
+    with the summary of those n games, the same as a run asked for n games (`interrupted` true).
+    An agent is a bundled one's name, `module:Class` or a registered name (`rulesdsl.agents`;
+    one that does not resolve is an AgentError, a ValueError, before any game); a custom
+    agent that raises, answers an illegal action or changes the game ends the run there, as
+    `Stop` does, with `error` naming it, its seat and the game's seed (else `error` is None)."""
     check_run_seed(seed)
     if not isinstance(rules, Ruleset):   # (a game's name given here failed on `.content`)
         raise TypeError(f"rules must be a Ruleset (`load_ruleset(...)`), not {type(rules).__name__}")
@@ -52,23 +67,28 @@ def simulate(rules: Ruleset, games: int, seed: int = 0, agents: list[str] | None
     games = integer(games, "the number of games", least=0)
     jobs = integer(jobs, "jobs", least=1)
     players = rules.content.players
-    agent_names = check_agents(agents or ["random"] * players, players, AGENTS)
+    seats = _seats(agents, players)
+    agent_names = list(seats.names)
     wins = {str(p): 0 for p in range(players)}
     wins["draw"] = 0
     victories: dict[str, int] = {}
     totals: dict[str, float] = {}
     start = time.perf_counter()
     outcomes = (_outcomes_parallel(rules, games, seed, agent_names, max_steps, jobs) if jobs > 1 and games >= 20
-                else (_outcome(rules, i, seed, agent_names, max_steps) for i in range(games)))
+                else _outcomes(rules, range(games), seed, seats, max_steps))
     played = 0
     interrupted = False
+    error = None
     # (closed on the way out, whatever ends the loop: an interrupted run ends its workers now,
     # not when the interpreter gets round to it: `rulesdsl.workers`)
     with skipping_what_exists(), contextlib.closing(outcomes):
         try:
             for i, outcome in enumerate(outcomes):
                 if outcome is None:  # a worker's game ran away: play it here to raise the same error
-                    _outcome(rules, i, seed, agent_names, max_steps)
+                    _outcome(rules, i, seed, seats, max_steps)
+                if isinstance(outcome, Failed):   # (the games before it are the summary, as `Stop`)
+                    error = outcome.message
+                    break
                 winner, victory, scores = outcome
                 wins["draw" if winner == DRAW else str(winner)] += 1
                 if winner != DRAW:   # (a shared victory is a draw, counted there: as the balance lab does)
@@ -96,19 +116,49 @@ def simulate(rules: Ruleset, games: int, seed: int = 0, agents: list[str] | None
     return {"games": played, "seed": seed, "game": rules.content.name, "players": players,
             "expansions": rules.content.layers[1:], "agents": agent_names,
             "wins": wins, "victories": dict(sorted(victories.items())), "mean_score": mean,
-            "interrupted": interrupted, "seconds": round(elapsed, 3),
+            "interrupted": interrupted, "error": error, "seconds": round(elapsed, 3),
             "games_per_second": round(played / elapsed, 1) if elapsed > 0 else None}
+
+
+def _seats(agents: list[str] | None, players: int) -> Lineup:
+    """One agent per seat (default: random at every seat), each resolved."""
+    seats = lineup(names_given(agents) if agents else ["random"] * players)
+    if len(seats.names) != players:
+        n = len(seats.names)
+        raise ValueError(f"{n} agent{'s' if n != 1 else ''} given, the game has {players} seats: one agent per "
+                         f"seat, each one of: {', '.join(known_names())}, or module:Class")
+    return seats
 
 
 Outcome = tuple[int, str, list[dict[str, int]]]   # winner, victory, scores by seat
 
 
-def _outcome(rules: Ruleset, i: int, seed: int, agent_names: list[str], max_steps: int) -> Outcome:
+@attrs.frozen
+class Failed:
+    """A custom agent failed in this game (`agents.answer`): the run ends there."""
+
+    message: str
+
+
+def _outcomes(rules: Ruleset, indexes: range, seed: int, seats: Lineup, max_steps: int) -> Iterator[Outcome | Failed]:
+    """The games' outcomes in order, up to the first whose agent failed (then `Failed`)."""
+    for i in indexes:
+        try:
+            yield _outcome(rules, i, seed, seats, max_steps)
+        except AgentError as exc:
+            yield Failed(str(exc))
+            return
+
+
+def _outcome(rules: Ruleset, i: int, seed: int, seats: list[str] | Lineup, max_steps: int) -> Outcome:
+    if not isinstance(seats, Lineup):
+        seats = lineup(seats)
+    this = game_seed(seed, i)
     try:
-        g = play_one(rules, game_seed(seed, i), agent_names, max_steps)
+        g = play_one(rules, this, seats, max_steps, None if seats.trusted else f"game {i} (seed {this})")
         complete_deals(g)   # (a game dealt short would count in the results as a game of the rules)
     except EffectFailed as exc:
-        raise exc.within(f"game {i} (seed {game_seed(seed, i)})")
+        raise exc.within(f"game {i} (seed {this})")
     # (a game that went to its last age's end was scored then; nothing changed since)
     scores = g._ended_scores or [g.score(p) for p in range(rules.content.players)]
     return g.state.winner, g.state.victory, scores
@@ -125,15 +175,21 @@ def _worker_init(layers: tuple[str, ...], players: int) -> None:
     gc.freeze()   # (a worker lives for the run: what it holds now is the rules, as above)
 
 
-def _worker_chunk(args) -> list[Outcome | None]:
+def _worker_chunk(args) -> list[Outcome | Failed | None]:
     indexes, seed, agent_names, max_steps = args
     rules = _WORKER["rules"]
-    out: list[Outcome | None] = []
+    # (resolved in the worker, by name: a custom agent's module is imported here under spawn,
+    # inherited under fork; a factory of the search agent is a closure, which no pipe carries)
+    seats = lineup(agent_names)
+    out: list[Outcome | Failed | None] = []
     for i in indexes:
         try:
-            out.append(_outcome(rules, i, seed, agent_names, max_steps))
+            out.append(_outcome(rules, i, seed, seats, max_steps))
         except EffectFailed:
             out.append(None)
+        except AgentError as exc:   # (the games after it are not part of the run)
+            out.append(Failed(str(exc)))
+            break
     return out
 
 

@@ -445,3 +445,46 @@ def test_a_piece_placed_on_the_conflict_track_is_drawn_on_it():
     cap = game.content.track.capital
     assert track[3 + cap + 3] == "X" and track[3 + cap] == "@"   # "p0 " then -cap..cap
     assert lines[-1].strip() == "on the track: Minerva pawn at +3"
+
+
+ILLEGAL_BOT = '''
+from rulesdsl.interpreter.actions import Action
+
+
+class Illegal:
+    def __init__(self, seed):
+        pass
+
+    def act(self, game):
+        return Action("fly", ("away",))
+'''
+
+
+def test_a_custom_agent_that_answers_an_illegal_action_ends_the_screen_with_an_error_line(tmp_path, monkeypatch,
+                                                                                           capsys):
+    from rulesdsl import cli as cli_module
+    from rulesdsl.agents import AgentError
+    name = f"screen_bots_{tmp_path.name.replace('-', '_')}"
+    (tmp_path / f"{name}.py").write_text(ILLEGAL_BOT, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    session = Session(load_ruleset((), "duel", None), 3, ["human", f"{name}:Illegal"], ("beginner_wonders",)).start()
+    app = PlayApp(session)
+
+    async def after(app, pilot):
+        return app.failure, app.is_running
+
+    failure, running = drive(app, ["enter"], check=after)
+    assert isinstance(failure, AgentError) and not running
+    assert str(failure).startswith(f"agent '{name}:Illegal' (seat 1) answered an illegal action fly away in the "
+                                   "game of seed 3: ")
+    assert len(session.moves) == 1   # (the human's move; the game as it was before the bot's answer)
+    # What the command says once the screen is gone: one line, the game saved, exit 1.
+    from rulesdsl import play_screen
+    monkeypatch.setattr(play_screen, "run_screen", lambda *args: (_ for _ in ()).throw(failure))
+    save = tmp_path / "kept.json"
+    with pytest.raises(SystemExit) as exit_:
+        cli_module._play_screen(load_ruleset((), "duel", None), 3, ["human", f"{name}:Illegal"], ("beginner_wonders",),
+                                None, [], save, False, 1000)
+    assert exit_.value.code == 1
+    out, err = capsys.readouterr()
+    assert err.splitlines() == [f"error: {failure}"] and f"trace written to {save}" in out
