@@ -42,6 +42,7 @@ from rulesdsl.interpreter.observation import lying_on_structure, observe
 from rulesdsl.interpreter.persistence import copy_state, dumps, loads
 from rulesdsl.interpreter.state import NOWHERE, Frame
 from rulesdsl.names import integer
+from rulesdsl.testing.untraced import untraced
 
 DEFAULT_MAX_ACTIONS = 1000
 MAX_WONDERS = 7
@@ -482,9 +483,10 @@ def check_game(game: Game, invariants: list[Invariant] | None = None, ctx: Conte
     _a_game(game)
     ctx = ctx or Context()
     invs = all_invariants(game.content) if invariants is None else invariants
-    check_only(game, invs, ctx, "step")
-    if end:
-        check_only(game, invs, ctx, "end")
+    with untraced():    # (in a failing hypothesis test: its lines are the checker's, not the test's)
+        check_only(game, invs, ctx, "step")
+        if end:
+            check_only(game, invs, ctx, "end")
 
 
 def _a_game(game: object) -> None:
@@ -563,38 +565,39 @@ def run_checked(game: Game, actions: Iterable[Action] | None = None, *, rng: ran
             raise v
         return CheckedRun(game, applied, v)
 
-    try:
-        check_game(game, invs, ctx)
-        while True:
-            if source is not None:
-                action = next(source, None)
-                if action is None:
-                    break
-                if skip_illegal and game.explain_illegal(action) is not None:
-                    continue
-            else:
-                if game.over:
-                    break
-                if len(applied) >= max_actions:
-                    return fail(InvariantViolation(GAME_ENDS, GAME_ENDS.message,
-                                                   f"the game is not over after {max_actions} actions",
-                                                   game, _history(game)))
-                action = game.random_action(rng)
-            known = len(game.state.history)
-            try:
-                game.apply(action)
-            except IllegalAction:
-                if source is not None:
-                    raise
-                return fail(InvariantViolation(ENGINE_ERROR, ENGINE_ERROR.message,
-                                               f"random_action offered `{action}`, which apply() refuses",
-                                               game, _history(game)[:known], action))
-            except Exception as exc:  # noqa: BLE001 - the engine crashed or ran away: that is the finding
-                return fail(crash_violation(exc, game, _history(game)[:known], action))
-            applied.append(action)
+    with untraced():    # (the game's lines are not the test's: see check_game)
+        try:
             check_game(game, invs, ctx)
-        if game.over or source is not None:
-            check_only(game, invs, ctx, "end")   # (its step invariants were checked after the last action)
-    except InvariantViolation as v:
-        return fail(v)
+            while True:
+                if source is not None:
+                    action = next(source, None)
+                    if action is None:
+                        break
+                    if skip_illegal and game.explain_illegal(action) is not None:
+                        continue
+                else:
+                    if game.over:
+                        break
+                    if len(applied) >= max_actions:
+                        return fail(InvariantViolation(GAME_ENDS, GAME_ENDS.message,
+                                                       f"the game is not over after {max_actions} actions",
+                                                       game, _history(game)))
+                    action = game.random_action(rng)
+                known = len(game.state.history)
+                try:
+                    game.apply(action)
+                except IllegalAction:
+                    if source is not None:
+                        raise
+                    return fail(InvariantViolation(ENGINE_ERROR, ENGINE_ERROR.message,
+                                                   f"random_action offered `{action}`, which apply() refuses",
+                                                   game, _history(game)[:known], action))
+                except Exception as exc:  # noqa: BLE001 - the engine crashed or ran away: that is the finding
+                    return fail(crash_violation(exc, game, _history(game)[:known], action))
+                applied.append(action)
+                check_game(game, invs, ctx)
+            if game.over or source is not None:
+                check_only(game, invs, ctx, "end")   # (its step invariants were checked after the last action)
+        except InvariantViolation as v:
+            return fail(v)
     return CheckedRun(game, applied, None)
