@@ -300,6 +300,23 @@ def test_the_engine_runs_out_of_sight_of_hypothesis_while_it_shrinks(monkeypatch
     assert seen["engine traced"] == 0 and seen["engine untraced"] > 1000, seen
 
 
+
+def test_a_tracer_other_than_hypothesis_is_left_alone():
+    # (a coverage tool or a debugger must keep seeing the engine's lines)
+    from rulesdsl.testing.untraced import untraced
+
+    def tracer(frame, event, arg):
+        return None
+    before = sys.gettrace()
+    sys.settrace(tracer)
+    try:
+        with untraced():
+            inside = sys.gettrace()
+        after = sys.gettrace()
+    finally:
+        sys.settrace(before)
+    assert inside is tracer and after is tracer
+
 USERS_PROPERTY = '''from hypothesis import given, settings
 from rulesdsl.testing import strategies as rs
 
