@@ -16,7 +16,8 @@ from rulesdsl.balance.lab import ab
 from rulesdsl.balance.outcomes import Outcomes
 from rulesdsl.balance.report import verdict
 from rulesdsl.balance.runner import Plan
-from rulesdsl.balance.stats import holm, mean_interval, mean_p, sign_flip_p, t_cdf
+from rulesdsl.balance.stats import (design_effect, holm, mean_interval, mean_p, newcombe_paired_clustered,
+                                    newcombe_paired_p, sign_flip_p, t_cdf)
 
 META = {"players": 2, "game": "duel", "seed": 0, "agents": ["x", "y"], "content_hash": "0" * 16}
 
@@ -69,9 +70,16 @@ def test_the_metrics_of_an_ab_take_the_deal_as_their_unit():
         m = metrics[name]
         assert (m["delta"], m["low"], m["high"]) == pytest.approx(mean_interval(by_deal), abs=1e-12), name
         assert m["p"] == pytest.approx(mean_p(by_deal), abs=1e-15), name
-    # (seat 0 wins both games of 6 deals in B where it won one of two in A: +1 a deal, 6 deals)
+    # (seat 0 wins both games of 6 deals in B where it won one of two in A: +1 a deal, 6 deals;
+    # the p is the one its interval, taken at the deals' design effect, inverts)
     seat = metrics["win rate seat 0"]
-    assert seat["p"] == sign_flip_p([1] * 6 + [0] * 4) == 2 / 2 ** 6
+    won_a = [i % 2 == 0 for i in range(20)]
+    won_b = [g["winner"] == 0 for g in games_b]
+    both = sum(x and y for x, y in zip(won_a, won_b))
+    table = (both, sum(won_b) - both, sum(won_a) - both, 20 - sum(won_a) - sum(won_b) + both)
+    deff = design_effect([y - x for x, y in zip(won_a, won_b)], 2)
+    assert (seat["low"], seat["high"]) == newcombe_paired_clustered(*table, deff)
+    assert seat["p"] == newcombe_paired_p(*table, deff) < 0.05 and seat["low"] > 0
 
 
 def test_every_row_the_verdict_reads_is_one_family_under_holms_correction():

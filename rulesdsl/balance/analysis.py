@@ -16,8 +16,8 @@ from typing import Any
 import attrs
 
 from .outcomes import Outcomes
-from .stats import (clustered_mean_interval, design_effect, holm, mean_interval, mean_p, newcombe,
-                    newcombe_paired_clustered, sign_flip_p, two_proportion_p, wilson_clustered)
+from .stats import (clustered_mean_interval, design_effect, holm, mean_interval, mean_p, newcombe, newcombe_p,
+                    newcombe_paired_clustered, newcombe_paired_p, two_proportion_p, wilson_clustered)
 
 ALPHA = 0.05
 MIN_TESTED = 5          # seat-games on each side before a definition is tested at all
@@ -361,13 +361,15 @@ def compare(a: dict, b: dict, outcomes_a: Outcomes, outcomes_b: Outcomes, change
     paired paper) at the effective number of pairs (the pairs over the design effect of their
     deals: `stats.design_effect`), the means (game length, mean score: each game's mean of its seats' totals)
     by the t interval of the deals' differences (common random numbers; a deal's games go
-    together).  Each metric's p-value takes the deal as its unit (`stats.sign_flip_p` for a
-    rate, `stats.mean_p` for a mean), and a metric is `significant` where it stays under ALPHA
+    together).  Each row's p-value is the one its interval inverts, so that the interval leaves
+    out 0 exactly when p < ALPHA (`stats.newcombe_paired_p` for a rate, `stats.mean_p` for a
+    mean; a mean with no spread on too few deals for the sign test has no interval: the whole
+    line, null), and a row is `significant` where it stays under ALPHA
     after Holm's correction over every row compared, the metrics and the definitions: one
     family, the rows the verdict reads.  A definition's win rate when built is one test of many
     (about a hundred in Duel: with no change at all, some five would pass at 5 %): its seat-
     games are not paired (a definition built in A's game need not be in B's), so it is tested
-    as two samples (Newcombe's interval, the two-proportion z test: `p`), adjusted by Holm's
+    as two samples (Newcombe's interval and the p it inverts: `stats.newcombe_p`), adjusted by Holm's
     correction over every row compared, the metrics' with them (`p_holm`), and `significant`
     only below ALPHA after it.  Every definition of either side is listed, the
     `changed` ones (`lab.changed_definitions`) first, then those compared (built on both sides)
@@ -397,22 +399,27 @@ def compare(a: dict, b: dict, outcomes_a: Outcomes, outcomes_b: Outcomes, change
     # A deal's games (its seatings) share their cards, and their results go together (a game's mean
     # score with its deal's other games by a correlation of some 0.15 in Duel, 0.18 at 4 classic
     # seats: there a mean of the games' differences had 1.5 times the variance a t interval of
-    # the games assumed): each metric's test takes
-    # the deal as its unit, B's games less A's over a deal (`sign_flip_p`, `mean_p`).
+    # the games assumed): each metric's interval and test take the deal as their unit.
     def rate_metric(metric: str, pairs: _Pairs, value: Any) -> None:
         ka, kb, both, b_only, a_only, neither = pairs.table(value)
         # (the pairs of a deal go together: the interval is taken at the effective number of pairs)
         deff = design_effect(pairs.differences(value), seats)
         low, high = newcombe_paired_clustered(both, b_only, a_only, neither, deff)   # (B first: B - A)
+        # (the p its interval inverts: the sign-flip test's beside it disagreed with it in some rows)
         metrics.append({"metric": metric, "a": ka / n, "b": kb / n, "delta": (kb - ka) / n,
-                        "low": low, "high": high, "p": sign_flip_p(pairs.by_deal(value, seats)), "p_holm": None,
-                        "significant": False})
+                        "low": low, "high": high, "p": newcombe_paired_p(both, b_only, a_only, neither, deff),
+                        "p_holm": None, "significant": False})
 
     def mean_metric(metric: str, va: list[float], vb: list[float]) -> None:
         by_deal = [sum(y - x for x, y in zip(va[d:d + seats], vb[d:d + seats])) / seats for d in range(0, n, seats)]
         d, low, high = mean_interval(by_deal)
+        p = mean_p(by_deal)
+        if low == high != 0 and p >= ALPHA:
+            # (no spread to measure, on too few deals for the sign test to tell d from 0: the
+            # interval the test inverts is the whole line, shown as none rather than [d, d])
+            low = high = None
         metrics.append({"metric": metric, "a": sum(va) / n, "b": sum(vb) / n, "delta": d,
-                        "low": low, "high": high, "p": mean_p(by_deal), "p_holm": None,
+                        "low": low, "high": high, "p": p, "p_holm": None,
                         "significant": False})
 
     by_position, by_seat = _Pairs(pa.positions, pb.positions), _Pairs(pa.winners, pb.winners)
@@ -444,7 +451,7 @@ def compare(a: dict, b: dict, outcomes_a: Outcomes, outcomes_b: Outcomes, change
                  "delta": None, "low": None, "high": None, "p": None, "p_holm": None, "significant": False}
         if na and nb:
             low, high = newcombe(kb, nb, ka, na)
-            entry.update(delta=kb / nb - ka / na, low=low, high=high, p=two_proportion_p(kb, nb, ka, na))
+            entry.update(delta=kb / nb - ka / na, low=low, high=high, p=newcombe_p(kb, nb, ka, na))
         cards.append(entry)
     # One family: every row the verdict reads, the metrics and the definitions compared.  The
     # metrics were each called significant at 5 %, besides the definitions' own correction: an

@@ -213,8 +213,11 @@ def metric_cells(m: dict) -> tuple[list[str], str]:
     points of percent; means to 2 decimals), each rounded once from the exact value, and its
     p-value after Holm's correction (`*`: significant, as in the definitions' table)."""
     adjusted = "-" if m.get("p_holm") is None else f"{m['p_holm']:.4f}" + (" *" if m["significant"] else "")
+    # (no interval, `-`: a difference with no spread on too few deals to tell it from 0)
     if is_rate(m["metric"]):
+        interval = "-" if m["low"] is None else f"[{100 * m['low']:.2f}, {100 * m['high']:.2f}]"
         return [m["metric"], _pct(m["a"]), _pct(m["b"]), f"{100 * m['delta']:+.2f}",
-                f"[{100 * m['low']:.2f}, {100 * m['high']:.2f}]", adjusted], "sig" if m["significant"] else ""
+                interval, adjusted], "sig" if m["significant"] else ""
+    interval = "-" if m["low"] is None else f"[{m['low']:.2f}, {m['high']:.2f}]"
     return [m["metric"], f"{m['a']:.2f}", f"{m['b']:.2f}", f"{m['delta']:+.2f}",
-            f"[{m['low']:.2f}, {m['high']:.2f}]", adjusted], "sig" if m["significant"] else ""
+            interval, adjusted], "sig" if m["significant"] else ""

@@ -1,8 +1,9 @@
 """The statistics of the balance lab: Wilson score intervals for rates, Newcombe's intervals for
 the difference of two rates (independent samples, and paired: the same games played twice),
 Student's t intervals for means, both taken deal by deal where a deal's games go together
-(`clustered`, `design_effect`), the two-proportion z test, the paired sign-flip and t tests an
-A/B's metrics take deal by deal, and Holm's step-down correction for many tests.  Plain functions on counts; no dependency (Student's t quantile is computed here,
+(`clustered`, `design_effect`), the two-proportion z test, the paired
+sign-flip and t tests, the p-value an interval family inverts (`inverted_p`: an A/B's rows), and
+Holm's step-down correction for many tests.  Plain functions on counts; no dependency (Student's t quantile is computed here,
 from the regularized incomplete beta function)."""
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import functools
 import itertools
 import math
 import operator
-from typing import Sequence
+from typing import Callable, Sequence
 
 Z95 = 1.959963984540054   # the two-sided 95% quantile of the normal distribution
 LEVEL = 0.95              # the confidence of every interval
@@ -161,6 +162,78 @@ def clustered_mean_interval(values: Sequence[float], size: int, offset: int = 0,
         return mean_interval(values, level)
     half = t_quantile(0.5 + level / 2, units - 1) * math.sqrt(between)
     return mean, mean - half, mean + half
+
+
+# -- a p-value that agrees with its interval ------------------------------------------------------
+#
+# A compare row showed an interval of one method and a p-value of another (Newcombe's interval with
+# the sign-flip or the z test): an interval that left out 0 beside a p above 0.05, or the other way
+# round.  Each row's p is now its interval's own: the level at which the interval's bound on 0's
+# side reaches 0 (the test the interval family inverts), so the two never disagree.
+
+Z_FAR = 40.0   # (a z at which every interval of these families holds 0: p = erfc(40 / sqrt 2), 0 as a float)
+
+
+def inverted_p(interval: Callable[[float], tuple[float, float]], level: float = LEVEL) -> float:
+    """The two-sided p-value of the test that an interval family inverts: erfc(z* / sqrt 2), z*
+    the normal quantile at which `interval(z)` (low, high) first holds 0.  Found by bisection from
+    the interval at `level`'s own quantile, so that it leaves out 0 exactly when p < 1 - level
+    (the bisection's last bit aside: clamped to that side).  An interval of no width at z = 0 on 0
+    (no difference): 1."""
+    alpha = 1 - level
+    z_level = _normal_quantile(0.5 + level / 2)
+
+    def out(z: float) -> bool:
+        low, high = interval(z)
+        return low > 0 or high < 0
+
+    if not out(0.0):
+        return 1.0
+    excluded = out(z_level)
+    low, high = (z_level, Z_FAR) if excluded else (0.0, z_level)
+    if excluded and out(Z_FAR):
+        return 0.0
+    for _ in range(200):
+        mid = (low + high) / 2
+        if mid in (low, high):
+            break
+        if out(mid):
+            low = mid
+        else:
+            high = mid
+    p = math.erfc((low + high) / 2 / math.sqrt(2))
+    return min(p, math.nextafter(alpha, 0.0)) if excluded else min(1.0, max(p, alpha))
+
+
+def _normal_quantile(p: float) -> float:
+    """The `p` quantile of the standard normal (p in (0.5, 1)): the root of erfc, by bisection."""
+    if p == 0.975:
+        return Z95
+    low, high = 0.0, Z_FAR
+    for _ in range(200):
+        mid = (low + high) / 2
+        if mid in (low, high):
+            break
+        if math.erfc(mid / math.sqrt(2)) / 2 > 1 - p:
+            low = mid
+        else:
+            high = mid
+    return (low + high) / 2
+
+
+def newcombe_p(k1: float, n1: float, k2: float, n2: float) -> float:
+    """The p-value `newcombe`'s interval of p1 - p2 inverts (`inverted_p`): under 0.05 exactly when
+    its 95% interval leaves out 0."""
+    if not n1 or not n2:
+        return 1.0
+    return inverted_p(lambda z: newcombe(k1, n1, k2, n2, z))
+
+
+def newcombe_paired_p(both: float, first_only: float, second_only: float, neither: float,
+                      deff: float = 1.0) -> float:
+    """The p-value `newcombe_paired_clustered`'s interval inverts (`inverted_p`): under 0.05
+    exactly when its 95% interval, at the same design effect, leaves out 0."""
+    return inverted_p(lambda z: newcombe_paired_clustered(both, first_only, second_only, neither, deff, z))
 
 
 def two_proportion_p(k1: int, n1: int, k2: int, n2: int) -> float:
