@@ -128,10 +128,13 @@ def test_a_sides_counts_at_the_games_compared_are_its_tally_and_the_games_played
     assert tally.at(16) is None
     got = _built_over(plan, tally, result.outcomes, 16, 1)   # (the tally at 12, and games 12 to 15 again)
     counts: dict = {}
-    for (name, _turn, won), k in run(_plans(variant, 16)[0], 1).holdings.built.items():
+    sixteen = run(_plans(variant, 16)[0], 1).holdings
+    for (name, _turn, won), k in sixteen.built.items():
         built, wins = counts.get(name, (0, 0))
         counts[name] = (built + k, wins + (k if won else 0))
-    assert got == counts and sum(b for b, _ in counts.values()) > 100
+    # (and the sums of squares over the deals, for the definitions' design effects)
+    assert {name: c[:2] for name, c in got.items()} == counts and sum(b for b, _ in counts.values()) > 100
+    assert got == sixteen.counts()
     # Games that do not play again as they did (here: another seed's): no counts, and the A/B
     # falls back to where both sides ended a batch.
     other = run(Plan("duel", (), None, AGENTS, 60, seed=SEED + 1), 1).outcomes
@@ -346,7 +349,9 @@ def test_the_ab_rates_are_compared_pair_by_pair(tmp_path):
     # The definitions stay a two-sample test (their seat-games are not paired).
     for d in out["compare"]["definitions"]:
         if d["delta"] is not None:
-            assert [d["low"], d["high"]] == list(newcombe(d["b_won"], d["b_built"], d["a_won"], d["a_built"]))
+            # (each side's seat-games at their effective number, over the design effect of its deals)
+            assert [d["low"], d["high"]] == list(newcombe(d["b_won"] / d["b_deff"], d["b_built"] / d["b_deff"],
+                                                          d["a_won"] / d["a_deff"], d["a_built"] / d["a_deff"]))
 
 
 def test_batches_after_a_resume_off_a_rotation_end_on_whole_rotations():

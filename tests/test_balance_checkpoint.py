@@ -190,6 +190,13 @@ DAMAGES = {
     "built more often than taken": lambda b: b["holdings"]["built"][0].__setitem__(3, 10**6),
     "won as a number": lambda b: b["holdings"]["built"][0].__setitem__(2, int(b["holdings"]["built"][0][2])),
     "an entry listed twice": lambda b: b["holdings"]["taken"].append(b["holdings"]["taken"][0]),
+    "a deal's sums of a card renamed": lambda b: b["holdings"]["deals"]["squares"][0].__setitem__(0, "Nope"),
+    "a deal's sums no deal makes": lambda b: b["holdings"]["deals"]["squares"][0].__setitem__(2, 10**6),
+    "a deal's sums listed twice": lambda b: b["holdings"]["deals"]["squares"].append(
+        b["holdings"]["deals"]["squares"][0]),
+    "a cut deal not its own": lambda b: b["holdings"]["deals"]["open"].append([10**6, 1, []]),
+    "a cut deal of all its games": lambda b: b["holdings"]["deals"]["open"].append([b["first"] // 3, 3, []]),
+    "the sums over the deals missing": lambda b: b["holdings"].pop("deals"),
     "victory names a string": lambda b: b.update(victory_names="x"),
     "a victory the game has not": lambda b: b["victory_names"].__setitem__(0, "Nope"),
     "a negative seed": lambda b: b["seeds"].__setitem__(0, -1),

@@ -1,18 +1,23 @@
 """Each row of an A/B (`rulesdsl balance --compare`) says one thing: its interval leaves out 0
 exactly when its p-value (before Holm's correction) is below 0.05, since the p is the one the
-interval inverts (docs/balance.md)."""
+interval inverts; and a definition's row takes the deal as its unit, as the metrics do, a deal's
+seat-games going together (docs/balance.md)."""
 
 from __future__ import annotations
 
 import json
+import random
+from collections import Counter
 
 from click.testing import CliRunner
 from hypothesis import given, settings, strategies as st
 
-from rulesdsl.balance.analysis import compare, summarise
+from rulesdsl.balance.analysis import Holdings, Tally, compare, summarise
+from rulesdsl.balance.deals import DealSums
 from rulesdsl.balance.outcomes import Outcomes
 from rulesdsl.balance.report import metric_cells
-from rulesdsl.balance.stats import newcombe, newcombe_p, newcombe_paired_clustered, newcombe_paired_p
+from rulesdsl.balance.stats import (newcombe, newcombe_p, newcombe_paired_clustered, newcombe_paired_p,
+                                    ratio_design_effect)
 from rulesdsl.cli import cli
 
 LEVEL = 0.05
@@ -74,13 +79,74 @@ def test_every_row_of_a_compare_agrees_with_itself(sides):
     games_a, games_b = ([_record(i, *g) for i, g in enumerate(side)] for side in sides)
     a, b = summarise(games_a, META, [("X", "card"), ("Y", "card")]), summarise(games_b, META, [("X", "card"),
                                                                                                    ("Y", "card")])
-    result = compare(a, b, Outcomes.of(games_a), Outcomes.of(games_b))
+    n = len(games_a)
+    built = (n, Holdings.of(games_a).counts(), Holdings.of(games_b).counts())
+    result = compare(a, b, Outcomes.of(games_a), Outcomes.of(games_b), built=built)
     rows = result["metrics"] + [d for d in result["definitions"] if d["p"] is not None]
     for row in rows:
         assert _agree(row), row
+    for d in result["definitions"]:
+        if d["p"] is not None:
+            assert d["a_deff"] >= 1 and d["b_deff"] >= 1
 
 
-def test_a_real_compare_every_row_agrees(tmp_path):
+# -- a definition's rows take the deal as their unit ----------------------------------------------
+
+def _games(rng: random.Random, deals: int, seats: int) -> list[dict]:
+    """Games of `seats` seats in which X wins at every seating of some deals and at none of the
+    others: its seat-games' results go together deal by deal."""
+    out = []
+    for deal in range(deals):
+        good = rng.random() < 0.5
+        for r in range(seats):
+            i = deal * seats + r
+            built = [["X"] if rng.random() < 0.5 else [] for _ in range(seats)]
+            with_x = [s for s in range(seats) if built[s]]
+            without = [s for s in range(seats) if not built[s]]
+            winner = rng.choice(with_x if good and with_x else without or with_x)
+            out.append({"index": i, "deal": deal, "seed": deal, "rotation": r,
+                        "agents": [f"a{(s - r) % seats}" for s in range(seats)], "winner": winner,
+                        "victory": "civilian", "scores": [{"points": 1}] * seats, "totals": [1] * seats,
+                        "turns": 20, "actions": 20, "built": [[[n, "card", 2] for n in b] for b in built],
+                        "taken": [[[n, "card", 2] for n in b] for b in built]})
+    return out
+
+
+def test_the_sums_over_the_deals_are_those_of_each_deal_whatever_cuts_the_games():
+    rng = random.Random(4)
+    seats = 3
+    games = _games(rng, 30, seats)
+    # (what each deal's seat-games built and won, counted directly)
+    b, w = Counter(), Counter()
+    for g in games:
+        for s in range(seats):
+            if g["built"][s]:
+                b[g["index"] // seats] += 1
+                w[g["index"] // seats] += g["winner"] == s
+    whole = Holdings.of(games)
+    assert whole.deals.squares("X") == (sum(v * v for v in b.values()), sum(b[d] * w[d] for d in b),
+                                        sum(v * v for v in w.values()))
+    assert not whole.deals.open
+    # Batches cut mid-deal (a run stopped and resumed), merged in any order: the same sums.
+    cuts = [0, 4, 5, 17, 31, 44, 45, 62, 90]
+    parts = [Holdings.of(games[i:j]) for i, j in zip(cuts, cuts[1:])]
+    assert parts[1].deals.open and not parts[1].deals.bb   # (games 4: a deal cut at both ends)
+    rng.shuffle(parts)
+    merged = Holdings()
+    for part in parts:
+        merged.merge(part)
+    assert merged.deals == whole.deals and merged.counts() == whole.counts()
+    # The design effect is the ratio estimator's between-deal variance over the binomial one.
+    k, n = whole.counts()["X"][1], whole.counts()["X"][0]
+    r = k / n
+    between = 30 / 29 * sum((w[d] - r * b[d]) ** 2 for d in range(30)) / n ** 2
+    assert ratio_design_effect(k, n, *whole.deals.squares("X"), 30) == max(1.0, between / (r * (1 - r) / n))
+    assert ratio_design_effect(k, n, *whole.deals.squares("X"), 30) > 1.2   # (deals that go together)
+    assert ratio_design_effect(k, n, *whole.deals.squares("X"), 1) == 1.0   # (one deal: nothing to measure)
+    assert DealSums().squares("X") == (0, 0, 0)
+
+
+def test_a_real_compare_every_row_agrees_and_the_definitions_count_deals(tmp_path):
     tweak = tmp_path / "tweak"
     tweak.mkdir()
     (tweak / "x.rules").write_text('extend card "Lumber Yard" {\n    points 3\n}\n', encoding="utf-8")
@@ -94,9 +160,13 @@ def test_a_real_compare_every_row_agrees(tmp_path):
         assert _agree(row), row
     compared = [d for d in cmp["definitions"] if d["p"] is not None]
     for d in compared:
-        counts = (d["b_won"], d["b_built"], d["a_won"], d["a_built"])
-        assert [d["low"], d["high"]] == list(newcombe(*counts)) and d["p"] == newcombe_p(*counts)
-    # This run's Lumber Yard row: its interval [-0.15 %, 31.9 %] held 0 beside a z test's p of 0.048.
+        effective = (d["b_won"] / d["b_deff"], d["b_built"] / d["b_deff"], d["a_won"] / d["a_deff"],
+                     d["a_built"] / d["a_deff"])
+        assert [d["low"], d["high"]] == list(newcombe(*effective)) and d["p"] == newcombe_p(*effective)
+    # (a deal's seat-games go together: many definitions' design effects are above 1)
+    assert sum(d["a_deff"] > 1 for d in compared) > len(compared) / 3
+    # This run's Lumber Yard row: taken seat-game by seat-game, its interval [-0.15 %, 31.9 %] held
+    # 0 beside a z test's p of 0.048.
     lumber = next(d for d in compared if d["name"] == "Lumber Yard")
     assert lumber["low"] < 0 and lumber["p"] >= LEVEL
 
@@ -119,3 +189,34 @@ def test_a_mean_with_no_spread_on_too_few_deals_shows_no_interval():
     length = next(m for m in result["metrics"] if m["metric"] == "game length (turns)")
     assert (length["low"], length["high"]) == (1.0, 1.0) and length["p"] == 2 / 2 ** 6 < LEVEL
     assert metric_cells(length)[0][4] == "[1.00, 1.00]"
+
+
+def test_a_sides_sums_at_the_games_compared_make_whole_the_deal_a_batch_end_cuts(monkeypatch):
+    # A side's batches end at games 5 and 11 (a run stopped mid-deal and resumed): compared on
+    # its first 8 games, the tally's sums at 5 and games 5 to 7 played again make deal 2 whole.
+    from rulesdsl.balance import lab
+    from rulesdsl.balance.runner import RunResult
+    games = _games(random.Random(7), 12, 2)
+    tally = Tally()
+    for i, j in [(0, 5), (5, 11), (11, 24)]:
+        tally.add(j, Holdings.of(games[i:j]))
+    assert tally.at(8) is None and tally.cut(5).open and 11 in tally.cuts and not tally.cut(24).open
+    assert tally.at(24) == Holdings.of(games).counts()
+    monkeypatch.setattr(lab, "replay", lambda plan, indexes, jobs: RunResult(
+        Outcomes.of(games[indexes.start:indexes.stop]), holdings=Holdings.of(games[indexes.start:indexes.stop])))
+    got = lab._built_over(None, tally, Outcomes.of(games), 8, 1)
+    assert got == Holdings.of(games[:8]).counts() and got["X"][2] > 0
+
+
+def test_a_checkpoint_keeps_the_sums_over_the_deals_and_the_deals_its_lines_cut(tmp_path):
+    from rulesdsl.balance.checkpoint import Checkpoint
+    games = _games(random.Random(9), 8, 2)
+    kept, identity = tmp_path / "study.jsonl", [{"seed": 1, "agents": ["a0", "a1"]}]
+    with Checkpoint.open(kept, identity, every=0) as cp:
+        for i, j in [(0, 5), (5, 11)]:   # (lines cutting deals 2 and 5)
+            cp.append(0, Outcomes.of(games[i:j]), Holdings.of(games[i:j]))
+    with Checkpoint.open(kept, identity) as cp:
+        saved = cp.saved[0]
+    assert saved.holdings == Holdings.of(games[:11]) and saved.holdings.deals.open
+    assert saved.tally.cut(5).open and saved.tally.at(10) is None
+    assert saved.tally.at(11) == Holdings.of(games[:11]).counts()

@@ -220,7 +220,8 @@ def test_rates_and_differences_are_worked_out_from_the_counts(tmp_path):
     compared = [d for d in out["compare"]["definitions"] if d["delta"] is not None]
     for d in compared:
         assert d["delta"] == d["b_won"] / d["b_built"] - d["a_won"] / d["a_built"]
-        assert [d["low"], d["high"]] == list(newcombe(d["b_won"], d["b_built"], d["a_won"], d["a_built"]))
+        assert [d["low"], d["high"]] == list(newcombe(d["b_won"] / d["b_deff"], d["b_built"] / d["b_deff"],
+                                                      d["a_won"] / d["a_deff"], d["a_built"] / d["a_deff"]))
     n = out["compare"]["games"]
     for m in out["compare"]["metrics"]:
         if m["metric"].startswith("win rate"):

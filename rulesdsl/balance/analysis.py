@@ -15,9 +15,11 @@ from typing import Any
 
 import attrs
 
+from .deals import DealSums
 from .outcomes import Outcomes
 from .stats import (clustered_mean_interval, design_effect, holm, mean_interval, mean_p, newcombe, newcombe_p,
-                    newcombe_paired_clustered, newcombe_paired_p, two_proportion_p, wilson_clustered)
+                    newcombe_paired_clustered, newcombe_paired_p, ratio_design_effect, two_proportion_p,
+                    wilson_clustered)
 
 ALPHA = 0.05
 MIN_TESTED = 5          # seat-games on each side before a definition is tested at all
@@ -77,6 +79,9 @@ class Holdings:
     built: Counter = attrs.Factory(Counter)
     # (name, whether the seat that held it won) -> seat-games
     taken: Counter = attrs.Factory(Counter)
+    # (what the built seat-games add up to deal by deal: a compare's definitions take the deal as
+    # their unit)
+    deals: DealSums = attrs.Factory(DealSums)
 
     @classmethod
     def of(cls, records: list[dict]) -> "Holdings":
@@ -87,23 +92,41 @@ class Holdings:
 
     def add(self, record: dict) -> None:
         """The seat-games of one game's record (its `taken` and `built` lists)."""
-        for s in range(len(record["agents"])):
+        seats = len(record["agents"])
+        in_deal: list[str] = []
+        winning: Any = ()
+        for s in range(seats):
             won = record["winner"] == s
             first: dict[str, int] = {}
             for name, _kind, turn in record["built"][s]:
                 first.setdefault(name, turn)
             for name, turn in first.items():
                 self.built[name, turn, won] += 1
+            in_deal.extend(first)
+            if won:
+                winning = first.keys()
             for name in {name for name, _kind, _turn in record["taken"][s]}:
                 self.taken[name, won] += 1
             self.seat_games += 1
             self.wins += won
+        self.deals.add(record["index"] // seats, seats, in_deal, winning)
 
     def merge(self, other: "Holdings") -> None:
         self.seat_games += other.seat_games
         self.wins += other.wins
         self.built.update(other.built)
         self.taken.update(other.taken)
+        self.deals.merge(other.deals)
+
+    def counts(self) -> dict[str, tuple[int, int, int, int, int]]:
+        """name -> (seat-games that built it, those that won, and its sums of squares over the
+        whole deals: `DealSums.squares`), for every name built."""
+        out: dict[str, list[int]] = {}
+        for (name, _turn, won), n in self.built.items():
+            c = out.setdefault(name, [0, 0])
+            c[0] += n
+            c[1] += n if won else 0
+        return {name: (b, w, *self.deals.squares(name)) for name, (b, w) in out.items()}
 
 
 def summarise(outcomes: Outcomes | list[dict], meta: dict, definitions: list[tuple[str, str]], early: int = 5,
@@ -228,32 +251,53 @@ def definitions_of(content) -> list[tuple[str, str]]:
 
 
 class Tally:
-    """Per definition, the seat-games that built it and those of them that won, at the end of
-    each batch of games joined (in game order, from game 0): what an A/B cut short needs to
-    compare both sides on the same games, where its holdings add up every game each side played
-    (the games after the last end before those compared are played again: `lab.ab`).
-    A batch weighs 8 bytes a definition (about 1 KB a batch of Duel games)."""
+    """Per definition, the seat-games that built it, those of them that won, and their sums of
+    squares over the deals (`DealSums`), at the end of each batch of games joined (in game order,
+    from game 0): what an A/B cut short needs to compare both sides on the same games, where its
+    holdings add up every game each side played (the games after the last end before those
+    compared are played again: `lab.ab`).  A batch weighs 20 bytes a definition (about 2 KB a
+    batch of Duel games)."""
+
+    WIDTH = 5   # (per name: built, won, and the sums of b^2, b * w, w^2 over the deals made whole)
 
     def __init__(self) -> None:
         self.names: dict[str, int] = {}
         self.ends: list[int] = [0]
-        self.batches: list[array] = []   # (per batch: built, won for each name, in `names` order)
+        self.batches: list[array] = []   # (per batch: WIDTH counts for each name, in `names` order)
+        self._cut = DealSums()           # (the deals the last end cuts: their games so far)
+        self.cuts: dict[int, DealSums] = {}   # (end -> the deals it cuts, where it cuts any)
 
     def add(self, end: int, held: Holdings) -> None:
         """The batch of games up to before game `end` (after the last batch), `held` what its
         seats took and built."""
         if end < self.ends[-1]:
             raise ValueError(f"a batch ending at game {end} after one ending at {self.ends[-1]}")
-        counts = array("I", bytes(8 * len(self.names)))
+        width = self.WIDTH
+        counts = array("I", bytes(4 * width * len(self.names)))
         names = self.names
-        for (name, _turn, won), n in held.built.items():
+
+        def at(name: str) -> int:
             i = names.get(name)
             if i is None:
                 i = names[name] = len(names)
-                counts.extend((0, 0))
-            counts[2 * i] += n
+                counts.extend((0,) * width)
+            return width * i
+
+        for (name, _turn, won), n in held.built.items():
+            i = at(name)
+            counts[i] += n
             if won:
-                counts[2 * i + 1] += n
+                counts[i + 1] += n
+        # (the deals this batch makes whole, those an earlier end cut included)
+        deals = self._cut
+        deals.merge(held.deals)
+        for name in deals.bb:
+            i = at(name)
+            for j, v in enumerate(deals.squares(name)):
+                counts[i + 2 + j] += v
+        self._cut = DealSums(deals.seats, open=deals.open)
+        if deals.open:
+            self.cuts[end] = self._cut.copy()
         self.ends.append(end)
         self.batches.append(counts)
 
@@ -265,17 +309,24 @@ class Tally:
         """The last end of a batch at or before game `games`."""
         return self.ends[bisect_right(self.ends, games) - 1]
 
-    def at(self, games: int) -> dict[str, tuple[int, int]] | None:
-        """name -> (seat-games that built it, those that won) over the first `games` games; None
-        where no batch ends there."""
+    def at(self, games: int) -> dict[str, tuple[int, ...]] | None:
+        """name -> (seat-games that built it, those that won, and the sums of squares over the
+        deals whole by then: `Holdings.counts`) over the first `games` games; None where no batch
+        ends there.  A deal the end cuts is in `cut(games)`, not in the sums."""
         k = bisect_left(self.ends, games)
         if k == len(self.ends) or self.ends[k] != games:
             return None
-        sums = [0] * (2 * len(self.names))
+        width = self.WIDTH
+        sums = [0] * (width * len(self.names))
         for counts in self.batches[:k]:
             for i, n in enumerate(counts):
                 sums[i] += n
-        return {name: (sums[2 * i], sums[2 * i + 1]) for name, i in self.names.items() if sums[2 * i]}
+        return {name: tuple(sums[width * i:width * i + width]) for name, i in self.names.items() if sums[width * i]}
+
+    def cut(self, games: int) -> DealSums:
+        """The deals the end at game `games` cuts (their games before it), for games after it to
+        make whole (`DealSums.merge`)."""
+        return self.cuts[games].copy() if games in self.cuts else DealSums()
 
 
 def games_compared(played_a: int, played_b: int, seats: int) -> int:
@@ -351,7 +402,7 @@ def _order(entry: dict, changed: set) -> tuple:
 
 
 def compare(a: dict, b: dict, outcomes_a: Outcomes, outcomes_b: Outcomes, changed: list[dict] | tuple = (),
-            built: tuple[int, dict[str, tuple[int, int]], dict[str, tuple[int, int]]] | None = None) -> dict:
+            built: tuple[int, dict[str, tuple[int, ...]], dict[str, tuple[int, ...]]] | None = None) -> dict:
     """B against A on the same seeds and agents, on the games both played (`games`: the first
     N of each, the same deals, in whole rotations: `games_compared`; a side cut short leaves the
     other's later games out): each metric's difference (B - A) with its 95% interval.  The
@@ -369,15 +420,17 @@ def compare(a: dict, b: dict, outcomes_a: Outcomes, outcomes_b: Outcomes, change
     family, the rows the verdict reads.  A definition's win rate when built is one test of many
     (about a hundred in Duel: with no change at all, some five would pass at 5 %): its seat-
     games are not paired (a definition built in A's game need not be in B's), so it is tested
-    as two samples (Newcombe's interval and the p it inverts: `stats.newcombe_p`), adjusted by Holm's
+    as two samples, each side's seat-games at their effective number over the design effect of
+    its deals (`stats.ratio_design_effect`; a deal's seatings go together): Newcombe's interval
+    and the p it inverts (`stats.newcombe_p`), adjusted by Holm's
     correction over every row compared, the metrics' with them (`p_holm`), and `significant`
     only below ALPHA after it.  Every definition of either side is listed, the
     `changed` ones (`lab.changed_definitions`) first, then those compared (built on both sides)
     the most significant first, then the others.  `built`: (N, and each side's name -> (seat-
-    games that built it, those that won) over its first N games), where N is not every game of
-    both reports (`lab.ab` works them out: the sides played other numbers of games, or a deal
-    at only some of its seatings); without it, both sides must have played the same whole
-    rotations.  A side that played no game (a run interrupted before it) leaves nothing to
+    games that built it, those that won, and their sums of squares over the deals:
+    `Holdings.counts`) over its first N games; `lab.ab` works them out); without it, both sides
+    must have played the same whole rotations, and the definitions' seat-games, read from the
+    reports, are taken as independent (nothing tells their deals).  A side that played no game (a run interrupted before it) leaves nothing to
     compare: no metric and no definition."""
     played_a, played_b = len(outcomes_a), len(outcomes_b)
     seats = max(outcomes_a.seats, outcomes_b.seats, 1)
@@ -435,23 +488,31 @@ def compare(a: dict, b: dict, outcomes_a: Outcomes, outcomes_b: Outcomes, change
     mean_metric("game length (turns)", pa.turns, pb.turns)
     mean_metric("mean score", pa.scores, pb.scores)
 
-    def counts(report: dict, built: dict | None) -> dict[tuple[str, str], tuple[int, int]]:
+    def counts(report: dict, built: dict | None) -> dict[tuple[str, str], tuple[int, ...]]:
         entries = [e for es in report["definitions"].values() for e in es]
-        if built is None:
+        if built is None:   # (no sums over the deals: the seat-games taken as independent)
             return {(e["kind"], e["name"]): (e["built"], e["won_built"]) for e in entries}
         return {(e["kind"], e["name"]): built.get(e["name"], (0, 0)) for e in entries}
+
+    def deff(c: tuple[int, ...]) -> float:
+        return ratio_design_effect(c[1], c[0], *c[2:5], n // seats) if len(c) == 5 else 1.0
 
     ca, cb = counts(a, built_a), counts(b, built_b)
     cards = []
     for key in sorted(set(ca) | set(cb)):
-        (na, ka), (nb, kb) = ca.get(key, (None, None)), cb.get(key, (None, None))
+        (na, ka), (nb, kb) = ca.get(key, (None, None))[:2], cb.get(key, (None, None))[:2]
         entry = {"kind": key[0], "name": key[1], "only_in": "a" if key not in cb else "b" if key not in ca else None,
                  "a_built": na, "a_won": ka, "a_rate": ka / na if na else None,
                  "b_built": nb, "b_won": kb, "b_rate": kb / nb if nb else None,
-                 "delta": None, "low": None, "high": None, "p": None, "p_holm": None, "significant": False}
+                 "delta": None, "low": None, "high": None, "p": None, "p_holm": None, "significant": False,
+                 "a_deff": None, "b_deff": None}
         if na and nb:
-            low, high = newcombe(kb, nb, ka, na)
-            entry.update(delta=kb / nb - ka / na, low=low, high=high, p=newcombe_p(kb, nb, ka, na))
+            # (a deal's seat-games go together: each side at its effective number of seat-games,
+            # the interval Newcombe's and the p the one it inverts)
+            da, db = deff(ca[key]), deff(cb[key])
+            effective = (kb / db, nb / db, ka / da, na / da)
+            low, high = newcombe(*effective)
+            entry.update(delta=kb / nb - ka / na, low=low, high=high, p=newcombe_p(*effective), a_deff=da, b_deff=db)
         cards.append(entry)
     # One family: every row the verdict reads, the metrics and the definitions compared.  The
     # metrics were each called significant at 5 %, besides the definitions' own correction: an

@@ -29,6 +29,7 @@ import attrs
 
 from ..files import FileProblem
 from .analysis import Holdings, Tally
+from .deals import DealSums
 from .outcomes import ABSENT, Outcomes
 from .runner import deal_seed, labels
 
@@ -278,13 +279,16 @@ def _outcomes_json(o: Outcomes) -> dict[str, Any]:
 def _holdings_json(h: Holdings) -> dict[str, Any]:
     return {"seat_games": h.seat_games, "wins": h.wins,
             "built": [[name, turn, won, n] for (name, turn, won), n in h.built.items()],
-            "taken": [[name, won, n] for (name, won), n in h.taken.items()]}
+            "taken": [[name, won, n] for (name, won), n in h.taken.items()],
+            "deals": {"squares": [[name, *h.deals.squares(name)] for name in h.deals.bb],
+                      "open": [[deal, games, [[name, n, won[name]] for name, n in built.items()]]
+                               for deal, (games, built, won) in h.deals.open.items()]}}
 
 
 # -- a batch read back, checked against its study --------------------------------------------------
 # The fields of a batch's line, and of its holdings: nothing more, nothing less.
 FIELDS = frozenset({"side", "first", *GAME_COLUMNS, "totals", "scores", "victory_names", "holdings"})
-HOLDINGS_FIELDS = frozenset({"seat_games", "wins", "built", "taken"})
+HOLDINGS_FIELDS = frozenset({"seat_games", "wins", "built", "taken", "deals"})
 # What an identity names of its study where it names the content (`identity`'s).
 STUDY_KEYS = ("base", "expansions", "players", "seed")
 
@@ -388,7 +392,8 @@ def _batch_of(line: Any, study: _Study, end: int) -> tuple[Outcomes, Holdings]:
         sums = [a + (b or 0) for a, b in zip(sums, column)]   # (None: a category the score did not list)
     if sums != totals:
         raise ValueError("a seat's total is not the sum of its score")
-    held = _holdings_of(line["holdings"], study, games * seats, games - winners.count(-1), max(turns))
+    held = _holdings_of(line["holdings"], study, games * seats, games - winners.count(-1), max(turns),
+                        range(first // seats, (first + games - 1) // seats + 1))
     listed = {c: [ABSENT if v is None else v for v in column] for c, column in scores.items()}
     try:
         outcomes = Outcomes(labels, first, array("Q", seeds), *(array("q", c) for c in columns[1:]),
@@ -399,9 +404,9 @@ def _batch_of(line: Any, study: _Study, end: int) -> tuple[Outcomes, Holdings]:
     return outcomes, held
 
 
-def _holdings_of(data: Any, study: _Study, seat_games: int, wins: int, last_turn: int) -> Holdings:
+def _holdings_of(data: Any, study: _Study, seat_games: int, wins: int, last_turn: int, deals: range) -> Holdings:
     """A batch's holdings, of `seat_games` seat-games of which `wins` won, their games ending
-    by turn `last_turn` (ValueError where they cannot be)."""
+    by turn `last_turn`, of the deals `deals` (ValueError where they cannot be)."""
     if type(data) is not dict or set(data) != HOLDINGS_FIELDS:
         raise ValueError("its holdings' fields differ from holdings'")
     if type(data["seat_games"]) is not int or data["seat_games"] != seat_games:
@@ -434,7 +439,34 @@ def _holdings_of(data: Any, study: _Study, seat_games: int, wins: int, last_turn
         name, won = key
         if not get(key, 0) <= held.taken[key] <= (wins if won else seat_games - wins):
             raise ValueError(f"its holdings count {name!r} built or taken by more seat-games than can be")
+    held.deals = _deals_of(data["deals"], study, deals)
     return held
+
+
+def _deals_of(data: Any, study: _Study, deals: range) -> DealSums:
+    """A batch's sums over its deals (`DealSums`): the sums of squares of names its content
+    defines, each once, w <= b in every deal (so 0 <= ww <= bw <= bb, and bb >= 1); the deals it
+    cuts among its own, each with fewer games than a deal has (ValueError where they cannot be)."""
+    seats = len(study.labels)
+    if type(data) is not dict or set(data) != {"squares", "open"} or _kinds(list(data.values())) - {list}:
+        raise ValueError("its sums over the deals are not {squares, open}")
+    names, bb, bw, ww = _entries(data["squares"], (str, int, int, int), "a square entry is not [name, bb, bw, ww]")
+    _unknown(names, study.items, "item")
+    if len(set(names)) != len(names) or not all(0 <= w2 <= wb <= b2 and b2 >= 1 for b2, wb, w2 in zip(bb, bw, ww)):
+        raise ValueError("its sums over the deals list a name twice, or sums no deal can make")
+    out = DealSums(seats, Counter(dict(zip(names, bb))), Counter({k: v for k, v in zip(names, bw) if v}),
+                   Counter({k: v for k, v in zip(names, ww) if v}))
+    cut, games, lists = _entries(data["open"], (int, int, list), "a cut deal is not [deal, games, entries]")
+    if len(set(cut)) != len(cut) or any(d not in deals or not 0 < g < seats for d, g in zip(cut, games)):
+        raise ValueError("a deal it cuts is not one of its own, or has as many games as a deal")
+    for deal, g, entries in zip(cut, games, lists):
+        held, built, won = _entries(entries, (str, int, int), "a cut deal's entry is not [name, built, won]")
+        _unknown(held, study.items, "item")
+        if (built and (min(built) < 1 or max(built) > g * seats or not all(0 <= w <= b for b, w in zip(built, won)))
+                or len(set(held)) != len(held)):
+            raise ValueError("a cut deal's entry counts seat-games it cannot have")
+        out.open[deal] = [g, Counter(dict(zip(held, built))), Counter({k: w for k, w in zip(held, won) if w})]
+    return out
 
 
 def _entries(entries: list, types: tuple[type, ...], problem: str) -> tuple[tuple, ...]:

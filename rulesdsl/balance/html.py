@@ -160,9 +160,10 @@ def render_html(result: dict) -> str:
         parts.append(f"<h2>A/B: {html.escape(result['b']['meta']['source'])} (B) against "
                      f"{html.escape(result['a']['meta']['source'])} (A)</h2><p>The same seeds and agents; B - A with 95% "
                      "intervals. The metrics pair each game of B with A's of the same deal and seating (rates: "
-                     "Newcombe's interval for paired proportions, tested deal by deal; means: Student's t of the "
-                     "deals' differences); the definitions' win rates are compared as two samples (Newcombe). "
-                     "Significant: after Holm's correction over every row, metrics and definitions.</p>")
+                     "Newcombe's interval for paired proportions at the deals' effective number of pairs; means: "
+                     "Student's t of the deals' differences); the definitions' win rates are compared as two "
+                     "samples (Newcombe), each side's seat-games deal by deal. Each row's p is the one its interval "
+                     "inverts. Significant: after Holm's correction over every row, metrics and definitions.</p>")
         changed = cmp.get("changed", [])
         parts.append("<p>B changes: " + (", ".join(f"{html.escape(c['kind'])} <b>{html.escape(c['name'])}</b> "
                                                   f"({c['change']})" for c in changed)

@@ -210,7 +210,8 @@ def ab(plan_a: Plan, plan_b: Plan, source_a: str, source_b: str, jobs: int = 1, 
     changed = changed_definitions(plan_a, plan_b)
     played = (first.outcomes, second.outcomes)
     n = games_compared(len(first.outcomes), len(second.outcomes), seats)
-    built = None
+    # (each side's counts over its first n games, deal by deal: `Holdings.counts`)
+    built = (n, first.holdings.counts(), second.holdings.counts())
     if not n == len(first.outcomes) == len(second.outcomes):
         # (cut short, or a deal at some of its seatings only: each side's counts over its first n games)
         got = [_built_over(plan, tally, outcomes, n, jobs) for plan, tally, outcomes in
@@ -224,12 +225,15 @@ def ab(plan_a: Plan, plan_b: Plan, source_a: str, source_b: str, jobs: int = 1, 
     return {"a": a, "b": b, "compare": result}, played
 
 
-def _built_over(plan: Plan, tally: Tally, outcomes: Outcomes, n: int, jobs: int) -> dict[str, tuple[int, int]] | None:
-    """Name -> (seat-games that built it, those that won) over a side's first `n` games: its
-    tally's where a batch of its games ends at game n; else the tally's at the last end before
-    it, and the games after that end played again (`runner.replay`: at most a batch, or a line
-    of a checkpoint, no more than `mark_every` games).  None where those games do not play as
-    they did (an agent not seeded by its game, or one that failed this time)."""
+def _built_over(plan: Plan, tally: Tally, outcomes: Outcomes, n: int,
+                jobs: int) -> dict[str, tuple[int, ...]] | None:
+    """Name -> (seat-games that built it, those that won, and their sums of squares over the
+    deals: `Holdings.counts`) over a side's first `n` games (whole deals): its tally's where a
+    batch of its games ends at game n; else the tally's at the last end before it, and the games
+    after that end played again (`runner.replay`: at most a batch, or a line of a checkpoint, no
+    more than `mark_every` games), which make whole the deal that end cuts, if any.  None where
+    those games do not play as they did (an agent not seeded by its game, or one that failed
+    this time)."""
     counts = tally.at(n)
     if counts is not None:
         return counts
@@ -237,8 +241,15 @@ def _built_over(plan: Plan, tally: Tally, outcomes: Outcomes, n: int, jobs: int)
     again = replay(plan, range(end, n), jobs)
     if again.failure is not None or list(again.outcomes) != [outcomes[k - outcomes.first] for k in range(end, n)]:
         return None
-    counts = dict(tally.at(end) or {})
+    deals = tally.cut(end)
+    deals.merge(again.holdings.deals)
+    sums = {name: list(c) for name, c in (tally.at(end) or {}).items()}
     for (name, _turn, won), k in again.holdings.built.items():
-        built, wins = counts.get(name, (0, 0))
-        counts[name] = (built + k, wins + (k if won else 0))
-    return counts
+        c = sums.setdefault(name, [0] * Tally.WIDTH)
+        c[0] += k
+        c[1] += k if won else 0
+    for name in deals.bb:
+        c = sums.setdefault(name, [0] * Tally.WIDTH)
+        for j, v in enumerate(deals.squares(name)):
+            c[2 + j] += v
+    return {name: tuple(c) for name, c in sums.items()}

@@ -1,7 +1,7 @@
 """The statistics of the balance lab: Wilson score intervals for rates, Newcombe's intervals for
 the difference of two rates (independent samples, and paired: the same games played twice),
 Student's t intervals for means, both taken deal by deal where a deal's games go together
-(`clustered`, `design_effect`), the two-proportion z test, the paired
+(`clustered`, `design_effect`, `ratio_design_effect`), the two-proportion z test, the paired
 sign-flip and t tests, the p-value an interval family inverts (`inverted_p`: an A/B's rows), and
 Holm's step-down correction for many tests.  Plain functions on counts; no dependency (Student's t quantile is computed here,
 from the regularized incomplete beta function)."""
@@ -132,6 +132,22 @@ def design_effect(values: Sequence[float], size: int, offset: int = 0) -> float:
     Methodology 24:193, truncate it so), as where nothing varies or there are fewer than 2 units."""
     _mean, between, independent, _units = clustered(values, size, offset)
     return max(1.0, between / independent) if independent > 0 else 1.0
+
+
+def ratio_design_effect(k: int, n: int, bb: float, bw: float, ww: float, units: int) -> float:
+    """Kish's design effect of a rate k / n whose n trials fall in `units` clusters (deals) of
+    unequal sizes: b_j trials and w_j successes in unit j, given by the sums bb, bw, ww of b_j^2,
+    b_j w_j and w_j^2 over the units.  The rate is a ratio of two cluster totals, its variance
+    between units J / (J - 1) * sum of (w_j - r b_j)^2 / n^2 (Cochran 1977, ch. 6: the ratio
+    estimator; the cluster-robust variance `clustered` takes), over the binomial r (1 - r) / n.
+    At least 1 (Korn & Graubard 1998, as `design_effect`), and 1 where nothing varies or there
+    are fewer than 2 units."""
+    if n <= 0 or units < 2 or k <= 0 or k >= n:
+        return 1.0
+    r = k / n
+    spread = max(0.0, ww - 2 * r * bw + r * r * bb)
+    between = units / (units - 1) * spread / (n * n)
+    return max(1.0, between / (r * (1 - r) / n))
 
 
 def wilson_clustered(k: int, n: int, deff: float, z: float = Z95) -> tuple[float, float]:
