@@ -1,7 +1,8 @@
 """Each row of an A/B (`rulesdsl balance --compare`) says one thing: its interval leaves out 0
 exactly when its p-value (before Holm's correction) is below 0.05, since the p is the one the
 interval inverts; and a definition's row takes the deal as its unit, as the metrics do, a deal's
-seat-games going together (docs/balance.md)."""
+seat-games going together; a single run's definitions' rows agree with themselves too
+(docs/balance.md)."""
 
 from __future__ import annotations
 
@@ -220,3 +221,18 @@ def test_a_checkpoint_keeps_the_sums_over_the_deals_and_the_deals_its_lines_cut(
     assert saved.holdings == Holdings.of(games[:11]) and saved.holdings.deals.open
     assert saved.tally.cut(5).open and saved.tally.at(10) is None
     assert saved.tally.at(11) == Holdings.of(games[:11]).counts()
+
+
+def test_a_single_runs_definitions_rows_agree_with_themselves_too():
+    # (built against not built in one run: Newcombe's interval, and the z test's p beside it
+    # before: Press's [+0.04 %, +42.1 %] beside a p of 0.05004 in this run)
+    from rulesdsl.balance.lab import balance
+    from rulesdsl.balance.runner import Plan
+    report, _ = balance(Plan("duel", (), None, ("greedy", "random"), 60, seed=1), rows=False)
+    tested = [e for es in report["definitions"].values() for e in es if e["p"] is not None]
+    assert len(tested) > 50
+    for e in tested:
+        assert _agree({"low": e["delta_low"], "high": e["delta_high"], "p": e["p"]}), e["name"]
+        assert e["p"] == newcombe_p(e["won_built"], e["built"], e["won_not_built"], e["not_built"])
+    press = next(e for e in tested if e["name"] == "Press")
+    assert press["delta_low"] > 0 and press["p"] < LEVEL

@@ -18,8 +18,7 @@ import attrs
 from .deals import DealSums
 from .outcomes import Outcomes
 from .stats import (clustered_mean_interval, design_effect, holm, mean_interval, mean_p, newcombe, newcombe_p,
-                    newcombe_paired_clustered, newcombe_paired_p, ratio_design_effect, two_proportion_p,
-                    wilson_clustered)
+                    newcombe_paired_clustered, newcombe_paired_p, ratio_design_effect, wilson_clustered)
 
 ALPHA = 0.05
 MIN_TESTED = 5          # seat-games on each side before a definition is tested at all
@@ -231,7 +230,8 @@ def _definitions(held: Holdings, definitions: list[tuple[str, str]], early: int)
             "delta": k_built / n_built - k_not / n_not if n_built and n_not else None,
             "delta_low": delta_low if n_built and n_not else None,
             "delta_high": delta_high if n_built and n_not else None,
-            "p": two_proportion_p(k_built, n_built, k_not, n_not) if tested else None,
+            # (the p its interval inverts: the z test's beside it disagreed with it in some rows)
+            "p": newcombe_p(k_built, n_built, k_not, n_not) if tested else None,
             "p_holm": None, "significant": False})
     tested = [e for e in entries if e["p"] is not None]
     # (Holm's order and products read the p-values as they are: rounded first, those below
