@@ -119,6 +119,22 @@ def test_a_checkpoint_of_changed_cards_is_refused(tmp_path):
         balance(_plan(12, base=str(folder)), checkpoint=kept)
 
 
+def test_a_checkpoint_of_the_format_before_is_refused_by_its_format_and_kept(tmp_path):
+    # Format 1 kept no sums over the deals (the A/B's definition rows are clustered by them): a
+    # study written by an older rulesdsl is refused in one line naming the format, not read as
+    # damaged and not half-read.
+    kept = tmp_path / "study.jsonl"
+    balance(_plan(6), checkpoint=kept)
+    header, *rest = kept.read_text().splitlines(keepends=True)
+    old = json.loads(header)
+    old["version"] = 1
+    kept.write_text(json.dumps(old) + "\n" + "".join(rest))
+    before = kept.read_bytes()
+    with pytest.raises(CheckpointProblem, match="is a checkpoint of format 1; this rulesdsl reads format 2"):
+        balance(_plan(12), checkpoint=kept)
+    assert kept.read_bytes() == before
+
+
 def test_a_file_that_is_not_a_checkpoint_is_refused_and_kept(tmp_path):
     report = tmp_path / "report.json"
     report.write_text('{"meta": {"games_played": 3}}\n')

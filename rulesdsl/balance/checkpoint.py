@@ -34,7 +34,9 @@ from .outcomes import ABSENT, Outcomes
 from .runner import deal_seed, labels
 
 FORMAT = "rulesdsl balance checkpoint"
-VERSION = 1
+# 2: a batch's holdings keep its sums over the deals (`deals`), which an A/B's definition rows
+# are clustered by; a file of format 1 has none, and is refused by its format, not as damaged.
+VERSION = 2
 
 # At most this many seconds of games are lost to a crash: they are written this often.
 EVERY = 10.0
