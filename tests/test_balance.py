@@ -15,6 +15,8 @@ from rulesdsl.balance.runner import GameFailure, Plan, _factories, load, play_ga
 from rulesdsl.interpreter.random_agent import RandomAgent
 from rulesdsl.cli import cli
 
+from bot_sources import MISBEHAVING
+
 HANDS = str(Path(__file__).parent / "data" / "hands")
 
 
@@ -149,9 +151,7 @@ def test_compare_terminal_and_html(tmp_path):
     assert text.count("data:image/png;base64,") >= 7 and 'class="compare"' in text
 
 
-BAD_AGENTS = '''
-from rulesdsl.interpreter.actions import Action
-
+BAD_AGENTS = MISBEHAVING + '''
 
 class Raises:
     made = 0
@@ -176,25 +176,6 @@ class FailsOnSecondDeal:
         from rulesdsl.balance.runner import deal_seed
         if game.state.seed == deal_seed(0, 1):
             raise ValueError("deal 1")
-        return game.legal_actions()[0]
-
-
-class Illegal:
-    def __init__(self, seed):
-        pass
-
-    def act(self, game):
-        return Action("fly", ("away",))
-
-
-class PlaysOnTheGame:
-    """Plays its look-ahead on the game itself (not on a clone), then answers a legal action."""
-
-    def __init__(self, seed):
-        pass
-
-    def act(self, game):
-        game.apply(game.legal_actions()[0])
         return game.legal_actions()[0]
 
 

@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
-BOTS = '''
-from rulesdsl.interpreter.actions import Action
+from bot_sources import MISBEHAVING
+
+BOTS = MISBEHAVING + '''
 from rulesdsl.simulate import game_seed
 
 
@@ -37,23 +38,6 @@ class FailsInGame25:
     def act(self, game):
         if game.state.seed == game_seed(0, 25):
             raise ValueError("not this one")
-        return game.legal_actions()[0]
-
-
-class Illegal:
-    def __init__(self, seed):
-        pass
-
-    def act(self, game):
-        return Action("fly", ("away",))
-
-
-class PlaysOnTheGame:
-    def __init__(self, seed):
-        pass
-
-    def act(self, game):
-        game.apply(game.legal_actions()[0])
         return game.legal_actions()[0]
 '''
 

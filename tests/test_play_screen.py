@@ -23,6 +23,8 @@ from rulesdsl.play_screen import Explanation, PlayApp, action_label, cost_text, 
 from rulesdsl.play_session import Session
 from rulesdsl.trace import load_trace, replay
 
+from bot_sources import MISBEHAVING
+
 HANDS = str(Path(__file__).resolve().parent / "data" / "hands")
 SIZE = (100, 40)
 
@@ -447,17 +449,6 @@ def test_a_piece_placed_on_the_conflict_track_is_drawn_on_it():
     assert lines[-1].strip() == "on the track: Minerva pawn at +3"
 
 
-ILLEGAL_BOT = '''
-from rulesdsl.interpreter.actions import Action
-
-
-class Illegal:
-    def __init__(self, seed):
-        pass
-
-    def act(self, game):
-        return Action("fly", ("away",))
-'''
 
 
 def test_a_custom_agent_that_answers_an_illegal_action_ends_the_screen_with_an_error_line(tmp_path, monkeypatch,
@@ -465,7 +456,7 @@ def test_a_custom_agent_that_answers_an_illegal_action_ends_the_screen_with_an_e
     from rulesdsl import cli as cli_module
     from rulesdsl.agents import AgentError
     name = f"screen_bots_{tmp_path.name.replace('-', '_')}"
-    (tmp_path / f"{name}.py").write_text(ILLEGAL_BOT, encoding="utf-8")
+    (tmp_path / f"{name}.py").write_text(MISBEHAVING, encoding="utf-8")
     monkeypatch.syspath_prepend(str(tmp_path))
     session = Session(load_ruleset((), "duel", None), 3, ["human", f"{name}:Illegal"], ("beginner_wonders",)).start()
     app = PlayApp(session)
