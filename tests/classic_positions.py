@@ -216,6 +216,19 @@ def play_round(game: Game, chosen: dict[int, Action] | None = None) -> None:
         game.apply(chosen.get(p) or sell_any(game, p), seat=p)
 
 
+def assert_hands_pass_from(game: Game, step: int) -> None:
+    """Every seat sells its hand's first card, and each then holds the hand of the seat `step`
+    from it (-1: its right neighbour, +1: its left), less the card that seat sold."""
+    import collections
+    seats = game.state.players
+    before = {p: collections.Counter(names(game, "hand", p)) for p in range(seats)}
+    sold = {p: names(game, "hand", p)[0] for p in range(seats)}
+    play_round(game, {p: act("sell", sold[p]) for p in range(seats)})
+    for p in range(seats):
+        other = (p + step) % seats
+        assert collections.Counter(names(game, "hand", p)) == before[other] - collections.Counter([sold[other]])
+
+
 def play_until_age(game: Game, age: int) -> None:
     """Every player sells, round after round, until `age` (1, 2, 3) has begun (or the game is over;
     the state counts ages from 0)."""

@@ -18,9 +18,9 @@ import yaml
 from rulesdsl.pipeline import load_ruleset
 from rulesdsl.testing.verify import verify
 from rulesdsl.interpreter import DRAW, IllegalAction
-from classic_positions import (CLASSIC, act, actions_named, build_stages, classic_game, discard_pile, give, names,
-                               paying, pays, play_round, play_until_age, score, set_board, set_coins, set_hand,
-                               stages_of)
+from classic_positions import (CLASSIC, act, actions_named, assert_hands_pass_from, build_stages, classic_game,
+                               discard_pile, give, names, paying, pays, play_round, play_until_age, score, set_board,
+                               set_coins, set_hand, stages_of)
 
 ROOT = Path(__file__).resolve().parent.parent
 REF = yaml.safe_load((ROOT / "tests" / "data" / "reference" / "seven-wonders-v2.yaml").read_text(encoding="utf-8"))
@@ -278,19 +278,9 @@ def test_hands_pass_left_in_age_1_and_right_in_age_2():
     """B3: in Age I you receive your right neighbour's hand (minus the card it played), in Age II
     your left neighbour's."""
     game = classic_game(3)
-    before = {p: collections.Counter(names(game, "hand", p)) for p in range(3)}
-    sold = {p: names(game, "hand", p)[0] for p in range(3)}
-    play_round(game, {p: act("sell", sold[p]) for p in range(3)})
-    for p in range(3):
-        right = (p - 1) % 3
-        assert collections.Counter(names(game, "hand", p)) == before[right] - collections.Counter([sold[right]])
+    assert_hands_pass_from(game, -1)
     play_until_age(game, 2)
-    before = {p: collections.Counter(names(game, "hand", p)) for p in range(3)}
-    sold = {p: names(game, "hand", p)[0] for p in range(3)}
-    play_round(game, {p: act("sell", sold[p]) for p in range(3)})
-    for p in range(3):
-        left = (p + 1) % 3
-        assert collections.Counter(names(game, "hand", p)) == before[left] - collections.Counter([sold[left]])
+    assert_hands_pass_from(game, 1)
 
 
 def test_no_two_cards_of_one_name_in_a_city():

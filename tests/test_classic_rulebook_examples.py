@@ -8,16 +8,15 @@ Seats: at 3 players seat 0's left neighbour is seat 1 and its right neighbour se
 
 from __future__ import annotations
 
-import collections
 from pathlib import Path
 
 import pytest
 import yaml
 
 from rulesdsl.interpreter import IllegalAction
-from classic_positions import (act, actions_named, build_stages, classic_game, discard_pile, give, names,
-                               paying, pays, place, play_round, play_until_age, score, set_board, set_coins,
-                               set_hand)
+from classic_positions import (act, actions_named, assert_hands_pass_from, build_stages, classic_game, discard_pile,
+                               give, names, paying, pays, place, play_round, play_until_age, score, set_board,
+                               set_coins, set_hand)
 
 P0, P1, P2 = 0, 1, 2
 REF = yaml.safe_load((Path(__file__).resolve().parent / "data" / "reference" / "seven-wonders-v2.yaml")
@@ -180,12 +179,7 @@ def test_hands_pass_left_in_age_3():
     neighbour's hand, minus the card it played."""
     game = classic_game(3)
     play_until_age(game, 3)
-    before = {p: collections.Counter(names(game, "hand", p)) for p in range(3)}
-    sold = {p: names(game, "hand", p)[0] for p in range(3)}
-    play_round(game, {p: act("sell", sold[p]) for p in range(3)})
-    for p in range(3):
-        right = (p - 1) % 3
-        assert collections.Counter(names(game, "hand", p)) == before[right] - collections.Counter([sold[right]])
+    assert_hands_pass_from(game, -1)
 
 
 def test_babylon_night_built_on_the_6th_turn_plays_the_7th_card_of_every_age():
