@@ -6,6 +6,7 @@ Every problem found is reported; checking never stops at the first one.
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from collections import Counter
 
@@ -145,6 +146,22 @@ def _sign_help(s: ast.Statement) -> str | None:
         if isinstance(arg, ast.Int) and arg.value < 0 or ast.is_negation(arg):
             return "a minus sign with a space before it and none after starts an argument; to subtract, write `a - b`"
     return None
+
+
+def _per_check(method):
+    """A method of no argument whose answer the definitions settle: worked out once per
+    `Checker` (they do not change while it runs).  Its callers ask for each statement that
+    may need it, and each asking scans every definition: with thousands of cards, a scan per
+    statement made a check's time grow with the square of the cards."""
+    key = "_" + method.__name__
+
+    @functools.wraps(method)
+    def once(self):
+        kept = self.__dict__
+        if key not in kept:
+            kept[key] = method(self)
+        return kept[key]
+    return once
 
 
 class Checker:
@@ -766,6 +783,7 @@ class Checker:
             self._zone_numbers = out
         return self._zone_numbers
 
+    @_per_check
     def track_zones(self) -> set[str]:
         """The zones a `track` keeps its pieces in: their spaces are the track's positions."""
         return {s.args[0].name for d in self.merged.by_kind("track") if d.block for s in d.block.statements
@@ -785,11 +803,13 @@ class Checker:
                 self.warning("W509", f"no {kind.name} is ever {event} in this game: its kind has no `build_zone`",
                              kind.span, f"items that come into play: {', '.join(sorted(kinds)) or 'none'}")
 
+    @_per_check
     def built_kinds(self) -> set[str]:
         """The item kinds a `build_zone` lets come into play (built or acquired)."""
         return {name_of(s.args[0]) for d in self.merged.definitions if d.kind in ("game", "expansion") and d.block
                 for s in d.block.statements if s.verb == "build_zone" and s.args and name_of(s.args[0])}
 
+    @_per_check
     def cube_zones(self) -> set[str]:
         """Zones declared with `counters=`: the only ones zone events happen in."""
         return {s.args[0].name for d in self.merged.definitions if d.kind in ("game", "expansion") and d.block
@@ -974,13 +994,18 @@ class Checker:
     def in_holds(self, span: Span) -> bool:
         """Whether `span` lies in an invariant's `holds`."""
         where = (span.line, span.column)
-        for d in self.merged.by_kind("invariant"):
-            for st in d.block.statements if d.block else ():
-                if st.verb == "holds" and st.span.file == span.file \
-                        and (st.span.line, st.span.column) <= where <= (st.span.end_line, st.span.end_column):
-                    return True
+        for st in self.holds():
+            if st.span.file == span.file and (st.span.line, st.span.column) <= where <= (st.span.end_line, st.span.end_column):
+                return True
         return False
 
+    @_per_check
+    def holds(self) -> list[ast.Statement]:
+        """The invariants' `holds` statements."""
+        return [st for d in self.merged.by_kind("invariant") for st in (d.block.statements if d.block else ())
+                if st.verb == "holds"]
+
+    @_per_check
     def named_ranges(self) -> dict:
         """Ranges the content gives names: `pawn_distance` between its track's capitals, `age`
         from 0 (before the first) to its number of ages."""
@@ -992,6 +1017,7 @@ class Checker:
             out["pawn_distance"] = (-capital, capital)
         return out
 
+    @_per_check
     def player_counts(self) -> range:
         """The player counts the game supports (`players N [M]`)."""
         declared = [s for d in self.merged.definitions if d.kind in ("game", "expansion") and d.block
