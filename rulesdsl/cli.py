@@ -13,7 +13,8 @@ from pathlib import Path
 import click
 
 from .cli_support import (Existing, OutputFile, checked, check_players, content_layers, game_base, game_options, load_rules, no_such,
-                          require_expansion_folders, require_paths, seat_agent, seat_agents, stop_on_ctrl_c, usage_error, writable)
+                          require_expansion_folders, require_paths, seat_agent, seat_agents, stop_on_ctrl_c, usage_error, worker_jobs,
+                          writable)
 from .limits import DEFAULT_MAX_STEPS, SEED_MAX, SEED_MIN
 
 
@@ -171,8 +172,7 @@ def explain(words: tuple[str, ...], expansions: tuple[str, ...], game: str | Non
 def simulate(games: int, seed: int, expansions: tuple[str, ...], agents: str | None, as_json: bool,
              jobs: int | None, game: str | None, players: int | None, max_steps: int) -> None:
     """Play many games between agents and summarise them."""
-    from rulesdsl.workers import default_jobs
-    jobs = jobs or default_jobs()
+    jobs = worker_jobs(jobs)
     from rulesdsl.interpreter import EffectFailed
     from rulesdsl.simulate import simulate as run
     rules = load_rules(expansions, game_base(game, expansions), players)

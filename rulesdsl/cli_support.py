@@ -37,6 +37,17 @@ def load_rules(expansions: tuple[str, ...], base: str = "duel", players: int | N
         raise click.UsageError(str(exc)) from None
 
 
+def worker_jobs(jobs: int | None) -> int:
+    """`--jobs` of a command that runs games in worker processes (default: every CPU).  A
+    `RULESDSL_START_METHOD` this system has no such method for is one `error:` line, exit 2."""
+    from .workers import StartMethodError, default_jobs, start_method
+    try:
+        start_method()
+    except StartMethodError as exc:
+        usage_error(str(exc))
+    return jobs or default_jobs()
+
+
 def require_expansion_folders(expansions: Iterable[str]) -> None:
     """An `-e` folder path that is not there is a usage error (exit 2), as a missing PATH is: read,
     it was a diagnostic at `nope:1:1` and advice to run `check`.  (Missing, not unreachable: a

@@ -80,11 +80,28 @@ def default_jobs() -> int:
     return max(1, os.cpu_count() or 1)
 
 
+# The environment variable that chooses how workers start (`start_method`).
+START_METHOD = "RULESDSL_START_METHOD"
+
+
+class StartMethodError(ValueError):
+    """`RULESDSL_START_METHOD` names no start method of this platform."""
+
+
 def start_method() -> str:
-    """fork where there is one: the workers start with the compiled rules (and a user's agent
-    modules) as the parent has them; spawn elsewhere, where they load the rules again."""
+    """How workers start: `RULESDSL_START_METHOD` if set (spawn on a POSIX system runs the
+    path Windows takes); else fork where there is one: the workers start with the compiled
+    rules (and a user's agent modules) as the parent has them; spawn elsewhere, where they
+    load the rules again.  A StartMethodError names the methods there are, for one unknown."""
     import multiprocessing
-    return "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    methods = multiprocessing.get_all_start_methods()
+    asked = os.environ.get(START_METHOD, "").strip()
+    if asked:
+        if asked not in methods:
+            raise StartMethodError(f"{START_METHOD}={asked!r} is no start method here; "
+                                   f"one of: {', '.join(methods)}")
+        return asked
+    return "fork" if "fork" in methods else "spawn"
 
 
 # How often a wait on the pool looks whether Ctrl-C was pressed (seconds).

@@ -8,10 +8,9 @@ from pathlib import Path
 
 import click
 
-from ..cli_support import OutputFile, game_base, game_options, load_rules, writable
+from ..cli_support import OutputFile, game_base, game_options, load_rules, worker_jobs, writable
 from ..limits import DEFAULT_MAX_STEPS
 from ..names import agent_list
-from ..workers import default_jobs
 
 
 def _fail(message: str, status: int = 1) -> None:
@@ -133,7 +132,7 @@ def balance(game: str | None, players: int | None, expansions: tuple[str, ...], 
                 Path(p.traces).mkdir(parents=True, exist_ok=True)
             except OSError as exc:
                 _fail(f"cannot create {p.traces}: {exc.strerror or exc}")
-    jobs = jobs or default_jobs()
+    jobs = worker_jobs(jobs)
     # (reports without their game rows: the terminal and the HTML page show none, and the JSON
     # writes them from the outcomes a batch at a time, not a dict per game of a long run at once)
     try:

@@ -11,7 +11,8 @@ from pathlib import Path
 import click
 
 from ..safe_text import printable  # card files, traces and scenarios are printed escaped
-from ..cli_support import Existing, OutputFile, checked, check_players, content_layers, game_base, game_options, load_rules, writable
+from ..cli_support import (Existing, OutputFile, checked, check_players, content_layers, game_base, game_options, load_rules,
+                           worker_jobs, writable)
 from ..limits import DEFAULT_MAX_STEPS
 
 
@@ -53,7 +54,6 @@ def verify(path: Path | None, games: int, expansions: tuple[str, ...], seed: int
     from .invariants import DRIVER_INVARIANTS, all_invariants
     from .verify import verify as run, write_trace
     from ..loader import FolderProblem
-    from ..workers import default_jobs
     try:
         base, layers = content_layers(path, expansions, game)
     except FolderProblem as exc:
@@ -75,7 +75,7 @@ def verify(path: Path | None, games: int, expansions: tuple[str, ...], seed: int
             click.echo(printable(f"{inv.name:32} {inv.message}"))
         return
     writable(out)  # before the games: a failure found must not be lost for want of a place to write it
-    jobs = jobs or default_jobs()
+    jobs = worker_jobs(jobs)
     label = " + ".join(Path(x).name if "/" in x else x for x in [base, *layers])
     designer = sum(1 for i in invariants if i.name.startswith("designer: "))
     click.echo(f"verify: {label}; {games} random games from seed {seed} ({content.players} players); "

@@ -1,0 +1,39 @@
+"""How worker processes start (`rulesdsl.workers.start_method`): `RULESDSL_START_METHOD` chooses,
+so that the spawn path Windows takes (no fork there) runs on any system."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rulesdsl.workers import StartMethodError, start_method
+
+
+def rulesdsl(env: dict, *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "rulesdsl", *args], capture_output=True, text=True, env=env,
+                          cwd=cwd, timeout=600)
+
+
+def test_the_start_method_is_chosen_by_the_environment(monkeypatch):
+    monkeypatch.setenv("RULESDSL_START_METHOD", "spawn")
+    assert start_method() == "spawn"
+    monkeypatch.setenv("RULESDSL_START_METHOD", "thread")
+    with pytest.raises(StartMethodError, match="RULESDSL_START_METHOD='thread' is no start method here; one of: "):
+        start_method()
+    monkeypatch.delenv("RULESDSL_START_METHOD")
+    assert start_method() in ("fork", "spawn")
+
+
+@pytest.mark.parametrize("command", [["simulate", "-n", "30"], ["verify", "-n", "30"],
+                                     ["balance", "-n", "30", "--agents", "random,random"]])
+def test_an_unknown_start_method_is_one_error_line_before_any_game(command):
+    done = rulesdsl({**os.environ, "RULESDSL_START_METHOD": "thread"}, *command, "-j", "2")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines() == [
+        "error: RULESDSL_START_METHOD='thread' is no start method here; one of: "
+        + ", ".join(multiprocessing.get_all_start_methods())]
