@@ -11,7 +11,11 @@ from pathlib import Path
 
 import pytest
 
+from rulesdsl.pipeline import load_ruleset
+from rulesdsl.testing.verify import verify
 from rulesdsl.workers import StartMethodError, start_method
+
+needs_spawn = pytest.mark.skipif("spawn" not in multiprocessing.get_all_start_methods(), reason="no spawn start method")
 
 
 def rulesdsl(env: dict, *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
@@ -37,3 +41,13 @@ def test_an_unknown_start_method_is_one_error_line_before_any_game(command):
     assert done.stderr.splitlines() == [
         "error: RULESDSL_START_METHOD='thread' is no start method here; one of: "
         + ", ".join(multiprocessing.get_all_start_methods())]
+
+
+@needs_spawn
+def test_verify_from_python_loads_the_contents_own_game_in_spawned_workers(monkeypatch):
+    # (its `base` left at its default had the workers load Duel: a classic run was refused
+    # there, "duel plays with 2 players, not 3", and a Duel + expansion run verified plain Duel)
+    monkeypatch.setenv("RULESDSL_START_METHOD", "spawn")
+    for rules in (load_ruleset((), "classic", 3), load_ruleset(("pantheon",))):
+        one, two = (verify(rules, 20, seed=1, jobs=j) for j in (1, 2))
+        assert two.ok and (two.games, two.actions) == (one.games, one.actions)

@@ -122,8 +122,10 @@ def verify(content, games: int, seed: int = 0, options=(), max_actions: int = DE
            max_steps: int = DEFAULT_MAX_STEPS) -> VerifyReport:
     """Play `games` random games with every invariant checked after every action.  Stops at the
     first game (in order) that breaks one, and shrinks it.  With jobs > 1 games run in worker
-    processes (`base`/`expansions` and the content's player count say what to load there when
-    they cannot inherit `content`).
+    processes, which load the content's own layers again where they cannot inherit `content`
+    (the spawn start method: `rulesdsl.workers.start_method`); `base` and `expansions` are
+    taken and not read (they said what those workers loaded, and one left at its default
+    had them verify Duel for a run of any other game).
     An option the cards do not read is refused (rulesdsl.names.UnknownName) before any game.
     `content`: compiled content, or the `Ruleset` holding it."""
     content = content.content if isinstance(content, Ruleset) else content
@@ -150,8 +152,8 @@ def verify(content, games: int, seed: int = 0, options=(), max_actions: int = DE
                 failing = i
                 break
     else:
-        failing, total_actions = _parallel(content, games, seed, options, max_actions, jobs, progress, base,
-                                           expansions, skip, max_steps)
+        failing, total_actions = _parallel(content, games, seed, options, max_actions, jobs, progress, skip,
+                                           max_steps)
     failure = None
     if failing is not None:
         failure = find_failure(content, failing, seed, options, max_actions, shrink_failure, skip, max_steps)
@@ -159,7 +161,7 @@ def verify(content, games: int, seed: int = 0, options=(), max_actions: int = DE
                         time.perf_counter() - start, names, failure)
 
 
-def _parallel(content, games, seed, options, max_actions, jobs, progress, base, expansions, skip, max_steps):
+def _parallel(content, games, seed, options, max_actions, jobs, progress, skip, max_steps):
     if start_method() == "fork":
         _WORKER["content"] = content
     size = chunk_size(games, jobs)
@@ -169,7 +171,7 @@ def _parallel(content, games, seed, options, max_actions, jobs, progress, base, 
     failing, total = None, 0
     try:
         with worker_pool(min(jobs, -(-games // size)), _worker_init,
-                         (base, tuple(expansions), content.players)) as pool:
+                         (content.layers[0], tuple(content.layers[1:]), content.players)) as pool:
             results = pool.map(_worker_chunk, tasks)
             for chunk in results:
                 for i, n, v in chunk:
