@@ -3,7 +3,8 @@ whose workers stop with the command that started them.
 
 - Ctrl-C is the parent's to handle: a terminal sends it to every process of the command, and
   a worker that took it too would die mid-game with a traceback of its own, so workers ignore
-  it.  The parent, interrupted, leaves the pool at once (below).
+  it, from their birth (`_held`: a spawned one imports for a second before it can say so).
+  The parent, interrupted, leaves the pool at once (below).
 - A pool left by an exception (Ctrl-C, an error, a generator closed early) cancels the tasks
   not started and asks the workers to stop the one they play (`stop_now`), instead of waiting
   for every task it was given (a million-game run would go on after Ctrl-C).  A worker is not
@@ -116,7 +117,8 @@ class WorkerPool:
     stop_asked: threading.Event = attrs.Factory(threading.Event)   # (the command's handler took Ctrl-C)
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> "Future":
-        return self.executor.submit(task, fn, *args)
+        with _held():   # (the pool starts its workers in `submit`: they are born holding them)
+            return self.executor.submit(task, fn, *args)
 
     def map(self, fn: Callable[[Any], Any], items: Iterable[Any], ahead: int = 0) -> Iterator[Any]:
         """fn(item) of each item, in order; at most `ahead` tasks (default: four a worker)
@@ -293,11 +295,35 @@ def _on_stop(signum: int, frame: object) -> None:
         raise Stopped
 
 
+# The signals a worker is born holding (blocked), until it has set what it does with them.
+_HELD = {signal.SIGINT} | ({STOP_SIGNAL} if STOP_SIGNAL is not None else set())
+
+
+@contextlib.contextmanager
+def _held() -> Iterator[None]:
+    """Ctrl-C and the stop signal held back in this thread meanwhile (they come after, not
+    lost).  A process started meanwhile is born holding them, and a spawned one (the
+    spawn start method) keeps them through its start: it imports the rules' modules for a
+    second or more before `_start_worker` runs, and a Ctrl-C to the command's process group
+    then printed a KeyboardInterrupt traceback of every worker still starting."""
+    block = getattr(signal, "pthread_sigmask", None)
+    if block is None:   # (no such mask here: Windows)
+        yield
+        return
+    before = block(signal.SIG_BLOCK, _HELD)
+    try:
+        yield
+    finally:
+        block(signal.SIG_SETMASK, before)
+
+
 def _start_worker(initializer: Callable[..., Any] | None, initargs: tuple) -> None:
     import multiprocessing
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)   # (one held since its birth is dropped here)
     if STOP_SIGNAL is not None:
         signal.signal(STOP_SIGNAL, _on_stop)
+    if hasattr(signal, "pthread_sigmask"):   # (a stop asked while it started comes now)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
     _SELF.playing = _SELF.stopping = False   # (a forked worker starts with its parent's copy)
     parent = multiprocessing.parent_process()
     if parent is not None:

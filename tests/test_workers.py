@@ -277,3 +277,51 @@ def test_a_stopped_pool_has_ended_its_own_thread_before_the_command_exits(tmp_pa
         stop_now(pool)
         assert not thread.is_alive()
         assert time.monotonic() - start < 5
+
+
+def _spawned(args: list[str]) -> subprocess.Popen:
+    """`_started`, with the workers spawned (`RULESDSL_START_METHOD`): they import the rules'
+    modules and load the rules again as they start, for a second or more."""
+    return subprocess.Popen([sys.executable, "-m", "rulesdsl", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            env={**os.environ, "RULESDSL_START_METHOD": "spawn"},
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+
+
+@pytest.mark.parametrize("command", [["simulate", "-n", "1000000", "-j", "2"],
+                                     ["verify", "-n", "100000", "-j", "2"],
+                                     ["balance", "--agents", "random,random", "-n", "1000000", "-j", "2"]])
+def test_ctrl_c_while_spawned_workers_start_ends_the_run_without_their_tracebacks(command):
+    # (each worker still importing took the terminal's Ctrl-C: a KeyboardInterrupt traceback of
+    # its own, a screenful, before the command's one line)
+    proc = _spawned(command)
+    try:
+        assert _wait_for(lambda: _members(proc.pid) >= 3, 30), "the workers did not start"
+        os.killpg(proc.pid, signal.SIGINT)   # at once: they are still starting
+        out, err = proc.communicate(timeout=30)
+        assert proc.returncode == 1
+        assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+        assert _wait_for(lambda: _group_gone(proc.pid), 10), "a worker is left"
+    finally:
+        if not _group_gone(proc.pid):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+
+def test_ctrl_c_while_spawned_workers_play_prints_the_summary_so_far():
+    proc = _spawned(["simulate", "-n", "1000000", "-j", "2", "--json", "--seed", "4"])
+    try:
+        _playing(proc)
+        time.sleep(2)   # (spawned: the rules loaded again before the first game)
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+        assert _wait_for(lambda: _group_gone(proc.pid), 10), "a worker is left"
+    finally:
+        if not _group_gone(proc.pid):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    summary = json.loads(out)
+    assert proc.returncode == 1 and summary["interrupted"] is True and "Traceback" not in err
+    assert sum(summary["wins"].values()) == summary["games"] < 1000000
+    assert f"interrupted after {summary['games']} of 1000000 games" in err
+
