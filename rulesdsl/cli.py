@@ -14,7 +14,7 @@ import click
 
 from .cli_support import (Existing, OutputFile, checked, check_players, content_layers, game_base, game_options, load_rules, no_such,
                           require_expansion_folders, require_paths, seat_agent, seat_agents, stop_on_ctrl_c, usage_error, worker_jobs,
-                          writable)
+                          worker_lost, writable)
 from .limits import DEFAULT_MAX_STEPS, SEED_MAX, SEED_MIN
 
 
@@ -174,6 +174,7 @@ def simulate(games: int, seed: int, expansions: tuple[str, ...], agents: str | N
     """Play many games between agents and summarise them."""
     jobs = worker_jobs(jobs)
     from rulesdsl.interpreter import EffectFailed
+    from rulesdsl.workers import WorkerLost
     from rulesdsl.simulate import simulate as run
     rules = load_rules(expansions, game_base(game, expansions), players)
     seats = rules.content.players
@@ -189,6 +190,8 @@ def simulate(games: int, seed: int, expansions: tuple[str, ...], agents: str | N
             result = run(rules, games, seed, names, progress=progress, max_steps=max_steps, jobs=jobs)
     except EffectFailed as exc:
         effect_error(exc)
+    except WorkerLost as exc:
+        worker_lost(exc)
     if result["interrupted"]:
         click.echo(f"interrupted after {result['games']} of {games} games: the summary covers those",
                    err=True)

@@ -48,6 +48,12 @@ def worker_jobs(jobs: int | None) -> int:
     return jobs or default_jobs()
 
 
+def worker_lost(exc: Exception) -> NoReturn:
+    """A worker process that ended abruptly (`workers.WorkerLost`): one `error:` line, exit 1."""
+    click.echo(f"error: {exc}", err=True)
+    sys.exit(1)
+
+
 def require_expansion_folders(expansions: Iterable[str]) -> None:
     """An `-e` folder path that is not there is a usage error (exit 2), as a missing PATH is: read,
     it was a diagnostic at `nope:1:1` and advice to run `check`.  (Missing, not unreachable: a

@@ -55,6 +55,20 @@ class StopAsked(KeyboardInterrupt):
     not know it takes it for the Ctrl-C it is)."""
 
 
+class WorkerLost(RuntimeError):
+    """A worker process ended abruptly (killed, out of memory, or, spawned, failed to start):
+    the pool cannot go on (concurrent.futures' BrokenProcessPool, said in one line)."""
+
+
+def lost_message() -> str:
+    """What `WorkerLost` says: what ends a worker, and under spawn what ends one as it starts."""
+    message = "a worker process ended abruptly (killed, or out of memory?)"
+    if start_method() != "fork":
+        message += ("; a spawned worker imports the script that started the run again: a script must be a file, "
+                    "and start the run under `if __name__ == \"__main__\":` (docs/cli.md, \"Worker processes\")")
+    return message
+
+
 class Stopped(BaseException):
     """A worker's task abandoned because the parent stopped the pool (a BaseException: no
     `except Exception` of the game's code or an agent's turns it into a result)."""
@@ -218,8 +232,11 @@ def worker_pool(jobs: int, initializer: Callable[..., Any] | None = None,
     previous = _hear_ctrl_c(pool)
     try:
         yield pool
-    except BaseException:
+    except BaseException as exc:
         stop_now(pool)
+        from concurrent.futures.process import BrokenProcessPool
+        if isinstance(exc, BrokenProcessPool):
+            raise WorkerLost(lost_message()) from None
         raise
     finally:
         if previous is not None:

@@ -325,3 +325,46 @@ def test_ctrl_c_while_spawned_workers_play_prints_the_summary_so_far():
     assert sum(summary["wins"].values()) == summary["games"] < 1000000
     assert f"interrupted after {summary['games']} of 1000000 games" in err
 
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the worker in /proc")
+@pytest.mark.parametrize("command, method", [(["simulate", "-n", "1000000", "-j", "2"], "fork"),
+                                             (["verify", "-n", "100000", "-j", "2"], "fork"),
+                                             (["balance", "--agents", "random,random", "-n", "1000000", "-j", "2"],
+                                              "fork"),
+                                             (["simulate", "-n", "1000000", "-j", "2"], "spawn")])
+def test_a_worker_killed_ends_the_run_with_one_error_line(command, method):
+    # (the out-of-memory killer picks a worker: concurrent.futures' BrokenProcessPool, with a
+    # traceback, was all the command said)
+    proc = subprocess.Popen([sys.executable, "-m", "rulesdsl", *command],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            env={**os.environ, "RULESDSL_START_METHOD": method})
+    try:
+        _playing(proc)
+        worker = next(int(p.name) for p in Path("/proc").glob("[0-9]*")
+                      if p.name != str(proc.pid) and _in_group(int(p.name), proc.pid)
+                      and "resource_tracker" not in _command_line(int(p.name)))
+        os.kill(worker, signal.SIGKILL)
+        out, err = proc.communicate(timeout=30)
+        assert proc.returncode == 1
+        assert err.splitlines()[-1].startswith("error: a worker process ended abruptly (killed, or out of memory?)")
+        assert "Traceback" not in err, err
+        assert _wait_for(lambda: _group_gone(proc.pid), 10), "a worker is left"
+    finally:
+        if not _group_gone(proc.pid):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+
+def _in_group(pid: int, pgid: int) -> bool:
+    try:
+        state, _, pgrp = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[:3]
+    except (OSError, IndexError, ValueError):
+        return False
+    return int(pgrp) == pgid and state != "Z"
+
+
+def _command_line(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_text().replace("\0", " ")
+    except OSError:
+        return ""

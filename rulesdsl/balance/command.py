@@ -8,9 +8,10 @@ from pathlib import Path
 
 import click
 
-from ..cli_support import OutputFile, game_base, game_options, load_rules, worker_jobs, writable
+from ..cli_support import OutputFile, game_base, game_options, load_rules, worker_jobs, worker_lost, writable
 from ..limits import DEFAULT_MAX_STEPS
 from ..names import agent_list
+from ..workers import WorkerLost
 
 
 def _fail(message: str, status: int = 1) -> None:
@@ -147,6 +148,8 @@ def balance(game: str | None, players: int | None, expansions: tuple[str, ...], 
                 games = [(result, outcomes)]
     except CheckpointProblem as exc:
         _fail(str(exc))
+    except WorkerLost as exc:
+        worker_lost(exc)
     if html_file is not None:
         from ..files import FileProblem, write_atomic
         from .html import render_html

@@ -12,7 +12,7 @@ import click
 
 from ..safe_text import printable  # card files, traces and scenarios are printed escaped
 from ..cli_support import (Existing, OutputFile, checked, check_players, content_layers, game_base, game_options, load_rules,
-                           worker_jobs, writable)
+                           worker_jobs, worker_lost, writable)
 from ..limits import DEFAULT_MAX_STEPS
 
 
@@ -54,6 +54,7 @@ def verify(path: Path | None, games: int, expansions: tuple[str, ...], seed: int
     from .invariants import DRIVER_INVARIANTS, all_invariants
     from .verify import verify as run, write_trace
     from ..loader import FolderProblem
+    from ..workers import WorkerLost
     try:
         base, layers = content_layers(path, expansions, game)
     except FolderProblem as exc:
@@ -81,13 +82,17 @@ def verify(path: Path | None, games: int, expansions: tuple[str, ...], seed: int
     click.echo(f"verify: {label}; {games} random games from seed {seed} ({content.players} players); "
                f"{len(invariants) - designer} invariants"
                + (f" + {designer} of the designer's" if designer else "") + f"; {jobs} job{'s' if jobs > 1 else ''}")
-    if sys.stderr.isatty():
-        with click.progressbar(length=games, label="playing", file=sys.stderr) as bar:
-            report = run(content, games, seed, options, max_actions, jobs, progress=bar.update,
-                         shrink_failure=not no_shrink, base=base, expansions=layers, skip=skip, max_steps=max_steps)
-    else:
-        report = run(content, games, seed, options, max_actions, jobs, shrink_failure=not no_shrink,
-                     base=base, expansions=layers, skip=skip, max_steps=max_steps)
+    try:
+        if sys.stderr.isatty():
+            with click.progressbar(length=games, label="playing", file=sys.stderr) as bar:
+                report = run(content, games, seed, options, max_actions, jobs, progress=bar.update,
+                             shrink_failure=not no_shrink, base=base, expansions=layers, skip=skip,
+                             max_steps=max_steps)
+        else:
+            report = run(content, games, seed, options, max_actions, jobs, shrink_failure=not no_shrink,
+                         base=base, expansions=layers, skip=skip, max_steps=max_steps)
+    except WorkerLost as exc:
+        worker_lost(exc)
     if report.ok:
         click.echo(f"ok: {report.games} games, {report.actions} actions, every invariant held after every action "
                    f"({report.seconds:.1f} s)")
