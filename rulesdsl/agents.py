@@ -139,6 +139,20 @@ def lineup(specs: Iterable[str], search: SearchOptions = SearchOptions()) -> Lin
     return Lineup(names, factories, tuple(is_bundled(s) for s in names))
 
 
+def lineup_again(specs: Iterable[str], search: SearchOptions = SearchOptions()) -> Lineup:
+    """`lineup` in a worker process, of names the command resolved before it started: an
+    AgentError saying why one may not resolve there.  A worker of the spawn start method
+    (Windows; `RULESDSL_START_METHOD`) imports the agent's module again: a class made in a
+    script's `if __name__ == "__main__":` block, or by code given with `python -c` or on stdin,
+    is not in it."""
+    try:
+        return lineup(specs, search)
+    except AgentError as exc:
+        raise AgentError(f"{exc}, in a worker process (one started by spawn imports the agent's module again, "
+                         "and a script's `if __name__ == \"__main__\":` block does not run there: define "
+                         "the agent at the top level of a module; docs/agents.md)") from None
+
+
 def answer(agent: Any, game: Any, label: str, seat: int, where: str, trusted: bool = False) -> Any:
     """What `agent` (named `label`, playing `seat`) answers in `game`; an AgentError naming it,
     its seat and `where` if it raises, or (unless `trusted`: a bundled agent) if it changed the

@@ -9,7 +9,7 @@ from typing import Callable, Iterator
 
 import attrs
 
-from .agents import AgentError, Lineup, known_names, lineup
+from .agents import AgentError, Lineup, known_names, lineup, lineup_again
 from .collector import skipping_what_exists
 from .interpreter.budget import DEFAULT_MAX_STEPS, EffectFailed, complete_deals
 from .interpreter.chance import agent_seed, game_seed   # (re-exported: the seeds of a run's games)
@@ -57,9 +57,11 @@ def simulate(rules: Ruleset, games: int, seed: int = 0, agents: list[str] | None
     `progress(n)` is called after the n-th game is added up; raising `Stop` there ends the run
     with the summary of those n games, the same as a run asked for n games (`interrupted` true).
     An agent is a bundled one's name, `module:Class` or a registered name (`rulesdsl.agents`;
-    one that does not resolve is an AgentError, a ValueError, before any game); a custom
-    agent that raises, answers an illegal action or changes the game ends the run there, as
-    `Stop` does, with `error` naming it, its seat and the game's seed (else `error` is None)."""
+    one that does not resolve is an AgentError, a ValueError, before any game; one that does
+    not resolve again in a spawned worker ends the run at its first game, `error` saying why:
+    `agents.lineup_again`); a custom agent that raises, answers an illegal action or changes
+    the game ends the run there, as `Stop` does, with `error` naming it, its seat and the
+    game's seed (else `error` is None)."""
     check_run_seed(seed)
     if not isinstance(rules, Ruleset):   # (a game's name given here failed on `.content`)
         raise TypeError(f"rules must be a Ruleset (`load_ruleset(...)`), not {type(rules).__name__}")
@@ -180,7 +182,10 @@ def _worker_chunk(args) -> list[Outcome | Failed | None]:
     rules = _WORKER["rules"]
     # (resolved in the worker, by name: a custom agent's module is imported here under spawn,
     # inherited under fork; a factory of the search agent is a closure, which no pipe carries)
-    seats = lineup(agent_names)
+    try:
+        seats = lineup_again(agent_names)
+    except AgentError as exc:   # (the run ends at this task's first game, as at an agent's failure)
+        return [Failed(str(exc))]
     out: list[Outcome | Failed | None] = []
     for i in indexes:
         try:

@@ -7,6 +7,7 @@ import multiprocessing
 import os
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -63,6 +64,66 @@ def test_verify_from_python_loads_the_contents_own_game_in_spawned_workers(monke
     for rules in (load_ruleset((), "classic", 3), load_ruleset(("pantheon",))):
         one, two = (verify(rules, 20, seed=1, jobs=j) for j in (1, 2))
         assert two.ok and (two.games, two.actions) == (one.games, one.actions)
+
+
+SCRIPT = '''
+import sys
+from rulesdsl.balance.runner import Plan, run
+from rulesdsl.pipeline import load_ruleset
+from rulesdsl.simulate import simulate
+
+{top}
+
+if __name__ == "__main__":
+{main}
+    result = simulate(load_ruleset(), 24, agents=["__main__:Mine", "random"], jobs=int(sys.argv[1]))
+    print(result["games"], result["wins"], result["error"])
+    ran = run(Plan("duel", (), None, ("__main__:Mine", "random"), 20), jobs=int(sys.argv[1]))
+    print([r["winner"] for r in ran.records], ran.failure)
+'''
+
+MINE = '''
+class Mine:
+    def __init__(self, seed):
+        pass
+
+    def act(self, game):
+        return game.legal_actions()[-1]
+'''
+
+
+def script(tmp_path: Path, top: str, main: str) -> Path:
+    path = tmp_path / "my_run.py"
+    path.write_text(SCRIPT.format(top=top, main=textwrap.indent(main, "    ")), encoding="utf-8")
+    return path
+
+
+def run_script(env: dict, path: Path, jobs: int, method: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(path), str(jobs)], capture_output=True, text=True,
+                          env={**env, "RULESDSL_START_METHOD": method}, timeout=300)
+
+
+@needs_spawn
+def test_an_agent_class_of_a_scripts_main_module(spawning, tmp_path):
+    env, _ = spawning
+    # At the script's top level: a spawned worker runs the script again (as `__mp_main__`,
+    # without its `if __name__ == "__main__":` block) and finds the class there.
+    top = script(tmp_path, MINE, "pass")
+    alone = run_script(env, top, 1, "fork")
+    assert alone.returncode == 0 and alone.stdout.startswith("24 {"), alone.stderr
+    for method in ("fork", "spawn"):
+        done = run_script(env, top, 2, method)
+        assert (done.returncode, done.stdout) == (0, alone.stdout), done.stderr
+    # Made in that block: there in a forked worker, not in a spawned one, where the run ends
+    # at its first game with the error saying why, not with a traceback.
+    inside = script(tmp_path, "", MINE)
+    assert run_script(env, inside, 2, "fork").stdout == alone.stdout
+    done = run_script(env, inside, 2, "spawn")
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    why = ("agent '__main__:Mine': module __main__ has no 'Mine', in a worker process (one started by spawn imports "
+           "the agent's module again, and a script's `if __name__ == \"__main__\":` block does not run there: define "
+           "the agent at the top level of a module; docs/agents.md)")
+    assert done.stdout.splitlines() == [f"0 {{'0': 0, '1': 0, 'draw': 0}} {why}", f"[] {why}"]
 
 
 @needs_spawn

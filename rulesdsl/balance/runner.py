@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 import attrs
 
-from ..agents import AgentError, SearchOptions, answer, lineup
+from ..agents import AgentError, SearchOptions, answer, lineup, lineup_again
 from ..collector import skipping_what_exists
 from ..interpreter.budget import DEFAULT_MAX_STEPS, MAX_GAME_ACTIONS, EffectFailed, GameStuck, complete_deals
 from ..interpreter.chance import derive
@@ -248,11 +248,20 @@ def _factories(plan: Plan):
     return list(seats.factories), list(seats.bundled)
 
 
-def _play_many(plan: Plan, indexes: range) -> tuple[Outcomes, Holdings, GameFailure | None]:
+def _play_many(plan: Plan, indexes: range, again: bool = False) -> tuple[Outcomes, Holdings, GameFailure | None]:
     """Play the games in order; stop at the first failure (the games before it are kept):
-    their outcomes, and what their seats took and built added up."""
+    their outcomes, and what their seats took and built added up.  `again`: in a worker, whose
+    line-up may not resolve as the command's did (`agents.lineup_again`): the failure of its
+    first game then."""
     rules = load(plan)
-    factories, bundled = _factories(plan)
+    if again:
+        try:
+            seats = lineup_again(plan.agents, plan.search)
+        except AgentError as exc:
+            return Outcomes(tuple(labels(plan.agents)), indexes[0]), Holdings(), GameFailure(indexes[0], str(exc))
+        factories, bundled = list(seats.factories), list(seats.bundled)
+    else:
+        factories, bundled = _factories(plan)
     outcomes = Outcomes(tuple(labels(plan.agents)), indexes[0] if indexes else 0)
     held = Holdings()
     failure = None
@@ -425,7 +434,7 @@ def _play_chunks(plan: Plan, chunks: Iterable[range], jobs: int, total: int,
         with worker_pool(min(jobs, len(head)), gc.freeze) as pool:
             # (submitted a few a worker at a time, in game order, as earlier ones come back: a
             # long run holds no task per game it will play; those back early wait in `joined`)
-            window = Window(pool, functools.partial(_play_many, plan), chunks)
+            window = Window(pool, functools.partial(_play_many, plan, again=True), chunks)
             for chunk, fut in window.finished():
                 if fut.cancelled():   # after a failure: a game that never started
                     continue
