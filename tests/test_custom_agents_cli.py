@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from bot_sources import MISBEHAVING
+from spawn_notes import noting
 
 BOTS = MISBEHAVING + '''
 from rulesdsl.simulate import game_seed
@@ -78,6 +79,25 @@ def test_simulate_plays_a_custom_agent_by_module_and_by_entry_point_alike_on_any
     assert one == two and one["games"] == 24 and one["error"] is None
     assert one["agents"] == [f"{name}:Last", "random"] and registered["agents"] == ["lastbot", "random"]
     assert {k: v for k, v in registered.items() if k != "agents"} == {k: v for k, v in one.items() if k != "agents"}
+
+
+def test_spawned_workers_import_a_custom_agent_by_module_and_by_entry_point(bots, tmp_path):
+    # (as on Windows: no fork, each worker imports the agent's module again, or loads its entry point)
+    name, env = bots
+    spawning = {**env, **noting(tmp_path, tmp_path / "notes")}
+    lineup = f"{name}:Last,lastbot"
+    one = rulesdsl(env, "simulate", "-n", "24", "--agents", lineup, "-j", "1", "--json")
+    two = rulesdsl(spawning, "simulate", "-n", "24", "--agents", lineup, "-j", "2", "--json")
+    assert one.returncode == two.returncode == 0, two.stderr
+    assert summary(two) == summary(one) and summary(one)["games"] == 24
+    balanced = [rulesdsl(e, "balance", "-n", "20", "--agents", lineup, "-j", j, "--json")
+                for e, j in ((env, "1"), (spawning, "2"))]
+    assert [b.returncode for b in balanced] == [0, 0], balanced[1].stderr
+    reports = [json.loads(b.stdout) for b in balanced]
+    for report in reports:
+        del report["run"]   # (its jobs and seconds)
+    assert reports[0] == reports[1]
+    assert len(list((tmp_path / "notes").iterdir())) >= 2, "no worker was spawned"
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])

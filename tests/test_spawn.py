@@ -1,10 +1,17 @@
-"""How worker processes start (`rulesdsl.workers.start_method`): `RULESDSL_START_METHOD` chooses,
-so that the spawn path Windows takes (no fork there) runs on any system."""
+"""The spawn start method, end to end (`rulesdsl.workers.start_method`): Windows has no fork, so
+there the worker processes of `simulate`, `verify` and `balance` load the rules again and
+resolve the agents by name.  `RULESDSL_START_METHOD=spawn` runs that path here: each run below
+is a `rulesdsl` process whose workers are really spawned (noted: `spawn_notes`) and gives the
+output of the same run on one process.  (A custom agent by `module:Class` or entry point:
+tests/test_custom_agents_cli.py; Ctrl-C and a killed worker: tests/test_workers.py.)"""
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 import os
+import re
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -16,6 +23,9 @@ from rulesdsl.pipeline import load_ruleset
 from rulesdsl.testing.verify import verify
 from rulesdsl.workers import StartMethodError, start_method
 from spawn_notes import noting
+
+DATA = Path(__file__).resolve().parent / "data"
+FAN = Path(__file__).resolve().parents[1] / "examples" / "fan_expansion"
 
 needs_spawn = pytest.mark.skipif("spawn" not in multiprocessing.get_all_start_methods(), reason="no spawn start method")
 
@@ -34,6 +44,40 @@ def spawning(tmp_path: Path) -> tuple[dict, Path]:
 def rulesdsl(env: dict, *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "rulesdsl", *args], capture_output=True, text=True, env=env,
                           cwd=cwd, timeout=600)
+
+
+def same_output(done: subprocess.CompletedProcess) -> str:
+    """The output, without what depends on the run's speed or its number of jobs."""
+    out = done.stdout
+    try:
+        data = json.loads(out)
+    except ValueError:
+        out = re.sub(r"[\d.]+ games per second|\([\d.]+ s\)|\d+ jobs?", "", out)
+        return out
+    if "games_per_second" in data:   # (simulate)
+        del data["seconds"], data["games_per_second"]
+    data.pop("run", None)   # (balance: its jobs and seconds)
+    return json.dumps(data, sort_keys=True)
+
+
+def on_one_and_spawned(spawning, *args: str, cwd: Path | None = None, status: int = 0) -> str:
+    """The command's output on one process, on two forked workers and on two spawned ones: the same."""
+    env, notes = spawning
+    for note in notes.iterdir():
+        note.unlink()
+    alone = rulesdsl({k: v for k, v in env.items() if k != "RULESDSL_START_METHOD"}, *args, "-j", "1", cwd=cwd)
+    assert alone.returncode == status, alone.stderr
+    if "fork" in multiprocessing.get_all_start_methods():
+        forked = rulesdsl({**env, "RULESDSL_START_METHOD": "fork"}, *args, "-j", "2", cwd=cwd)
+        assert forked.returncode == status, forked.stderr
+        assert same_output(forked) == same_output(alone)
+    assert not list(notes.iterdir())
+    spawned = rulesdsl(env, *args, "-j", "2", cwd=cwd)
+    assert spawned.returncode == status, spawned.stderr
+    assert "Traceback" not in spawned.stderr
+    assert list(notes.iterdir()), "no worker was spawned"
+    assert same_output(spawned) == same_output(alone)
+    return spawned.stdout
 
 
 def test_the_start_method_is_chosen_by_the_environment(monkeypatch):
@@ -57,13 +101,39 @@ def test_an_unknown_start_method_is_one_error_line_before_any_game(command):
 
 
 @needs_spawn
+@pytest.mark.parametrize("args", [
+    ["simulate", "-n", "24", "--seed", "3", "--json"],
+    ["simulate", "-n", "20", "-e", "pantheon", "--json"],
+    ["simulate", "-n", "20", "--game", "classic", "-p", "5", "--agents", "random,greedy,random,random,random"],
+])
+def test_bundled_content_on_spawned_workers(spawning, args):
+    on_one_and_spawned(spawning, *args)
+
+
+@needs_spawn
+def test_a_folder_of_ones_own_by_a_relative_path_and_an_absolute_one(spawning, tmp_path):
+    work = tmp_path / "work"
+    shutil.copytree(DATA / "broken_coins", work / "coins")
+    shutil.copytree(FAN, work / "fan")
+    shutil.copytree(Path(__file__).resolve().parents[1] / "cards" / "duel", work / "mine")
+    # verify finds the broken card, shrinks it and writes the same trace; the workers read the
+    # folder by the path given, from the command's folder
+    out = on_one_and_spawned(spawning, "verify", "coins", "-n", "40", "--option", "beginner_wonders", "-o",
+                             "failure.json", cwd=work, status=1)
+    assert "FAILED: invariant `designer: Nobody gets rich in Age I`" in out
+    on_one_and_spawned(spawning, "simulate", "-n", "20", "--game", "mine", "--json", cwd=work)
+    on_one_and_spawned(spawning, "balance", "-n", "20", "-e", str(work / "fan"), "--agents", "random,greedy",
+                       "--json", cwd=tmp_path)
+
+
+@needs_spawn
 def test_verify_from_python_loads_the_contents_own_game_in_spawned_workers(monkeypatch):
-    # (its `base` left at its default had the workers load Duel: a classic run was refused
-    # there, "duel plays with 2 players, not 3", and a Duel + expansion run verified plain Duel)
+    # (its `base` left at its default had the workers load Duel: a Duel + expansion run verified
+    # plain Duel there, and a classic run was refused, "duel plays with 2 players, not 3")
     monkeypatch.setenv("RULESDSL_START_METHOD", "spawn")
-    for rules in (load_ruleset((), "classic", 3), load_ruleset(("pantheon",))):
-        one, two = (verify(rules, 20, seed=1, jobs=j) for j in (1, 2))
-        assert two.ok and (two.games, two.actions) == (one.games, one.actions)
+    rules = load_ruleset(("pantheon",))
+    one, two = (verify(rules, 20, seed=1, jobs=j) for j in (1, 2))
+    assert two.ok and (two.games, two.actions) == (one.games, one.actions)
 
 
 SCRIPT = '''
@@ -78,7 +148,7 @@ if __name__ == "__main__":
 {main}
     result = simulate(load_ruleset(), 24, agents=["__main__:Mine", "random"], jobs=int(sys.argv[1]))
     print(result["games"], result["wins"], result["error"])
-    ran = run(Plan("duel", (), None, ("__main__:Mine", "random"), 20), jobs=int(sys.argv[1]))
+    ran = run(Plan("duel", (), None, ("__main__:Mine", "random"), 10), jobs=int(sys.argv[1]))
     print([r["winner"] for r in ran.records], ran.failure)
 '''
 
