@@ -332,6 +332,8 @@ def relocate(g: Game, item: int, slot: int) -> None:
         st.positions.pop(item, None)
         if item in st.hidden:
             st.hidden.remove(item)
+            if st.known:   # (it leaves its place: what a seat knew of it there goes)
+                st.known.pop(item, None)
     st.loc[item] = slot
     if slot >= 0:
         st.zones[slot].append(item)
@@ -639,6 +641,7 @@ def relocate_all(g: Game, items: list[int], slot: int, left: list[int] | None = 
     if hidden:
         for item in gone.intersection(hidden):
             hidden.remove(item)
+            st.known.pop(item, None)
     loc = st.loc
     for item in items:
         loc[item] = slot

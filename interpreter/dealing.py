@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import chance, core, machine
+from . import chance, core, knowledge, machine
 from .budget import ScriptedDrawFailed
 from .state import Frame
 
@@ -80,11 +80,13 @@ def deal(g: Game, count: int, src: int, dst: int, owner: int, space: int | None 
     if space is None and not hidden:
         core.arrive_all(g, drawn, g.zone_slots[dst][owner], by, frames, left)
     for item in drawn if space is not None or hidden else ():
+        saw = knowledge.seers(g, item) if hidden else []   # (drawn, it still lies where it was)
         core.arrive(g, item, g.zone_slots[dst][owner], by, frames)
         if space is not None:
             g.state.positions[item] = space
         if hidden:
             g.state.hidden.append(item)
+            knowledge.remember(g, item, saw)
         core.placed(g, item)
     if frames:
         machine.schedule(g, frames)

@@ -24,13 +24,15 @@ from .state import DRAW, NOWHERE, Decision, Frame, State
 
 _converter = cattrs.Converter(forbid_extra_keys=True)
 FORMAT = "rulesdsl-state"
-VERSION = 4         # 2: the state records its content's fingerprint; 3: simultaneous rounds, counters;
-                    # 4: whether this age named the next one's starter
-OLD_VERSIONS = (1, 2, 3)  # still read: the fields added since take their defaults
+VERSION = 5         # 2: the state records its content's fingerprint; 3: simultaneous rounds, counters;
+                    # 4: whether this age named the next one's starter; 5: what seats know of face-down items
+OLD_VERSIONS = (1, 2, 3, 4)  # still read: the fields added since take their defaults
 # Fields added in version 3, with their values in an older save.
 ADDED_IN_3 = {"acting": [], "choices": [], "again": [], "deferred": [], "counters": {}, "prepaid": {}}
 # Fields added in version 4, with their values in an older save.
 ADDED_IN_4 = {"starter_named": False}
+# Fields added in version 5, with their values in an older save (which kept no seat's knowledge).
+ADDED_IN_5 = {"known": {}}
 
 
 class SaveFileError(ValueError):
@@ -75,6 +77,7 @@ def copy_state(state: State) -> State:
     new.positions = dict(state.positions)
     new.item_coins = dict(state.item_coins)
     new.hidden = state.hidden[:]
+    new.known = {k: v[:] for k, v in state.known.items()} if state.known else {}
     # (the dicts of lists are empty in most content: no comprehension is run for them)
     new.cubes = {k: [row[:] for row in v] for k, v in state.cubes.items()} if state.cubes else {}
     new.supply = {k: v[:] for k, v in state.supply.items()} if state.supply else {}
@@ -222,6 +225,10 @@ def state_from_dict(data: object) -> State:
         if any(k in raw for k in ADDED_IN_4):
             raise SaveFileError(f"invalid state: a version {version} save names no next age's starter")
         raw = {**raw, **ADDED_IN_4}
+    if version in (1, 2, 3, 4) and isinstance(raw, dict):
+        if any(k in raw for k in ADDED_IN_5):
+            raise SaveFileError(f"invalid state: a version {version} save records no seat's knowledge")
+        raw = {**raw, **ADDED_IN_5}
     try:
         state = _converter.structure(raw, State)
     except Exception as exc:  # cattrs raises several exception types; all mean a bad file
@@ -283,6 +290,11 @@ def _validate(state: State) -> None:
         raise bad(f"a game in flow {state.flow!r} with effects under way waits on no decision")
     if any(not (0 <= k < n and 0 <= v < n) for k, v in state.attached.items()):
         raise bad("an attached item does not exist")
+    if not set(state.known) <= set(state.hidden):
+        raise bad("known names an item that does not lie face down")
+    if any(not seats or seats != sorted(set(seats)) or seats[0] < 0 or seats[-1] >= players
+           for seats in state.known.values()):
+        raise bad("known: the seats that know an item, in order, once each")
     for name in ("positions", "item_coins"):  # item -> number
         table = getattr(state, name, None) or {}
         if any(not 0 <= k < n for k in table) or name == "item_coins" and any(v < 0 for v in table.values()):

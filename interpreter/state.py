@@ -72,6 +72,7 @@ class State:
     positions: dict[int, int] = attrs.Factory(dict)     # item -> its space in a zone with spaces, or on the track
     item_coins: dict[int, int] = attrs.Factory(dict)    # coins lying on an item
     hidden: list[int] = attrs.Factory(list)             # items lying face down outside the structure
+    known: dict[int, list[int]] = attrs.Factory(dict)   # a face-down item -> the seats that know it (knowledge.py)
     cubes: dict[str, list[list[int]]] = attrs.Factory(dict)   # zone -> player -> cubes per space
     supply: dict[str, list[int]] = attrs.Factory(dict)        # zone -> cubes each player has left
     control: dict[str, list[int]] = attrs.Factory(dict)       # zone -> controller per space (-1: none)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import core, economy, events, machine, seats, selection
+from . import core, economy, events, knowledge, machine, seats, selection
 from .core import carries, riders, riders_of
 from .state import Frame
 
@@ -120,6 +120,7 @@ def place(g: Game, item: int, zone: int, owner: int, space: int, hidden: bool = 
     old = st.loc[item]
     before = seats.ruled_owner(g, item, old) if old in g.ruled else -1
     fields = {"zone": g.ruled[old], "space": st.positions.get(item, -1)} if old in g.ruled else {}
+    saw = knowledge.seers(g, item) if hidden else []   # (who saw its face before it turns down)
     frames: list[Frame] = []
     on_it = core.leaving_with(g, item) if g.content.structure_riders else None
     core.arrive(g, item, g.zone_slots[zone][owner], by, frames)
@@ -128,6 +129,7 @@ def place(g: Game, item: int, zone: int, owner: int, space: int, hidden: bool = 
     st.positions[item] = space
     if hidden:
         st.hidden.append(item)
+        knowledge.remember(g, item, saw)
     core.placed(g, item)
     new = st.loc[item]
     after = seats.ruled_owner(g, item, new) if new in g.ruled else -1
@@ -165,6 +167,9 @@ def reveal(g: Game, zone: int, space: int | None) -> None:
         return
     here = set(st.zones[g.zone_slots[zone][0]])
     st.hidden = [i for i in st.hidden if not (i in here and (space is None or st.positions.get(i) == space))]
+    if st.known:   # (face up: seen by all, known to none alone)
+        still = set(st.hidden)
+        st.known = {i: seats for i, seats in st.known.items() if i in still}
 
 
 def first_empty(g: Game, zone: int) -> int:

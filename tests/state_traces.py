@@ -21,6 +21,10 @@ from rulesdsl.interpreter.agents import make_agent
 from golden_games import SETS
 
 GAMES = 72
+# State fields added after the hashes were recorded, left out while empty: a game that never
+# sets them hashes as it did (`known`, saves version 5: only games with an item a seat knows
+# face down were recorded again).
+LATER = frozenset({"known"})
 
 
 def canonical(value):
@@ -31,7 +35,8 @@ def canonical(value):
     if isinstance(value, (list, tuple)):
         return [canonical(v) for v in value]
     if hasattr(value, "__attrs_attrs__"):
-        return [canonical(getattr(value, a.name)) for a in value.__attrs_attrs__]
+        return [canonical(getattr(value, a.name)) for a in value.__attrs_attrs__
+                if not (a.name in LATER and not getattr(value, a.name))]
     return value
 
 

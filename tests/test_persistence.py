@@ -240,7 +240,7 @@ def test_random_mutations_load_or_raise_save_file_error(edits):
 
 def test_save_is_plain_json(mid_game):
     data = json.loads(mid_game)
-    assert data["format"] == "rulesdsl-state" and data["version"] == 4
+    assert data["format"] == "rulesdsl-state" and data["version"] == 5
     assert isinstance(data["state"], dict)
     assert copy.deepcopy(data) == json.loads(json.dumps(data))
 

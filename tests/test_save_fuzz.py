@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from rulesdsl.interpreter import IllegalAction, Game, load_ruleset, new_game
 from rulesdsl.interpreter.agents import RandomAgent
-from rulesdsl.interpreter.persistence import ADDED_IN_3, ADDED_IN_4, SaveFileError, dumps
+from rulesdsl.interpreter.persistence import ADDED_IN_3, ADDED_IN_4, ADDED_IN_5, SaveFileError, dumps
 from rulesdsl.pipeline import load_game
 from rulesdsl.trace import TraceError, replay, trace_of
 from json_paths import edit_json, json_paths
@@ -124,7 +124,7 @@ def test_a_save_of_another_card_set_is_refused(saved, loaded):
 def test_a_version_2_save_loads_with_no_round_under_way():
     data = json.loads(SAVES["pantheon"])
     data["version"] = 2
-    for added in {**ADDED_IN_3, **ADDED_IN_4}:   # a version 2 save has none of the fields added since
+    for added in {**ADDED_IN_3, **ADDED_IN_4, **ADDED_IN_5}:   # a version 2 save has none of the fields added since
         del data["state"][added]
     game = load_game(json.dumps(data))
     assert game.legal_actions() == GAMES["pantheon"].legal_actions()
@@ -136,7 +136,7 @@ def test_a_version_2_save_loads_with_no_round_under_way():
 def test_a_version_3_save_loads_with_no_next_starter_named():
     data = json.loads(SAVES["pantheon"])
     data["version"] = 3
-    for added in ADDED_IN_4:
+    for added in {**ADDED_IN_4, **ADDED_IN_5}:
         del data["state"][added]
     game = load_game(json.dumps(data))
     assert game.legal_actions() == GAMES["pantheon"].legal_actions() and not game.state.starter_named
@@ -149,7 +149,7 @@ def test_a_version_1_save_loads_and_is_checked_against_its_content():
     data = json.loads(SAVES["pantheon"])
     data["version"] = 1
     del data["state"]["fingerprint"]
-    for added in {**ADDED_IN_3, **ADDED_IN_4}:   # a version 1 save has none of the fields added since
+    for added in {**ADDED_IN_3, **ADDED_IN_4, **ADDED_IN_5}:   # a version 1 save has none of the fields added since
         del data["state"][added]
     game = load_game(json.dumps(data))
     assert game.legal_actions() == GAMES["pantheon"].legal_actions()
