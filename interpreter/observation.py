@@ -3,7 +3,11 @@
 Hidden: face-down structure cards (only their back, i.e. their deck, shows), cards tucked
 under wonders, the box and every deck, every other seat's private zones (how many items they
 hold shows, not which), another player's pending options, and in a simultaneous round what the
-other seats have chosen (only that they have)."""
+other seats have chosen (only that they have).
+
+A face-down item shows its back to every seat (`face down (DECK)` where it lies); a seat that
+knows it (knowledge.py: it saw its face before it was turned down) finds it under `known` too,
+by name, with the place it lies in."""
 
 from __future__ import annotations
 
@@ -13,6 +17,7 @@ from rulesdsl.names import check_seat
 
 from .actions import Action
 from .game import Game
+from .knowledge import known_to, knows
 from .state import DRAW
 
 
@@ -42,6 +47,40 @@ def _seen(game: Game, item: int, player: int) -> bool:
         return True
     z = game.content.zones[game.slot_zone[slot]]
     return z.public or z.private and game.slot_owner[slot] == player
+
+
+def _known(game: Game, player: int) -> list[dict]:
+    """The face-down items `player` knows, where each lies: its zone, the seat whose zone it
+    is (None: a zone held once), its index in that zone's list (the observation's `face down
+    (DECK)` there), its space (None: none) and its name."""
+    st, zones = game.state, game.content.zones
+    out = []
+    for item in known_to(game, player):
+        slot = st.loc[item]
+        if slot == game.structure_slot or not _seen(game, item, player):   # (where its back does not show either)
+            continue
+        z = zones[game.slot_zone[slot]]
+        out.append({"item": game.name(item), "zone": z.name, "seat": game.slot_owner[slot] if z.per_player else None,
+                    "at": st.zones[slot].index(item), "space": st.positions.get(item)})
+    return out
+
+
+def zones_with_known(o: dict) -> dict:
+    """An observation's `zones` as a screen shows them to its seat: each face-down item the seat
+    knows named after its back (`face down (DECK): NAME`)."""
+    known = o.get("known")
+    if not known:
+        return o["zones"]
+    out = dict(o["zones"])
+    for k in known:
+        held = out[k["zone"]]
+        if k["seat"] is not None:
+            held = out[k["zone"]] = {**held, str(k["seat"]): list(held[str(k["seat"])])}
+            row = held[str(k["seat"])]
+        else:
+            row = out[k["zone"]] = list(held)
+        row[k["at"]] = f"{row[k['at']]}: {k['item']}"
+    return out
 
 
 def observe(game: Game, player: int) -> dict:
@@ -95,6 +134,7 @@ def observe(game: Game, player: int) -> dict:
         if not z.public and not z.private:
             held = slots[z.id] if z.per_player else slots[z.id][:1]   # (a zone held once: one slot)
             hidden_counts[z.name] = sum(map(len, map(st.zones.__getitem__, held)))
+    known = _known(game, player) if st.known else []
     pending = None
     if st.pending is not None:
         d = st.pending
@@ -120,8 +160,10 @@ def observe(game: Game, player: int) -> dict:
         "track_tokens": list(map(names, st.zones[game.track_slot])) if game.track_slot >= 0 else [],
         "cubes": {name: [row[:] for row in grid] for name, grid in st.cubes.items()},
         "control": {name: list(ctrl) for name, ctrl in st.control.items()},
-        "positions": {game.name(i): s for i, s in st.positions.items() if i not in hidden and _seen(game, i, player)},
+        "positions": {game.name(i): s for i, s in st.positions.items()
+                      if (i not in hidden or knows(game, player, i)) and _seen(game, i, player)},
         "zones": zones,
+        "known": known,
         "hidden_counts": hidden_counts,
         "structure": structure,
         "pending": pending,

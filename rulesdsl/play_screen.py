@@ -179,6 +179,7 @@ def offer_text(game, seat: int, actions) -> Text | None:
 def city_text(game, o: dict, p: int, viewer: int, who: list[str]) -> Text:
     """Seat p's city as the viewer sees it: coins, counters, the build zone grouped by colour,
     what it produces, its modifiers (shields...) and science; its other zones."""
+    from .interpreter.observation import zones_with_known
     from .play_view import _city_stats
     c = game.content
     zones = {z.name: z for z in c.zones}
@@ -198,7 +199,7 @@ def city_text(game, o: dict, p: int, viewer: int, who: list[str]) -> Text:
     build_zones = {c.zones[z].name for z in c.build_zone.values()}
     compact = n > 2 and p != viewer   # N cities: the others' one wrapped line each
     open_cities = all(z.public for z in c.zones if z.active and z.per_player)
-    for name, held in o["zones"].items():
+    for name, held in zones_with_known(o).items():
         z = zones[name]
         if not z.per_player:
             continue
@@ -238,7 +239,7 @@ def city_text(game, o: dict, p: int, viewer: int, who: list[str]) -> Text:
 def board_text(session: Session, seat: int) -> Text:
     """Everything left of the action list: the track, the structure, the offer, the shared
     zones, every city (the viewer's first)."""
-    from .interpreter.observation import observe
+    from .interpreter.observation import observe, zones_with_known
     g = session.game
     o = observe(g, seat)
     out = Text()
@@ -256,7 +257,7 @@ def board_text(session: Session, seat: int) -> Text:
         out.append("\n")
     zones = {z.name: z for z in g.content.zones}
     drawn = {g.content.zones[g.content.track.zone].name} if track_text(g) is not None else set()
-    shared = [(name, held) for name, held in o["zones"].items()
+    shared = [(name, held) for name, held in zones_with_known(o).items()
               if not zones[name].per_player and held and name not in drawn]
     for name, held in shared:
         out.append(f"{name}: ", style="bold")

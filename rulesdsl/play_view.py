@@ -18,7 +18,7 @@ def render_game(game, player: int, labels: list[str] | None = None) -> str:
     """The game as `player` sees it (an observation: other seats' private zones show only how
     many items they hold, face-down items only their back): the structure, every seat's coins
     and zones, the shared public zones.  `labels`: who plays each seat (`greedy`, `human`...)."""
-    from rulesdsl.interpreter.observation import observe
+    from rulesdsl.interpreter.observation import observe, zones_with_known
     o = observe(game, player)
     content = game.content
     stage = f"Age {o['age']}" if o["age"] > 0 else "Setup"
@@ -45,7 +45,7 @@ def render_game(game, player: int, labels: list[str] | None = None) -> str:
         pieces = [entry + ("," if k < len(g) - 1 else ";") for g in groups for k, entry in enumerate(g)]
         pieces[-1] = pieces[-1][:-1]
         lines.append(_wrapped(f"player {p}{f' ({who})' if who else ''}: ", pieces, ""))
-        for name, held in o["zones"].items():
+        for name, held in zones_with_known(o).items():
             if not zones[name].per_player:
                 continue
             mine = held.get(str(p))
@@ -54,7 +54,7 @@ def render_game(game, player: int, labels: list[str] | None = None) -> str:
                     lines.append(f"   {name}: {mine} hidden")
             elif mine:
                 lines.append(_wrapped(f"   {name}: ", on_spaces(game, zones[name], p, mine)))
-    for name, held in o["zones"].items():
+    for name, held in zones_with_known(o).items():
         if not zones[name].per_player and held:
             lines.append(_wrapped(f"{name}: ", on_spaces(game, zones[name], 0, held)))
     lines += cube_lines(o)

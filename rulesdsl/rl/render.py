@@ -4,7 +4,7 @@ from `interpreter.observation.observe` so it shows nothing the seat may not see.
 from __future__ import annotations
 
 from rulesdsl.interpreter.game import Game
-from rulesdsl.interpreter.observation import observe
+from rulesdsl.interpreter.observation import observe, zones_with_known
 from rulesdsl.interpreter.scoring import score
 from rulesdsl.model import Content
 from rulesdsl.safe_text import printable
@@ -25,8 +25,9 @@ def render_text(game: Game, seat: int, content: Content) -> str:
         shown = [((cell["card"] + ("*" if cell["accessible"] else "")) if "card" in cell else f"#{slot} {cell['back']}")
                  + (f" (with {', '.join(cell['on'])})" if "on" in cell else "") for slot, cell in structure]
         lines.append("structure (* can be taken, #7 face down in slot 7): " + ", ".join(shown))
-    per_seat = {name: value for name, value in o["zones"].items() if isinstance(value, dict)}
-    shared = {name: value for name, value in o["zones"].items() if isinstance(value, list) and value}
+    shown = zones_with_known(o)   # (a face-down item the seat knows: `face down (DECK): NAME`)
+    per_seat = {name: value for name, value in shown.items() if isinstance(value, dict)}
+    shared = {name: value for name, value in shown.items() if isinstance(value, list) and value}
     for p in range(n):
         total = f", {sum(score(game, p).values())} points" if content.points_public or p == seat or o["over"] else ""
         lines.append(f"seat {p}{' (you)' if p == seat else ''}: {o['coins'][p]} coins{total}")

@@ -38,6 +38,7 @@ from rulesdsl.interpreter.actions import Action, IllegalAction
 from rulesdsl.interpreter.decisions import unseen_place
 from rulesdsl.interpreter.budget import BudgetExceeded, EffectFailed, short_deal
 from rulesdsl.interpreter.game import Game
+from rulesdsl.interpreter.knowledge import known_to
 from rulesdsl.interpreter.observation import lying_on_structure, observe
 from rulesdsl.interpreter.persistence import copy_state, dumps, loads
 from rulesdsl.interpreter.state import NOWHERE, Frame
@@ -282,7 +283,8 @@ def _save_load(game: Game, ctx: Context) -> str | None:
 
 def visible_items(game: Game, player: int) -> set[int]:
     """The items `player` may see: in public zones, in their own private zones, face up in the
-    structure, or offered to them by a decision they must make; never an item lying face down."""
+    structure, or offered to them by a decision they must make; never an item lying face down,
+    but one they know (they saw it before it was turned down)."""
     st, content = game.state, game.content
     seen: set[int] = set()
     for z in content.zones:
@@ -297,7 +299,9 @@ def visible_items(game: Game, player: int) -> set[int]:
             seen.add(i)
     for items in lying_on_structure(game).values():   # tokens laid on its cards, face up
         seen.update(items)
-    seen.difference_update(getattr(st, "hidden", ()))
+    # (one lying face down where the seat sees its back, which it saw before it was turned down:
+    # it knows it, knowledge.py)
+    seen.difference_update(set(getattr(st, "hidden", ())).difference(known_to(game, player)))
     d = st.pending
     if d is not None and d.player == player and d.kind == "item":
         # (one lying face down is offered by its place, `slot 7 (face down)`: still unseen)
@@ -342,6 +346,7 @@ def _texts_in_observation(obs: dict) -> set:
             out.add(card["card"])
     out.update(obs.get("track_tokens") or ())
     out.update(obs.get("positions") or ())
+    out.update(k.get("item") for k in obs.get("known") or ())
     out.update((obs.get("pending") or {}).get("options") or ())
     return out
 
@@ -361,6 +366,8 @@ def _names_in_observation(obs: dict) -> Iterator[tuple[str, str]]:
         yield "track", name
     for name in obs.get("positions") or {}:
         yield "positions", name
+    for k in obs.get("known") or []:
+        yield "known", k.get("item")
     pending = obs.get("pending") or {}
     for name in pending.get("options") or []:
         yield "pending options", name
