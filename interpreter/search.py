@@ -8,7 +8,8 @@ selection counts how often an edge was available (UCB with availability counts),
 actions of the other seats differ from one determinization to the next.
 
 Hidden, and so redrawn: the items of zones nobody sees (decks, the box), other seats' private
-zones (hands) and face-down items, by class (kind and age; an item whose back shows keeps its
+zones (hands) and face-down items (but those it knows: it saw them before they were turned
+down, knowledge.py), by class (kind and age; an item whose back shows keeps its
 deck: a face-down structure card, an item face down in a zone the seat sees, an item still in
 the deck it started in), the other seats' choices already made in a simultaneous round, and the
 dice.  The search never reads the real arrangement of any of these: the same observation
@@ -31,6 +32,7 @@ from .actions import Action
 from .budget import MAX_GAME_ACTIONS
 from .chance import derive
 from .game import Game
+from .knowledge import known_to
 from .playout import play_out, too_long
 from .random_agent import RandomAgent, playing
 from .state import DRAW
@@ -61,6 +63,8 @@ def unknown_items(game: Game, seat: int) -> dict[tuple[str, int], list[Place]]:
     Seen items are never drawn again, nor those a choice of the seat's offers it (face up)."""
     st, c = game.state, game.content
     hidden = set(st.hidden)
+    if st.known:   # (a face-down item the seat saw before it was turned down: it knows what lies there)
+        hidden.difference_update(known_to(game, seat))
     # What a choice of the seat's offers it, it sees (a discard pile searched face down), unless
     # that lies face down (offered by its place)
     d = st.pending
@@ -147,6 +151,8 @@ def determinize(game: Game, seat: int, rng: random.Random,
         for old, new in mapping.items():
             st.loc[new] = moved_from[old]
         st.hidden = [mapping.get(i, i) for i in st.hidden]
+        if st.known:   # (another seat knows what now lies at the place it knew)
+            st.known = {mapping.get(i, i): seats for i, seats in st.known.items()}
         # What lay on, under or at a place stays there, whatever item the place now holds.
         if st.attached:
             st.attached = {mapping.get(i, i): mapping.get(on, on) for i, on in st.attached.items()}
