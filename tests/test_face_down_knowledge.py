@@ -159,3 +159,38 @@ def test_no_observation_names_an_item_its_seat_did_not_see(seed):
             seen[p] |= visible_items(game, p) - set(st.hidden)
         game.apply(rng.choice(game.legal_actions()))
     assert knew > 0   # (every game here places gods face down)
+
+
+def test_the_rl_vector_shows_the_back_to_both_seats_and_the_god_to_its_placer_only():
+    from rulesdsl.rl.encoding import Encoder
+    from rulesdsl.rl.reach import reach_and_face_down
+    game = placed_game()
+    reach, face_down = reach_and_face_down(game.content, ("pantheon",), "duel")
+    enc = Encoder(game.content, game, reach, face_down)
+    ra = item(game, "Ra")
+    pantheon = game.slot(game.content.zone_index["pantheon"], 0)
+    first, decks, index = enc.back_at[pantheon]
+    backs_at, size = enc.sections["backs"]
+    assert size == 6 * decks   # (the Pantheon's six spaces, each a count per deck a god may come from)
+    egyptian = index[game.content.zone_index["egyptian_gods"]]
+    items_at, width = enc.sections["items"][0], enc.width
+    for seat in (0, 1):
+        vec = enc.encode(game, seat)
+        backs = vec[backs_at:backs_at + size]
+        assert backs[first + 0 * decks + egyptian] == 1.0 and backs.sum() == 1.0   # space 0: an Egyptian back
+        row = vec[items_at + width * ra:][:width]
+        if seat == 1:   # the placer: where Ra lies, on space 0
+            assert row[enc.place_of_slot[1][pantheon]] == 1.0 and row[width - 3] == 1.0 and row[width - 2] == 0
+        else:
+            assert not row.any()
+    # Content that puts nothing face down has no `backs`: its vector is laid out as before.
+    base = new_game(seed=0)
+    assert Encoder(base.content, base, *reach_and_face_down(base.content, (), "duel")).sections["backs"][1] == 0
+
+
+def test_the_rl_environment_encodes_the_backs():
+    from rulesdsl import rl
+    env = rl.env("duel", ("pantheon",))
+    assert env.unwrapped.encoder.sections["backs"][1] == 36
+    env.reset(seed=SEED)
+    assert env.observation_space("player_0")["observation"].shape == (env.unwrapped.encoder.size,)

@@ -102,7 +102,7 @@ class RulesEnv(AECEnv):
         reach, face_down = reach_and_face_down(self.content, expansions, game)
         self.space = ActionSpace.build(self.content, pay_slots, option_slots, reach, face_down)
         self.game: Game = self.ruleset.new_game(seed=0, options=self.game_options)
-        self.encoder = Encoder(self.content, self.game)
+        self.encoder = Encoder(self.content, self.game, reach, face_down)
         n = self.content.players
         self.possible_agents = [f"player_{p}" for p in range(n)]
         self.seat_of = {a: p for p, a in enumerate(self.possible_agents)}

@@ -21,7 +21,14 @@ Layout, in order (`Encoder.sections` names each part with its offset and length)
   owner for per-seat zones, then `structure`), then [it stands on a space, that space (a zone's
   space number, or the track's from -capital to capital; for a token lying on a card of the
   structure, `structure` and the slot of that card)], then the coins lying on it.  An item the
-  seat cannot see is all zeros."""
+  seat cannot see is all zeros; an item lying face down is one it cannot see, unless it knows
+  it (it saw it before it was turned down, interpreter/knowledge.py: the god it placed);
+- `backs`: the backs of the items lying face down where the seat sees them: per zone items may
+  be put in face down (`face_down`, from rulesdsl/rl/reach.py), in zone order, per owner for a
+  per-seat zone, per space (one group for a zone without spaces), the number of face-down items
+  there of each deck they may come from (the decks of the items that can reach the zone, in
+  zone order).  Empty for content that puts nothing face down.  Added last: the sections
+  before it kept their places."""
 
 from __future__ import annotations
 
@@ -30,6 +37,7 @@ from array import array
 import numpy as np
 
 from rulesdsl.interpreter.game import Game
+from rulesdsl.interpreter.knowledge import known_to
 from rulesdsl.interpreter.observation import lying_on_structure
 from rulesdsl.model import Content
 
@@ -39,7 +47,10 @@ PENDING_KINDS = ("item", "space", "option", "player")
 class Encoder:
     """Builds the flat observation vector of a seat for games of one content set."""
 
-    def __init__(self, content: Content, game: Game):
+    def __init__(self, content: Content, game: Game, reach: dict[int, frozenset[int]] | None = None,
+                 face_down: frozenset[int] = frozenset()):
+        """`reach`, `face_down`: `reach.reach_and_face_down` of the content (without them, no
+        `backs`: a face-down item shows nothing)."""
         n = content.players
         self.players = n
         self.private = [z.id for z in content.zones if z.per_player and z.private]
@@ -70,7 +81,8 @@ class Encoder:
                  ("track", 1), ("seats", n * (2 + len(self.counters) + len(self.private))),
                  ("hidden", len(self.hidden_zones)),
                  ("majority", sum(n * z.spaces + z.spaces * n for z in self.majority)),
-                 ("structure", 3 * self.slots), ("items", len(content.items) * self.width)]
+                 ("structure", 3 * self.slots), ("items", len(content.items) * self.width),
+                 ("backs", self._backs_layout(content, game, reach, face_down))]
         self.sections: dict[str, tuple[int, int]] = {}
         offset = 0
         for name, size in sizes:
@@ -100,6 +112,27 @@ class Encoder:
         self._totals: list[int] = []
         self._blank = array("f", bytes(4 * self.size))   # (the observation before anything is written)
         self._blank_row = array("f", bytes(4 * self.width))   # (an item's numbers, none shown)
+
+    def _backs_layout(self, content: Content, game: Game, reach: dict[int, frozenset[int]] | None,
+                      face_down: frozenset[int]) -> int:
+        """The size of `backs`, and where each face-down place's counts start: `self.back_at`,
+        game slot -> (offset of its first group from the section's start, groups' width, deck ->
+        index in a group)."""
+        self.back_at: dict[int, tuple[int, int, dict[int, int]]] = {}
+        size = 0
+        items = content.items
+        for z in content.zones:
+            if z.id not in face_down or not (z.public or z.private):
+                continue
+            there = reach.get(z.id, ()) if reach is not None else range(len(items))
+            decks = sorted({items[i].deck for i in there if items[i].deck >= 0})
+            if not decks:
+                continue
+            index = {d: k for k, d in enumerate(decks)}
+            for owner in range(content.players if z.per_player else 1):
+                self.back_at[game.slot(z.id, owner)] = (size, len(decks), index)
+                size += max(z.spaces, 1) * len(decks)
+        return size
 
     def totals(self, game: Game) -> list[int]:
         key = (game, len(game.state.history))
@@ -192,9 +225,13 @@ class Encoder:
         hidden = st.hidden
         if hidden:
             blank = self._blank_row
-            for item in hidden:   # lying face down in a visible zone: nothing of it shows
-                at = items_at + item * width
-                v[at:at + width] = blank
+            known = st.known
+            for item in hidden:   # lying face down in a visible zone: nothing of it shows, but to a seat that knows it
+                if not known or me not in known.get(item, ()):
+                    at = items_at + item * width
+                    v[at:at + width] = blank
+            if self.back_at:
+                self._backs(game, me, v)
         if st.positions or st.item_coins:
             places = width - 3   # (an item's row: where it is seen, then on a space, the space, coins)
             shown = self._shown(game, me)
@@ -208,11 +245,29 @@ class Encoder:
                     v[items_at + item * width + places + 2] = coins
         return np.frombuffer(v, dtype=np.float32)
 
+    def _backs(self, game: Game, me: int, v: array) -> None:
+        """The `backs` section: each face-down item's deck where it lies, in a place the seat sees."""
+        st = game.state
+        at = self._at["backs"]
+        sees, items, positions = self.place_of_slot[me], game.content.items, st.positions
+        for item in st.hidden:
+            slot = st.loc[item]
+            place = self.back_at.get(slot)
+            if place is None or sees[slot] < 0:
+                continue
+            first, decks, index = place
+            k = index.get(items[item].deck)
+            space = positions.get(item, 0)
+            spaces = max(game.content.zones[game.slot_zone[slot]].spaces, 1)
+            if k is not None and 0 <= space < spaces:
+                v[at + first + space * decks + k] += 1.0
+
     def _shown(self, game: Game, me: int):
         """Whether seat `me` sees an item: in a zone it sees, or face up in the structure's
-        encoded slots, and not lying face down."""
+        encoded slots, and not lying face down (unless it knows it)."""
         st = game.state
-        loc, sees, hidden = st.loc, self.place_of_slot[me], st.hidden
+        loc, sees = st.loc, self.place_of_slot[me]
+        hidden = set(st.hidden).difference(known_to(game, me)) if st.known else st.hidden
         structure_slot = game.structure_slot
 
         def shown(item: int) -> bool:
