@@ -79,17 +79,29 @@ def deal(g: Game, count: int, src: int, dst: int, owner: int, space: int | None 
     drawn, left = draw(g, g.zone_slots[src][owner], count, g.content.zones[src].name, unseen)
     if space is None and not hidden:
         core.arrive_all(g, drawn, g.zone_slots[dst][owner], by, frames, left)
-    for item in drawn if space is not None or hidden else ():
-        saw = knowledge.seers(g, item) if hidden else []   # (drawn, it still lies where it was)
-        core.arrive(g, item, g.zone_slots[dst][owner], by, frames)
-        if space is not None:
+    elif hidden:
+        _deal_face_down(g, drawn, g.zone_slots[dst][owner], space, by, frames)
+    else:
+        for item in drawn:
+            core.arrive(g, item, g.zone_slots[dst][owner], by, frames)
             g.state.positions[item] = space
-        if hidden:
-            g.state.hidden.append(item)
-            knowledge.remember(g, item, saw)
-        core.placed(g, item)
+            core.placed(g, item)
     if frames:
         machine.schedule(g, frames)
+
+
+def _deal_face_down(g: Game, drawn: list[int], slot: int, space: int | None, by: int, frames: list[Frame]) -> None:
+    """`deal` of items put face down: each known to the seats that saw its face where it was
+    drawn from (knowledge.py; drawn, it still lies there: a deck, seen by none)."""
+    st = g.state
+    for item in drawn:
+        saw = knowledge.seers(g, item)
+        core.arrive(g, item, slot, by, frames)
+        if space is not None:
+            st.positions[item] = space
+        st.hidden.append(item)
+        knowledge.remember(g, item, saw)
+        core.placed(g, item)
 
 
 def shuffle(g: Game, zone: int) -> None:

@@ -338,6 +338,7 @@ class Game:
     return_to_deck = zones.return_to_deck
     take_attached = zones.take_attached
     place = zones.place
+    place_face_down = zones.place_face_down
     claim = zones.claim
     reveal = zones.reveal
     first_empty = zones.first_empty

@@ -115,12 +115,21 @@ def take_attached(g: Game, me: int, host: int) -> None:
         economy.acquire(g, me, x)
 
 
+def place_face_down(g: Game, item: int, zone: int, owner: int, space: int, by: int = -1) -> None:
+    """`place ... face_down=true`: `place`, and the seats that saw the item's face where it lay
+    now know it (knowledge.py).  (Its own verb: a face-up `place` pays nothing for it.)"""
+    saw = knowledge.seers(g, item)
+    place(g, item, zone, owner, space, True, by)
+    if g.state.loc[item] >= 0 and item in g.state.hidden:
+        knowledge.remember(g, item, saw)
+
+
 def place(g: Game, item: int, zone: int, owner: int, space: int, hidden: bool = False, by: int = -1) -> None:
+    """`hidden`: it lies face down, and no seat knows it (`place_face_down` records who does)."""
     st = g.state
     old = st.loc[item]
     before = seats.ruled_owner(g, item, old) if old in g.ruled else -1
     fields = {"zone": g.ruled[old], "space": st.positions.get(item, -1)} if old in g.ruled else {}
-    saw = knowledge.seers(g, item) if hidden else []   # (who saw its face before it turns down)
     frames: list[Frame] = []
     on_it = core.leaving_with(g, item) if g.content.structure_riders else None
     core.arrive(g, item, g.zone_slots[zone][owner], by, frames)
@@ -129,7 +138,6 @@ def place(g: Game, item: int, zone: int, owner: int, space: int, hidden: bool = 
     st.positions[item] = space
     if hidden:
         st.hidden.append(item)
-        knowledge.remember(g, item, saw)
     core.placed(g, item)
     new = st.loc[item]
     after = seats.ruled_owner(g, item, new) if new in g.ruled else -1

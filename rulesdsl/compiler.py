@@ -775,8 +775,9 @@ class Compiler:
     def do_place(self, s, kw) -> Step:
         item, zone, space = self.acted_on(s.args[0]), self.zone_index[s.args[1].name], self.expr(kw["space"])
         owner = self.who(kw, "owner")
-        hidden = "face_down" in kw and kw["face_down"].name == "true"
-        return self.call("place", item, zone, owner, space, hidden, by=ME)
+        if "face_down" in kw and kw["face_down"].name == "true":
+            return self.call("place_face_down", item, zone, owner, space, by=ME)
+        return self.call("place", item, zone, owner, space, False, by=ME)
 
     def do_shuffle(self, s, kw) -> Step:
         zone = self.zone_index[s.args[0].name]
