@@ -120,8 +120,8 @@ def place_face_down(g: Game, item: int, zone: int, owner: int, space: int, by: i
     now know it (knowledge.py).  (Its own verb: a face-up `place` pays nothing for it.)"""
     saw = knowledge.seers(g, item)
     place(g, item, zone, owner, space, True, by)
-    if g.state.loc[item] >= 0 and item in g.state.hidden:
-        knowledge.remember(g, item, saw)
+    if saw:
+        g.state.known[item] = saw
 
 
 def place(g: Game, item: int, zone: int, owner: int, space: int, hidden: bool = False, by: int = -1) -> None:
