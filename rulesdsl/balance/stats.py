@@ -1,7 +1,8 @@
 """The statistics of the balance lab: Wilson score intervals for rates, Newcombe's intervals for
 the difference of two rates (independent samples, and paired: the same games played twice),
 Student's t intervals for means, both taken deal by deal where a deal's games go together
-(`clustered`, `design_effect`, `ratio_design_effect`), the two-proportion z test, the paired
+(`clustered`, `design_effect`, `ratio_design_effect`, `ratio_difference_design_effect`), the
+two-proportion z test, the paired
 sign-flip and t tests, the p-value an interval family inverts (`inverted_p`: an A/B's rows), and
 Holm's step-down correction for many tests.  Plain functions on counts; no dependency (Student's t quantile is computed here,
 from the regularized incomplete beta function)."""
@@ -148,6 +149,33 @@ def ratio_design_effect(k: int, n: int, bb: float, bw: float, ww: float, units: 
     spread = max(0.0, ww - 2 * r * bw + r * r * bb)
     between = units / (units - 1) * spread / (n * n)
     return max(1.0, between / (r * (1 - r) / n))
+
+
+def ratio_difference_design_effect(k1: int, n1: int, squares1: tuple[float, float, float], k2: int, n2: int,
+                                   squares2: tuple[float, float, float], cross: tuple[float, float, float, float],
+                                   units: int) -> float:
+    """Kish's design effect of the difference of two rates k1 / n1 - k2 / n2 taken on the same
+    `units` clusters (deals), each a ratio of two unit totals (`ratio_design_effect`): b_j, w_j
+    the first's trials and successes in unit j, b'_j, w'_j the second's; `squares1`, `squares2`
+    each rate's sums of b^2, b w, w^2 over the units, `cross` the sums of b b', b w', w b' and
+    w w'.  Its variance between units, J / (J - 1) * sum of ((w_j - r1 b_j) / n1 - (w'_j - r2
+    b'_j) / n2)^2 (the two ratios' linearized, cluster-robust variances and their covariance:
+    where one sample's success is the other's failure in the same unit, as a definition built
+    and not built in one game, they vary against each other and the difference varies more than
+    either), over the binomial r1 (1 - r1) / n1 + r2 (1 - r2) / n2 of independent samples.  At
+    least 1 (as `design_effect`), and 1 where either rate has no spread or there are fewer than
+    2 units."""
+    if units < 2 or not 0 < k1 < n1 or not 0 < k2 < n2:
+        return 1.0
+    r1, r2 = k1 / n1, k2 / n2
+    bb1, bw1, ww1 = squares1
+    bb2, bw2, ww2 = squares2
+    bb12, bw12, wb12, ww12 = cross
+    first = (ww1 - 2 * r1 * bw1 + r1 * r1 * bb1) / (n1 * n1)
+    second = (ww2 - 2 * r2 * bw2 + r2 * r2 * bb2) / (n2 * n2)
+    both = (ww12 - r2 * wb12 - r1 * bw12 + r1 * r2 * bb12) / (n1 * n2)
+    between = units / (units - 1) * max(0.0, first + second - 2 * both)
+    return max(1.0, between / (r1 * (1 - r1) / n1 + r2 * (1 - r2) / n2))
 
 
 def wilson_clustered(k: int, n: int, deff: float, z: float = Z95) -> tuple[float, float]:
