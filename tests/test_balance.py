@@ -529,8 +529,10 @@ def test_holm_reads_the_p_values_before_they_are_rounded():
     from rulesdsl.balance.stats import holm, newcombe_p
     report = lab_json("--agents", "greedy,random", "-n", "200", "-s", "3", "-j", "2")
     tested = [c for entries in report["definitions"].values() for c in entries if c["p"] is not None]   # (every tested definition)
-    # (the p its interval inverts; the two-proportion z test's before: docs/balance.md)
-    exact = [newcombe_p(c["won_built"], c["built"], c["won_not_built"], c["not_built"]) for c in tested]
+    # (the p its interval inverts, at the effective numbers of seat-games; the two-proportion z
+    # test's before: docs/balance.md)
+    exact = [newcombe_p(c["won_built"] / c["deff"], c["built"] / c["deff"], c["won_not_built"] / c["deff"],
+                        c["not_built"] / c["deff"]) for c in tested]
     assert any(p < 1e-6 for p in exact)   # (the case that tied)
     for c, p, adjusted in zip(tested, exact, holm(exact)):
         # (the JSON keeps them as computed, no longer rounded to 6 decimals: docs/balance.md)

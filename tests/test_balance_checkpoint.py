@@ -119,18 +119,31 @@ def test_a_checkpoint_of_changed_cards_is_refused(tmp_path):
         balance(_plan(12, base=str(folder)), checkpoint=kept)
 
 
-def test_a_checkpoint_of_the_format_before_is_refused_by_its_format_and_kept(tmp_path):
-    # Format 1 kept no sums over the deals (the A/B's definition rows are clustered by them): a
+def _as_format_2(line: str) -> str:
+    """A batch's line as format 2 wrote it: its sums over the deals of the seat-games that built
+    each name only."""
+    batch = json.loads(line)
+    deals = batch["holdings"]["deals"]
+    del deals["whole"]
+    deals["squares"] = [entry[:4] for entry in deals["squares"]]
+    deals["open"] = [[deal, games, entries] for deal, games, _won, entries in deals["open"]]
+    return json.dumps(batch) + "\n"
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_a_checkpoint_of_a_format_before_is_refused_by_its_format_and_kept(tmp_path, version):
+    # Format 1 kept no sums over the deals (the A/B's definition rows are clustered by them),
+    # format 2 none of the seat-games that did not build a name (a single run's rows are): a
     # study written by an older rulesdsl is refused in one line naming the format, not read as
     # damaged and not half-read.
     kept = tmp_path / "study.jsonl"
     balance(_plan(6), checkpoint=kept)
     header, *rest = kept.read_text().splitlines(keepends=True)
     old = json.loads(header)
-    old["version"] = 1
-    kept.write_text(json.dumps(old) + "\n" + "".join(rest))
+    old["version"] = version
+    kept.write_text(json.dumps(old) + "\n" + "".join(_as_format_2(line) for line in rest))
     before = kept.read_bytes()
-    with pytest.raises(CheckpointProblem, match="is a checkpoint of format 1; this rulesdsl reads format 2"):
+    with pytest.raises(CheckpointProblem, match=f"is a checkpoint of format {version}; this rulesdsl reads format 3$"):
         balance(_plan(12), checkpoint=kept)
     assert kept.read_bytes() == before
 
@@ -210,9 +223,16 @@ DAMAGES = {
     "a deal's sums no deal makes": lambda b: b["holdings"]["deals"]["squares"][0].__setitem__(2, 10**6),
     "a deal's sums listed twice": lambda b: b["holdings"]["deals"]["squares"].append(
         b["holdings"]["deals"]["squares"][0]),
-    "a cut deal not its own": lambda b: b["holdings"]["deals"]["open"].append([10**6, 1, []]),
-    "a cut deal of all its games": lambda b: b["holdings"]["deals"]["open"].append([b["first"] // 3, 3, []]),
+    "a cut deal not its own": lambda b: b["holdings"]["deals"]["open"].append([10**6, 1, 0, []]),
+    "a cut deal of all its games": lambda b: b["holdings"]["deals"]["open"].append([b["first"] // 3, 3, 0, []]),
     "the sums over the deals missing": lambda b: b["holdings"].pop("deals"),
+    "more whole deals than its own": lambda b: b["holdings"]["deals"]["whole"].__setitem__(0, 10**6),
+    "whole deals won more often than played": lambda b: b["holdings"]["deals"]["whole"].__setitem__(1, 10**6),
+    "whole deals' sums a string": lambda b: b["holdings"]["deals"]["whole"].__setitem__(2, "1"),
+    "a deal's sums with the games won no deal makes": lambda b: b["holdings"]["deals"]["squares"][0].__setitem__(
+        4, 10**6),
+    "a cut deal won more often than played": lambda b: b["holdings"]["deals"]["open"].append(
+        [b["first"] // 3, 1, 2, []]),
     "victory names a string": lambda b: b.update(victory_names="x"),
     "a victory the game has not": lambda b: b["victory_names"].__setitem__(0, "Nope"),
     "a negative seed": lambda b: b["seeds"].__setitem__(0, -1),

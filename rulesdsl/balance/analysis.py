@@ -18,7 +18,8 @@ import attrs
 from .deals import DealSums
 from .outcomes import Outcomes
 from .stats import (clustered_mean_interval, design_effect, holm, mean_interval, mean_p, newcombe, newcombe_p,
-                    newcombe_paired_clustered, newcombe_paired_p, ratio_design_effect, wilson_clustered)
+                    newcombe_paired_clustered, newcombe_paired_p, ratio_design_effect,
+                    ratio_difference_design_effect, wilson_clustered)
 
 ALPHA = 0.05
 MIN_TESTED = 5          # seat-games on each side before a definition is tested at all
@@ -78,8 +79,7 @@ class Holdings:
     built: Counter = attrs.Factory(Counter)
     # (name, whether the seat that held it won) -> seat-games
     taken: Counter = attrs.Factory(Counter)
-    # (what the built seat-games add up to deal by deal: a compare's definitions take the deal as
-    # their unit)
+    # (what the seat-games add up to deal by deal: the definitions' rows take the deal as their unit)
     deals: DealSums = attrs.Factory(DealSums)
 
     @classmethod
@@ -108,7 +108,7 @@ class Holdings:
                 self.taken[name, won] += 1
             self.seat_games += 1
             self.wins += won
-        self.deals.add(record["index"] // seats, seats, in_deal, winning)
+        self.deals.add(record["index"] // seats, seats, in_deal, winning, record["winner"] != -1)
 
     def merge(self, other: "Holdings") -> None:
         self.seat_games += other.seat_games
@@ -211,13 +211,24 @@ def _definitions(held: Holdings, definitions: list[tuple[str, str]], early: int)
         if won:
             won_taken[name] += n
     entries = []
+    deals = held.deals
     for name, kind in definitions:
         n_built, k_built = built[name], won_built[name]
         k_not, n_not = k_all - k_built, total - n_built
-        delta_low, delta_high = newcombe(k_built, n_built, k_not, n_not)
+        # (a deal's seat-games go together, and a seat-game that built it and won is one of the
+        # deal's that did not build it lost: the difference taken deal by deal, both sides at
+        # their effective number of seat-games over its design effect; each side's own rate at
+        # its own)
+        on, off, cross, units = deals.sides(name, n_built, k_built)
+        deff = ratio_difference_design_effect(k_built, n_built, on, k_not, n_not, off, cross, units)
+        effective = (k_built / deff, n_built / deff, k_not / deff, n_not / deff)
+        delta_low, delta_high = newcombe(*effective)
+        d_built = ratio_design_effect(k_built, n_built, *on, units)
+        d_not = ratio_design_effect(k_not, n_not, *off, units)
         tested = n_built >= MIN_TESTED and n_not >= MIN_TESTED
-        b, nb = _rate(k_built, n_built), _rate(k_not, n_not)
+        b, nb = _rate(k_built, n_built, d_built), _rate(k_not, n_not, d_not)
         ea, tk = _rate(won_early[name], built_early[name]), _rate(won_taken[name], taken[name])
+        both = bool(n_built and n_not)
         entries.append({
             "name": name, "kind": kind, "seat_games": total,
             "built": n_built, "won_built": k_built, "won_not_built": k_not,
@@ -227,12 +238,14 @@ def _definitions(held: Holdings, definitions: list[tuple[str, str]], early: int)
             "taken": taken[name], "won_taken": tk["wins"], "win_rate_taken": tk["rate"], "taken_low": tk["low"],
             "taken_high": tk["high"],
             # (from the counts, not from rates rounded first; no interval where a side is empty)
-            "delta": k_built / n_built - k_not / n_not if n_built and n_not else None,
-            "delta_low": delta_low if n_built and n_not else None,
-            "delta_high": delta_high if n_built and n_not else None,
+            "delta": k_built / n_built - k_not / n_not if both else None,
+            "delta_low": delta_low if both else None,
+            "delta_high": delta_high if both else None,
             # (the p its interval inverts: the z test's beside it disagreed with it in some rows)
-            "p": newcombe_p(k_built, n_built, k_not, n_not) if tested else None,
-            "p_holm": None, "significant": False})
+            "p": newcombe_p(*effective) if tested else None,
+            "p_holm": None, "significant": False,
+            "deff": deff if both else None, "built_deff": d_built if n_built else None,
+            "not_built_deff": d_not if n_not else None})
     tested = [e for e in entries if e["p"] is not None]
     # (Holm's order and products read the p-values as they are: rounded first, those below
     # 1e-6 tied and the adjusted values came out wrong)

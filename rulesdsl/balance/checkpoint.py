@@ -36,7 +36,9 @@ from .runner import deal_seed, labels
 FORMAT = "rulesdsl balance checkpoint"
 # 2: a batch's holdings keep its sums over the deals (`deals`), which an A/B's definition rows
 # are clustered by; a file of format 1 has none, and is refused by its format, not as damaged.
-VERSION = 2
+# 3: those sums cover the seat-games that did not build a name too (each deal's games won, and
+# their products with a name's counts), which a single run's definition rows are clustered by.
+VERSION = 3
 
 # At most this many seconds of games are lost to a crash: they are written this often.
 EVERY = 10.0
@@ -282,9 +284,11 @@ def _holdings_json(h: Holdings) -> dict[str, Any]:
     return {"seat_games": h.seat_games, "wins": h.wins,
             "built": [[name, turn, won, n] for (name, turn, won), n in h.built.items()],
             "taken": [[name, won, n] for (name, won), n in h.taken.items()],
-            "deals": {"squares": [[name, *h.deals.squares(name)] for name in h.deals.bb],
-                      "open": [[deal, games, [[name, n, won[name]] for name, n in built.items()]]
-                               for deal, (games, built, won) in h.deals.open.items()]}}
+            "deals": {"squares": [[name, *h.deals.squares(name), h.deals.bv[name], h.deals.wv[name]]
+                                  for name in h.deals.bb],
+                      "whole": [h.deals.whole, h.deals.wins, h.deals.wins2],
+                      "open": [[deal, games, won_games, [[name, n, won[name]] for name, n in built.items()]]
+                               for deal, (games, won_games, built, won) in h.deals.open.items()]}}
 
 
 # -- a batch read back, checked against its study --------------------------------------------------
@@ -447,27 +451,43 @@ def _holdings_of(data: Any, study: _Study, seat_games: int, wins: int, last_turn
 
 def _deals_of(data: Any, study: _Study, deals: range) -> DealSums:
     """A batch's sums over its deals (`DealSums`): the sums of squares of names its content
-    defines, each once, w <= b in every deal (so 0 <= ww <= bw <= bb, and bb >= 1); the deals it
-    cuts among its own, each with fewer games than a deal has (ValueError where they cannot be)."""
+    defines, each once, w <= b and w <= W <= seats in every deal (so 0 <= ww <= bw <= bb, bb >= 1,
+    bw <= bv <= seats * bb and ww <= wv <= bv); as many whole deals as it can make whole, with
+    0 <= W <= seats each; the deals it cuts among its own, each with fewer games than a deal has,
+    and no more won (ValueError where they cannot be)."""
     seats = len(study.labels)
-    if type(data) is not dict or set(data) != {"squares", "open"} or _kinds(list(data.values())) - {list}:
-        raise ValueError("its sums over the deals are not {squares, open}")
-    names, bb, bw, ww = _entries(data["squares"], (str, int, int, int), "a square entry is not [name, bb, bw, ww]")
+    if (type(data) is not dict or set(data) != {"squares", "whole", "open"}
+            or _kinds(list(data.values())) - {list}):
+        raise ValueError("its sums over the deals are not {squares, whole, open}")
+    names, bb, bw, ww, bv, wv = _entries(data["squares"], (str, int, int, int, int, int),
+                                         "a square entry is not [name, bb, bw, ww, bW, wW]")
     _unknown(names, study.items, "item")
-    if len(set(names)) != len(names) or not all(0 <= w2 <= wb <= b2 and b2 >= 1 for b2, wb, w2 in zip(bb, bw, ww)):
+    if len(set(names)) != len(names) or not all(0 <= w2 <= wb <= b2 and b2 >= 1 and wb <= bW <= seats * b2
+                                                and w2 <= wW <= bW
+                                                for b2, wb, w2, bW, wW in zip(bb, bw, ww, bv, wv)):
         raise ValueError("its sums over the deals list a name twice, or sums no deal can make")
+    whole = data["whole"]
+    if _kinds(whole) - {int} or len(whole) != 3:
+        raise ValueError("its whole deals are not [deals, won, won squared]")
+    count, won_games, won2 = whole
+    if not (0 <= count <= len(deals) and 0 <= won_games <= won2 <= seats * won_games and won_games <= seats * count):
+        raise ValueError("its whole deals' games won are more than they can be")
     out = DealSums(seats, Counter(dict(zip(names, bb))), Counter({k: v for k, v in zip(names, bw) if v}),
-                   Counter({k: v for k, v in zip(names, ww) if v}))
-    cut, games, lists = _entries(data["open"], (int, int, list), "a cut deal is not [deal, games, entries]")
-    if len(set(cut)) != len(cut) or any(d not in deals or not 0 < g < seats for d, g in zip(cut, games)):
-        raise ValueError("a deal it cuts is not one of its own, or has as many games as a deal")
-    for deal, g, entries in zip(cut, games, lists):
-        held, built, won = _entries(entries, (str, int, int), "a cut deal's entry is not [name, built, won]")
+                   Counter({k: v for k, v in zip(names, ww) if v}), Counter({k: v for k, v in zip(names, bv) if v}),
+                   Counter({k: v for k, v in zip(names, wv) if v}), count, won_games, won2)
+    cut, games, won, lists = _entries(data["open"], (int, int, int, list),
+                                      "a cut deal is not [deal, games, won, entries]")
+    if len(set(cut)) != len(cut) or any(d not in deals or not 0 < g < seats or not 0 <= v <= g
+                                        for d, g, v in zip(cut, games, won)):
+        raise ValueError("a deal it cuts is not one of its own, or has as many games as a deal, or more won")
+    for deal, g, v, entries in zip(cut, games, won, lists):
+        held, built, won_by = _entries(entries, (str, int, int), "a cut deal's entry is not [name, built, won]")
         _unknown(held, study.items, "item")
-        if (built and (min(built) < 1 or max(built) > g * seats or not all(0 <= w <= b for b, w in zip(built, won)))
+        if (built and (min(built) < 1 or max(built) > g * seats or not all(0 <= w <= min(b, v)
+                                                                            for b, w in zip(built, won_by)))
                 or len(set(held)) != len(held)):
             raise ValueError("a cut deal's entry counts seat-games it cannot have")
-        out.open[deal] = [g, Counter(dict(zip(held, built))), Counter({k: w for k, w in zip(held, won) if w})]
+        out.open[deal] = [g, v, Counter(dict(zip(held, built))), Counter({k: w for k, w in zip(held, won_by) if w})]
     return out
 
 
