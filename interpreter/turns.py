@@ -397,6 +397,9 @@ def end_round(g: Game) -> None:
 
 
 # -- the end ------------------------------------------------------------------------------------------
+CIVILIAN = "civilian"   # the victory by points at the end of the last age (`win` names the others)
+
+
 def finish(g: Game) -> None:
     """The end of the last age: the civilian victory (or a draw) by the scores."""
     st = g.state
@@ -405,7 +408,7 @@ def finish(g: Game) -> None:
     st.pending = None
     scores = [scoring.score(g, p) for p in range(st.players)]
     st.winner = scoring.civilian_winner(g, scores)
-    st.victory = "civilian"
+    st.victory = CIVILIAN
     g._ended_scores = scores   # (what a simulation reports: nothing changes once the game is over)
 
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import attrs
+
 from rulesdsl import ast
 from rulesdsl.loader import load_paths, resolve_layers
 from rulesdsl.model import STRUCTURE, STRUCTURE_ALL, Content
@@ -32,9 +34,25 @@ def reachable(content: Content, expansions: tuple[str, ...], base: str | Path) -
 def reach_and_face_down(content: Content, expansions: tuple[str, ...],
                         base: str | Path) -> tuple[dict[int, frozenset[int]], frozenset[int]]:
     """`reachable`, and the zones items can be put in face down (`place`/`deal ... face_down=`)."""
+    found = analyse(content, expansions, base)
+    return found.reach, found.face_down
+
+
+@attrs.frozen
+class Analysis:
+    """What the content's statements say about where items go and how a game may end."""
+
+    reach: dict[int, frozenset[int]]
+    face_down: frozenset[int]   # zones a statement puts items in face down
+    victories: tuple[str, ...]  # the kinds of immediate victory its `win` statements name, sorted
+    laid_out: frozenset[int]    # the items `deal_structure` can lay out as the structure's cards
+
+
+def analyse(content: Content, expansions: tuple[str, ...], base: str | Path) -> Analysis:
     merged = load_paths(resolve_layers(canonical_expansions(list(expansions)), base))
     reach = Reach(content, merged.definitions)
-    return reach.run(), frozenset(reach.face_down)
+    return Analysis(reach.run(), frozenset(reach.face_down), tuple(sorted(reach.victories)),
+                    frozenset(reach.laid_out))
 
 
 class Reach:
@@ -57,6 +75,8 @@ class Reach:
         # item loses what it lay on whenever it moves (core.relocate), so the zone tells.
         self.hosts: dict[int, set[int]] = {}
         self.face_down: set[int] = set()   # zones a statement puts items in face down
+        self.victories: set[str] = set()
+        self.laid_out: set[int] = set()   # (the structure's cards, not what is dealt onto them)
         self.changed = False
 
     def run(self) -> dict[int, frozenset[int]]:
@@ -194,12 +214,16 @@ class Reach:
                 zone = self.zone_of(args[-1])
                 dealt = self.selector_items(zone) if zone is not None else self.all
                 self.add(STRUCTURE, dealt)
+                if verb == "deal_structure":
+                    self.laid_out |= dealt
                 if verb == "deal_onto_structure":
                     self.taken_along(dealt)
                     hosts = self.hosts.setdefault(STRUCTURE, set())
                     if not self.k[STRUCTURE] <= hosts:
                         hosts |= self.k[STRUCTURE]
                         self.changed = True
+            elif verb == "win" and args and isinstance(args[0], ast.Name):
+                self.victories.add(args[0].name)
             elif verb not in STILL:
                 self.unknown(s, scope)
             if s.block is not None:
