@@ -272,8 +272,14 @@ def test_a_choice_in_a_round_is_not_shown_to_the_others(config):
     views = {a: env.view(a) for a in watchers}
     env.step(next(iter(env.legal_actions())))
     assert env.agent_selection == "player_1"
+    at, size = env.encoder.sections["acting"]
+    seats = len(env.possible_agents)
+    # Per seat [to act, acting in the round, has chosen]: seat 0 has chosen, the others not yet.
+    shown = [0.0, 1.0, 1.0] + [1.0, 1.0, 0.0] * (seats - 1)
     for a in watchers:
-        assert np.array_equal(env.observe(a)["observation"], before[a])
+        now = env.observe(a)["observation"]
+        assert list(now[at:at + size]) == shown
+        assert np.array_equal(np.delete(now, range(at, at + size)), np.delete(before[a], range(at, at + size)))
         view = env.view(a)
         # Who has chosen shows, as at a table; what seat 0 chose does not.
         assert view["round"]["chosen"] == [0] and view["round"]["mine"] is None

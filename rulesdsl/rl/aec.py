@@ -24,7 +24,7 @@ from rulesdsl.names import integer, layers_given, names_given
 from rulesdsl.pipeline import integer_given, load_ruleset
 
 from .encoding import Encoder
-from .reach import reach_and_face_down
+from .reach import analyse
 from .render import render_text
 from .space import DEFAULT_OPTION_SLOTS, DEFAULT_PAY_SLOTS, ActionSpace
 
@@ -99,10 +99,11 @@ class RulesEnv(AECEnv):
         self.render_mode = render_mode
         # PettingZoo's parallel conversion suits the games whose seats choose together.
         self.metadata = dict(self.metadata, is_parallelizable=self.content.simultaneous)
-        reach, face_down = reach_and_face_down(self.content, expansions, game)
-        self.space = ActionSpace.build(self.content, pay_slots, option_slots, reach, face_down)
+        found = analyse(self.content, expansions, game)
+        self.space = ActionSpace.build(self.content, pay_slots, option_slots, found.reach, found.face_down)
         self.game: Game = self.ruleset.new_game(seed=0, options=self.game_options)
-        self.encoder = Encoder(self.content, self.game, reach, face_down)
+        self.encoder = Encoder(self.content, self.game, found.reach, found.face_down, found.victories,
+                               found.laid_out)
         n = self.content.players
         self.possible_agents = [f"player_{p}" for p in range(n)]
         self.seat_of = {a: p for p, a in enumerate(self.possible_agents)}

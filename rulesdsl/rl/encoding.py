@@ -28,7 +28,17 @@ Layout, in order (`Encoder.sections` names each part with its offset and length)
   per-seat zone, per space (one group for a zone without spaces), the number of face-down items
   there of each deck they may come from (the decks of the items that can reach the zone, in
   zone order).  Empty for content that puts nothing face down.  Added last: the sections
-  before it kept their places."""
+  before it kept their places.
+Layout 2 (`LAYOUT`) added three sections after these, so that every offset above stayed:
+- `structure_backs`: per structure slot, one-hot of the deck whose back a face-down card there
+  shows (over the decks of the items `deal_structure` can lay out, in zone order): the deck
+  the card was dealt from, or a deck of its own mixed into it (a back of its own tells where
+  those cards lie);
+- `acting`: per seat: [it must act now, it acts in the simultaneous round under way, it has
+  chosen in that round] (who has chosen, never what);
+- `end`: once the game is over, one-hot of the winner over the seats and a shared victory, then
+  one-hot of the kind of victory (`civilian`, then the kinds the content's `win` statements
+  name, sorted)."""
 
 from __future__ import annotations
 
@@ -39,18 +49,24 @@ import numpy as np
 from rulesdsl.interpreter.game import Game
 from rulesdsl.interpreter.knowledge import known_to
 from rulesdsl.interpreter.observation import lying_on_structure
+from rulesdsl.interpreter.state import DRAW
+from rulesdsl.interpreter.turns import CIVILIAN
 from rulesdsl.model import Content
 
 PENDING_KINDS = ("item", "space", "option", "player")
+# The layout's version: 1 ended with `backs`; 2 added `structure_backs`, `acting` and `end`.
+LAYOUT = 2
 
 
 class Encoder:
     """Builds the flat observation vector of a seat for games of one content set."""
 
     def __init__(self, content: Content, game: Game, reach: dict[int, frozenset[int]] | None = None,
-                 face_down: frozenset[int] = frozenset()):
-        """`reach`, `face_down`: `reach.reach_and_face_down` of the content (without them, no
-        `backs`: a face-down item shows nothing)."""
+                 face_down: frozenset[int] = frozenset(), victories: tuple[str, ...] = (),
+                 laid_out: frozenset[int] | None = None):
+        """`reach`, `face_down`, `victories`, `laid_out`: `reach.analyse` of the content (without
+        them, no `backs`: a face-down item shows nothing; the structure's backs take every deck;
+        the only kind of victory shown is the civilian one)."""
         n = content.players
         self.players = n
         self.private = [z.id for z in content.zones if z.per_player and z.private]
@@ -83,6 +99,16 @@ class Encoder:
                  ("majority", sum(n * z.spaces + z.spaces * n for z in self.majority)),
                  ("structure", 3 * self.slots), ("items", len(content.items) * self.width),
                  ("backs", self._backs_layout(content, game, reach, face_down))]
+        # (layout 2: after `backs`, so that the offsets of layout 1 stay)
+        there = laid_out if laid_out is not None else range(len(content.items))
+        structure_decks = sorted({content.items[i].deck for i in there if content.items[i].deck >= 0})
+        self.structure_decks = structure_decks
+        column = {d: k for k, d in enumerate(structure_decks)}
+        # (per item: its back's column in a slot's group; -1: a back no column names)
+        self._back_column = [column.get(it.deck, -1) for it in content.items]
+        self.victories = (CIVILIAN, *[v for v in victories if v != CIVILIAN])
+        sizes += [("structure_backs", self.slots * len(structure_decks)), ("acting", 3 * n),
+                  ("end", n + 1 + len(self.victories))]
         self.sections: dict[str, tuple[int, int]] = {}
         offset = 0
         for name, size in sizes:
@@ -151,8 +177,24 @@ class Encoder:
         sec = self._at
         items_at, width = self._items_at, self.width
         v[sec["seat"] + me] = 1.0
-        v[sec["status"]] = float(me in game.to_act())
+        to_act = game.to_act()
+        v[sec["status"]] = float(me in to_act)
         v[sec["status"] + 1] = float(st.flow == "over")
+        at = sec["acting"]
+        for p in to_act:
+            v[at + 3 * p] = 1.0
+        if st.flow == "round":   # (who has chosen shows, as at a table; what, never)
+            choices = st.choices
+            for p in st.acting:
+                v[at + 3 * p + 1] = 1.0
+                if choices[p] is not None:
+                    v[at + 3 * p + 2] = 1.0
+        elif st.flow == "over":
+            at = sec["end"]
+            if st.winner is not None:
+                v[at + (n if st.winner == DRAW else st.winner)] = 1.0
+            if st.victory in self.victories:
+                v[at + n + 1 + self.victories.index(st.victory)] = 1.0
         if 0 <= st.age < self._ages:
             v[sec["age"] + st.age] = 1.0
         pending = st.pending
@@ -199,6 +241,7 @@ class Encoder:
             accessible = set(game.accessible())
             place = items_at + self.structure_place
             face_up = st.face_up
+            back_column, backs_at, backs_width = self._back_column, sec["structure_backs"], len(self.structure_decks)
             for slot, item in enumerate(st.structure[:self.slots]):
                 if item < 0:
                     continue
@@ -209,6 +252,8 @@ class Encoder:
                     if item in accessible:
                         v[k + 2] = 1.0
                     v[place + width * item] = 1.0
+                elif back_column[item] >= 0:   # (its back: the deck it came from, seen by all)
+                    v[backs_at + backs_width * slot + back_column[item]] = 1.0
             if st.attached:   # tokens laid on its cards, face up: in the structure, on that card's slot
                 at_slot = {item: slot for slot, item in enumerate(st.structure[:self.slots]) if item >= 0}
                 for host, items in lying_on_structure(game).items():
