@@ -17,7 +17,7 @@ from rulesdsl.balance.outcomes import Outcomes
 from rulesdsl.balance.report import verdict
 from rulesdsl.balance.runner import Plan
 from rulesdsl.balance.stats import (design_effect, holm, mean_interval, mean_p, newcombe_paired_clustered,
-                                    newcombe_paired_p, sign_flip_p, t_cdf)
+                                    newcombe_paired_p, t_cdf)
 
 META = {"players": 2, "game": "duel", "seed": 0, "agents": ["x", "y"], "content_hash": "0" * 16}
 
@@ -32,19 +32,6 @@ def _record(index: int, winner: int, turns: int, totals: list[int]) -> dict:
 def _compare(games_a: list[dict], games_b: list[dict]) -> dict:
     a, b = summarise(games_a, META, []), summarise(games_b, META, [])
     return compare(a, b, Outcomes.of(games_a), Outcomes.of(games_b))
-
-
-def test_the_sign_flip_test_is_mcnemars_exact_test_with_a_game_a_deal():
-    # 30 discordant pairs one way, 10 the other: 2 P(X >= 30), X ~ Bin(40, 1/2)
-    exact = 2 * sum(math.comb(40, k) for k in range(30, 41)) / 2 ** 40
-    assert sign_flip_p([1] * 30 + [-1] * 10 + [0] * 50) == pytest.approx(exact, rel=1e-12)
-    assert sign_flip_p([1] * 6) == 2 / 2 ** 6
-    assert sign_flip_p([0, 0, 0]) == 1.0 and sign_flip_p([1, -1]) == 1.0
-    # (deals of two games: a deal's +2 counts as one unit, not as two games each +1)
-    assert sign_flip_p([2, 2, 2]) == 2 / 2 ** 3 > sign_flip_p([1] * 6)
-    # past the exact count, the normal approximation: z = sum / sqrt(sum of squares)
-    many = [1] * 80 + [-1] * 40
-    assert sign_flip_p(many) == pytest.approx(math.erfc(40 / math.sqrt(120) / math.sqrt(2)))
 
 
 def test_the_mean_test_is_students_t_and_the_sign_test_without_spread():

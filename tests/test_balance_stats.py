@@ -2,7 +2,7 @@
 
 import pytest
 
-from rulesdsl.balance.stats import holm, mean_difference, mean_interval, newcombe, two_proportion_p, wilson
+from rulesdsl.balance.stats import holm, mean_difference, mean_interval, newcombe, wilson
 
 
 @pytest.mark.parametrize("k, n, low, high", [
@@ -25,12 +25,6 @@ def test_newcombe_difference_known_value():
     # Newcombe 1998 (Stat Med 17:873), method 10, example 56/70 - 48/80.
     low, high = newcombe(56, 70, 48, 80)
     assert low == pytest.approx(0.0524, abs=5e-5) and high == pytest.approx(0.3339, abs=5e-5)
-
-
-def test_two_proportion_p():
-    assert two_proportion_p(56, 70, 48, 80) == pytest.approx(0.00805, abs=5e-5)
-    assert two_proportion_p(5, 10, 5, 10) == pytest.approx(1.0)
-    assert two_proportion_p(0, 0, 3, 10) == 1.0
 
 
 def test_holm_adjusts_in_step_down_order():

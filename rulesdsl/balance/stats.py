@@ -17,7 +17,6 @@ from typing import Callable, Sequence
 
 Z95 = 1.959963984540054   # the two-sided 95% quantile of the normal distribution
 LEVEL = 0.95              # the confidence of every interval
-EXACT_UNITS = 64          # a sign-flip test counts its distribution up to this many units (`sign_flip_p`)
 
 
 def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
@@ -278,43 +277,6 @@ def newcombe_paired_p(both: float, first_only: float, second_only: float, neithe
     """The p-value `newcombe_paired_clustered`'s interval inverts (`inverted_p`): under 0.05
     exactly when its 95% interval, at the same design effect, leaves out 0."""
     return inverted_p(lambda z: newcombe_paired_clustered(both, first_only, second_only, neither, deff, z))
-
-
-def two_proportion_p(k1: int, n1: int, k2: int, n2: int) -> float:
-    """The two-sided p-value of the pooled z test of p1 == p2 (1.0 when either side is empty
-    or nothing varies)."""
-    if n1 == 0 or n2 == 0:
-        return 1.0
-    pooled = (k1 + k2) / (n1 + n2)
-    se = math.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2))
-    if se == 0:
-        return 1.0
-    z = (k1 / n1 - k2 / n2) / se
-    return math.erfc(abs(z) / math.sqrt(2))
-
-
-def sign_flip_p(differences: Sequence[int]) -> float:
-    """The two-sided p-value of the paired randomization (sign-flip) test that the differences,
-    one a unit (an A/B's deal: B's count minus A's over the deal's games), are symmetric about 0:
-    P(|sum of +-d| >= |sum of d|) with each sign as likely.  A deal's games share their cards, so
-    their differences are not independent: the deal is the unit, and with one game a unit this
-    is McNemar's test.  Exact (the distribution of the signed sums, counted) up to
-    EXACT_UNITS nonzero units, else its normal approximation (z = sum / sqrt(sum of squares))."""
-    nonzero = [abs(d) for d in differences if d]
-    observed = abs(sum(d for d in differences if d))
-    if not nonzero or not observed:
-        return 1.0
-    if len(nonzero) > EXACT_UNITS:
-        return math.erfc(observed / math.sqrt(sum(d * d for d in nonzero)) / math.sqrt(2))
-    # (the chance of each signed sum, offset by the largest it can be)
-    reach = sum(nonzero)
-    chances = [0.0] * (2 * reach + 1)
-    chances[reach] = 1.0
-    for d in nonzero:
-        chances = [(chances[i - d] if i >= d else 0.0) / 2 + (chances[i + d] if i + d <= 2 * reach else 0.0) / 2
-                   for i in range(2 * reach + 1)]
-    tail = sum(c for i, c in enumerate(chances) if abs(i - reach) >= observed)
-    return min(1.0, tail)
 
 
 def mean_p(values: Sequence[float]) -> float:
