@@ -168,12 +168,12 @@ def claim(g: Game, item: int, zone: int, owner: int, by: int = -1) -> None:
         machine.schedule(g, frames)
 
 
-def reveal(g: Game, zone: int, space: int | None) -> None:
-    """Turn up the face-down items of a zone (of one space of it)."""
+def reveal(g: Game, zone: int, owner: int, space: int | None) -> None:
+    """Turn up the face-down items of a zone (of one space of it): `owner`'s, of a zone each seat has."""
     st = g.state
     if not st.hidden:
         return
-    here = set(st.zones[g.zone_slots[zone][0]])
+    here = set(st.zones[g.zone_slots[zone][owner]])
     st.hidden = [i for i in st.hidden if not (i in here and (space is None or st.positions.get(i) == space))]
     if st.known:   # (face up: seen by all, known to none alone)
         still = set(st.hidden)

@@ -767,7 +767,7 @@ class Compiler:
     def do_reveal(self, s, kw) -> Step:
         zone = self.zone_index[s.args[0].name]
         space = self.expr(kw["space"]) if "space" in kw else None
-        return self.call("reveal", zone, space)
+        return self.call("reveal", zone, self.who(kw, "owner"), space)
 
     def do_pay(self, s, kw) -> Step:
         return self.call("spend", ME, self.expr(s.args[0]))

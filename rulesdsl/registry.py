@@ -350,8 +350,9 @@ def _verbs() -> dict[str, Verb]:
              needs=(("from",), ("to",)),
              doc="One of the player's cubes from one space to another (a `cube_added` event for the space it reaches).", example="move_cube council from=a to=b",
              explain="{me:move} one of {who:poss} cubes on {zone} from {from:space} to {to:space}"),
-        Verb("reveal", EFFECT, (Param("zone", ZONE),), (("space", INT),),
-             doc="Turn face up the items of a zone (or of one space of it).", example="reveal edicts space=event.space",
+        Verb("reveal", EFFECT, (Param("zone", ZONE),), (("space", INT), ("owner", PLAYER)),
+             doc="Turn face up the items of a zone (or of one space of it); of a zone each player has, the "
+                 "player's own (`owner=`: another's).", example="reveal edicts space=event.space",
              explain="{me:turn} face up everything in {zone}{space:on}"),
         Verb("run", EFFECT, (Param("procedure", "procedure"),),
              doc="Run a named `procedure` block here (same player, same names in scope).",
