@@ -104,8 +104,8 @@ def _deal_face_down(g: Game, drawn: list[int], slot: int, space: int | None, by:
         core.placed(g, item)
 
 
-def shuffle(g: Game, zone: int) -> None:
-    """A chance step: put a zone in random order (the last item is the top)."""
-    slot = g.zone_slots[zone][0]
+def shuffle(g: Game, zone: int, me: int) -> None:
+    """A chance step: put a zone (`me`'s, of a zone each seat has) in random order (the last item is the top)."""
+    slot = g.zone_slots[zone][me]
     order, _ = draw(g, slot, len(g.state.zones[slot]), g.content.zones[zone].name)
     g.state.zones[slot][:] = list(reversed(order))  # the first drawn is the top

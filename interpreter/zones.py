@@ -180,8 +180,9 @@ def reveal(g: Game, zone: int, owner: int, space: int | None) -> None:
         st.known = {i: seats for i, seats in st.known.items() if i in still}
 
 
-def first_empty(g: Game, zone: int) -> int:
-    taken = {g.state.positions.get(i) for i in g.state.zones[g.zone_slots[zone][0]]}
+def first_empty(g: Game, zone: int, me: int) -> int:
+    """The lowest free space of `zone` (`me`'s, of a zone each seat has), -1 when none is free."""
+    taken = {g.state.positions.get(i) for i in g.state.zones[g.zone_slots[zone][me]]}
     return next((s for s in range(max(g.content.zones[zone].spaces, 1)) if s not in taken), -1)
 
 

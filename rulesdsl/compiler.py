@@ -781,7 +781,7 @@ class Compiler:
 
     def do_shuffle(self, s, kw) -> Step:
         zone = self.zone_index[s.args[0].name]
-        return self.call("shuffle", zone)
+        return self.call("shuffle", zone, ME)
 
     def do_take_top(self, s, kw) -> Step:
         count = self.expr(s.args[0])
@@ -1371,7 +1371,7 @@ class Compiler:
 
     def call_first_empty(self, e: ast.Call) -> Fn:
         zone = self.zone_index[e.args[0].name]
-        return lambda g, f: g.first_empty(zone)
+        return self.written(lambda g, f: g.first_empty(zone, f.me), f"g.first_empty({int(zone)}, f.me)")
 
     def call_modifier(self, e: ast.Call) -> Fn:
         name = e.args[0].name
