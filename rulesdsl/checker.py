@@ -40,6 +40,8 @@ ZONE_FLAGS = ("player", "active", "public", "private", "majority")
 # Verbs that act on the numbered spaces of a zone: `choose_space` needs spaces (or the track's
 # pieces), the cube verbs cubes (`counters=`) and spaces; without them they do nothing (E204).
 SPACE_VERBS = ("choose_space", "add_cube", "remove_cube", "move_cube")
+# Verbs that put items on a space of a zone (`space=`), with the index of their zone argument.
+SPACED_PUTS = {"place": 1, "deal": 2}
 # Names a pick's `as=` may not take besides those in scope: `it` and `space`, which filters inside
 # the block bind to what they test.
 ALIAS_TAKEN = ("it", "space")
@@ -706,6 +708,12 @@ class Checker:
             self.zone_has_spaces(s, s.args[0])
         if s.verb == "rotate" and s.args and isinstance(s.args[0], ast.Name):
             self.zone_per_seat(s.args[0])
+        target = SPACED_PUTS.get(s.verb)
+        if target is not None and len(s.args) > target and isinstance(s.args[target], ast.Name) \
+                and s.args[target].name in self.voc.known(R.ZONE):
+            space = next((k.value for k in s.kwargs if k.name == "space"), None)
+            if space is not None:
+                self.space_of_zone(s, s.args[target], space)
 
     def label_text(self, label: ast.Str, verb: str) -> None:
         """E204 for a `label=` that cannot name its zone in `explain`, or its counter on the play
@@ -762,6 +770,25 @@ class Checker:
         elif not have["spaces"]:
             self.error("E204", f"zone `{zone.name}` has no spaces to put cubes on: `{s.verb}` does nothing there",
                        zone.span, f"give the zone spaces: `zone {zone.name} ... spaces=N`")
+
+    def space_of_zone(self, s: ast.Statement, zone: ast.Name, space: object) -> None:
+        """E204 for a `place`/`deal` onto a space a zone does not have: one without spaces (not
+        the track's), or a number written out beyond its spaces.  The item would lie on a space
+        no `choose_space` offers, and a choice among face-down items would name it by a place
+        the game does not number (an RL environment had no action for it)."""
+        have = self.zone_numbers().get(zone.name)
+        if have is None or zone.name in self.track_zones():
+            return   # (a count written as an expression: E309 there; the track's spaces are its positions)
+        spaces = have["spaces"]
+        if not spaces:
+            spaced = sorted({z for z, n in self.zone_numbers().items() if n and n["spaces"]} | self.track_zones())
+            self.error("E204", f"zone `{zone.name}` has no spaces: `{s.verb} ... space=` puts items on a space "
+                               "it does not have", zone.span,
+                       f"give the zone spaces (`zone {zone.name} ... spaces=N`), or leave `space=` out"
+                       + (f"; zones with spaces: {', '.join(spaced)}" if spaced else ""))
+        elif isinstance(space, ast.Int) and not 0 <= space.value < spaces:
+            self.error("E204", f"zone `{zone.name}` has spaces 0 to {spaces - 1}, not {space.value}", space.span,
+                       f"a space of `{zone.name}` is a number from 0 to {spaces - 1}")
 
     def zone_numbers(self) -> dict[str, dict[str, int] | None]:
         """Each zone's `spaces=` and `counters=` (0 when not given); None for a zone where one is
