@@ -42,6 +42,8 @@ ZONE_FLAGS = ("player", "active", "public", "private", "majority")
 SPACE_VERBS = ("choose_space", "add_cube", "remove_cube", "move_cube")
 # Verbs that put items on a space of a zone (`space=`), with the index of their zone argument.
 SPACED_PUTS = {"place": 1, "deal": 2}
+# The verbs that deal onto the structure, by the position of the zone they deal from.
+STRUCTURE_SOURCES = {"deal_structure": 0, "deal_onto_structure": 1}
 # Names a pick's `as=` may not take besides those in scope: `it` and `space`, which filters inside
 # the block bind to what they test.
 ALIAS_TAKEN = ("it", "space")
@@ -708,6 +710,9 @@ class Checker:
             self.zone_has_spaces(s, s.args[0])
         if s.verb == "rotate" and s.args and isinstance(s.args[0], ast.Name):
             self.zone_per_seat(s.args[0])
+        source = STRUCTURE_SOURCES.get(s.verb)
+        if source is not None and len(s.args) > source and isinstance(s.args[source], ast.Name):
+            self.zone_of_the_game(s, s.args[source])
         target = SPACED_PUTS.get(s.verb)
         if target is not None and len(s.args) > target and isinstance(s.args[target], ast.Name) \
                 and s.args[target].name in self.voc.known(R.ZONE):
@@ -743,6 +748,19 @@ class Checker:
                    "`rotate` passes every seat's items of a `player` zone to a neighbour"
                    + (f"; `player` zones: {', '.join(seated)}" if seated
                       else f"; declare it `zone {zone.name} player ...`"))
+
+    def zone_of_the_game(self, s: ast.Statement, zone: ast.Name) -> None:
+        """E204 for dealing the structure (or items onto its cards) from a `player` zone: the
+        structure is the whole game's, and no seat is the one whose zone it would be dealt
+        from (the engine read the first seat's)."""
+        flags = self.voc.zone_flags.get(zone.name)
+        if flags is None or "player" not in flags:
+            return   # (an unknown zone: E305 there)
+        shared = sorted(z for z, f in self.voc.zone_flags.items() if "player" not in f)
+        self.error("E204", f"zone `{zone.name}` is a `player` zone: `{s.verb}` deals onto the structure, which is "
+                           f"the whole game's, and no seat's `{zone.name}` is the one to deal from", zone.span,
+                   "deal the structure from a zone of the whole game (a deck)"
+                   + (f"; such zones: {', '.join(shared)}" if shared else ""))
 
     def zone_has_spaces(self, s: ast.Statement, zone: ast.Name) -> None:
         """E204 for `choose_space` on a zone with no spaces (nothing is offered: its block never runs),
