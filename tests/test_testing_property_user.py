@@ -317,6 +317,62 @@ def test_a_tracer_other_than_hypothesis_is_left_alone():
         sys.settrace(before)
     assert inside is tracer and after is tracer
 
+
+def free_monitoring_tool(name: str) -> int:
+    """A `sys.monitoring` tool id taken under `name` (the caller frees it)."""
+    tool = next(t for t in range(6) if sys.monitoring.get_tool(t) is None)
+    sys.monitoring.use_tool_id(tool, name)
+    return tool
+
+
+@pytest.mark.skipif(sys.version_info < (3, 12), reason="sys.monitoring is Python 3.12's")
+def test_a_monitoring_tool_other_than_hypothesis_is_left_alone():
+    # (coverage.py's `sysmon` core is such a tool: it must keep seeing the engine's lines)
+    from rulesdsl.testing.untraced import untraced
+    line = sys.monitoring.events.LINE
+    tool = free_monitoring_tool("coverage.py")
+    try:
+        sys.monitoring.set_events(tool, line)
+        with untraced():
+            inside = sys.monitoring.get_events(tool)
+        after = sys.monitoring.get_events(tool)
+    finally:
+        sys.monitoring.set_events(tool, 0)
+        sys.monitoring.free_tool_id(tool)
+    assert inside == line and after == line
+
+
+@pytest.mark.skipif(sys.version_info < (3, 12), reason="sys.monitoring is Python 3.12's")
+def test_hypothesis_giving_its_monitoring_tool_back_inside_the_block_is_no_error():
+    # A tool's events are the whole process's: a test of another thread can end, and free
+    # hypothesis's tool, while this thread runs the engine.  Restoring the events of the freed
+    # tool raised ValueError ("tool 3 is not in use") out of the engine's block.
+    from rulesdsl.testing.untraced import untraced
+    line = sys.monitoring.events.LINE
+    tool = free_monitoring_tool("scrutineer")
+    try:
+        sys.monitoring.set_events(tool, line)
+        with untraced():
+            suspended = sys.monitoring.get_events(tool)
+        restored = sys.monitoring.get_events(tool)
+        with untraced():
+            sys.monitoring.free_tool_id(tool)
+        freed = sys.monitoring.get_tool(tool)
+        sys.monitoring.use_tool_id(tool, "scrutineer")
+        with untraced():
+            sys.monitoring.set_events(tool, 0)
+            sys.monitoring.free_tool_id(tool)
+            sys.monitoring.use_tool_id(tool, "scrutineer")   # taken anew, its events its own
+            sys.monitoring.set_events(tool, sys.monitoring.events.CALL)
+        retaken = sys.monitoring.get_events(tool)
+    finally:
+        if sys.monitoring.get_tool(tool) is not None:
+            sys.monitoring.set_events(tool, 0)
+            sys.monitoring.free_tool_id(tool)
+    assert suspended == 0 and restored == line
+    assert freed is None
+    assert retaken == sys.monitoring.events.CALL
+
 USERS_PROPERTY = '''from hypothesis import given, settings
 from rulesdsl.testing import strategies as rs
 

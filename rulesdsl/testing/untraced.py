@@ -8,6 +8,9 @@ finished games took half a minute or more to report.  The lines it would find th
 engine's, not the test's, so the strategies play their games with the tracer suspended.
 
 Only hypothesis's tracer is suspended: a coverage tool or a debugger keeps seeing everything.
+From Python 3.12 hypothesis's tracer is a `sys.monitoring` tool, whose events are the whole
+process's, not one thread's: while one thread runs the engine, hypothesis traces no thread, and
+a test of another thread may end meanwhile and give its tool back.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from __future__ import annotations
 import sys
 
 _SCRUTINEER = "hypothesis.internal.scrutineer"   # the module of hypothesis's tracer
+_TOOL = "scrutineer"                               # the name of its sys.monitoring tool
 
 
 def _hypothesis_trace():
@@ -30,7 +34,7 @@ def _hypothesis_monitoring() -> tuple[int, int] | None:
     if monitoring is None:
         return None
     for tool in range(6):   # (sys.monitoring has six tool ids; hypothesis takes one by name)
-        if monitoring.get_tool(tool) == "scrutineer":
+        if monitoring.get_tool(tool) == _TOOL:
             events = monitoring.get_events(tool)
             return (tool, events) if events else None
     return None
@@ -52,5 +56,9 @@ class untraced:  # noqa: N801 (used as `with untraced():`, like a function of co
         if self._trace is not None:
             sys.settrace(self._trace)
         if self._monitored is not None:
-            sys.monitoring.set_events(*self._monitored)
+            tool, events = self._monitored
+            # (a test of another thread that ended inside the block freed the tool, or took it
+            # anew with its own events: setting a freed tool's events raises ValueError)
+            if sys.monitoring.get_tool(tool) == _TOOL and not sys.monitoring.get_events(tool):
+                sys.monitoring.set_events(tool, events)
         return False
