@@ -368,7 +368,8 @@ def test_a_run_keeps_its_games_in_columns_out_of_the_collectors_way_and_hands_ba
     # runs is frozen as it comes (`rulesdsl.collector`) and handed back after, unless the caller
     # had frozen objects itself.
     import gc
-    assert gc.get_freeze_count() == 0
+    from rulesdsl.collector import interpreters_own_frozen
+    assert gc.get_freeze_count() in (0, interpreters_own_frozen())   # (none but 3.12's own)
     seen = []
     tracked = []
     for games in (20, 200):

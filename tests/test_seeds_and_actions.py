@@ -138,8 +138,9 @@ def test_simulate_hands_the_collector_back_what_it_froze():
     # `simulate` freezes what exists while it plays (docs/speed.md) and unfreezes it after,
     # unless the caller had frozen objects itself: those stay frozen, as it wanted.
     import gc
+    from rulesdsl.collector import interpreters_own_frozen
     rules = load_ruleset()
-    assert gc.get_freeze_count() == 0
+    assert gc.get_freeze_count() in (0, interpreters_own_frozen())   # (none but 3.12's own)
     seen = []
     simulate(rules, 2, seed=0, progress=lambda n: seen.append(gc.get_freeze_count()))
     assert seen and all(n > 0 for n in seen) and gc.get_freeze_count() == 0
