@@ -208,7 +208,16 @@ def test_ctrl_c_of_simulate_json_prints_the_summary_so_far():
     assert f"interrupted after {summary['games']} of 1000000 games" in err
 
 
-def test_a_first_ctrl_c_asks_a_run_to_stop_and_a_second_stops_it_at_once():
+@pytest.fixture
+def ctrl_c_heard():
+    """Ctrl-C heard as at a terminal: a test run that a shell started in the background has
+    SIGINT ignored, and the run then rightly leaves it so (the children above get it back too)."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)
+
+
+def test_a_first_ctrl_c_asks_a_run_to_stop_and_a_second_stops_it_at_once(ctrl_c_heard):
     from rulesdsl.cli_support import SAME_CTRL_C, stop_on_ctrl_c
     from rulesdsl.simulate import Stop
 
@@ -232,7 +241,7 @@ def test_a_first_ctrl_c_asks_a_run_to_stop_and_a_second_stops_it_at_once():
     assert signal.getsignal(signal.SIGINT) is before
 
 
-def test_ctrl_c_while_waiting_on_the_pool_ends_the_wait_and_the_pool():
+def test_ctrl_c_while_waiting_on_the_pool_ends_the_wait_and_the_pool(ctrl_c_heard):
     # The interrupt is raised by the pool's wait, never inside concurrent.futures (where one
     # left a future's lock held and the exit waiting for it for ever).
     start = time.monotonic()
