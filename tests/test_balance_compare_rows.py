@@ -13,6 +13,7 @@ from collections import Counter
 from click.testing import CliRunner
 from hypothesis import given, settings, strategies as st
 
+from balance_games import games_won_by_deal as _games
 from rulesdsl.balance.analysis import Holdings, Tally, compare, summarise
 from rulesdsl.balance.deals import DealSums
 from rulesdsl.balance.outcomes import Outcomes
@@ -92,26 +93,6 @@ def test_every_row_of_a_compare_agrees_with_itself(sides):
 
 
 # -- a definition's rows take the deal as their unit ----------------------------------------------
-
-def _games(rng: random.Random, deals: int, seats: int) -> list[dict]:
-    """Games of `seats` seats in which X wins at every seating of some deals and at none of the
-    others: its seat-games' results go together deal by deal."""
-    out = []
-    for deal in range(deals):
-        good = rng.random() < 0.5
-        for r in range(seats):
-            i = deal * seats + r
-            built = [["X"] if rng.random() < 0.5 else [] for _ in range(seats)]
-            with_x = [s for s in range(seats) if built[s]]
-            without = [s for s in range(seats) if not built[s]]
-            winner = rng.choice(with_x if good and with_x else without or with_x)
-            out.append({"index": i, "deal": deal, "seed": deal, "rotation": r,
-                        "agents": [f"a{(s - r) % seats}" for s in range(seats)], "winner": winner,
-                        "victory": "civilian", "scores": [{"points": 1}] * seats, "totals": [1] * seats,
-                        "turns": 20, "actions": 20, "built": [[[n, "card", 2] for n in b] for b in built],
-                        "taken": [[[n, "card", 2] for n in b] for b in built]})
-    return out
-
 
 def test_the_sums_over_the_deals_are_those_of_each_deal_whatever_cuts_the_games():
     rng = random.Random(4)

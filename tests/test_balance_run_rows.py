@@ -11,6 +11,7 @@ import random
 
 from hypothesis import given, settings, strategies as st
 
+from balance_games import games_won_by_deal
 from rulesdsl.balance.analysis import Holdings, summarise
 from rulesdsl.balance.lab import balance
 from rulesdsl.balance.outcomes import Outcomes
@@ -141,17 +142,8 @@ def test_a_definition_built_and_lost_deal_by_deal_has_a_wider_interval_than_its_
     # Deals where X wins at every seating, and deals where it loses at every one: its seat-games'
     # results go together by deal, and each seat-game that built it and won is one that did not
     # and lost.  Counted seat-game by seat-game, the interval was the narrower one.
-    rng = random.Random(3)
-    seats, games = 2, []
-    for deal in range(40):
-        good = rng.random() < 0.5
-        for r in range(seats):
-            i = deal * seats + r
-            built = [["X"] if rng.random() < 0.5 else [] for _ in range(seats)]
-            with_x = [s for s in range(seats) if built[s]]
-            without = [s for s in range(seats) if not built[s]]
-            winner = rng.choice(with_x if good and with_x else without or with_x)
-            games.append(_game(i, seats, winner, built))
+    seats = 2
+    games = games_won_by_deal(random.Random(3), 40, seats)
     (e,) = [e for e in _rows(summarise(games, {"players": seats}, [("X", "card")]))]
     plain = newcombe(e["won_built"], e["built"], e["won_not_built"], e["not_built"])
     # The same number summed another way: equal to the last bit where sum() of floats adds them
