@@ -120,8 +120,7 @@ def place_face_down(g: Game, item: int, zone: int, owner: int, space: int, by: i
     now know it (knowledge.py).  (Its own verb: a face-up `place` pays nothing for it.)"""
     saw = knowledge.seers(g, item)
     place(g, item, zone, owner, space, True, by)
-    if saw:
-        g.state.known[item] = saw
+    knowledge.remember(g, item, saw)
 
 
 def place(g: Game, item: int, zone: int, owner: int, space: int, hidden: bool = False, by: int = -1) -> None:
