@@ -5,7 +5,6 @@ generated from the grammar itself, and a few pathological shapes."""
 from __future__ import annotations
 
 import shutil
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -18,6 +17,7 @@ from rulesdsl.codes import CODES
 from rulesdsl.diagnostics import RulesError, render
 from rulesdsl.parser import GRAMMAR_PATH
 from rulesdsl.report import Report, check_layers, check_paths
+from scratch import scratch_dir
 
 ROOT = Path(__file__).resolve().parent.parent
 DUEL = ROOT / "cards" / "duel"
@@ -28,7 +28,7 @@ FUZZ = settings(max_examples=100, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                        HealthCheck.filter_too_much])
 
-_WORK = Path(tempfile.mkdtemp(prefix="rulesdsl-fuzz-"))
+_WORK = scratch_dir("rulesdsl-fuzz-")
 
 
 def _file(name: str, data: bytes) -> Path:

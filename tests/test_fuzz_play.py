@@ -18,12 +18,12 @@ from __future__ import annotations
 import random
 import shutil
 import signal
-import tempfile
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 
 from card_mutations import CARDS, mutation, texts
+from scratch import scratch_dir
 from rulesdsl.interpreter import Ruleset
 from rulesdsl.report import check_layers
 from test_fuzz import well_formed
@@ -35,7 +35,7 @@ SETS = tuple((layers, None) for layers in (("duel",), ("duel",), ("duel",), ("du
 ACTIONS_PER_GAME = 3000   # far above a real game (about 60 actions with every choice)
 SECONDS_PER_GAME = 10
 
-_WORK = Path(tempfile.mkdtemp(prefix="rulesdsl-fuzz-play-"))
+_WORK = scratch_dir("rulesdsl-fuzz-play-")
 for _folder in FOLDERS:
     shutil.copytree(CARDS / _folder, _WORK / _folder)
 

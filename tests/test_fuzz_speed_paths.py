@@ -26,7 +26,6 @@ import os
 import random
 import shutil
 import signal
-import tempfile
 from pathlib import Path
 
 from hypothesis import HealthCheck, Phase, event, given, settings
@@ -34,6 +33,7 @@ from hypothesis import strategies as st
 import pytest
 
 from card_mutations import CARDS, card_replacements, fan_actions, fan_rules, mutation, texts
+from scratch import scratch_dir
 from rulesdsl.interpreter import MAX_GAME_ACTIONS, BudgetExceeded, Ruleset
 from rulesdsl.interpreter.persistence import dumps
 from rulesdsl.interpreter.search import determinize
@@ -56,7 +56,7 @@ SCALE = int(os.environ.get("RULESDSL_FUZZ_SCALE", "1"))
 SECONDS = 60   # a differential takes well under a second: far more is a hang
 LONG = 1000   # actions: a bundled game takes 60-200
 
-_WORK = Path(tempfile.mkdtemp(prefix="rulesdsl-fuzz-speed-"))
+_WORK = scratch_dir("rulesdsl-fuzz-speed-")
 for _folder in FOLDERS:
     shutil.copytree(CARDS / _folder, _WORK / _folder)
 _FAN = _WORK / "fan"   # (the expansion the tests of new content write)
