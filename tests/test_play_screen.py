@@ -479,3 +479,27 @@ def test_a_custom_agent_that_answers_an_illegal_action_ends_the_screen_with_an_e
     assert exit_.value.code == 1
     out, err = capsys.readouterr()
     assert err.splitlines() == [f"error: {failure}"] and f"trace written to {save}" in out
+
+
+def test_u_after_the_game_ended_takes_back_the_move_that_ended_it():
+    # The screen stays up at the end (docs/cli.md): the last own move can still be taken back.
+    session = hands_session()
+    app = PlayApp(session)
+
+    async def finish_then_undo(app, pilot):
+        for _ in range(40):
+            if session.game.over:
+                break
+            await pilot.press("down", "enter")
+            await pilot.pause()
+        assert session.game.over
+        own = [i for i, (p, _) in enumerate(session.moves) if p == 0]
+        ended = len(session.moves)
+        await pilot.press("u")
+        await pilot.pause()
+        return own[-1], ended, screen_text(app)
+
+    last_own, ended, after = drive(app, [], check=finish_then_undo)
+    assert not session.game.over
+    assert len(session.moves) == last_own < ended
+    assert "your last move is taken back" in after
