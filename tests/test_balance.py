@@ -613,3 +613,23 @@ def test_a_lab_without_matplotlib_is_one_error_line(monkeypatch):
     result = CliRunner().invoke(cli, ["balance", "-g", HANDS, "-p", "3", "-n", "3", "-j", "1"])
     assert result.exit_code == 1
     assert result.output == "error: rulesdsl balance needs the lab extra (matplotlib is missing): pip install 'rulesdsl[lab]'\n"
+
+
+def test_compare_of_two_games_no_count_plays_says_players_cannot_help():
+    # (it said "give --players", and every --players then failed on one side or the other)
+    result = invoke("--compare", "duel", HANDS, "-n", "2")
+    assert result.exit_code == 2
+    assert result.stderr.strip() == (
+        f"error: --compare: duel plays with 2 players, {HANDS} plays with 3 to 4 players: no count plays both; "
+        "compare two content sets of one game (a variant folder is laid on --game, or on the game its `base` names)")
+
+
+def test_compare_of_games_whose_fewest_differ_names_the_counts_both_play(tmp_path):
+    shutil.copytree(HANDS, tmp_path / "hands45")
+    game = tmp_path / "hands45" / "game.rules"
+    game.write_text(game.read_text().replace("players 3 4", "players 4 5"))
+    result = invoke("--compare", HANDS, tmp_path / "hands45", "-n", "2")
+    assert result.exit_code == 2
+    assert result.stderr.strip() == (f"error: --compare: {HANDS} plays with 3 to 4 players, {tmp_path / 'hands45'} "
+                                     "plays with 4 to 5 players: give --players N (both play 4)")
+    assert invoke("--compare", HANDS, tmp_path / "hands45", "-n", "4", "-p", "4", "--json").exit_code == 0

@@ -110,9 +110,10 @@ def balance(game: str | None, players: int | None, expansions: tuple[str, ...], 
     sides = [_side(c, base if game is not None else game_base(None, (*expansions, c)), "--compare")
              for c in compare] if compare else [(base, None)]
     layers = [(b, tuple(expansions) + ((extra,) if extra else ())) for b, extra in sides]
-    seats = [load_rules(e, b, players).content.players for b, e in layers]
+    contents = [load_rules(e, b, players).content for b, e in layers]
+    seats = [c.players for c in contents]
     if len(set(seats)) > 1:
-        _fail(f"--compare: the two content sets seat {seats[0]} and {seats[1]} players; give --players", 2)
+        _fail(f"--compare: {_seat_mismatch(compare, contents)}", 2)
     try:
         line_up = agent_list(agents) if agents else ["greedy"] * seats[0]
     except ValueError as exc:
@@ -190,6 +191,20 @@ def balance(game: str | None, players: int | None, expansions: tuple[str, ...], 
         side, other = "AB"[k], "AB"[1 - k]
         _fail(f"{side}: {errors[0]}; {side}'s report covers the {played[k]} games before it, {other}'s the "
               f"{played[1 - k]} games {other} played{compared}{kept}")
+
+
+def _seat_mismatch(compare: tuple[str, str], contents: list) -> str:
+    """Why two content sets loaded at their fewest players cannot be compared as they are, and
+    what to do: a count both play, or none (two games: `--players` cannot help)."""
+    ranges = [(c.min_players, c.max_players) for c in contents]
+    said = [f"{name} plays with {low if low == high else f'{low} to {high}'} players"
+            for name, (low, high) in zip(compare, ranges)]
+    low, high = max(r[0] for r in ranges), min(r[1] for r in ranges)
+    if low > high:
+        return (f"{said[0]}, {said[1]}: no count plays both; compare two content sets of one game "
+                "(a variant folder is laid on --game, or on the game its `base` names)")
+    both = str(low) if low == high else f"{low} to {high}"
+    return f"{said[0]}, {said[1]}: give --players N (both play {both})"
 
 
 def _note(text: str) -> None:
