@@ -13,6 +13,7 @@ no name or position once compiled, so those come from the content's own sources
 
 from __future__ import annotations
 
+import functools
 import textwrap
 from typing import Any
 
@@ -23,7 +24,7 @@ from . import registry as R
 from .diagnostics import did_you_mean
 from .explain_text import (ORDINAL, Context, article, capitalize, context_for, english, join, roman, seat, timing,
                            words)
-from .loader import Merged, bundled_hint, merge
+from .loader import Merged, bundled_hint, bundled_sets, merge, read_folder
 from .model import said
 from .names import quoted
 from .parser import parse_file
@@ -126,6 +127,7 @@ def find(name: str, content) -> Entry:
     if loose:
         return loose[0]
     raise UnknownName(name, _removed_by(wanted, content) or _in_a_bundled_expansion(wanted, content)
+                      or _in_another_bundled_game(wanted, content)
                       or did_you_mean(name, [e.label for e in all_entries]))
 
 
@@ -157,6 +159,41 @@ def _in_a_bundled_expansion(wanted: str, content) -> str | None:
         if hint is not None:
             return hint
     return None
+
+
+def _in_another_bundled_game(wanted: str, content) -> str | None:
+    """Where another bundled game defines `wanted` (a card of one game asked of the default
+    game): `"X" is a card of the bundled game G: add --game G`; else None.  Matched in any case,
+    with or without its kind first, as `find` matches a name."""
+    merged = source_definitions(content)
+    game = next((d.name for d in merged.definitions if d.kind == "game"), None)
+    loose = " ".join(wanted.split()).casefold()
+    for other, names in _bundled_game_names():
+        if other == game:
+            continue
+        found = names.get(loose)
+        if found is not None:
+            kind, said = found
+            return f"\"{said}\" is {article(words(kind))} of the bundled game {other}: add --game {other}"
+    return None
+
+
+@functools.lru_cache(maxsize=1)
+def _bundled_game_names() -> tuple[tuple[str, dict[str, tuple[str, str]]], ...]:
+    """Each bundled game with what it defines by name (each name loosely, and with its kind
+    first): loose name -> (kind, name as defined)."""
+    out = []
+    for game, folder in bundled_sets("game").items():
+        names: dict[str, tuple[str, str]] = {}
+        for source in read_folder(folder).parsed:
+            for d in source.definitions:
+                if d.kind in ("game", "expansion", "invariant") or d.name is None or d.modifier is not None:
+                    continue
+                loose = " ".join(d.name.split()).casefold()
+                for key in (loose, f"{d.kind} {loose}", f"{words(d.kind)} {loose}"):
+                    names.setdefault(key, (d.kind, d.name))
+        out.append((game, names))
+    return tuple(out)
 
 
 def _keys(e: Entry) -> list[str]:

@@ -370,3 +370,27 @@ def test_explain_names_where_an_expansion_changed_or_removed_a_definition(tmp_pa
         explain("stone pit", content)
     assert exc.value.suggestion == (f'`remove card "Stone Pit"` at {mine}:5 took it out '
                                     f"(defined at cards/duel/age1.rules:35)")
+
+
+@pytest.mark.parametrize("typed", ["West Trading Post", "west  trading post", "card West Trading Post"])
+def test_a_name_of_another_bundled_game_says_which_game(content, typed):
+    """A classic card asked of Duel, the default game (`rulesdsl explain "West Trading Post"`
+    without --game), said only "nothing is named ..."."""
+    with pytest.raises(UnknownName) as exc:
+        explain(typed, content)
+    assert exc.value.suggestion == '"West Trading Post" is a card of the bundled game classic: add --game classic'
+    with pytest.raises(UnknownName) as exc:
+        explain("great library", Ruleset.load((), "classic", 3).content)
+    assert exc.value.suggestion == '"Great Library" is a wonder of the bundled game duel: add --game duel'
+    with pytest.raises(UnknownName) as exc:                  # in no bundled game: a did-you-mean as before
+        explain("Lumber Yrad", content)
+    assert exc.value.suggestion == "did you mean `Lumber Yard`?"
+
+
+def test_explain_command_names_the_game_of_a_name_it_lacks():
+    from click.testing import CliRunner
+    from rulesdsl.cli import cli
+    result = CliRunner().invoke(cli, ["explain", "Gizah (Day)"])
+    assert result.exit_code == 1
+    assert result.stderr.strip() == ('error: nothing is named `Gizah (Day)`; "Gizah (Day)" is a board of the bundled '
+                                     'game classic: add --game classic')
