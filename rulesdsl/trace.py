@@ -268,8 +268,23 @@ def rules_of(data: dict) -> Ruleset:
             if errors else "errors"
         raise TraceError(f"the content the trace names does not load ({where}); run `rulesdsl check`") from None
     except (ValueError, OSError) as exc:
-        raise TraceError(f"the content the trace names does not load: {exc}") from None
+        raise TraceError(f"the content the trace names does not load: {exc}{_elsewhere(data)}") from None
     return rules
+
+
+def _elsewhere(data: dict) -> str:
+    """A hint where a trace names a folder by a relative path that is not here: a trace keeps
+    folders as they were given, relative to where the game was played, and replayed from
+    another directory such a folder read as an unknown bundled name."""
+    import os
+    from .loader import bundled_folder
+    missing = [name for name, kind in ((data["base"], "game"), *((e, "expansion") for e in data["expansions"]))
+               if not os.path.isabs(name) and not os.path.lexists(name) and bundled_folder(name, kind) is None]
+    if not missing:
+        return ""
+    said = ", ".join(f"`{name}`" for name in missing)
+    return (f" ({said}: no such folder here; a trace names a folder as it was given, relative to the "
+            "directory the game was played in: replay it from there)")
 
 
 def actions_of(data: dict) -> list[Action]:

@@ -409,3 +409,34 @@ def test_replay_names_the_action_an_edit_changed_and_what_else_differs(trace, tm
     assert result.exit_code == 1 and f"(action {k + 1}: recorded" in result.output, result.output
     # A recorded end that is no state at all is still said to differ, with nothing more.
     assert replay({**edited, "final_state": "[1, 2]"})[1] == ["the final state differs from the recorded one"]
+
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_relative_folder_replayed_from_another_directory_says_where_to_replay_from(tmp_path, monkeypatch, command):
+    """A trace keeps an expansion folder as it was given (`-e my-cards`); replayed from another
+    directory it read only as an unknown bundled expansion, with no word of the folder.  (Each
+    replay in a process of its own: a process compiles a set once, by the name given.)"""
+    import subprocess
+    import sys
+    played = tmp_path / "played"
+    (played / "my-cards").mkdir(parents=True)
+    (played / "my-cards" / "cards.rules").write_text('card "Scratch Stall" { age 1; color yellow; gain 1 coin }\n')
+    monkeypatch.chdir(played)
+    game = new_game(["my-cards"], seed=3)
+    for _ in range(5):
+        game.apply(RandomAgent(3).act(game))
+    path = _write(tmp_path, trace_of(game))
+    assert json.loads(path.read_text())["expansions"] == ["my-cards"]
+
+    def replayed(where: Path):
+        return subprocess.run([sys.executable, "-m", "rulesdsl", *command, str(path)], cwd=where,
+                              capture_output=True, text=True, timeout=120)
+
+    assert replayed(played).returncode == 0
+    elsewhere = replayed(tmp_path)
+    assert elsewhere.returncode == 1 and len(elsewhere.stderr.splitlines()) == 1
+    assert elsewhere.stderr.startswith("error: the content the trace names does not load: unknown expansion `my-cards`")
+    assert elsewhere.stderr.rstrip().endswith(
+        "(`my-cards`: no such folder here; a trace names a folder as it was given, relative to the directory the "
+        "game was played in: replay it from there)")
