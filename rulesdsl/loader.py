@@ -74,24 +74,37 @@ def _header_word(folder: Path, verb: str) -> str | None:
         if not is_file(f):
             continue
         try:
-            for line in f.read_text(encoding="utf-8-sig", errors="replace").splitlines():
-                # (statements, however laid out: `expansion x { base classic }` on one line, or
-                # `title "X"; base classic`, say it as well as a line of its own)
-                for statement in _STATEMENT_BREAKS.split(line.split("#")[0]):
-                    words = statement.split()
-                    if len(words) == 2 and words[0] == verb:
-                        return words[1]
+            found = _text_word(f.read_text(encoding="utf-8-sig", errors="replace"), verb)
         except OSError:
             continue
+        if found is not None:
+            return found
     return None
 
 
-def default_game(expansions: Iterable[str | Path]) -> str:
+def _text_word(text: str, verb: str) -> str | None:
+    """The word after the first `VERB WORD` statement of a card file's text (a text scan)."""
+    for line in text.splitlines():
+        # (statements, however laid out: `expansion x { base classic }` on one line, or
+        # `title "X"; base classic`, say it as well as a line of its own)
+        for statement in _STATEMENT_BREAKS.split(line.split("#")[0]):
+            words = statement.split()
+            if len(words) == 2 and words[0] == verb:
+                return words[1]
+    return None
+
+
+def default_game(expansions: Iterable["str | Path | Inline"]) -> str:
     """The base game where none is given: the bundled game that the first expansion naming one
     in its `base` names (`rulesdsl simulate -e ./harbours`, made for the classic game, plays
     on it), else the bundled base game.  A `base` that names no bundled game leaves the
     bundled base game, where loading says so (E107)."""
     for name in expansions:
+        if isinstance(name, Inline):   # (`check -`: the card file on stdin names its game as a file does)
+            named = _text_word(name.data.decode("utf-8-sig", errors="replace"), "base")
+            if named is not None:
+                return named if named in bundled_sets("game") else BASE_GAME
+            continue
         given_as_path = isinstance(name, Path) or "/" in name or is_dir(name)
         path = Path(name) if given_as_path else bundled_folder(name, "expansion")
         named = folder_base(path) if path is not None and exists(path) else None

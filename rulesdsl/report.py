@@ -237,7 +237,7 @@ def layers_for(path: Path | Inline, expansions: Sequence[str] = (), game: str | 
     apply in their `order`, as when played): a game folder under them, another path over the
     base game and them."""
     if game is None:   # (the game the expansions' `base` names, this path's too: else the bundled one)
-        game = default_game([*expansions, *(() if isinstance(path, Inline) else (path,))])
+        game = default_game([*expansions, path])
     base = resolve_layers([], game)[0]
     own_game = _defines_game(path, base)
     if expansions:

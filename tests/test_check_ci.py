@@ -233,6 +233,24 @@ def test_check_stdin(tmp_path):
     assert run("check", "-", "-", input=text).exit_code == 2
 
 
+def test_check_stdin_is_laid_on_the_game_its_base_names():
+    """An expansion on stdin made for the classic game was laid on Duel (E107) while the same
+    file by name was checked on classic: docs/cli.md says a path that defines no `game` is laid
+    on the game its `base` names, and `-` is such a path."""
+    text = ('expansion on_stdin {\n    base classic\n}\n\ncard "Stdin Stall" {\n    age 1\n    color yellow\n'
+            '    copies 3\n    gain count(city, owner=neighbours, color=brown) coins\n}\n')
+    result = run("check", "-", input=text)
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("ok: 7 files,") and "14 boards" in result.output
+    # (--game still decides; an expansion on `-e` names the game first, as for a folder)
+    result = run("check", "--game", "duel", "-", input=text)
+    assert result.exit_code == 1 and "<stdin>:2:10: error[E107]: expansion `on_stdin` is made for `classic`" in result.output
+    result = run("check", "-e", "agora", "-", input=text)
+    assert result.exit_code == 1 and "error[E107]" in result.output
+    assert run("check", "-", input=text.replace("base classic", "base duel").replace("owner=neighbours", "owner=opponent")
+               .replace("    copies 3\n", "")).exit_code == 0
+
+
 def test_check_stdin_over_the_size_limit(monkeypatch):
     from rulesdsl import loader
     monkeypatch.setattr(loader, "MAX_FOLDER_BYTES", 10)
