@@ -76,13 +76,22 @@ class RulesError(Exception):
     """Raised by the API when content does not load; carries every diagnostic."""
 
     def __init__(self, diagnostics: list[Diagnostic], sources: dict[str, str] | None = None):
-        self.diagnostics = diagnostics
+        # In the order `rulesdsl check` lists them (file, line, column): the first error shown is
+        # the first in the files, not the first some check happened to find.
+        self.diagnostics = sorted(diagnostics, key=lambda d: (d.span.file, d.span.line, d.span.column, d.code))
         self.sources = sources or {}
-        errors = [d for d in diagnostics if d.severity == "error"]
-        first = errors[0] if errors else (diagnostics[0] if diagnostics else None)
+        errors = [d for d in self.diagnostics if d.severity == "error"]
+        first = self.first
         summary = render(first, self.sources.get(first.span.file)) if first else "invalid content"
-        more = f"\n(and {len(errors) - 1} more errors)" if len(errors) > 1 else ""
+        rest = len(errors) - 1
+        more = f"\n(and {rest} more error{'s' if rest != 1 else ''})" if rest > 0 else ""
         super().__init__(summary + more)
+
+    @property
+    def first(self) -> Diagnostic | None:
+        """The first error in the files (a warning where there is none; None: no diagnostic)."""
+        return next((d for d in self.diagnostics if d.severity == "error"),
+                    self.diagnostics[0] if self.diagnostics else None)
 
 
 def did_you_mean(word: str, candidates: Iterable[str]) -> str | None:

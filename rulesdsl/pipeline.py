@@ -139,8 +139,9 @@ def load_game(saved: "str | bytes | State", content: "Content | Ruleset | None" 
         try:
             content = load_ruleset(tuple(state.layers[1:]), state.layers[0], state.players).content
         except RulesError as exc:
-            first = exc.diagnostics[0].message if exc.diagnostics else "errors"
-            raise SaveFileError(f"the content the save names does not load: {first}") from None
+            first = exc.first
+            said = f"{first.span.file}:{first.span.line}:{first.span.column}: {first.message}" if first else "errors"
+            raise SaveFileError(f"the content the save names does not load: {said}") from None
         except (ValueError, OSError) as exc:
             raise SaveFileError(f"the content the save names does not load: {exc}") from None
     game = Game(content, state, validated=validated)

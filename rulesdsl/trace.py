@@ -263,9 +263,8 @@ def rules_of(data: dict) -> Ruleset:
     try:
         rules: Ruleset = load_ruleset(tuple(data["expansions"]), data["base"], data["players"])
     except RulesError as exc:
-        errors = [d for d in exc.diagnostics if d.severity == "error"] or exc.diagnostics
-        where = f"{errors[0].span.file}:{errors[0].span.line}:{errors[0].span.column}: {errors[0].message}" \
-            if errors else "errors"
+        first = exc.first
+        where = f"{first.span.file}:{first.span.line}:{first.span.column}: {first.message}" if first else "errors"
         raise TraceError(f"the content the trace names does not load ({where}); run `rulesdsl check`") from None
     except (ValueError, OSError) as exc:
         raise TraceError(f"the content the trace names does not load: {exc}{_elsewhere(data)}") from None

@@ -376,3 +376,33 @@ def test_a_choose_of_more_picks_than_the_limit_is_e411(tmp_path):
     assert (d.code, d.span.line, d.span.column) == ("E411", 4, 12) and "limit of 1000" in d.message
     (folder / "cards.rules").write_text(card.format(n=1000), encoding="utf-8")
     assert not check_paths([folder]).diagnostics
+
+
+def test_rules_error_shows_the_first_error_in_the_files_and_counts_the_rest(tmp_path: Path):
+    # Checks find errors in their own order; the one shown (by simulate, explain, the API) is the
+    # first in the files, as `rulesdsl check` lists them, and the count says "error" for one.
+    from rulesdsl.pipeline import load_ruleset
+    (tmp_path / "cards.rules").write_text(
+        'expansion mine {\n    title "Mine"\n}\n\ncard "Oops" {\n    age 1\n    colr yellow\n}\n', encoding="utf-8")
+    with pytest.raises(RulesError) as info:
+        load_ruleset((str(tmp_path),), "duel", None)
+    spans = [(d.span.file, d.span.line, d.span.column) for d in info.value.diagnostics]
+    assert spans == sorted(spans) and len(spans) == 2
+    assert str(info.value).startswith(f"{tmp_path / 'cards.rules'}:5:6: error[E104]")
+    assert str(info.value).endswith("(and 1 more error)")
+    assert info.value.first.code == "E104"
+
+
+def test_a_save_whose_cards_no_longer_load_names_the_first_error_and_where(tmp_path: Path):
+    from rulesdsl.interpreter.persistence import SaveFileError, dumps
+    from rulesdsl.pipeline import load_game, new_game
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    cards = mine / "cards.rules"
+    cards.write_text('expansion mine {\n    title "Mine"\n}\n\ncard "Extra" {\n    age 1\n    color yellow\n}\n',
+                     encoding="utf-8")
+    saved = dumps(new_game((str(mine),), seed=1).state)
+    cards.write_text('expansion mine {\n    title "Mine"\n}\n\ncard "Extra" {\n    age 1\n    colr yellow\n}\n',
+                     encoding="utf-8")
+    with pytest.raises(SaveFileError, match=re.escape(f"does not load: {cards}:5:6: card `Extra` needs `color`")):
+        load_game(saved)

@@ -204,7 +204,7 @@ def test_cards_that_do_not_load_are_loaded_once_however_many_examples_fail(tmp_p
     def my_cards_play(play):
         pass
 
-    with pytest.raises(RulesError, match="unknown statement `colr`"):   # (not hypothesis's FlakyFailure)
+    with pytest.raises(RulesError, match="card `Oops` needs `color`"):   # (the first in the file; not hypothesis's FlakyFailure)
         my_cards_play()
     assert len(loads) == 1
 

@@ -392,7 +392,7 @@ def _open(run: Run) -> None:
         run.loaded = _load(layers, run.players)
     except RulesError as exc:
         where = run.base_span or (run.expansions[-1][1] if run.expansions else run.d.name_span)
-        first = next((d for d in exc.diagnostics if d.severity == "error"), None)
+        first = exc.first
         detail = f"{first.span.file}:{first.span.line}:{first.span.column}: {first.message}" if first else "errors"
         raise _error("S401", f"the cards do not load: {detail}", where,
                      f"run `rulesdsl check` on {' '.join(layers)} for every diagnostic")
