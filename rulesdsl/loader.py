@@ -19,7 +19,7 @@ import attrs
 from . import ast, parse_cache
 from .diagnostics import Diagnostic
 from .files import exists, is_dir, is_file, lookup, resolved
-from .names import UnknownName
+from .names import UnknownName, quoted
 from .parser import decode, parse_file
 
 CARDS_ROOT = Path(str(files("rulesdsl.cards")))
@@ -668,7 +668,9 @@ def layer_folder(name: str | Path, kind: str) -> Path:
             # (which game each is made for: `--game classic -e NAME` would take none of them)
             listed = "expansions: " + "; ".join(f"{', '.join(names)} (for {game})" if game else ", ".join(names)
                                                 for game, names in _grouped_by_game(bundled).items())
-        raise UnknownName(kind, name, bundled, extra=[f.name for f in bundled.values()], listed=listed)
+        # (a folder meant, but mistyped or not here: `-e mine` from the wrong directory)
+        raise UnknownName(kind, name, bundled, extra=[f.name for f in bundled.values()], listed=listed,
+                          note=f"nor is there a folder {quoted(name)} here")
     return folder
 
 

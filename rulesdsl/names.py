@@ -17,10 +17,10 @@ from .diagnostics import did_you_mean, elide
 class UnknownName(ValueError):
     """A name that is not one of those accepted. `help` is the did-you-mean text (or None);
     `known` lists the accepted names, as the user would type them; `listed`, where given, is
-    how the message lists them (grouped, or with a word on each)."""
+    how the message lists them (grouped, or with a word on each); `note` ends the message."""
 
     def __init__(self, kind: str, name: object, known: Iterable[str], plural: str | None = None,
-                 extra: Iterable[str] = (), listed: str | None = None):
+                 extra: Iterable[str] = (), listed: str | None = None, note: str = ""):
         self.kind = kind
         self.name = name if isinstance(name, str) else repr(name)
         self.known = list(dict.fromkeys(known))
@@ -29,7 +29,8 @@ class UnknownName(ValueError):
         plural = plural or f"{kind}s"
         if listed is None:
             listed = f"{plural}: {', '.join(shown(k) for k in self.known)}" if self.known else f"there are no {plural}"
-        super().__init__(f"unknown {kind} {quoted(self.name)}; " + (f"{self.help} " if self.help else "") + listed)
+        super().__init__(f"unknown {kind} {quoted(self.name)}; " + (f"{self.help} " if self.help else "") + listed
+                         + (f"; {note}" if note else ""))
 
 
 def shown(name: str) -> str:

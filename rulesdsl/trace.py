@@ -281,9 +281,9 @@ def _elsewhere(data: dict) -> str:
                if not os.path.isabs(name) and not os.path.lexists(name) and bundled_folder(name, kind) is None]
     if not missing:
         return ""
-    said = ", ".join(f"`{name}`" for name in missing)
-    return (f" ({said}: no such folder here; a trace names a folder as it was given, relative to the "
-            "directory the game was played in: replay it from there)")
+    # (the loader's message has said that no such folder is here)
+    return (" (a trace names a folder as it was given, relative to the directory the game was played "
+            "in: replay it from there)")
 
 
 def actions_of(data: dict) -> list[Action]:

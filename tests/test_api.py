@@ -111,7 +111,7 @@ def test_load_ruleset_is_cached_and_creates_independent_games():
 
 
 def test_unknown_expansion():
-    with pytest.raises(ValueError, match="unknown expansion `no-such-expansion`; expansions: agora, pantheon \\(for duel\\)$"):
+    with pytest.raises(ValueError, match="unknown expansion `no-such-expansion`; expansions: agora, pantheon \\(for duel\\); nor is there a folder `no-such-expansion` here$"):
         load_ruleset(["no-such-expansion"])
 
 

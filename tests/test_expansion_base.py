@@ -284,7 +284,8 @@ def test_a_games_bundled_expansions_are_those_its_base_names_the_folder_name_onl
         with pytest.raises(UnknownName) as refused:
             loader.layer_folder("ilses", "expansion")
         assert str(refused.value) == ("unknown expansion `ilses`; did you mean `isles`? "
-                                      "expansions: lunar; harbours (for classic); isles, old (for duel)")
+                                      "expansions: lunar; harbours (for classic); isles, old (for duel); "
+                                      "nor is there a folder `ilses` here")
         assert refused.value.known == ["harbours", "old", "isles", "lunar"]
     finally:
         loader._bundled_expansions.cache_clear()

@@ -67,19 +67,20 @@ def test_a_non_name_option_is_refused():
 def test_an_unknown_expansion_lists_the_names_the_flag_takes():
     with pytest.raises(UnknownName) as info:
         load_ruleset(["pantheo"])
-    assert str(info.value) == "unknown expansion `pantheo`; did you mean `pantheon`? expansions: agora, pantheon (for duel)"
+    assert str(info.value) == ("unknown expansion `pantheo`; did you mean `pantheon`? expansions: agora, pantheon (for duel); "
+                               "nor is there a folder `pantheo` here")
     # A folder name is still accepted (and suggested), but the list shows the expansion names.
     with pytest.raises(UnknownName) as info:
         load_ruleset(["duel-pantheo"])
     assert str(info.value).startswith("unknown expansion `duel-pantheo`; did you mean `duel-pantheon`?")
-    assert str(info.value).endswith("expansions: agora, pantheon (for duel)")
+    assert str(info.value).endswith("expansions: agora, pantheon (for duel); nor is there a folder `duel-pantheo` here")
     assert resolve_layers(["duel-pantheon"]) == resolve_layers(["pantheon"])
 
 
 def test_games_and_expansions_are_different_kinds_of_name():
-    with pytest.raises(UnknownName, match=r"^unknown game `pantheon`; games: classic, duel$"):
+    with pytest.raises(UnknownName, match=r"^unknown game `pantheon`; games: classic, duel; nor is there a folder `pantheon` here$"):
         load_ruleset(base="pantheon")
-    with pytest.raises(UnknownName, match=r"^unknown expansion `duel`; expansions: agora, pantheon \(for duel\)$"):
+    with pytest.raises(UnknownName, match=r"^unknown expansion `duel`; expansions: agora, pantheon \(for duel\); nor is there a folder `duel` here$"):
         load_ruleset(["duel"])
 
 

@@ -438,5 +438,5 @@ def test_a_relative_folder_replayed_from_another_directory_says_where_to_replay_
     assert elsewhere.returncode == 1 and len(elsewhere.stderr.splitlines()) == 1
     assert elsewhere.stderr.startswith("error: the content the trace names does not load: unknown expansion `my-cards`")
     assert elsewhere.stderr.rstrip().endswith(
-        "(`my-cards`: no such folder here; a trace names a folder as it was given, relative to the directory the "
-        "game was played in: replay it from there)")
+        "nor is there a folder `my-cards` here (a trace names a folder as it was given, relative to the directory "
+        "the game was played in: replay it from there)")
