@@ -20,6 +20,8 @@ from .loader import Merged, bundled_hint, closed_before, stray_hint
 from .limits import DEFAULT_MAX_STEPS, MAX_ITEMS, MAX_PLAYERS
 from .playable import Playable, a, copies_at, item_start_zone, name_of, statements
 from .recursion import check_recursion, check_repeat_counts
+from .starved_decks import starved_decks
+from .timing import Timing
 
 EVENT_TYPE = "event:"  # the type of `event` inside `when EVENT`: "event:built", ...
 # The longest `label=` of a zone or counter: `explain` says a zone's wherever it names the zone, in
@@ -203,6 +205,10 @@ class Checker:
         self.copies_in_range()
         self.items_within_limit()
         self.deck_counts()
+        if not any(d.code == "E401" for d in self.diags):
+            # (counted where E401 found each deal's deck big enough: a deck already short is said once)
+            self.diags += starved_decks(self.merged, self.voc.known(R.KIND), self.player_counts(),
+                                        Timing(self.merged))
         self.diags += ItemZones(self.merged, self.voc.known(R.KIND), self.voc.items).run()
         if not any(d.severity == "error" for d in self.diags):
             # Following runs needs content whose names resolve (E315, E306 are reported first).

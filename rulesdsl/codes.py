@@ -362,10 +362,14 @@ EXPLANATIONS: dict[str, Explanation] = {
         "again, past the step budget) or could not go on (a computed seat the game does not have, a "
         "number grown past the most a game keeps, 99,999,999 coins, points or counted) is reported "
         "at the innermost definition it was running (at an expansion's `extend` of it, where there "
-        "is one), the others at the game's `players`.",
+        "is one), the others at the game's `players`. Without playing, an effect that can take a "
+        "named item (or items a `choose` picks, deals or moves) out of a deck before a later deal "
+        "that needs every item the deck holds then is reported where it is written: an Age I card "
+        "moving an Age II card away starves the Age II structure, which takes all the deck keeps.",
         "game short {\n    players 3 4\n    turns simultaneous\n    resources wood\n    colors brown\n    item_kinds card\n    zone hand player private\n    zone city player active public\n    zone discard public\n    zone age1\n    build_zone card city\n    discard_pile discard\n    age_ends when count(hand, owner=all) == 0\n    score coins coins\n}\n\nage 1 {\n    each_player { deal 1 age1 hand }\n}\n\naction sell {\n    param card from hand\n    discard card\n    gain 1 coin\n}\n\ncard \"Test Card\" {\n    age 1\n    color brown\n    copies 3 3 3\n}\n",
         "Give the cards enough copies for the largest count (`copies 3 4 5`), deal fewer, or lower the "
-        "most players."),
+        "most players; an effect that starves a deck takes its item from elsewhere (the structure, "
+        "a city, the discard pile), or puts one back before that deal."),
     "E410": Explanation(
         "A procedure runs itself, procedures run each other, or an item's effect sets off its "
         "own trigger (an item's `when built { build event.item free }` builds the item itself "

@@ -1,0 +1,144 @@
+"""When in a game a statement can run, as far as the card files tell: the earliest and the latest
+moment, each an age and a phase of it.  The checks that depend on order (a deck emptied before
+its deal, a zone turned up before items are put into it face down) read these windows.
+
+A moment is `(age, phase)`: age 0 is the set-up, 1.. the ages in their order; phase 0 is an
+age's start (its own statements, the structure being laid out, `when structure_dealt`), phase 1
+its play (actions, the effects of what is built, the ends of ages).  A window only narrows where
+the card files say so: an age's block, a card's `age N` (it is dealt in that age, so its effects
+cannot run earlier), an action's `require age >= N`, an `if age == N`; anything else can run from
+the set-up to the end of the game."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+import attrs
+
+from . import ast
+from .loader import Merged
+
+Moment = tuple[int, int]
+SETUP: Moment = (0, 0)
+LAST: Moment = (1 << 30, 1)   # past every age: the end of the game
+# The game's blocks that run between turns, from the first age's play on; `end_of_game` after all.
+PLAY_BLOCKS = ("between_ages", "end_of_age", "after_round")
+
+
+@attrs.frozen
+class Window:
+    lo: Moment
+    hi: Moment
+
+    def narrowed(self, lo: Moment, hi: Moment) -> "Window":
+        return Window(max(self.lo, lo), min(self.hi, hi))
+
+    def joined(self, other: "Window") -> "Window":
+        return Window(min(self.lo, other.lo), max(self.hi, other.hi))
+
+    @property
+    def empty(self) -> bool:
+        return self.lo > self.hi
+
+
+ANY = Window(SETUP, LAST)
+NONE = Window(LAST, SETUP)
+
+
+def age_bounds(e: ast.Expr, ages: int) -> tuple[int, int] | None:
+    """The ages (first, last) a condition can hold in, where it says (`age >= 2`, `age == 1 and
+    ...`); None where it does not bound the age."""
+    if isinstance(e, ast.BinOp) and e.op == "and":
+        a, b = age_bounds(e.left, ages), age_bounds(e.right, ages)
+        if a is None or b is None:
+            return a or b
+        return max(a[0], b[0]), min(a[1], b[1])
+    if not isinstance(e, ast.BinOp) or e.op not in ("==", ">=", ">", "<=", "<"):
+        return None
+    op, left, right = e.op, e.left, e.right
+    if isinstance(right, ast.Name) and right.name == "age" and isinstance(left, ast.Int):
+        op, left, right = {"==": "==", ">=": "<=", ">": "<", "<=": ">=", "<": ">"}[op], right, left
+    if not (isinstance(left, ast.Name) and left.name == "age" and isinstance(right, ast.Int)):
+        return None
+    n = right.value
+    return {"==": (n, n), ">=": (n, ages), ">": (n + 1, ages), "<=": (1, n), "<": (1, n - 1)}[op]
+
+
+class Timing:
+    """The windows of every statement of `merged` (by `id`), worked out once: one for most, one
+    per way a procedure is run for a procedure's (a procedure run from the set-up and from a
+    later age's card runs at either)."""
+
+    def __init__(self, merged: Merged):
+        self.merged = merged
+        self.ages = len(merged.by_kind("age"))
+        self.of: dict[int, set[Window]] = {}
+        called: dict[str, set[Window]] = {}
+        # A procedure runs when what runs it does: follow the `run`s until no window is new.
+        for _ in range(len(merged.by_kind("procedure")) + 1):
+            self.of.clear()
+            runs: dict[str, set[Window]] = {}
+            for d in merged.definitions:
+                bases = called.get(d.name, set()) if d.kind == "procedure" else {self.definition_window(d)}
+                for base in bases:
+                    for s, w in self.walk(d, base):
+                        self.of.setdefault(id(s), set()).add(w)
+                        if s.verb == "run" and s.args and isinstance(s.args[0], ast.Name) and not w.empty:
+                            runs.setdefault(s.args[0].name, set()).add(w)
+            if runs == called:
+                break
+            called = runs
+        # (a procedure nothing runs never runs: its statements have no window)
+
+    def windows(self, s: ast.Statement) -> set[Window]:
+        """The windows `s` runs in, one per way it is reached; none for a statement that never runs."""
+        return self.of.get(id(s), set())
+
+    def earliest(self, s: ast.Statement) -> Moment | None:
+        found = [w.lo for w in self.windows(s) if not w.empty]
+        return min(found) if found else None
+
+    def definition_window(self, d: ast.Definition) -> Window:
+        if d.kind == "age":
+            n = self.age_number(d)
+            return Window((n, 0), (n, 0))
+        if d.kind == "action":
+            w = Window((1, 1), LAST)
+            for s in d.block.statements if d.block else ():
+                if s.verb == "require" and s.args:
+                    bounds = age_bounds(s.args[0], self.ages)
+                    if bounds:
+                        w = w.narrowed((bounds[0], 1), (bounds[1], 1))
+            return w
+        age = next((s.args[0].value for s in (d.block.statements if d.block else ())
+                    if s.verb == "age" and s.args and isinstance(s.args[0], ast.Int)), None)
+        if age is not None and d.kind not in ("game", "expansion", "rule"):
+            return Window((age, 1), LAST)   # (dealt in its age: built, and so run, from its play on)
+        return ANY
+
+    def age_number(self, d: ast.Definition) -> int:
+        return next(i for i, a in enumerate(self.merged.by_kind("age"), 1) if a is d)
+
+    def walk(self, d: ast.Definition, base: Window) -> Iterator[tuple[ast.Statement, Window]]:
+        """Every statement of `d` at any depth, with its window."""
+        stack = [(d.block, base)] if d.block else []
+        while stack:
+            block, w = stack.pop()
+            for s in block.statements:
+                inner = w
+                if d.kind in ("game", "expansion") and block is d.block:
+                    inner = {"setup": Window(SETUP, SETUP), "end_of_game": Window(LAST, LAST)}.get(
+                        s.verb, Window((1, 1), LAST) if s.verb in PLAY_BLOCKS else w)
+                if s.verb == "when" and s.args and isinstance(s.args[0], ast.Name) \
+                        and s.args[0].name == "structure_dealt":
+                    inner = inner.narrowed((1, 0), (self.ages, 0))
+                if s.verb == "if" and s.args:
+                    bounds = age_bounds(s.args[0], self.ages)
+                    if bounds:
+                        inner = inner.narrowed((bounds[0], 0), (bounds[1], 1))
+                yield s, inner
+                if s.block is not None:
+                    stack.append((s.block, inner))
+
+
+__all__ = ["Timing", "Window", "age_bounds", "Moment", "SETUP", "LAST"]
