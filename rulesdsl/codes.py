@@ -435,13 +435,18 @@ EXPLANATIONS: dict[str, Explanation] = {
         "An action's parameter picks from items its player cannot see: face-down cards of "
         "`structure_all`, a zone that is neither `public` nor `private` (a deck, the box), "
         "another player's `private` zone, or a zone items are dealt or placed into face down "
-        "(`face_down=true`) that no `reveal` turns up. Every legal action names its items by name, "
+        "(`face_down=true`) that no `reveal` turns up, or that some statement can still put items "
+        "into after the last `reveal` of it can run (the card files' order: a reveal at Age II's start "
+        "does not cover what a card of Age II, an `if age >= 2` or an action's `require age >= 2` puts "
+        "there later; a put they do not place in time is taken to come first). Every legal action "
+        "names its items by name, "
         "and the player's observation lists them, so a player or a bot would learn what is "
         "hidden. Legal, but `rulesdsl verify` reports it (`observation-hides`).",
         'action peek {\n    param card from structure_all\n    discard card\n}\n',
         "Pick from what the player sees: `structure` (the accessible cards), a `public` zone, "
         "or the player's own `private` zone (`owner=me`, the default); turn face-down items "
-        "up first (`reveal ZONE`), or pick them with `choose`, which names them by their place."),
+        "up first (`reveal ZONE`, where it runs after they are put there), or pick them with "
+        "`choose`, which names them by their place."),
     "W507": Explanation(
         "An age lays out its structure after its other statements (so that an expansion's "
         "`extend age` can add cards first), so a `deal_onto_structure` in an age's block finds "

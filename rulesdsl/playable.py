@@ -17,6 +17,7 @@ from .diagnostics import Diagnostic, Span
 from .flows import propagate
 from .limits import MAX_PLAYERS
 from .loader import Merged
+from .timing import LAST, Moment, Timing, Window
 
 # Statements that take items out of a zone and put them in another: verb -> (from arg, to arg).
 FLOWS = {"deal": (1, 2), "move_all": (0, 1), "take_top": (1, 2)}
@@ -508,39 +509,69 @@ class Playable:
                         self.warning("W506", f"parameter `{s.args[0].name}` of action `{a.name}` picks from "
                                              f"`{z.name}`, {why}: the player's legal actions would name "
                                              f"items they cannot see", z.span,
-                                     (f"turn them up first (`reveal {z.name}`), or pick with `choose` (it names "
-                                      "one by its place)" if z.name in hidden else
+                                     (f"turn them up first (`reveal {z.name}`"
+                                      + (", in a part that runs after they are put there" if hidden[z.name][1] else "")
+                                      + "), or pick with `choose` (it names one by its place)" if z.name in hidden else
                                       "pick from what the player sees: `structure` (the accessible cards), a "
                                       "`public` zone, or their own `private` zone")
                                      + "; `rulesdsl verify` reports such an action as `observation-hides`")
 
-    def put_face_down(self) -> dict[str, ast.Statement]:
+    def put_face_down(self) -> dict[str, tuple[ast.Statement, ast.Statement | None]]:
         """The zones some statement deals or places items into face down (`face_down=true`),
-        each with the first such statement, but for a zone that a `reveal` of all of it turns up:
-        where and when it does is the game's (an action may `require` it done), and `verify`
-        judges the positions reached."""
-        out: dict[str, ast.Statement] = {}
-        revealed: set[str] = set()
+        each with the first such statement and the `reveal` it comes after (None: there is no
+        `reveal` of all of the zone).  A zone that such a reveal turns up is left out, where
+        and when it does being the game's (an action may `require` it done, and `verify`
+        judges the positions reached), unless a put can run later than the last reveal by the
+        card files (timing.py): in a later age's block or card, after an `if age == N` or an
+        action's `require age >= N`.  A put the files do not bound is taken to come before."""
+        puts: dict[str, list[ast.Statement]] = {}
+        reveals: dict[str, list[ast.Statement]] = {}
         for _, s in self.all_statements():
             if s.verb == "reveal" and s.args and name_of(s.args[0]) and not any(k.name == "space" for k in s.kwargs):
-                revealed.add(s.args[0].name)
+                reveals.setdefault(s.args[0].name, []).append(s)
             target = PUTS_FACE_DOWN.get(s.verb)
             if target is None or len(s.args) <= target or not name_of(s.args[target]):
                 continue
             if any(k.name == "face_down" and name_of(k.value) == "true" for k in s.kwargs):
-                out.setdefault(s.args[target].name, s)
-        return {z: s for z, s in out.items() if z not in revealed}
+                puts.setdefault(s.args[target].name, []).append(s)
+        out: dict[str, tuple[ast.Statement, ast.Statement | None]] = {}
+        timing = Timing(self.merged) if any(z in reveals for z in puts) else None
+        for zone, found in puts.items():
+            if zone not in reveals:
+                out[zone] = (found[0], None)
+                continue
+            assert timing is not None
+            last, reveal = max(((w.hi, r) for r in reveals[zone] for w in timing.windows(r) if not w.empty),
+                               key=lambda x: x[0], default=(None, reveals[zone][0]))
+            late = next((s for s in found if any(self.after(w, last) for w in timing.windows(s))), None)
+            if late is not None:
+                out[zone] = (late, reveal)
+        return out
+
+    @staticmethod
+    def after(w: Window, last: Moment | None) -> bool:
+        """Whether a statement of window `w` can run after `last`, the latest a reveal can (None:
+        no reveal ever runs): it runs only later, or its own latest is later and bounded."""
+        if w.empty:
+            return False
+        if last is None:
+            return True
+        return w.lo > last or LAST > w.hi > last
 
     @staticmethod
     def _unseen(zone: str | None, flags: dict[str, set[str | None]], face_down: str | None,
-                owner: ast.Expr | None, hidden: dict[str, ast.Statement] | None = None) -> str | None:
+                owner: ast.Expr | None,
+                hidden: dict[str, tuple[ast.Statement, ast.Statement | None]] | None = None) -> str | None:
         """Why the player choosing from `zone` may not see its items (None: they see them)."""
         if zone == "structure_all":
             return f"which holds face-down cards (layout `{face_down}` lays some out)" if face_down else None
         if zone not in flags:
             return None   # (`structure`, or a zone E305 reports)
         if hidden and zone in hidden:
-            put = hidden[zone]
+            put, reveal = hidden[zone]
+            if reveal is not None:
+                return (f"which holds items face down (`{put.verb}` at {put.span.file}:{put.span.line}) put there "
+                        f"after the last `reveal {zone}` (at {reveal.span.file}:{reveal.span.line}) can turn them up")
             return f"which holds items face down (`{put.verb}` at {put.span.file}:{put.span.line}), never turned up"
         if "public" in flags[zone]:
             return None

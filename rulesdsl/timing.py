@@ -121,24 +121,26 @@ class Timing:
 
     def walk(self, d: ast.Definition, base: Window) -> Iterator[tuple[ast.Statement, Window]]:
         """Every statement of `d` at any depth, with its window."""
-        stack = [(d.block, base)] if d.block else []
+        # (`start`: at an age's start only, as `when structure_dealt` is: an `if age == N` in it
+        # is at age N's start, not its play)
+        stack = [(d.block, base, d.kind == "age")] if d.block else []
         while stack:
-            block, w = stack.pop()
+            block, w, start = stack.pop()
             for s in block.statements:
-                inner = w
+                inner, inner_start = w, start
                 if d.kind in ("game", "expansion") and block is d.block:
                     inner = {"setup": Window(SETUP, SETUP), "end_of_game": Window(LAST, LAST)}.get(
                         s.verb, Window((1, 1), LAST) if s.verb in PLAY_BLOCKS else w)
                 if s.verb == "when" and s.args and isinstance(s.args[0], ast.Name) \
                         and s.args[0].name == "structure_dealt":
-                    inner = inner.narrowed((1, 0), (self.ages, 0))
+                    inner, inner_start = inner.narrowed((1, 0), (self.ages, 0)), True
                 if s.verb == "if" and s.args:
                     bounds = age_bounds(s.args[0], self.ages)
                     if bounds:
-                        inner = inner.narrowed((bounds[0], 0), (bounds[1], 1))
+                        inner = inner.narrowed((bounds[0], 0), (bounds[1], 0 if inner_start else 1))
                 yield s, inner
                 if s.block is not None:
-                    stack.append((s.block, inner))
+                    stack.append((s.block, inner, inner_start))
 
 
 __all__ = ["Timing", "Window", "age_bounds", "Moment", "SETUP", "LAST"]

@@ -4,6 +4,7 @@ warning foretells what `verify`'s `observation-hides` invariant finds when it pl
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -62,3 +63,60 @@ def test_a_layout_without_face_down_rows_leaves_structure_all_quiet(tmp_path):
             "action peek {\n    param card from structure_all\n    discard card\n}\n")
     assert _warnings(folder(tmp_path, text), "duel") == []
 
+
+
+# -- a `reveal` covers what was put face down before it, not after -------------------------------
+
+# Age II's start turns the Pantheon up; a card of Age II still draws a god face down onto it, which
+# the activating actions then name.  Before, any `reveal pantheon` silenced W506.
+ORACLE = 'card "Oracle" {\n    age 2\n    color blue\n    take_top 2 greek_gods drawn_gods\n    run place_a_god\n}\n'
+
+
+def test_a_god_put_face_down_after_the_only_reveal_is_W506(tmp_path):
+    report = check_paths([folder(tmp_path, ORACLE)], ("pantheon",))
+    found = [d for d in report.diagnostics if d.code == "W506"]
+    assert {d.message.split("`")[3] for d in found} == {"activate", "activate_with_offering", "open_gate",
+                                                        "open_gate_with_offering"}
+    assert all("after the last `reveal pantheon`" in d.message and "expansion.rules:65)" in d.message
+               for d in found), report.human()
+    assert report.errors == 0
+
+
+def test_verify_finds_the_god_put_face_down_after_the_reveal(tmp_path):
+    """What the warning says is so: a game that builds the card reaches a position whose legal
+    actions name the face-down god (`observation-hides`)."""
+    rules = load_ruleset(["pantheon", str(folder(tmp_path, ORACLE))])
+    broken = False
+    for seed in range(12):
+        run = run_checked(rules.new_game(seed=seed), rng=random.Random(seed), invariants=HIDES,
+                          raise_on_failure=False)
+        if not run.ok:
+            assert run.violation.invariant == "observation-hides"
+            broken = True
+            break
+    assert broken
+
+
+@pytest.mark.parametrize("when", [
+    "if age == 3 { reveal shrine }",     # turned up after Age II's card may have put it there
+    "reveal shrine",                     # at every age's start: the files do not say which is last
+])
+def test_a_reveal_that_can_come_after_the_put_covers_it(tmp_path, when):
+    text = (Path(__file__).parent / "broken" / "W506_put_face_down_after_its_reveal.rules").read_text(encoding="utf-8")
+    text = text.replace("if age == 2 { reveal shrine }", when)
+    assert [d for d in check_paths([folder(tmp_path, text)]).diagnostics if d.code == "W506"] == []
+
+
+def test_the_bundled_pantheon_puts_its_gods_face_down_before_the_reveal():
+    """Pantheon's mythology tokens place gods from Age I on; Age II's start turns them up: quiet."""
+    report = check_paths([], ("pantheon",))
+    assert [d.code for d in report.diagnostics] == []
+
+
+def test_an_action_that_can_only_come_later_puts_after_the_reveal(tmp_path):
+    text = (Path(__file__).parent / "broken" / "W506_put_face_down_after_its_reveal.rules").read_text(encoding="utf-8")
+    text = text.replace('card "Oracle" {\n    age 2\n    color blue\n',
+                        'action bury {\n    param card from structure\n    require age >= 2\n    discard card\n')
+    found = [d for d in check_paths([folder(tmp_path, text)]).diagnostics if d.code == "W506"]
+    assert [(d.span.line, d.span.column) for d in found] == [(18, 22)]
+    assert "`place` at " in found[0].message and "after the last `reveal shrine`" in found[0].message
