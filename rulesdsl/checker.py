@@ -207,9 +207,8 @@ class Checker:
         self.deck_counts()
         if not any(d.code == "E401" for d in self.diags):
             # (counted where E401 found each deal's deck big enough: a deck already short is said once)
-            self.diags += starved_decks(self.merged, self.voc.known(R.KIND), self.player_counts(),
-                                        Timing(self.merged))
-        self.diags += ItemZones(self.merged, self.voc.known(R.KIND), self.voc.items).run()
+            self.diags += starved_decks(self.merged, self.voc.known(R.KIND), self.player_counts(), self.timing)
+        self.diags += ItemZones(self.merged, self.voc.known(R.KIND), self.voc.items, self.timing).run()
         if not any(d.severity == "error" for d in self.diags):
             # Following runs needs content whose names resolve (E315, E306 are reported first).
             self.diags += check_recursion(self.merged.definitions, self.voc.known(R.KIND))
@@ -1067,6 +1066,11 @@ class Checker:
         if capital is not None:
             out["pawn_distance"] = (-capital, capital)
         return out
+
+    @_per_check
+    def timing(self) -> Timing:
+        """When each statement can run (timing.py): asked for only where order matters."""
+        return Timing(self.merged)
 
     @_per_check
     def player_counts(self) -> range:

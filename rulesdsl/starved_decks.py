@@ -68,7 +68,7 @@ def value_at(e: ast.Expr, players: int) -> int | None:
 
 
 class StarvedDecks:
-    def __init__(self, merged: Merged, item_kinds: set[str], player_counts: range, timing: Timing):
+    def __init__(self, merged: Merged, item_kinds: set[str], player_counts: range, timing: Callable[[], Timing]):
         self.merged = merged
         self.players = player_counts
         self.timing = timing
@@ -139,7 +139,10 @@ class StarvedDecks:
         return out
 
     def run(self) -> list[Diagnostic]:
-        removals = list(self.removals())
+        dealt = self.dealt()
+        if not dealt:
+            return []
+        removals = list(self.removals(dealt))
         if not removals:
             return []
         out: list[Diagnostic] = []
@@ -155,6 +158,17 @@ class StarvedDecks:
                     told.add(id(r.statement))
                     out.append(self.diagnostic(r, starved, players))
         return out
+
+    def dealt(self) -> set[str]:
+        """The zones the set-up and the ages deal from, whose counts are known here."""
+        out = set()
+        for _, s in self.steps:
+            for x in [s, *statements(s.block)] if s.verb == "each_player" else [s]:
+                if x.verb in ("deal", "take_top") and len(x.args) == 3 and name_of(x.args[1]):
+                    out.add(x.args[1].name)
+                elif x.verb == "deal_structure" and x.args and name_of(x.args[0]):
+                    out.add(x.args[0].name)
+        return out - self.unknown
 
     def diagnostic(self, r: Removal, d: Draw, players: int) -> Diagnostic:
         span, at = r.statement.span, d.statement.span
@@ -245,43 +259,49 @@ class StarvedDecks:
         counts[zone] = max(0, counts[zone] - want)
 
     # -- what can take items out of a deck ---------------------------------------------------------
-    def removals(self) -> Iterator[Removal]:
+    def removals(self, dealt: set[str]) -> Iterator[Removal]:
+        """What can take items out of the decks in `dealt`, each at the earliest it can run."""
         steps = {id(s): key for key, s in self.steps}
         for d in self.merged.definitions:
-            for s, key, dealt in self.keyed(d.block, steps, None):
-                if key is None:
-                    continue
-                if s.verb in TAKES_ONE and s.args and isinstance(s.args[0], ast.Str):
-                    zone = self.zone_of.get(s.args[0].value)
-                    to = name_of(s.args[1]) if len(s.args) > 1 else None
-                    if zone and zone != to:
-                        yield Removal(zone, 1, key, s, s.args[0].value)
-                elif s.verb == "choose" and len(s.args) == 3 and self.takes_chosen(s):
-                    zones = s.args[2].items if isinstance(s.args[2], ast.ListExpr) else (s.args[2],)
-                    amount = ast.constant_value(s.args[0]) or 1
-                    for z in zones:
-                        if name_of(z):
-                            yield Removal(z.name, amount, key, s)
-                elif not dealt and s.verb in ("deal", "take_top") and len(s.args) == 3 and name_of(s.args[1]):
-                    yield Removal(s.args[1].name, ast.constant_value(s.args[0]) or 1, key, s)
-                elif not dealt and s.verb == "move_all" and s.args and name_of(s.args[0]):
-                    whole = not any(k.name == "where" for k in s.kwargs)
-                    yield Removal(s.args[0].name, ALL if whole else 1, key, s)
+            for s, own in self.keyed(d.block, steps, None):
+                for zone, amount, item in self.taken(s, own is not None):
+                    if zone not in dealt:
+                        continue
+                    key = own if own is not None else self.earliest(s)
+                    if key is not None:
+                        yield Removal(zone, amount, key, s, item)
+
+    def taken(self, s: ast.Statement, own: bool) -> Iterator[tuple[str, int, str | None]]:
+        """(zone, how many, the item named) for each zone `s` can take items out of."""
+        if s.verb in TAKES_ONE and s.args and isinstance(s.args[0], ast.Str):
+            zone = self.zone_of.get(s.args[0].value)
+            to = name_of(s.args[1]) if len(s.args) > 1 else None
+            if zone and zone != to:
+                yield zone, 1, s.args[0].value
+        elif s.verb == "choose" and len(s.args) == 3 and self.takes_chosen(s):
+            zones = s.args[2].items if isinstance(s.args[2], ast.ListExpr) else (s.args[2],)
+            for z in zones:
+                if name_of(z):
+                    yield z.name, ast.constant_value(s.args[0]) or 1, None
+        elif not own and s.verb in ("deal", "take_top") and len(s.args) == 3 and name_of(s.args[1]):
+            yield s.args[1].name, ast.constant_value(s.args[0]) or 1, None
+        elif not own and s.verb == "move_all" and s.args and name_of(s.args[0]):
+            yield s.args[0].name, 1 if any(k.name == "where" for k in s.kwargs) else ALL, None
+
+    def earliest(self, s: ast.Statement) -> Key | None:
+        lo = self.timing().earliest(s)
+        return None if lo is None else (lo[0], lo[1], -1 if lo == SETUP else AFTER_AGE_START)
 
     def keyed(self, block: ast.Block | None, steps: dict[int, Key], top: Key | None) \
-            -> Iterator[tuple[ast.Statement, Key | None, bool]]:
-        """Every statement of a block with the earliest moment it can run, as a `Key` (None for
-        one that never runs), and whether it is the set-up's or an age's own (whose deals the
-        decks are counted through: a deal of theirs is not an effect taking items out)."""
+            -> Iterator[tuple[ast.Statement, Key | None]]:
+        """Every statement of a block, with its place among the set-up's and the ages' own
+        statements where it is one of them or inside one (whose deals the decks are counted
+        through: a deal of theirs is not an effect taking items out), else None."""
         for s in block.statements if block else ():
-            key = steps.get(id(s), top)
-            own = key is not None
-            if key is None:
-                lo = self.timing.earliest(s)
-                key = None if lo is None else (lo[0], lo[1], -1 if lo == SETUP else AFTER_AGE_START)
-            yield s, key, own
-            if s.block is not None and key is not None:
-                yield from self.keyed(s.block, steps, key if own else None)
+            own = steps.get(id(s), top)
+            yield s, own
+            if s.block is not None:
+                yield from self.keyed(s.block, steps, own)
 
     @staticmethod
     def takes_chosen(s: ast.Statement) -> bool:
@@ -304,5 +324,6 @@ def _written(e: ast.Expr) -> str:
     return "..."
 
 
-def starved_decks(merged: Merged, item_kinds: set[str], player_counts: range, timing: Timing) -> list[Diagnostic]:
+def starved_decks(merged: Merged, item_kinds: set[str], player_counts: range,
+                  timing: Callable[[], Timing]) -> list[Diagnostic]:
     return StarvedDecks(merged, item_kinds, player_counts, timing).run()
