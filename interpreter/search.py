@@ -25,7 +25,7 @@ import random
 
 import attrs
 
-from rulesdsl.names import integer
+from rulesdsl.names import check_seat, integer
 
 from . import core, seats
 from .actions import Action
@@ -110,7 +110,14 @@ def determinize(game: Game, seat: int, rng: random.Random,
     an item of the same deck), the other seats' choices of the current round are forgotten
     (they choose again), and the dice get a new state.  `places`: `unknown_items(game, seat)`,
     where the caller has them (the search draws the same position again at every iteration).
-    The copy keeps what `game` keeps but what the items drawn again reach (`_forget_redrawn`)."""
+    The copy keeps what `game` keeps but what the items drawn again reach (`_forget_redrawn`).
+    A seat the game lacks is UnknownName, as `observe` says: `None` (`to_move()` once the game
+    is over) or seat 5 of two drew every hand again and was taken for a seat's view."""
+    if not isinstance(game, Game):
+        raise TypeError(f"determinize draws again a Game, not {type(game).__name__}")
+    check_seat(seat, game.state.players)
+    if not isinstance(rng, random.Random):
+        raise TypeError(f"rng must be a random.Random, not {type(rng).__name__}")
     g = game.clone()
     st = g.state
     mapping: dict[int, int] = {}

@@ -109,6 +109,26 @@ def test_determinize_redraws_only_what_the_seat_cannot_see():
     assert sum(len(v) for v in unknown_items(game, me).values()) > 6
 
 
+def test_determinize_refuses_a_seat_the_game_lacks_and_what_is_not_a_game_or_generator():
+    """A bot author's `determinize(game, game.to_move(), rng)` once the game is over passed
+    None, and seat 5 of a 2-seat game was taken too: each drew every hand again, a view of no
+    seat, without a word."""
+    from rulesdsl.interpreter import new_game
+    from rulesdsl.interpreter.persistence import dumps
+    from rulesdsl.names import UnknownName
+    game = new_game(seed=1)
+    before = dumps(game.state)
+    for seat in (None, 2, -1, True, "0"):
+        with pytest.raises(UnknownName, match="seat"):
+            determinize(game, seat, random.Random(0))
+    with pytest.raises(TypeError, match="random.Random"):
+        determinize(game, 0, None)
+    with pytest.raises(TypeError, match="Game"):
+        determinize(game.state, 0, random.Random(0))
+    assert dumps(game.state) == before
+    assert determinize(game, 1, random.Random(0)).state.players == 2
+
+
 @pytest.mark.parametrize("players", [3, 7])
 def test_classic_hands_redrawn_hold_only_cards_of_the_age_played(players):
     """Classic: the others' hands are drawn again from the unseen cards of the age being played;
