@@ -84,6 +84,8 @@ def zones_with_known(o: dict) -> dict:
 
 
 def observe(game: Game, player: int) -> dict:
+    if not isinstance(game, Game):   # (a State, a saved text: "'State' object has no attribute 'content'")
+        raise TypeError(f"observe looks at a Game, not {type(game).__name__}")
     c, st = game.content, game.state
     check_seat(player, st.players)
     hidden = set(st.hidden)

@@ -154,6 +154,10 @@ def test_unknown_agents_and_seats():
     with pytest.raises(UnknownName, match="unknown seat `-1`"):
         observe(game, -1)
     assert observe(game, 1)["to_move"] == 0
+    # (a bot author's state or save text for the game was an AttributeError on `content`)
+    for wrong in (game.state, "game", None):
+        with pytest.raises(TypeError, match="^observe looks at a Game, not "):
+            observe(wrong, 0)
 
 
 def test_verify_refuses_an_unknown_option_before_playing():
