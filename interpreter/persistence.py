@@ -525,7 +525,18 @@ def dumps(state: State) -> str:
     return json.dumps(state_to_dict(state), sort_keys=True, separators=(",", ":"))
 
 
+def not_text(value: object, takes: str) -> TypeError:
+    """What to say of a save given as neither text nor bytes: a path or a Game, json's own
+    "the JSON object must be str, bytes or bytearray" named neither way out."""
+    hint = ("persistence.load_file reads a file" if isinstance(value, Path)
+            else "a Game's state is `game.state`" if hasattr(value, "state")
+            else "persistence.state_from_dict reads a dict" if isinstance(value, dict) else "")
+    return TypeError(f"{takes}, not {type(value).__name__}" + (f": {hint}" if hint else ""))
+
+
 def loads(text: str | bytes) -> State:
+    if not isinstance(text, (str, bytes, bytearray)):
+        raise not_text(text, "loads reads a save's text (str or bytes)")
     if isinstance(text, str) and text.startswith("\ufeff"):
         text = text[1:]   # (a byte order mark some editors write, as a trace may carry: not part of the JSON)
     try:

@@ -18,7 +18,7 @@ from .diagnostics import RulesError
 from .interpreter.budget import EffectFailed
 from .interpreter.game import Game
 from .interpreter.legality import stuck
-from .interpreter.persistence import SaveFileError, loads
+from .interpreter.persistence import SaveFileError, loads, not_text
 from .interpreter.state import State
 from .limits import DEFAULT_MAX_STEPS
 from .loader import Merged, canonical_expansions, default_game, load_paths, resolve_layers
@@ -133,6 +133,8 @@ def load_game(saved: "str | bytes | State", content: "Content | Ruleset | None" 
         content = content.content
     elif content is not None and not isinstance(content, Content):   # (it was blamed on the save)
         raise TypeError(f"content must be compiled content or a Ruleset, not {type(content).__name__}")
+    if not isinstance(saved, (State, str, bytes, bytearray)):
+        raise not_text(saved, "load_game takes a save's text (str or bytes) or a State")
     validated = not isinstance(saved, State)   # (`loads` checks the state against itself)
     state = saved if isinstance(saved, State) else loads(saved)
     if content is None:

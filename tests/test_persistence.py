@@ -463,3 +463,21 @@ def test_a_save_is_made_of_a_state_and_checked_against_content_or_a_ruleset():
     assert dumps(load_game(text, rules).state) == dumps(load_game(text, rules.content).state) == text
     with pytest.raises(TypeError, match=r"^content must be compiled content or a Ruleset, not str$"):
         load_game(text, "duel")
+
+
+def test_a_save_given_as_a_path_a_game_or_a_dict_is_a_type_error_saying_what_reads_it(tmp_path):
+    # json's own "the JSON object must be str, bytes or bytearray, not PosixPath" said nothing
+    # of `load_file` for a file, nor of `game.state` for a Game.
+    game = new_game(seed=4)
+    path = tmp_path / "save.json"
+    path.write_text(dumps(game.state))
+    for read, takes in ((loads, "loads reads a save's text"), (load_game, "load_game takes a save's text")):
+        with pytest.raises(TypeError, match=rf"^{takes} .*not PosixPath: persistence\.load_file reads a file$"):
+            read(path)
+        with pytest.raises(TypeError, match=r"not Game: a Game's state is `game\.state`$"):
+            read(game)
+        with pytest.raises(TypeError, match=r"not dict: persistence\.state_from_dict reads a dict$"):
+            read(json.loads(dumps(game.state)))
+        with pytest.raises(TypeError, match=r"not NoneType$"):
+            read(None)
+    assert load_game(bytearray(path.read_bytes())).state == game.state
