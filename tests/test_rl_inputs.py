@@ -289,6 +289,23 @@ def test_a_numpy_integer_is_a_seed_as_its_value():
         new_game(seed=True)
 
 
+def test_the_single_agent_reset_takes_the_seeds_the_aec_environment_takes():
+    """`single_agent_env(...).reset(seed=np.int64(4))` and `reset(seed=-5)` failed in
+    gymnasium's own seeding ("Seed must be a python integer"), where the AEC environment and
+    the docs take both; 1.5 is refused as there."""
+    single = rl.single_agent_env("duel", seat=1)
+    states = []
+    for seed in (np.int64(4), 4):
+        single.reset(seed=seed)
+        states.append(dumps(single.aec.game.state))
+    assert states[0] == states[1]
+    first = single.reset(seed=-5)[0]["observation"]
+    assert single.aec.game.state.seed == -5
+    assert (single.reset(seed=-5)[0]["observation"] == first).all()
+    with pytest.raises(TypeError, match=r"^the seed must be an integer, not 1\.5$"):
+        single.reset(seed=1.5)
+
+
 def test_apply_with_a_seat_that_is_not_an_int_says_a_seat_is_an_int():
     """`apply(action, seat=np.int64(1))` read "there is no seat np.int64(1) (seats 0 to 2)", as
     if seat 1 did not exist; the state is left as it was."""

@@ -8,6 +8,7 @@ from typing import Any
 import gymnasium as gym
 
 from rulesdsl.interpreter.agents import make_agent
+from rulesdsl.pipeline import integer_given
 
 from .aec import RulesEnv
 
@@ -29,7 +30,11 @@ class SingleAgentEnv(gym.Env):
         self.render_mode = aec.render_mode
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
-        super().reset(seed=seed)
+        if seed is not None:
+            # (gymnasium's own generator takes a Python int of at least 0 alone: numpy's integers
+            # and the game's negative seeds, which the AEC environment takes, failed in gymnasium)
+            seed = integer_given(seed, "the seed")
+        super().reset(seed=None if seed is None else seed % 2**64)
         self.aec.reset(seed=seed, options=options)
         # The opponents' own generator follows the game seed, so a seed replays the same game.
         self.opponent = make_agent(self.opponent_name, self.aec.game.state.seed)
