@@ -358,3 +358,19 @@ def test_an_agent_the_environment_does_not_have_is_named_with_the_agents_it_has(
     with pytest.raises(ValueError):
         env.observe(agent)
     assert env.legal_actions() and env.observe("player_1")["action_mask"].sum() == 0
+
+
+def test_the_parallel_step_refuses_a_round_seat_as_the_aec_step_does():
+    """The parallel step's check of a simultaneous round said only "action 0 is not legal now",
+    and "action 'x' is not legal now" of what is no number: docs/rl.md promises the number's
+    label and some legal numbers, as the AEC step gives them."""
+    par = rl.parallel_env("classic", players=4)
+    observations, _ = par.reset(seed=2)
+    before = dumps(par.aec.game.state)
+    masked = int(np.flatnonzero(observations["player_0"]["action_mask"] == 0)[0])
+    with pytest.raises(rl.IllegalActionError,
+                       match=rf"^player_0: action {masked} \(.+\) is not legal now \(masked\); legal: \d+ \("):
+        par.step({a: masked for a in par.agents})
+    with pytest.raises(rl.IllegalActionError, match=r"^player_0: the action must be an action number, not 'x'$"):
+        par.step({a: "x" for a in par.agents})
+    assert dumps(par.aec.game.state) == before

@@ -307,7 +307,11 @@ class RulesEnv(AECEnv):
             return -1
         return index if index == action else -1
 
-    def _refusal(self, action: Any, agent: str) -> str:
+    def _refusal(self, action: Any, agent: str, legal_now: dict | None = None) -> str:
+        """Why `action` is refused for `agent`, whose legal numbers are `legal_now` (default: those of
+        the agent to act; the parallel step checks every seat of a round before playing any)."""
+        if legal_now is None:
+            legal_now = self._legal
         if isinstance(action, bool):
             return f"{agent}: the action must be an action number, not {action!r}"
         try:
@@ -316,9 +320,9 @@ class RulesEnv(AECEnv):
             return f"{agent}: the action must be an action number, not {action!r}"
         if not 0 <= index < self.space.n or index != action:
             return f"{agent}: {action!r} is not an action number (0 to {self.space.n - 1})"
-        legal = ", ".join(f"{k} ({self.space.action(self.game, a)})" for k, a in sorted(self._legal.items())[:8])
+        legal = ", ".join(f"{k} ({self.space.action(self.game, a)})" for k, a in sorted(legal_now.items())[:8])
         return (f"{agent}: action {index} ({self.space.labels[index]}) is not legal now (masked); "
-                f"legal: {legal}{' ...' if len(self._legal) > 8 else ''}")
+                f"legal: {legal}{' ...' if len(legal_now) > 8 else ''}")
 
     def _terminate_illegal(self, agent: str) -> None:
         """PettingZoo's convention (TerminateIllegalWrapper): the offender loses 1, the game ends."""

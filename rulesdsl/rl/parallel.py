@@ -60,7 +60,8 @@ class RulesParallelEnv(ParallelEnv):
             for agent in asked:
                 legal = aec.space.legal_bindings(aec.game, aec.seat_of[agent])[0]
                 if aec._index(actions[agent]) not in legal:
-                    raise IllegalActionError(f"{agent}: action {actions[agent]!r} is not legal now (masked)")
+                    # (as the AEC step says it: the label and some legal numbers, or not a number)
+                    raise IllegalActionError(aec._refusal(actions[agent], agent, legal))
         while not done():
             agent = aec.agent_selection
             if agent in acted:
