@@ -157,3 +157,16 @@ def test_one_name_alone_is_one_expansion_or_option_and_bounds_are_checked():
         rs.action_sequences(max_actions=-1)
     with pytest.raises(ValueError, match=r"^min_actions \(5\) must not be above max_actions \(2\)$"):
         rs.games(min_actions=5, max_actions=2)
+
+
+def test_playthrough_of_one_action_text_or_action_is_a_type_error():
+    """`Playthrough.of(setup, 'choose Piraeus')` was read letter by letter and failed as
+    "empty action"; run_checked says a string is not a list of actions, and so does it."""
+    import pytest
+    setup = rs.Setup(base="duel", seed=3)
+    first = setup.new_game().legal_actions()[0]
+    with pytest.raises(TypeError, match=r"^actions must be a list of Actions or action texts, not a string$"):
+        rs.Playthrough.of(setup, str(first))
+    with pytest.raises(TypeError, match=r"not one Action$"):
+        rs.Playthrough.of(setup, first)
+    assert rs.Playthrough.of(setup, [str(first)]).actions == (first,)
