@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 from importlib.metadata import entry_points
+from pathlib import Path
 from typing import Any, Callable, Iterable
 
 import attrs
@@ -75,7 +76,8 @@ def resolve(spec: str, search: SearchOptions = SearchOptions(), also: Iterable[s
         try:
             module = importlib.import_module(module_name)
         except Exception as exc:   # any failure of the user's module is reported, not raised
-            raise AgentError(f"agent {spec!r}: cannot import {module_name}: {type(exc).__name__}: {exc}") from None
+            raise AgentError(f"agent {spec!r}: cannot import {module_name}: {type(exc).__name__}: {exc}"
+                             + _not_on_path(module_name, exc)) from None
         target = module
         for part in attr.split("."):
             target = getattr(target, part, None)
@@ -93,6 +95,21 @@ def resolve(spec: str, search: SearchOptions = SearchOptions(), also: Iterable[s
     names = [*also, *known_names()]
     raise UnknownAgent("agent", spec, names,
                        listed=f"agents: {', '.join(names)}, or module:Class (docs/agents.md)")
+
+
+def _not_on_path(module_name: str, exc: Exception) -> str:
+    """A hint where the module's file lies in the working folder, which the `rulesdsl` command
+    does not search (its `sys.path` starts at its own script): a bot's first run from the folder
+    of its file met a bare ModuleNotFoundError."""
+    top = module_name.split(".")[0]
+    if not isinstance(exc, ModuleNotFoundError) or exc.name != top:
+        return ""
+    try:
+        here = Path.cwd()
+        found = (here / f"{top}.py").is_file() or (here / top / "__init__.py").is_file()
+    except OSError:   # (a working folder removed since)
+        return ""
+    return " (it is in the current folder, which is not searched: run with PYTHONPATH=. or install it)" if found else ""
 
 
 def _checked(spec: str, target: Any) -> Callable[[int], Any]:

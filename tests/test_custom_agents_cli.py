@@ -174,3 +174,18 @@ def test_a_custom_agent_that_answers_an_illegal_action_ends_play_with_an_error_l
     assert f"trace written to {save}" in done.stdout and json.loads(save.read_text(encoding="utf-8"))["seed"] == 4
     replayed = rulesdsl(env, "replay", str(save))
     assert replayed.returncode == 0, replayed.stderr
+
+
+def test_a_bot_module_in_the_working_folder_but_not_on_the_path_is_said_to_be_there(tmp_path, monkeypatch):
+    """The `rulesdsl` command does not search the working folder: a bot author's first
+    `rulesdsl simulate --agents mybot:Bot` beside mybot.py met a bare ModuleNotFoundError."""
+    from rulesdsl.agents import AgentError, resolve
+    name = f"bot_here_{tmp_path.name.replace('-', '_')}"
+    (tmp_path / f"{name}.py").write_text(textwrap.dedent(BOTS), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", ".", str(tmp_path))])
+    with pytest.raises(AgentError, match=rf"cannot import {name}: ModuleNotFoundError: .* \(it is in the current "
+                                         r"folder, which is not searched: run with PYTHONPATH=\. or install it\)$"):
+        resolve(f"{name}:Last")
+    with pytest.raises(AgentError, match=r"cannot import no_such_module_xyz: ModuleNotFoundError: [^(]*$"):
+        resolve("no_such_module_xyz:Bot")
