@@ -71,6 +71,7 @@ def test_json_report_schema():
     assert meta["games_played"] == 6 and meta["players"] == 3 and meta["seed"] == 0
     assert meta["agents"] == ["random#1", "greedy", "random#2"] and len(meta["content_hash"]) == 16
     assert meta["version"] and meta["correction"] == "holm" and meta["error"] is None
+    assert meta["deals"] == 2   # (6 games at 3 seats: each deal at every seat)
     names = {c["name"] for c in report["cards"]}
     assert names == {"Wood Pile", "Ore Vein", "Post", "Fort", "Shrine", "Lab"}
     for c in report["cards"]:
@@ -138,6 +139,17 @@ def test_terminal_report(tmp_path):
     out = result.stdout
     assert "3 games of hands (3 players)" in out and "Win rate by agent and by seat" in out
     assert "agent mcts" in out and "card: win rate when built" in out and "Holm" in out
+    # (one deal: the intervals are said to be over it, and to be wide)
+    assert "over 1 deal (few: the intervals are wide; play 30 games or more)" in " ".join(out.split())
+
+
+def test_the_report_says_over_how_many_deals_and_only_few_are_flagged(tmp_path):
+    result = invoke("--agents", "random,random", "-n", "24", "-j", "1", "--html", tmp_path / "r.html")
+    assert result.exit_code == 0, result.output
+    out = " ".join(result.stdout.split())
+    assert "Student's t for means, over 12 deals" in out and "few:" not in out
+    assert "Student's t for means, over 12 deals." in (tmp_path / "r.html").read_text()
+    assert lab_json("--agents", "random,random", "-n", "5", "-j", "1")["meta"]["deals"] == 3   # (rounded up to 6 games)
 
 
 def test_compare_terminal_and_html(tmp_path):

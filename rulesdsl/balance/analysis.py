@@ -143,7 +143,9 @@ def summarise(outcomes: Outcomes | list[dict], meta: dict, definitions: list[tup
     o = outcomes
     played = len(o)
     seats = o.seats if played else meta.get("players", 0)
-    report: dict[str, Any] = {"meta": {**meta, "games_played": played, "early_turns": early,
+    # (the units the intervals are taken over: each deal played at every seat, `_Deals`)
+    dealt = (o.first + played - 1) // seats - o.first // seats + 1 if played and seats else 0
+    report: dict[str, Any] = {"meta": {**meta, "games_played": played, "deals": dealt, "early_turns": early,
                                        "correction": "holm", "alpha": ALPHA}}
     deals = _Deals(max(1, seats), o.first)
     report["seats"] = [{"seat": s, **deals.rate([w == s for w in o.winners]),
@@ -537,3 +539,20 @@ def compare(a: dict, b: dict, outcomes_a: Outcomes, outcomes_b: Outcomes, change
     edited = {(c["kind"], c["name"]) for c in changed}
     cards.sort(key=lambda c: _order(c, edited))
     return {"games": n, "metrics": metrics, "definitions": cards}
+
+
+# Deals below which the intervals, taken deal by deal, are too wide to read (Student's t with
+# fewer than 9 degrees of freedom is over 2.3 where a normal's is 1.96): said beside them.
+FEW_DEALS = 10
+
+
+def deals_said(meta: dict) -> str:
+    """How many deals the intervals are taken over, and a word where they are few (a run of 10
+    games at 5 seats is 2 deals: a mean score's interval then ran below 0)."""
+    deals = meta.get("deals")
+    if deals is None:   # (a report written before the count was kept)
+        return ""
+    said = f", over {deals:,} deal{'s' if deals != 1 else ''}"
+    if deals < FEW_DEALS:
+        said += f" (few: the intervals are wide; play {FEW_DEALS * max(1, meta.get('players', 1)):,} games or more)"
+    return said

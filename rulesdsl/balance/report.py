@@ -9,6 +9,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from .analysis import deals_said
+
 
 def _pct(x: float | None) -> str:
     return "-" if x is None else f"{100 * x:.1f}%"
@@ -31,7 +33,7 @@ def render(report: dict, console: Console, top: int = 15) -> None:
     meta = report["meta"]
     console.print(Text(_meta_line(meta), style="bold"))
     console.print(Text(f"content {meta['content_hash']}; every agent sat in every seat on the same deals; "
-                       f"intervals: 95%, Wilson for rates, Student's t for means"))
+                       f"intervals: 95%, Wilson for rates, Student's t for means" + deals_said(meta)))
     rates = Table(title="Win rate by agent and by seat")
     for col in ("", "games", "wins", "win rate", "95% interval", "mean score"):
         rates.add_column(col, justify="right" if col else "left")
