@@ -6,8 +6,10 @@ A moment is `(age, phase)`: age 0 is the set-up, 1.. the ages in their order; ph
 age's start (its own statements, the structure being laid out, `when structure_dealt`), phase 1
 its play (actions, the effects of what is built, the ends of ages).  A window only narrows where
 the card files say so: an age's block, a card's `age N` (it is dealt in that age, so its effects
-cannot run earlier), an action's `require age >= N`, an `if age == N`; anything else can run from
-the set-up to the end of the game."""
+cannot run earlier), an action's `require age >= N`, an `if age == N` (and its `else`, an
+`age != N`); an item without an age, or a trigger, that the set-up cannot set going
+(setup_reach.py) from the first age's start; anything else can run from the set-up to the end of
+the game."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ import attrs
 
 from . import ast
 from .loader import Merged
+from .setup_reach import NOT_ITEMS, SetupReach
 
 Moment = tuple[int, int]
 SETUP: Moment = (0, 0)
@@ -32,6 +35,13 @@ class Window:
 
     def narrowed(self, lo: Moment, hi: Moment) -> "Window":
         return Window(max(self.lo, lo), min(self.hi, hi))
+
+    def without(self, first: int, last: int, phase: int) -> "Window":
+        """The window but for the ages `first` to `last`, where they are at its start or its end
+        (ages amid it leave it whole: a window is one stretch)."""
+        lo = (last + 1, phase) if first <= self.lo[0] <= last else self.lo
+        hi = (first - 1, 1) if first <= self.hi[0] <= last else self.hi
+        return Window(lo, hi)
 
     def joined(self, other: "Window") -> "Window":
         return Window(min(self.lo, other.lo), max(self.hi, other.hi))
@@ -61,7 +71,18 @@ def age_bounds(e: ast.Expr, ages: int) -> tuple[int, int] | None:
     if not (isinstance(left, ast.Name) and left.name == "age" and isinstance(right, ast.Int)):
         return None
     n = right.value
-    return {"==": (n, n), ">=": (n, ages), ">": (n + 1, ages), "<=": (1, n), "<": (1, n - 1)}[op]
+    # (age 0 is the set-up's: `age <= 1` holds there too)
+    return {"==": (n, n), ">=": (n, ages), ">": (n + 1, ages), "<=": (0, n), "<": (0, n - 1)}[op]
+
+
+def age_excluded(e: ast.Expr) -> tuple[int, int] | None:
+    """The age a condition says it is not (`age != 2`): (2, 2); None where it says no such thing."""
+    if not isinstance(e, ast.BinOp) or e.op != "!=":
+        return None
+    left, right = (e.right, e.left) if isinstance(e.left, ast.Int) else (e.left, e.right)
+    if isinstance(left, ast.Name) and left.name == "age" and isinstance(right, ast.Int):
+        return right.value, right.value
+    return None
 
 
 class Timing:
@@ -72,6 +93,7 @@ class Timing:
     def __init__(self, merged: Merged):
         self.merged = merged
         self.ages = len(merged.by_kind("age"))
+        self.reach = SetupReach(merged)
         self.of: dict[int, set[Window]] = {}
         called: dict[str, set[Window]] = {}
         # A procedure runs when what runs it does: follow the `run`s until no window is new.
@@ -109,6 +131,9 @@ class Timing:
                     bounds = age_bounds(s.args[0], self.ages)
                     if bounds:
                         w = w.narrowed((bounds[0], 1), (bounds[1], 1))
+                    excluded = age_excluded(s.args[0])
+                    if excluded:
+                        w = w.without(*excluded, 1)
             return w
         age = next((s.args[0].value for s in (d.block.statements if d.block else ())
                     if s.verb == "age" and s.args and isinstance(s.args[0], ast.Int)), None)
@@ -126,11 +151,17 @@ class Timing:
         stack = [(d.block, base, d.kind == "age")] if d.block else []
         while stack:
             block, w, start = stack.pop()
+            previous: ast.Statement | None = None
             for s in block.statements:
                 inner, inner_start = w, start
                 if d.kind in ("game", "expansion") and block is d.block:
                     inner = {"setup": Window(SETUP, SETUP), "end_of_game": Window(LAST, LAST)}.get(
                         s.verb, Window((1, 1), LAST) if s.verb in PLAY_BLOCKS else w)
+                if d.kind not in NOT_ITEMS and block is d.block and s.verb != "when" and not (
+                        self.reach.claims_run if s.verb == "on_claim" else self.reach.runs(d.kind)):
+                    inner = inner.narrowed((1, 0), LAST)   # (built, acquired, claimed only from then on)
+                if s.verb == "when" and not self.reach.heard(s):
+                    inner = inner.narrowed((1, 0), LAST)
                 if s.verb == "when" and s.args and isinstance(s.args[0], ast.Name) \
                         and s.args[0].name == "structure_dealt":
                     inner, inner_start = inner.narrowed((1, 0), (self.ages, 0)), True
@@ -138,9 +169,17 @@ class Timing:
                     bounds = age_bounds(s.args[0], self.ages)
                     if bounds:
                         inner = inner.narrowed((bounds[0], 0), (bounds[1], 0 if inner_start else 1))
+                    excluded = age_excluded(s.args[0])
+                    if excluded:
+                        inner = inner.without(*excluded, 0)
+                if s.verb == "else" and previous is not None and previous.verb == "if" and previous.args:
+                    bounds = age_bounds(previous.args[0], self.ages)
+                    if bounds:   # (the ages the `if` holds in, taken out where they bound the window)
+                        inner = inner.without(*bounds, 0)
+                previous = s
                 yield s, inner
                 if s.block is not None:
                     stack.append((s.block, inner, inner_start))
 
 
-__all__ = ["Timing", "Window", "age_bounds", "Moment", "SETUP", "LAST"]
+__all__ = ["Timing", "Window", "age_bounds", "age_excluded", "Moment", "SETUP", "LAST"]

@@ -103,3 +103,70 @@ def test_classic_counts_each_deck_per_player_count(tmp_path):
     text = 'card "Raid" {\n    age 1\n    color red\n    copies 3\n    move "Sawmill" discard\n}\n'
     (hit,) = [f for f in found(folder(tmp_path, text), base=str(CLASSIC)) if f[0] == "E409"]
     assert hit[1:3] == (5, 5) and "zone `age2`" in hit[3] and "at 3 players" in hit[3]
+
+
+# -- what runs only from the first age's play cannot take a card out before that age's deal ------
+
+WONDER_TAKES_AGE1 = 'wonder "Quarry Wonder" {\n    cost 1 coin\n    move "Lumber Yard" discard\n}\n'
+
+
+@pytest.mark.parametrize("text, expansions, base", [
+    # A wonder is built from Age I's play on; the draft in the set-up claims it, which runs no effect.
+    (WONDER_TAKES_AGE1, (), None),
+    # A progress token is acquired from Age I's play on (a pair of science symbols).
+    ('token "Scout" {\n    deck progress_deck\n    choose 1 from age1 { move chosen discard }\n}\n', (), None),
+    # A conspiracy is triggered, a senator built, from Age I's play on; Agora's set-up (its wonders'
+    # draft effects put cubes, a decree may move the pawn) runs no such item.
+    ('conspiracy "Arson" {\n    deck conspiracy_deck\n    move "Lumber Yard" box\n}\n', ("agora",), None),
+    ('card "Conspirator Z" {\n    deck senators\n    color black\n    move "Lumber Yard" box\n}\n', ("agora",), None),
+    # A classic stage is built from Age I's play on.
+    ('extend stage "Alexandria (Day) stage 1" {\n    move "Lumber Yard" discard\n}\n', (), str(CLASSIC)),
+    # A rule that hears a discard: the set-up discards nothing.
+    ('rule "Tax" {\n    when discarded {\n        move "Lumber Yard" box\n    }\n}\n', (), None),
+])
+def test_an_item_only_play_puts_into_play_does_not_starve_the_first_age(tmp_path, text, expansions, base):
+    assert [f for f in found(folder(tmp_path, text), expansions, base) if f[0] == "E409"] == []
+
+
+def test_the_wonder_that_takes_an_age_i_card_plays(tmp_path):
+    """What the check now accepts is so: built in Age I, the wonder takes the card from the
+    structure, a city or the box, never from the deck the structure was dealt from."""
+    paths = [DUEL, folder(tmp_path, WONDER_TAKES_AGE1)]
+    content = Compiler(load_paths(paths), ["duel", "extra"], 2).compile()
+    built_in_age_1 = 0
+    for index in range(60):
+        seed = game_seed(0, index)
+        game = Game.create(content, seed=seed)
+        ages: list[int] = []   # (the age each time the wonder stands built: the state counts from 0)
+
+        def seen(g: Game) -> None:
+            if any("Quarry Wonder" in g.items_in("built_wonders", p) for p in range(2)):
+                ages.append(g.state.age)
+        play_out(game, [RandomAgent(agent_seed(seed, p)) for p in range(2)], after=seen)
+        assert game.short_draws == []
+        built_in_age_1 += bool(ages) and min(ages) == 0
+    assert built_in_age_1 > 0
+
+
+@pytest.mark.parametrize("text", [
+    # The set-up acquires a token: its effect runs before Age I's deal.
+    'expansion gift {\n    base duel\n    setup {\n        choose 1 from progress_deck { acquire chosen }\n    }\n}\n'
+    'token "Scout" {\n    deck progress_deck\n    move "Lumber Yard" box\n}\n',
+    # The set-up's draft claims wonders: a wonder's `on_claim` runs there.
+    'wonder "Quarry Wonder" {\n    cost 1 coin\n    on_claim { move "Lumber Yard" discard }\n}\n',
+    # The set-up discards a wonder; at age 0 `age <= 1` holds.
+    'expansion gift {\n    base duel\n    setup {\n        move "Pyramids" discard\n    }\n}\n'
+    'rule "Tax" {\n    when discarded {\n        if age <= 1 { move "Lumber Yard" box }\n    }\n}\n',
+])
+def test_what_the_set_up_can_run_still_starves_the_first_age(tmp_path, text):
+    assert [f[0] for f in found(folder(tmp_path, text))] == ["E409"]
+
+
+@pytest.mark.parametrize("text", [
+    # The `else` of `if age == 1`, on a card of Age I: only in a later age.
+    'card "Ruse" {\n    age 1\n    color red\n    if age == 1 { gain 1 coin }\n    else { move "Sawmill" box }\n}\n',
+    # An action that is not for Age I.
+    'action raze {\n    param card from structure\n    require age != 1\n    discard card\n    move "Sawmill" box\n}\n',
+])
+def test_an_age_a_condition_rules_out_is_not_its_earliest(tmp_path, text):
+    assert [f for f in found(folder(tmp_path, text)) if f[0] == "E409"] == []
