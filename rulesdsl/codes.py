@@ -438,7 +438,9 @@ EXPLANATIONS: dict[str, Explanation] = {
         "(`face_down=true`) that no `reveal` turns up, or that some statement can still put items "
         "into after the last `reveal` of it can run (the card files' order: a reveal at Age II's start "
         "does not cover what a card of Age II, an `if age >= 2` or an action's `require age >= 2` puts "
-        "there later; a put they do not place in time is taken to come first). Every legal action "
+        "there later, a reveal in an age's own block what its `when structure_dealt` puts, a reveal "
+        "what its own block puts after it; a put they do not place in time is taken to come first; an "
+        "action whose `require age` ends before such a put is not reported). Every legal action "
         "names its items by name, "
         "and the player's observation lists them, so a player or a bot would learn what is "
         "hidden. Legal, but `rulesdsl verify` reports it (`observation-hides`).",

@@ -499,8 +499,11 @@ class Playable:
                 flags[s.args[0].name] = {name_of(a) for a in s.args[1:]}
         face_down = next((lay.name for lay in self.merged.by_kind("layout") for s in statements(lay.block)
                           if s.verb == "row" and s.args and name_of(s.args[0]) == "down"), None)
-        hidden = self.put_face_down()
+        every = self.put_face_down()
         for a in self.merged.by_kind("action"):
+            # (an action whose `require age` ends it before a put can hide an item never names one)
+            ends = self.timing().definition_window(a).hi if every else LAST
+            hidden = {z: h for z, h in every.items() if h[2] <= ends}
             for s in (a.block.statements if a.block else ()):
                 if s.verb != "param" or len(s.args) < 3 or not name_of(s.args[0]):
                     continue
@@ -519,14 +522,15 @@ class Playable:
                                       "`public` zone, or their own `private` zone")
                                      + "; `rulesdsl verify` reports such an action as `observation-hides`")
 
-    def put_face_down(self) -> dict[str, tuple[ast.Statement, ast.Statement | None]]:
+    def put_face_down(self) -> dict[str, tuple[ast.Statement, ast.Statement | None, Moment]]:
         """The zones some statement deals or places items into face down (`face_down=true`),
-        each with the first such statement and the `reveal` it comes after (None: there is no
-        `reveal` of all of the zone).  A zone that such a reveal turns up is left out, where
-        and when it does being the game's (an action may `require` it done, and `verify`
-        judges the positions reached), unless a put can run later than the last reveal by the
-        card files (timing.py): in a later age's block or card, after an `if age == N` or an
-        action's `require age >= N`.  A put the files do not bound is taken to come before."""
+        each with the first such statement, the `reveal` it comes after (None: there is no
+        `reveal` of all of the zone) and the earliest such a put can run.  A zone that such a
+        reveal turns up is left out, where and when it does being the game's (an action may
+        `require` it done, and `verify` judges the positions reached), unless a put can run
+        later than the last reveal by the card files (timing.py): in a later age's block or card,
+        after an `if age == N` or an action's `require age >= N`, or after the last reveal in
+        the same block.  A put the files do not bound is taken to come before."""
         puts: dict[str, list[ast.Statement]] = {}
         reveals: dict[str, list[ast.Statement]] = {}
         for _, s in self.all_statements():
@@ -537,18 +541,35 @@ class Playable:
                 continue
             if any(k.name == "face_down" and name_of(k.value) == "true" for k in s.kwargs):
                 puts.setdefault(s.args[target].name, []).append(s)
-        out: dict[str, tuple[ast.Statement, ast.Statement | None]] = {}
-        timing = self.timing() if any(z in reveals for z in puts) else None
+        out: dict[str, tuple[ast.Statement, ast.Statement | None, Moment]] = {}
+        if not puts:
+            return out
+        timing = self.timing()
+        blocks = self.blocks_of() if any(z in reveals for z in puts) else {}
         for zone, found in puts.items():
             if zone not in reveals:
-                out[zone] = (found[0], None)
+                out[zone] = (found[0], None, min((timing.earliest(s) or LAST for s in found), default=LAST))
                 continue
-            assert timing is not None
-            last, reveal = max(((w.hi, r) for r in reveals[zone] for w in timing.windows(r) if not w.empty),
-                               key=lambda x: x[0], default=(None, reveals[zone][0]))
-            late = next((s for s in found if any(self.after(w, last) for w in timing.windows(s))), None)
-            if late is not None:
-                out[zone] = (late, reveal)
+            windows = [(w.hi, r) for r in reveals[zone] for w in timing.windows(r) if not w.empty]
+            last, reveal = max(windows, key=lambda x: x[0], default=(None, reveals[zone][0]))
+            # (the reveals that can run last, each in a block and at a place in it)
+            final = [blocks[id(r)] for hi, r in windows if hi == last]
+            late = [s for s in found if any(self.after(w, last) for w in timing.windows(s))
+                    or final and all(b == blocks[id(s)][0] and i < blocks[id(s)][1] for b, i in final)]
+            if late:
+                out[zone] = (late[0], reveal, min((timing.earliest(s) or LAST for s in late), default=LAST))
+        return out
+
+    def blocks_of(self) -> dict[int, tuple[int, int]]:
+        """The block each statement is in and its place there (by `id`)."""
+        out: dict[int, tuple[int, int]] = {}
+        stack = [d.block for d in self.merged.definitions if d.block is not None]
+        while stack:
+            block = stack.pop()
+            for i, s in enumerate(block.statements):
+                out[id(s)] = (id(block), i)
+                if s.block is not None:
+                    stack.append(s.block)
         return out
 
     @staticmethod
@@ -564,14 +585,14 @@ class Playable:
     @staticmethod
     def _unseen(zone: str | None, flags: dict[str, set[str | None]], face_down: str | None,
                 owner: ast.Expr | None,
-                hidden: dict[str, tuple[ast.Statement, ast.Statement | None]] | None = None) -> str | None:
+                hidden: dict[str, tuple[ast.Statement, ast.Statement | None, Moment]] | None = None) -> str | None:
         """Why the player choosing from `zone` may not see its items (None: they see them)."""
         if zone == "structure_all":
             return f"which holds face-down cards (layout `{face_down}` lays some out)" if face_down else None
         if zone not in flags:
             return None   # (`structure`, or a zone E305 reports)
         if hidden and zone in hidden:
-            put, reveal = hidden[zone]
+            put, reveal, _ = hidden[zone]
             if reveal is not None:
                 return (f"which holds items face down (`{put.verb}` at {put.span.file}:{put.span.line}) put there "
                         f"after the last `reveal {zone}` (at {reveal.span.file}:{reveal.span.line}) can turn them up")

@@ -3,8 +3,8 @@ moment, each an age and a phase of it.  The checks that depend on order (a deck 
 its deal, a zone turned up before items are put into it face down) read these windows.
 
 A moment is `(age, phase)`: age 0 is the set-up, 1.. the ages in their order; phase 0 is an
-age's start (its own statements, the structure being laid out, `when structure_dealt`), phase 1
-its play (actions, the effects of what is built, the ends of ages).  A window only narrows where
+age's start (its own statements), phase 1 its structure laid out (`when structure_dealt`, which
+runs after them), phase 2 its play (actions, the effects of what is built, the ends of ages).  A window only narrows where
 the card files say so: an age's block, a card's `age N` (it is dealt in that age, so its effects
 cannot run earlier), an action's `require age >= N`, an `if age == N` (and its `else`, an
 `age != N`); an item without an age, or a trigger, that the set-up cannot set going
@@ -22,8 +22,9 @@ from .loader import Merged
 from .setup_reach import NOT_ITEMS, SetupReach
 
 Moment = tuple[int, int]
-SETUP: Moment = (0, 0)
-LAST: Moment = (1 << 30, 1)   # past every age: the end of the game
+START, DEALT, PLAY = 0, 1, 2   # the phases of an age
+SETUP: Moment = (0, START)
+LAST: Moment = (1 << 30, PLAY)   # past every age: the end of the game
 # The game's blocks that run between turns, from the first age's play on; `end_of_game` after all.
 PLAY_BLOCKS = ("between_ages", "end_of_age", "after_round")
 
@@ -40,7 +41,7 @@ class Window:
         """The window but for the ages `first` to `last`, where they are at its start or its end
         (ages amid it leave it whole: a window is one stretch)."""
         lo = (last + 1, phase) if first <= self.lo[0] <= last else self.lo
-        hi = (first - 1, 1) if first <= self.hi[0] <= last else self.hi
+        hi = (first - 1, PLAY) if first <= self.hi[0] <= last else self.hi
         return Window(lo, hi)
 
     def joined(self, other: "Window") -> "Window":
@@ -123,22 +124,22 @@ class Timing:
     def definition_window(self, d: ast.Definition) -> Window:
         if d.kind == "age":
             n = self.age_number(d)
-            return Window((n, 0), (n, 0))
+            return Window((n, START), (n, START))
         if d.kind == "action":
-            w = Window((1, 1), LAST)
+            w = Window((1, PLAY), LAST)
             for s in d.block.statements if d.block else ():
                 if s.verb == "require" and s.args:
                     bounds = age_bounds(s.args[0], self.ages)
                     if bounds:
-                        w = w.narrowed((bounds[0], 1), (bounds[1], 1))
+                        w = w.narrowed((bounds[0], PLAY), (bounds[1], PLAY))
                     excluded = age_excluded(s.args[0])
                     if excluded:
-                        w = w.without(*excluded, 1)
+                        w = w.without(*excluded, PLAY)
             return w
         age = next((s.args[0].value for s in (d.block.statements if d.block else ())
                     if s.verb == "age" and s.args and isinstance(s.args[0], ast.Int)), None)
         if age is not None and d.kind not in ("game", "expansion", "rule"):
-            return Window((age, 1), LAST)   # (dealt in its age: built, and so run, from its play on)
+            return Window((age, PLAY), LAST)   # (dealt in its age: built, and so run, from its play on)
         return ANY
 
     def age_number(self, d: ast.Definition) -> int:
@@ -146,40 +147,40 @@ class Timing:
 
     def walk(self, d: ast.Definition, base: Window) -> Iterator[tuple[ast.Statement, Window]]:
         """Every statement of `d` at any depth, with its window."""
-        # (`start`: at an age's start only, as `when structure_dealt` is: an `if age == N` in it
-        # is at age N's start, not its play)
-        stack = [(d.block, base, d.kind == "age")] if d.block else []
+        # (`cap`: the last phase of an age the block runs in: an `if age == N` in an age's block
+        # or in `when structure_dealt` is at age N's start, not its play)
+        stack = [(d.block, base, START if d.kind == "age" else PLAY)] if d.block else []
         while stack:
-            block, w, start = stack.pop()
+            block, w, cap = stack.pop()
             previous: ast.Statement | None = None
             for s in block.statements:
-                inner, inner_start = w, start
+                inner, inner_cap = w, cap
                 if d.kind in ("game", "expansion") and block is d.block:
                     inner = {"setup": Window(SETUP, SETUP), "end_of_game": Window(LAST, LAST)}.get(
-                        s.verb, Window((1, 1), LAST) if s.verb in PLAY_BLOCKS else w)
+                        s.verb, Window((1, PLAY), LAST) if s.verb in PLAY_BLOCKS else w)
                 if d.kind not in NOT_ITEMS and block is d.block and s.verb != "when" and not (
                         self.reach.claims_run if s.verb == "on_claim" else self.reach.runs(d.kind)):
-                    inner = inner.narrowed((1, 0), LAST)   # (built, acquired, claimed only from then on)
+                    inner = inner.narrowed((1, START), LAST)   # (built, acquired, claimed only from then on)
                 if s.verb == "when" and not self.reach.heard(s):
-                    inner = inner.narrowed((1, 0), LAST)
+                    inner = inner.narrowed((1, START), LAST)
                 if s.verb == "when" and s.args and isinstance(s.args[0], ast.Name) \
                         and s.args[0].name == "structure_dealt":
-                    inner, inner_start = inner.narrowed((1, 0), (self.ages, 0)), True
+                    inner, inner_cap = inner.narrowed((1, DEALT), (self.ages, DEALT)), DEALT
                 if s.verb == "if" and s.args:
                     bounds = age_bounds(s.args[0], self.ages)
                     if bounds:
-                        inner = inner.narrowed((bounds[0], 0), (bounds[1], 0 if inner_start else 1))
+                        inner = inner.narrowed((bounds[0], START), (bounds[1], inner_cap))
                     excluded = age_excluded(s.args[0])
                     if excluded:
-                        inner = inner.without(*excluded, 0)
+                        inner = inner.without(*excluded, START)
                 if s.verb == "else" and previous is not None and previous.verb == "if" and previous.args:
                     bounds = age_bounds(previous.args[0], self.ages)
                     if bounds:   # (the ages the `if` holds in, taken out where they bound the window)
-                        inner = inner.without(*bounds, 0)
+                        inner = inner.without(*bounds, START)
                 previous = s
                 yield s, inner
                 if s.block is not None:
-                    stack.append((s.block, inner, inner_start))
+                    stack.append((s.block, inner, inner_cap))
 
 
-__all__ = ["Timing", "Window", "age_bounds", "age_excluded", "Moment", "SETUP", "LAST"]
+__all__ = ["Timing", "Window", "age_bounds", "age_excluded", "Moment", "SETUP", "LAST", "START", "DEALT", "PLAY"]

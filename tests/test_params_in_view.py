@@ -120,3 +120,42 @@ def test_an_action_that_can_only_come_later_puts_after_the_reveal(tmp_path):
     found = [d for d in check_paths([folder(tmp_path, text)]).diagnostics if d.code == "W506"]
     assert [(d.span.line, d.span.column) for d in found] == [(18, 22)]
     assert "`place` at " in found[0].message and "after the last `reveal shrine`" in found[0].message
+
+
+# -- the order within an age's start, and an action that ends before the put ---------------------
+
+SHRINE = 'expansion shrine {\n    zone shrine public\n}\n'
+CONSULT = 'action consult {\n    param token from shrine\n    acquire token\n}\n'
+PUT = 'deal 1 progress_deck shrine face_down=true'
+
+
+@pytest.mark.parametrize("text", [
+    # The reveal comes first in the block that puts the token there: nothing turns it up.
+    SHRINE + f'rule "Unveil" {{\n    when structure_dealt {{\n        if age == 2 {{\n'
+             f'            reveal shrine\n            {PUT}\n        }}\n    }}\n}}\n' + CONSULT,
+    # Age II's own block turns the shrine up; its structure, laid out after, has the token put there.
+    SHRINE + 'extend age 2 {\n    reveal shrine\n}\n'
+             f'rule "Unveil" {{\n    when structure_dealt {{\n        if age == 2 {{ {PUT} }}\n    }}\n}}\n' + CONSULT,
+])
+def test_a_put_after_the_reveal_at_the_same_age_start_is_W506(tmp_path, text):
+    path = folder(tmp_path, text)
+    (d,) = _warnings(path, "duel")
+    assert "after the last `reveal shrine`" in d.message
+    assert _hides_broken(path, "duel", 2)
+
+
+def test_the_reveal_after_the_put_in_one_block_covers_it(tmp_path):
+    text = SHRINE + (f'rule "Unveil" {{\n    when structure_dealt {{\n        if age == 2 {{\n'
+                     f'            {PUT}\n            reveal shrine\n        }}\n    }}\n}}\n') + CONSULT
+    path = folder(tmp_path, text)
+    assert _warnings(path, "duel") == [] and not _hides_broken(path, "duel", 2)
+
+
+def test_an_action_over_before_the_put_names_nothing_hidden(tmp_path):
+    """The token is put face down in Age III, after the Age II reveal; the only action picking from
+    the shrine is for Age II."""
+    text = SHRINE + ('rule "Unveil" {\n    when structure_dealt {\n        if age == 2 { reveal shrine }\n    }\n}\n'
+                     f'card "Oracle" {{\n    age 3\n    color blue\n    {PUT}\n}}\n'
+                     + CONSULT.replace("    acquire", "    require age == 2\n    acquire"))
+    path = folder(tmp_path, text)
+    assert _warnings(path, "duel") == [] and not _hides_broken(path, "duel", 2)
