@@ -41,6 +41,7 @@ class Removal:
     key: Key
     statement: ast.Statement
     item: str | None = None   # the item a statement names: it takes one only where a game has a copy
+    by: str | None = None     # the item whose effect it is: each of its copies in a game runs it
 
 
 def value_at(e: ast.Expr, players: int) -> int | None:
@@ -150,13 +151,17 @@ class StarvedDecks:
         for players in self.players:
             draws = self.draws(players)
             for r in removals:
-                if id(r.statement) in told or r.item is not None and not self.copies(r.item, players):
+                times = self.copies(r.by, players) if r.by is not None else 1
+                if id(r.statement) in told or not times or r.item is not None and not self.copies(r.item, players):
                     continue
-                starved = next((d for d in draws if d.zone == r.zone and d.key > r.key and 0 <= d.left < r.amount),
+                amount = r.amount if r.amount >= ALL else r.amount * times
+                if r.item is not None:
+                    amount = min(amount, self.copies(r.item, players))
+                starved = next((d for d in draws if d.zone == r.zone and d.key > r.key and 0 <= d.left < amount),
                                None)
                 if starved is not None and all(d.left >= 0 for d in draws if d.zone == r.zone and d.key > r.key):
                     told.add(id(r.statement))
-                    out.append(self.diagnostic(r, starved, players))
+                    out.append(self.diagnostic(r, starved, players, amount))
         return out
 
     def dealt(self) -> set[str]:
@@ -170,13 +175,15 @@ class StarvedDecks:
                     out.add(x.args[0].name)
         return out - self.unknown
 
-    def diagnostic(self, r: Removal, d: Draw, players: int) -> Diagnostic:
+    def diagnostic(self, r: Removal, d: Draw, players: int, amount: int) -> Diagnostic:
         span, at = r.statement.span, d.statement.span
         needs = d.left + (self.slots_or_count(d))
         return Diagnostic(
             "error", "E409",
-            f"`{self.text(r.statement)}` can take {'an item' if r.amount == 1 else 'items'} out of zone "
-            f"`{r.zone}` before {d.what} (`{self.text(d.statement)}`), which takes {self.slots_or_count(d)} of "
+            f"`{self.text(r.statement)}` can take {'an item' if amount == 1 else 'items'} out of zone "
+            f"`{r.zone}` "
+            + (f"(once for each of the {amount // r.amount} copies of `{r.by}`) " if r.by and amount > r.amount else "")
+            + f"before {d.what} (`{self.text(d.statement)}`), which takes {self.slots_or_count(d)} of "
             f"the {needs} it holds then at {players} players: that deal would come up short",
             span,
             f"the deal at {at.file}:{at.line} draws every item `{r.zone}` can spare; take the item from "
@@ -269,7 +276,7 @@ class StarvedDecks:
                         continue
                     key = own if own is not None else self.earliest(s)
                     if key is not None:
-                        yield Removal(zone, amount, key, s, item)
+                        yield Removal(zone, amount, key, s, item, d.name if d.name in self.marks else None)
 
     def taken(self, s: ast.Statement, own: bool) -> Iterator[tuple[str, int, str | None]]:
         """(zone, how many, the item named) for each zone `s` can take items out of."""

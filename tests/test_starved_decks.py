@@ -170,3 +170,21 @@ def test_what_the_set_up_can_run_still_starves_the_first_age(tmp_path, text):
 ])
 def test_an_age_a_condition_rules_out_is_not_its_earliest(tmp_path, text):
     assert [f for f in found(folder(tmp_path, text)) if f[0] == "E409"] == []
+
+
+def test_each_copy_of_the_item_whose_effect_it_is_takes_one(tmp_path):
+    """Two copies at 7 players, each dealing a guild away in Age I: 10 guilds less 2 cannot give
+    Age III its 9.  (One copy leaves the one spare guild: not reported.)  It was checked clean, and
+    about one 7-player game in five stopped short."""
+    text = 'card "Recruiter" {\n    age 1\n    color yellow\n    copies 3 7\n    deal 1 guilds discard\n}\n'
+    (hit,) = found(folder(tmp_path, text), base=str(CLASSIC))
+    assert hit[:3] == ("E409", 5, 5) and "at 7 players" in hit[3] and "each of the 2 copies of `Recruiter`" in hit[3]
+    one = folder(tmp_path, text.replace("copies 3 7", "copies 3"), "one")
+    assert found(one, base=str(CLASSIC)) == []
+
+
+def test_an_effect_is_counted_only_where_its_item_is_in_the_game(tmp_path):
+    """A card used from 5 players on takes a card Age II needs at every count: reported at 5."""
+    text = 'card "Raid" {\n    age 1\n    color red\n    copies 5\n    move "Sawmill" discard\n}\n'
+    (hit,) = [f for f in found(folder(tmp_path, text), base=str(CLASSIC)) if f[0] == "E409"]
+    assert "at 5 players" in hit[3]
