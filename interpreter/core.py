@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from rulesdsl.model import Content
 
-from . import events, machine, trade
+from . import events, knowledge, machine, trade
 from .costs import add_item, copy_stats
 from .state import NOWHERE, Frame
 
@@ -115,6 +115,10 @@ def slot_tables(content: Content) -> dict:
     by_resource = content.trade_price is None or content.trade_price_by_resource
     static_sales = not content.trade_base or content.price_spread is not None
     t["_resource_reach"] = resource_reach(content) if by_resource and (fixed_costs or own_costs) and static_sales else None
+    # The decks no seat sees (zones items start in, drawn from again): what a seat saw go into
+    # one it knows lies there (knowledge.py).
+    decks = knowledge.deck_zones(content)
+    t["deck_slots"] = frozenset(slot for slot, z in enumerate(slot_zone) if z in decks)
     # What a move into or out of each slot has to keep true beside the slot's items (`relocate`).
     t["slot_kind"] = [(STRUCTURE_SLOT if slot == t["structure_slot"] else 0) | (ACTIVE_SLOT if active else 0)
                       | (RULED_SLOT if slot in t["ruled"] else 0) for slot, active in enumerate(t["slot_active"])]
@@ -332,8 +336,8 @@ def relocate(g: Game, item: int, slot: int) -> None:
         st.positions.pop(item, None)
         if item in st.hidden:
             st.hidden.remove(item)
-            if st.known:   # (it leaves its place: what a seat knew of it there goes)
-                st.known.pop(item, None)
+        if st.known:   # (it leaves its place, face down or in a deck: what a seat knew of it there goes)
+            st.known.pop(item, None)
     st.loc[item] = slot
     if slot >= 0:
         st.zones[slot].append(item)
@@ -387,11 +391,12 @@ def riders(attached: dict[int, int], host: int) -> list[int]:
 
 
 def placed_items(g: Game) -> set[int]:
-    """The items that lie on another item, on a space of a zone, or face down, kept (`g._placed`)
-    until a move takes them off: the places where any of the three is set add the item
-    (`placed`), so the set may hold more than those items, never fewer."""
+    """The items that lie on another item, on a space of a zone, face down, or known to a seat
+    in a deck (knowledge.py), kept (`g._placed`) until a move takes them off: the places where
+    any of these is set add the item (`placed`), so the set may hold more than those items,
+    never fewer."""
     st = g.state
-    found = g._placed = {*st.attached, *st.positions, *st.hidden}
+    found = g._placed = {*st.attached, *st.positions, *st.hidden, *st.known}
     return found
 
 
@@ -641,7 +646,9 @@ def relocate_all(g: Game, items: list[int], slot: int, left: list[int] | None = 
     if hidden:
         for item in gone.intersection(hidden):
             hidden.remove(item)
-            st.known.pop(item, None)
+    if st.known:   # (what a seat knew of one where it lay, face down or in a deck, goes)
+        for item in gone.intersection(st.known):
+            del st.known[item]
     loc = st.loc
     for item in items:
         loc[item] = slot

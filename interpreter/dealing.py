@@ -78,7 +78,12 @@ def deal(g: Game, count: int, src: int, dst: int, owner: int, space: int | None 
     frames: list[Frame] = []
     drawn, left = draw(g, g.zone_slots[src][owner], count, g.content.zones[src].name, unseen)
     if space is None and not hidden:
-        core.arrive_all(g, drawn, g.zone_slots[dst][owner], by, frames, left)
+        into = g.zone_slots[dst][owner]
+        # (drawn, they still lie where they were: who saw them there)
+        saw = knowledge.seers_of(g, drawn) if into in g.deck_slots else None
+        core.arrive_all(g, drawn, into, by, frames, left)
+        if saw:
+            knowledge.remember_put(g, drawn, saw)
     elif hidden:
         _deal_face_down(g, drawn, g.zone_slots[dst][owner], space, by, frames)
     else:
@@ -108,4 +113,5 @@ def shuffle(g: Game, zone: int, me: int) -> None:
     """A chance step: put a zone (`me`'s, of a zone each seat has) in random order (the last item is the top)."""
     slot = g.zone_slots[zone][me]
     order, _ = draw(g, slot, len(g.state.zones[slot]), g.content.zones[zone].name)
+    knowledge.forget_shuffled(g, slot)
     g.state.zones[slot][:] = list(reversed(order))  # the first drawn is the top

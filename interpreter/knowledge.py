@@ -1,22 +1,42 @@
-"""What each seat knows of the items lying face down (`State.known`: item -> the seats that know it).
+"""What each seat knows of the items it cannot see where they lie (`State.known`: item -> the
+seats that know it).
 
-The rule: a seat knows a face-down item when its face showed to that seat where the item lay
-just before it was turned face down (`place`/`deal ... face_down=true`): in a public zone face
-up (every seat), in the seat's own private zone (that seat), face up in the structure or lying
-on a card of it (every seat), or face down already and known to it (it moves on, still face
-down, and the seat saw it go).  The seat keeps knowing it while it lies face down; it turns
-face up (`reveal`) or leaves its place, and it is no longer face down: the entry goes.  An
-item put face down from where no seat sees it (a deck) is known to nobody and has no entry.
+The rule: a seat knows an item whose face it saw where the item lay just before a statement
+hid it, while the item lies there.  Two ways to hide it:
+- turned face down where it lies (`place`/`deal ... face_down=true`): the seats that saw its
+  face there know it; it lies face down in `hidden`;
+- put into a deck no seat sees (`deck_slots`: a zone no seat sees that items start in, so
+  items are drawn from it again) by `move`, `move_all`, `take_top`, `return_to_deck` or a
+  face-up `deal`, on top or, `at=bottom`, at the bottom: the seats that saw its face know that
+  it lies in that deck, where it lies (the observation counts its place from the top and from
+  the bottom, as a player at the table counts the cards put on it or drawn from above it since).
+A seat saw the face of an item face up in a public zone or in the structure, lying on a card
+of it (every seat), in its own private zone (that seat), or face down already or in a deck
+already and known to it (it moves on, hidden, and the seat saw it go).  The seat keeps knowing
+it while it lies there: it turns face up (`reveal`: seen by all, known to none alone), leaves
+its place (any move: drawn, taken, put elsewhere) or its deck is shuffled, and the entry goes.
+An item hidden from where no seat sees it (drawn from a deck into another) is known to nobody.
 
 Not recorded: what a seat saw only among the options of a choice (a zone it does not see
-otherwise), and where an item it saw lies in an unseen zone (the top of a deck)."""
+otherwise); an item put where no seat sees it that is no deck (the box, a pile of cards tucked
+under others: out of play, nothing is drawn from there); an item put into another seat's
+private zone (its owner sees it there: who gave it is not kept)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from rulesdsl.model import Content
+
     from .game import Game
+
+
+def deck_zones(content: Content) -> set[int]:
+    """The zones no seat sees that items start in (`deck`): drawn from again, so a seat that saw
+    an item go into one knows it lies there (`deck_slots`, their slots, is `Game`'s)."""
+    decks = {it.deck for it in content.items if it.deck >= 0}
+    return {z.id for z in content.zones if z.id in decks and not z.public and not (z.per_player and z.private)}
 
 
 def seers(g: Game, item: int) -> list[int]:
@@ -26,7 +46,7 @@ def seers(g: Game, item: int) -> list[int]:
     slot = st.loc[item]
     if slot < 0:
         return []
-    if st.hidden and item in st.hidden:
+    if st.hidden and item in st.hidden or slot in g.deck_slots:   # (face down, or in a deck: known, or not seen)
         return list(st.known.get(item, ()))
     if slot == g.structure_slot:
         # (a card of the structure shows its face if it lies face up; what lies on a card lies face up)
@@ -45,6 +65,33 @@ def remember(g: Game, item: int, seats: list[int]) -> None:
         g.state.known[item] = seats
 
 
+def seers_of(g: Game, items: list[int]) -> list[list[int]]:
+    """Before `items` are put into a deck no seat sees (`deck_slots`: the caller tests it, a
+    set's look-up where most moves go elsewhere): the seats that see each where it lies now."""
+    return [seers(g, item) for item in items]
+
+
+def remember_put(g: Game, items: list[int], saw: list[list[int]] | None) -> None:
+    """`items`, just put into a deck no seat sees, are known there to the seats that saw each
+    (`seers_of` before the move); `relocate` forgets them when they move (`core.placed_items`)."""
+    if not saw:
+        return
+    known, marked = g.state.known, g._placed
+    for item, seats in zip(items, saw):
+        if seats:
+            known[item] = seats
+            if marked is not None:
+                marked.add(item)
+
+
+def forget_shuffled(g: Game, slot: int) -> None:
+    """A shuffle of `slot`: no seat knows where any of its items lies any more."""
+    known = g.state.known
+    if known:
+        for item in g.state.zones[slot]:
+            known.pop(item, None)
+
+
 def knows(g: Game, seat: int, item: int) -> bool:
     """Whether `seat` knows the face-down `item` (False for an item face up: it is seen, not known)."""
     known = g.state.known
@@ -52,5 +99,5 @@ def knows(g: Game, seat: int, item: int) -> bool:
 
 
 def known_to(g: Game, seat: int) -> list[int]:
-    """The face-down items `seat` knows, in item order."""
+    """The items `seat` knows where it does not see them (face down, or in a deck), in item order."""
     return sorted(i for i, seats in g.state.known.items() if seat in seats)

@@ -7,7 +7,8 @@ other seats have chosen (only that they have).
 
 A face-down item shows its back to every seat (`face down (DECK)` where it lies); a seat that
 knows it (knowledge.py: it saw its face before it was turned down) finds it under `known` too,
-by name, with the place it lies in."""
+by name, with the place it lies in.  So does a seat that saw an item go into a deck (on top, or
+at the bottom): `known` names it with its deck and how many items lie above it."""
 
 from __future__ import annotations
 
@@ -50,19 +51,40 @@ def _seen(game: Game, item: int, player: int) -> bool:
 
 
 def _known(game: Game, player: int) -> list[dict]:
-    """The face-down items `player` knows, where each lies: its zone, the seat whose zone it
-    is (None: a zone held once), its index in that zone's list (the observation's `face down
-    (DECK)` there), its space (None: none) and its name."""
+    """The items `player` knows where it does not see them, where each lies: its zone, the seat
+    whose zone it is (None: a zone held once), its index in that zone's list (face down: the
+    observation's `face down (DECK)` there; in a deck: from the bottom, 0 the bottom one), its
+    space (None: none) and its name; in a deck, also `from_top` (0: it lies on top)."""
     st, zones = game.state, game.content.zones
     out = []
     for item in known_to(game, player):
         slot = st.loc[item]
-        if slot == game.structure_slot or not _seen(game, item, player):   # (where its back does not show either)
+        in_deck = slot in game.deck_slots
+        if slot == game.structure_slot or not in_deck and not _seen(game, item, player):   # (where its back does not show either)
             continue
         z = zones[game.slot_zone[slot]]
-        out.append({"item": game.name(item), "zone": z.name, "seat": game.slot_owner[slot] if z.per_player else None,
-                    "at": st.zones[slot].index(item), "space": st.positions.get(item)})
+        held = st.zones[slot]
+        at = held.index(item)
+        entry = {"item": game.name(item), "zone": z.name, "seat": game.slot_owner[slot] if z.per_player else None,
+                 "at": at, "space": st.positions.get(item)}
+        if in_deck:
+            entry["from_top"] = len(held) - 1 - at
+        out.append(entry)
     return out
+
+
+def where_known(k: dict) -> str:
+    """A `known` entry of a deck as a screen says it: `NAME: on top of DECK`, `NAME: at the
+    bottom of DECK`, `NAME: 2 below the top of DECK` (a deck each seat has: `of seat 1's DECK`)."""
+    depth = k["from_top"]
+    where = "on top" if depth == 0 else "at the bottom" if k["at"] == 0 else f"{depth} below the top"
+    zone = k["zone"] if k["seat"] is None else f"seat {k['seat']}'s {k['zone']}"
+    return f"{k['item']}: {where} of {zone}"
+
+
+def known_in_decks(o: dict) -> list[str]:
+    """What the observation's seat knows lies in decks it does not see (`where_known` of each)."""
+    return [where_known(k) for k in o.get("known") or () if "from_top" in k]
 
 
 def zones_with_known(o: dict) -> dict:
@@ -73,6 +95,8 @@ def zones_with_known(o: dict) -> dict:
         return o["zones"]
     out = dict(o["zones"])
     for k in known:
+        if "from_top" in k:   # (in a deck: not among the zones shown, `known_in_decks`)
+            continue
         held = out[k["zone"]]
         if k["seat"] is not None:
             held = out[k["zone"]] = {**held, str(k["seat"]): list(held[str(k["seat"])])}

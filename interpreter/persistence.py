@@ -16,7 +16,7 @@ from cattrs.gen import make_dict_structure_fn
 from rulesdsl.files import FileProblem, read_regular
 from rulesdsl.model import Content
 
-from . import majority
+from . import knowledge, majority
 from .actions import CHOOSE, CHOOSE_OPTION, CHOOSE_PLAYER, CHOOSE_SPACE, PASS
 from .budget import MAX_QUANTITY, MAX_REPEAT
 from .chance import is_seed
@@ -290,8 +290,11 @@ def _validate(state: State) -> None:
         raise bad(f"a game in flow {state.flow!r} with effects under way waits on no decision")
     if any(not (0 <= k < n and 0 <= v < n) for k, v in state.attached.items()):
         raise bad("an attached item does not exist")
-    if not set(state.known) <= set(state.hidden):
-        raise bad("known names an item that does not lie face down")
+    structure_slot = len(state.zones) - 1
+    if any(not (i in state.hidden or 0 <= i < n and state.loc[i] not in (NOWHERE, structure_slot))
+           for i in set(state.known).difference(state.hidden)):
+        # (which zones are decks no seat sees is the content's: `_check_state`)
+        raise bad("known names an item that does not lie face down or in a deck")
     if any(not seats or seats != sorted(set(seats)) or seats[0] < 0 or seats[-1] >= players
            for seats in state.known.values()):
         raise bad("known: the seats that know an item, in order, once each")
@@ -400,6 +403,12 @@ def _check_state(state: State, content: Content) -> None:
     spaces = max([capital + 1, players, *(z.spaces for z in content.zones)])
     if len(set(state.hidden)) != len(state.hidden) or any(not 0 <= i < n_items for i in state.hidden):
         raise bad("hidden names an item that does not exist")
+    if state.known:
+        decks = knowledge.deck_zones(content)
+        slot_zone = [z.id for z in content.zones for _ in range(players if z.per_player else 1)]
+        if any(i not in state.hidden and not (0 <= state.loc[i] < len(slot_zone) and slot_zone[state.loc[i]] in decks)
+               for i in state.known):
+            raise bad("known names an item that does not lie face down or in a deck no seat sees")
     if any(_in_a_loop(state.attached, k) for k in state.attached):
         raise bad("an item is attached to itself, or to an item that lies on it")
     if any(abs(v) > spaces for v in state.positions.values()):

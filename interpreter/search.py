@@ -8,12 +8,13 @@ selection counts how often an edge was available (UCB with availability counts),
 actions of the other seats differ from one determinization to the next.
 
 Hidden, and so redrawn: the items of zones nobody sees (decks, the box), other seats' private
-zones (hands) and face-down items (but those it knows: it saw them before they were turned
-down, knowledge.py), by class (kind and age; an item whose back shows keeps its
-deck: a face-down structure card, an item face down in a zone the seat sees, an item still in
-the deck it started in), the other seats' choices already made in a simultaneous round, and the
-dice.  The search never reads the real arrangement of any of these: the same observation
-gives the same decision, whatever lies face down (tests/test_balance_agents.py checks it).
+zones (hands) and face-down items (but those it knows stay where they lie: it saw them before
+they were turned down or put into a deck, knowledge.py), by class (kind and age; an item whose
+back shows keeps its deck: a face-down structure card, an item face down in a zone the seat
+sees, an item still in the deck it started in), the other seats' choices already made in a
+simultaneous round, and the dice.  The search never reads the real arrangement of any of
+these: the same observation gives the same decision, whatever lies face down
+(tests/test_balance_agents.py checks it).
 
 It knows no content: rewards are wins (a shared victory splits one) and a small share for the
 score margin, read from `Game.score`."""
@@ -60,11 +61,14 @@ def unknown_items(game: Game, seat: int) -> dict[tuple[str, int], list[Place]]:
     another slid under it, one face down on a space, a card tucked face down under another, a
     face-down card carrying a token): what lies there stays tied to the place, whatever item it
     now is (`determinize`).
-    Seen items are never drawn again, nor those a choice of the seat's offers it (face up)."""
+    Seen items are never drawn again, nor those the seat knows where they lie (face down, or in
+    a deck: knowledge.py), nor those a choice of the seat's offers it (face up)."""
     st, c = game.state, game.content
     hidden = set(st.hidden)
-    if st.known:   # (a face-down item the seat saw before it was turned down: it knows what lies there)
-        hidden.difference_update(known_to(game, seat))
+    knows: set[int] = set()
+    if st.known:   # (an item the seat saw before it was turned down or put in a deck: it knows what lies there)
+        knows.update(known_to(game, seat))
+        hidden.difference_update(knows)
     # What a choice of the seat's offers it, it sees (a discard pile searched face down), unless
     # that lies face down (offered by its place)
     d = st.pending
@@ -79,7 +83,7 @@ def unknown_items(game: Game, seat: int) -> dict[tuple[str, int], list[Place]]:
             own: dict[tuple[str, int], int] = {}
             held = []
             for index, item in enumerate(st.zones[slot]):
-                if (unseen and item not in offered) or item in hidden:
+                if (unseen and item not in offered and item not in knows) or item in hidden:
                     it = c.items[item]
                     key = _class(it, st.age)
                     held.append((index, it, key))

@@ -18,15 +18,19 @@ if TYPE_CHECKING:
 def move(g: Game, item: int, zone: int, owner: int, onto: int | None = None, bottom: bool = False,
          by: int = -1) -> None:
     frames: list[Frame] = []
+    slot = g.zone_slots[zone][owner]
+    saw = knowledge.seers_of(g, [item]) if slot in g.deck_slots else None
     on_it = core.leaving_with(g, item) if g.content.structure_riders else None
-    core.arrive(g, item, g.zone_slots[zone][owner], by, frames)
+    core.arrive(g, item, slot, by, frames)
     if on_it:   # (what they set off runs after what the move set off: scheduled first)
         economy.taken_along(g, by, on_it, g.state.loc[item])
     if frames:
         machine.schedule(g, frames)
     if bottom:
-        pile = g.state.zones[g.zone_slots[zone][owner]]
+        pile = g.state.zones[slot]
         pile.insert(0, pile.pop())
+    if saw:
+        knowledge.remember_put(g, [item], saw)
     if onto is not None:
         g.state.attached[item] = onto
         g._hosts = None
@@ -59,14 +63,18 @@ def move_all(g: Game, src: int, dst: int, owner, me: int, bottom: bool = False, 
         elif where is not None:  # `where=`: only the items it holds for (`it`)
             moving = selection.kept_where(g, moving, where, me, f.env if f is not None else None, "it")
             left = None
+        into = g.zone_slots[dst][o]
+        saw = knowledge.seers_of(g, moving) if into in g.deck_slots else None
         if claim_them:
             for item in moving:
                 claim(g, item, dst, o, me)
         else:
             core.arrive_all(g, moving, g.zone_slots[dst][o], me, frames, left)
         if bottom and moving:
-            pile = g.state.zones[g.zone_slots[dst][o]]
+            pile = g.state.zones[into]
             pile[:] = pile[-len(moving):] + pile[:-len(moving)]
+        if saw:
+            knowledge.remember_put(g, moving, saw)
     if frames:
         machine.schedule(g, frames)
 
@@ -91,8 +99,12 @@ def take_top(g: Game, count: int, src: int, dst: int, me: int) -> None:
     """The top `count` items, keeping their order (the top one last, as in the deck)."""
     pile = g.state.zones[g.zone_slots[src][me]]
     frames: list[Frame] = []
-    for item in pile[len(pile) - min(count, len(pile)):]:
+    taken = pile[len(pile) - min(count, len(pile)):]
+    saw = knowledge.seers_of(g, taken) if g.zone_slots[dst][me] in g.deck_slots else None
+    for item in taken:
         core.arrive(g, item, g.zone_slots[dst][me], me, frames)
+    if saw:
+        knowledge.remember_put(g, taken, saw)
     if frames:
         machine.schedule(g, frames)
 
@@ -104,7 +116,11 @@ def return_to_deck(g: Game, zone: int, me: int) -> None:
     for item in list(g.state.zones[g.zone_slots[zone][me]]):
         deck = items[item].deck
         if deck >= 0:
-            core.arrive(g, item, g.zone_slots[deck][me], me, frames)
+            slot = g.zone_slots[deck][me]
+            saw = knowledge.seers_of(g, [item]) if slot in g.deck_slots else None
+            core.arrive(g, item, slot, me, frames)
+            if saw:
+                knowledge.remember_put(g, [item], saw)
     if frames:
         machine.schedule(g, frames)
 
@@ -173,10 +189,10 @@ def reveal(g: Game, zone: int, owner: int, space: int | None) -> None:
     if not st.hidden:
         return
     here = set(st.zones[g.zone_slots[zone][owner]])
-    st.hidden = [i for i in st.hidden if not (i in here and (space is None or st.positions.get(i) == space))]
+    up = {i for i in st.hidden if i in here and (space is None or st.positions.get(i) == space)}
+    st.hidden = [i for i in st.hidden if i not in up]
     if st.known:   # (face up: seen by all, known to none alone)
-        still = set(st.hidden)
-        st.known = {i: seats for i, seats in st.known.items() if i in still}
+        st.known = {i: seats for i, seats in st.known.items() if i not in up}
 
 
 def first_empty(g: Game, zone: int, me: int) -> int:

@@ -23,7 +23,8 @@ from golden_games import SETS
 GAMES = 72
 # State fields added after the hashes were recorded, left out while empty: a game that never
 # sets them hashes as it did (`known`, saves version 5: only games with an item a seat knows
-# face down were recorded again).
+# face down were recorded again; then those where a seat saw an item go into a deck no seat
+# sees, knowledge.py: 36 Duel games with the Great Library, and most Pantheon and Agora ones).
 LATER = frozenset({"known"})
 
 

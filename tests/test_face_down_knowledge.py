@@ -56,7 +56,10 @@ def test_the_placer_sees_its_god_the_other_seat_only_its_back():
     mine, theirs = observe(game, 1), observe(game, 0)
     # Both see the back where it lies (the zone lists are as they were: consumers unchanged).
     assert mine["zones"]["pantheon"] == theirs["zones"]["pantheon"] == ["face down (egyptian_gods)"]
-    assert mine["known"] == [{"item": "Ra", "zone": "pantheon", "seat": None, "at": 0, "space": 0}]
+    # (and Anubis, the other god of its draw, returned on top of its deck: tests/test_deck_knowledge.py)
+    assert mine["known"] == [{"item": "Anubis", "zone": "egyptian_gods", "seat": None, "at": 1, "space": None,
+                              "from_top": 0},
+                             {"item": "Ra", "zone": "pantheon", "seat": None, "at": 0, "space": 0}]
     assert mine["positions"]["Ra"] == 0
     assert theirs["known"] == [] and "Ra" not in theirs["positions"]
     assert "Ra" in names_shown(mine) and "Ra" not in names_shown(theirs)
@@ -79,10 +82,12 @@ def test_the_god_turned_face_up_is_seen_by_both_and_known_to_none_alone():
     while game.state.age < 1 and not game.over:
         game.apply(rng.choice(game.legal_actions()))
     assert game.state.age == 1 and game.state.loc[ra] == game.slot(game.content.zone_index["pantheon"], 0)
-    assert ra not in game.state.hidden and game.state.known == {}
+    # (what is left known lies in decks: the gods returned on top of them)
+    assert ra not in game.state.hidden and all(game.state.loc[i] in game.deck_slots for i in game.state.known)
     for seat in (0, 1):
         obs = observe(game, seat)
-        assert "Ra" in obs["zones"]["pantheon"] and obs["known"] == [] and obs["positions"]["Ra"] == 0
+        assert "Ra" in obs["zones"]["pantheon"] and obs["positions"]["Ra"] == 0
+        assert all("from_top" in k for k in obs["known"])
 
 
 def test_determinize_keeps_the_known_god_for_the_placer_only():
@@ -93,23 +98,26 @@ def test_determinize_keeps_the_known_god_for_the_placer_only():
     assert for_placer == {ra}
     for_other = {game.name(determinize(game, 0, random.Random(k)).state.zones[slot][0]) for k in range(30)}
     # The other seat sees the back: any Egyptian god may lie there (Anubis is in seat 1's deck
-    # pile, on top, but seat 0 does not know it), and the copy's placer knows whichever it is.
+    # pile, on top, but seat 0 does not know it), and the copy's placer knows whichever it is
+    # (and whichever lies on top of that deck, where it returned Anubis).
     assert "Ra" in for_other and len(for_other) > 1 and for_other <= {"Anubis", "Isis", "Ra"}
     copy = determinize(game, 0, random.Random(5))
     there = copy.state.zones[slot][0]
-    assert copy.state.known == {there: [1]} and there in copy.state.hidden
+    top = copy.state.zones[game.slot(game.content.zone_index["egyptian_gods"], 0)][-1]
+    assert copy.state.known == {there: [1], top: [1]} and there in copy.state.hidden
 
 
 def test_saves_clones_and_undo_keep_what_a_seat_knows():
     game = placed_game()
-    ra = item(game, "Ra")
-    assert game.state.known == {ra: [1]}
+    ra, anubis = item(game, "Ra"), item(game, "Anubis")
+    knew = {ra: [1], anubis: [1]}   # (Ra face down, Anubis on top of its deck)
+    assert game.state.known == knew
     loaded = loads(dumps(game.state))
-    assert loaded.known == {ra: [1]} and loaded == game.state
-    assert game.clone().state.known == {ra: [1]}
+    assert loaded.known == knew and loaded == game.state
+    assert game.clone().state.known == knew
     game.apply(game.legal_actions()[0])
     undo_last(game)
-    assert game.state.known == {ra: [1]} and observe(game, 1)["known"][0]["item"] == "Ra"
+    assert game.state.known == knew and [k["item"] for k in observe(game, 1)["known"]] == ["Anubis", "Ra"]
 
 
 def test_a_version_4_save_loads_knowing_nothing_and_a_bad_knowledge_is_refused():
@@ -150,7 +158,9 @@ def test_no_observation_names_an_item_its_seat_did_not_see(seed):
             for k in obs["known"]:
                 slot = game.slot(game.content.zone_index[k["zone"]], 0 if k["seat"] is None else k["seat"])
                 it = st.zones[slot][k["at"]]
-                assert it in st.hidden and game.name(it) == k["item"] and it in seen[p], (seed, p, k)
+                # (face down where the seat sees its back, or in a deck it saw it go into)
+                assert (it in st.hidden or st.loc[it] in game.deck_slots) and game.name(it) == k["item"] \
+                    and it in seen[p], (seed, p, k)
                 knew += 1
             for it in st.hidden:
                 if p not in st.known.get(it, ()):

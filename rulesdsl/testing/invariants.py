@@ -284,7 +284,8 @@ def _save_load(game: Game, ctx: Context) -> str | None:
 def visible_items(game: Game, player: int) -> set[int]:
     """The items `player` may see: in public zones, in their own private zones, face up in the
     structure, or offered to them by a decision they must make; never an item lying face down,
-    but one they know (they saw it before it was turned down)."""
+    but one they know (they saw it before it was turned down), and never one in a deck, but one
+    they saw go into it (knowledge.py)."""
     st, content = game.state, game.content
     seen: set[int] = set()
     for z in content.zones:
@@ -301,7 +302,9 @@ def visible_items(game: Game, player: int) -> set[int]:
         seen.update(items)
     # (one lying face down where the seat sees its back, which it saw before it was turned down:
     # it knows it, knowledge.py)
-    seen.difference_update(set(getattr(st, "hidden", ())).difference(known_to(game, player)))
+    knows = known_to(game, player)
+    seen.difference_update(set(getattr(st, "hidden", ())).difference(knows))
+    seen.update(knows)   # (in a deck: what the seat saw go into it)
     d = st.pending
     if d is not None and d.player == player and d.kind == "item":
         # (one lying face down is offered by its place, `slot 7 (face down)`: still unseen)
