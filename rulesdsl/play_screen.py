@@ -239,7 +239,7 @@ def city_text(game, o: dict, p: int, viewer: int, who: list[str]) -> Text:
 def board_text(session: Session, seat: int) -> Text:
     """Everything left of the action list: the track, the structure, the offer, the shared
     zones, every city (the viewer's first)."""
-    from .interpreter.observation import observe, zones_with_known
+    from .interpreter.observation import known_in_decks, observe, zones_with_known
     g = session.game
     o = observe(g, seat)
     out = Text()
@@ -264,7 +264,11 @@ def board_text(session: Session, seat: int) -> Text:
         z = zones[name]
         # items on numbered spaces: where each lies (a face-down one too: its back is seen)
         out.append(", ".join(on_spaces(g, z, 0, held)) + "\n")
-    if shared:
+    in_decks = known_in_decks(o)   # (what the seat saw go into decks no seat sees)
+    for text in in_decks:
+        out.append("you know: ", style="bold")
+        out.append(text + "\n")
+    if shared or in_decks:
         out.append("\n")
     boards = boards_text(o)
     if boards is not None:

@@ -18,7 +18,7 @@ def render_game(game, player: int, labels: list[str] | None = None) -> str:
     """The game as `player` sees it (an observation: other seats' private zones show only how
     many items they hold, face-down items only their back): the structure, every seat's coins
     and zones, the shared public zones.  `labels`: who plays each seat (`greedy`, `human`...)."""
-    from rulesdsl.interpreter.observation import observe, zones_with_known
+    from rulesdsl.interpreter.observation import known_in_decks, observe, zones_with_known
     o = observe(game, player)
     content = game.content
     stage = f"Age {o['age']}" if o["age"] > 0 else "Setup"
@@ -57,6 +57,7 @@ def render_game(game, player: int, labels: list[str] | None = None) -> str:
     for name, held in zones_with_known(o).items():
         if not zones[name].per_player and held:
             lines.append(_wrapped(f"{name}: ", on_spaces(game, zones[name], 0, held)))
+    lines += [f"you know: {text}" for text in known_in_decks(o)]   # (in decks no seat sees)
     lines += cube_lines(o)
     if o["over"]:
         scores = [game.total_score(p) for p in range(content.players)]

@@ -22,7 +22,9 @@ Layout, in order (`Encoder.sections` names each part with its offset and length)
   space number, or the track's from -capital to capital; for a token lying on a card of the
   structure, `structure` and the slot of that card)], then the coins lying on it.  An item the
   seat cannot see is all zeros; an item lying face down is one it cannot see, unless it knows
-  it (it saw it before it was turned down, interpreter/knowledge.py: the god it placed);
+  it (it saw it before it was turned down, interpreter/knowledge.py: the god it placed); an
+  item in a deck is all zeros, even one the seat knows lies there (it saw it go in: the
+  observation's `known` says it, this layout does not);
 - `backs`: the backs of the items lying face down where the seat sees them: per zone items may
   be put in face down (`face_down`, from rulesdsl/rl/reach.py), in zone order, per owner for a
   per-seat zone, per space (one group for a zone without spaces), the number of face-down items

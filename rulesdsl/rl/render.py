@@ -4,7 +4,7 @@ from `interpreter.observation.observe` so it shows nothing the seat may not see.
 from __future__ import annotations
 
 from rulesdsl.interpreter.game import Game
-from rulesdsl.interpreter.observation import observe, zones_with_known
+from rulesdsl.interpreter.observation import known_in_decks, observe, zones_with_known
 from rulesdsl.interpreter.scoring import score
 from rulesdsl.model import Content
 from rulesdsl.safe_text import printable
@@ -40,6 +40,7 @@ def render_text(game: Game, seat: int, content: Content) -> str:
                 lines.append(f"   {name}: {', '.join(held)}")
     for name, items in shared.items():
         lines.append(f"{name}: {', '.join(items)}")
+    lines += [f"you know: {text}" for text in known_in_decks(o)]   # (in decks no seat sees)
     if o["pending"] is not None:
         lines.append(f"seat {o['pending']['player']}: {o['pending']['prompt']}")
     return printable("\n".join(lines))
