@@ -78,12 +78,7 @@ def deal(g: Game, count: int, src: int, dst: int, owner: int, space: int | None 
     frames: list[Frame] = []
     drawn, left = draw(g, g.zone_slots[src][owner], count, g.content.zones[src].name, unseen)
     if space is None and not hidden:
-        into = g.zone_slots[dst][owner]
-        # (drawn, they still lie where they were: who saw them there)
-        saw = knowledge.seers_of(g, drawn) if into in g.deck_slots else None
-        core.arrive_all(g, drawn, into, by, frames, left)
-        if saw:
-            knowledge.remember_put(g, drawn, saw)
+        core.arrive_all(g, drawn, g.zone_slots[dst][owner], by, frames, left)
     elif hidden:
         _deal_face_down(g, drawn, g.zone_slots[dst][owner], space, by, frames)
     else:
@@ -93,6 +88,20 @@ def deal(g: Game, count: int, src: int, dst: int, owner: int, space: int | None 
             core.placed(g, item)
     if frames:
         machine.schedule(g, frames)
+
+
+def deal_unseen(g: Game, count: int, src: int, dst: int, owner: int, space: int | None = None,
+                hidden: bool = False, unseen: bool = False, by: int = -1) -> None:
+    """`deal` face up into a zone that may be a deck no seat sees (the compiler tells): into a
+    deck, the seats that saw an item where it was drawn from know it lies there (knowledge.py;
+    from a deck, only a seat that knew it there).  (Its own verb: a deal elsewhere pays nothing.)"""
+    from_slot = g.zone_slots[src][owner]
+    if g.zone_slots[dst][owner] not in g.deck_slots or from_slot in g.deck_slots and not g.state.known:
+        deal(g, count, src, dst, owner, space, hidden, unseen, by)
+        return
+    saw = knowledge.seen_in(g, {from_slot})
+    deal(g, count, src, dst, owner, space, hidden, unseen, by)
+    knowledge.remember_arrived(g, saw)
 
 
 def _deal_face_down(g: Game, drawn: list[int], slot: int, space: int | None, by: int, frames: list[Frame]) -> None:
@@ -113,5 +122,6 @@ def shuffle(g: Game, zone: int, me: int) -> None:
     """A chance step: put a zone (`me`'s, of a zone each seat has) in random order (the last item is the top)."""
     slot = g.zone_slots[zone][me]
     order, _ = draw(g, slot, len(g.state.zones[slot]), g.content.zones[zone].name)
-    knowledge.forget_shuffled(g, slot)
+    if g.state.known:
+        knowledge.forget_shuffled(g, slot)
     g.state.zones[slot][:] = list(reversed(order))  # the first drawn is the top

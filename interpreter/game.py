@@ -332,9 +332,12 @@ class Game:
     science_count = scoring.science_count
     distinct_science = scoring.distinct_science
     move = zones.move
+    move_unseen = zones.move_unseen
     move_all = zones.move_all
+    move_all_unseen = zones.move_all_unseen
     discard = zones.discard
     take_top = zones.take_top
+    take_top_unseen = zones.take_top_unseen
     return_to_deck = zones.return_to_deck
     take_attached = zones.take_attached
     place = zones.place
@@ -343,6 +346,7 @@ class Game:
     reveal = zones.reveal
     first_empty = zones.first_empty
     deal = dealing.deal
+    deal_unseen = dealing.deal_unseen
     shuffle = dealing.shuffle
     choose = decisions.choose
     choose_space = decisions.choose_space

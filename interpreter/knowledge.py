@@ -7,7 +7,8 @@ hid it, while the item lies there.  Two ways to hide it:
   face there know it; it lies face down in `hidden`;
 - put into a deck no seat sees (`deck_slots`: a zone no seat sees that items start in, so
   items are drawn from it again) by `move`, `move_all`, `take_top`, `return_to_deck` or a
-  face-up `deal`, on top or, `at=bottom`, at the bottom: the seats that saw its face know that
+  face-up `deal`, on top or, `at=bottom`, at the bottom (the compiler calls the `_unseen`
+  verbs for such a zone, zones.py, dealing.py; `return_to_deck` tests each item): the seats that saw its face know that
   it lies in that deck, where it lies (the observation counts its place from the top and from
   the bottom, as a player at the table counts the cards put on it or drawn from above it since).
 A seat saw the face of an item face up in a public zone or in the structure, lying on a card
@@ -66,8 +67,8 @@ def remember(g: Game, item: int, seats: list[int]) -> None:
 
 
 def seers_of(g: Game, items: list[int]) -> list[list[int]]:
-    """Before `items` are put into a deck no seat sees (`deck_slots`: the caller tests it, a
-    set's look-up where most moves go elsewhere): the seats that see each where it lies now."""
+    """Before `items` are put into a deck no seat sees (`deck_slots`, which the caller tests):
+    the seats that see each where it lies now."""
     return [seers(g, item) for item in items]
 
 
@@ -82,6 +83,34 @@ def remember_put(g: Game, items: list[int], saw: list[list[int]] | None) -> None
             known[item] = seats
             if marked is not None:
                 marked.add(item)
+
+
+def seen_in(g: Game, slots: set[int]) -> dict[int, list[int]]:
+    """Before a statement moves items out of `slots` into a deck no seat sees: each item there
+    that some seat sees (or knows), with those seats (`remember_arrived` after the move)."""
+    out = {}
+    known = g.state.known
+    for slot in slots:
+        if slot in g.deck_slots:   # (in a deck: only what a seat knows lies there, where any does)
+            if known:
+                for item in g.state.zones[slot]:
+                    seats = known.get(item)
+                    if seats:
+                        out[item] = list(seats)
+            continue
+        for item in g.state.zones[slot]:
+            seats = seers(g, item)
+            if seats:
+                out[item] = seats
+    return out
+
+
+def remember_arrived(g: Game, saw: dict[int, list[int]]) -> None:
+    """Of the items of `saw` (`seen_in` before the move), those now in a deck no seat sees are
+    known there to the seats that saw them."""
+    loc, decks = g.state.loc, g.deck_slots
+    put = [item for item in saw if loc[item] in decks]
+    remember_put(g, put, [saw[item] for item in put])
 
 
 def forget_shuffled(g: Game, slot: int) -> None:

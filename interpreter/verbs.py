@@ -59,9 +59,12 @@ VERBS: dict[str, Callable] = {
     "distinct_science": scoring.distinct_science,
     # moving items
     "move": zones.move,
+    "move_unseen": zones.move_unseen,   # (into a zone no seat sees: what a seat saw go in, knowledge.py)
     "move_all": zones.move_all,
+    "move_all_unseen": zones.move_all_unseen,
     "discard": zones.discard,
     "take_top": zones.take_top,
+    "take_top_unseen": zones.take_top_unseen,
     "return_to_deck": zones.return_to_deck,
     "take_attached": zones.take_attached,
     "place": zones.place,
@@ -71,6 +74,7 @@ VERBS: dict[str, Callable] = {
     "first_empty": zones.first_empty,
     # chance
     "deal": dealing.deal,
+    "deal_unseen": dealing.deal_unseen,
     "shuffle": dealing.shuffle,
     # decisions
     "choose": decisions.choose,

@@ -18,19 +18,15 @@ if TYPE_CHECKING:
 def move(g: Game, item: int, zone: int, owner: int, onto: int | None = None, bottom: bool = False,
          by: int = -1) -> None:
     frames: list[Frame] = []
-    slot = g.zone_slots[zone][owner]
-    saw = knowledge.seers_of(g, [item]) if slot in g.deck_slots else None
     on_it = core.leaving_with(g, item) if g.content.structure_riders else None
-    core.arrive(g, item, slot, by, frames)
+    core.arrive(g, item, g.zone_slots[zone][owner], by, frames)
     if on_it:   # (what they set off runs after what the move set off: scheduled first)
         economy.taken_along(g, by, on_it, g.state.loc[item])
     if frames:
         machine.schedule(g, frames)
     if bottom:
-        pile = g.state.zones[slot]
+        pile = g.state.zones[g.zone_slots[zone][owner]]
         pile.insert(0, pile.pop())
-    if saw:
-        knowledge.remember_put(g, [item], saw)
     if onto is not None:
         g.state.attached[item] = onto
         g._hosts = None
@@ -44,6 +40,19 @@ def move(g: Game, item: int, zone: int, owner: int, onto: int | None = None, bot
             for sym in g.content.items[onto].science:
                 frames += events.event_frames(g, "gained_science", holder, fields={"symbol": sym})
             machine.schedule(g, frames)
+
+
+def move_unseen(g: Game, item: int, zone: int, owner: int, onto: int | None = None, bottom: bool = False,
+                by: int = -1) -> None:
+    """`move` into a zone that may be a deck no seat sees (the compiler tells: items start in it,
+    no seat sees it): into a deck, the seats that saw the item where it lay know it lies there
+    (knowledge.py).  (Its own verb, as each `_unseen` one: a move elsewhere pays nothing for it.)"""
+    if g.zone_slots[zone][0] not in g.deck_slots:
+        move(g, item, zone, owner, onto, bottom, by)
+        return
+    saw = knowledge.seers_of(g, [item])
+    move(g, item, zone, owner, onto, bottom, by)
+    knowledge.remember_put(g, [item], saw)
 
 
 def move_all(g: Game, src: int, dst: int, owner, me: int, bottom: bool = False, claim_them: bool = False,
@@ -63,20 +72,27 @@ def move_all(g: Game, src: int, dst: int, owner, me: int, bottom: bool = False, 
         elif where is not None:  # `where=`: only the items it holds for (`it`)
             moving = selection.kept_where(g, moving, where, me, f.env if f is not None else None, "it")
             left = None
-        into = g.zone_slots[dst][o]
-        saw = knowledge.seers_of(g, moving) if into in g.deck_slots else None
         if claim_them:
             for item in moving:
                 claim(g, item, dst, o, me)
         else:
             core.arrive_all(g, moving, g.zone_slots[dst][o], me, frames, left)
         if bottom and moving:
-            pile = g.state.zones[into]
+            pile = g.state.zones[g.zone_slots[dst][o]]
             pile[:] = pile[-len(moving):] + pile[:-len(moving)]
-        if saw:
-            knowledge.remember_put(g, moving, saw)
     if frames:
         machine.schedule(g, frames)
+
+
+def move_all_unseen(g: Game, src: int, dst: int, owner, me: int, bottom: bool = False, claim_them: bool = False,
+                    where=None, f: Frame | None = None, key=None) -> None:
+    """`move_all` into a zone no seat sees: into a deck, as `move_unseen`."""
+    if g.zone_slots[dst][0] not in g.deck_slots:
+        move_all(g, src, dst, owner, me, bottom, claim_them, where, f, key)
+        return
+    saw = knowledge.seen_in(g, set(g.zone_slots[src]))
+    move_all(g, src, dst, owner, me, bottom, claim_them, where, f, key)
+    knowledge.remember_arrived(g, saw)
 
 
 def discard(g: Game, me: int, item: int) -> None:
@@ -99,18 +115,27 @@ def take_top(g: Game, count: int, src: int, dst: int, me: int) -> None:
     """The top `count` items, keeping their order (the top one last, as in the deck)."""
     pile = g.state.zones[g.zone_slots[src][me]]
     frames: list[Frame] = []
-    taken = pile[len(pile) - min(count, len(pile)):]
-    saw = knowledge.seers_of(g, taken) if g.zone_slots[dst][me] in g.deck_slots else None
-    for item in taken:
+    for item in pile[len(pile) - min(count, len(pile)):]:
         core.arrive(g, item, g.zone_slots[dst][me], me, frames)
-    if saw:
-        knowledge.remember_put(g, taken, saw)
     if frames:
         machine.schedule(g, frames)
 
 
+def take_top_unseen(g: Game, count: int, src: int, dst: int, me: int) -> None:
+    """`take_top` into a zone no seat sees: into a deck, as `move_unseen`."""
+    if g.zone_slots[dst][me] not in g.deck_slots:
+        take_top(g, count, src, dst, me)
+        return
+    pile = g.state.zones[g.zone_slots[src][me]]
+    taken = pile[len(pile) - min(count, len(pile)):]
+    saw = knowledge.seers_of(g, taken)
+    take_top(g, count, src, dst, me)
+    knowledge.remember_put(g, taken, saw)
+
+
 def return_to_deck(g: Game, zone: int, me: int) -> None:
-    """Every item back on top of its own deck, in the order they lie (the last ends on top)."""
+    """Every item back on top of its own deck, in the order they lie (the last ends on top); into
+    a deck no seat sees, the seats that saw it where it lay know it lies there (knowledge.py)."""
     items = g.content.items
     frames: list[Frame] = []
     for item in list(g.state.zones[g.zone_slots[zone][me]]):
@@ -189,9 +214,10 @@ def reveal(g: Game, zone: int, owner: int, space: int | None) -> None:
     if not st.hidden:
         return
     here = set(st.zones[g.zone_slots[zone][owner]])
-    up = {i for i in st.hidden if i in here and (space is None or st.positions.get(i) == space)}
-    st.hidden = [i for i in st.hidden if i not in up]
-    if st.known:   # (face up: seen by all, known to none alone)
+    before = st.hidden
+    st.hidden = [i for i in before if not (i in here and (space is None or st.positions.get(i) == space))]
+    if st.known and len(st.hidden) < len(before):   # (face up: seen by all, known to none alone)
+        up = set(before).difference(st.hidden)
         st.known = {i: seats for i, seats in st.known.items() if i not in up}
 
 

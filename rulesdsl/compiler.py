@@ -159,6 +159,12 @@ class Compiler:
                          if d.kind in self.item_kinds and (marks := copy_marks(d)) and min(marks) > players}
         for i, d in enumerate(items):
             self.item_index.setdefault(d.name, i)
+        # The zones items start in (a superset of the decks: interpreter/knowledge.py's
+        # `deck_zones`), known before any block is compiled: a move into one that no seat sees
+        # calls an `_unseen` verb (`into_deck`).
+        starts = {s.args[0].name: s.args[1].name for g in headers for s in g.block.statements
+                  if s.verb == "start_zone" and len(s.args) == 2}
+        self.deck_names = {item_start_zone(d, starts) for d in items}
         for d in self.merged.by_kind("layout"):
             self.layouts[d.name] = self.layout(d)
         # Procedures first: items and actions `run` them by name.
@@ -783,9 +789,18 @@ class Compiler:
         zone = self.zone_index[s.args[0].name]
         return self.call("shuffle", zone, ME)
 
+    def into_deck(self, zone: int) -> bool:
+        """Whether `zone` may be a deck no seat sees (items start in it): a move into it calls the
+        `_unseen` verb, which records what a seat saw go in (interpreter/knowledge.py); a move
+        elsewhere pays nothing for it."""
+        z = self.zones[zone]
+        return not z.public and not (z.per_player and z.private) and z.name in self.deck_names
+
     def do_take_top(self, s, kw) -> Step:
         count = self.expr(s.args[0])
         src, dst = self.zone_index[s.args[1].name], self.zone_index[s.args[2].name]
+        if self.into_deck(dst):
+            return self.call("take_top_unseen", count, src, dst, ME)
         return self.call("take_top", count, src, dst, ME)
 
     def do_return_to_deck(self, s, kw) -> Step:
@@ -846,6 +861,8 @@ class Compiler:
         if onto is not None and not self.off_structure(kw["onto"]):
             self.structure_riders = True
         bottom = "at" in kw and kw["at"].name == "bottom"
+        if self.into_deck(zone):
+            return self.call("move_unseen", item, zone, owner, onto, bottom, by=ME)
         if onto is None and not bottom:
             return self.call("move", item, zone, owner, by=ME)
         return self.call("move", item, zone, owner, onto, bottom, by=ME)
@@ -864,11 +881,18 @@ class Compiler:
             else:
                 mode = self.expr(o)
             key = self.attribute_test(kw["where"])
+            if self.into_deck(dst):
+                return lambda g, f: g.move_all_unseen(src, dst, mode if isinstance(mode, str) else mode(g, f), f.me,
+                                                      bottom, claim, where, f, key)
             return lambda g, f: g.move_all(src, dst, mode if isinstance(mode, str) else mode(g, f), f.me, bottom, claim,
                                            where, f, key)
         if o is None or (isinstance(o, ast.Name) and o.name in R.OWNER_WORDS):
-            return self.call("move_all", src, dst, o.name if o is not None else "me", ME, bottom, claim)
-        return self.call("move_all", src, dst, self.expr(o), ME, bottom, claim)
+            whose = o.name if o is not None else "me"
+        else:
+            whose = self.expr(o)
+        if self.into_deck(dst):
+            return self.call("move_all_unseen", src, dst, whose, ME, bottom, claim)
+        return self.call("move_all", src, dst, whose, ME, bottom, claim)
 
     def do_deal(self, s, kw) -> Step:
         count = self.expr(s.args[0])
@@ -877,6 +901,8 @@ class Compiler:
         space = self.expr(kw["space"]) if "space" in kw else None
         hidden = "face_down" in kw and kw["face_down"].name == "true"
         unseen = "unseen" in kw and kw["unseen"].name == "true"
+        if space is None and not hidden and self.into_deck(dst):
+            return self.call("deal_unseen", count, src, dst, owner, space, hidden, unseen, by=ME)
         if space is None and not hidden and not unseen:
             return self.call("deal", count, src, dst, owner, by=ME)
         return self.call("deal", count, src, dst, owner, space, hidden, unseen, by=ME)
