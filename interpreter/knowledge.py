@@ -8,9 +8,11 @@ hid it, while the item lies there.  Two ways to hide it:
 - put into a deck no seat sees (`deck_slots`: a zone no seat sees that items start in, so
   items are drawn from it again) by `move`, `move_all`, `take_top`, `return_to_deck` or a
   face-up `deal`, on top or, `at=bottom`, at the bottom (the compiler calls the `_unseen`
-  verbs for such a zone, zones.py, dealing.py; `return_to_deck` tests each item): the seats that saw its face know that
-  it lies in that deck, where it lies (the observation counts its place from the top and from
-  the bottom, as a player at the table counts the cards put on it or drawn from above it since).
+  verbs for such a zone, zones.py, dealing.py; `return_to_deck` tests each item): the seats
+  that saw its face know that it lies in that deck, where it lies (the observation counts its
+  place from the top and from the bottom, as a player at the table counts the cards put on it
+  or drawn from above it since: what it remembers is "the one I put back, under whatever went
+  on it since", so the engine keeps no depth of its own, only that the seat knows it there).
 A seat saw the face of an item face up in a public zone or in the structure, lying on a card
 of it (every seat), in its own private zone (that seat), or face down already or in a deck
 already and known to it (it moves on, hidden, and the seat saw it go).  The seat keeps knowing
