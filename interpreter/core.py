@@ -336,8 +336,10 @@ def relocate(g: Game, item: int, slot: int) -> None:
         st.positions.pop(item, None)
         if item in st.hidden:
             st.hidden.remove(item)
-        if st.known:   # (it leaves its place, face down or in a deck: what a seat knew of it there goes)
-            st.known.pop(item, None)
+            if st.known:   # (it leaves its place: what a seat knew of it there goes)
+                st.known.pop(item, None)
+        elif st.known and item in st.known:   # (known in a deck, and it leaves it: the same)
+            del st.known[item]
     st.loc[item] = slot
     if slot >= 0:
         st.zones[slot].append(item)
