@@ -84,18 +84,20 @@ class ShortDeal(EffectFailed):
     (a deck too small for the set-up, content `check` reports as E409 where its trial game
     meets it).  Raised once the game is played, by what judges games: `simulate`, `balance`."""
 
-    def __init__(self, zone: str, asked: int, found: int):
-        self.zone, self.asked, self.found = zone, asked, found
-        super().__init__(f"{short_deal(zone, asked, found)}: the game went on with fewer (a deck too "
+    def __init__(self, zone: str, asked: int, found: int, age: int = 0):
+        self.zone, self.asked, self.found, self.age = zone, asked, found, age
+        super().__init__(f"{short_deal(zone, asked, found, age)}: the game went on with fewer (a deck too "
                          "small; `rulesdsl check` reports it, E409, where its trial game meets it)", [])
 
     def _message(self) -> str:
         return f"{self.context}{self.what}"
 
 
-def short_deal(zone: str, asked: int, found: int) -> str:
-    """A deal of the set-up that came up short (an entry of `Game.short_draws`), in words."""
-    return f"a deal of the set-up draws {asked} from {zone}, which holds {found}"
+def short_deal(zone: str, asked: int, found: int, age: int = 0) -> str:
+    """A deal of the set-up that came up short (an entry of `Game.short_draws`), in words: of the
+    game's set-up (age 0), or of an age's (the structure of age 2 is no deal of the game's set-up)."""
+    whose = f"age {age}'s set-up" if age > 0 else "the game's set-up"
+    return f"a deal of {whose} draws {asked} from {zone}, which holds {found}"
 
 
 def complete_deals(game) -> None:

@@ -21,7 +21,7 @@ def set_budget(g: Game, max_steps: int) -> None:
     # The state at this game's first action and its history length then (see `undo.snapshot`).
     g._origin_of = None
     g._origin = None
-    g.short_draws = []   # (zone, asked, found): set-up draws the deck could not fill (see `dealing.draw`)
+    g.short_draws = []   # (zone, asked, found, age: 0 the game's set-up): set-up draws the deck could not fill (see `dealing.draw`)
 
 
 def frame(g: Game, block: int, stop: int, me: int, env: dict[str, Any]) -> Frame:

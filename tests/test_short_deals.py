@@ -17,11 +17,16 @@ from rulesdsl.interpreter import ShortDeal
 from rulesdsl.pipeline import load_ruleset
 from rulesdsl.simulate import simulate
 
-PEEK = '''card "Peek" {
-    age 2
-    color yellow
-    cost 1 coin
-    if coins >= 9 { take_top 5 age3 city }
+# A rich player peeks at the top of Age III as it begins, before its structure is dealt. (A card
+# of Age II taking the same cards is refused by `check` without playing, E409, and so does not
+# load: the effect here runs from an age's own block, which that check takes to run after the
+# age's deal, so only a game that reaches it finds it short.)
+PEEK = '''procedure peek_ahead {
+    if coins >= 20 { take_top 5 age3 city }
+}
+
+extend age 3 {
+    run peek_ahead
 }
 '''
 
@@ -44,7 +49,7 @@ def test_simulate_stops_on_a_game_dealt_short(peek):
     assert (caught.value.zone, caught.value.asked) == ("age3", 20) and caught.value.found < 20
     result = run("simulate", "-e", str(peek), "-n", "100", "--jobs", "1")
     assert result.exit_code == 1
-    assert "error: game 3 (seed " in result.output and "draws 20 from age3, which holds" in result.output
+    assert "error: game 20 (seed " in result.output and "a deal of age 3's set-up draws 20 from age3, which holds" in result.output
 
 
 def test_balance_stops_on_it_and_reports_the_games_before(peek):

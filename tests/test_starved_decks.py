@@ -64,7 +64,7 @@ def test_the_content_check_refuses_does_come_up_short_in_play(tmp_path):
     seed = game_seed(0, 8)
     game = Game.create(content, seed=seed)
     play_out(game, [RandomAgent(agent_seed(seed, p)) for p in range(2)])
-    assert short_deal(*game.short_draws[0]) == "a deal of the set-up draws 20 from age2, which holds 19"
+    assert short_deal(*game.short_draws[0]) == "a deal of age 2's set-up draws 20 from age2, which holds 19"
     result = CliRunner().invoke(cli, ["simulate", "-e", str(paths[1]), "-n", "12", "-j", "1"])
     assert result.exit_code != 0 and "can take an item out of zone `age2`" in result.output
 

@@ -241,7 +241,7 @@ def _unseen(rules, options: tuple[str, ...], label: str, names: tuple[str, ...])
     never dictates: they take the cards it does not name): a script naming every card drawn
     left them none, and the set-up was dealt short."""
     game = _through_setup(rules.new_game(seed=0, options=list(options), script={label: list(names)}))
-    return sum(asked - found for zone, asked, found in game.short_draws if zone == label)
+    return sum(asked - found for zone, asked, found, _age in game.short_draws if zone == label)
 
 
 def scripted_setups(expansions: Iterable[str] = (), base=None, *, options: Iterable[str] = (),
