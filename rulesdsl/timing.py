@@ -129,18 +129,24 @@ class Timing:
             w = Window((1, PLAY), LAST)
             for s in d.block.statements if d.block else ():
                 if s.verb == "require" and s.args:
-                    bounds = age_bounds(s.args[0], self.ages)
-                    if bounds:
-                        w = w.narrowed((bounds[0], PLAY), (bounds[1], PLAY))
-                    excluded = age_excluded(s.args[0])
-                    if excluded:
-                        w = w.without(*excluded, PLAY)
+                    w = self.narrowed_by(w, s.args[0], PLAY, PLAY)
             return w
         age = next((s.args[0].value for s in (d.block.statements if d.block else ())
                     if s.verb == "age" and s.args and isinstance(s.args[0], ast.Int)), None)
         if age is not None and d.kind not in ("game", "expansion", "rule"):
             return Window((age, PLAY), LAST)   # (dealt in its age: built, and so run, from its play on)
         return ANY
+
+    def narrowed_by(self, w: Window, condition: ast.Expr, first: int, last: int) -> Window:
+        """`w` where `condition` holds, as far as it bounds the age (`age >= 2`, `age != 1`): from
+        phase `first` of its first age to phase `last` of its last."""
+        bounds = age_bounds(condition, self.ages)
+        if bounds:
+            w = w.narrowed((bounds[0], first), (bounds[1], last))
+        excluded = age_excluded(condition)
+        if excluded:
+            w = w.without(*excluded, first)
+        return w
 
     def age_number(self, d: ast.Definition) -> int:
         return next(i for i, a in enumerate(self.merged.by_kind("age"), 1) if a is d)
@@ -167,12 +173,7 @@ class Timing:
                         and s.args[0].name == "structure_dealt":
                     inner, inner_cap = inner.narrowed((1, DEALT), (self.ages, DEALT)), DEALT
                 if s.verb == "if" and s.args:
-                    bounds = age_bounds(s.args[0], self.ages)
-                    if bounds:
-                        inner = inner.narrowed((bounds[0], START), (bounds[1], inner_cap))
-                    excluded = age_excluded(s.args[0])
-                    if excluded:
-                        inner = inner.without(*excluded, START)
+                    inner = self.narrowed_by(inner, s.args[0], START, inner_cap)
                 if s.verb == "else" and previous is not None and previous.verb == "if" and previous.args:
                     bounds = age_bounds(previous.args[0], self.ages)
                     if bounds:   # (the ages the `if` holds in, taken out where they bound the window)
