@@ -9,7 +9,9 @@ Seats: at 3 players seat 0's left neighbour is seat 1 and its right neighbour se
 
 from __future__ import annotations
 
-from classic_positions import (act, actions_named, build_stages, classic_game, discard_pile, give, names,
+from rulesdsl.pipeline import load_ruleset
+from rulesdsl.testing.verify import verify
+from classic_positions import (CLASSIC, act, actions_named, build_stages, classic_game, discard_pile, give, names,
                                paying, pays, play_round, play_until_age, score, set_board, set_coins, set_hand)
 
 P0, P1, P2 = 0, 1, 2
@@ -154,6 +156,45 @@ def test_babylon_nights_extra_turn_is_a_turn_of_its_own():
     play_round(game, {P2: paying(game, P2, "build", "Guard Tower", pay=((P1, 2),))})
     assert "Guard Tower" in names(game, "city", P2)
     assert game.state.age == 1
+
+
+# =================================================================================================
+# Set-up: boards chosen instead of dealt (Voorbereiding)
+# =================================================================================================
+
+def test_players_may_choose_their_boards():
+    """"Als je wilt, kun je ook Wonder borden kiezen in plaats van willekeurig te verdelen" (if you
+    like you may also choose the boards instead of dealing them at random) and "Voor alle volgende
+    spellen mag je de Dag- en Nachtzijdes door elkaar gebruiken" (later games may mix Day and Night
+    sides): option `chosen_boards`, each seat in turn picks a side of a wonder nobody has, before
+    any hand is dealt; with `night_sides` only Night sides are offered."""
+    game = classic_game(3, options=("chosen_boards",))
+    assert game.to_act() == [P0] and game.state.coins == [3, 3, 3]
+    assert all(names(game, "hand", p) == [] for p in range(3))
+    offered = {a.args[0] for a in game.legal_actions(P0)}
+    assert len(offered) == 14 and "Olympia (Night)" in offered and "Olympia (Day)" in offered
+    game.apply(act("choose", "Olympia (Night)"), seat=P0)
+    assert game.to_act() == [P1]
+    offered = {a.args[0] for a in game.legal_actions(P1)}
+    assert len(offered) == 12 and not any(o.startswith("Olympia") for o in offered)
+    game.apply(act("choose", "Gizah (Day)"), seat=P1)
+    game.apply(act("choose", "Rhodos (Night)"), seat=P2)
+    assert [names(game, "board", p) for p in range(3)] == [["Olympia (Night)"], ["Gizah (Day)"], ["Rhodos (Night)"]]
+    assert sorted(names(game, "stages", P2)) == ["Rhodos (Night) stage 1", "Rhodos (Night) stage 2"]
+    assert sorted(game.to_act()) == [P0, P1, P2] and [len(names(game, "hand", p)) for p in range(3)] == [7] * 3
+    assert game.state.coins == [3, 3, 3]
+
+    game = classic_game(3, options=("chosen_boards", "night_sides"))
+    assert {a.args[0] for a in game.legal_actions(P0)} == {
+        f"{w} (Night)" for w in ("Alexandria", "Babylon", "Ephesos", "Gizah", "Halikarnassos", "Olympia", "Rhodos")}
+
+
+def test_games_with_chosen_boards_keep_the_invariants():
+    """The option's choices are decisions like any other: random games through them hold
+    rulesdsl.testing's invariants (one place per item, hidden hands, determinism, ...) at 7 players."""
+    rules = load_ruleset((), base=CLASSIC, players=7)
+    report = verify(rules.content, 2, seed=7, options=("chosen_boards",), base=CLASSIC)
+    assert report.failure is None, report.failure
 
 
 # =================================================================================================
