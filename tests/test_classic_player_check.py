@@ -15,7 +15,6 @@ from classic_positions import (CLASSIC, act, actions_named, build_stages, classi
                                paying, pays, play_round, play_until_age, score, set_board, set_coins, set_hand)
 
 P0, P1, P2 = 0, 1, 2
-FILLER = ("Altar", "Theater", "Baths", "Scriptorium", "Guard Tower", "Temple", "Statue")      # one copy at 3+
 
 
 def boards(game, sides: dict[int, str]) -> None:
