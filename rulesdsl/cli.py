@@ -167,16 +167,21 @@ def explain(words: tuple[str, ...], expansions: tuple[str, ...], game: str | Non
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
               help="Worker processes (default: every CPU); the results do not depend on it.")
+@click.option("--option", "options", multiple=True, metavar="NAME",
+              help="A game option for every game (e.g. beginner_wonders; repeatable).")
 @game_options
 @max_steps_option
 def simulate(games: int, seed: int, expansions: tuple[str, ...], agents: str | None, as_json: bool,
-             jobs: int | None, game: str | None, players: int | None, max_steps: int) -> None:
+             jobs: int | None, options: tuple[str, ...], game: str | None, players: int | None,
+             max_steps: int) -> None:
     """Play many games between agents and summarise them."""
     jobs = worker_jobs(jobs)
     from rulesdsl.interpreter import EffectFailed
     from rulesdsl.workers import WorkerLost
     from rulesdsl.simulate import simulate as run
+    from .names import check_options
     rules = load_rules(expansions, game_base(game, expansions), players)
+    options = tuple(checked("--option", check_options, rules.content.options, options))
     seats = rules.content.players
     names = seat_agents("--agents", agents, seats) if agents is not None else ["random"] * seats
     show_bar = sys.stderr.isatty()
@@ -187,7 +192,8 @@ def simulate(games: int, seed: int, expansions: tuple[str, ...], agents: str | N
                 if bar is not None:
                     bar.update(1)
                 asked()
-            result = run(rules, games, seed, names, progress=progress, max_steps=max_steps, jobs=jobs)
+            result = run(rules, games, seed, names, progress=progress, max_steps=max_steps, jobs=jobs,
+                         options=options)
     except EffectFailed as exc:
         effect_error(exc)
     except WorkerLost as exc:
@@ -201,6 +207,7 @@ def simulate(games: int, seed: int, expansions: tuple[str, ...], agents: str | N
         sys.exit(1 if result["interrupted"] else 0)
     click.echo(f"{result['games']} games, seed {seed}, agents {' vs '.join(names)}"
                + (f", expansions {', '.join(expansions)}" if expansions else "")
+               + (f", options {', '.join(options)}" if options else "")
                + f"; {rules.content.name}, {seats} players")
     w = result["wins"]
     click.echo("wins: " + ", ".join(f"player {k} {v}" for k, v in w.items() if k != "draw") + f", draws {w['draw']}")

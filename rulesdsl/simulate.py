@@ -15,21 +15,21 @@ from .interpreter.budget import DEFAULT_MAX_STEPS, EffectFailed, complete_deals
 from .interpreter.chance import agent_seed, game_seed   # (re-exported: the seeds of a run's games)
 from .interpreter.playout import play_out
 from .interpreter.state import DRAW
-from .names import integer, names_given
+from .names import check_options, integer, names_given
 from .pipeline import Ruleset
 from .workers import StopAsked, start_method, worker_pool
 
 
 def play_one(rules: Ruleset, seed: int, agents: list[str] | Lineup, max_steps: int = DEFAULT_MAX_STEPS,
-             where: str | None = None):
-    """The game of `seed` played out by `agents` (names, one per seat, or a `Lineup` resolved
-    once for many games).  A custom agent's answers are checked (`agents.answer`): one that
+             where: str | None = None, options: tuple[str, ...] = ()):
+    """The game of `seed`, created with the game options `options`, played out by `agents`
+    (names, one per seat, or a `Lineup` resolved once for many games).  A custom agent's answers are checked (`agents.answer`): one that
     raises, answers an illegal action or changes the game is an AgentError naming it, its seat
     and `where` (default: the game's seed)."""
     seats = agents if isinstance(agents, Lineup) else lineup(agents)
     if where is None and not seats.trusted:   # (only a custom agent's failure names it)
         where = f"the game of seed {seed}"
-    game = rules.new_game(seed=seed, max_steps=max_steps)
+    game = rules.new_game(seed=seed, options=options, max_steps=max_steps)
     play_out(game, [seats.made(p, agent_seed(seed, p), p, where) for p in range(len(seats.names))],
              trusted=seats.trusted)
     return game
@@ -49,7 +49,7 @@ def check_run_seed(seed: object) -> None:
 
 def simulate(rules: Ruleset, games: int, seed: int = 0, agents: list[str] | None = None,
              progress: Callable[[int], None] | None = None, max_steps: int = DEFAULT_MAX_STEPS,
-             jobs: int = 1) -> dict:
+             jobs: int = 1, options: list[str] | tuple[str, ...] = ()) -> dict:
     """Play `games` games between agents (one name per seat; default: random at every seat) and
     summarise them: wins per seat and draws, victories by kind, mean scores per seat.  With
     `jobs` > 1 the games are shared out to worker processes; each game depends only on its own
@@ -61,13 +61,16 @@ def simulate(rules: Ruleset, games: int, seed: int = 0, agents: list[str] | None
     not resolve again in a spawned worker ends the run at its first game, `error` saying why:
     `agents.lineup_again`); a custom agent that raises, answers an illegal action or changes
     the game ends the run there, as `Stop` does, with `error` naming it, its seat and the
-    game's seed (else `error` is None)."""
+    game's seed (else `error` is None).  `options`: the game options every game is created with
+    (`rulesdsl list option`); one the content does not read is an UnknownName, a ValueError,
+    before any game."""
     check_run_seed(seed)
     if not isinstance(rules, Ruleset):   # (a game's name given here failed on `.content`)
         raise TypeError(f"rules must be a Ruleset (`load_ruleset(...)`), not {type(rules).__name__}")
     # (a negative count played nothing, and `jobs` 0 played on one process: both said nothing)
     games = integer(games, "the number of games", least=0)
     jobs = integer(jobs, "jobs", least=1)
+    options = tuple(check_options(rules.content.options, options))
     players = rules.content.players
     seats = _seats(agents, players)
     agent_names = list(seats.names)
@@ -76,8 +79,8 @@ def simulate(rules: Ruleset, games: int, seed: int = 0, agents: list[str] | None
     victories: dict[str, int] = {}
     totals: dict[str, float] = {}
     start = time.perf_counter()
-    outcomes = (_outcomes_parallel(rules, games, seed, agent_names, max_steps, jobs) if jobs > 1 and games >= 20
-                else _outcomes(rules, range(games), seed, seats, max_steps))
+    outcomes = (_outcomes_parallel(rules, games, seed, agent_names, max_steps, jobs, options)
+                if jobs > 1 and games >= 20 else _outcomes(rules, range(games), seed, seats, max_steps, options))
     played = 0
     interrupted = False
     error = None
@@ -87,7 +90,7 @@ def simulate(rules: Ruleset, games: int, seed: int = 0, agents: list[str] | None
         try:
             for i, outcome in enumerate(outcomes):
                 if outcome is None:  # a worker's game ran away: play it here to raise the same error
-                    _outcome(rules, i, seed, seats, max_steps)
+                    _outcome(rules, i, seed, seats, max_steps, options)
                 if isinstance(outcome, Failed):   # (the games before it are the summary, as `Stop`)
                     error = outcome.message
                     break
@@ -116,7 +119,7 @@ def simulate(rules: Ruleset, games: int, seed: int = 0, agents: list[str] | None
     for p in mean:
         mean[p]["total"] = round(sum(mean[p].values()), 3)
     return {"games": played, "seed": seed, "game": rules.content.name, "players": players,
-            "expansions": rules.content.layers[1:], "agents": agent_names,
+            "expansions": rules.content.layers[1:], "options": list(options), "agents": agent_names,
             "wins": wins, "victories": dict(sorted(victories.items())), "mean_score": mean,
             "interrupted": interrupted, "error": error, "seconds": round(elapsed, 3),
             "games_per_second": round(played / elapsed, 1) if elapsed > 0 else None}
@@ -142,22 +145,24 @@ class Failed:
     message: str
 
 
-def _outcomes(rules: Ruleset, indexes: range, seed: int, seats: Lineup, max_steps: int) -> Iterator[Outcome | Failed]:
+def _outcomes(rules: Ruleset, indexes: range, seed: int, seats: Lineup, max_steps: int,
+              options: tuple[str, ...] = ()) -> Iterator[Outcome | Failed]:
     """The games' outcomes in order, up to the first whose agent failed (then `Failed`)."""
     for i in indexes:
         try:
-            yield _outcome(rules, i, seed, seats, max_steps)
+            yield _outcome(rules, i, seed, seats, max_steps, options)
         except AgentError as exc:
             yield Failed(str(exc))
             return
 
 
-def _outcome(rules: Ruleset, i: int, seed: int, seats: list[str] | Lineup, max_steps: int) -> Outcome:
+def _outcome(rules: Ruleset, i: int, seed: int, seats: list[str] | Lineup, max_steps: int,
+             options: tuple[str, ...] = ()) -> Outcome:
     if not isinstance(seats, Lineup):
         seats = lineup(seats)
     this = game_seed(seed, i)
     try:
-        g = play_one(rules, this, seats, max_steps, None if seats.trusted else f"game {i} (seed {this})")
+        g = play_one(rules, this, seats, max_steps, None if seats.trusted else f"game {i} (seed {this})", options)
         complete_deals(g)   # (a game dealt short would count in the results as a game of the rules)
     except EffectFailed as exc:
         raise exc.within(f"game {i} (seed {this})")
@@ -178,7 +183,7 @@ def _worker_init(layers: tuple[str, ...], players: int) -> None:
 
 
 def _worker_chunk(args) -> list[Outcome | Failed | None]:
-    indexes, seed, agent_names, max_steps = args
+    indexes, seed, agent_names, max_steps, options = args
     rules = _WORKER["rules"]
     # (resolved in the worker, by name: a custom agent's module is imported here under spawn,
     # inherited under fork; a factory of the search agent is a closure, which no pipe carries)
@@ -189,7 +194,7 @@ def _worker_chunk(args) -> list[Outcome | Failed | None]:
     out: list[Outcome | Failed | None] = []
     for i in indexes:
         try:
-            out.append(_outcome(rules, i, seed, seats, max_steps))
+            out.append(_outcome(rules, i, seed, seats, max_steps, options))
         except EffectFailed:
             out.append(None)
         except AgentError as exc:   # (the games after it are not part of the run)
@@ -209,13 +214,14 @@ def chunks(games: int, size: int) -> Iterator[range]:
     return (range(a, min(games, a + size)) for a in range(0, games, size))
 
 
-def _outcomes_parallel(rules: Ruleset, games: int, seed: int, agent_names: list[str], max_steps: int, jobs: int):
+def _outcomes_parallel(rules: Ruleset, games: int, seed: int, agent_names: list[str], max_steps: int, jobs: int,
+                       options: tuple[str, ...] = ()):
     if start_method() == "fork":
         _WORKER["rules"] = rules
     size = chunk_size(games, jobs)
     # (made as the pool takes them, a few ahead of the one waited for: a long run holds no
     # task, nor number, per game before it plays it; a billion games asked held 4 GB at once)
-    tasks = ((c, seed, agent_names, max_steps) for c in chunks(games, size))
+    tasks = ((c, seed, agent_names, max_steps, options) for c in chunks(games, size))
     layers = tuple(rules.content.layers)
     try:
         with worker_pool(min(jobs, -(-games // size)), _worker_init, (layers, rules.content.players)) as pool:
