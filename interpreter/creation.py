@@ -39,6 +39,13 @@ def creation_args(content: Content, seed: object, options: object,
     return seed, options, script
 
 
+def checked_options(content: Content, options: object) -> list[str]:
+    """The game options a caller gave, as a game made of `content` takes them (sorted), checked
+    as `creation_args` checks them (ValueError, UnknownName): for a run of many games, which
+    refuses them before its first."""
+    return creation_args(content, 0, options, None)[1]
+
+
 def _creation_args(seed: object, options: object, script: object) -> tuple[int, list[str], dict[str, list[str]]]:
     """What creates a game, type-checked (ValueError): the values come from users and files.
     A numpy integer is a seed as its value, as it is wherever else the API takes a number."""

@@ -13,9 +13,10 @@ from .agents import AgentError, Lineup, known_names, lineup, lineup_again
 from .collector import skipping_what_exists
 from .interpreter.budget import DEFAULT_MAX_STEPS, EffectFailed, complete_deals
 from .interpreter.chance import agent_seed, game_seed   # (re-exported: the seeds of a run's games)
+from .interpreter.creation import checked_options
 from .interpreter.playout import play_out
 from .interpreter.state import DRAW
-from .names import check_options, integer, names_given
+from .names import integer, names_given
 from .pipeline import Ruleset
 from .workers import StopAsked, start_method, worker_pool
 
@@ -63,14 +64,14 @@ def simulate(rules: Ruleset, games: int, seed: int = 0, agents: list[str] | None
     the game ends the run there, as `Stop` does, with `error` naming it, its seat and the
     game's seed (else `error` is None).  `options`: the game options every game is created with
     (`rulesdsl list option`); one the content does not read is an UnknownName, a ValueError,
-    before any game."""
+    before any game, as is a value that is no list of names (a dict, a set)."""
     check_run_seed(seed)
     if not isinstance(rules, Ruleset):   # (a game's name given here failed on `.content`)
         raise TypeError(f"rules must be a Ruleset (`load_ruleset(...)`), not {type(rules).__name__}")
     # (a negative count played nothing, and `jobs` 0 played on one process: both said nothing)
     games = integer(games, "the number of games", least=0)
     jobs = integer(jobs, "jobs", least=1)
-    options = tuple(check_options(rules.content.options, options))
+    options = tuple(checked_options(rules.content, options))
     players = rules.content.players
     seats = _seats(agents, players)
     agent_names = list(seats.names)
