@@ -556,3 +556,9 @@ def deals_said(meta: dict) -> str:
     if deals < FEW_DEALS:
         said += f" (few: the intervals are wide; play {FEW_DEALS * max(1, meta.get('players', 1)):,} games or more)"
     return said
+
+
+def options_said(meta: dict) -> str:
+    """`, options A, B` for a run's game options; nothing without any (a report written before
+    runs took options has no `options`)."""
+    return f", options {', '.join(meta['options'])}" if meta.get("options") else ""

@@ -63,10 +63,15 @@ class Saved:
 def identity(plan, content_hash: str, version: str, players: int) -> dict[str, Any]:
     """What decides a plan's games, but for how many (`runner.Plan`; `players`: the count its
     content seats, whether the plan gave it or took the game's fewest): a checkpoint goes on
-    only the study that wrote it."""
-    return {"base": plan.base, "expansions": list(plan.expansions), "players": players,
-            "agents": list(plan.agents), "seed": plan.seed, "search": attrs.asdict(plan.search),
-            "max_steps": plan.max_steps, "content_hash": content_hash, "rulesdsl": version}
+    only the study that wrote it.  The game options are named only where the plan has some: a
+    run without any names its study as a file written before runs took options did, and goes
+    on from it."""
+    out = {"base": plan.base, "expansions": list(plan.expansions), "players": players,
+           "agents": list(plan.agents), "seed": plan.seed, "search": attrs.asdict(plan.search),
+           "max_steps": plan.max_steps, "content_hash": content_hash, "rulesdsl": version}
+    if plan.options:
+        out["options"] = list(plan.options)
+    return out
 
 
 class Checkpoint:
@@ -200,13 +205,16 @@ class Checkpoint:
             if theirs == ours:
                 continue
             which = "" if len(sides) == 1 else f" ({'AB'[k] if k < 2 else k})"
-            keys = [key for key in ours if not isinstance(theirs, dict) or theirs.get(key) != ours[key]]
+            # (a key only one side names counts too: a file's options against a run with none)
+            named = [*ours, *(key for key in theirs if key not in ours)] if isinstance(theirs, dict) else list(ours)
+            keys = [key for key in named if not isinstance(theirs, dict) or theirs.get(key) != ours.get(key)]
             key = keys[0] if keys else "?"
-            was = theirs.get(key) if isinstance(theirs, dict) else None
+            unnamed = [] if key == "options" else None   # (no options named: none, `identity`)
+            was = theirs.get(key, unnamed) if isinstance(theirs, dict) else None
             raise CheckpointProblem(f"{path} holds the games of another study{which}: its {_field(key)}: "
-                                    f"{json.dumps(was)}, this run's: {json.dumps(ours.get(key))}. A checkpoint "
-                                    "goes on only the study that wrote it (the same content, agents, seed, search "
-                                    "options, --max-steps and rulesdsl version); give another file name")
+                                    f"{json.dumps(was)}, this run's: {json.dumps(ours.get(key, unnamed))}. A checkpoint "
+                                    "goes on only the study that wrote it (the same content, game options, agents, "
+                                    "seed, search options, --max-steps and rulesdsl version); give another file name")
 
     def _take(self, raw: bytes, number: int) -> None:
         """Line `number` (`raw`, a whole line): a batch of games of one side, the next ones,
@@ -241,7 +249,8 @@ class Checkpoint:
 
 def _field(key: str) -> str:
     return {"content_hash": "content (the card files' hash)", "rulesdsl": "rulesdsl version",
-            "max_steps": "--max-steps", "agents": "line-up", "search": "search options"}.get(key, key)
+            "max_steps": "--max-steps", "agents": "line-up", "search": "search options",
+            "options": "game options (--option)"}.get(key, key)
 
 
 def _opened(path: Path) -> IO[bytes]:

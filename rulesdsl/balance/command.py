@@ -52,6 +52,8 @@ def _side(text: str, base: str, flag: str) -> tuple[str, str | None]:
 @click.option("--seed", "-s", default=0, show_default=True, type=int,
               help="Seed of the run: each deal's seed is a hash of it and the deal's index.")
 @click.option("--jobs", "-j", default=None, type=click.IntRange(min=1), help="Processes (default: all cores).")
+@click.option("--option", "options", multiple=True, metavar="NAME",
+              help="A game option for every game, of both sides of --compare (e.g. beginner_wonders; repeatable).")
 @click.option("--compare", nargs=2, default=None, metavar="A B",
               help="A/B: play both content sets on the same seeds and agents: each a bundled game, a folder "
                    "holding a `game`, or a variant folder layered on --game (e.g. `replace card ...`).")
@@ -76,7 +78,7 @@ def _side(text: str, base: str, flag: str) -> tuple[str, str | None]:
 @click.option("--max-steps", default=DEFAULT_MAX_STEPS, show_default=True, type=click.IntRange(min=1),
               help="Steps one action's effects may take; beyond: an error naming what ran.")
 def balance(game: str | None, players: int | None, expansions: tuple[str, ...], agents: str | None, games: int,
-            seed: int, jobs: int | None, compare: tuple[str, str] | None, as_json: bool, html_file: Path | None,
+            seed: int, jobs: int | None, options: tuple[str, ...], compare: tuple[str, str] | None, as_json: bool, html_file: Path | None,
             iterations: int, rollout: str, depth: int | None, early: int, traces: str | Path | None,
             checkpoint: Path | None, top: int, max_steps: int) -> None:
     """Play many games with seats rotated and report what unbalances the game: win rates by
@@ -114,6 +116,10 @@ def balance(game: str | None, players: int | None, expansions: tuple[str, ...], 
     seats = [c.players for c in contents]
     if len(set(seats)) > 1:
         _fail(f"--compare: {_seat_mismatch(compare, contents)}", 2)
+    from ..cli_support import checked
+    from ..interpreter.creation import checked_options
+    for content in contents:   # (both sides play them: each must read them)
+        options = tuple(dict.fromkeys(checked("--option", checked_options, content, options)))
     try:
         line_up = agent_list(agents) if agents else ["greedy"] * seats[0]
     except ValueError as exc:
@@ -127,7 +133,8 @@ def balance(game: str | None, players: int | None, expansions: tuple[str, ...], 
     except AgentError as exc:
         _fail(f"--agents: {exc}", 2 if str(exc).startswith("unknown agent") else 1)
     plans = [Plan(b, e, players, tuple(line_up), games, seed, search, max_steps,
-                  str(traces / (f"{'ab'[i]}" if compare else "")) if traces else None) for i, (b, e) in enumerate(layers)]
+                  str(traces / (f"{'ab'[i]}" if compare else "")) if traces else None, options)
+             for i, (b, e) in enumerate(layers)]
     for p in plans:
         if p.traces:
             try:

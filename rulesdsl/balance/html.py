@@ -8,7 +8,7 @@ import html
 import io
 from typing import Any
 
-from .analysis import deals_said
+from .analysis import deals_said, options_said
 from .outcomes import seating
 
 CSS = """body{font-family:system-ui,sans-serif;margin:2em;max-width:72em}table{border-collapse:collapse;margin:1em 0}
@@ -81,7 +81,8 @@ def _section(report: dict, heading: str) -> list[str]:
     meta = report["meta"]
     parts = [f"<h2>{html.escape(heading)}</h2>",
              f"<p>{meta['games_played']} games of <b>{html.escape(meta['game'])}</b> ({meta['players']} players), "
-             f"seed {meta['seed']}, agents {html.escape(', '.join(meta['agents']))}; content "
+             f"seed {meta['seed']}, agents {html.escape(', '.join(meta['agents']))}"
+             f"{html.escape(options_said(meta))}; content "
              f"<code>{meta['content_hash']}</code>, rulesdsl {html.escape(meta['version'])}. Every agent sat in every "
              "seat on the same deals; 95% intervals: Wilson for rates, Student's t for means"
              f"{html.escape(deals_said(meta))}.</p>"]

@@ -17,7 +17,7 @@ from ..diagnostics import Span
 from .analysis import Holdings, Tally, common_end, compare, definitions_of, games_compared, summarise
 from .checkpoint import Checkpoint, CheckpointProblem, identity
 from .outcomes import Outcomes
-from .runner import Plan, RunResult, labels, load, replay, run, total_games, unplayed
+from .runner import Plan, RunResult, labels, load, replay, run, total_games, unplayed, with_options_checked
 
 
 
@@ -135,7 +135,7 @@ def _version() -> str:
 def meta_of(plan: Plan, source: str) -> dict:
     content = load(plan).content
     return {"source": source, "game": content.name, "players": content.players, "base": plan.base,
-            "expansions": list(plan.expansions), "agents": labels(plan.agents), "agent_specs": list(plan.agents),
+            "expansions": list(plan.expansions), "options": list(plan.options), "agents": labels(plan.agents), "agent_specs": list(plan.agents),
             "seed": plan.seed, "games_requested": plan.games, "games_scheduled": total_games(plan, content.players),
             "content_hash": content_hash(plan), "version": _version(), "python": platform.python_version(),
             "search": attrs.asdict(plan.search), "max_steps": plan.max_steps,
@@ -162,7 +162,9 @@ def balance(plan: Plan, source: str = "", jobs: int = 1, early: int = 5,
     `rows`: the report lists each game (`games`).  `checkpoint`: a file that keeps the games
     as they are played, and from which a run of the same study goes on (`checkpoint.py`;
     CheckpointProblem where it cannot); `note(text)` is told how many games it holds, and of a
-    last line a crash cut short."""
+    last line a crash cut short.  The plan's game options (`Plan.options`) are checked before
+    any game or checkpoint is opened (ValueError, UnknownName)."""
+    plan = with_options_checked(plan)
     with _checkpoint(checkpoint, [plan], note) as kept:
         result = run(plan, jobs, progress, *kept.side(0))
     return _report(plan, source or plan.base, result, early, jobs, rows), result.outcomes
@@ -190,7 +192,8 @@ def ab(plan_a: Plan, plan_b: Plan, source_a: str, source_b: str, jobs: int = 1, 
     most whole rotations both played (`analysis.games_compared`: the same N for any `jobs`; a
     side whose batches do not end there plays its games after its last batch end again, to
     count what its seats built up to game N: `_built_over`).
-    `checkpoint`, `note`: as `balance`'s, for both plans."""
+    `checkpoint`, `note`: as `balance`'s, for both plans; each plan's options checked as there."""
+    plan_a, plan_b = with_options_checked(plan_a), with_options_checked(plan_b)
     seats = load(plan_a).content.players
     total = total_games(plan_a, seats) + total_games(plan_b, load(plan_b).content.players)
     every = mark_every(total_games(plan_a, seats))

@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from .analysis import deals_said
+from .analysis import deals_said, options_said
 
 
 def _pct(x: float | None) -> str:
@@ -26,7 +26,15 @@ def _meta_line(meta: dict) -> str:
             f"agents {', '.join(meta['agents'])}")
     if meta.get("expansions"):
         line += f", expansions {', '.join(meta['expansions'])}"
-    return line
+    return line + options_said(meta)
+
+
+def _ab_options(result: dict) -> str:
+    """The game options of an A/B's sides: said once where both played the same."""
+    a, b = result["a"]["meta"], result["b"]["meta"]
+    if a.get("options", []) == b.get("options", []):
+        return options_said(a)
+    return f"; A's options: {', '.join(a.get('options', [])) or 'none'}, B's: {', '.join(b.get('options', [])) or 'none'}"
 
 
 def render(report: dict, console: Console, top: int = 15) -> None:
@@ -156,7 +164,7 @@ def definitions_title(result: dict, shown: int | None = None) -> str:
 def render_compare(result: dict, console: Console, top: int = 15) -> None:
     cmp = result["compare"]
     console.print(Text(f"A/B: {result['a']['meta']['source']} (A) against {result['b']['meta']['source']} (B), "
-                       f"the same seeds and agents; B - A with 95% intervals", style="bold"))
+                       f"the same seeds and agents{_ab_options(result)}; B - A with 95% intervals", style="bold"))
     changed = cmp.get("changed", [])
     console.print("B changes: " + (", ".join(f"{c['kind']} {c['name']} ({c['change']})" for c in changed)
                                    if changed else "no definition (each says the same on both sides)"))

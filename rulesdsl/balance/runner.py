@@ -23,6 +23,7 @@ from ..agents import AgentError, SearchOptions, answer, lineup, lineup_again
 from ..collector import skipping_what_exists
 from ..interpreter.budget import DEFAULT_MAX_STEPS, MAX_GAME_ACTIONS, EffectFailed, GameStuck, complete_deals
 from ..interpreter.chance import derive
+from ..interpreter.creation import checked_options
 from ..interpreter.core import watch
 from ..interpreter.legality import not_stuck
 from ..interpreter.playout import play_out, too_long
@@ -36,7 +37,8 @@ from .outcomes import Outcomes, seating
 @attrs.frozen
 class Plan:
     """What a run plays: the content (a base game name or folder, expansions, a player count),
-    one agent per seat (the line-up, rotated over the games), how many games from which seed."""
+    one agent per seat (the line-up, rotated over the games), how many games from which seed,
+    and the game options every game is created with (`with_options_checked`)."""
 
     base: str
     expansions: tuple[str, ...]
@@ -47,6 +49,7 @@ class Plan:
     search: SearchOptions = SearchOptions()
     max_steps: int = DEFAULT_MAX_STEPS
     traces: str | None = None          # a folder: each game's trace is written there (rulesdsl replay)
+    options: tuple[str, ...] = ()
 
 
 @attrs.frozen
@@ -98,6 +101,14 @@ def load(plan: Plan):
     return load_ruleset(plan.expansions, plan.base, plan.players)
 
 
+def with_options_checked(plan: Plan) -> Plan:
+    """The plan with its options as its games take them (sorted, each once), checked against its
+    content (ValueError, UnknownName): a run refuses them before its first game, and a
+    checkpoint or a report names them alike however they were given."""
+    options = tuple(dict.fromkeys(checked_options(load(plan).content, plan.options)))
+    return plan if options == plan.options else attrs.evolve(plan, options=options)
+
+
 def play_game(rules, plan: Plan, index: int, factories: list[Callable[[int], Any]], bundled: list[bool]) -> dict:
     """Play game `index` of the plan; its record, or GameFailure."""
     n = rules.content.players
@@ -107,7 +118,7 @@ def play_game(rules, plan: Plan, index: int, factories: list[Callable[[int], Any
     names = labels(plan.agents)
     where = f"game {index} (seed {seed})"
     try:
-        game = rules.new_game(seed=seed, max_steps=plan.max_steps)
+        game = rules.new_game(seed=seed, options=plan.options, max_steps=plan.max_steps)
     except EffectFailed as exc:
         raise GameFailure(index, f"{exc.within(where)}") from None
     agents = []
@@ -298,6 +309,7 @@ def run(plan: Plan, jobs: int = 1, progress: Callable[[int, int], None] | None =
     `marks`: no task plays across a multiple of this many games, so a batch ends at each (the
     two sides of an A/B end batches together there: `lab.mark_every`)."""
     start = time.perf_counter()
+    plan = with_options_checked(plan)
     seats = load(plan).content.players
     total = total_games(plan, seats)
     joined = _joined_from(plan, total, saved, joining)
