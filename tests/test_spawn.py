@@ -111,6 +111,28 @@ def test_bundled_content_on_spawned_workers(spawning, args):
 
 
 @needs_spawn
+@pytest.mark.parametrize("args", [
+    ["simulate", "-n", "20", "--option", "beginner_wonders", "--json"],
+    ["simulate", "-n", "20", "--game", "classic", "-p", "3", "--option", "night_sides", "--json"],
+    ["balance", "-n", "20", "--agents", "random,greedy", "--option", "beginner_wonders", "--json"],
+])
+def test_game_options_on_spawned_workers(spawning, args):
+    # (each worker creates its games with the options: the same output as one process, and not
+    # the output of the run without them)
+    out = json.loads(on_one_and_spawned(spawning, *args))
+    meta = out.get("meta", out)
+    assert meta["options"] == [args[args.index("--option") + 1]]
+    env, _ = spawning
+    cut = args.index("--option")
+    plain = rulesdsl({k: v for k, v in env.items() if k != "RULESDSL_START_METHOD"}, *args[:cut], *args[cut + 2:],
+                     "-j", "1")
+    assert plain.returncode == 0
+    without = json.loads(same_output(plain))
+    (without.get("meta", without))["options"] = meta["options"]   # (the games differ, not only what is said)
+    assert json.dumps(without, sort_keys=True) != same_output(rulesdsl(env, *args, "-j", "2"))
+
+
+@needs_spawn
 def test_a_folder_of_ones_own_by_a_relative_path_and_an_absolute_one(spawning, tmp_path):
     work = tmp_path / "work"
     shutil.copytree(DATA / "broken_coins", work / "coins")
