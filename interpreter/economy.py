@@ -359,7 +359,7 @@ def build(g: Game, p: int, item: int, free: bool = False) -> None:
                 frames += _pay_neighbours(g, p, item)
             else:
                 frames += events.event_frames(g, "traded", p, fields={"seller": -1, "resource": "", "amount": trade})
-    _into_play(g, p, item, "built", via, frames)
+    g._arrive[item](g, p, "built", via, frames)
 
 
 def _pay_neighbours(g: Game, p: int, item: int) -> list[Frame]:
@@ -410,10 +410,12 @@ def taken_along(g: Game, p: int, riders: list[int], to: int = -1) -> None:
 
 
 def acquire(g: Game, p: int, item: int) -> None:
-    _into_play(g, p, item, "acquired", None, [])
+    g._arrive[item](g, p, "acquired", None, [])
 
 
 def _into_play(g: Game, p: int, item: int, event: str, via: str | None, frames: list[Frame]) -> None:
+    """`item` comes into seat p's city: the generic arrival, which interpreter/arrivals.py writes
+    out per item (`g._arrive`, what `build` and `acquire` call) and hands the unusual ones."""
     it = g.content.items[item]
     riders = core.leaving_with(g, item) if g.content.structure_riders else None
     try:

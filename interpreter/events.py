@@ -36,7 +36,8 @@ def event_frames(g: Game, name: str, actor: int, item: int = -1, only: int = -1,
     # What the event itself says first (its item's colour and kind, how it was built, its zone):
     # most triggers fail these, before their item's place and owner are looked up.  The
     # colour, kind and `via` filters depend only on the item's printed kind and colour and on
-    # how it came: read once (`hearing`).  (`economy._into_play` reads the same key first.)
+    # how it came: read once (`hearing`).  (An item's arrival reads the same key first:
+    # `economy._into_play`, interpreter/arrivals.py.)
     hearing = g._hearing.get(key)
     if hearing is None:
         hearing = g._hearing[key] = _hearing(triggers, it, key[3] if it is not None else None)
