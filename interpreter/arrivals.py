@@ -17,6 +17,7 @@ reaches the source: the item's values are the maker's arguments; the rest is int
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Callable
 
 from rulesdsl.model import Content
@@ -50,7 +51,13 @@ def _generic(item: int) -> Arrival:
 # the maker's arguments, so content sets of one shape share it, and a code object run by many
 # items is specialised by CPython after a few builds (one per item ran mostly unspecialised: a
 # random game builds each item about once, and the count of classic at 7 seats rose 0.4 %).
-_makers: dict[str, Callable] = {}
+@functools.lru_cache(maxsize=None)
+def _maker(text: str) -> Callable:
+    """The maker whose source is `text`, compiled once per process (a memo, as the parse of the
+    grammar is: the same text gives the same function)."""
+    space = dict(_common())
+    exec(compile(text, "<an item's arrival>", "exec"), space)   # (trusted source: names and integers)
+    return space["make"]
 
 
 def _common() -> dict:
@@ -142,12 +149,7 @@ def _write(content: Content, t: dict, it) -> Arrival:
     # One maker per shape of arrival, its values (the item's number and parts) as arguments.
     body = "\n".join("    " + line for line in L)
     text = f"def make({', '.join(names)}):\n{body}\n    return arrive\n"
-    make = _makers.get(text)
-    if make is None:
-        space = dict(_common())
-        exec(compile(text, "<an item's arrival>", "exec"), space)   # (trusted source: names and integers)
-        make = _makers[text] = space["make"]
-    arrive = make(*values)
+    arrive = _maker(text)(*values)
     arrive.source = text   # type: ignore[attr-defined]  (for a reader)
     return arrive
 
