@@ -30,8 +30,9 @@ def test_a_move_all_filtered_by_a_colour_names_the_colour(tmp_path):
 
 def test_a_move_all_filtered_otherwise_says_the_condition():
     game = explain("classic", Ruleset.load((), "classic", 3).content)
-    assert "each player moves everything in the day boards" not in game
-    assert ("each player moves the boards in the day boards for which its value is the value of the first "
+    assert "moves everything in the day boards" not in game and "move everything in the day boards to the box; move" in game
+    # (inside `for each player: (...)` since the set-up's `chosen_boards` option)
+    assert ("they move the boards in the day boards for which its value is the value of the first "
             "item in their board to the box") in game
     # (unfiltered, everything does move)
     assert "move everything in the night boards to the box" in game
