@@ -138,7 +138,7 @@ class Playthrough:
         `setup`: what a falsifying example prints, to paste into a test of its own."""
         from rulesdsl.interpreter.actions import Action
         if isinstance(actions, (str, Action)):
-            # (read letter by letter, 'choose Piraeus' failed as "empty action"; as run_checked says it)
+            # (read letter by letter, an action text such as 'choose X' failed as "empty action"; as run_checked says it)
             raise TypeError("actions must be a list of Actions or action texts, not "
                             + ("one Action" if isinstance(actions, Action) else "a string"))
         parsed = tuple(a if isinstance(a, Action) else Action.parse(a) for a in actions)
