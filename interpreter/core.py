@@ -119,6 +119,7 @@ def slot_tables(content: Content) -> dict:
     # one it knows lies there (knowledge.py).
     decks = knowledge.deck_zones(content)
     t["deck_slots"] = frozenset(slot for slot, z in enumerate(slot_zone) if z in decks)
+    t["slot_seers"] = knowledge.slot_seers(content, slot_zone, slot_owner)
     # What a move into or out of each slot has to keep true beside the slot's items (`relocate`).
     t["slot_kind"] = [(STRUCTURE_SLOT if slot == t["structure_slot"] else 0) | (ACTIVE_SLOT if active else 0)
                       | (RULED_SLOT if slot in t["ruled"] else 0) for slot, active in enumerate(t["slot_active"])]

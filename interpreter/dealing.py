@@ -100,7 +100,7 @@ def deal_unseen(g: Game, count: int, src: int, dst: int, owner: int, space: int 
     if g.zone_slots[dst][owner] not in g.deck_slots or from_slot in g.deck_slots and not g.state.known:
         deal(g, count, src, dst, owner, space, hidden, unseen, by)
         return
-    saw = knowledge.seen_in(g, {from_slot})
+    saw = knowledge.seen_in(g, (from_slot,))
     deal(g, count, src, dst, owner, space, hidden, unseen, by)
     knowledge.remember_arrived(g, saw)
 

@@ -27,7 +27,7 @@ private zone (its owner sees it there: who gave it is not kept)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterable
 
 if TYPE_CHECKING:
     from rulesdsl.model import Content
@@ -49,17 +49,31 @@ def seers(g: Game, item: int) -> list[int]:
     slot = st.loc[item]
     if slot < 0:
         return []
-    if st.hidden and item in st.hidden or slot in g.deck_slots:   # (face down, or in a deck: known, or not seen)
+    hidden = st.hidden
+    if hidden and item in hidden or slot in g.deck_slots:   # (face down, or in a deck: known, or not seen)
         return list(st.known.get(item, ()))
-    if slot == g.structure_slot:
+    seen = g.slot_seers[slot]
+    if seen is None:
         # (a card of the structure shows its face if it lies face up; what lies on a card lies face up)
         if item in st.structure:
-            return list(range(st.players)) if st.face_up[st.structure.index(item)] else []
-        return list(range(st.players))
-    z = g.content.zones[g.slot_zone[slot]]
-    if z.per_player and z.private:
-        return [g.slot_owner[slot]]
-    return list(range(st.players)) if z.public else []
+            return list(g.seats) if st.face_up[st.structure.index(item)] else []
+        return list(g.seats)
+    return list(seen)
+
+
+def slot_seers(content: Content, slot_zone: list[int], slot_owner: list[int]) -> list[tuple[int, ...] | None]:
+    """By slot, the seats that see the face of an item lying face up there (`seers`, one answer
+    for a whole slot: a public zone every seat, a seat's private zone that seat, others none);
+    None for the structure, whose cards show their faces one by one."""
+    everyone = tuple(range(content.players))
+    out: list[tuple[int, ...] | None] = []
+    for z, owner in zip(slot_zone, slot_owner):
+        if z < 0:
+            out.append(None)
+            continue
+        zone = content.zones[z]
+        out.append((owner,) if zone.per_player and zone.private else everyone if zone.public else ())
+    return out
 
 
 def remember(g: Game, item: int, seats: list[int]) -> None:
@@ -68,51 +82,67 @@ def remember(g: Game, item: int, seats: list[int]) -> None:
         g.state.known[item] = seats
 
 
-def seers_of(g: Game, items: list[int]) -> list[list[int]]:
-    """Before `items` are put into a deck no seat sees (`deck_slots`, which the caller tests):
-    the seats that see each where it lies now."""
-    return [seers(g, item) for item in items]
+def remember_put(g: Game, item: int, seats: list[int]) -> None:
+    """`item`, just put into a deck no seat sees, is known there to `seats` (those that saw it:
+    `seers` before the move); `relocate` forgets it when it moves (`core.placed_items`)."""
+    if seats:
+        g.state.known[item] = seats
+        marked = g._placed
+        if marked is not None:
+            marked.add(item)
 
 
-def remember_put(g: Game, items: list[int], saw: list[list[int]] | None) -> None:
-    """`items`, just put into a deck no seat sees, are known there to the seats that saw each
-    (`seers_of` before the move); `relocate` forgets them when they move (`core.placed_items`)."""
-    if not saw:
-        return
-    known, marked = g.state.known, g._placed
-    for item, seats in zip(items, saw):
-        if seats:
-            known[item] = seats
-            if marked is not None:
-                marked.add(item)
-
-
-def seen_in(g: Game, slots: set[int]) -> dict[int, list[int]]:
+def seen_in(g: Game, slots: Iterable[int]) -> dict[int, list[int]]:
     """Before a statement moves items out of `slots` into a deck no seat sees: each item there
-    that some seat sees (or knows), with those seats (`remember_arrived` after the move)."""
+    that some seat sees (or knows), with those seats (`remember_arrived` after the move).  One
+    answer holds for a whole slot but for what lies face down there (`slot_seers`)."""
     out = {}
-    known = g.state.known
+    st = g.state
+    known = st.known
     for slot in slots:
         if slot in g.deck_slots:   # (in a deck: only what a seat knows lies there, where any does)
             if known:
-                for item in g.state.zones[slot]:
-                    seats = known.get(item)
-                    if seats:
-                        out[item] = list(seats)
+                items = st.zones[slot]
+                if len(known) < len(items):   # (the shorter of the two is looked through)
+                    loc = st.loc
+                    for item, seats in known.items():
+                        if loc[item] == slot:
+                            out[item] = list(seats)
+                else:
+                    for item in items:
+                        seats = known.get(item)
+                        if seats:
+                            out[item] = list(seats)
             continue
-        for item in g.state.zones[slot]:
-            seats = seers(g, item)
-            if seats:
-                out[item] = seats
+        seen = g.slot_seers[slot]
+        if seen is None:   # (the structure: card by card)
+            for item in st.zones[slot]:
+                seats = seers(g, item)
+                if seats:
+                    out[item] = seats
+            continue
+        hidden = st.hidden
+        for item in st.zones[slot]:
+            if hidden and item in hidden:
+                seats = known.get(item)
+                if seats:
+                    out[item] = list(seats)
+            elif seen:
+                out[item] = list(seen)
     return out
 
 
 def remember_arrived(g: Game, saw: dict[int, list[int]]) -> None:
     """Of the items of `saw` (`seen_in` before the move), those now in a deck no seat sees are
     known there to the seats that saw them."""
-    loc, decks = g.state.loc, g.deck_slots
-    put = [item for item in saw if loc[item] in decks]
-    remember_put(g, put, [saw[item] for item in put])
+    if not saw:
+        return
+    loc, decks, known, marked = g.state.loc, g.deck_slots, g.state.known, g._placed
+    for item, seats in saw.items():
+        if loc[item] in decks:
+            known[item] = seats
+            if marked is not None:
+                marked.add(item)
 
 
 def forget_shuffled(g: Game, slot: int) -> None:

@@ -50,9 +50,9 @@ def move_unseen(g: Game, item: int, zone: int, owner: int, onto: int | None = No
     if g.zone_slots[zone][0] not in g.deck_slots:
         move(g, item, zone, owner, onto, bottom, by)
         return
-    saw = knowledge.seers_of(g, [item])
+    saw = knowledge.seers(g, item)
     move(g, item, zone, owner, onto, bottom, by)
-    knowledge.remember_put(g, [item], saw)
+    knowledge.remember_put(g, item, saw)
 
 
 def move_all(g: Game, src: int, dst: int, owner, me: int, bottom: bool = False, claim_them: bool = False,
@@ -128,9 +128,10 @@ def take_top_unseen(g: Game, count: int, src: int, dst: int, me: int) -> None:
         return
     pile = g.state.zones[g.zone_slots[src][me]]
     taken = pile[len(pile) - min(count, len(pile)):]
-    saw = knowledge.seers_of(g, taken)
+    saw = [knowledge.seers(g, item) for item in taken]
     take_top(g, count, src, dst, me)
-    knowledge.remember_put(g, taken, saw)
+    for item, seats in zip(taken, saw):
+        knowledge.remember_put(g, item, seats)
 
 
 def return_to_deck(g: Game, zone: int, me: int) -> None:
@@ -142,10 +143,12 @@ def return_to_deck(g: Game, zone: int, me: int) -> None:
         deck = items[item].deck
         if deck >= 0:
             slot = g.zone_slots[deck][me]
-            saw = knowledge.seers_of(g, [item]) if slot in g.deck_slots else None
-            core.arrive(g, item, slot, me, frames)
-            if saw:
-                knowledge.remember_put(g, [item], saw)
+            if slot in g.deck_slots:
+                saw = knowledge.seers(g, item)
+                core.arrive(g, item, slot, me, frames)
+                knowledge.remember_put(g, item, saw)
+            else:
+                core.arrive(g, item, slot, me, frames)
     if frames:
         machine.schedule(g, frames)
 
