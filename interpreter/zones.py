@@ -219,9 +219,11 @@ def reveal(g: Game, zone: int, owner: int, space: int | None) -> None:
     here = set(st.zones[g.zone_slots[zone][owner]])
     before = st.hidden
     st.hidden = [i for i in before if not (i in here and (space is None or st.positions.get(i) == space))]
-    if st.known and len(st.hidden) < len(before):   # (face up: seen by all, known to none alone)
-        up = set(before).difference(st.hidden)
-        st.known = {i: seats for i, seats in st.known.items() if i not in up}
+    known = st.known
+    if known and len(st.hidden) < len(before):   # (face up: seen by all, known to none alone)
+        for i in before:
+            if i in known and i in here and (space is None or st.positions.get(i) == space):
+                del known[i]
 
 
 def first_empty(g: Game, zone: int, me: int) -> int:
