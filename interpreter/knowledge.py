@@ -101,18 +101,9 @@ def seen_in(g: Game, slots: Iterable[int]) -> dict[int, list[int]]:
     known = st.known
     for slot in slots:
         if slot in g.deck_slots:   # (in a deck: only what a seat knows lies there, where any does)
-            if known:
-                items = st.zones[slot]
-                if len(known) < len(items):   # (the shorter of the two is looked through)
-                    loc = st.loc
-                    for item, seats in known.items():
-                        if loc[item] == slot:
-                            out[item] = list(seats)
-                else:
-                    for item in items:
-                        seats = known.get(item)
-                        if seats:
-                            out[item] = list(seats)
+            if known:   # (the items of both, found by the set operation, not item by item)
+                for item in known.keys() & st.zones[slot]:
+                    out[item] = list(known[item])
             continue
         seen = g.slot_seers[slot]
         if seen is None:   # (the structure: card by card)
