@@ -4,6 +4,7 @@ and how a mistake in the user's content reads inside a test run."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 import subprocess
 import sys
@@ -318,11 +319,19 @@ def test_a_tracer_other_than_hypothesis_is_left_alone():
     assert inside is tracer and after is tracer
 
 
-def free_monitoring_tool(name: str) -> int:
-    """A `sys.monitoring` tool id taken under `name` (the caller frees it)."""
+@contextlib.contextmanager
+def line_tool(name: str):
+    """A free `sys.monitoring` tool id taken under `name`, hearing LINE events; freed after
+    (unless the block freed it already)."""
     tool = next(t for t in range(6) if sys.monitoring.get_tool(t) is None)
     sys.monitoring.use_tool_id(tool, name)
-    return tool
+    try:
+        sys.monitoring.set_events(tool, sys.monitoring.events.LINE)
+        yield tool
+    finally:
+        if sys.monitoring.get_tool(tool) is not None:
+            sys.monitoring.set_events(tool, 0)
+            sys.monitoring.free_tool_id(tool)
 
 
 @pytest.mark.skipif(sys.version_info < (3, 12), reason="sys.monitoring is Python 3.12's")
@@ -330,15 +339,10 @@ def test_a_monitoring_tool_other_than_hypothesis_is_left_alone():
     # (coverage.py's `sysmon` core is such a tool: it must keep seeing the engine's lines)
     from rulesdsl.testing.untraced import untraced
     line = sys.monitoring.events.LINE
-    tool = free_monitoring_tool("coverage.py")
-    try:
-        sys.monitoring.set_events(tool, line)
+    with line_tool("coverage.py") as tool:
         with untraced():
             inside = sys.monitoring.get_events(tool)
         after = sys.monitoring.get_events(tool)
-    finally:
-        sys.monitoring.set_events(tool, 0)
-        sys.monitoring.free_tool_id(tool)
     assert inside == line and after == line
 
 
@@ -349,9 +353,7 @@ def test_hypothesis_giving_its_monitoring_tool_back_inside_the_block_is_no_error
     # tool raised ValueError ("tool 3 is not in use") out of the engine's block.
     from rulesdsl.testing.untraced import untraced
     line = sys.monitoring.events.LINE
-    tool = free_monitoring_tool("scrutineer")
-    try:
-        sys.monitoring.set_events(tool, line)
+    with line_tool("scrutineer") as tool:
         with untraced():
             suspended = sys.monitoring.get_events(tool)
         restored = sys.monitoring.get_events(tool)
@@ -365,10 +367,6 @@ def test_hypothesis_giving_its_monitoring_tool_back_inside_the_block_is_no_error
             sys.monitoring.use_tool_id(tool, "scrutineer")   # taken anew, its events its own
             sys.monitoring.set_events(tool, sys.monitoring.events.CALL)
         retaken = sys.monitoring.get_events(tool)
-    finally:
-        if sys.monitoring.get_tool(tool) is not None:
-            sys.monitoring.set_events(tool, 0)
-            sys.monitoring.free_tool_id(tool)
     assert suspended == 0 and restored == line
     assert freed is None
     assert retaken == sys.monitoring.events.CALL
