@@ -39,7 +39,7 @@ def deck_zones(content: Content) -> set[int]:
     """The zones no seat sees that items start in (`deck`): drawn from again, so a seat that saw
     an item go into one knows it lies there (`deck_slots`, their slots, is `Game`'s)."""
     decks = {it.deck for it in content.items if it.deck >= 0}
-    return {z.id for z in content.zones if z.id in decks and not z.public and not (z.per_player and z.private)}
+    return {z.id for z in content.zones if z.id in decks and z.seen_by_none}
 
 
 def seers(g: Game, item: int) -> list[int]:

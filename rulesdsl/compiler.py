@@ -794,7 +794,7 @@ class Compiler:
         `_unseen` verb, which records what a seat saw go in (interpreter/knowledge.py); a move
         elsewhere pays nothing for it."""
         z = self.zones[zone]
-        return not z.public and not (z.per_player and z.private) and z.name in self.deck_names
+        return z.seen_by_none and z.name in self.deck_names
 
     def do_take_top(self, s, kw) -> Step:
         count = self.expr(s.args[0])

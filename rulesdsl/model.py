@@ -239,6 +239,12 @@ class ZoneDef:
     # only: not part of `Content.fingerprint`, so a label added or changed keeps saves loadable.
     label: str = ""
 
+    @property
+    def seen_by_none(self) -> bool:
+        """No seat sees what lies here: the zone is not public, nor a seat's own private zone.
+        (The compiler and the runtime both ask it of decks: one rule, one place.)"""
+        return not self.public and not (self.per_player and self.private)
+
 
 @attrs.define
 class Layout:
