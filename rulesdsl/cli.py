@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from .cli_support import (Existing, OutputFile, checked, check_players, content_layers, game_base, game_options, load_rules, no_such,
-                          require_expansion_folders, require_paths, seat_agent, seat_agents, stop_on_ctrl_c, usage_error, worker_jobs,
+                          require_expansion_folders, require_paths, require_range, seat_agent, seat_agents, stop_on_ctrl_c, usage_error, worker_jobs,
                           worker_lost, writable)
 from .limits import DEFAULT_MAX_STEPS, SEED_MAX, SEED_MIN
 
@@ -72,6 +72,9 @@ def check(paths: tuple[str, ...], expansions: tuple[str, ...], fmt: str, max_err
     if players is not None and not report.errors:
         for layers in sets:  # each game checked, at that count (a count outside its range: exit 2)
             load_rules(tuple(layers[1:]), layers[0], players)
+        for t in targets:   # (stdin's file: its check played every count of the range already)
+            if not isinstance(t, Path):
+                _players_in_range(layers_for(t, expansions, base), players)
     if fmt == "json":
         click.echo(report.to_json())
     elif fmt == "sarif":
@@ -91,6 +94,17 @@ def _own_game_and_game_flag(paths: tuple[Path, ...], game: str) -> None:
     for p in paths:
         if str(p) != "-" and p.resolve() != chosen and load_paths([p]).by_kind("game"):
             usage_error(f"{p} defines its own game: give it as PATH or as --game, not both")
+
+
+def _players_in_range(layers: list, players: int) -> None:
+    """A player count outside the range of the game these layers make: one `error:` line, exit
+    2, as `load_rules` says it of a game given by folder or name."""
+    from .compiler import player_range
+    from .loader import load_paths
+    merged = load_paths(layers)
+    games = merged.by_kind("game")
+    if games:
+        require_range(games[0].name, *player_range(games[:1] + merged.by_kind("expansion")), players)
 
 
 def _stdin_file():

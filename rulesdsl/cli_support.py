@@ -68,9 +68,13 @@ def check_players(expansions: tuple[str, ...], base: str, players: int) -> None:
     """A player count outside the game's range: `error: classic plays with 3 to 7 players, not 9`
     (one line, exit 2).  The range is read from the game compiled for its fewest players."""
     content = load_rules(expansions, base).content
-    low, high = content.min_players, content.max_players
+    require_range(content.name, content.min_players, content.max_players, players)
+
+
+def require_range(game: str, low: int, high: int, players: int) -> None:
+    """`players` outside the game's range [low, high]: one `error:` line saying the range, exit 2."""
     if not low <= players <= high:
-        usage_error(f"{content.name} plays with {low if low == high else f'{low} to {high}'} players, not {players}")
+        usage_error(f"{game} plays with {low if low == high else f'{low} to {high}'} players, not {players}")
 
 
 def usage_error(message: str) -> NoReturn:

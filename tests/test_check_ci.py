@@ -233,6 +233,19 @@ def test_check_stdin(tmp_path):
     assert run("check", "-", "-", input=text).exit_code == 2
 
 
+def test_check_stdin_refuses_a_player_count_outside_the_game_range():
+    """`check - --players 9` said ok and exited 0 on Duel, where `check FOLDER --players 9`
+    says the range and exits 2: the count was compiled for folders only."""
+    text = card("Test Card", "    color brown\n")
+    result = run("check", "-", "--players", "9", input=text)
+    assert result.exit_code == 2
+    assert "error: duel plays with 2 players, not 9" in result.output
+    assert run("check", "-", "--players", "2", input=text).exit_code == 0
+    # On the classic game (--game), its own range.
+    result = run("check", "--game", "classic", "-", "--players", "8", input=text)
+    assert result.exit_code == 2 and "error: classic plays with 3 to 7 players, not 8" in result.output
+
+
 def test_check_stdin_is_laid_on_the_game_its_base_names():
     """An expansion on stdin made for the classic game was laid on Duel (E107) while the same
     file by name was checked on classic: docs/cli.md says a path that defines no `game` is laid
