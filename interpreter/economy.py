@@ -118,20 +118,23 @@ def price(g: Game, p: int, item: int) -> tuple[int, int, bool]:
     hit = cache.get(item)
     if hit is not None:
         return hit
-    it = g.content.items[item]
     s = g._stats[p]
     if s is None:
         s = stats(g, p)
-    if it.chain_from and _chained(g, p, it, s):
-        result = (0, 0, True)
-    elif it.chain_from and s.chain_price is not None and (it.cost is None or _cost(g, p, it, s)[0] > s.chain_price):
-        result = (s.chain_price, 0, False)
-    elif it.cost is None:
-        result = (0, 0, False)
-    else:
-        result = _cost(g, p, it, s)
-    cache[item] = result
+    # (written per item, interpreter/pricing.py; the unusual cases handed to `_priced`)
+    result = cache[item] = g._priced[item](g, p, s)
     return result
+
+
+def _priced(g: Game, p: int, it, s: Stats) -> tuple[int, int, bool]:
+    """Seat p's price of `it` (`s`: its stats), not kept: the generic way."""
+    if it.chain_from and _chained(g, p, it, s):
+        return (0, 0, True)
+    if it.chain_from and s.chain_price is not None and (it.cost is None or _cost(g, p, it, s)[0] > s.chain_price):
+        return (s.chain_price, 0, False)
+    if it.cost is None:
+        return (0, 0, False)
+    return _cost(g, p, it, s)
 
 
 def _chained(g: Game, p: int, it, s: Stats) -> bool:

@@ -19,7 +19,7 @@ from typing import Iterable
 from rulesdsl.model import Content
 from rulesdsl.names import check_seat
 
-from . import (arrivals, core, creation, dealing, decisions, economy, events, legality, machine, majority, scoring,
+from . import (arrivals, core, creation, dealing, decisions, economy, events, legality, machine, majority, pricing, scoring,
                seats, selection, spaces, starters, structure, track, turns, undo, zones)
 from .actions import Action, IllegalAction
 from .budget import DEFAULT_MAX_STEPS, EffectFailed
@@ -32,7 +32,7 @@ from .state import State
 # (interpreter/starters.py, interpreter/spaces.py, interpreter/arrivals.py) and its slot tables
 # (core.slot_tables).
 _CONTENT_FUNCTIONS = ("_open_spaces", "_draw", "_draw_in_round", "_round_record", "_turn", "_round_free", "_starts",
-                      "_round_starts", "_arrive")
+                      "_round_starts", "_arrive", "_priced")
 _SLOT_TABLES = (
     "zone_base", "zone_slots", "seats", "seat_list", "slot_zone", "slot_owner", "n_slots", "slot_active", "slot_kind", "slot_discard", "active_slots", "deck_slots", "slot_seers",
     "structure_slot", "track_slot", "ruled", "item_names", "action_by_name", "copied_names",
@@ -94,6 +94,7 @@ class Game:
     _turn: spaces.Turn | None
     _round_starts: list | None   # each action's run in a round (starters.round_starters_of); None: no rounds
     _arrive: list   # each item's arrival in a city, by item number (arrivals.arrivals_of)
+    _priced: list   # each item's price to a seat, by item number (pricing.pricers_of)
     _structure_left: int | None
     _structure_at: dict[int, int] | None
     _to_uncover: list[int] | None
@@ -150,6 +151,7 @@ class Game:
         machine.set_budget(self, max_steps)
         core.lay_out_slots(self, content)
         self._arrive = arrivals.arrivals_of(content, content._slot_tables)
+        self._priced = pricing.pricers_of(content)
         self._starts = starters.starters_of(content)
         self._round_starts = starters.round_starters_of(content) if content.simultaneous else None
         self._open_spaces, self._draw, self._draw_in_round, self._round_record, self._turn, self._round_free = \

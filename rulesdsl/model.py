@@ -366,6 +366,8 @@ class Content:
     _round_starts: list[Callable] | None = attrs.field(default=None, init=False, repr=False, eq=False)
     # Each item's arrival in a seat's city, written for it (interpreter/arrivals.py).
     _arrivals: list[Callable] | None = attrs.field(default=None, init=False, repr=False, eq=False)
+    # Each item's price to a seat, written for it (interpreter/pricing.py).
+    _pricers: list[Callable] | None = attrs.field(default=None, init=False, repr=False, eq=False)
     # The definition each block comes from (`procedure `may_move``), by block index.
     block_origins: list[str] = attrs.Factory(list)
 

@@ -69,7 +69,7 @@ def test_a_caller_may_still_add_attributes():
     assert game.note == "mine" and vars(game) == {"note": "mine"}
 
 
-HOT = [events.event_frames, economy.price, economy._cost, economy.trade_price, economy.production, economy.stats,
+HOT = [events.event_frames, economy.price, economy._priced, economy._cost, economy.trade_price, economy.production, economy.stats,
        economy.available_coins, economy.payment_options, economy.round_payment, economy.build,
        selection.candidates, selection._candidates_slow, selection.own_candidates, selection._where,
        selection.zone_pool, selection.count,

@@ -1,0 +1,135 @@
+"""What an item costs a seat, written out for each item of a content set.
+
+`economy.price` keeps each seat's prices; on a miss it works the price out from what the item's
+printed cost fixes (its coins, whether a formula adds to them, the resources it asks for, its
+chains) and what the content fixes (whether neighbours trade), then from the seat's stats.  So
+for each item this module writes the price as Python source once per content, with the printed
+answers taken: the needs unrolled, each read against the seat's production and its kept unit
+prices; units missing where one-of producers may stand in, or bought from neighbours, go to the
+functions `_cost` hands them to (`economy.cheapest_trade`, `trade.cheapest`), looked up in their
+modules at each call as `_cost` looks them up.  Whatever is unusual (a discount, a coin formula,
+a chain's price, a chain borrowed) is handed to the generic functions (`economy._priced`,
+`economy._cost`).
+
+Items of one shape (the same lines) share one maker, which is given each item's values, as
+interpreter/arrivals.py does it, so that CPython specialises a code object many items run.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import TYPE_CHECKING, Callable
+
+from rulesdsl.model import Content
+
+from . import economy, trade
+
+if TYPE_CHECKING:
+    from .game import Game
+
+Pricer = Callable[..., tuple]   # priced(g, p, s): (coins in all, of which for trading, free by chain)
+
+
+def pricers_of(content: Content) -> list[Pricer]:
+    """Each item's price, by item number: `priced(g, p, s)` returns what `economy._priced(g, p,
+    it, s)` returns (`s`: seat p's stats).  Written by the content's first game and shared."""
+    written = content._pricers
+    if written is None:
+        written = content._pricers = [_write(content, it) for it in content.items]
+    return written
+
+
+def generic(item: int, content: Content) -> Pricer:
+    """The generic price of `item` (for tests)."""
+    it = content.items[item]
+
+    def priced(g: Game, p: int, s) -> tuple:
+        return economy._priced(g, p, it, s)
+    return priced
+
+
+@functools.lru_cache(maxsize=None)
+def _maker(text: str) -> Callable:
+    """The maker whose source is `text`, compiled once per process."""
+    space = {"economy": economy, "trade": trade}
+    exec(compile(text, "<an item's price>", "exec"), space)   # (trusted source: names and integers)
+    return space["make"]
+
+
+def _write(content: Content, it) -> Pricer:
+    names: list[str] = []
+    values: list = []
+
+    def val(x) -> str:
+        name = f"_v{len(names)}"
+        names.append(name)
+        values.append(x)
+        return name
+
+    it_name = val(it)
+    cost = it.cost
+    L = ["def priced(g, p, s):"]
+    if it.chain_from:
+        # (a chain the seat holds makes it free; one borrowed, or a chain's price: the generic way)
+        L += [f"    if not s.chains.isdisjoint({val(it.chain_from)}) or s.borrow_chains or s.chain_price is not None:",
+              f"        return economy._priced(g, p, {it_name}, s)"]
+    if cost is None:
+        L.append("    return (0, 0, False)")
+    elif cost.coins_fn is not None:
+        L.append(f"    return economy._cost(g, p, {it_name}, s)")
+    elif not cost.needs:
+        if not content.trade_base:   # (a discount may waive the coins)
+            L += ["    if s.discounts:", f"        return economy._cost(g, p, {it_name}, s)"]
+        L.append(f"    return {val((cost.coins, 0, False))}")
+    elif content.trade_base:
+        # The units missing, bought from neighbours.
+        L += ["    produce = s.produce", "    need = None"]
+        for k, (r, c) in enumerate(cost.needs):
+            r, c = val(r), val(c)
+            L += [f"    q = produce[{r}]", f"    if {c} > q:"]
+            if k:
+                L += ["        if need is None:", "            need = [0] * len(produce)"]
+            else:
+                L.append("        need = [0] * len(produce)")
+            L.append(f"        need[{r}] = {c} - q")
+        L += ["    if need is None:",
+              f"        return {val((cost.coins, 0, False))}",
+              "    least = trade.cheapest(g, p, tuple(need), s)",
+              "    if least is None:",
+              f"        return {val((economy.IMPOSSIBLE, economy.IMPOSSIBLE, False))}",
+              f"    return ({val(cost.coins)} + least, least, False)"]
+    else:
+        coins = val(cost.coins)
+        needs = [(val(r), val(c)) for r, c in cost.needs]
+        L += ["    if s.discounts:",
+              f"        return economy._cost(g, p, {it_name}, s)",
+              "    produce = s.produce",
+              "    if s.one_of:"]
+        # (the units missing and their prices, weighed against the one-of producers)
+        L += ["        need = None"]
+        for r, c in needs:
+            L += [f"        q = produce[{r}]",
+                  f"        if {c} > q:",
+                  "            if need is None:",
+                  "                need = [0] * len(produce)",
+                  "                prices = [0] * len(produce)",
+                  f"            need[{r}] = {c} - q",
+                  f"            prices[{r}] = economy.trade_price(g, p, {r})"]
+        L += ["        if need is None:",
+              f"            return {val((cost.coins, 0, False))}",
+              "        trade = economy.cheapest_trade(need, prices, s.one_of, 0)",
+              f"        return ({coins} + trade, trade, False)",
+              "    trade = 0"]
+        for r, c in needs:
+            # (`trade_price`'s kept prices read here: most are kept)
+            L += [f"    q = produce[{r}]",
+                  f"    if {c} > q:",
+                  "        kept = g._prices[p]",
+                  f"        unit = kept[{r}] if kept is not None else -1",
+                  f"        trade += ({c} - q) * (unit if unit >= 0 else economy.trade_price(g, p, {r}))"]
+        L += [f"    return ({coins} + trade, trade, False)"]
+    body = "\n".join("    " + line for line in L)
+    text = f"def make({', '.join(names)}):\n{body}\n    return priced\n"
+    priced = _maker(text)(*values)
+    priced.source = text   # type: ignore[attr-defined]  (for a reader)
+    return priced
