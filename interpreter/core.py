@@ -127,6 +127,7 @@ def slot_tables(content: Content) -> dict:
     t["_item_points"] = item_points(content)
     t["block_stops"] = [len(b.steps) for b in content.blocks]   # where a frame of each block stops
     t["procedure_shapes"] = machine.procedure_shapes(content)
+    t["_uncover_idle"] = events.riders_only(content, "uncovered")
     return t
 
 

@@ -111,6 +111,17 @@ def _hearing(triggers: list, it, via: str | None) -> list | tuple:
     return heard
 
 
+def riders_only(content, name: str) -> bool:
+    """Whether every trigger of event `name` does something only where something lies on the
+    event's item (each step of its block `take_attached event.item`, the compiler's
+    `event_riders_only`): then an event of an item that carries nothing sets off nothing that
+    acts, and its frames need not be made (`structure.uncover`)."""
+    triggers = content.triggers_by_event.get(name)
+    return bool(triggers) and all(
+        all(getattr(step, "event_riders_only", False) for step in content.blocks[t.block].steps)
+        for t in triggers)
+
+
 def event_field(g: Game, event: dict, name: str):
     if name == "kind" or name == "color":
         # Read from the event's item when asked: most events never need them.

@@ -108,20 +108,41 @@ def uncover(g: Game) -> bool:
     if not slots:
         return False
     face_up = st.face_up
-    frames: list[Frame] = []
     heard = "uncovered" in g.content.triggers_by_event   # (most content hears none: no call per card)
+    turned: list[int] = []
     for slot in slots:
         item = structure[slot]
         if item >= 0 and not face_up[slot] and not cover[slot]:
             face_up[slot] = True
             if heard:
-                frames += events.event_frames(g, "uncovered", st.current, item)
+                turned.append(item)
             g._accessible = None
             if g._open_slots is not None:
                 insort(g._open_slots, slot)
+    if not turned:
+        return False
+    if g._uncover_idle and not _carrying(g, turned):
+        # Its rules act only on what lies on the cards turned up, and nothing does: their
+        # frames would run and do nothing, and the turn would end through the frame loop.
+        # (Where one card carries something, every card's frames run as ever: what one
+        # card's take sets off might put something on another before its frame runs.)
+        return False
+    frames: list[Frame] = []
+    for item in turned:
+        frames += events.event_frames(g, "uncovered", st.current, item)
     if frames:
         machine.schedule(g, frames)
         return True
+    return False
+
+
+def _carrying(g: Game, items: list[int]) -> bool:
+    """Whether something lies on one of `items`."""
+    if not g.state.attached:
+        return False
+    for item in items:
+        if core.carries(g, item):
+            return True
     return False
 
 

@@ -818,7 +818,13 @@ class Compiler:
         return lambda g, f: g.deal_onto_structure(count(g, f), src, slots)
 
     def do_take_attached(self, s, kw) -> Step:
-        return self.call("take_attached", ME, self.acted_on(s.args[0]))
+        step = self.call("take_attached", ME, self.acted_on(s.args[0]))
+        e = s.args[0]
+        if isinstance(e, ast.Attribute) and e.name == "item" and isinstance(e.obj, ast.Name) and e.obj.name == "event":
+            # It does nothing where nothing lies on the event's item: an event whose triggers
+            # are all such steps need not run them then (`events.riders_only`).
+            step.event_riders_only = True   # type: ignore[attr-defined]
+        return step
 
     def do_trigger(self, s, kw) -> Step:
         return self.call("trigger", ME, self.acted_on(s.args[0]))
