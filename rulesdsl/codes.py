@@ -416,7 +416,8 @@ EXPLANATIONS: dict[str, Explanation] = {
         "Deal or move from that zone somewhere (an age, a procedure), or give the item another deck."),
     "W504": Explanation(
         "Every action that takes a card from the structure has a cost, a condition, a filter on "
-        "the card it takes (`color=`, `where=`, ...) or a second parameter, so a player short of "
+        "the card it takes (`color=`, `where=`, ...) or a second parameter, and no action that takes "
+        "no card is always possible either (`action rest { gain 1 coin }`), so a player short of "
         "coins, or facing only cards the filter refuses, may have nothing to do and the game "
         "would stop (`simulate` and `balance` then say which player is stuck). Legal (a test may "
         "want it), but surely unintended in a real game.",

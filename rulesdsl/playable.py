@@ -285,15 +285,19 @@ class Playable:
                         self.error("E202", f"`before_turn` in action `{a.name}`: in a game of simultaneous rounds "
                                            f"a seat's choice is its whole turn, with no normal action after it",
                                    s.verb_span, "make it a normal action, or a choice inside one (`choose_one`)")
-        if takers and not any(self.always_possible(a) for a in takers):
+        # (an action that takes no card, `rest { gain 1 coin }`, is always possible as well: a
+        # player who has it is never stuck, whatever the card-taking actions ask)
+        if takers and not any(self.always_possible(a) for a in takers) \
+                and not any(self.always_possible(a) for a in actions if a not in takers and not self.before_turn(a)):
             removed = [r for r, old in self.merged.removed if old.kind == "action"]
             # (at what the last layer did: a designer's `replace action discard` on top of the
             # game, not the game's first action)
             read = {f: i for i, f in enumerate(self.merged.read)}
             latest = max(takers, key=lambda a: read.get(a.name_span.file, -1))
             span = removed[-1].name_span if removed else latest.name_span
-            self.warning("W504", "every action that takes a card has a cost, a condition or a filter: a player who "
-                                 "can meet none has no legal action and the game is stuck", span,
+            self.warning("W504", "every action that takes a card has a cost, a condition or a filter, and no other "
+                                 "action is always possible: a player who can meet none has no legal action and the "
+                                 "game is stuck", span,
                          "keep an action that is always possible, such as `action discard { param card from "
                          "structure; discard card }`; `rulesdsl verify` finds such positions")
 

@@ -1,0 +1,71 @@
+"""A designer's own small games, written from the docs alone (audit 26): what `check`, `explain`
+and `verify` say of a game that is not one of the bundled ones.
+
+The games are invented for these tests and written into tmp_path: a market row refilled from a
+deck, with an action that takes no card and is always possible."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rulesdsl.report import check_paths
+
+MARKET = """\
+game bazaar {
+    title "Bazaar"
+    players 2 3
+    resources spice
+    colors gold blue
+    item_kinds card
+    counter fame
+    zone stall player active public
+    zone row public
+    zone deck
+    zone discard public
+    build_zone card stall
+    discard_pile discard
+    trade_price 3
+    age_ends when count(row) == 0
+    score fame counter(fame)
+    tiebreak_by coins
+    setup {
+        each_player { gain 3 coins }
+        shuffle deck
+    }
+}
+
+age 1 { take_top 3 deck row }
+
+card "Spice Cart" { deck deck; color gold; produce spice; copies 2 2 3 3 }
+card "Tea House" { deck deck; color blue; cost spice; add 1 fame; copies 2 2 3 3 }
+card "Palace" { deck deck; color blue; cost 3 spice; add 3 fame; copies 2 3 }
+
+action buy {
+    param card from row
+    build card
+    take_top 1 deck row
+}
+
+action rest {
+    gain 1 coin
+}
+"""
+
+
+def write_game(tmp_path: Path, text: str = MARKET) -> Path:
+    folder = tmp_path / "game"
+    folder.mkdir()
+    (folder / "game.rules").write_text(text, encoding="utf-8")
+    return folder
+
+
+def test_an_action_that_takes_no_card_and_is_always_possible_is_no_w504(tmp_path):
+    # Every card-taking action here has a cost (`build` pays), but `rest` is always legal: no
+    # player can be left without a legal action, so W504's "the game is stuck" would be untrue.
+    report = check_paths([write_game(tmp_path)])
+    assert [d.code for d in report.diagnostics] == [], report.human()
+
+
+def test_w504_still_warns_when_the_action_without_a_card_has_a_condition(tmp_path):
+    folder = write_game(tmp_path, MARKET.replace("    gain 1 coin\n", "    require coins < 2\n    gain 1 coin\n"))
+    assert "W504" in [d.code for d in check_paths([folder]).diagnostics]
