@@ -5,6 +5,8 @@ game's `players` statement: "a clean check means the content plays" at every cou
 
 from __future__ import annotations
 
+import attrs
+
 from .compiler import Compiler, label, player_range
 from .diagnostics import Diagnostic, Span
 from .limits import MAX_GAME_ACTIONS
@@ -22,14 +24,34 @@ def trial_diagnostics(merged: Merged) -> list[Diagnostic]:
     low, high = player_range(headers)
     where = next((s.args[-1].span for s in game.block.statements if s.verb == "players" and s.args),
                  game.name_span) if game.block else game.name_span
+    # (a game that does not end is most likely its `age_ends` condition: said there, not at `players`)
+    ends = next((s.args[-1].span for s in game.block.statements if s.verb == "age_ends" and s.args),
+                None) if game.block else None
     out = []
     for players in range(low, high + 1):
         problem = _trial(merged, players)
         if isinstance(problem, _Runaway):
             out.append(_runaway(merged, where, players, problem.exc))
         elif problem:
-            out.append(_error(where, players, problem))
+            span = ends if problem.hint is ENDLESS and ends is not None else where
+            out.append(_error(span, players, problem))
     return out
+
+
+@attrs.frozen
+class _Problem:
+    """Why a trial game does not play to its end, and what to look at."""
+
+    text: str
+    hint: str
+
+
+SHORT = "check the copies and the deals for that many players, or change `players`"
+ENDLESS = ("the game never reached its end: an age ends when the game's `age_ends` condition holds (without "
+           "one, when its structure is empty), so some action must lead there; or end the game with `win`")
+STUCK = ("keep an action that is always possible, such as one that takes a card for nothing, or one that takes "
+         "no card (`action rest { gain 1 coin }`); `rulesdsl verify` finds such positions")
+FAILED = "the game could not go on: `rulesdsl verify` plays such games and writes a trace that `replay` re-runs"
 
 
 class _Runaway(Exception):
@@ -45,28 +67,29 @@ class _Runaway(Exception):
 TRIAL_GAMES = 8   # random games per player count: content that fails one game in ten is found most times
 
 
-def _trial(merged: Merged, players: int) -> "str | _Runaway | None":
+def _trial(merged: Merged, players: int) -> "_Problem | _Runaway | None":
     """Why `TRIAL_GAMES` random games (`rulesdsl simulate`'s first games, run seed 0) at
     `players` do not all play to their end (the first reason found, in game order), or None."""
     from .interpreter.budget import BudgetExceeded, EffectFailed
     try:
         content = Compiler(merged, ["check"], players).compile()
     except Exception as exc:  # (content that does not compile at this count: the reason it does not play)
-        return f"a random game failed: {type(exc).__name__}: {exc}"
+        return _Problem(f"a random game failed: {type(exc).__name__}: {exc}", FAILED)
     for index in range(TRIAL_GAMES):
         try:
             problem = _trial_game(content, index)
         except Exception as exc:  # anything a trial game raises is a reason the content does not play
             if isinstance(exc, BudgetExceeded) or isinstance(exc, EffectFailed) and exc.chain:
                 return _Runaway(exc)   # (said where it runs)
-            problem = f"a random game failed: {type(exc).__name__}: {exc}"
+            problem = _Problem(f"a random game failed: {type(exc).__name__}: {exc}", FAILED)
         if problem:
-            return problem if not index else \
-                f"{problem} (trial game {index + 1} of {TRIAL_GAMES}: `rulesdsl simulate`'s game {index})"
+            return problem if not index else _Problem(
+                f"{problem.text} (trial game {index + 1} of {TRIAL_GAMES}: `rulesdsl simulate`'s game {index})",
+                problem.hint)
     return None
 
 
-def _trial_game(content, index: int) -> str | None:
+def _trial_game(content, index: int) -> _Problem | None:
     """Why the random game `index` does not play to its end, or None: the very game `rulesdsl
     simulate -n 8` plays as its game `index` (its seed, its agents' seeds, `play_out`), so that
     content `check` accepts plays those games (trial games of their own seeds 0 to 7 let a
@@ -79,22 +102,22 @@ def _trial_game(content, index: int) -> str | None:
     seed = game_seed(0, index)
     game = Game.create(content, seed=seed)
     if game.short_draws:
-        return short_deal(*game.short_draws[0])
+        return _Problem(short_deal(*game.short_draws[0]), SHORT)
     try:
         play_out(game, [RandomAgent(agent_seed(seed, p)) for p in range(game.state.players)])
     except GameTooLong:
-        problem = f"a random game did not end within {MAX_GAME_ACTIONS} actions"
+        problem = _Problem(f"a random game did not end within {MAX_GAME_ACTIONS} actions", ENDLESS)
     except GameStuck as exc:
-        problem = (f"the game gets stuck at action {len(game.state.history) + 1}: player {exc.seat} has "
-                   "no legal action")
+        problem = _Problem(f"the game gets stuck at action {len(game.state.history) + 1}: player {exc.seat} "
+                           "has no legal action", STUCK)
     except Exception:
         if game.short_draws:   # (a deal came up short first: where the game went wrong)
-            return short_deal(*game.short_draws[0])
+            return _Problem(short_deal(*game.short_draws[0]), SHORT)
         raise
     else:
         problem = None
     # A deal that came up short is the first thing that went wrong (the game played on past it).
-    return short_deal(*game.short_draws[0]) if game.short_draws else problem
+    return _Problem(short_deal(*game.short_draws[0]), SHORT) if game.short_draws else problem
 
 
 def _runaway(merged: Merged, players_span: Span, players: int, exc) -> Diagnostic:
@@ -120,9 +143,9 @@ def _runaway(merged: Merged, players_span: Span, players: int, exc) -> Diagnosti
                       "that turns false; `running:` names the definitions, outermost first")
 
 
-def _error(span: Span, players: int, problem: str) -> Diagnostic:
-    return Diagnostic("error", "E409", f"at {players} players the game cannot be played: {problem}", span,
-                      "check the copies and the deals for that many players, or change `players`")
+def _error(span: Span, players: int, problem: _Problem) -> Diagnostic:
+    return Diagnostic("error", "E409", f"at {players} players the game cannot be played: {problem.text}", span,
+                      problem.hint)
 
 
 __all__ = ["trial_diagnostics"]

@@ -69,3 +69,23 @@ def test_an_action_that_takes_no_card_and_is_always_possible_is_no_w504(tmp_path
 def test_w504_still_warns_when_the_action_without_a_card_has_a_condition(tmp_path):
     folder = write_game(tmp_path, MARKET.replace("    gain 1 coin\n", "    require coins < 2\n    gain 1 coin\n"))
     assert "W504" in [d.code for d in check_paths([folder]).diagnostics]
+
+
+def test_a_game_that_never_ends_is_said_at_its_age_ends_with_a_hint_about_ending(tmp_path):
+    # The hint was "check the copies and the deals for that many players", at `players`: about a
+    # deck too small, not about a game whose ages never end.
+    folder = write_game(tmp_path, MARKET.replace("age_ends when count(row) == 0", "age_ends when false"))
+    errors = [d for d in check_paths([folder]).diagnostics if d.code == "E409"]
+    assert errors and all("did not end" in d.message for d in errors)
+    assert {(d.span.line, d.span.column) for d in errors} == {(15, 19)}
+    assert all("`age_ends`" in d.help and "copies" not in d.help for d in errors)
+
+
+def test_a_stuck_trial_game_hints_at_an_action_always_possible(tmp_path):
+    folder = write_game(tmp_path, MARKET.replace("    gain 1 coin\n", "    require coins > 100\n    gain 1 coin\n")
+                        .replace("deck deck; color gold; produce spice; copies 2 2 3 3",
+                                 "deck deck; color gold; cost 9 coins; produce spice; copies 2 2 3 3")
+                        .replace("each_player { gain 3 coins }", "each_player { gain 0 coins }"))
+    errors = [d for d in check_paths([folder]).diagnostics if d.code == "E409"]
+    assert errors and all("no legal action" in d.message for d in errors), [d.message for d in errors]
+    assert all("always possible" in d.help and "copies" not in d.help for d in errors)
