@@ -89,3 +89,20 @@ def test_a_stuck_trial_game_hints_at_an_action_always_possible(tmp_path):
     errors = [d for d in check_paths([folder]).diagnostics if d.code == "E409"]
     assert errors and all("no legal action" in d.message for d in errors), [d.message for d in errors]
     assert all("always possible" in d.help and "copies" not in d.help for d in errors)
+
+
+def test_verify_of_a_game_that_never_ends_lists_the_ends_of_its_moves_not_a_thousand(tmp_path):
+    from click.testing import CliRunner
+
+    from rulesdsl.cli import cli
+    folder = write_game(tmp_path, MARKET.replace("age_ends when count(row) == 0", "age_ends when false"))
+    out = tmp_path / "failure.json"
+    result = CliRunner().invoke(cli, ["verify", "--game", str(folder), "--games", "1", "--jobs", "1",
+                                      "--out", str(out)], catch_exceptions=False)
+    assert result.exit_code == 1 and "`game-ends` broken" in result.output, result.output[-800:]
+    assert "the 1000 action(s) that lead to it:" in result.output
+    listed = [line for line in result.output.splitlines() if line[:9].strip().rstrip(".").isdigit()]
+    assert len(listed) == 40 and listed[0].strip().startswith("1.") and listed[-1].strip().startswith("1000.")
+    assert "... 960 more (the trace holds every one) ..." in result.output
+    import json
+    assert len(json.loads(out.read_text(encoding="utf-8"))["actions"]) == 1000

@@ -31,6 +31,9 @@ from .invariants import (CRASHES, DEFAULT_MAX_ACTIONS, GAME_ENDS, Context, Invar
                          check_game, check_only, crash_violation, run_checked)
 
 
+SHOWN_AT_MOST = 40   # actions of a failure listed in full; of a longer one, its first and last 20
+
+
 @attrs.define
 class Failure:
     """A broken invariant, shrunk."""
@@ -55,7 +58,13 @@ class Failure:
                  f"  found in game {self.game_index} (seed {self.seed}) after {self.original_length} actions; "
                  + (f"shrunk to {len(self.actions)} action(s):" if len(self.actions) < self.original_length
                     else f"the {len(self.actions)} action(s) that lead to it:")]
-        lines += [f"    {i:3d}. {a}" for i, a in enumerate(self.actions, start=1)] or ["    (none: the start position)"]
+        listed = [f"    {i:3d}. {a}" for i, a in enumerate(self.actions, start=1)] or ["    (none: the start position)"]
+        if len(listed) > SHOWN_AT_MOST:
+            # (a game that does not end is not shrunk: its thousand moves drowned the message)
+            half = SHOWN_AT_MOST // 2
+            listed = [*listed[:half], f"    ... {len(listed) - 2 * half} more (the trace holds every one) ...",
+                      *listed[-half:]]
+        lines += listed
         if self.action is not None:
             lines.append(f"  then: {self.action}")
         return "\n".join(lines)
