@@ -126,9 +126,17 @@ def find(name: str, content) -> Entry:
         raise UnknownName(name, "names that differ from it only in case: " + ", ".join(f"`{e.label}`" for e in loose))
     if loose:
         return loose[0]
+    close = did_you_mean(name, [e.label for e in all_entries])
+    # (a designer's own game is what they ask about: a name close to one of theirs, `age1` for
+    # their `age 1`, was sent to the bundled game that has a layout `age1`)
+    own_game = _game_name(content) not in bundled_sets("game")
     raise UnknownName(name, _removed_by(wanted, content) or _in_a_bundled_expansion(wanted, content)
-                      or _in_another_bundled_game(wanted, content)
-                      or did_you_mean(name, [e.label for e in all_entries]))
+                      or (close if own_game else None) or _in_another_bundled_game(wanted, content, all_entries)
+                      or close)
+
+
+def _game_name(content) -> str | None:
+    return next((d.name for d in source_definitions(content).definitions if d.kind == "game"), None)
 
 
 def _removed_by(wanted: str, content) -> str | None:
@@ -161,12 +169,13 @@ def _in_a_bundled_expansion(wanted: str, content) -> str | None:
     return None
 
 
-def _in_another_bundled_game(wanted: str, content) -> str | None:
+def _in_another_bundled_game(wanted: str, content, entries_here: list[Entry]) -> str | None:
     """Where another bundled game defines `wanted` (a card of one game asked of the default
     game): `"X" is a card of the bundled game G: add --game G`; else None.  Matched in any case,
-    with or without its kind first, as `find` matches a name."""
-    merged = source_definitions(content)
-    game = next((d.name for d in merged.definitions if d.kind == "game"), None)
+    with or without its kind first, as `find` matches a name.  What this game defines too (an
+    age asked by its bare number, `1`, which names no definition alone) is this game's: its
+    name as `find` takes it is suggested."""
+    game = _game_name(content)
     loose = " ".join(wanted.split()).casefold()
     for other, names in _bundled_game_names():
         if other == game:
@@ -174,6 +183,9 @@ def _in_another_bundled_game(wanted: str, content) -> str | None:
         found = names.get(loose)
         if found is not None:
             kind, said = found
+            here = next((e for e in entries_here if e.kind == kind and e.name.casefold() == said.casefold()), None)
+            if here is not None:
+                return f"did you mean `{here.label}`?"
             return f"\"{said}\" is {article(words(kind))} of the bundled game {other}: add --game {other}"
     return None
 

@@ -106,3 +106,33 @@ def test_verify_of_a_game_that_never_ends_lists_the_ends_of_its_moves_not_a_thou
     assert "... 960 more (the trace holds every one) ..." in result.output
     import json
     assert len(json.loads(out.read_text(encoding="utf-8"))["actions"]) == 1000
+
+
+def test_explain_of_a_bare_age_number_suggests_the_age_of_this_game(tmp_path):
+    # Every bundled game has an `age 1`: `explain 1` sent the default game's user to another
+    # bundled game ("add --game classic") that has it no more than theirs.
+    import pytest
+
+    from rulesdsl.explain import UnknownName, explain
+    from rulesdsl.pipeline import Ruleset
+    for content in (Ruleset.load((), "duel", 2).content, Ruleset.load((), "classic", 3).content,
+                    Ruleset.load((), str(write_game(tmp_path)), 2).content):
+        with pytest.raises(UnknownName) as exc:
+            explain("1", content)
+        assert exc.value.suggestion == "did you mean `age 1`?"
+
+
+def test_explain_in_a_designers_own_game_suggests_its_own_names_first(tmp_path):
+    # `age1` is a layout of a bundled game: a designer's own game that has an `age 1` was told
+    # "add --game duel", a game they did not ask about.
+    import pytest
+
+    from rulesdsl.explain import UnknownName, explain
+    from rulesdsl.pipeline import Ruleset
+    content = Ruleset.load((), str(write_game(tmp_path)), 2).content
+    with pytest.raises(UnknownName) as exc:
+        explain("age1", content)
+    assert exc.value.suggestion == "did you mean `age 1`?"
+    with pytest.raises(UnknownName) as exc:     # nothing of theirs is close: the bundled game that has it
+        explain("Great Library", content)
+    assert exc.value.suggestion == '"Great Library" is a wonder of the bundled game duel: add --game duel'
