@@ -136,3 +136,19 @@ def test_explain_in_a_designers_own_game_suggests_its_own_names_first(tmp_path):
     with pytest.raises(UnknownName) as exc:     # nothing of theirs is close: the bundled game that has it
         explain("Great Library", content)
     assert exc.value.suggestion == '"Great Library" is a wonder of the bundled game duel: add --game duel'
+
+
+def test_a_game_without_trade_price_buys_from_the_bank_at_2_as_the_docs_say(tmp_path):
+    # (docs/language.md, `trade_price` in `game`: the default was said nowhere; a designer whose
+    # game has no trade found cards costing coins they never wrote)
+    from rulesdsl.pipeline import new_game
+    without = write_game(tmp_path, MARKET.replace("    trade_price 3\n", ""))
+    assert new_game(base=str(without), players=2, seed=1).trade_prices(0) == [2]
+    (tmp_path / "dear").mkdir()
+    (tmp_path / "dear" / "game.rules").write_text(MARKET.replace("trade_price 3", "trade_price 1000"),
+                                                  encoding="utf-8")
+    game = new_game(base=str(tmp_path / "dear"), players=2, seed=1)
+    assert game.trade_prices(0) == [1000]
+    tea = next(i for i, it in enumerate(game.content.items) if it.name == "Tea House")
+    assert game.price(0, tea)[0] >= 1000          # 1 spice, which no seat makes at the start
+    assert new_game(base=str(without), players=2, seed=1).price(0, tea)[0] == 2
