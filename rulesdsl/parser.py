@@ -109,8 +109,8 @@ def parse_file(path: str, text: str) -> tuple[ast.SourceFile | None, list[Diagno
         pieces = [(first, last, piece) for first, last, piece in pieces if last < stop]
         good, found = _parse_pieces(path, pieces)
         return (ast.SourceFile(path, text, tuple(good)) if good else None), found + diagnostics
-    if len(pieces) < 2:
-        return None, diagnostics
+    if len(pieces) < 2:   # (a stray statement read past keeps the definitions around it)
+        return (ast.SourceFile(path, text, definitions) if definitions else None), diagnostics
     good, found = _parse_pieces(path, pieces)
     if not found:  # the pieces parse but the whole does not: keep the first diagnosis
         return None, diagnostics
@@ -213,6 +213,13 @@ def _parse_unpaused(path: str, text: str, offset: int) -> tuple[tuple, list[Diag
     except UnexpectedToken as exc:
         if exc.token.type == "$END":
             return (), [_unexpected_end(path, text, exc, offset)]
+        stray = _stray_statement(path, text, exc, offset)
+        if stray is not None:
+            # (read again without that line: the definition before it is not lost with it)
+            lines = text.split("\n")
+            lines[exc.token.line - 1] = ""
+            definitions, diagnostics = _parse_unpaused(path, "\n".join(lines), offset)
+            return definitions, [stray, *diagnostics]
         return (), [_unexpected_token(path, exc, offset)]
     except (LarkError, RecursionError) as exc:  # any other parser failure is still the file's fault
         return (), [Diagnostic("error", "E001", f"cannot parse this file: {type(exc).__name__}",
@@ -281,6 +288,35 @@ def _unexpected_end(path: str, text: str, exc: Exception, offset: int = 0) -> Di
     return Diagnostic("error", "E003", "unexpected end of file",
                       Span.point(path, len(lines) + offset, len(lines[-1]) + 1),
                       "the last statement or expression is incomplete")
+
+
+def _stray_statement(path: str, text: str, exc, offset: int = 0) -> Diagnostic | None:
+    """E101 for a statement with an option (`gain 1 coin who=left`) after the `}` that closes a
+    definition, as for one without (which reads as definitions of kinds `gain`, `coin` and is
+    said where the definitions are checked): the `=` was "unexpected", the real mistake not said."""
+    from . import registry as R
+    tok = exc.token
+    if tok.value != "=":
+        return None
+    line = text.split("\n")[tok.line - 1]
+    words = line.split()
+    if not words or words[0] not in R.VERBS or words[0] in R.KINDS:
+        return None
+    depth, closed = 0, None
+    for number, _col, _indent, _first, ch in _braces(text):
+        if number >= tok.line:
+            break
+        depth = depth + 1 if ch == "{" else max(0, depth - 1)
+        if depth == 0 and ch == "}":
+            closed = number
+    if depth:
+        return None
+    column = len(line) - len(line.lstrip()) + 1
+    span = Span(path, tok.line + offset, column, tok.line + offset, column + len(words[0]))
+    hint = ("a statement belongs inside the `{ ... }` of a definition" if closed is None else
+            f"the definition above closed at line {closed + offset}; a statement belongs inside a definition: "
+            f"move the line up, before that `}}`")
+    return Diagnostic("error", "E101", f"`{words[0]}` stands outside any definition", span, hint)
 
 
 def _unexpected_token(path: str, exc, offset: int = 0) -> Diagnostic:

@@ -152,3 +152,17 @@ def test_a_game_without_trade_price_buys_from_the_bank_at_2_as_the_docs_say(tmp_
     tea = next(i for i, it in enumerate(game.content.items) if it.name == "Tea House")
     assert game.price(0, tea)[0] >= 1000          # 1 spice, which no seat makes at the start
     assert new_game(base=str(without), players=2, seed=1).price(0, tea)[0] == 2
+
+
+def test_a_statement_with_an_option_after_a_closing_brace_is_e101_and_the_definition_stays(tmp_path):
+    # `gain 1 coin` there was E101 ("stands outside any definition"), but `gain 1 coin who=left`
+    # was E001 "unexpected `=`", and the action before it was lost with it.
+    folder = write_game(tmp_path, MARKET + "    gain 1 coin who=left\n")
+    report = check_paths([folder])
+    assert [(d.code, d.span.line, d.span.column) for d in report.diagnostics] == [("E101", 39, 5)], report.human()
+    assert "`gain` stands outside any definition" in report.diagnostics[0].message
+    assert "closed at line 38" in report.diagnostics[0].help
+    (tmp_path / "2").mkdir()
+    folder = write_game(tmp_path / "2", MARKET.replace("action rest {", "when built by=me { gain 1 coin }\naction rest {"))
+    line = MARKET.split("\n").index("action rest {") + 1
+    assert [(d.code, d.span.line) for d in check_paths([folder]).diagnostics] == [("E101", line)]
