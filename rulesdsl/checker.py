@@ -170,6 +170,14 @@ def _per_check(method):
     return once
 
 
+# What the block of a definition holds, for one written without it (E106).
+BODY_HINTS = {
+    "age": "add `{ ... }` after the name: an age's block holds its set-up, what is dealt as it begins "
+           "(`age 1 { deal 3 deck hand }`, `deal_structure`), and may be empty (`age 1 { }`); "
+           "ages run in the order they are defined",
+}
+
+
 class Checker:
     def __init__(self, merged: Merged):
         self.merged = merged
@@ -285,10 +293,14 @@ class Checker:
         if d.block is None:
             before = self.closed_before(d)
             # (no more than 40 characters between two backticks or two quotes: a longer run is elided)
+            # (a statement of the definition above only where that one may hold it: `age 1` is
+            # a card's statement, never a game's)
+            verb = R.verb_for(before.kind, d.kind) if before is not None else None
             self.error("E106", f"{d.kind} `{d.name}` has no body", d.name_span,
                        f"add {{ ... }} after the name; or, if it is a statement of {before.kind} \"{before.name}\" "
                        f"above, move it up, before the closing brace at line {before.span.end_line}"
-                       if before is not None and d.kind in R.VERBS else "add `{ ... }` after the name")
+                       if before is not None and verb is not None and self.allowed(verb, before.kind, True)
+                       else BODY_HINTS.get(d.kind, "add `{ ... }` after the name"))
             return
         scope = Scope(dict(R.NAMES), d.kind)
         if d.kind == "action":
