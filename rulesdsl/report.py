@@ -20,14 +20,19 @@ from .trial import trial_diagnostics
 from .loader import CARDS_ROOT, Inline, bundled_names, default_game, files_in, load_paths, resolve_layers
 
 
+SYNTAX = "the syntax errors above (what a file that does not parse defines or declares is unknown)"
+PLAYERS = "the `players` error above (the player counts the game supports are not known)"
+
+
 @attrs.define
 class Report:
     diagnostics: list[Diagnostic]
     sources: dict[str, str]
     files: int
     definitions: dict[str, int]
-    # Diagnostics left out because a file that does not parse explains them (`follow_on`).
+    # Diagnostics left out because an error explains them (`follow_on`), and what those errors are.
     hidden: int = 0
+    hidden_from: tuple[str, ...] = (SYNTAX,)
 
     @property
     def errors(self) -> int:
@@ -65,8 +70,8 @@ class Report:
     def hidden_note(self) -> str:
         n = self.hidden
         return (f"note: {n:,} more {'diagnostics are' if n != 1 else 'diagnostic is'} left out: "
-                f"{'they follow' if n != 1 else 'it follows'} from the syntax errors above (what a file "
-                "that does not parse defines or declares is unknown); check again once those are fixed")
+                f"{'they follow' if n != 1 else 'it follows'} from {' and from '.join(self.hidden_from)}; "
+                "check again once those are fixed")
 
     def shown(self, max_errors: int | None) -> tuple[list[Diagnostic], list[Diagnostic]]:
         """The diagnostics to show under `--max-errors` (None or 0: all), and the rest."""
@@ -117,6 +122,7 @@ class _Checked:
     keys: set[tuple[str, str]]
     files: set[str] = attrs.Factory(set)
     hidden: int = 0
+    hidden_from: tuple[str, ...] = ()
 
 
 # What a file that does not parse (E0xx) sets off elsewhere, its definitions being lost: one stray
@@ -127,9 +133,38 @@ FROM_LOST_HEADER = frozenset({"E301", "E302", "E303", "E304", "E305", "E313", "E
                               "W509"})
 FROM_LOST_DEFINITION = frozenset({"E105", "E306", "E311", "E315"})
 _HEADER = re.compile(r"^\s*(game|expansion)(?![A-Za-z0-9_])", re.M)
+# What a `players` range the engine cannot play (E404 at it: `players 65`, `players 4 2`) sets off:
+# the checks that weigh each count a game supports, made at counts the designer did not mean.
+FROM_PLAYER_RANGE = frozenset({"W511", "E412", "E409"})
 
 
 def follow_on(checked: list[Diagnostic], merged) -> list[Diagnostic]:
+    """The diagnostics of `checked` that an earlier error explains: a file of `merged` that does
+    not parse, or a `players` range that cannot be played."""
+    return [d for found in follow_on_by_cause(checked, merged).values() for d in found]
+
+
+def follow_on_by_cause(checked: list[Diagnostic], merged) -> dict[str, list[Diagnostic]]:
+    """`follow_on`'s diagnostics under what explains them (`SYNTAX`, `PLAYERS`), each cause
+    that explains some."""
+    out = {SYNTAX: _from_syntax(checked, merged), PLAYERS: _from_player_range(checked, merged)}
+    return {cause: found for cause, found in out.items() if found}
+
+
+def _from_player_range(checked: list[Diagnostic], merged) -> list[Diagnostic]:
+    ranges = [s.span for g in merged.by_kind("game") + merged.by_kind("expansion") if g.block
+              for s in g.block.statements if s.verb == "players"]
+    if not any(d.code == "E404" and any(_within(d.span, r) for r in ranges) for d in checked):
+        return []
+    return [d for d in checked if d.code in FROM_PLAYER_RANGE]
+
+
+def _within(inner, outer) -> bool:
+    return inner.file == outer.file and (outer.line, outer.column) <= (inner.line, inner.column) \
+        and (inner.end_line, inner.end_column) <= (outer.end_line, outer.end_column)
+
+
+def _from_syntax(checked: list[Diagnostic], merged) -> list[Diagnostic]:
     """The diagnostics of `checked` that a file of `merged` that does not parse explains."""
     broken = {d.span.file for d in merged.diagnostics if d.severity == "error" and d.code.startswith("E0")}
     if not broken:
@@ -161,7 +196,8 @@ def _spanned(source: str | None, d: Diagnostic) -> str:
 def _check_set(paths: list[Path | Inline], read: dict | None = None) -> _Checked:
     merged = load_paths(paths, read)
     checked = check(merged)
-    hidden = follow_on(checked, merged)
+    causes = follow_on_by_cause(checked, merged)
+    hidden = [d for found in causes.values() for d in found]
     if hidden:
         left_out = {id(d) for d in hidden}
         checked = [d for d in checked if id(d) not in left_out]
@@ -175,7 +211,7 @@ def _check_set(paths: list[Path | Inline], read: dict | None = None) -> _Checked
         diags = [_with_note(d, merged, note) for d in diags]
     known = set(R.KINDS) | declared_item_kinds(merged)
     keys = {(d.kind, d.name) for d in merged.definitions if d.kind in known}
-    return _Checked(diags, merged.sources, keys, set(merged.read), len(hidden))
+    return _Checked(diags, merged.sources, keys, set(merged.read), len(hidden), tuple(causes))
 
 
 def _your_changes(merged) -> tuple[str, list[str]] | None:
@@ -216,8 +252,10 @@ def _combine(sets: list[_Checked]) -> Report:
     keys: set[tuple[str, str]] = set()
     files: set[str] = set()
     hidden = 0
+    causes: dict[str, None] = {}   # (in the order found, each once)
     for c in sets:
         hidden += c.hidden
+        causes.update(dict.fromkeys(c.hidden_from))
         for d in c.diagnostics:
             diags.setdefault((d.span, d.code, d.message), d)
         sources.update(c.sources)
@@ -226,7 +264,7 @@ def _combine(sets: list[_Checked]) -> Report:
     counts = Counter(kind for kind, _ in keys)
     # Files read count even when they did not decode (E005); each file once, however many sets used it.
     return Report(sorted(diags.values(), key=_sort_key), sources, len(files),
-                  dict(sorted(counts.items())), hidden)
+                  dict(sorted(counts.items())), hidden, tuple(causes) or (SYNTAX,))
 
 
 def layers_for(path: Path | Inline, expansions: Sequence[str] = (), game: str | None = None) -> list[Path | Inline]:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from rulesdsl.report import check_paths
 
 GAME = """\
@@ -68,3 +70,18 @@ def test_an_age_without_a_body_is_not_said_to_be_a_statement_of_the_game(tmp_pat
     assert (d.span.line, d.span.column) == (22, 5)
     assert "game" not in d.help and "move it up" not in d.help
     assert "an age's block holds its set-up" in d.help and "`age 1 { }`" in d.help
+
+
+@pytest.mark.parametrize("written", ["players 65", "players 4 2", "players 1"])
+def test_a_players_range_that_cannot_be_played_is_one_error_and_no_copies_warnings(tmp_path, written):
+    # The copies were weighed against the counts the checker guessed (64 for `players 65`):
+    # "no game has fewer than 64" for each copy, warnings that follow from the E404 alone.
+    report = check(tmp_path, GAME.replace("players 3 5", written))
+    assert [(d.code, d.span.line) for d in report.diagnostics] == [("E404", 3)], report.human()
+    assert report.hidden >= 12   # (the copies below the guessed fewest, or above its most)
+    assert "they follow from the `players` error above" in report.human()
+
+
+def test_copies_below_a_range_that_can_be_played_are_still_told(tmp_path):
+    report = check(tmp_path, GAME.replace("copies 3 3 3 3 4 4 5 5 }\ncard", "copies 2 3 3 3 4 4 5 5 }\ncard"))
+    assert [d.code for d in report.diagnostics] == ["W511"] and report.hidden == 0
