@@ -18,6 +18,7 @@ from .bounds import below_zero, bounds, least_rounds, least_steps, never_or_alwa
 from .diagnostics import Diagnostic, Span, did_you_mean
 from .loader import Merged, bundled_hint, closed_before, stray_hint
 from .limits import DEFAULT_MAX_STEPS, MAX_ITEMS, MAX_PLAYERS
+from .parser import missing_brace_hint
 from .playable import Playable, a, copies_at, item_start_zone, name_of, statements
 from .recursion import check_recursion, check_repeat_counts
 from .starved_decks import starved_decks
@@ -187,6 +188,7 @@ class Checker:
         self.chain_used: dict[str, Span] = {}
         self._zone_numbers: dict[str, dict[str, int] | None] | None = None
         self.stray_lines: set[tuple[str, int]] = set()   # (file, line) of statements outside definitions
+        self.under: dict[int, list[ast.Statement]] = {}   # what was meant as a block left unwritten (`meant_bodies`)
 
     def error(self, code: str, message: str, span: Span, help: str | None = None) -> None:
         self.diags.append(Diagnostic("error", code, message, span, help))
@@ -398,7 +400,10 @@ class Checker:
               seen: Counter[str] | None = None, parent: str | None = None) -> None:
         previous: ast.Statement | None = None
         options: set[str] = set()
+        meant = self.meant_bodies(block, d.kind)
         for s in block.statements:
+            if id(s) in meant:
+                continue   # (meant as the block of a statement written without one: said once, there)
             if parent == "choose_one" and s.verb != "option":
                 # (the compiler reads the options of a `choose_one` and nothing else: ignored in play)
                 self.error("E202", f"`{s.verb}` cannot stand in a `choose_one`: only its `option NAME {{ ... }}` blocks",
@@ -412,6 +417,41 @@ class Checker:
                 options.add(s.args[0].name)
             self.statement(s, d, scope, top, seen, previous, parent)
             previous = s
+
+    def said_by_parser(self, code: str, span: Span) -> bool:
+        """Whether the parser gave `code` where `span` begins (E205 for a block whose `{` is
+        missing, found where its `}` closed the definition: `parser._block_left_open`)."""
+        return any(d.code == code and (d.span.file, d.span.line, d.span.column) == (span.file, span.line, span.column)
+                   for d in self.merged.diagnostics)
+
+    def meant_bodies(self, block: ast.Block, kind: str) -> set[int]:
+        """The statements of `block` written on the lines under a statement that needs a block and
+        has none (`setup` without `{`), indented past it: meant as its block, they are not the
+        mistake (each was E202 "cannot be used in a game"), and are checked once it is written.
+        Kept in `self.under` for that statement's E205."""
+        out: set[int] = set()
+        statements = block.statements
+        for i, s in enumerate(statements):
+            verb = R.verb_for(kind, s.verb)
+            if verb is None or verb.block != "required" or s.block is not None or id(s) in out:
+                continue
+            under = []
+            for x in statements[i + 1:]:
+                if x.span.file != s.span.file or x.span.line <= s.span.end_line or x.span.column <= s.span.column:
+                    break
+                under.append(x)
+            if under:
+                self.under[id(s)] = under
+                out |= {id(x) for x in under}
+        return out
+
+    def missing_braces(self, s: ast.Statement) -> str | None:
+        """E205's hint for a statement written without its `{`, with the lines meant as its block
+        (`meant_bodies`)."""
+        under = self.under.get(id(s))
+        if not under:
+            return None
+        return missing_brace_hint(s.verb, under[0].span.line, max(x.span.end_line for x in under), None)
 
     def statement(self, s: ast.Statement, d: ast.Definition, scope: Scope, top: bool,
                   seen: Counter[str] | None, previous: ast.Statement | None, parent: str | None = None) -> None:
@@ -453,8 +493,9 @@ class Checker:
             self.error("E312", "`else` must follow an `if` block", s.verb_span, "put it right after the `if { }`")
         self.arguments(s, verb, d, scope)
         self.onto_itself(s, d)
-        if verb.block == "required" and s.block is None:
-            self.error("E205", f"`{s.verb}` needs a block `{{ ... }}`", s.span, f"e.g. {verb.example}")
+        if verb.block == "required" and s.block is None and not self.said_by_parser("E205", s.span):
+            self.error("E205", f"`{s.verb}` needs a block `{{ ... }}`", s.span,
+                       self.missing_braces(s) or f"e.g. {verb.example}")
         elif verb.block == "none" and s.block is not None:
             self.error("E205", f"`{s.verb}` takes no block", s.block.span, "remove the `{ ... }`")
         if s.block is not None and verb.block != "none":

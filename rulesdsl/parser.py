@@ -114,7 +114,56 @@ def parse_file(path: str, text: str) -> tuple[ast.SourceFile | None, list[Diagno
     good, found = _parse_pieces(path, pieces)
     if not found:  # the pieces parse but the whole does not: keep the first diagnosis
         return None, diagnostics
+    found = [_block_left_open(path, text, pieces, d) or d for d in found]
     return (ast.SourceFile(path, text, tuple(good)) if good else None), found
+
+
+def missing_brace_hint(verb: str, first: int, last: int, closing: int | None) -> str:
+    """E205's hint for a statement written without its `{` (`setup` on a line of its own), the
+    lines `first` to `last` under it being meant as its block; `closing`: the line of a `}`
+    written to close it, if any."""
+    said = f"line {first}, indented under it, is" if first == last else f"lines {first} to {last}, indented under it, are"
+    return (f"write `{{` after `{verb}`: {said} its block"
+            + (f", and the `}}` at line {closing} closes it" if closing is not None
+               else f"; close it with a `}}` after line {last}"))
+
+
+def _block_left_open(path: str, text: str, pieces: list[tuple[int, int, str]], d: Diagnostic) -> Diagnostic | None:
+    """E205 at a statement written without its `{` where the `}` meant to close it closed the
+    definition instead, and the definition's own `}` stands alone after it (E001 "unexpected
+    `}`" there, apart from the statement that is the mistake, and with a second error for each
+    line of the block)."""
+    from . import registry as R
+    lines = text.split("\n")
+    if d.code != "E001" or not 0 < d.span.line <= len(lines) or lines[d.span.line - 1].strip() != "}":
+        return None
+    before = [(first, end) for first, end, _piece in pieces if end < d.span.line]
+    if not before:
+        return None
+    first, end = before[-1]
+
+    def code(n: int) -> str:   # (line n, from 1, without its comment)
+        return lines[n - 1].split("#", 1)[0].rstrip()
+
+    def indent(n: int) -> int:
+        return len(code(n)) - len(code(n).lstrip())
+    for n in range(end - 1, first + 1, -1):   # (the innermost: the last such line; never the header)
+        words = code(n).split()
+        verb = R.VERBS.get(words[0]) if words else None
+        if verb is None or verb.block != "required" or "{" in code(n):
+            continue
+        rest = [m for m in range(n + 1, end + 1) if code(m).strip()]
+        body = [m for m in rest if code(m).strip() != "}"]
+        closing = next((m for m in rest if code(m).strip() == "}" and indent(m) == indent(n)), None)
+        inside = [m for m in body if closing is not None and m < closing]
+        if not inside or any(indent(m) <= indent(n) for m in inside):
+            continue
+        column = indent(n) + 1
+        return Diagnostic("error", "E205", f"`{words[0]}` needs a block `{{ ... }}`",
+                          Span(path, n, column, n, column + len(words[0])),
+                          missing_brace_hint(words[0], inside[0], inside[-1], closing)
+                          + f" (the `}}` at line {d.span.line} then closes the definition)")
+    return None
 
 
 def _parse_pieces(path: str, pieces: list[tuple[int, int, str]]) -> tuple[list[ast.Definition], list[Diagnostic]]:

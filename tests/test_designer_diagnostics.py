@@ -85,3 +85,38 @@ def test_a_players_range_that_cannot_be_played_is_one_error_and_no_copies_warnin
 def test_copies_below_a_range_that_can_be_played_are_still_told(tmp_path):
     report = check(tmp_path, GAME.replace("copies 3 3 3 3 4 4 5 5 }\ncard", "copies 2 3 3 3 4 4 5 5 }\ncard"))
     assert [d.code for d in report.diagnostics] == ["W511"] and report.hidden == 0
+
+
+BRACED_SETUP = "    setup {\n        shuffle deck\n        each_player { gain 3 coins }\n    }\n"
+
+
+def test_setup_without_braces_is_one_error_at_setup_saying_where_its_block_is(tmp_path):
+    # Each line meant as its block was E202 "cannot be used in a game" besides the E205.
+    text = GAME.replace(BRACED_SETUP, "    setup\n        shuffle deck\n        each_player { gain 3 coins }\n")
+    report = check(tmp_path, text)
+    [d] = [d for d in report.diagnostics if d.severity == "error"]
+    assert (d.code, d.span.line, d.span.column) == ("E205", 16, 5)
+    assert d.help == ("write `{` after `setup`: lines 17 to 18, indented under it, are its block; "
+                      "close it with a `}` after line 18")
+
+
+def test_setup_without_its_opening_brace_is_one_error_at_setup_not_at_the_stray_brace(tmp_path):
+    # The `}` meant for the setup closes the game, and the game's own `}` was E001 "unexpected `}`".
+    text = GAME.replace(BRACED_SETUP, BRACED_SETUP.replace("setup {", "setup"))
+    report = check(tmp_path, text)
+    [d] = [d for d in report.diagnostics if d.severity == "error"]
+    assert (d.code, d.span.line, d.span.column) == ("E205", 16, 5)
+    assert d.help == ("write `{` after `setup`: lines 17 to 18, indented under it, are its block, and the `}` at "
+                      "line 19 closes it (the `}` at line 20 then closes the definition)")
+    assert report.hidden == 0
+
+
+def test_a_trigger_without_its_opening_brace_is_one_error_at_the_trigger(tmp_path):
+    text = GAME + 'card "Shed" {\n    deck deck\n    color gold\n    when built\n        add 1 fame\n    }\n}\n'
+    report = check(tmp_path, text)
+    assert [(d.code, d.span.line) for d in report.diagnostics if d.severity == "error"] == [("E205", 40)]
+
+
+def test_a_stray_closing_brace_with_no_block_left_open_is_still_e001(tmp_path):
+    report = check(tmp_path, GAME + "}\n")
+    assert [(d.code, d.span.line) for d in report.diagnostics] == [("E001", 37)]
