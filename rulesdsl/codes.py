@@ -362,7 +362,9 @@ EXPLANATIONS: dict[str, Explanation] = {
         "again, past the step budget) or could not go on (a computed seat the game does not have, a "
         "number grown past the most a game keeps, 99,999,999 coins, points or counted) is reported "
         "at the innermost definition it was running (at an expansion's `extend` of it, where there "
-        "is one), the others at the game's `players`. Without playing, an effect that can take a "
+        "is one); a deal that comes up short at the deal, with what it draws and what its deck holds "
+        "then (at `players` where something else fills the deck); the others at the game's `players`. "
+        "Without playing, an effect that can take a "
         "named item (or items a `choose` picks, deals or moves) out of a deck before a later deal "
         "that needs every item the deck holds then is reported where it is written: an Age I card "
         "moving an Age II card away starves the Age II structure, which takes all the deck keeps.",

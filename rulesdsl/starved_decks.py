@@ -32,6 +32,7 @@ class Draw:
     left: int            # the items the deck keeps once this deal has taken what it asks for
     statement: ast.Statement
     what: str            # "age 2's `deal_structure`", for the message
+    want: int = 0        # what this deal asks for
 
 
 @attrs.frozen
@@ -261,7 +262,7 @@ class StarvedDecks:
     def drawn(self, s: ast.Statement, zone: str, want: int, key: Key, counts: Counter[str], unknown: set[str],
               out: list[Draw], what: str) -> None:
         if zone not in unknown:
-            out.append(Draw(zone, key, counts[zone] - want, s, what))
+            out.append(Draw(zone, key, counts[zone] - want, s, what, want))
             self._wanted[id(s)] = want
         counts[zone] = max(0, counts[zone] - want)
 
@@ -315,6 +316,39 @@ class StarvedDecks:
         """Whether a `choose`'s block takes what is chosen out of where it is."""
         alias = next((name_of(k.value) for k in s.kwargs if k.name == "as"), None) or "chosen"
         return any(x.verb in TAKES_ONE and x.args and name_of(x.args[0]) == alias for x in statements(s.block))
+
+
+@attrs.frozen
+class ShortDeal:
+    """A deal of the set-up or of an age that its deck cannot fill at a player count."""
+
+    statement: ast.Statement
+    zone: str
+    needs: int     # what the statement draws in all (each player's deal of an `each_player` counted)
+    holds: int     # what the deck holds when it runs
+    deals: int     # how many deals it makes: the players for an `each_player`'s, else 1
+    age: int       # the age whose set-up it is (from 1), 0 for the game's set-up
+
+    def said(self, players: int) -> str:
+        """"age 1's `deal 3 deck hand`, for each of the 4 players, draws 12 items from `deck`,
+        which holds 8 then"."""
+        whose = "the set-up's" if self.age == 0 else f"age {self.age}'s"
+        each = f", for each of the {self.deals} players," if self.deals > 1 else ""
+        return (f"{whose} `{StarvedDecks.text(self.statement)}`{each} draws {self.needs} "
+                f"item{'s' if self.needs != 1 else ''} from `{self.zone}`, which holds {self.holds} then")
+
+
+def short_deal(merged: Merged, item_kinds: set[str], players: int, zone: str, age: int) -> ShortDeal | None:
+    """The deal of `age`'s set-up (0: the game's) that comes up short from `zone` at `players`,
+    as the decks are counted here (a runtime `short_draws` entry, said where it is written);
+    None where these counts do not find it (a deck something else fills: not known here)."""
+    decks = StarvedDecks(merged, item_kinds, range(players, players + 1), lambda: Timing(merged))
+    draws = decks.draws(players)
+    first = next((d for d in draws if d.zone == zone and d.key[0] == age and d.left < 0), None)
+    if first is None:
+        return None
+    same = [d for d in draws if d.statement is first.statement and d.key == first.key]
+    return ShortDeal(first.statement, zone, sum(d.want for d in same), same[0].left + same[0].want, len(same), age)
 
 
 def _when(key: Key) -> str:

@@ -1,7 +1,9 @@
 """Trial games: the last part of `check`.  Content that checks clean is compiled at each player
 count its game supports and `TRIAL_GAMES` random games are played at each; a count at which the set-up
-finds a deck too small, the game gets stuck or fails, or does not end is an error (E409) at the
-game's `players` statement: "a clean check means the content plays" at every count."""
+finds a deck too small, the game gets stuck or fails, or does not end is an error (E409): "a clean
+check means the content plays" at every count.  A deck too small is said at the deal that comes up
+short where the decks can be counted (`starved_decks.short_deal`), the rest at the game's `players`
+(a game that does not end at its `age_ends`)."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from .compiler import Compiler, label, player_range
 from .diagnostics import Diagnostic, Span
 from .limits import MAX_GAME_ACTIONS
 from .loader import Merged
+from .starved_decks import ShortDeal, short_deal
 
 
 def trial_diagnostics(merged: Merged) -> list[Diagnostic]:
@@ -33,9 +36,27 @@ def trial_diagnostics(merged: Merged) -> list[Diagnostic]:
         if isinstance(problem, _Runaway):
             out.append(_runaway(merged, where, players, problem.exc))
         elif problem:
+            short = _short_deal(merged, players, problem)
             span = ends if problem.hint is ENDLESS and ends is not None else where
-            out.append(_error(span, players, problem))
+            out.append(_short_error(players, short) if short is not None else _error(span, players, problem))
     return out
+
+
+def _short_deal(merged: Merged, players: int, problem: _Problem) -> ShortDeal | None:
+    """The deal written that came up short in a trial game, where the decks as counted by
+    `starved_decks` find it (a deal the game's own rules fill otherwise is said at `players`)."""
+    if problem.short is None:
+        return None
+    from .checker import declared_item_kinds
+    zone, _asked, _found, age = problem.short
+    return short_deal(merged, declared_item_kinds(merged), players, zone, age)
+
+
+def _short_error(players: int, short: ShortDeal) -> Diagnostic:
+    return Diagnostic("error", "E409", f"at {players} players the game cannot be played: {short.said(players)}",
+                      short.statement.span,
+                      f"`{short.zone}` is {short.needs - short.holds} short at {players} players: give it more "
+                      "items at that count (`copies`), deal fewer, or change `players`")
 
 
 @attrs.frozen
@@ -44,6 +65,7 @@ class _Problem:
 
     text: str
     hint: str
+    short: tuple | None = None   # the first deal that came up short (`Game.short_draws`), if that is the problem
 
 
 SHORT = "check the copies and the deals for that many players, or change `players`"
@@ -85,7 +107,7 @@ def _trial(merged: Merged, players: int) -> "_Problem | _Runaway | None":
         if problem:
             return problem if not index else _Problem(
                 f"{problem.text} (trial game {index + 1} of {TRIAL_GAMES}: `rulesdsl simulate`'s game {index})",
-                problem.hint)
+                problem.hint, problem.short)
     return None
 
 
@@ -95,14 +117,14 @@ def _trial_game(content, index: int) -> _Problem | None:
     content `check` accepts plays those games (trial games of their own seeds 0 to 7 let a
     designer's first `simulate` fail where `check` had passed)."""
     from .interpreter.agents import RandomAgent
-    from .interpreter.budget import GameStuck, GameTooLong, short_deal
+    from .interpreter.budget import GameStuck, GameTooLong
     from .interpreter.chance import agent_seed, game_seed
     from .interpreter.game import Game  # the runtime, only when content is clean
     from .interpreter.playout import play_out
     seed = game_seed(0, index)
     game = Game.create(content, seed=seed)
     if game.short_draws:
-        return _Problem(short_deal(*game.short_draws[0]), SHORT)
+        return _shortage(game)
     try:
         play_out(game, [RandomAgent(agent_seed(seed, p)) for p in range(game.state.players)])
     except GameTooLong:
@@ -112,12 +134,17 @@ def _trial_game(content, index: int) -> _Problem | None:
                            "has no legal action", STUCK)
     except Exception:
         if game.short_draws:   # (a deal came up short first: where the game went wrong)
-            return _Problem(short_deal(*game.short_draws[0]), SHORT)
+            return _shortage(game)
         raise
     else:
         problem = None
     # A deal that came up short is the first thing that went wrong (the game played on past it).
-    return _Problem(short_deal(*game.short_draws[0]), SHORT) if game.short_draws else problem
+    return _shortage(game) if game.short_draws else problem
+
+
+def _shortage(game) -> _Problem:
+    from .interpreter.budget import short_deal as said
+    return _Problem(said(*game.short_draws[0]), SHORT, game.short_draws[0])
 
 
 def _runaway(merged: Merged, players_span: Span, players: int, exc) -> Diagnostic:

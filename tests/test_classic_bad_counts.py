@@ -46,7 +46,10 @@ def test_a_deck_one_card_short_from_four_players(tmp_path):
     found = errors(variant(tmp_path, "copies 3 4", "copies 3 8", "age1.rules"))
     assert [f[0] for f in found] == ["E409"] * 4
     assert [f[2].split(" players")[0] for f in found] == [f"at {n}" for n in (4, 5, 6, 7)]
-    assert all("draws 7 from age1" in f[2] for f in found)
+    # (at the deal, each player's 7 counted: the deck is one short of what they draw in all)
+    assert all(f[2].endswith(f"age 1's `deal 7 age1 hand`, for each of the {n} players, draws {7 * n} items "
+                             f"from `age1`, which holds {7 * n - 1} then") for f, n in zip(found, (4, 5, 6, 7)))
+    assert len({f[1] for f in found}) == 1 and found[0][1] > 1
 
 
 def test_a_cost_of_a_billion_units_plays(tmp_path):

@@ -120,3 +120,17 @@ def test_a_trigger_without_its_opening_brace_is_one_error_at_the_trigger(tmp_pat
 def test_a_stray_closing_brace_with_no_block_left_open_is_still_e001(tmp_path):
     report = check(tmp_path, GAME + "}\n")
     assert [(d.code, d.span.line) for d in report.diagnostics] == [("E001", 37)]
+
+
+def test_a_deck_too_small_is_said_at_the_deal_with_what_it_needs_and_holds(tmp_path):
+    # 8 copies at 3 players, 12 at 4, 16 at 5; each player is dealt 5: it was said at `players 3 5`
+    # for every count, "draws 5 from deck, which holds 1" (one player's deal, the deck's last).
+    report = check(tmp_path, GAME.replace("deal 2 deck hand", "deal 5 deck hand"))
+    errors = [d for d in report.diagnostics if d.code == "E409"]
+    assert [(d.span.line, d.span.column) for d in errors] == [(22, 23)] * 3, report.human()
+    assert [d.message.split(": ", 1)[1] for d in errors] == [
+        f"age 1's `deal 5 deck hand`, for each of the {n} players, draws {5 * n} items from `deck`, which holds "
+        f"{held} then" for n, held in ((3, 8), (4, 12), (5, 16))]
+    assert errors[1].message.startswith("at 4 players ")
+    assert "`deck` is 8 short at 4 players" in errors[1].help
+
