@@ -1407,6 +1407,8 @@ def _statement(s: ast.Statement, scope: Scope, kind: str | None = None) -> str:
                 values[name] = Val("")   # (a flag turned off says nothing: not "face down never")
     if "where" in kw:
         values["where"] = Val(where_text(kw["where"], scope))
+    if s.verb == "rotate" and args:   # (every seat's zone moves: "their hand", not "your hand")
+        values["zone"] = Val(zone_phrase(args[0], None, attrs.evolve(scope, me=EACH_PLAYER)))
     if s.verb == "tiebreak_by" and args:
         values["value"] = Val(ranked(args[0], scope))
     filters = {k: v for k, v in kw.items() if k in ("color", "kind", "age", "deck")}
@@ -1415,8 +1417,14 @@ def _statement(s: ast.Statement, scope: Scope, kind: str | None = None) -> str:
         values["noun"], values["nouns"] = Val(found[0]), Val(found[1])
     else:
         values["noun"], values["nouns"] = Val("item"), Val("items")
+    counted = None   # a computed count said after the sentence: "..., where N is the number of players"
     if count_text is not None:
         values["what"] = Val(_what(count_text, s.args[0] if s.args else None, found))
+        if s.block is None and s.args and not isinstance(ast.folded(s.args[0]), ast.Int):
+            # ("the top a number of cards equal to the number of players of the deck" lost its
+            # `of`; a statement with a block goes on after its count, and keeps the long form)
+            values["what"] = Val(f"N {found[1] if found else 'items'}")
+            counted = count_text
     only = noun_of(None, filters, scope) if filters else None
     own = words(_name(args[0])) if s.verb == "param" and args and _name(args[0]) else None
     values["filter"] = Val(article(only[0]) if only and only[0] != own else "")
@@ -1459,9 +1467,10 @@ def _statement(s: ast.Statement, scope: Scope, kind: str | None = None) -> str:
         values["moved"] = Val(_filtered_items(source_zone, str(values["from"]), kw["where"], scope))
         template = MOVE_ALL_WHERE
     try:
-        return template.format_map(values)
+        text = template.format_map(values)
     except (ValueError, IndexError, AttributeError):
         return words(s.verb)
+    return f"{text}, where N is {counted}" if counted is not None and "N " in text else text
 
 
 # `each_player` whose block tests something: each player's own test, said for each in turn.

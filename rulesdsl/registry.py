@@ -393,7 +393,7 @@ def _verbs() -> dict[str, Verb]:
              example="tiebreak_by coins", explain="a tie goes to the player with the highest {value}; still tied, the victory is shared"),
         Verb("rotate", EFFECT, (Param("zone", ZONE), Param("direction", WORD, literal=("left", "right"))),
              doc="Every seat's items in a per-seat zone move together to the seat on that side (left = seat + 1): "
-                 "passing hands.", example="rotate hand left", explain="every player passes the items of that zone ({zone}) to the {direction}"),
+                 "passing hands.", example="rotate hand left", explain="every player passes {zone} to the player on their {direction}"),
         Verb("add", EFFECT, (Param("amount", INT), Param("counter", "counter")), (("who", PLAYER),),
              doc="Add to a player's counter (a negative amount takes away).", example="add 3 military",
              explain="{who:add} {amount} to {counter}"),

@@ -134,3 +134,21 @@ def test_a_deck_too_small_is_said_at_the_deal_with_what_it_needs_and_holds(tmp_p
     assert errors[1].message.startswith("at 4 players ")
     assert "`deck` is 8 short at 4 players" in errors[1].help
 
+
+
+EXPLAINED = GAME.replace("    zone deck\n", "    zone deck\n    zone row public\n").replace(
+    "age 1 { each_player { deal 2 deck hand } }",
+    "age 1 {\n    take_top players deck row\n    each_player { deal 2 deck hand }\n    rotate hand left\n}")
+
+
+def test_explain_says_a_computed_count_as_n_and_what_n_is(tmp_path):
+    from rulesdsl.explain import explain
+    from rulesdsl.pipeline import Ruleset
+    folder = tmp_path / "game"
+    folder.mkdir()
+    (folder / "game.rules").write_text(EXPLAINED, encoding="utf-8")
+    text = explain("age 1", Ruleset.load([], str(folder)).content)
+    # (was "Move the top a number of cards equal to the number of players of the deck to the row")
+    assert "Move the top N cards of the deck to the row, where N is the number of players." in text
+    # (was "Every player passes the items of that zone (your hand) to the left")
+    assert "Every player passes their hand to the player on their left." in text

@@ -253,7 +253,8 @@ def test_grammar_of_otherwise_bottom_and_computed_counts():
     assert any("move everything in your conspiracy draw to the bottom of the conspiracy deck" in t for t in texts)
     assert not [t for t in texts if "))" in t and "(at the" in t]
     age3 = _explained("age 3", game="classic", players=3)
-    assert "Draw a number of cards equal to the number of players plus 2 at random from the guilds" in age3
+    assert "Draw N cards at random from the guilds into the age 3 deck, where N is the number of players plus 2." \
+        in age3
     for expansion in ("pantheon", "agora"):
         text = _explained(expansion, [expansion])
         assert "my_fan_set" not in text and text.splitlines()[1] == "  An expansion header."
