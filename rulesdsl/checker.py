@@ -1513,11 +1513,14 @@ class Checker:
         for d in self.merged.definitions:
             if d.kind != "age" and d.block:
                 unknown |= filled_zones(d.block)
+        # (each item's copies at the most players: a deal short even then is short at every count;
+        # one short at fewer players only is `check`'s trial games' E409, said with that count)
+        most = self.player_counts()[-1]
         for d in self.merged.definitions:
             if d.kind in self.voc.known(R.KIND) and d.block:
                 zone = item_start_zone(d, start_zone)
                 if zone:
-                    start[zone] += 1
+                    start[zone] += copies_at(d, most)
         slots = {}
         for lay in self.merged.by_kind("layout"):
             slots[lay.name] = sum(max(0, len(s.args) - 1) for s in (lay.block.statements if lay.block else ())

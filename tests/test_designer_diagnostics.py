@@ -152,3 +152,29 @@ def test_explain_says_a_computed_count_as_n_and_what_n_is(tmp_path):
     assert "Move the top N cards of the deck to the row, where N is the number of players." in text
     # (was "Every player passes the items of that zone (your hand) to the left")
     assert "Every player passes their hand to the player on their left." in text
+
+
+def structure_game(slots: int) -> str:
+    places = " ".join(str(1 + 2 * i) for i in range(slots))
+    return GAME.replace("    age_ends when count(hand) == 0\n", "").replace(
+        "age 1 { each_player { deal 2 deck hand } }",
+        f"layout row {{ row up {places} }}\n\nage 1 {{ deal_structure deck layout=row }}").replace(
+        "param card from hand", "param card from structure")
+
+
+def test_a_structure_counts_the_copies_of_its_deck(tmp_path):
+    # 2 cards of 8 copies at 3 players: E401 said "needs 6 cards but zone `deck` holds 2".
+    report = check(tmp_path, structure_game(6))
+    assert report.diagnostics == [], report.human()
+
+
+def test_a_structure_too_large_at_the_fewest_players_is_said_at_its_deal(tmp_path):
+    errors = [d for d in check(tmp_path, structure_game(10)).diagnostics if d.severity == "error"]
+    assert [(d.code, d.span.line, d.message) for d in errors] == [
+        ("E409", 23, "at 3 players the game cannot be played: age 1's `deal_structure deck layout=row` draws 10 "
+                     "items from `deck`, which holds 8 then")]
+
+
+def test_a_structure_too_large_at_every_count_is_e401_counting_the_copies(tmp_path):
+    [d] = [d for d in check(tmp_path, structure_game(20)).diagnostics if d.severity == "error"]
+    assert (d.code, d.message) == ("E401", "layout `row` needs 20 cards but zone `deck` holds 16 here")
