@@ -6,13 +6,12 @@ whose kind has no build zone) still handed to the generic functions."""
 
 from __future__ import annotations
 
-import random
 
 import pytest
 
 from golden_games import SETS
+from played_out import after_each_action, saved
 from rulesdsl.interpreter import arrivals, core
-from rulesdsl.interpreter.persistence import dumps
 from rulesdsl.pipeline import load_ruleset
 
 
@@ -38,12 +37,7 @@ def played(rules, seed: int, written: bool, watch: bool = False) -> list:
     if not written:
         game._arrive = generic(rules)
     noted = core.watch(game, set(game.active_slots[0])) if watch else None
-    rng = random.Random(seed)
-    out = []
-    while not game.over:
-        game._apply(game.random_action(rng))
-        out.append((dumps(game.state), kept(game), list(noted) if watch else None))
-    return out
+    return after_each_action(game, seed, lambda game: (saved(game), kept(game), list(noted) if watch else None))
 
 
 @pytest.mark.parametrize("name", list(SETS))

@@ -10,8 +10,8 @@ import random
 import pytest
 
 from golden_games import SETS
+from played_out import after_each_action, saved
 from rulesdsl.interpreter import core, economy, pricing
-from rulesdsl.interpreter.persistence import dumps
 from rulesdsl.pipeline import load_ruleset
 from test_arrivals import kept
 
@@ -55,12 +55,7 @@ def played(rules, seed: int, written: bool) -> list:
     game = rules.new_game(seed=seed)
     if not written:
         game._priced = [pricing.generic(i, rules.content) for i in range(len(rules.content.items))]
-    rng = random.Random(seed)
-    out = []
-    while not game.over:
-        game._apply(game.random_action(rng))
-        out.append((dumps(game.state), kept(game)))
-    return out
+    return after_each_action(game, seed, lambda game: (saved(game), kept(game)))
 
 
 @pytest.mark.parametrize("name", list(SETS))

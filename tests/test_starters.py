@@ -11,6 +11,7 @@ import pytest
 
 from card_folders import folder
 from golden_games import SETS
+from played_out import after_each_action, saved
 from rulesdsl.interpreter import BudgetExceeded, EffectFailed, Ruleset, machine, turns
 from rulesdsl.interpreter.persistence import dumps
 from rulesdsl.pipeline import load_ruleset
@@ -33,13 +34,10 @@ def played(rules, seed: int, written: bool) -> list[str]:
     game = rules.new_game(seed=seed)
     if not written:
         game._starts = [through_the_loop(act) for act in rules.content.actions]
-    rng = random.Random(seed)
-    states = []
-    while not game.over:
-        game._apply(game.random_action(rng))
-        states.append(dumps(game.state))
+    def look(game) -> str:
         assert game.steps_left >= 0
-    return states
+        return saved(game)
+    return after_each_action(game, seed, look)
 
 
 @pytest.mark.parametrize("name", [n for n in SETS if not n.startswith("classic")])
@@ -185,12 +183,7 @@ def played_rounds(rules, seed: int, written: bool) -> list[str]:
     game = rules.new_game(seed=seed)
     if not written:
         game._round_starts = None
-    rng = random.Random(seed)
-    states = []
-    while not game.over:
-        game._apply(game.random_action(rng))
-        states.append(dumps(game.state))
-    return states
+    return after_each_action(game, seed)
 
 
 @pytest.mark.parametrize("players", [3, 5, 7])

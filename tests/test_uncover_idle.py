@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from golden_games import SETS
+from played_out import after_each_action
 from rulesdsl.interpreter import events, new_game
-from rulesdsl.interpreter.persistence import dumps
 from rulesdsl.pipeline import load_ruleset
 
 
@@ -32,11 +32,7 @@ def played(rules, seed: int, cut: bool, monkeypatch) -> tuple[list[str], int]:
         return generic(g, name, *args, **kwargs)
 
     monkeypatch.setattr(events, "event_frames", counted)
-    rng = random.Random(seed)
-    states = []
-    while not game.over:
-        game._apply(game.random_action(rng))
-        states.append(dumps(game.state))
+    states = after_each_action(game, seed)
     monkeypatch.setattr(events, "event_frames", generic)
     return states, made
 
