@@ -231,7 +231,7 @@ def clear_caches(g: Game) -> None:
     g._ended_scores = None     # each seat's `score` when the last age ended (turns.finish)
     g._points = [None] * players   # per seat: its items' points kept by `scoring.total` (None: not yet)
     g._spare_frames = []       # frames of finished blocks, to be refilled (machine.frame)
-    g._binding_frame = Frame(0, 0, 0, 0, {})   # what a binding's requirements read (legality.allowed)
+    g._binding_frame = Frame(0, 0, 0, 0, {})   # what a binding's requirements and the written draw's `where=` read
     g._arrivals = None         # items come into watched slots (`watch`; None: nobody watches)
 
 

@@ -60,7 +60,7 @@ def functions_of(content: Content, starts: list) -> Functions:
     return fns
 
 
-def make_functions(content: Content, zone_base: list[int], starts: list) -> Functions:
+def make_functions(content: Content, zone_base: list[int], starts: list, filters: bool = True) -> Functions:
     """Functions written for `content`:
 
     `open_spaces(g, me)`: the open actions of seat `me` with their candidates and the number of
@@ -85,7 +85,11 @@ def make_functions(content: Content, zone_base: list[int], starts: list) -> Func
     Where seats take turns and trade with the bank only, `turn(g, me, below)`: the draw, whose
     action, once drawn, is named in the history and started (`starts`, the action's starter)
     where the draw would return it: what `playout.play_out` does with a random seat's draw,
-    without the numbers handed back and forth (`below` made by `legality.below_of`)."""
+    without the numbers handed back and forth (`below` made by `legality.below_of`).
+
+    `filters`: a list filtered by printed attributes alone or by `where=` alone is worked out
+    by lines written in (`_pool_lines`, `_fused`, `_where_lines`), not by `selection`'s calls;
+    False writes the calls (the same lists: tests/test_written_filters.py plays both)."""
     ns: dict[str, object] = {"candidates": selection.candidates, "zone_pool": selection.zone_pool,
                              "own_candidates": selection.own_candidates, "kept_in": selection.kept_in,
                              "with_attr": selection.with_attr,
@@ -172,7 +176,7 @@ def make_functions(content: Content, zone_base: list[int], starts: list) -> Func
     lengths: dict[str, str] = {}
     written: list[str] = []   # every action's lines
     for act in content.actions:
-        lines, names = _open(act, content, zone_base, const, made, lazy, shared)
+        lines, names = _open(act, content, zone_base, const, made, lazy, shared, filters)
         written += lines
         lists.append(names)
         depth = lines[-1][:len(lines[-1]) - len(lines[-1].lstrip())]   # where `size` is known
@@ -201,6 +205,8 @@ def make_functions(content: Content, zone_base: list[int], starts: list) -> Func
                          + [f"p{k}" for k in sorted(lazy)])
     spaces, record, draw = (_merged([line for part in fn for line in (defaults if part is DEFAULTS else [part])])
                             for fn in (spaces, record, draw))
+    if filters:
+        spaces, record, draw = _fused(spaces), _fused(record), _fused(draw)
     kept = ", ".join(f"z{act.id}, l{act.id}" for act in content.actions)
     spaces += ["    result = (out, total)"]
     if not rounds:   # (a round's were listed and kept above)
@@ -297,6 +303,45 @@ def _merged(lines: list[str]) -> list[str]:
     return out
 
 
+_FILTER = re.compile(r"(\w+) = \[\]\n( *)for x_ in (.+):\n\2    if x_ in (\w+):\n\2        \1\.append\(x_\)")
+
+
+def _fused(lines: list[str]) -> list[str]:
+    """The lines with a list filtered (`_pool_lines`) from a pool that a list made before it in
+    the same block filters too (two kinds of item of one public zone, behind one shared guard)
+    filled by that list's loop: the same lists, the pool walked once.  Only reading lines come
+    between (the written functions move nothing); a list made behind a test of its own (`if
+    p4 is None:`) or in a block that has ended is left alone."""
+    out: list[str] = []
+    loops: dict[tuple[str, str], int] = {}   # (indent, pool) -> the index of its `for` line in out
+    k = 0
+    while k < len(lines):
+        line = lines[k]
+        depth = len(line) - len(line.lstrip())
+        for key in [key for key in loops if len(key[0]) > depth]:
+            del loops[key]   # (the block of that loop has ended)
+        m = _FILTER.match("\n".join(lines[k:k + 4]).lstrip(" ")) if line.lstrip().endswith("= []") else None
+        if m is not None and " " * depth == m.group(2):
+            key = (m.group(2), m.group(3))
+            at = loops.get(key)
+            if at is not None:
+                # (another test and append in that loop: a list of its own, made where the loop's is)
+                var, matching = m.group(1), m.group(4)
+                end = at + 1
+                while end < len(out) and out[end].startswith(m.group(2) + "    "):
+                    end += 1
+                out[end:end] = [f"{m.group(2)}    if x_ in {matching}:", f"{m.group(2)}        {var}.append(x_)"]
+                out.insert(at, f"{m.group(2)}{var} = []")
+                for other, where in loops.items():   # (the loops after: where they stand now)
+                    loops[other] = where + (3 if where >= end else 1 if where >= at else 0)
+                k += 4
+                continue
+            loops[key] = len(out) + 1
+        out.append(line)
+        k += 1
+    return out
+
+
 def _tested_name(body: str) -> str | None:
     """NAME, where the line is `if NAME:` or `if (NAME := ...):` testing that name alone; None
     for any other line (`if (c0 := ...) and ...:` tests more than `c0`)."""
@@ -321,7 +366,7 @@ def _guard_key(guard) -> object:
 
 
 def _open(act: ActionDef, content: Content, zone_base: list[int], const, made: set,
-          lazy: set[int], shared: dict) -> tuple[list[str], list[str]]:
+          lazy: set[int], shared: dict, filters: bool = True) -> tuple[list[str], list[str]]:
     """The lines that work out whether `act` is open and, when it is, its candidate lists and
     `size`, the number of bindings (the last line is at the depth where `size` is known); and
     the lists' names.  `made`: what every path has made so far (shared lists by number,
@@ -375,9 +420,9 @@ def _open(act: ActionDef, content: Content, zone_base: list[int], const, made: s
                 pass   # (made on every path that comes here)
             elif p.pool in lazy and ("mentioned", p.pool) in made:   # (maybe made before: asked)
                 body.append(f"if {var} is None:")
-                body.append(f"    {var} = {_pool(p, content, zone_base, const)}")
+                body += ["    " + line for line in _pool_lines(var, p, content, zone_base, const, filters)]
             else:
-                body.append(f"{var} = {_pool(p, content, zone_base, const)}")
+                body += _pool_lines(var, p, content, zone_base, const, filters)
             local_made.add(p.pool)
             made.add(("mentioned", p.pool))   # (made on some path from here on)
         else:
@@ -392,6 +437,8 @@ def _open(act: ActionDef, content: Content, zone_base: list[int], const, made: s
                     # `where=it.ATTR == VALUE` alone (`selection._where`): the value, then the items
                     attr, value = const(sel.key[0]), const(sel.key[1])
                     body.append(f"    {var} = with_attr(g, {var}, {attr}, {value}(g, g._reading[me]))")
+                elif filters and not sel.printed and sel.named is None and sel.where is not None:
+                    body += ["    " + line for line in _where_lines(var, const(sel.where))]
                 else:
                     body.append(f"    {var} = own_candidates(g, {const(sel)}, me, {var})")
             else:
@@ -518,6 +565,28 @@ def _drawn(act: ActionDef, names: list[str], content: Content, const, pools: str
     else:
         lines.append(f"return {const(act)}, {binding}, None{also}")
     return lines
+
+
+def _where_lines(var: str, where: str) -> list[str]:
+    """The lines that keep the items of list `var` for which `where` (the selector's `where=`,
+    by its name in the namespace) holds, as `selection._where` does: read in the game's binding
+    frame, refilled (as a binding's requirements read it; a `where=` keeps nothing of it),
+    instead of a frame made at each call (a seat's hand of items held for later, filtered at
+    every turn)."""
+    return ["wf = g._binding_frame", "wf.block = 0", "wf.me = me", "wf.env = wenv = {}", "wkept = []",
+            f"for x_ in {var}:", "    wenv['it'] = x_", f"    if {where}(g, wf):", "        wkept.append(x_)",
+            f"{var} = wkept"]
+
+
+def _pool_lines(var: str, p: Param, content: Content, zone_base: list[int], const, filters: bool = True) -> list[str]:
+    """The lines that set `var` to a shared list's candidates: `_pool`'s expression, or, for a
+    list filtered by printed attributes alone (`filters`), `selection.kept_in`'s loop written in
+    (a draw may filter a zone so at every turn: no call per list)."""
+    expr = _pool(p, content, zone_base, const)
+    if not filters or not expr.startswith("kept_in("):
+        return [f"{var} = {expr}"]
+    pool, matching = expr[len("kept_in("):-1].rsplit(", ", 1)
+    return [f"{var} = []", f"for x_ in {pool}:", f"    if x_ in {matching}:", f"        {var}.append(x_)"]
 
 
 def _pool(p: Param, content: Content, zone_base: list[int], const) -> str:
