@@ -82,6 +82,15 @@ def test_a_players_range_that_cannot_be_played_is_one_error_and_no_copies_warnin
     assert "they follow from the `players` error above" in report.human()
 
 
+def test_an_item_limit_reached_only_at_a_guessed_count_follows_from_the_players_error(tmp_path):
+    # `players 65` cannot be played; weighed at the 64 players guessed for it, 10,001 copies for
+    # 64 players pass the item limit (E412): an error that follows from the E404 alone.
+    many = "card \"Crowd\" { deck deck; color gold; copies " + " ".join(["64"] * 10_001) + " }\n"
+    report = check(tmp_path, GAME.replace("players 3 5", "players 65") + many)
+    assert [(d.code, d.span.line) for d in report.diagnostics] == [("E404", 3)], report.human()
+    assert "they follow from the `players` error above" in report.human()
+
+
 def test_copies_below_a_range_that_can_be_played_are_still_told(tmp_path):
     report = check(tmp_path, GAME.replace("copies 3 3 3 3 4 4 5 5 }\ncard", "copies 2 3 3 3 4 4 5 5 }\ncard"))
     assert [d.code for d in report.diagnostics] == ["W511"] and report.hidden == 0
