@@ -582,29 +582,29 @@ def _pool_lines(var: str, p: Param, content: Content, zone_base: list[int], cons
     """The lines that set `var` to a shared list's candidates: `_pool`'s expression, or, for a
     list filtered by printed attributes alone (`filters`), `selection.kept_in`'s loop written in
     (a draw may filter a zone so at every turn: no call per list)."""
-    expr = _pool(p, content, zone_base, const)
-    if not filters or not expr.startswith("kept_in("):
-        return [f"{var} = {expr}"]
-    pool, matching = expr[len("kept_in("):-1].rsplit(", ", 1)
+    pool, matching = _pool(p, content, zone_base, const)
+    if matching is None:
+        return [f"{var} = {pool}"]
+    if not filters:
+        return [f"{var} = kept_in({pool}, {matching})"]
     return [f"{var} = []", f"for x_ in {pool}:", f"    if x_ in {matching}:", f"        {var}.append(x_)"]
 
 
-def _pool(p: Param, content: Content, zone_base: list[int], const) -> str:
-    """An expression for the candidates of a shared list (`selection.zone_pool`), written out
-    for the common cases."""
+def _pool(p: Param, content: Content, zone_base: list[int], const) -> tuple[str, str | None]:
+    """The candidates of a shared list (`selection.zone_pool`), written out for the common
+    cases: an expression for the items, and the name of the set of items its printed
+    attributes keep (None: all of them are candidates)."""
     sel = p.selector
     zone = sel.zone
     plain = sel.colors is None and sel.kind is None and sel.age is None and sel.deck is None
     if zone == STRUCTURE:
         pool = "accessible(g)"
     elif zone == STRUCTURE_ALL:
-        return f"zone_pool(g, {const(sel)}, {int(zone)}, me)"
+        return f"zone_pool(g, {const(sel)}, {int(zone)}, me)", None
     elif content.zones[zone].per_player:
         if sel.owner != "me":
-            return f"zone_pool(g, {const(sel)}, {int(zone)}, me)"
+            return f"zone_pool(g, {const(sel)}, {int(zone)}, me)", None
         pool = f"zones[{int(zone_base[zone])} + me]"
     else:
         pool = f"zones[{int(zone_base[zone])}]"
-    if plain:
-        return pool
-    return f"kept_in({pool}, {const(sel.matching(content.items))})"
+    return pool, None if plain else const(sel.matching(content.items))
