@@ -251,38 +251,56 @@ def _collector_paused():
             gc.enable()
 
 
+# How many statements standing outside any definition a file is read again without (each read
+# again in whole): past these, the next is the parse error it is.
+MAX_STRAYS = 100
+
+
 def _parse_unpaused(path: str, text: str, offset: int) -> tuple[tuple, list[Diagnostic]]:
+    """The file's definitions and diagnostics; a statement standing outside any definition is
+    said (E101) and the file read again without its line, so the definitions around it are kept
+    (a loop, not a recursion: a file of a thousand such lines ran out of stack)."""
+    strays: list[Diagnostic] = []
+    while True:
+        definitions, diagnostics, stray_line = _read_once(path, text, offset, len(strays) < MAX_STRAYS)
+        if stray_line is None:
+            return definitions, strays + diagnostics
+        strays += diagnostics
+        lines = text.split("\n")
+        lines[stray_line - 1] = ""
+        text = "\n".join(lines)
+
+
+def _read_once(path: str, text: str, offset: int, strays: bool) -> tuple[tuple, list[Diagnostic], int | None]:
+    """`_parse_unpaused` of one reading: with the line of a stray statement (E101, found where
+    `strays`), to be read again without it; else None."""
     from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
     try:
         tree = _parser().parse(text)
     except UnexpectedCharacters as exc:
-        return (), [_unexpected_character(path, text, exc, offset)]
+        return (), [_unexpected_character(path, text, exc, offset)], None
     except UnexpectedEOF as exc:
-        return (), [_unexpected_end(path, text, exc, offset)]
+        return (), [_unexpected_end(path, text, exc, offset)], None
     except UnexpectedToken as exc:
         if exc.token.type == "$END":
-            return (), [_unexpected_end(path, text, exc, offset)]
-        stray = _stray_statement(path, text, exc, offset)
-        if stray is not None:
-            # (read again without that line: the definition before it is not lost with it)
-            lines = text.split("\n")
-            lines[exc.token.line - 1] = ""
-            definitions, diagnostics = _parse_unpaused(path, "\n".join(lines), offset)
-            return definitions, [stray, *diagnostics]
-        return (), [_unexpected_token(path, exc, offset)]
+            return (), [_unexpected_end(path, text, exc, offset)], None
+        stray = _stray_statement(path, text, exc, offset) if strays else None
+        if stray is not None:   # (read again without that line: the definition before it is kept)
+            return (), [stray], exc.token.line
+        return (), [_unexpected_token(path, exc, offset)], None
     except (LarkError, RecursionError) as exc:  # any other parser failure is still the file's fault
         return (), [Diagnostic("error", "E001", f"cannot parse this file: {type(exc).__name__}",
-                               Span.point(path, 1 + offset, 1))]
+                               Span.point(path, 1 + offset, 1))], None
     try:
         from lark import Tree
         builder = _Builder(path, offset)
         definitions = tuple(builder.definition(d) for d in tree.children if isinstance(d, Tree))
     except ParseFailure as exc:
-        return (), [exc.diagnostic]
+        return (), [exc.diagnostic], None
     except RecursionError:  # MAX_DEPTH should stop this first; kept as a safety net
         return (), [Diagnostic("error", "E007", "expressions are nested too deeply",
-                               Span.point(path, 1 + offset, 1), "split the expression into simpler parts")]
-    return definitions, []
+                               Span.point(path, 1 + offset, 1), "split the expression into simpler parts")], None
+    return definitions, [], None
 
 
 def _unexpected_character(path: str, text: str, exc, offset: int = 0) -> Diagnostic:

@@ -166,3 +166,12 @@ def test_a_statement_with_an_option_after_a_closing_brace_is_e101_and_the_defini
     folder = write_game(tmp_path / "2", MARKET.replace("action rest {", "when built by=me { gain 1 coin }\naction rest {"))
     line = MARKET.split("\n").index("action rest {") + 1
     assert [(d.code, d.span.line) for d in check_paths([folder]).diagnostics] == [("E101", line)]
+
+
+def test_a_thousand_statements_outside_any_definition_are_said_a_hundred_times_then_stop(tmp_path):
+    # Each was read again in a recursion: past some 970 the file was "cannot parse this file:
+    # RecursionError"; now the first MAX_STRAYS are E101 and the next the parse error it is.
+    from rulesdsl.parser import MAX_STRAYS
+    folder = write_game(tmp_path, MARKET + "    gain 1 coin who=left\n" * 1200)
+    errors = [(d.code, d.message) for d in check_paths([folder]).diagnostics if d.severity == "error"]
+    assert errors == [("E101", "`gain` stands outside any definition")] * MAX_STRAYS + [("E001", "unexpected `=`")]
