@@ -23,6 +23,7 @@ from .playable import Playable, a, copies_at, item_start_zone, name_of, statemen
 from .recursion import check_recursion, check_repeat_counts
 from .starved_decks import starved_decks
 from .timing import Timing
+from .unpayable import unpayable_costs
 
 EVENT_TYPE = "event:"  # the type of `event` inside `when EVENT`: "event:built", ...
 # The longest `label=` of a zone or counter: `explain` says a zone's wherever it names the zone, in
@@ -215,6 +216,8 @@ class Checker:
         self.copies_in_range()
         self.items_within_limit()
         self.deck_counts()
+        self.diags += unpayable_costs(self.merged, self.voc.known(R.KIND), self.voc.known(R.RESOURCE),
+                                      self.player_counts()[-1])
         if not any(d.code == "E401" for d in self.diags):
             # (counted where E401 found each deal's deck big enough: a deck already short is said once)
             self.diags += starved_decks(self.merged, self.voc.known(R.KIND), self.player_counts(), self.timing)

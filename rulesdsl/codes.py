@@ -81,6 +81,7 @@ CODES: dict[str, str] = {
     "W509": "a trigger that this game never sets off",
     "W510": "a comparison that is never (or always) true in this game",
     "W511": "a copy for more players than the game has, or for fewer than any game",
+    "W512": "a cost no seat can ever pay: more of a resource than all the game's items make",
 }
 
 
@@ -492,6 +493,20 @@ EXPLANATIONS: dict[str, Explanation] = {
         'card "Test Card" {\n    age 1\n    color yellow\n    copies 8\n}\n',
         "List one player count per copy, each at most the game's most players: `copies 3 5` "
         "for a copy from 3 players and a second from 5."),
+    "W512": Explanation(
+        "In a game whose seats buy resources from their neighbours (`trade neighbours`), a seat "
+        "has of a resource only what its own items and its neighbours' items produce. An item "
+        "whose cost asks more of a resource than every item of the game makes together, at the "
+        "game's most players (each copy counted, a one-of producer once for each of its "
+        "resources), can never be paid for, whatever happens. Not reported where a chain some item "
+        "gives or a chain price, or a discount that may apply to the item, could spare it the cost, "
+        "nor in a game that buys from the bank (which sells any resource). Legal (an effect's "
+        "`build ... free` still puts it into play), but no seat can ever build it by paying.",
+        'expansion costly {\n    title "Costly"\n    base classic\n}\n\n'
+        'card "Test Card" {\n    age 3\n    color blue\n    copies 3\n    cost 11 papyrus\n'
+        '    points 9\n}\n',
+        "Lower the cost to what the game's items can make, or add an item that produces the "
+        "resource (`produce papyrus`) for a seat to make or buy."),
 }
 
 
