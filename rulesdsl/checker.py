@@ -19,7 +19,7 @@ from .diagnostics import Diagnostic, Span, did_you_mean
 from .loader import Merged, bundled_hint, closed_before, stray_hint
 from .limits import DEFAULT_MAX_STEPS, MAX_ITEMS, MAX_PLAYERS
 from .parser import missing_brace_hint
-from .playable import Playable, a, copies_at, item_start_zone, name_of, statements
+from .playable import Playable, a, copies_at, expressions, item_start_zone, name_of, statements
 from .recursion import check_recursion, check_repeat_counts
 from .starved_decks import starved_decks
 from .timing import Timing
@@ -1594,3 +1594,38 @@ class ItemZones(Playable):
 
 def check(merged: Merged) -> list[Diagnostic]:
     return Checker(merged).run()
+
+
+# The warnings whose verdict may rest on the game's player counts (`players`, `seat` in a range).
+JUDGED_BY_RANGE = ("W508", "W510")
+
+
+def decided_by_player_count(merged: Merged, found: list[Diagnostic]) -> list[Diagnostic]:
+    """The W508 and W510 of `found` that some player count the engine seats would not give:
+    their expression's range rests on `players` or `seat`, so at counts other than those the
+    checker weighed the count may stay at 0 or more, or the comparison be open.  (Where the
+    `players` range cannot be played, E404, those counts are a guess, and such a warning a
+    follow-on of it; one that holds at every count stands.)"""
+    wanted = {d.span: d for d in found if d.code in JUDGED_BY_RANGE}
+    if not wanted:
+        return []
+    names = Checker(merged).named_ranges()
+    counts = range(1, MAX_PLAYERS + 1)
+    out: list[Diagnostic] = []
+    for d in merged.definitions:
+        for s in statements(d.block):
+            for e in expressions(s):
+                diag = wanted.get(e.span)
+                if diag is None or diag in out:
+                    continue
+                if diag.code == "W508":
+                    varies = not all(below_zero(e, [n])[0] for n in counts)
+                elif isinstance(e, ast.BinOp) and e.op in ("<", "<=", ">", ">="):
+                    verdicts = {never_or_always(e.op, bounds(e.left, n, names), bounds(e.right, n, names))
+                                for n in counts}
+                    varies = len(verdicts) != 1 or None in verdicts
+                else:
+                    continue
+                if varies:
+                    out.append(diag)
+    return out

@@ -11,7 +11,7 @@ from typing import Sequence
 import attrs
 
 from . import registry as R
-from .checker import check, declared_item_kinds
+from .checker import check, decided_by_player_count, declared_item_kinds
 from .diagnostics import Diagnostic, render, source_lines
 from .files import is_file, resolved
 from .formats import github_command, sarif_log
@@ -134,7 +134,9 @@ FROM_LOST_HEADER = frozenset({"E301", "E302", "E303", "E304", "E305", "E313", "E
 FROM_LOST_DEFINITION = frozenset({"E105", "E306", "E311", "E315"})
 _HEADER = re.compile(r"^\s*(game|expansion)(?![A-Za-z0-9_])", re.M)
 # What a `players` range the engine cannot play (E404 at it: `players 65`, `players 4 2`) sets off:
-# the checks that weigh each count a game supports, made at counts the designer did not mean.
+# the checks that weigh each count a game supports, made at counts the designer did not mean; and
+# a computed amount below 0 or a settled comparison (W508, W510) where another count would not
+# give it (`checker.decided_by_player_count`).
 FROM_PLAYER_RANGE = frozenset({"W511", "E412", "E409"})
 
 
@@ -156,7 +158,8 @@ def _from_player_range(checked: list[Diagnostic], merged) -> list[Diagnostic]:
               for s in g.block.statements if s.verb == "players"]
     if not any(d.code == "E404" and any(_within(d.span, r) for r in ranges) for d in checked):
         return []
-    return [d for d in checked if d.code in FROM_PLAYER_RANGE]
+    by_count = {id(d) for d in decided_by_player_count(merged, checked)}
+    return [d for d in checked if d.code in FROM_PLAYER_RANGE or id(d) in by_count]
 
 
 def _within(inner, outer) -> bool:

@@ -187,3 +187,32 @@ def test_a_structure_too_large_at_the_fewest_players_is_said_at_its_deal(tmp_pat
 def test_a_structure_too_large_at_every_count_is_e401_counting_the_copies(tmp_path):
     [d] = [d for d in check(tmp_path, structure_game(20)).diagnostics if d.severity == "error"]
     assert (d.code, d.message) == ("E401", "layout `row` needs 20 cards but zone `deck` holds 16 here")
+
+
+def with_tea_house(text: str, effects: str) -> str:
+    return text.replace("color gold; add 1 fame;", f"color gold; add 1 fame; {effects};", 1)
+
+
+UNCOUNTED = "if count(hand) < 0 { gain 1 coin }; gain count(hand) - 2 coins"   # at every count
+
+
+@pytest.mark.parametrize("written, below", [("players 65", "10 - players"), ("players 4 2", "3 - players"),
+                                            ("players 1", "players - 2")])
+def test_after_an_unplayable_players_range_only_warnings_a_count_decides_are_left_out(tmp_path, written, below):
+    # At the count guessed (64 for `players 65`, 4 for `players 4 2`, 1 for `players 1`)
+    # `players > 3` is settled and `below` is less than 0; at other counts they are not, so those
+    # warnings follow from the E404.  A count of cards is never below 0 and `count(hand) - 2` may be,
+    # at any count: those warnings stand.
+    game = GAME.replace("players 3 5", written)
+    counted = f"gain {below} coins; if players > 3 {{ gain 1 coin }}"
+    report = check(tmp_path, with_tea_house(game, f"{UNCOUNTED}; {counted}"))
+    got = [(d.code, d.span.line, d.span.column) for d in report.diagnostics]
+    assert got == [("E404", 3, got[0][2]), ("W510", 25, 58), ("W508", 25, 96)], report.human()
+    (tmp_path / "without").mkdir()
+    assert report.hidden == check(tmp_path / "without", with_tea_house(game, UNCOUNTED)).hidden + 2
+
+
+def test_warnings_a_count_decides_are_told_where_the_range_can_be_played(tmp_path):
+    # (`players > 2` holds at every count from 3 to 5, and `2 - players` is below 0 at each)
+    report = check(tmp_path, with_tea_house(GAME, "if players > 2 { gain 1 coin }; gain 2 - players coins"))
+    assert [d.code for d in report.diagnostics] == ["W510", "W508"] and report.hidden == 0, report.human()
