@@ -196,6 +196,14 @@ def _braces(text: str):
                 yield number, col, indent, col == indent + 1, ch
 
 
+def _piece_text(lines: list[str], first: int, end: int) -> str:
+    """Lines `first` to `end` (from 0, `end` not included) of a text cut at its line feeds, and
+    the line feed after the last when that ends in a carriage return: the carriage return of a
+    CRLF line end, alone at the end of a piece, was E002 "unexpected character" in every piece
+    of a file with CRLF line ends."""
+    return "\n".join(lines[first:end]) + ("\n" if end < len(lines) and lines[end - 1].endswith("\r") else "")
+
+
 def _top_level_pieces(text: str) -> list[tuple[int, int, str]]:
     """The file cut into runs of whole lines that each end at brace depth 0 (strings and
     comments skipped): one top-level definition, or a lone top-level line, per piece, as
@@ -226,7 +234,7 @@ def _top_level_pieces(text: str) -> list[tuple[int, int, str]]:
             merged[-1][1] = end
         else:
             merged.append([first, end])
-    pieces = [(first, end, "\n".join(lines[first:end])) for first, end in merged]
+    pieces = [(first, end, _piece_text(lines, first, end)) for first, end in merged]
     return [(first, end, piece) for first, end, piece in pieces if piece.strip()]
 
 

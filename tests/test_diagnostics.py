@@ -310,6 +310,18 @@ def test_every_broken_definition_of_a_file_reports_its_own_syntax_error(tmp_path
         ("E001", 4, 22), ("E302", 9, 11), ("E001", 15, 12)]
 
 
+def test_every_broken_definition_of_a_file_with_crlf_line_ends_reports_its_own_syntax_error_alone(tmp_path: Path):
+    # Each definition read alone kept the carriage return of its last line without the line
+    # feed after it: E002 "unexpected character '\\r'" at the first card's `}`, and that card lost.
+    (tmp_path / "cards.rules").write_bytes(
+        b'card "Test Shed" {\r\n    age 1\r\n    color brwn\r\n}\r\n'
+        b'card "Test Barn" {\r\n    age 1\r\n    cost 2 = coins\r\n}\r\n'
+        b'card "Test Hut" {\r\n    age 1\r\n    color blue\r\n}\r\n')
+    report = check_paths([tmp_path])
+    assert [(d.code, d.span.line, d.span.column) for d in report.diagnostics] == [("E302", 3, 11), ("E001", 7, 12)]
+    assert report.definitions["card"] == 75   # the base game's 73, the shed and the hut
+
+
 def test_a_stray_closing_brace_leaves_the_definition_before_it_alone(tmp_path: Path):
     # The `}` went with the card before it, which was lost with its own error (E201 unseen).
     (tmp_path / "cards.rules").write_text(
