@@ -6,10 +6,13 @@ from __future__ import annotations
 import contextlib
 import functools
 import gc
+from collections import Counter
 from importlib.resources import files
 from pathlib import Path
 
 from typing import TYPE_CHECKING
+
+import attrs
 
 from . import ast
 from .diagnostics import Diagnostic, Span
@@ -111,10 +114,11 @@ def parse_file(path: str, text: str) -> tuple[ast.SourceFile | None, list[Diagno
         return (ast.SourceFile(path, text, tuple(good)) if good else None), found + diagnostics
     if len(pieces) < 2:   # (a stray statement read past keeps the definitions around it)
         return (ast.SourceFile(path, text, definitions) if definitions else None), diagnostics
-    good, found = _parse_pieces(path, pieces)
+    results = _mend_left_open(path, text, pieces, [_parse_text(path, piece, first) for first, _last, piece in pieces])
+    good = [d for defs, _diags in results for d in defs]
+    found = [d for _defs, diags in results for d in diags]
     if not found:  # the pieces parse but the whole does not: keep the first diagnosis
         return None, diagnostics
-    found = [_block_left_open(path, text, pieces, d) or d for d in found]
     return (ast.SourceFile(path, text, tuple(good)) if good else None), found
 
 
@@ -128,41 +132,147 @@ def missing_brace_hint(verb: str, first: int, last: int, closing: int | None) ->
                else f"; close it with a `}}` after line {last}"))
 
 
-def _block_left_open(path: str, text: str, pieces: list[tuple[int, int, str]], d: Diagnostic) -> Diagnostic | None:
-    """E205 at a statement written without its `{` where the `}` meant to close it closed the
-    definition instead, and the definition's own `}` stands alone after it (E001 "unexpected
-    `}`" there, apart from the statement that is the mistake, and with a second error for each
-    line of the block)."""
-    from . import registry as R
+@attrs.frozen
+class _LeftOpen:
+    """A statement written without its `{` (`_block_left_open`): the E205 said there, the line it
+    stands on, and the first piece of the definition it is in (its header's)."""
+    diagnostic: Diagnostic
+    line: int
+    piece: int
+
+
+def _mend_left_open(path: str, text: str, pieces: list[tuple[int, int, str]],
+                    results: list[tuple[tuple, list[Diagnostic]]]) -> list[tuple[tuple, list[Diagnostic]]]:
+    """The pieces' definitions and diagnostics, each lone `}` left by a statement written without
+    its `{` said as that statement's E205 (`_block_left_open`).  Where it is the only lone `}` of
+    its definition and the definition, read again with the `{` where the E205's hint puts it,
+    parses and ends at that `}`, the pieces from its header to that `}` are that reading: what
+    stood after the `}` meant for the block (`points 1`, read as a definition of its own, E101
+    "stands outside any definition") is its definition's again, as the designer meant it, not
+    a follow-on error.  With two lone `}` in one definition (two `{` missing) the place of
+    neither is sure: each is said as the piece before it alone shows it."""
+    results = list(results)
     lines = text.split("\n")
-    if d.code != "E001" or not 0 < d.span.line <= len(lines) or lines[d.span.line - 1].strip() != "}":
+    lone = {k: diags[0] for k, (_defs, diags) in enumerate(results)
+            if len(diags) == 1 and _lone_brace(lines, diags[0])}   # (a lone `}` is all its piece says)
+    starts = {k: _definition_start(lines, pieces, k, d.span.line) for k, d in lone.items()}
+    shared = Counter(starts.values())
+    for k, d in lone.items():
+        j = starts[k]
+        left = _block_left_open(path, lines, pieces, j, d.span.line) if j is not None and shared[j] == 1 else None
+        again = _with_brace(lines, pieces, left, k, d.span.line) if left is not None else None
+        if left is not None and again is not None:
+            results[j:k + 1] = [(again, [left.diagnostic])] + [((), [])] * (k - j)
+            continue
+        left = _block_left_open(path, lines, pieces, k - 1, d.span.line, header_brace=False) if k else None
+        if left is not None:
+            results[k] = (results[k][0], [left.diagnostic])
+    return results
+
+
+def _lone_brace(lines: list[str], d: Diagnostic) -> bool:
+    """Whether `d` is an E001 "unexpected `}`" at a `}` alone on its line."""
+    return d.code == "E001" and 0 < d.span.line <= len(lines) and lines[d.span.line - 1].strip() == "}"
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def _opening(lines: list[str], piece: tuple[int, int, str]) -> int | None:
+    """The first line (from 1) of `piece` that is neither blank nor a comment."""
+    return next((n for n in range(piece[0] + 1, piece[1] + 1) if _code(lines[n - 1]).strip()), None)
+
+
+def _definition_start(lines: list[str], pieces: list[tuple[int, int, str]], k: int, lone: int) -> int | None:
+    """The piece of the header of the definition whose own `}` is the lone `}` on line `lone`
+    (piece `k`): back past the pieces that begin more indented than it (its statements after
+    the `}` meant for a block), to one that begins with a `{`; None without one."""
+    j = k - 1
+    while j >= 0 and (start := _opening(lines, pieces[j])) is not None \
+            and _indent(_code(lines[start - 1])) > _indent(lines[lone - 1]):
+        j -= 1
+    header = _opening(lines, pieces[j]) if j >= 0 else None
+    return j if header is not None and "{" in _code(lines[header - 1]) else None
+
+
+def _with_brace(text_lines: list[str], pieces: list[tuple[int, int, str]], left: _LeftOpen, k: int,
+                lone: int) -> tuple | None:
+    """The definitions of pieces `left.piece` to `k` read with a `{` after the statement on
+    `left.line` (after its code, before a comment: no other token moves), or None unless that
+    reading is clean and its definition ends at the lone `}` on line `lone` (else the `{` is
+    not the one missing, or not the only one: the pieces are said as they stand)."""
+    first, end = pieces[left.piece][0], pieces[k][1]
+    lines = text_lines[first:end + 1]   # (and the line after, if any: `_piece_text` ends as the file does)
+    at = left.line - first - 1
+    code = _code(lines[at])
+    if code.endswith("\\"):   # (continued on the next line: its end is not where the `{` goes)
         return None
-    before = [(first, end) for first, end, _piece in pieces if end < d.span.line]
-    if not before:
+    lines[at] = code + " {" + lines[at][len(code):]
+    definitions, diagnostics = _parse_text(left.diagnostic.span.file, _piece_text(lines, 0, end - first), first)
+    if diagnostics or not definitions or definitions[0].span.end_line != lone:
         return None
-    first, end = before[-1]
+    return definitions
+
+
+def _code(line: str) -> str:
+    """`line` without its comment (a `#` outside quotes) and the spaces before it."""
+    if "#" not in line:
+        return line.rstrip()
+    in_string = False
+    for col, ch in enumerate(line):
+        if in_string:
+            in_string = ch != '"'
+        elif ch == '"':
+            in_string = True
+        elif ch == "#":
+            return line[:col].rstrip()
+    return line.rstrip()
+
+
+def _block_left_open(path: str, lines: list[str], pieces: list[tuple[int, int, str]], j: int, lone: int,
+                     header_brace: bool = True) -> _LeftOpen | None:
+    """E205 at a statement written without its `{` where the `}` meant to close it closed the
+    definition instead, and the definition's own `}` stands alone after it on line `lone`
+    (E001 "unexpected `}`" there, apart from the statement that is the mistake, and with a
+    second error for each line of the block).  The statement is sought from piece `j` (the
+    definition's header, which opens with a `{` if `header_brace`) to that `}`."""
+    from . import registry as R
 
     def code(n: int) -> str:   # (line n, from 1, without its comment)
-        return lines[n - 1].split("#", 1)[0].rstrip()
+        return _code(lines[n - 1])
 
     def indent(n: int) -> int:
-        return len(code(n)) - len(code(n).lstrip())
-    for n in range(end - 1, first + 1, -1):   # (the innermost: the last such line; never the header)
+        return _indent(code(n))
+    header = _opening(lines, pieces[j])
+    if header is None or header >= lone or (header_brace and "{" not in code(header)):
+        return None
+    for n in range(lone - 1, header, -1):   # (the innermost: the last such line; never the header)
         words = code(n).split()
         verb = R.VERBS.get(words[0]) if words else None
         if verb is None or verb.block != "required" or "{" in code(n):
             continue
-        rest = [m for m in range(n + 1, end + 1) if code(m).strip()]
-        body = [m for m in rest if code(m).strip() != "}"]
-        closing = next((m for m in rest if code(m).strip() == "}" and indent(m) == indent(n)), None)
-        inside = [m for m in body if closing is not None and m < closing]
-        if not inside or any(indent(m) <= indent(n) for m in inside):
+        inside: list[int] = []
+        closing = None
+        for m in range(n + 1, lone):
+            written = code(m).strip()
+            if not written:
+                continue
+            if written == "}":
+                if indent(m) == indent(n):
+                    closing = m
+                    break
+                continue
+            if indent(m) <= indent(n):
+                break
+            inside.append(m)
+        if closing is None or not inside:
             continue
         column = indent(n) + 1
-        return Diagnostic("error", "E205", f"`{words[0]}` needs a block `{{ ... }}`",
-                          Span(path, n, column, n, column + len(words[0])),
-                          missing_brace_hint(words[0], inside[0], inside[-1], closing)
-                          + f" (the `}}` at line {d.span.line} then closes the definition)")
+        return _LeftOpen(Diagnostic("error", "E205", f"`{words[0]}` needs a block `{{ ... }}`",
+                                    Span(path, n, column, n, column + len(words[0])),
+                                    missing_brace_hint(words[0], inside[0], inside[-1], closing)
+                                    + f" (the `}}` at line {lone} then closes the definition)"), n, j)
     return None
 
 

@@ -126,6 +126,97 @@ def test_a_trigger_without_its_opening_brace_is_one_error_at_the_trigger(tmp_pat
     assert [(d.code, d.span.line) for d in report.diagnostics if d.severity == "error"] == [("E205", 40)]
 
 
+# Definitions with a statement written without its `{`, appended to GAME (its lines from 37):
+# the `}` meant for that block closes the statement around it (or the definition), and the
+# definition's own `}` stands alone at the end.  (line, column) of the statement.
+NO_OPENING_BRACE = {
+    "if, a statement after it": ((40, 5),
+        'card "Stall" {\n    deck deck\n    color gold\n    if count(hand) >= 2\n        add 2 fame\n'
+        '    }\n    add 1 fame\n}\n'),
+    "if, a statement with an option after it": ((40, 5),
+        'card "Stall" {\n    deck deck\n    color gold\n    if count(hand) >= 2\n        add 2 fame\n'
+        '    }\n    gain 1 coin who=me\n}\n'),
+    "if, a block after it": ((40, 5),
+        'card "Stall" {\n    deck deck\n    color gold\n    if count(hand) >= 2\n        add 2 fame\n'
+        '    }\n    each_player { gain 1 coin }\n    add 1 fame\n}\n'),
+    "if in an each_player": ((41, 9),
+        'card "Stall" {\n    deck deck\n    color gold\n    each_player {\n        if count(hand) >= 2\n'
+        '            gain 2 coins\n        }\n        gain 1 coin\n    }\n    add 1 fame\n}\n'),
+    "each_player around an if": ((40, 5),
+        'card "Stall" {\n    deck deck\n    color gold\n    each_player\n        if count(hand) >= 2 {\n'
+        '            gain 2 coins\n        }\n    }\n    add 1 fame\n}\n'),
+    "else": ((43, 5),
+        'card "Stall" {\n    deck deck\n    color gold\n    if count(hand) >= 2 {\n        add 2 fame\n'
+        '    }\n    else\n        add 1 fame\n    }\n    gain 1 coin\n}\n'),
+    "if in an else": ((44, 9),
+        'card "Stall" {\n    deck deck\n    color gold\n    if count(hand) >= 2 {\n        add 2 fame\n'
+        '    }\n    else {\n        if count(hand) >= 1\n            add 1 fame\n        }\n'
+        '        gain 1 coin\n    }\n    gain 2 coins\n}\n'),
+    "when in a rule": ((38, 5),
+        'rule "Bonus" {\n    when built\n        add 1 fame\n    }\n    when built { gain 1 coin }\n}\n'),
+    "each_player in a procedure": ((38, 5),
+        'procedure bonus {\n    each_player\n        gain 1 coin\n    }\n    add 1 fame\n}\n'),
+    "choose in an action": ((39, 5),
+        'action market {\n    param card from hand\n    choose 1 from hand\n        discard chosen\n    }\n'
+        '    gain 1 coin\n}\n'),
+}
+LATER_MISTAKE = 'card "Later" {\n    deck deck\n    color gold\n    gian 1 coin\n}\n'
+
+
+@pytest.mark.parametrize("where", NO_OPENING_BRACE)
+def test_a_statement_without_its_opening_brace_is_one_error_and_the_rest_is_read_as_meant(tmp_path, where):
+    # What followed the `}` meant for the block was E101 "stands outside any definition" (or an
+    # E101 for each line, and E001 at the definition's `}`): read as if the `{` stood where the
+    # E205 says, the definition is whole.
+    (line, column), text = NO_OPENING_BRACE[where]
+    report = check(tmp_path, GAME + text)
+    assert [(d.code, d.span.line, d.span.column) for d in report.diagnostics] == [("E205", line, column)], \
+        report.human()
+
+
+@pytest.mark.parametrize("where", NO_OPENING_BRACE)
+def test_a_mistake_after_a_statement_without_its_opening_brace_is_still_found(tmp_path, where):
+    (line, column), text = NO_OPENING_BRACE[where]
+    report = check(tmp_path, GAME + text + LATER_MISTAKE)
+    after = 37 + text.count("\n") + 3
+    assert [(d.code, d.span.line, d.span.column) for d in report.diagnostics] == [
+        ("E205", line, column), ("E201", after, 5)], report.human()
+
+
+def test_the_e205_of_a_missing_opening_brace_names_the_block_and_both_braces(tmp_path):
+    report = check(tmp_path, GAME + NO_OPENING_BRACE["if, a statement after it"][1])
+    [d] = report.diagnostics
+    assert d.help == ("write `{` after `if`: line 41, indented under it, is its block, and the `}` at line 42 "
+                      "closes it (the `}` at line 44 then closes the definition)")
+
+
+def test_a_mistake_in_the_block_meant_is_said_where_it_is(tmp_path):
+    # Read as the block it was meant as, its lines are checked there (they were left unchecked).
+    text = NO_OPENING_BRACE["if, a statement after it"][1].replace("add 2 fame", "gian 2 coins")
+    report = check(tmp_path, GAME + text)
+    assert [(d.code, d.span.line, d.span.column) for d in report.diagnostics] == [("E205", 40, 5), ("E201", 41, 9)], \
+        report.human()
+
+
+def test_a_missing_opening_brace_in_a_file_with_crlf_line_ends_is_one_error(tmp_path):
+    # Each piece a file with an error is read in kept the `\r` of its last line without its `\n`:
+    # E002 "unexpected character" there too.
+    text = (GAME + NO_OPENING_BRACE["if, a statement after it"][1] + LATER_MISTAKE).replace("\n", "\r\n")
+    report = check(tmp_path, text)
+    assert [(d.code, d.span.line, d.span.column) for d in report.diagnostics] == [("E205", 40, 5), ("E201", 48, 5)], \
+        report.human()
+
+
+def test_two_opening_braces_missing_in_one_definition_are_said_as_before(tmp_path):
+    # Where the two blocks end is not sure: nothing is read as mended, the errors stay as they
+    # were (none more).
+    text = ('card "Stall" {\n    deck deck\n    color gold\n    each_player\n        if count(hand) >= 2\n'
+            '            gain 2 coins\n        }\n    }\n    add 1 fame\n}\n')
+    report = check(tmp_path, GAME + text)
+    assert [(d.code, d.span.line, d.span.column) for d in report.diagnostics] == [
+        ("E205", 40, 5), ("E205", 41, 9), ("E001", 46, 1)], report.human()
+
+
 def test_a_stray_closing_brace_with_no_block_left_open_is_still_e001(tmp_path):
     report = check(tmp_path, GAME + "}\n")
     assert [(d.code, d.span.line) for d in report.diagnostics] == [("E001", 37)]
