@@ -176,7 +176,10 @@ def _cost(g: Game, p: int, it, s: Stats) -> tuple[int, int, bool]:
                 need[r] = c - q
         if need is None:
             return (coins, 0, False)
-        least = neighbour_trade.cheapest(g, p, tuple(need), s)
+        if s.discounts:   # (some missing units may be free)
+            least = neighbour_trade.cheapest_waived(g, p, tuple(need), s, free_units(it, s))
+        else:
+            least = neighbour_trade.cheapest(g, p, tuple(need), s)
         return (coins + least, least, False) if least is not None else (IMPOSSIBLE, IMPOSSIBLE, False)
     discount = waive = 0
     for n, kind, color, or_coins in s.discounts:
@@ -214,6 +217,16 @@ def _cost(g: Game, p: int, it, s: Stats) -> tuple[int, int, bool]:
     return (total, trade, False)
 
 
+def free_units(it, s: Stats) -> int:
+    """How many missing units of `it`'s cost a seat's discounts (`s`) make free in a game that
+    trades with neighbours: those whose kind and colour fit it, as at the bank."""
+    free = 0
+    for n, kind, color, _ in s.discounts:
+        if (kind is None or kind == it.kind) and (color is None or color == it.color):
+            free += n
+    return free
+
+
 def payment_options(g: Game, p: int, item: int) -> list[tuple[int, neighbour_trade.Payment]] | None:
     """A game that trades with neighbours: the ways p can pay for `item`, (coins in all, coins
     to each seller), cheapest first; None when it needs no purchase (or the game trades with
@@ -228,7 +241,11 @@ def payment_options(g: Game, p: int, item: int) -> list[tuple[int, neighbour_tra
     need = missing(it.cost, s.produce)
     coins = total - traded
     out = []   # (a loop: a comprehension would make `coins` a cell every call pays for)
-    for t, pay in neighbour_trade.payments(g, p, need, s):
+    if s.discounts:
+        ways = neighbour_trade.payments_waived(g, p, need, s, free_units(it, s))
+    else:
+        ways = neighbour_trade.payments(g, p, need, s)
+    for t, pay in ways:
         out.append((coins + t, pay))
     return out
 
@@ -284,9 +301,11 @@ def round_payment(g: Game, p: int, act, binding: list[int], pay) -> tuple[int, d
 def _bought(g: Game, p: int, item: int, pay) -> list[tuple[int, str, int]]:
     """(seller, resource, coins) of each unit seat p buys from neighbours for `item`, paying `pay`."""
     s = stats(g, p)
-    need = missing(g.content.items[item].cost, s.produce)
+    it = g.content.items[item]
+    need = missing(it.cost, s.produce)
     resources = g.content.resources
-    return [(seller, resources[r], coins) for seller, r, coins in neighbour_trade.purchases(g, p, need, s, pay)]
+    free = free_units(it, s) if s.discounts else 0
+    return [(seller, resources[r], coins) for seller, r, coins in neighbour_trade.purchases(g, p, need, s, pay, free)]
 
 
 def available_coins(g: Game, p: int) -> int:

@@ -8,8 +8,8 @@ answers taken: the needs unrolled, each read against the seat's production and i
 prices; units missing where one-of producers may stand in, or bought from neighbours, go to the
 functions `_cost` hands them to (`economy.cheapest_trade`, `trade.cheapest`), looked up in their
 modules at each call as `_cost` looks them up.  Whatever is unusual (a discount, a coin formula,
-a chain's price, a chain borrowed) is handed to the generic functions (`economy._priced`,
-`economy._cost`).
+a chain's price, a chain borrowed; a discount, with the bank or, once a unit is missing, with
+neighbours) is handed to the generic functions (`economy._priced`, `economy._cost`).
 
 Items of one shape (the same lines) share one maker, which is given each item's values, as
 interpreter/arrivals.py does it, so that CPython specialises a code object many items run.
@@ -94,6 +94,8 @@ def _write(content: Content, it) -> Pricer:
             L.append(f"        need[{r}] = {c} - q")
         L += ["    if need is None:",
               f"        return {val((cost.coins, 0, False))}",
+              "    if s.discounts:",   # (some missing units may be free)
+              f"        return economy._cost(g, p, {it_name}, s)",
               "    least = trade.cheapest(g, p, tuple(need), s)",
               "    if least is None:",
               f"        return {val((economy.IMPOSSIBLE, economy.IMPOSSIBLE, False))}",

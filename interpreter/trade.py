@@ -7,8 +7,10 @@ unit of a neighbour's production is bought at most once per purchase.  The buyer
 production is used first (its one-of producers as it likes).  Of all the ways to cover the
 missing units, the ones offered are those not dominated for the buyer: no other way pays each
 neighbour no more and one of them less (a cheaper unit on the other side is still a choice,
-since who receives the coins matters to the players).  Offers and payments are cached until a
-city changes (`core.dirty`)."""
+since who receives the coins matters to the players).  A discount of N (`free`) makes N of the
+units the buyer's own production leaves missing free, whichever it likes: the ways to pay are
+those of every way to waive N of them.  Offers and payments are cached until a city changes
+(`core.dirty`)."""
 
 from __future__ import annotations
 
@@ -121,6 +123,69 @@ def payments(g: Game, p: int, need: tuple[int, ...], s: Stats) -> list[tuple[int
     return result
 
 
+def payments_waived(g: Game, p: int, need: tuple[int, ...], s: Stats, free: int) -> list[tuple[int, Payment]]:
+    """`payments` with `free` of the units p's own production leaves missing waived, whichever
+    p likes (a discount): the ways to pay of every way to waive them, the dominated left out.
+    (Apart from `payments`, which most purchases take, so that they pay nothing for it.)"""
+    if not free:
+        return payments(g, p, need, s)
+    cache = g._trade_cache[p]
+    key = (need, free)
+    hit = cache.get(key)
+    if hit is not None:
+        return hit
+    sides = _sides(g, p, s)
+    found: set[tuple[int, ...]] = set()
+    for left in _own_covers(need, s.one_of):
+        for rest in waived(left, free):
+            found |= _buy(rest, sides, cache)
+    sellers = []
+    for side in sides:
+        sellers.append(side[0])
+    result = _frontier(found, sellers)
+    cache[key] = result
+    return result
+
+
+def cheapest_waived(g: Game, p: int, need: tuple[int, ...], s: Stats, free: int) -> int | None:
+    """`cheapest` with `free` of the missing units waived (`payments_waived`): the first of its
+    ways."""
+    if not free:
+        return cheapest(g, p, need, s)
+    cache = g._cheapest_cache[p]
+    key = (need, free)
+    if key not in cache:
+        options = payments_waived(g, p, need, s, free)
+        cache[key] = options[0][0] if options else None
+    return cache[key]
+
+
+def waived(left: list[int], free: int) -> list[list[int]]:
+    """What is left to buy after each way of waiving `free` units of `left` (all of them when it
+    asks no more): waiving fewer is never better, since a unit bought costs no less than none."""
+    total = sum(left)
+    if total <= free:
+        return [[0] * len(left)]
+    out: list[list[int]] = []
+    _waive(left, 0, free, out)
+    return out
+
+
+def _waive(left: list[int], r: int, free: int, out: list[list[int]]) -> None:
+    """`waived`: each way, from resource r on, resources in order, fewest of r waived first."""
+    if not free:
+        out.append(list(left))
+        return
+    rest = 0
+    for n in left[r + 1:]:
+        rest += n
+    have = left[r]
+    for k in range(max(0, free - rest), min(have, free) + 1):
+        left[r] = have - k
+        _waive(left, r + 1, free - k, out)
+    left[r] = have
+
+
 def cheapest(g: Game, p: int, need: tuple[int, ...], s: Stats) -> int | None:
     """The fewest coins p can buy `need` for (None: it cannot), without listing the ways: what
     deciding whether a build is affordable needs."""
@@ -202,14 +267,19 @@ def _ladder_of(sides, resources: int) -> list[list[tuple[int, int]]] | None:
     return ladder
 
 
-def purchases(g: Game, p: int, need: tuple[int, ...], s: Stats, pay: Payment) -> list[tuple[int, int, int]]:
-    """One way to buy `need` that pays each seller what `pay` says: (seller, resource, coins) per
-    seller and resource (what the `traded` events tell).  Empty if `pay` is not a way to buy it."""
+def purchases(g: Game, p: int, need: tuple[int, ...], s: Stats, pay: Payment,
+              free: int = 0) -> list[tuple[int, int, int]]:
+    """One way to buy `need`, `free` of its units waived, that pays each seller what `pay` says:
+    (seller, resource, coins) per seller and resource (what the `traded` events tell); the units
+    waived are those of the first way (`waived`'s order) that lets `pay` be paid.  Empty if `pay`
+    is not a way to buy it."""
     sides = _sides(g, p, s)
     target = tuple(dict(pay).get(q, 0) for q, *_ in sides)
-    for left in _own_covers(need, s.one_of):
-        units = _assign(left, sides, target)
-        if units is not None:
+    for covered in _own_covers(need, s.one_of):
+        for left in waived(covered, free) if free else (covered,):
+            units = _assign(left, sides, target)
+            if units is None:
+                continue
             out: dict[tuple[int, int], int] = {}
             for k, r in units:
                 key = (sides[k][0], r)

@@ -98,7 +98,8 @@ def _verbs() -> dict[str, Verb]:
                  "base price formula, with `resource` the resource bought.",
              example="trade_price 1 wood", explain="{me:+buy} {resources} from {from:?%|the bank} for {price:coins} each"),
         Verb("discount", PROPERTY, (Param("count", INT),), (("kind", KIND), ("color", COLOR), ("or_coins", BOOL)),
-             doc="Items of that kind or colour cost the owner `count` fewer resources (the dearest ones).",
+             doc="Items of that kind or colour cost the owner `count` fewer resources (the dearest ones; in a "
+                 "game of `trade neighbours`, any `count` of those its own production leaves missing, its choice).",
              example="discount 2 kind=wonder", explain="each {noun} {me:+build} costs {count:fewer resources} (the most expensive ones)"
                      "{or_coins:?; where it is cheaper, its coin cost is waived instead of one of those resources}"),
         Verb("science", PROPERTY, (Param("symbol", SCIENCE),),

@@ -101,3 +101,19 @@ def test_every_item_that_changes_prices_is_priced_the_generic_way_too(name):
                     core.relocate(copy, giver, copy.active_slots[1][0])
             core.relocate(copy, item, copy.active_slots[0][0])
             assert every_price(copy, written=True) == every_price(copy, written=False), rules.content.items[item].name
+
+
+def test_a_discount_in_a_game_of_neighbour_trade_is_priced_alike_both_ways():
+    """The classic game with a lodge discounting blue cards (tests/test_neighbour_discounts.py):
+    every item's price to every seat, the lodges in seat 0's city, with and without its own
+    stone and a cheaper side, the written way and the generic way alike; and the discount
+    reached the written price (the blue cards cost less than without the lodge)."""
+    from classic_positions import give
+    from test_neighbour_discounts import P0, lodge_game, price
+    plain = price(lodge_game(0), "Lodge Shrine")
+    for lodges in (1, 2):
+        for more in ((), ("Stone Pit",), ("West Trading Post",)):
+            game = lodge_game(lodges)
+            give(game, P0, *more)
+            assert every_price(game, written=True) == every_price(game, written=False), (lodges, more)
+            assert price(game, "Lodge Shrine")[0] < plain[0]
