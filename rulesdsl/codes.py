@@ -217,7 +217,9 @@ EXPLANATIONS: dict[str, Explanation] = {
         "(`spaces=`), `add_cube`, `remove_cube`, `move_cube` or a trigger's `zone=` on one with no "
         "cubes (`counters=`), `rotate` on a zone that is not a `player` zone, `place` or `deal` "
         "with `space=` on a zone with no spaces (the track's aside) or a number beyond its spaces, "
-        "`deal_structure` or `deal_onto_structure` from a `player` zone (the structure is the whole game's).",
+        "`deal_structure` or `deal_onto_structure` from a `player` zone (the structure is the whole game's); "
+        "or an option a game that trades with neighbours cannot honour: a bank price (`trade_discount`, "
+        "`trade_price` without `from=`), a discount's `or_coins=true`.",
         _card("gain 2 coins whom=opponent", "yellow"),
         "Use one of the options the help lists (here `who=`)."),
     "E205": Explanation(

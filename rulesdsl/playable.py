@@ -456,9 +456,11 @@ class Playable:
     def bank_trade_without_a_bank(self) -> None:
         """A game that trades with neighbours (`trade neighbours`) has no bank: an item's
         `trade_discount`, or a `trade_price` without `from=`, sets a bank price nobody pays
-        (E204: accepted, it did nothing); and one that trades with the bank has no neighbours to
-        buy from: a `trade_price ... from=` sets a price nobody pays either (it passed `check`,
-        and `explain` said it worked)."""
+        (E204: accepted, it did nothing); so does a `discount ... or_coins=true`, whose coin cost
+        waived instead of a unit would make the coins paid to the bank depend on the payment to
+        the neighbours chosen, where a build's price has one such part; and one that trades with
+        the bank has no neighbours to buy from: a `trade_price ... from=` sets a price nobody pays
+        either (it passed `check`, and `explain` said it worked)."""
         with_neighbours = any(s.verb == "trade" for s in self.header_statements())
         for d in self.merged.definitions:
             if d.kind not in self.item_kinds:
@@ -469,6 +471,13 @@ class Playable:
                     self.error("E204", f"`{s.verb}` sets a price at the bank, and this game trades with neighbours "
                                        f"only", s.verb_span,
                                "fix the price paid to neighbours: `trade_price N RESOURCES from=left|right|neighbours`")
+                elif with_neighbours and s.verb == "discount":
+                    for option in s.kwargs:
+                        if option.name == "or_coins" and name_of(option.value) == "true":
+                            self.error("E204", "`or_coins=true` waives a coin cost instead of a resource, and this "
+                                               "game trades with neighbours: not supported there (the coins paid "
+                                               "to the bank would depend on the neighbours paid)", option.span,
+                                       "remove `or_coins=`: the discount then makes missing resources free")
                 elif not with_neighbours and from_neighbours:
                     option = next(k for k in s.kwargs if k.name == "from")
                     if name_of(option.value) not in ("left", "right", "neighbours"):
