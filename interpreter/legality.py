@@ -145,6 +145,14 @@ def payments_for(g: Game, act, binding, me: int, coins: int) -> list:
     for total, pay in options:
         if total + other <= coins:
             out.append(pay)
+    if g.state.item_coins and len(out) < len(options):
+        # (coins lying on the seat's items pay too, as the price's check lets them: the
+        # treasury alone left a build it allows with no payment to name)
+        have = economy.available_coins(g, me)
+        out = []
+        for total, pay in options:
+            if total + other <= have:
+                out.append(pay)
     return out
 
 
