@@ -455,13 +455,19 @@ class Playable:
 
     def bank_trade_without_a_bank(self) -> None:
         """A game that trades with neighbours (`trade neighbours`) has no bank: an item's
-        `trade_discount`, or a `trade_price` without `from=`, sets a bank price nobody pays
-        (E204: accepted, it did nothing); so does a `discount ... or_coins=true`, whose coin cost
+        `trade_discount`, or a `trade_price` without `from=` (the game's own formula too), sets a
+        bank price nobody pays (E204: accepted, it did nothing); so does a `discount ... or_coins=true`, whose coin cost
         waived instead of a unit would make the coins paid to the bank depend on the payment to
         the neighbours chosen, where a build's price has one such part; and one that trades with
         the bank has no neighbours to buy from: a `trade_price ... from=` sets a price nobody pays
         either (it passed `check`, and `explain` said it worked)."""
         with_neighbours = any(s.verb == "trade" for s in self.header_statements())
+        if with_neighbours and self.game is not None and self.game.block:
+            for s in self.game.block.statements:
+                if s.verb == "trade_price":   # (the game's formula: what a unit costs at the bank)
+                    self.error("E204", "`trade_price` sets the price at the bank, and this game trades with "
+                                       "neighbours only (`trade`): it would never be read", s.verb_span,
+                               "remove it, or remove `trade neighbours` to buy from the bank")
         for d in self.merged.definitions:
             if d.kind not in self.item_kinds:
                 continue
