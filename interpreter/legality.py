@@ -414,6 +414,8 @@ def below_of(rng: random.Random) -> Callable[[int], int]:
             raise TypeError(f"a random generator (random.Random) is needed, not {type(rng).__name__}")
 
         def below_own(n: int) -> int:
+            if n <= 0:   # (`_randbelow` of nothing draws for ever)
+                raise nothing_to_draw(n)
             return own(n)
         below_own.bits = None   # type: ignore[attr-defined]
         return below_own
@@ -423,10 +425,18 @@ def below_of(rng: random.Random) -> Callable[[int], int]:
         k = n.bit_length()
         r = getrandbits(k)
         while r >= n:
+            if n <= 0:   # (asked only of a number drawn again: a draw from nothing would loop for ever)
+                raise nothing_to_draw(n)
             r = getrandbits(k)
         return r
     below.bits = getrandbits   # type: ignore[attr-defined]
     return below
+
+
+def nothing_to_draw(n: int) -> ValueError:
+    """The error of a draw among `n` <= 0 choices: a caller that lost its candidates (an engine
+    fault), said at once instead of drawing numbers for ever."""
+    return ValueError(f"a random draw among {n} choices: there is nothing to draw from")
 
 
 def random_action(g: Game, rng: random.Random, seat: int | None = None) -> Action:

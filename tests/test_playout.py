@@ -383,3 +383,17 @@ def test_an_agent_of_yours_answering_an_illegal_action_is_refused_and_the_game_k
             play_out(game, agents, after=lambda g: seen.append(dumps(g.state)))
         assert dumps(game.state) == (seen[-1] if seen else dumps(rules.new_game(seed=4).state))
         game.apply(game.legal_actions()[0])   # (and plays on)
+
+
+
+@pytest.mark.parametrize("rng", [random.Random(3), OwnWay(3)], ids=["plain", "own random()"])
+@pytest.mark.parametrize("n", [0, -1, -7])
+def test_a_draw_among_no_choices_is_an_error_not_a_loop(rng, n):
+    """A caller that lost its candidates (as a build whose payments were all refused once did)
+    gets an error at once: the rejection loop drew numbers for ever among 0 (and among a
+    negative count, whose bit length is not 0)."""
+    from test_runaway_input import within
+    below = legality.below_of(rng)
+    with pytest.raises(ValueError, match=rf"^a random draw among {n} choices: there is nothing to draw from$"):
+        within(5, lambda: below(n))
+    assert below(1) == 0   # (and a draw among one still gives it)
