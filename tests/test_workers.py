@@ -182,6 +182,39 @@ def test_a_killed_run_leaves_no_worker(command, sig):
         proc.wait()
 
 
+@pytest.mark.parametrize("to", ["the command", "its process group"])
+def test_sigterm_ends_a_balance_study_as_ctrl_c_does_its_games_kept_and_reported(tmp_path, to):
+    # (`kill`, `timeout` and a batch system's time limit send SIGTERM: killed at once, a study
+    # lost up to the last 10 seconds of games from its checkpoint and printed no report)
+    kept = tmp_path / "study.jsonl"
+    command = ["balance", "--agents", "random,random", "-n", "1000000", "-j", "2", "--json",
+               "--checkpoint", str(kept)]
+    proc = _started(command)
+    try:
+        _playing(proc)
+        if to == "the command":   # `kill PID`
+            proc.send_signal(signal.SIGTERM)
+        else:                     # `timeout`, which signals the command's process group too
+            os.killpg(proc.pid, signal.SIGTERM)
+        out, err = proc.communicate(timeout=30)
+        assert proc.returncode == 1, err
+        assert "Traceback" not in err
+        report = json.loads(out)
+        played = report["meta"]["games_played"]
+        assert report["meta"]["partial"] and 0 < played < 1000000
+        assert f"interrupted after {played} games" in err and f"kept in {kept}" in err
+        assert _wait_for(lambda: _group_gone(proc.pid), 10), "a worker is left"
+    finally:
+        if not _group_gone(proc.pid):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    again = subprocess.run([sys.executable, "-m", "rulesdsl", *command[:4], str(played), *command[5:]],
+                           capture_output=True, text=True, timeout=120)
+    assert again.returncode == 0, again.stderr
+    assert f"holds {played} games of this study" in again.stderr
+    assert json.loads(again.stdout)["run"]["resumed"] == played
+
+
 @pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="no CPU affinity on this system")
 def test_the_default_jobs_are_the_cpus_the_command_may_use():
     # (`taskset -c 0 rulesdsl simulate ...`, or a container's cpuset, allows fewer than the machine has)

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import importlib.util
+import os
+import signal
 import sys
+import threading
 from pathlib import Path
 
 import click
@@ -145,7 +148,7 @@ def balance(game: str | None, players: int | None, expansions: tuple[str, ...], 
     # (reports without their game rows: the terminal and the HTML page show none, and the JSON
     # writes them from the outcomes a batch at a time, not a dict per game of a long run at once)
     try:
-        with _progress() as progress:
+        with _terminate_as_ctrl_c(), _progress() as progress:
             if compare:
                 result, (first, second) = ab(plans[0], plans[1], compare[0], compare[1], jobs, early, progress,
                                              rows=False, checkpoint=checkpoint, note=_note)
@@ -232,6 +235,36 @@ def _missing_lab(drawing: bool) -> str | None:
     except ImportError as exc:
         return exc.name or str(exc)
     return None
+
+
+class _terminate_as_ctrl_c:
+    """SIGTERM heard as Ctrl-C while the games play: `kill`, `timeout`'s default signal and a
+    batch system's time limit send it, and a long study ended so keeps in its checkpoint, and
+    reports, the games that came back (killed at once, it lost up to the last 10 seconds of
+    games and printed no report).  A forked worker inherits the handler and leaves the signal
+    to the command, as it does Ctrl-C; where Ctrl-C is ignored (a study started under `nohup`
+    or in the background of a script) SIGTERM ends the command at once, as before."""
+
+    def __enter__(self) -> None:
+        self.previous = None
+        if threading.current_thread() is not threading.main_thread():
+            return
+        owner = os.getpid()
+
+        def heard(signum: int, frame: object) -> None:
+            if os.getpid() != owner:
+                return
+            if not callable(signal.getsignal(signal.SIGINT)):
+                signal.signal(signal.SIGTERM, signal.SIG_DFL)
+                os.kill(owner, signal.SIGTERM)
+                return
+            signal.raise_signal(signal.SIGINT)
+
+        self.previous = signal.signal(signal.SIGTERM, heard)
+
+    def __exit__(self, *exc) -> None:
+        if self.previous is not None:
+            signal.signal(signal.SIGTERM, self.previous)
 
 
 class _progress:
