@@ -108,6 +108,19 @@ def test_the_command_goes_on_from_its_checkpoint_and_names_what_differs(tmp_path
     assert same.exit_code == 0 and json.loads(same.stdout)["run"]["resumed"] == 24
 
 
+def test_a_refusal_writes_what_differs_on_both_sides_in_one_order(tmp_path):
+    # (the search options were the file's in one key order and this run's in another: a reader
+    # comparing them by eye had to sort them first)
+    kept = tmp_path / "study.jsonl"
+    args = ["balance", "--agents", "random,random", "-j", "1", "-n", "2", "--checkpoint", str(kept)]
+    runner = CliRunner()
+    assert runner.invoke(cli, args, catch_exceptions=False).exit_code == 0
+    refused = runner.invoke(cli, [*args, "--iterations", "5"])
+    assert refused.exit_code == 1
+    assert ('its search options: {"depth": null, "iterations": 200, "rollout": "random"}, '
+            'this run\'s: {"depth": null, "iterations": 5, "rollout": "random"}.') in refused.stderr, refused.stderr
+
+
 def test_a_checkpoint_of_changed_cards_is_refused(tmp_path):
     folder = tmp_path / "hands"
     shutil.copytree(HANDS, folder)

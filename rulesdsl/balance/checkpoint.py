@@ -211,8 +211,10 @@ class Checkpoint:
             key = keys[0] if keys else "?"
             unnamed = [] if key == "options" else None   # (no options named: none, `identity`)
             was = theirs.get(key, unnamed) if isinstance(theirs, dict) else None
+            # (keys sorted: a study's search options were written in one order and a run's in another)
+            said = [json.dumps(v, sort_keys=True) for v in (was, ours.get(key, unnamed))]
             raise CheckpointProblem(f"{path} holds the games of another study{which}: its {_field(key)}: "
-                                    f"{json.dumps(was)}, this run's: {json.dumps(ours.get(key, unnamed))}. A checkpoint "
+                                    f"{said[0]}, this run's: {said[1]}. A checkpoint "
                                     "goes on only the study that wrote it (the same content, game options, agents, "
                                     "seed, search options, --max-steps and rulesdsl version); give another file name")
 
