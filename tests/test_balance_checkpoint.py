@@ -3,6 +3,7 @@ a file as they come, and a run of the same study goes on from them (after an int
 with a larger -n) to the report a single run makes; a file of another study, or one that does
 not read, is refused and left as it was."""
 
+import errno
 import json
 import os
 import shutil
@@ -331,6 +332,37 @@ def test_one_run_at_a_time_appends_to_a_checkpoint(tmp_path):
         holder.communicate("")
     with Checkpoint.open(kept, identity) as cp:   # (once the other has ended)
         assert len(cp.saved[0].outcomes) == 0
+
+
+class _Full:
+    """A checkpoint's file on a disk that has just filled up: what is written is refused."""
+
+    def __init__(self, handle):
+        self.handle = handle
+
+    def write(self, data):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    def __getattr__(self, name):
+        return getattr(self.handle, name)
+
+
+def test_a_checkpoint_that_cannot_be_written_says_its_games_are_kept_and_how_to_go_on(tmp_path, monkeypatch):
+    # (a full disk hours into a study said only "cannot write FILE: No space left on device",
+    # and whether those hours were lost was left to guess)
+    kept = tmp_path / "study.jsonl"
+    opened = Checkpoint.open.__func__
+
+    def on_a_full_disk(cls, *args, **kwargs):
+        cp = opened(cls, *args, **kwargs)
+        cp._handle = _Full(cp._handle)
+        return cp
+
+    monkeypatch.setattr(Checkpoint, "open", classmethod(on_a_full_disk))
+    with pytest.raises(CheckpointProblem) as raised:
+        balance(_plan(60), jobs=1, checkpoint=kept)
+    assert str(raised.value) == (f"cannot write {kept}: No space left on device; the games it holds are kept: "
+                                 "make room and run the same command to go on from them")
 
 
 def test_what_is_written_reads_back_the_same_numbers_too_large_for_64_bits_included(tmp_path):

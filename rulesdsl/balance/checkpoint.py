@@ -153,7 +153,9 @@ class Checkpoint:
             self._handle.write(line.encode("utf-8") + b"\n")
             self._handle.flush()
         except OSError as exc:
-            raise CheckpointProblem(f"cannot write {self.path}: {exc.strerror or exc}") from None
+            # (a line cut short here is left out when the file is read again: what it held before stands)
+            raise CheckpointProblem(f"cannot write {self.path}: {exc.strerror or exc}; the games it holds are kept: "
+                                    "make room and run the same command to go on from them") from None
         self._written = time.monotonic()
 
     def close(self) -> None:

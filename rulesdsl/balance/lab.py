@@ -115,8 +115,8 @@ def _checkpoint(path: Path | None, plans: list[Plan], note: Callable[[str], None
     with cp:
         kept = _Kept(cp, plans)
         if cp.dropped and note is not None:
-            note(f"the last line of {path} was cut short ({cp.dropped} bytes, written as a run was stopped): "
-                 "left out, its games are played again")
+            note(f"the last line of {path} was cut short ({cp.dropped} bytes: a run stopped, or a full disk, "
+                 "as it was written): left out, its games are played again")
         held = [len(saved.outcomes) for saved in cp.saved]
         if any(held) and note is not None:
             games = (f"{held[0]} games of A and {held[1]} of B" if len(held) == 2
