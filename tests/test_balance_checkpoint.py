@@ -395,7 +395,8 @@ def test_an_interrupted_a_side_stops_an_ab_before_b_and_goes_on_from_both(tmp_pa
     whole, outcomes = ab(plan_a, plan_b, "A", "B", jobs=1)
     cut, (a, b) = ab(plan_a, plan_b, "A", "B", jobs=1, progress=_interrupt_after(10), checkpoint=kept)
     assert 10 <= len(a) < 40 and len(b) == 0   # ^C during A: B is not played at all
-    assert cut["a"]["meta"]["partial"] and cut["b"]["meta"]["error"] == "interrupted after 0 games"
+    # (B never started: not "interrupted after 0 games", as if it had)
+    assert cut["a"]["meta"]["partial"] and cut["b"]["meta"]["error"] == "not started"
     # (B's side played no game: nothing to compare, where the table showed B at 0 % and a difference)
     assert cut["compare"]["metrics"] == [] and cut["compare"]["definitions"] == []
     from io import StringIO
@@ -407,6 +408,41 @@ def test_an_interrupted_a_side_stops_an_ab_before_b_and_goes_on_from_both(tmp_pa
     went_on, after = ab(plan_a, plan_b, "A", "B", jobs=2, checkpoint=kept)
     assert after == outcomes and went_on["a"]["run"]["resumed"] == len(a)
     assert _without_run(went_on["b"]) == _without_run(whole["b"]) and went_on["compare"] == whole["compare"]
+
+
+def _ctrl_c_after(games):
+    """The command's progress bar, pressed ^C once `games` games are joined."""
+    from contextlib import contextmanager
+
+    @contextmanager
+    def progress():
+        yield _interrupt_after(games)
+    return progress
+
+
+def test_the_command_says_b_was_not_started_when_a_is_interrupted(tmp_path, monkeypatch):
+    # (it said "B: interrupted after 0 games", of a side that never started)
+    from rulesdsl.balance import command
+    kept = tmp_path / "ab.jsonl"
+    args = ["balance", "--compare", "duel", "duel", "--agents", "random,random", "-j", "1", "--json",
+            "--checkpoint", str(kept)]
+    runner = CliRunner()
+    assert runner.invoke(cli, [*args, "-n", "4"], catch_exceptions=False).exit_code == 0
+    monkeypatch.setattr(command, "_progress", _ctrl_c_after(10))
+    cut = runner.invoke(cli, [*args, "-n", "40"], catch_exceptions=False)
+    assert cut.exit_code == 1
+    report = json.loads(cut.stdout)
+    played = report["a"]["meta"]["games_played"]
+    assert report["b"]["meta"]["error"] == "not started" and report["b"]["meta"]["games_played"] == 4
+    error = cut.stderr.splitlines()[-1]
+    assert error == (f"error: A: interrupted after {played} games; B was not started; A's report covers the "
+                     f"{played} games A played, B's the 4 games {kept} holds; the comparison covers the first 4 "
+                     f"games of each side; the games played are kept in {kept}: run the same command to go on")
+    fresh = runner.invoke(cli, [*args[:-2], "-n", "40"], catch_exceptions=False)
+    assert fresh.exit_code == 1
+    played = json.loads(fresh.stdout)["a"]["meta"]["games_played"]
+    assert fresh.stderr == (f"error: A: interrupted after {played} games; B was not started; A's report covers the "
+                            f"{played} games A played, B's none; nothing is compared\n")
 
 
 def test_a_header_a_crash_cut_short_starts_the_study_and_a_fifo_is_refused(tmp_path):

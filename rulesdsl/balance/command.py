@@ -94,6 +94,7 @@ def balance(game: str | None, players: int | None, expansions: tuple[str, ...], 
     from .report_json import report_json
     from ..agents import AgentError, check_all
     from .checkpoint import CheckpointProblem
+    from .runner import NOT_STARTED
     writable(html_file)
     writable(checkpoint)
     if html_file is not None and checkpoint is not None and html_file.resolve() == checkpoint.resolve():
@@ -194,7 +195,11 @@ def balance(game: str | None, players: int | None, expansions: tuple[str, ...], 
         n = result["compare"].get("games", 0)
         compared = (f"; the comparison covers the first {n} games of each side" if n
                     else "; nothing is compared")
-        if len(errors) == 2:   # (^C during A: B was not played on)
+        if reports[1]["meta"]["error"] == NOT_STARTED:   # (A stopped, by ^C: B was not played on)
+            held = f"B's the {played[1]} games {checkpoint} holds" if played[1] else "B's none"
+            _fail(f"A: {errors[0]}; B was not started; A's report covers the {played[0]} games A played, "
+                  f"{held}{compared}{kept}")
+        if len(errors) == 2:
             _fail(f"A: {errors[0]}, B: {errors[1]}; A's report covers the {played[0]} games A played, B's the "
                   f"{played[1]} B played{compared}{kept}")
         k = 0 if reports[0]["meta"]["error"] else 1

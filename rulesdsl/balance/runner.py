@@ -364,10 +364,15 @@ def replay(plan: Plan, games: range, jobs: int = 1) -> RunResult:
     return _finish(joined, failure, start)
 
 
+# The failure of a run never started (`unplayed`): the side B of an A/B whose A was stopped.
+NOT_STARTED = "not started"
+
+
 def unplayed(plan: Plan, saved: tuple[Outcomes, Holdings] | None = None) -> RunResult:
-    """A run of the plan interrupted before its first game: the games `saved` (`run`'s), if any."""
+    """A run of the plan stopped before it started (its failure `NOT_STARTED`, not "interrupted
+    after 0 games": it played nothing to interrupt): the games `saved` (`run`'s), if any."""
     joined = _joined_from(plan, total_games(plan, load(plan).content.players), saved, None)
-    return _finish(joined, GameFailure(joined.outcomes.end, "interrupted"), time.perf_counter(), joined.outcomes.end)
+    return _finish(joined, GameFailure(joined.outcomes.end, NOT_STARTED), time.perf_counter(), joined.outcomes.end)
 
 
 def _joined_from(plan: Plan, total: int, saved: tuple[Outcomes, Holdings] | None,
