@@ -58,6 +58,15 @@ def is_bundled(spec: str) -> bool:
     return spec.strip() in _bundled()
 
 
+# The one agent made with the search options (`resolve`): any other plays alike whatever they are.
+SEARCHING = "mcts"
+
+
+def reads_search(spec: Any) -> bool:
+    """Whether the agent `spec` names is made with the search options (`SearchOptions`)."""
+    return isinstance(spec, str) and spec.strip() == SEARCHING
+
+
 def resolve(spec: str, search: SearchOptions = SearchOptions(), also: Iterable[str] = ()) -> Callable[[int], Any]:
     """A factory `seed -> agent` for `spec`; an AgentError for a name that does not resolve,
     a module that fails to import or an attribute that is not a class with `act`.  `also`:
@@ -66,8 +75,8 @@ def resolve(spec: str, search: SearchOptions = SearchOptions(), also: Iterable[s
         raise UnknownAgent("agent", spec, [*also, *known_names()])
     spec = spec.strip()
     bundled = _bundled()
-    if spec == "mcts":
-        cls = bundled["mcts"]
+    if spec == SEARCHING:
+        cls = bundled[SEARCHING]
         return lambda seed: cls(seed, iterations=search.iterations, rollout=search.rollout, depth=search.depth)
     if spec in bundled:
         return bundled[spec]

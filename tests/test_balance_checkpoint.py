@@ -112,14 +112,70 @@ def test_the_command_goes_on_from_its_checkpoint_and_names_what_differs(tmp_path
 def test_a_refusal_writes_what_differs_on_both_sides_in_one_order(tmp_path):
     # (the search options were the file's in one key order and this run's in another: a reader
     # comparing them by eye had to sort them first)
+    # (an mcts agent in the line-up: it reads them)
     kept = tmp_path / "study.jsonl"
-    args = ["balance", "--agents", "random,random", "-j", "1", "-n", "2", "--checkpoint", str(kept)]
+    args = ["balance", "--agents", "mcts,random", "-j", "1", "-n", "2", "--checkpoint", str(kept)]
     runner = CliRunner()
-    assert runner.invoke(cli, args, catch_exceptions=False).exit_code == 0
+    assert runner.invoke(cli, [*args, "--iterations", "3"], catch_exceptions=False).exit_code == 0
     refused = runner.invoke(cli, [*args, "--iterations", "5"])
     assert refused.exit_code == 1
-    assert ('its search options: {"depth": null, "iterations": 200, "rollout": "random"}, '
+    assert ('its search options: {"depth": null, "iterations": 3, "rollout": "random"}, '
             'this run\'s: {"depth": null, "iterations": 5, "rollout": "random"}.') in refused.stderr, refused.stderr
+
+
+def _with_search_named(kept, search):
+    """The file as a run before November 2026 wrote it: the search options named in its study
+    whatever the line-up (`identity` names them only where an agent reads them)."""
+    lines = kept.read_bytes().splitlines(keepends=True)
+    header = json.loads(lines[0])
+    assert all("search" not in side for side in header["sides"])
+    for side in header["sides"]:
+        side["search"] = search
+    kept.write_bytes(json.dumps(header, sort_keys=True).encode("utf-8") + b"\n" + b"".join(lines[1:]))
+
+
+def test_the_search_options_part_a_study_only_where_an_agent_of_its_line_up_reads_them(tmp_path):
+    # (a changed --iterations was refused on resume of a study no mcts agent plays, whose games
+    # it does not change)
+    kept = tmp_path / "study.jsonl"
+    args = ["balance", "--agents", "random,greedy", "-j", "1", "--json", "--checkpoint", str(kept)]
+    runner = CliRunner()
+    assert runner.invoke(cli, [*args, "-n", "4"], catch_exceptions=False).exit_code == 0
+    other = ["--iterations", "5", "--rollout", "greedy", "--depth", "3"]
+    went_on = runner.invoke(cli, [*args, "-n", "8", *other], catch_exceptions=False)
+    assert went_on.exit_code == 0, went_on.stderr
+    assert json.loads(went_on.stdout)["run"]["resumed"] == 4
+    # a file written the old way (the options named) goes on with the same command, and another's
+    _with_search_named(kept, {"depth": None, "iterations": 200, "rollout": "random"})
+    for options in ([], other):
+        same = runner.invoke(cli, [*args, "-n", "10", *options], catch_exceptions=False)
+        assert same.exit_code == 0, same.stderr
+        assert json.loads(same.stdout)["run"]["resumed"] >= 8
+    # an A/B's too, each side named in the file
+    kept_ab = tmp_path / "ab.jsonl"
+    compare = ["balance", "--compare", "duel", "duel", "--agents", "random,random", "-j", "1", "--json",
+               "--checkpoint", str(kept_ab)]
+    assert runner.invoke(cli, [*compare, "-n", "2"], catch_exceptions=False).exit_code == 0
+    _with_search_named(kept_ab, {"depth": None, "iterations": 200, "rollout": "random"})
+    grown = runner.invoke(cli, [*compare, "-n", "4", "--iterations", "7"], catch_exceptions=False)
+    assert grown.exit_code == 0, grown.stderr
+    assert json.loads(grown.stdout)["b"]["run"]["resumed"] == 2
+    # an mcts agent's study written the old way: the same command goes on, other options are refused
+    searched = tmp_path / "mcts.jsonl"
+    mcts = ["balance", "--agents", "random,mcts", "-j", "1", "--json", "--iterations", "3",
+            "--checkpoint", str(searched)]
+    assert runner.invoke(cli, [*mcts, "-n", "2"], catch_exceptions=False).exit_code == 0
+    header = json.loads(searched.read_text().splitlines()[0])
+    assert header["sides"][0]["search"] == {"depth": None, "iterations": 3, "rollout": "random"}
+    again = runner.invoke(cli, [*mcts, "-n", "4"], catch_exceptions=False)
+    assert again.exit_code == 0 and json.loads(again.stdout)["run"]["resumed"] == 2
+    before = searched.read_bytes()
+    refused = runner.invoke(cli, [*mcts, "-n", "6", "--depth", "2"])
+    assert refused.exit_code == 1 and "its search options: " in refused.stderr, refused.stderr
+    assert searched.read_bytes() == before
+    # a line-up with an mcts agent does not go on a study without one (its line-up is named)
+    mixed = runner.invoke(cli, [*args[:2], "random,mcts", *args[3:], "-n", "10"])
+    assert mixed.exit_code == 1 and "its line-up: " in mixed.stderr, mixed.stderr
 
 
 def test_a_checkpoint_of_changed_cards_is_refused(tmp_path):

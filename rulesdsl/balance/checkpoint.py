@@ -4,7 +4,7 @@ goes on from where the file stops instead of from its first game.
 
 The file is JSON Lines.  Its first line names the study (`identity`: for each content set of
 the run, what decides its games: the card files' hash, the line-up, the seed, the search
-options, the step budget and the rulesdsl version; not the number of games, which may grow).
+options where an agent of the line-up reads them, the step budget and the rulesdsl version; not the number of games, which may grow).
 Each further line holds a batch of consecutive games of one side of the run, as the runner
 joined them in game order: their outcomes' columns and what their seats took and built
 (`Holdings`, which add up).  Lines are only ever appended, each written whole and flushed, so a
@@ -27,6 +27,7 @@ from typing import IO, Any
 
 import attrs
 
+from ..agents import reads_search
 from ..files import FileProblem
 from .analysis import Holdings, Tally
 from .deals import DealSums
@@ -65,10 +66,14 @@ def identity(plan, content_hash: str, version: str, players: int) -> dict[str, A
     content seats, whether the plan gave it or took the game's fewest): a checkpoint goes on
     only the study that wrote it.  The game options are named only where the plan has some: a
     run without any names its study as a file written before runs took options did, and goes
-    on from it."""
+    on from it.  The search options are named only where an agent of the line-up reads them:
+    they change no game of another line-up (`Checkpoint` leaves them out of an older file's
+    identity, which named them always)."""
     out = {"base": plan.base, "expansions": list(plan.expansions), "players": players,
-           "agents": list(plan.agents), "seed": plan.seed, "search": attrs.asdict(plan.search),
+           "agents": list(plan.agents), "seed": plan.seed,
            "max_steps": plan.max_steps, "content_hash": content_hash, "rulesdsl": version}
+    if any(reads_search(a) for a in plan.agents):
+        out["search"] = attrs.asdict(plan.search)
     if plan.options:
         out["options"] = list(plan.options)
     return out
@@ -204,6 +209,10 @@ class Checkpoint:
                                     f"{len(self.identities)}: give another file name (--compare and a plain run "
                                     "keep separate checkpoints)")
         for k, (theirs, ours) in enumerate(zip(sides, self.identities)):
+            if isinstance(theirs, dict) and "search" not in ours:
+                # (a file written before `identity` named them only for a line-up that reads them
+                # names them always: the same study; a line-up that reads them differs anyway)
+                theirs = {key: v for key, v in theirs.items() if key != "search"}
             if theirs == ours:
                 continue
             which = "" if len(sides) == 1 else f" ({'AB'[k] if k < 2 else k})"
