@@ -393,11 +393,17 @@ def test_one_run_at_a_time_appends_to_a_checkpoint(tmp_path):
 class _Full:
     """A checkpoint's file on a disk that has just filled up: what is written is refused."""
 
-    def __init__(self, handle):
+    def __init__(self, handle, room=0):
         self.handle = handle
+        self.room = room   # (bytes written before the disk is full: the line that fills it is cut there)
 
     def write(self, data):
-        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        if len(data) > self.room:
+            self.handle.write(data[:self.room])
+            self.room = 0
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        self.room -= len(data)
+        return self.handle.write(data)
 
     def __getattr__(self, name):
         return getattr(self.handle, name)
@@ -415,10 +421,80 @@ def test_a_checkpoint_that_cannot_be_written_says_its_games_are_kept_and_how_to_
         return cp
 
     monkeypatch.setattr(Checkpoint, "open", classmethod(on_a_full_disk))
-    with pytest.raises(CheckpointProblem) as raised:
-        balance(_plan(60), jobs=1, checkpoint=kept)
-    assert str(raised.value) == (f"cannot write {kept}: No space left on device; the games it holds are kept: "
-                                 "make room and run the same command to go on from them")
+    report, _ = balance(_plan(60), jobs=1, checkpoint=kept)
+    assert report["meta"]["error"] == (f"cannot write {kept}: No space left on device; the games it holds are "
+                                       "kept: make room and run the same command to go on from them")
+
+
+class _Filling(_Full):
+    """A checkpoint's file on a disk that fills up once `lines` more lines are written: the next
+    one is cut short (7 bytes of it written) and refused, as is all after it."""
+
+    def __init__(self, handle, lines):
+        super().__init__(handle, 1 << 30)
+        self.lines = lines
+
+    def write(self, data):
+        if self.lines == 0:
+            self.room = min(self.room, 7)
+        self.lines -= 1
+        return super().write(data)
+
+
+def _filling_up(monkeypatch, lines):
+    """Checkpoints opened from now on, a line a batch, on a disk that fills up (`_Filling`)."""
+    opened = Checkpoint.open.__func__
+
+    def on_a_disk_filling_up(cls, *args, **kwargs):
+        cp = opened(cls, *args, **kwargs)
+        cp.every = 0
+        cp._handle = _Filling(cp._handle, lines)
+        return cp
+
+    monkeypatch.setattr(Checkpoint, "open", classmethod(on_a_disk_filling_up))
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_disk_full_mid_run_reports_the_games_played_and_the_file_goes_on(tmp_path, monkeypatch, jobs):
+    # (the write's error ended the command with no report at all: an empty stdout with --json)
+    kept = tmp_path / "study.jsonl"
+    whole, outcomes = balance(_plan(60), jobs=jobs)
+    with monkeypatch.context() as patched:
+        _filling_up(patched, 2)
+        cut, got = balance(_plan(60), jobs=jobs, checkpoint=kept)
+    assert cut["meta"]["partial"] and cut["meta"]["error"].startswith(f"cannot write {kept}: No space left")
+    played = cut["meta"]["games_played"]
+    assert 0 < played < 60 and list(got) == list(outcomes)[:played]
+    lines = kept.read_bytes().splitlines(keepends=True)
+    assert len(lines) == 4 and not lines[-1].endswith(b"\n")   # (2 whole lines, then one cut: nothing after)
+    went_on, after = balance(_plan(60), jobs=jobs, checkpoint=kept)
+    assert 0 < went_on["run"]["resumed"] < played
+    assert _without_run(went_on) == _without_run(whole) and after == outcomes
+    # the command prints the report, and the error line, exit status 1
+    kept.unlink()
+    with monkeypatch.context() as patched:
+        _filling_up(patched, 1)
+        result = CliRunner().invoke(cli, ["balance", "-g", HANDS, "-p", "3", "--agents", "random,greedy,random",
+                                          "-s", "7", "-n", "60", "-j", str(jobs), "--json", "--checkpoint",
+                                          str(kept)], catch_exceptions=False)
+    assert result.exit_code == 1
+    report = json.loads(result.stdout)
+    played = report["meta"]["games_played"]
+    assert 0 < played < 60 and report["meta"]["partial"]
+    assert result.stderr == (f"error: cannot write {kept}: No space left on device; the games it holds are kept: "
+                             "make room and run the same command to go on from them; the report covers the "
+                             f"{played} games before it\n")
+
+
+def test_a_disk_full_during_a_stops_an_ab_before_b_with_the_report_of_a(tmp_path, monkeypatch):
+    kept = tmp_path / "ab.jsonl"
+    plan_a = Plan("duel", (), None, ("random", "random"), 400, seed=3)
+    plan_b = Plan("duel", ("agora",), None, ("random", "random"), 400, seed=3)
+    _filling_up(monkeypatch, 1)
+    cut, (a, b) = ab(plan_a, plan_b, "A", "B", jobs=1, checkpoint=kept)
+    assert 0 < len(a) < 400 and len(b) == 0
+    assert cut["a"]["meta"]["error"].startswith(f"cannot write {kept}: No space") and cut["a"]["meta"]["partial"]
+    assert cut["b"]["meta"]["error"] == "not started"
 
 
 def test_what_is_written_reads_back_the_same_numbers_too_large_for_64_bits_included(tmp_path):

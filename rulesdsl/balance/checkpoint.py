@@ -93,6 +93,7 @@ class Checkpoint:
         self._pending: tuple[int, Outcomes, Holdings] | None = None   # (side, games, holdings) not written yet
         self._written = time.monotonic()
         self._studies: dict[int, _Study] = {}   # (side -> what its batches are checked against)
+        self.failed = False   # (a write failed: nothing more is written after a line it may have cut)
 
     @classmethod
     def open(cls, path: Path, identities: list[dict[str, Any]], every: float | None = None) -> "Checkpoint":
@@ -135,7 +136,7 @@ class Checkpoint:
         """Batch `outcomes` (the next games of `side`) and what their seats took and built: kept
         to be written with the batches after it, up to `every` seconds after the last write (a
         line of many games is smaller than as many lines: their holdings add up)."""
-        if self._handle is None or not len(outcomes):
+        if self._handle is None or self.failed or not len(outcomes):
             return
         if self._pending is not None and self._pending[0] != side:
             self.write()
@@ -148,7 +149,7 @@ class Checkpoint:
 
     def write(self) -> None:
         """Append the batches kept since the last write, as one line."""
-        if self._handle is None or self._pending is None:
+        if self._handle is None or self._pending is None or self.failed:
             return
         side, outcomes, holdings = self._pending
         self._pending = None
@@ -158,7 +159,9 @@ class Checkpoint:
             self._handle.write(line.encode("utf-8") + b"\n")
             self._handle.flush()
         except OSError as exc:
-            # (a line cut short here is left out when the file is read again: what it held before stands)
+            # (a line cut short here is left out when the file is read again: what it held before
+            # stands, if nothing is appended after it)
+            self.failed = True
             raise CheckpointProblem(f"cannot write {self.path}: {exc.strerror or exc}; the games it holds are kept: "
                                     "make room and run the same command to go on from them") from None
         self._written = time.monotonic()
@@ -170,7 +173,11 @@ class Checkpoint:
                 os.fsync(self._handle.fileno())
             except OSError:
                 pass
-            self._handle.close()
+            try:
+                self._handle.close()
+            except OSError:   # (what a failed write left buffered: said already, as that write's error)
+                if not self.failed:
+                    raise
             self._handle = None
 
     def __enter__(self) -> "Checkpoint":

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import platform
+import time
 from importlib.metadata import PackageNotFoundError, version
 from contextlib import contextmanager
 from pathlib import Path
@@ -78,6 +79,7 @@ class _Kept:
 
     def __init__(self, cp: Checkpoint | None, plans: list[Plan]) -> None:
         self.cp = cp
+        self.resumed = [len(saved.outcomes) for saved in (cp.saved if cp is not None else [])]
         for saved, plan in zip(cp.saved if cp is not None else [], plans):
             total = total_games(plan, load(plan).content.players)
             if len(saved.outcomes) > total:
@@ -100,6 +102,28 @@ class _Kept:
             return None, (joining if tally is not None else None)
         saved = cp.saved[k]
         return (saved.outcomes, saved.holdings), joining
+
+    def run(self, k: int, plan: Plan, jobs: int, progress: Callable[[int, int], None] | None,
+            tally: Tally | None = None, every: int | None = None) -> RunResult:
+        """`run` of side k, its games written to the checkpoint when it ends.  A write that fails
+        (a full disk) ends the side there, as ^C does: its result holds the games joined so far
+        (the checkpoint's `saved`, which the run adds to) and the write's error as its failure,
+        so that they are reported (the file holds those written before)."""
+        start = time.perf_counter()
+        try:
+            result = run(plan, jobs, progress, *self.side(k, tally, every), marks=every)
+            if self.cp is not None:
+                self.cp.write()
+        except CheckpointProblem as exc:
+            saved = self.cp.saved[k]
+            return RunResult(saved.outcomes, str(exc), time.perf_counter() - start, saved.holdings,
+                             self.resumed[k])
+        return result
+
+    @property
+    def failed(self) -> bool:
+        """Whether a write of the checkpoint failed (`run`)."""
+        return self.cp is not None and self.cp.failed
 
     def tally(self, k: int) -> Tally:
         """Side k's tally of the games the checkpoint holds, a batch a line (none: empty)."""
@@ -161,12 +185,13 @@ def balance(plan: Plan, source: str = "", jobs: int = 1, early: int = 5,
     A failure is in report["meta"]["error"] and the report covers the games before it.
     `rows`: the report lists each game (`games`).  `checkpoint`: a file that keeps the games
     as they are played, and from which a run of the same study goes on (`checkpoint.py`;
-    CheckpointProblem where it cannot); `note(text)` is told how many games it holds, and of a
+    CheckpointProblem where it cannot; a write that fails ends the run as a failure does, in
+    report["meta"]["error"]); `note(text)` is told how many games it holds, and of a
     last line a crash cut short.  The plan's game options (`Plan.options`) are checked before
     any game or checkpoint is opened (ValueError, UnknownName)."""
     plan = with_options_checked(plan)
     with _checkpoint(checkpoint, [plan], note) as kept:
-        result = run(plan, jobs, progress, *kept.side(0))
+        result = kept.run(0, plan, jobs, progress)
     return _report(plan, source or plan.base, result, early, jobs, rows), result.outcomes
 
 
@@ -199,15 +224,16 @@ def ab(plan_a: Plan, plan_b: Plan, source_a: str, source_b: str, jobs: int = 1, 
     every = mark_every(total_games(plan_a, seats))
     with _checkpoint(checkpoint, [plan_a, plan_b], note) as kept:
         tallies = [kept.tally(0), kept.tally(1)]
-        sides = [kept.side(k, tallies[k], every) for k in (0, 1)]
-        first = run(plan_a, jobs, (lambda d, t: progress(d, total)) if progress else None, *sides[0], marks=every)
+        first = kept.run(0, plan_a, jobs, (lambda d, t: progress(d, total)) if progress else None, tallies[0],
+                         every)
         done = len(first.outcomes)
-        if first.failure is not None and first.failure.startswith("interrupted"):
-            # ^C stops the whole command: B plays nothing more (what a checkpoint holds of it counts).
-            second = unplayed(plan_b, sides[1][0])
+        if first.failure is not None and (first.failure.startswith("interrupted") or kept.failed):
+            # ^C, or a checkpoint that cannot be written, stops the whole command: B plays nothing
+            # more (what a checkpoint holds of it counts).
+            second = unplayed(plan_b, kept.side(1)[0])
         else:
-            second = run(plan_b, jobs, (lambda d, t: progress(done + d, total)) if progress else None, *sides[1],
-                         marks=every)
+            second = kept.run(1, plan_b, jobs, (lambda d, t: progress(done + d, total)) if progress else None,
+                              tallies[1], every)
     a = _report(plan_a, source_a, first, early, jobs, rows)
     b = _report(plan_b, source_b, second, early, jobs, rows)
     changed = changed_definitions(plan_a, plan_b)
