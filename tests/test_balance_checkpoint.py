@@ -109,6 +109,40 @@ def test_the_command_goes_on_from_its_checkpoint_and_names_what_differs(tmp_path
     assert same.exit_code == 0 and json.loads(same.stdout)["run"]["resumed"] == 24
 
 
+def test_a_resumed_study_says_once_which_games_its_traces_folder_lacks(tmp_path):
+    # (--traces with a resumed --checkpoint wrote the games of that run only, and said nothing
+    # of the earlier ones a fresh folder lacks; they are not played again for their traces)
+    kept, traces = tmp_path / "study.jsonl", tmp_path / "traces"
+    args = ["balance", "--agents", "random,random", "-j", "1", "--checkpoint", str(kept)]
+    runner = CliRunner()
+    assert runner.invoke(cli, [*args, "-n", "4"], catch_exceptions=False).stderr == ""
+    lacking = (f"note: {traces} lacks the traces of games 0 to 3, played by an earlier run: {kept} keeps their "
+               "outcomes, not their actions; this run writes only the traces of the games it plays\n")
+    grown = runner.invoke(cli, [*args, "-n", "8", "--traces", str(traces)], catch_exceptions=False)
+    assert grown.exit_code == 0
+    assert grown.stderr == f"note: {kept} holds 4 games of this study: going on from there\n" + lacking
+    assert sorted(p.name for p in traces.iterdir()) == [f"game-{i}.json" for i in range(4, 8)]
+    (traces / "game-6.json").unlink()
+    again = runner.invoke(cli, [*args, "-n", "10", "--traces", str(traces)], catch_exceptions=False)
+    assert again.stderr.endswith(lacking.replace("games 0 to 3", "games 0 to 3, 6"))
+    for i in (0, 1, 2, 3, 6):
+        (traces / f"game-{i}.json").write_text("{}")
+    whole = runner.invoke(cli, [*args, "-n", "10", "--traces", str(traces)], catch_exceptions=False)
+    assert whole.stderr == f"note: {kept} holds 10 games of this study: going on from there\n"
+    # an A/B's two folders, in one note
+    kept_ab = tmp_path / "ab.jsonl"
+    plan_a = Plan("duel", (), None, ("random", "random"), 2, seed=3)
+    plan_b = Plan("duel", ("agora",), None, ("random", "random"), 2, seed=3)
+    ab(plan_a, plan_b, "A", "B", checkpoint=kept_ab)
+    notes = []
+    grown_a, grown_b = (Plan(p.base, p.expansions, None, p.agents, 4, seed=3, traces=str(tmp_path / k))
+                        for p, k in ((plan_a, "a"), (plan_b, "b")))
+    ab(grown_a, grown_b, "A", "B", checkpoint=kept_ab, note=notes.append)
+    assert notes[1:] == [f"{tmp_path / 'a'} lacks the traces of games 0 to 1 and {tmp_path / 'b'} those of games 0 "
+                         f"to 1, played by an earlier run: {kept_ab} keeps their outcomes, not their actions; this "
+                         "run writes only the traces of the games it plays"]
+
+
 def test_a_refusal_writes_what_differs_on_both_sides_in_one_order(tmp_path):
     # (the search options were the file's in one key order and this run's in another: a reader
     # comparing them by eye had to sort them first)

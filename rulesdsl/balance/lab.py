@@ -4,6 +4,7 @@ the run's metadata (seeds, content hash, agents, versions) in the report."""
 from __future__ import annotations
 
 import hashlib
+import os
 import platform
 import time
 from importlib.metadata import PackageNotFoundError, version
@@ -146,7 +147,36 @@ def _checkpoint(path: Path | None, plans: list[Plan], note: Callable[[str], None
             games = (f"{held[0]} games of A and {held[1]} of B" if len(held) == 2
                      else f"{held[0]} games")
             note(f"{path} holds {games} of this study: going on from there")
+            # (the earlier games are not played again for their traces: said once, before any game)
+            lacking = [(p.traces, gone) for p, n in zip(plans, held) if p.traces and (gone := _untraced(p.traces, n))]
+            if lacking:
+                said = " and ".join(f"{folder} {'those of' if k else 'lacks the traces of'} {_spans(gone)}"
+                                    for k, (folder, gone) in enumerate(lacking))
+                note(f"{said}, played by an earlier run: {path} keeps their outcomes, not their actions; "
+                     "this run writes only the traces of the games it plays")
         yield kept
+
+
+def _untraced(folder: str, games: int) -> list[int]:
+    """Which of games 0 to `games - 1` have no trace in `folder` (read once, not a look a game)."""
+    try:
+        there = set(os.listdir(folder))
+    except OSError:
+        there = set()
+    return [i for i in range(games) if f"game-{i}.json" not in there]
+
+
+def _spans(games: list[int]) -> str:
+    """Game indexes (in order) said as spans: `games 0 to 39`, `game 7`, at most three spans."""
+    spans: list[list[int]] = []
+    for i in games:
+        if spans and spans[-1][1] == i - 1:
+            spans[-1][1] = i
+        else:
+            spans.append([i, i])
+    said = [f"{a}" if a == b else f"{a} to {b}" for a, b in spans[:3]]
+    more = f" and {len(spans) - 3} more spans ({len(games)} games in all)" if len(spans) > 3 else ""
+    return f"game{'s' if len(games) > 1 else ''} {', '.join(said)}{more}"
 
 
 def _version() -> str:
