@@ -158,7 +158,7 @@ def test_a_refusal_writes_what_differs_on_both_sides_in_one_order(tmp_path):
 
 
 def _with_search_named(kept, search):
-    """The file as a run before November 2026 wrote it: the search options named in its study
+    """The file as a run before December 2026 wrote it: the search options named in its study
     whatever the line-up (`identity` names them only where an agent reads them)."""
     lines = kept.read_bytes().splitlines(keepends=True)
     header = json.loads(lines[0])
