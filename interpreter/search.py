@@ -75,10 +75,23 @@ def unknown_items(game: Game, seat: int) -> dict[tuple[str, int], list[Place]]:
     offered = {o for o in d.options if o not in hidden} if d is not None and d.kind == "item" and d.player == seat \
         else set()
     places: dict[tuple[str, int], list[Place]] = {}
+    # (a zone nobody sees, where nothing is offered or known, gives the same places for the same
+    # items at the same age, whoever asks: kept with the content, since its decks and box change
+    # seldom and listing them was most of a look-ahead's redraw)
+    kept = c._unseen_places if not offered and not knows else None
     for z in c.zones:
+        nobody = not z.public and not z.private
         for owner in range(c.players if z.per_player else 1):
             slot = game.slot(z.id, owner)
-            unseen = (not z.public and not z.private) or (z.private and (not z.per_player or owner != seat))
+            if nobody and kept is not None:
+                items = st.zones[slot]
+                entry = kept.get(slot)
+                if entry is None or entry[1] != st.age or entry[0] != items:
+                    entry = kept[slot] = (items[:], st.age, _nobody_sees(c, z.id, slot, items, st.age))
+                for key, group in entry[2]:
+                    places.setdefault(key, []).extend(group)
+                continue
+            unseen = nobody or (z.private and (not z.per_player or owner != seat))
             # (in a zone nobody sees, per class: how many of its own items the zone holds)
             own: dict[tuple[str, int], int] = {}
             held = []
@@ -101,6 +114,26 @@ def unknown_items(game: Game, seat: int) -> dict[tuple[str, int], list[Place]]:
             it = c.items[item]
             places.setdefault(_class(it, st.age), []).append(("structure", position, -1, it.deck))
     return places
+
+
+def _nobody_sees(c, zone: int, slot: int, items: list[int], age: int) -> list[tuple[tuple[str, int], list[Place]]]:
+    """The places of a slot of a zone nobody sees (`unknown_items`, where nothing is offered or
+    known), grouped by class in the order each class first comes: every item is drawn again,
+    its first places per class keeping the zone's own deck."""
+    own: dict[tuple[str, int], int] = {}
+    held = []
+    for index, item in enumerate(items):
+        it = c.items[item]
+        key = _class(it, age)
+        held.append((index, key))
+        if it.deck == zone:
+            own[key] = own.get(key, 0) + 1
+    groups: dict[tuple[str, int], list[Place]] = {}
+    for index, key in held:
+        deck = zone if own.get(key, 0) > 0 else -1
+        own[key] = own.get(key, 0) - 1
+        groups.setdefault(key, []).append(("zone", slot, index, deck))
+    return list(groups.items())
 
 
 def _class(it, age: int) -> tuple[str, int]:

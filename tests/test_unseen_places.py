@@ -1,0 +1,99 @@
+"""The places a seat cannot see (`search.unknown_items`, which the greedy agent's and the
+search's redraws read) are those a plain listing, item by item, gives, although the places of
+the zones nobody sees are kept with the content between calls (docs/speed.md)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rulesdsl.interpreter.knowledge import known_to
+from rulesdsl.interpreter.search import _class, unknown_items
+from rulesdsl.pipeline import load_ruleset
+
+SETS = [((), "duel", None), (("pantheon", "agora"), "duel", None),
+        ((), "classic", 3), ((), "classic", 5), ((), "classic", 7)]
+
+
+def _plain(game, seat):
+    """`unknown_items` as it was written before the kept places: every item of every zone asked."""
+    st, c = game.state, game.content
+    hidden = set(st.hidden)
+    knows: set[int] = set()
+    if st.known:
+        knows.update(known_to(game, seat))
+        hidden.difference_update(knows)
+    d = st.pending
+    offered = {o for o in d.options if o not in hidden} if d is not None and d.kind == "item" and d.player == seat \
+        else set()
+    places: dict = {}
+    for z in c.zones:
+        for owner in range(c.players if z.per_player else 1):
+            slot = game.slot(z.id, owner)
+            unseen = (not z.public and not z.private) or (z.private and (not z.per_player or owner != seat))
+            own: dict = {}
+            held = []
+            for index, item in enumerate(st.zones[slot]):
+                if (unseen and item not in offered and item not in knows) or item in hidden:
+                    it = c.items[item]
+                    key = _class(it, st.age)
+                    held.append((index, it, key))
+                    if unseen and it.deck == z.id:
+                        own[key] = own.get(key, 0) + 1
+            for index, it, key in held:
+                if unseen:
+                    deck = z.id if own.get(key, 0) > 0 else -1
+                    own[key] = own.get(key, 0) - 1
+                else:
+                    deck = it.deck
+                places.setdefault(key, []).append(("zone", slot, index, deck))
+    for position, item in enumerate(st.structure):
+        if item >= 0 and not st.face_up[position]:
+            it = c.items[item]
+            places.setdefault(_class(it, st.age), []).append(("structure", position, -1, it.deck))
+    return places
+
+
+def _same(game, seat):
+    now, plain = unknown_items(game, seat), _plain(game, seat)
+    assert list(now) == list(plain)
+    assert now == plain
+
+
+@pytest.mark.parametrize("expansions,base,players", SETS)
+def test_the_places_are_those_listed_item_by_item(expansions, base, players):
+    """At every decision of seeded games played one after another on one content (the kept
+    places of one game's decks met by the next game's, dealt otherwise), for every seat."""
+    rules = load_ruleset(expansions, base, players)
+    asked = 0
+    for seed in range(3):
+        game = rules.new_game(seed=seed)
+        rng = random.Random(seed)
+        while not game.over:
+            for seat in range(game.state.players):
+                _same(game, seat)
+                asked += 1
+            game._apply(game.random_action(rng))
+    assert asked > 100
+
+
+def test_a_zone_nobody_sees_reordered_or_at_another_age_is_listed_again():
+    """The kept places follow a slot's items in place (a deck reordered, its length the same) and
+    the age (an item without one counts as of the age being played)."""
+    rules = load_ruleset((), "classic", 3)
+    game = rules.new_game(seed=1)
+    st, c = game.state, game.content
+    nobody = [game.slot(z.id, 0) for z in c.zones if not z.public and not z.private and not z.per_player]
+    slot = max(nobody, key=lambda s: len({_class(c.items[i], st.age) for i in st.zones[s]}))
+    assert len({_class(c.items[i], st.age) for i in st.zones[slot]}) > 1   # (a reorder moves classes)
+    before = unknown_items(game, 0)
+    st.zones[slot].reverse()
+    _same(game, 0)
+    assert unknown_items(game, 0) != before
+    ageless = [s for s in nobody if any(c.items[i].age is None for i in st.zones[s])]
+    assert ageless
+    before = unknown_items(game, 0)
+    st.age += 1
+    _same(game, 0)
+    assert unknown_items(game, 0) != before
