@@ -44,7 +44,7 @@ ROLLOUTS = ("random", "greedy")
 Place = tuple[str, int, int, int]
 
 
-def unknown_items(game: Game, seat: int) -> dict[tuple[str, int], list[Place]]:
+def unknown_items(game: Game, seat: int, kept_places: bool = True) -> dict[tuple[str, int], list[Place]]:
     """The places whose item `seat` cannot see, by the class of item that may lie there:
     ("zone", slot, index, deck) or ("structure", position, -1, deck), where `deck` (-1: any) is
     the deck the item drawn there must come from, its back being known.  A class is an item kind
@@ -78,7 +78,7 @@ def unknown_items(game: Game, seat: int) -> dict[tuple[str, int], list[Place]]:
     # (a zone nobody sees, where nothing is offered or known, gives the same places for the same
     # items at the same age, whoever asks: kept with the content, since its decks and box change
     # seldom and listing them was most of a look-ahead's redraw)
-    kept = c._unseen_places if not offered and not knows else None
+    kept = c._unseen_places if kept_places and not offered and not knows else None   # (False: every item asked)
     for z in c.zones:
         nobody = not z.public and not z.private
         for owner in range(c.players if z.per_player else 1):
