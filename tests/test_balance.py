@@ -618,13 +618,25 @@ def test_matplotlib_is_imported_only_to_draw_the_page(tmp_path, html, imported):
     assert (tmp_path / "r.html").exists() == html
 
 
-def test_a_lab_without_matplotlib_is_one_error_line(monkeypatch):
-    import importlib.util
-    real = importlib.util.find_spec
-    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "matplotlib" else real(name, *a))
-    result = CliRunner().invoke(cli, ["balance", "-g", HANDS, "-p", "3", "-n", "3", "-j", "1"])
+def test_a_lab_without_matplotlib_plays_and_reports_without_html(monkeypatch):
+    # (matplotlib only draws the --html page: a lab with rich alone was refused every study)
+    import sys
+    monkeypatch.setitem(sys.modules, "matplotlib", None)   # (importing it now fails)
+    result = CliRunner().invoke(cli, ["balance", "-g", HANDS, "-p", "3", "-n", "3", "-j", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    assert len(json.loads(result.stdout)["games"]) == 3
+
+
+def test_a_lab_without_matplotlib_refuses_html_before_any_game(monkeypatch, tmp_path):
+    import sys
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    page = tmp_path / "r.html"
+    result = CliRunner().invoke(cli, ["balance", "-g", HANDS, "-p", "3", "-n", "3", "-j", "1",
+                                      "--html", str(page), "--checkpoint", str(tmp_path / "c.jsonl")])
     assert result.exit_code == 1
-    assert result.output == "error: rulesdsl balance needs the lab extra (matplotlib is missing): pip install 'rulesdsl[lab]'\n"
+    assert result.output == ("error: rulesdsl balance needs the lab extra (matplotlib is missing): "
+                             "pip install 'rulesdsl[lab]'\n")
+    assert not page.exists() and not (tmp_path / "c.jsonl").exists()   # (refused before a game)
 
 
 def test_compare_of_two_games_no_count_plays_says_players_cannot_help():

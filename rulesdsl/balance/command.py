@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import signal
 import sys
@@ -228,15 +227,15 @@ def _note(text: str) -> None:
 
 
 def _missing_lab(drawing: bool) -> str | None:
-    """The first module of the lab extra that is not installed, else None.  matplotlib is
-    imported only where the HTML page is drawn: importing it costs a third of a second, and it
-    warns on every run where the home folder is not writable."""
+    """The first module of the lab extra this run needs that is not installed, else None.
+    matplotlib only draws the `--html` page, so a run without one does not need it (a lab with
+    `rich` alone plays and reports); where the page is asked for, it is looked for before any
+    game is played, not after a long study.  It is imported only then: importing it costs a
+    third of a second, and it warns on every run where the home folder is not writable."""
     try:
         import rich  # noqa: F401
         if drawing:
             import matplotlib  # noqa: F401
-        elif importlib.util.find_spec("matplotlib") is None:
-            return "matplotlib"
     except ImportError as exc:
         return exc.name or str(exc)
     return None
