@@ -423,7 +423,7 @@ class Checker:
 
     def said_by_parser(self, code: str, span: Span) -> bool:
         """Whether the parser gave `code` where `span` begins (E205 for a block whose `{` is
-        missing, found where its `}` closed the definition: `parser._block_left_open`)."""
+        missing, found where its `}` closed the definition: `parser._blocks_left_open`)."""
         return any(d.code == code and (d.span.file, d.span.line, d.span.column) == (span.file, span.line, span.column)
                    for d in self.merged.diagnostics)
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import gc
-from collections import Counter
 from importlib.resources import files
 from pathlib import Path
 
@@ -134,7 +133,7 @@ def missing_brace_hint(verb: str, first: int, last: int, closing: int | None) ->
 
 @attrs.frozen
 class _LeftOpen:
-    """A statement written without its `{` (`_block_left_open`): the E205 said there, the line it
+    """A statement written without its `{` (`_blocks_left_open`): the E205 said there, the line it
     stands on, and the first piece of the definition it is in (its header's)."""
     diagnostic: Diagnostic
     line: int
@@ -144,30 +143,50 @@ class _LeftOpen:
 def _mend_left_open(path: str, text: str, pieces: list[tuple[int, int, str]],
                     results: list[tuple[tuple, list[Diagnostic]]]) -> list[tuple[tuple, list[Diagnostic]]]:
     """The pieces' definitions and diagnostics, each lone `}` left by a statement written without
-    its `{` said as that statement's E205 (`_block_left_open`).  Where it is the only lone `}` of
-    its definition and the definition, read again with the `{` where the E205's hint puts it,
-    parses and ends at that `}`, the pieces from its header to that `}` are that reading: what
-    stood after the `}` meant for the block (`points 1`, read as a definition of its own, E101
-    "stands outside any definition") is its definition's again, as the designer meant it, not
-    a follow-on error.  With two lone `}` in one definition (two `{` missing) the place of
-    neither is sure: each is said as the piece before it alone shows it."""
+    its `{` said as that statement's E205 (`_blocks_left_open`).  Where the definition, read
+    again with each `{` where the E205s' hints put them, parses and ends at its last lone `}`,
+    the pieces from its header to that `}` are that reading: what stood after a `}` meant for a
+    block (`points 1`, read as a definition of its own, E101 "stands outside any definition")
+    is its definition's again, as the designer meant it, not a follow-on error.  The statements
+    are found by indentation (a block's lines indented under it, its `}` level with it), and
+    the reading is kept only if it is clean: so two or more `{` missing in one definition, one
+    after another or one inside another, are one E205 each.  Where no such reading is clean,
+    each lone `}` is said as the piece before it alone shows it."""
     results = list(results)
     lines = text.split("\n")
     lone = {k: diags[0] for k, (_defs, diags) in enumerate(results)
             if len(diags) == 1 and _lone_brace(lines, diags[0])}   # (a lone `}` is all its piece says)
     starts = {k: _definition_start(lines, pieces, k, d.span.line) for k, d in lone.items()}
-    shared = Counter(starts.values())
+    last: dict[int, int] = {}   # definition's first piece -> the piece of its last lone `}`
+    for k, j in starts.items():
+        if j is not None:
+            last[j] = max(k, last.get(j, k))
+    mended: set[int] = set()
+    for j, k in last.items():
+        again = _mended(path, lines, pieces, j, k, lone[k].span.line)
+        if again is not None:
+            results[j:k + 1] = [again] + [((), [])] * (k - j)
+            mended.update(n for n, start in starts.items() if start == j)
     for k, d in lone.items():
-        j = starts[k]
-        left = _block_left_open(path, lines, pieces, j, d.span.line) if j is not None and shared[j] == 1 else None
-        again = _with_brace(lines, pieces, left, k, d.span.line) if left is not None else None
-        if left is not None and again is not None:
-            results[j:k + 1] = [(again, [left.diagnostic])] + [((), [])] * (k - j)
+        if k in mended:
             continue
-        left = _block_left_open(path, lines, pieces, k - 1, d.span.line, header_brace=False) if k else None
-        if left is not None:
-            results[k] = (results[k][0], [left.diagnostic])
+        left = _blocks_left_open(path, lines, pieces, k - 1, d.span.line, header_brace=False) if k else []
+        if left:
+            results[k] = (results[k][0], [left[0].diagnostic])
     return results
+
+
+def _mended(path: str, lines: list[str], pieces: list[tuple[int, int, str]], j: int, k: int,
+            lone: int) -> tuple[tuple, list[Diagnostic]] | None:
+    """The definition of pieces `j` (its header) to `k` (its `}`, alone on line `lone`) read with
+    the `{` its statements left open lack, and their E205s; None where no reading is clean.  The
+    innermost statement alone is tried first (one `{` missing, the usual mistake), then all."""
+    lefts = _blocks_left_open(path, lines, pieces, j, lone)
+    for tried in ([lefts[:1], lefts] if len(lefts) > 1 else [lefts] if lefts else []):
+        again = _with_braces(lines, pieces, tried, k, lone)
+        if again is not None:
+            return again, [left.diagnostic for left in sorted(tried, key=lambda left: left.line)]
+    return None
 
 
 def _lone_brace(lines: list[str], d: Diagnostic) -> bool:
@@ -196,20 +215,21 @@ def _definition_start(lines: list[str], pieces: list[tuple[int, int, str]], k: i
     return j if header is not None and "{" in _code(lines[header - 1]) else None
 
 
-def _with_brace(text_lines: list[str], pieces: list[tuple[int, int, str]], left: _LeftOpen, k: int,
-                lone: int) -> tuple | None:
-    """The definitions of pieces `left.piece` to `k` read with a `{` after the statement on
-    `left.line` (after its code, before a comment: no other token moves), or None unless that
-    reading is clean and its definition ends at the lone `}` on line `lone` (else the `{` is
-    not the one missing, or not the only one: the pieces are said as they stand)."""
-    first, end = pieces[left.piece][0], pieces[k][1]
+def _with_braces(text_lines: list[str], pieces: list[tuple[int, int, str]], lefts: list[_LeftOpen], k: int,
+                 lone: int) -> tuple | None:
+    """The definitions of pieces `lefts[0].piece` to `k` read with a `{` after the statement on
+    each `left.line` (after its code, before a comment: no other token moves), or None unless
+    that reading is clean and its definition ends at the lone `}` on line `lone` (else these
+    are not the `{` missing, or not all of them: the pieces are said as they stand)."""
+    first, end = pieces[lefts[0].piece][0], pieces[k][1]
     lines = text_lines[first:end + 1]   # (and the line after, if any: `_piece_text` ends as the file does)
-    at = left.line - first - 1
-    code = _code(lines[at])
-    if code.endswith("\\"):   # (continued on the next line: its end is not where the `{` goes)
-        return None
-    lines[at] = code + " {" + lines[at][len(code):]
-    definitions, diagnostics = _parse_text(left.diagnostic.span.file, _piece_text(lines, 0, end - first), first)
+    for left in lefts:
+        at = left.line - first - 1
+        code = _code(lines[at])
+        if code.endswith("\\"):   # (continued on the next line: its end is not where the `{` goes)
+            return None
+        lines[at] = code + " {" + lines[at][len(code):]
+    definitions, diagnostics = _parse_text(lefts[0].diagnostic.span.file, _piece_text(lines, 0, end - first), first)
     if diagnostics or not definitions or definitions[0].span.end_line != lone:
         return None
     return definitions
@@ -230,13 +250,14 @@ def _code(line: str) -> str:
     return line.rstrip()
 
 
-def _block_left_open(path: str, lines: list[str], pieces: list[tuple[int, int, str]], j: int, lone: int,
-                     header_brace: bool = True) -> _LeftOpen | None:
-    """E205 at a statement written without its `{` where the `}` meant to close it closed the
+def _blocks_left_open(path: str, lines: list[str], pieces: list[tuple[int, int, str]], j: int, lone: int,
+                      header_brace: bool = True) -> list[_LeftOpen]:
+    """E205 at each statement written without its `{` where the `}` meant to close it closed the
     definition instead, and the definition's own `}` stands alone after it on line `lone`
     (E001 "unexpected `}`" there, apart from the statement that is the mistake, and with a
-    second error for each line of the block).  The statement is sought from piece `j` (the
-    definition's header, which opens with a `{` if `header_brace`) to that `}`."""
+    second error for each line of the block), the innermost (the last) first.  The statements
+    are sought from piece `j` (the definition's header, which opens with a `{` if
+    `header_brace`) to that `}`."""
     from . import registry as R
 
     def code(n: int) -> str:   # (line n, from 1, without its comment)
@@ -246,8 +267,9 @@ def _block_left_open(path: str, lines: list[str], pieces: list[tuple[int, int, s
         return _indent(code(n))
     header = _opening(lines, pieces[j])
     if header is None or header >= lone or (header_brace and "{" not in code(header)):
-        return None
-    for n in range(lone - 1, header, -1):   # (the innermost: the last such line; never the header)
+        return []
+    found: list[_LeftOpen] = []
+    for n in range(lone - 1, header, -1):   # (the innermost first: from the last line; never the header)
         words = code(n).split()
         verb = R.VERBS.get(words[0]) if words else None
         if verb is None or verb.block != "required" or "{" in code(n):
@@ -269,11 +291,11 @@ def _block_left_open(path: str, lines: list[str], pieces: list[tuple[int, int, s
         if closing is None or not inside:
             continue
         column = indent(n) + 1
-        return _LeftOpen(Diagnostic("error", "E205", f"`{words[0]}` needs a block `{{ ... }}`",
+        found.append(_LeftOpen(Diagnostic("error", "E205", f"`{words[0]}` needs a block `{{ ... }}`",
                                     Span(path, n, column, n, column + len(words[0])),
                                     missing_brace_hint(words[0], inside[0], inside[-1], closing)
-                                    + f" (the `}}` at line {lone} then closes the definition)"), n, j)
-    return None
+                                    + f" (the `}}` at line {lone} then closes the definition)"), n, j))
+    return found
 
 
 def _parse_pieces(path: str, pieces: list[tuple[int, int, str]]) -> tuple[list[ast.Definition], list[Diagnostic]]:

@@ -207,14 +207,50 @@ def test_a_missing_opening_brace_in_a_file_with_crlf_line_ends_is_one_error(tmp_
         report.human()
 
 
-def test_two_opening_braces_missing_in_one_definition_are_said_as_before(tmp_path):
-    # Where the two blocks end is not sure: nothing is read as mended, the errors stay as they
-    # were (none more).
-    text = ('card "Stall" {\n    deck deck\n    color gold\n    each_player\n        if count(hand) >= 2\n'
-            '            gain 2 coins\n        }\n    }\n    add 1 fame\n}\n')
+# Two or more `{` missing in one definition: each statement's block is indented under it and
+# closed by a `}` level with it, so the definition reads whole with every `{` the E205s put.
+# (line, column) of each statement.
+OPENING_BRACES_MISSING = {
+    "one inside another": ([(40, 5), (41, 9)],
+        'card "Stall" {\n    deck deck\n    color gold\n    each_player\n        if count(hand) >= 2\n'
+        '            gain 2 coins\n        }\n    }\n    add 1 fame\n}\n'),
+    "one after another": ([(40, 5), (43, 5)],
+        'card "Stall" {\n    deck deck\n    color gold\n    if count(hand) >= 2\n        add 2 fame\n'
+        '    }\n    if count(hand) >= 1\n        gain 1 coin\n    }\n    add 1 fame\n}\n'),
+    "three, one of them inside": ([(40, 5), (44, 5), (45, 9)],
+        'card "Stall" {\n    deck deck\n    color gold\n    if count(hand) >= 2\n        add 2 fame\n'
+        '    }\n    gain 1 coin\n    each_player\n        if count(hand) >= 2\n            gain 2 coins\n'
+        '        }\n    }\n}\n'),
+}
+
+
+@pytest.mark.parametrize("where", OPENING_BRACES_MISSING)
+def test_each_opening_brace_missing_in_one_definition_is_one_error(tmp_path, where):
+    # The first two gave E205, E205 and E001 at the definition's `}` (one inside another), or
+    # E205, an E101 "stands outside any definition" for each line after the first block and
+    # E001 (one after another).
+    said, text = OPENING_BRACES_MISSING[where]
     report = check(tmp_path, GAME + text)
+    assert [(d.code, d.span.line, d.span.column) for d in report.diagnostics] == [("E205", *at) for at in said], \
+        report.human()
+
+
+def test_a_mistake_in_the_second_block_left_open_is_said_where_it_is(tmp_path):
+    # (its lines were E101, and the mistake was not seen)
+    text = OPENING_BRACES_MISSING["one after another"][1].replace("gain 1 coin", "gian 1 coin")
+    report = check(tmp_path, GAME + text + LATER_MISTAKE)
+    after = 37 + text.count("\n") + 3
     assert [(d.code, d.span.line, d.span.column) for d in report.diagnostics] == [
-        ("E205", 40, 5), ("E205", 41, 9), ("E001", 46, 1)], report.human()
+        ("E205", 40, 5), ("E205", 43, 5), ("E201", 44, 9), ("E201", after, 5)], report.human()
+
+
+def test_two_lone_closing_braces_with_no_block_read_whole_are_said_as_they_stand(tmp_path):
+    # A block's `}` not level with the statement it closes: no reading is sure, none is made up.
+    text = ('card "Stall" {\n    deck deck\n    color gold\n    each_player\n        if count(hand) >= 2\n'
+            '            gain 2 coins\n          }\n    }\n    add 1 fame\n}\n')
+    report = check(tmp_path, GAME + text)
+    assert report.errors and all(d.severity == "error" for d in report.diagnostics)
+    assert ("E205", 40, 5) in [(d.code, d.span.line, d.span.column) for d in report.diagnostics], report.human()
 
 
 def test_a_stray_closing_brace_with_no_block_left_open_is_still_e001(tmp_path):
