@@ -80,7 +80,10 @@ def _colored(s: Stats, colors) -> list[int]:
 
 
 def trade_prices(g: Game, p: int) -> list[int]:
-    """The bank price of each resource for player p."""
+    """The bank price of each resource for player p (`IMPOSSIBLE` each where nothing is sold:
+    `trade none`)."""
+    if g.content.trade_none:
+        return [IMPOSSIBLE] * len(g.content.resources)
     return [trade_price(g, p, r) for r in range(len(g.content.resources))]
 
 
@@ -159,7 +162,7 @@ def _card_chains(g: Game, q: int) -> set[str]:
     return out
 
 
-IMPOSSIBLE = 10**9   # the price of what cannot be had at all (neighbours lacking a resource)
+IMPOSSIBLE = 10**9   # the price of what cannot be had at all (neighbours lacking a resource; `trade none`)
 
 
 def _cost(g: Game, p: int, it, s: Stats) -> tuple[int, int, bool]:
@@ -215,6 +218,49 @@ def _cost(g: Game, p: int, it, s: Stats) -> tuple[int, int, bool]:
         if without < total:
             return (without, without, False)
     return (total, trade, False)
+
+
+def _priced_untraded(g: Game, p: int, it, s: Stats) -> tuple[int, int, bool]:
+    """`_priced` in a game where nothing is bought (`trade none`)."""
+    if it.chain_from and _chained(g, p, it, s):
+        return (0, 0, True)
+    if it.chain_from and s.chain_price is not None and (it.cost is None
+                                                        or _untraded(g, p, it, s)[0] > s.chain_price):
+        return (s.chain_price, 0, False)
+    if it.cost is None:
+        return (0, 0, False)
+    return _untraded(g, p, it, s)
+
+
+def _untraded(g: Game, p: int, it, s: Stats) -> tuple[int, int, bool]:
+    """`_cost` in a game where nothing is bought (`trade none`): the units the seat's own
+    production lacks are covered by its one-of producers and its discounts or not at all (no bank
+    price is worked out: there is none to pay)."""
+    cost = it.cost
+    coins = cost.coins + (max(0, cost.coins_fn(g, g._reading[p])) if cost.coins_fn else 0)
+    produce = s.produce
+    need = None
+    for r, c in cost.needs:
+        q = produce[r]
+        if c > q:
+            if need is None:
+                need = [0] * len(produce)
+            need[r] = c - q
+    discount = waive = 0
+    for n, kind, color, or_coins in s.discounts:
+        if (kind is None or kind == it.kind) and (color is None or color == it.color):
+            discount += n
+            waive += or_coins
+    if need is None:
+        # ("Ignore one cost symbol": with no unit missing, the coin cost is the one waived)
+        return (0, 0, False) if waive and coins else (coins, 0, False)
+    # (every unit priced 1: what is left to buy is the number of units nothing covers)
+    ones = [1] * len(produce)
+    if waive and coins and not cheapest_trade(need, ones, s.one_of, discount - waive):
+        return (0, 0, False)
+    if cheapest_trade(need, ones, s.one_of, discount):
+        return (IMPOSSIBLE, IMPOSSIBLE, False)
+    return (coins, 0, False)
 
 
 def free_units(it, s: Stats) -> int:

@@ -668,6 +668,9 @@ def explain_illegal(g: Game, action: Action, seat: int | None = None) -> str | N
         total = sum(economy.price(g, me, binding[i])[0] for i in act.paid)
         total += sum(max(0, fn(g, f)) for fn in act.pays)
         have = economy.available_coins(g, me)
+        if total >= economy.IMPOSSIBLE and g.content.trade_none:
+            return (f"it needs resources player {me} does not produce, and nothing can be bought in this game "
+                    "(`trade none`)")
         if total >= economy.IMPOSSIBLE:
             return "what it needs cannot be produced or bought now"
         if total > have:

@@ -42,9 +42,10 @@ def pricers_of(content: Content) -> list[Pricer]:
 def generic(item: int, content: Content) -> Pricer:
     """The generic price of `item` (for tests)."""
     it = content.items[item]
+    way = economy._priced_untraded if content.trade_none else economy._priced
 
     def priced(g: Game, p: int, s) -> tuple:
-        return economy._priced(g, p, it, s)
+        return way(g, p, it, s)
     return priced
 
 
@@ -68,6 +69,8 @@ def _write(content: Content, it) -> Pricer:
 
     it_name = val(it)
     cost = it.cost
+    if content.trade_none:
+        return _written(_untraded(it, it_name, val), names, values)
     L = ["def priced(g, p, s):"]
     if it.chain_from:
         # (a chain the seat holds makes it free; one borrowed, or a chain's price: the generic way)
@@ -130,6 +133,36 @@ def _write(content: Content, it) -> Pricer:
                   f"        unit = kept[{r}] if kept is not None else -1",
                   f"        trade += ({c} - q) * (unit if unit >= 0 else economy.trade_price(g, p, {r}))"]
         L += [f"    return ({coins} + trade, trade, False)"]
+    return _written(L, names, values)
+
+
+def _untraded(it, it_name: str, val: Callable) -> list[str]:
+    """The lines of `it`'s price in a game where nothing is bought (`trade none`): a unit the
+    seat does not produce makes it impossible, unless a one-of producer or a discount (handed to
+    `economy._untraded`) covers it; no bank price is read."""
+    cost = it.cost
+    L = ["def priced(g, p, s):"]
+    if it.chain_from:
+        L += [f"    if not s.chains.isdisjoint({val(it.chain_from)}) or s.borrow_chains or s.chain_price is not None:",
+              f"        return economy._priced_untraded(g, p, {it_name}, s)"]
+    if cost is None:
+        return L + ["    return (0, 0, False)"]
+    if cost.coins_fn is not None:
+        return L + [f"    return economy._untraded(g, p, {it_name}, s)"]
+    if not cost.needs:   # (a discount may waive the coins)
+        return L + ["    if s.discounts:", f"        return economy._untraded(g, p, {it_name}, s)",
+                    f"    return {val((cost.coins, 0, False))}"]
+    L += ["    if s.discounts or s.one_of:", f"        return economy._untraded(g, p, {it_name}, s)",
+          "    produce = s.produce"]
+    impossible = val((economy.IMPOSSIBLE, economy.IMPOSSIBLE, False))
+    for r, c in cost.needs:
+        L += [f"    if {val(c)} > produce[{val(r)}]:", f"        return {impossible}"]
+    return L + [f"    return {val((cost.coins, 0, False))}"]
+
+
+def _written(L: list[str], names: list[str], values: list) -> Pricer:
+    """The price function whose lines are `L`, made by the maker of those lines given `values`
+    (named `names` in them)."""
     body = "\n".join("    " + line for line in L)
     text = f"def make({', '.join(names)}):\n{body}\n    return priced\n"
     priced = _maker(text)(*values)

@@ -183,7 +183,7 @@ class Compiler:
                                        "trade": None, "setup": [], "between": -1, "turns": "alternate",
                                        "after_round": -1, "end_of_age": -1, "end_of_game": -1, "age_ends": None,
                                        "trade_where": None, "trade_base": 0, "tiebreak_by": None,
-                                       "trade_static": True, "trade_production_only": True}
+                                       "trade_static": True, "trade_production_only": True, "trade_none": False}
         for g in headers:
             for s in g.block.statements:
                 self.origin = f"{label(g)} ({s.verb})"
@@ -232,6 +232,7 @@ class Compiler:
             simultaneous=settings["turns"] == "simultaneous", after_round=int(settings["after_round"]),
             end_of_age=int(settings["end_of_age"]), end_of_game=int(settings["end_of_game"]),
             age_ends=settings["age_ends"], trade_where=settings["trade_where"], trade_base=int(settings["trade_base"]),
+            trade_none=bool(settings["trade_none"]),
             counters=tuple(self.counters), counter_labels=dict(self.counter_labels),
             tiebreak_by=settings["tiebreak_by"],
             trade_where_static=bool(settings["trade_static"]),
@@ -313,6 +314,8 @@ class Compiler:
             settings[s.verb] = self.block(s.block.statements)
         elif s.verb == "age_ends":
             settings["age_ends"] = self.expr(a[1])
+        elif s.verb == "trade" and a[0].name == "none":
+            settings["trade_none"] = True
         elif s.verb == "trade":
             settings["trade_base"] = a[1].value
             kw = {k.name: k.value for k in s.kwargs}

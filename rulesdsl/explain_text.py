@@ -1370,6 +1370,8 @@ def _statement(s: ast.Statement, scope: Scope, kind: str | None = None) -> str:
         return expanded
     if s.verb == "run":
         return _run_text(s, scope)
+    if s.verb == "trade" and s.args and _name(s.args[0]) == "none":
+        return "nothing is bought, from the bank or anyone: a build takes what its player produces"
     kw = _kw(s)
     if s.verb in ("choose", "param") and _name(kw.get("owner")) == "all":
         # (one item picked from all the players' zones is picked from any player's)

@@ -315,6 +315,9 @@ class Content:
     age_ends: Fn | None = None            # `age_ends when COND`; None: when the structure is empty
     trade_where: Fn | None = None         # `trade neighbours PRICE where=COND`: what a neighbour sells
     trade_base: int = 0                   # its price per unit; 0: the game trades with the bank only
+    # `trade none`: nothing is bought, from the bank or from anyone; a unit a seat's own
+    # production (its one-of producers, its discounts) does not cover makes a build impossible.
+    trade_none: bool = False
     # Some action takes a parameter picked from items seats share (the structure, a zone of no
     # seat, or another seat's): in a round, two seats may choose the same item to take
     # (`turns.resolve_round`).

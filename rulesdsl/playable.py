@@ -17,6 +17,7 @@ from .diagnostics import Diagnostic, Span
 from .flows import propagate
 from .limits import MAX_PLAYERS
 from .loader import Merged
+from .no_trade import prices_never_read, trade_mode, trade_shape
 from .timing import LAST, Moment, Timing, Window
 
 # Statements that take items out of a zone and put them in another: verb -> (from arg, to arg).
@@ -460,8 +461,18 @@ class Playable:
         waived instead of a unit would make the coins paid to the bank depend on the payment to
         the neighbours chosen, where a build's price has one such part; and one that trades with
         the bank has no neighbours to buy from: a `trade_price ... from=` sets a price nobody pays
-        either (it passed `check`, and `explain` said it worked)."""
-        with_neighbours = any(s.verb == "trade" for s in self.header_statements())
+        either (it passed `check`, and `explain` said it worked).  A game where nothing is bought
+        (`trade none`) has neither: rulesdsl/no_trade.py."""
+        trades = [s for s in self.header_statements() if s.verb == "trade"]
+        for s in trades[:1]:   # (a second one is E206 already)
+            self.diags += trade_shape(s)
+        if trades and trade_mode(trades[0]) == "none":
+            if len(trades) == 1:   # (beside another `trade`, E206 says what is wrong)
+                self.diags += prices_never_read(
+                    self.game.block.statements if self.game is not None and self.game.block else (),
+                    (s for d in self.merged.definitions if d.kind in self.item_kinds for s in statements(d.block)))
+            return
+        with_neighbours = bool(trades)
         if with_neighbours and self.game is not None and self.game.block:
             for s in self.game.block.statements:
                 if s.verb == "trade_price":   # (the game's formula: what a unit costs at the bank)

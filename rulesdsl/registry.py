@@ -382,10 +382,11 @@ def _verbs() -> dict[str, Verb]:
              doc="A number per seat, from 0: `add N NAME` changes it, `counter(NAME)` reads it; "
                  "`label=\"...\"`: how the play screens name it beside its number.",
              example="counter military", explain="each player counts {name}{label:?, shown as \"%\"}"),
-        Verb("trade", GAME, (Param("with", WORD, literal=("neighbours",)), Param("price", INT)), (("where", BOOL),),
-             kinds=("game",), repeatable=False,
+        Verb("trade", GAME, (Param("with", WORD, literal=("neighbours", "none")), Param("price", INT, optional=True)),
+             (("where", BOOL),), kinds=("game",), repeatable=False,
              doc="Resources a build lacks may be bought from the two neighbours at `price` coins a unit, paid to the "
-                 "neighbour; a neighbour sells what its items in play for which `where=` holds produce (`it`: the item).",
+                 "neighbour; a neighbour sells what its items in play for which `where=` holds produce (`it`: the item). "
+                 "`trade none`: nothing is bought, from the bank or anyone; a build takes what its player produces.",
              example="trade neighbours 2 where=it.color == brown",
              explain="a resource bought from a neighbour costs {price:coins}, paid to the neighbour"
                      "{where:?; a neighbour sells only what its items in play for which % produce}"),

@@ -1,9 +1,9 @@
 """A cost no seat can ever pay (W512), found without playing.
 
-Only a game whose seats buy from their neighbours (`trade neighbours`) can make a resource
-scarce: without it the bank sells any resource, as many units as a seat can pay for.  With it,
-a seat pays a resource with what its own items produce and what its neighbours' items produce,
-each unit once (interpreter/trade.py).  Every item lies in one place, so what all the items of
+Only a game whose seats buy from their neighbours (`trade neighbours`) or buy nothing (`trade
+none`) can make a resource scarce: without either the bank sells any resource, as many units as a
+seat can pay for.  With it, a seat pays a resource with what its own items produce and (with
+neighbours) what its neighbours' items produce, each unit once (interpreter/trade.py).  Every item lies in one place, so what all the items of
 the game at its most players produce together (each copy counted; a one-of producer gives one
 unit of any of its resources) is more than any seat can ever have of that resource.  A cost
 asking more is never paid.  Whatever could waive or lower the cost without that resource (a
@@ -21,6 +21,7 @@ import attrs
 from . import ast
 from .diagnostics import Diagnostic, Span
 from .loader import Merged
+from .no_trade import trade_mode
 from .playable import copies_at
 
 COIN_WORDS = ("coin", "coins")
@@ -39,8 +40,10 @@ def unpayable_costs(merged: Merged, kinds: set[str], resources: set[str], most_p
     """W512 at each resource of an item's cost that asks more than all the game's items make."""
     game = next(iter(merged.by_kind("game")), None)
     header = game.block.statements if game and game.block else ()
-    if not any(s.verb == "trade" for s in header) or any(s.verb == "trade_price" for s in header):
+    trade = next((s for s in header if s.verb == "trade"), None)
+    if trade is None or any(s.verb == "trade_price" for s in header):
         return []   # the bank sells (a formula's price, or 2 coins a unit): no resource runs out
+    untraded = trade_mode(trade) == "none"
     items = [d for d in merged.definitions if d.kind in kinds and d.block]
     most = _most_made(items, most_players)
     if most is None:
@@ -55,7 +58,7 @@ def unpayable_costs(merged: Merged, kinds: set[str], resources: set[str], most_p
         for asked in _asked(d, resources):
             have = most.get(asked.resource, 0)
             if asked.amount > have:
-                out.append(_warning(d, asked, have, most_players))
+                out.append(_warning(d, asked, have, most_players, untraded))
     return out
 
 
@@ -139,13 +142,13 @@ def _waived(d: ast.Definition, given: set[str], chain_priced: bool,
     return any((kind is None or kind == d.kind) and (c is None or c == color) for kind, c in discounts)
 
 
-def _warning(d: ast.Definition, asked: Asked, have: int, players: int) -> Diagnostic:
+def _warning(d: ast.Definition, asked: Asked, have: int, players: int, untraded: bool) -> Diagnostic:
     r = asked.resource
+    buys = "nothing is bought in this game (`trade none`)" if untraded else "a seat buys only from its neighbours"
     return Diagnostic(
         "warning", "W512",
         f"{d.kind} `{d.name}` costs {asked.amount} {r}, but no seat can ever have more than {have}: "
-        f"that is what every item of a game of {players} players makes together, and a seat buys only "
-        "from its neighbours",
+        f"that is what every item of a game of {players} players makes together, and {buys}",
         asked.span,
         f"lower the cost to at most {have} {r}, or make more {r}: an item that produces it (`produce {r}`), "
         "or a chain that makes the item free (an effect's `build ... free` puts it into play unpaid)")
