@@ -219,7 +219,9 @@ EXPLANATIONS: dict[str, Explanation] = {
         "with `space=` on a zone with no spaces (the track's aside) or a number beyond its spaces, "
         "`deal_structure` or `deal_onto_structure` from a `player` zone (the structure is the whole game's); "
         "or an option a game that trades with neighbours cannot honour: a bank price (`trade_discount`, "
-        "`trade_price` without `from=`), a discount's `or_coins=true`.",
+        "`trade_price` without `from=`), a discount's `or_coins=true`; or a price in a game where nothing "
+        "is bought (`trade none`): the game's `trade_price`, an item's `trade_price` or `trade_discount`, "
+        "a `where=` on `trade none`.",
         _card("gain 2 coins whom=opponent", "yellow"),
         "Use one of the options the help lists (here `who=`)."),
     "E205": Explanation(
@@ -497,7 +499,8 @@ EXPLANATIONS: dict[str, Explanation] = {
         "for a copy from 3 players and a second from 5."),
     "W512": Explanation(
         "In a game whose seats buy resources from their neighbours (`trade neighbours`), a seat "
-        "has of a resource only what its own items and its neighbours' items produce. An item "
+        "has of a resource only what its own items and its neighbours' items produce; where nothing "
+        "is bought (`trade none`), only what its own items produce. An item "
         "whose cost asks more of a resource than every item of the game makes together, at the "
         "game's most players (each copy counted, a one-of producer once for each of its "
         "resources), can never be paid for, whatever happens. Not reported where a chain some item "
