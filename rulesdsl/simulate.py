@@ -217,7 +217,8 @@ def chunks(games: int, size: int) -> Iterator[range]:
 
 def _outcomes_parallel(rules: Ruleset, games: int, seed: int, agent_names: list[str], max_steps: int, jobs: int,
                        options: tuple[str, ...] = ()):
-    if start_method() == "fork":
+    method = start_method()
+    if method == "fork":
         _WORKER["rules"] = rules
     size = chunk_size(games, jobs)
     # (made as the pool takes them, a few ahead of the one waited for: a long run holds no
@@ -225,7 +226,8 @@ def _outcomes_parallel(rules: Ruleset, games: int, seed: int, agent_names: list[
     tasks = ((c, seed, agent_names, max_steps, options) for c in chunks(games, size))
     layers = tuple(rules.content.layers)
     try:
-        with worker_pool(min(jobs, -(-games // size)), _worker_init, (layers, rules.content.players)) as pool:
+        with worker_pool(min(jobs, -(-games // size)), _worker_init, (layers, rules.content.players),
+                         method) as pool:
             for chunk in pool.map(_worker_chunk, tasks):
                 yield from chunk
     finally:

@@ -105,9 +105,13 @@ class StartMethodError(ValueError):
 
 def start_method() -> str:
     """How workers start: `RULESDSL_START_METHOD` if set (spawn on a POSIX system runs the
-    path Windows takes); else fork where there is one: the workers start with the compiled
-    rules (and a user's agent modules) as the parent has them; spawn elsewhere, where they
-    load the rules again.  A StartMethodError names the methods there are, for one unknown."""
+    path Windows takes); else fork where there is one and this process runs no other thread:
+    the workers start with the compiled rules (and a user's agent modules) as the parent has
+    them; else forkserver (spawn where there is none), where they load the rules again.
+    A fork copies only the thread that calls it: a lock another thread held at that moment (a
+    progress bar's, a notebook kernel's, a web server's, one of standard error's buffer) stays
+    held in the worker for ever, and the worker that takes it hangs (Python 3.12 warns of it).
+    A StartMethodError names the methods there are, for one unknown."""
     import multiprocessing
     methods = multiprocessing.get_all_start_methods()
     asked = os.environ.get(START_METHOD, "").strip()
@@ -116,7 +120,44 @@ def start_method() -> str:
             raise StartMethodError(f"{START_METHOD}={asked!r} is no start method here; "
                                    f"one of: {', '.join(methods)}")
         return asked
-    return "fork" if "fork" in methods else "spawn"
+    if "fork" in methods and threads() == 1:
+        return "fork"
+    return "forkserver" if "forkserver" in methods else "spawn"
+
+
+def threads() -> int:
+    """The threads this process runs: the system's count where it gives one (Linux: it counts
+    a library's own threads too, as Python's warning does), or Python's, whichever is more."""
+    return max(threading.active_count(), _system_threads() or 0)
+
+
+def _system_threads() -> int | None:
+    """The system's count of this process's threads (None: it gives none: not Linux)."""
+    try:
+        with open("/proc/self/stat", encoding="ascii") as stat:
+            # (pid (name) state ...: the name may hold spaces, never a ')'; the count is the 20th field)
+            return int(stat.read().rsplit(")", 1)[1].split()[17])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _native_ids() -> set[int]:
+    return {t.native_id for t in threading.enumerate() if t.native_id is not None}
+
+
+def _ended(ids: set[int]) -> None:
+    """Return once the system has ended the threads `ids` (joined: Python is done with them;
+    at most `SETTLE` seconds).  A pool's threads are still ending in the system a millisecond
+    after their join: a pool started at once after counted them (`threads`), and started
+    without fork, or, forking, was warned of them by Python 3.12 (3 to 21 runs in 30 of two pools
+    in a row)."""
+    import time
+    give_up = time.monotonic() + SETTLE
+    tasks = "/proc/self/task"
+    if not os.path.isdir(tasks):
+        return
+    while any(os.path.exists(f"{tasks}/{i}") for i in ids) and time.monotonic() < give_up:
+        time.sleep(0.001)
 
 
 # How often a wait on the pool looks whether Ctrl-C was pressed (seconds).
@@ -221,19 +262,24 @@ class Window:
 
 @contextlib.contextmanager
 def worker_pool(jobs: int, initializer: Callable[..., Any] | None = None,
-                initargs: tuple = ()) -> Iterator[WorkerPool]:
+                initargs: tuple = (), method: str | None = None) -> Iterator[WorkerPool]:
     """A pool of `jobs` worker processes, each running `initializer(*initargs)` first (callers
-    ask for no more than they have tasks: with fork, every worker starts at the first task)."""
+    ask for no more than they have tasks: with fork, every worker starts at the first task),
+    started by `method` (default: `start_method()`; a caller that prepared the workers' state
+    for one method passes the one it chose: a thread may start or end meanwhile)."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
-    executor = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context(start_method()),
+    before = _native_ids()
+    executor = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context(method or start_method()),
                                    initializer=_start_worker, initargs=(initializer, initargs))
     pool = WorkerPool(executor)
     previous = _hear_ctrl_c(pool)
     try:
         yield pool
     except BaseException as exc:
+        ours = _native_ids() - before
         stop_now(pool)
+        _ended(ours - _native_ids())
         from concurrent.futures.process import BrokenProcessPool
         if isinstance(exc, BrokenProcessPool):
             raise WorkerLost(lost_message()) from None
@@ -241,7 +287,9 @@ def worker_pool(jobs: int, initializer: Callable[..., Any] | None = None,
     finally:
         if previous is not None:
             signal.signal(signal.SIGINT, previous)
+    ours = _native_ids() - before
     executor.shutdown(wait=True)
+    _ended(ours - _native_ids())
 
 
 def _hear_ctrl_c(pool: WorkerPool) -> Any:

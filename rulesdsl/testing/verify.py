@@ -171,7 +171,8 @@ def verify(content, games: int, seed: int = 0, options=(), max_actions: int = DE
 
 
 def _parallel(content, games, seed, options, max_actions, jobs, progress, skip, max_steps):
-    if start_method() == "fork":
+    method = start_method()
+    if method == "fork":
         _WORKER["content"] = content
     size = chunk_size(games, jobs)
     # (made as the pool takes them, a few ahead of the one waited for: a long run holds no
@@ -180,7 +181,7 @@ def _parallel(content, games, seed, options, max_actions, jobs, progress, skip, 
     failing, total = None, 0
     try:
         with worker_pool(min(jobs, -(-games // size)), _worker_init,
-                         (content.layers[0], tuple(content.layers[1:]), content.players)) as pool:
+                         (content.layers[0], tuple(content.layers[1:]), content.players), method) as pool:
             results = pool.map(_worker_chunk, tasks)
             for chunk in results:
                 for i, n, v in chunk:

@@ -1,0 +1,130 @@
+"""Workers started from a process that runs other threads (a notebook kernel, a web server, a
+GUI, a progress bar): no fork then, unless the user asked for it (`rulesdsl.workers.start_method`).
+A fork copies only the thread that calls it, and a lock another thread held at that moment stays
+held in the worker; Python 3.12 warns "This process ... is multi-threaded, use of fork() may lead
+to deadlocks in the child".  The results are those of one process whichever way the workers start."""
+
+from __future__ import annotations
+
+import multiprocessing
+import threading
+import warnings
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from rulesdsl.balance.lab import balance
+from rulesdsl.balance.runner import Plan
+from rulesdsl.pipeline import load_ruleset
+from rulesdsl.simulate import simulate
+from rulesdsl.testing.verify import verify
+from rulesdsl import workers
+from rulesdsl.workers import START_METHOD, start_method
+
+HANDS = str(Path(__file__).parent / "data" / "hands")
+METHODS = multiprocessing.get_all_start_methods()
+NOT_FORK = "forkserver" if "forkserver" in METHODS else "spawn"
+
+needs_fork = pytest.mark.skipif("fork" not in METHODS, reason="no fork start method")
+
+
+@pytest.fixture
+def other_thread(monkeypatch) -> Iterator[threading.Thread]:
+    """A second thread, alive until the test ends; the start method left to the default."""
+    monkeypatch.delenv(START_METHOD, raising=False)
+    release = threading.Event()
+    thread = threading.Thread(target=release.wait, daemon=True)
+    thread.start()
+    yield thread
+    release.set()
+    thread.join()
+
+
+def forks_warned(caught: list[warnings.WarningMessage]) -> list[str]:
+    """Python 3.12's fork warnings among those recorded (recorded, not made errors: 3.12 drops
+    the warning when the filter says `error`, as it cannot raise in the middle of a fork)."""
+    return [str(w.message) for w in caught if "use of fork() may lead to deadlocks" in str(w.message)]
+
+
+def test_the_threads_of_this_process_are_counted(other_thread):
+    assert workers.threads() >= 2
+    assert workers.threads() >= threading.active_count()
+
+
+@needs_fork
+def test_a_second_thread_alive_starts_workers_without_fork(other_thread):
+    assert start_method() == NOT_FORK
+
+
+@needs_fork
+def test_fork_asked_for_is_kept_with_a_second_thread_alive(other_thread, monkeypatch):
+    monkeypatch.setenv(START_METHOD, "fork")
+    assert start_method() == "fork"
+    rules = load_ruleset((), "duel", None)
+    with warnings.catch_warnings(record=True):   # (warned of on 3.12: the user's choice)
+        warnings.simplefilter("always", DeprecationWarning)
+        one, two = (simulate(rules, 24, seed=3, jobs=j) for j in (1, 2))
+    for result in (one, two):
+        del result["seconds"], result["games_per_second"]
+    assert one == two
+
+
+@needs_fork
+def test_one_thread_alone_still_forks(monkeypatch):
+    monkeypatch.delenv(START_METHOD, raising=False)
+    if workers.threads() > 1:
+        pytest.skip("another thread of the test run is alive")
+    assert start_method() == "fork"
+
+
+@needs_fork
+def test_pools_one_after_another_leave_no_thread_for_the_next_to_see(monkeypatch):
+    # (a pool's threads, joined, were still ending in the system when the next pool forked:
+    # Python 3.12 warned of them in 3 to 21 runs in 30)
+    monkeypatch.delenv(START_METHOD, raising=False)
+    if workers.threads() > 1:
+        pytest.skip("another thread of the test run is alive")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", DeprecationWarning)
+        for _ in range(40):
+            assert start_method() == "fork"
+            with workers.worker_pool(2) as pool:
+                assert list(pool.map(abs, range(-5, 5))) == [5, 4, 3, 2, 1, 0, 1, 2, 3, 4]
+            assert workers.threads() == 1
+    assert not forks_warned(caught)
+
+
+def test_simulate_with_a_second_thread_alive_forks_nothing_and_gives_one_process_s_summary(other_thread):
+    rules = load_ruleset((), "duel", None)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", DeprecationWarning)
+        two = simulate(rules, 24, seed=7, jobs=2)
+    one = simulate(rules, 24, seed=7, jobs=1)
+    assert not forks_warned(caught)
+    for result in (one, two):
+        del result["seconds"], result["games_per_second"]
+    assert one == two and sum(one["wins"].values()) == 24
+
+
+def test_verify_with_a_second_thread_alive_forks_nothing_and_finds_what_one_process_finds(other_thread):
+    rules = load_ruleset((), "duel", None)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", DeprecationWarning)
+        two = verify(rules.content, 40, seed=0, jobs=2, shrink_failure=False)
+    one = verify(rules.content, 40, seed=0, jobs=1, shrink_failure=False)
+    assert not forks_warned(caught)
+    assert (two.games, two.actions, two.failure) == (one.games, one.actions, one.failure)
+    assert one.games == 40 and one.failure is None
+
+
+def test_balance_with_a_second_thread_alive_forks_nothing_and_gives_one_process_s_report(other_thread):
+    plan = Plan(HANDS, (), 3, ("random", "greedy", "random"), 9, seed=7)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", DeprecationWarning)
+        two, rec2 = balance(plan, jobs=2)
+    one, rec1 = balance(plan, jobs=1)
+    assert not forks_warned(caught)
+    assert rec1 == rec2
+    one.pop("run"), two.pop("run")
+    assert one == two
