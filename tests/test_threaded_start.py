@@ -6,6 +6,7 @@ to deadlocks in the child".  The results are those of one process whichever way 
 
 from __future__ import annotations
 
+import io
 import multiprocessing
 import threading
 import warnings
@@ -128,3 +129,22 @@ def test_balance_with_a_second_thread_alive_forks_nothing_and_gives_one_process_
     assert rec1 == rec2
     one.pop("run"), two.pop("run")
     assert one == two
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_balance_progress_bar_draws_without_a_thread_of_its_own(monkeypatch):
+    # (rich's drawing thread was alive when the run forked its workers)
+    from rulesdsl.balance import command
+    screen = _Terminal()
+    monkeypatch.setattr("sys.stderr", screen)
+    before = threading.active_count()
+    with command._progress() as progress:
+        assert threading.active_count() == before
+        progress(3, 9)
+        progress(9, 9)
+        assert threading.active_count() == before
+    assert "9/9" in screen.getvalue()

@@ -6,6 +6,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from pathlib import Path
 
 import click
@@ -272,7 +273,12 @@ class _terminate_as_ctrl_c:
 
 
 class _progress:
-    """A progress bar with ETA on stderr when it is a terminal; otherwise nothing."""
+    """A progress bar with ETA on stderr when it is a terminal; otherwise nothing.  Drawn by
+    the command's own thread as games come back, at most `REDRAW` times a second: rich's
+    drawing thread would be alive when the run forks its workers (`rulesdsl.workers`), and a
+    worker forked while that thread held standard error's lock would hang at its first write."""
+
+    REDRAW = 10
 
     def __enter__(self):
         if not sys.stderr.isatty():
@@ -280,10 +286,19 @@ class _progress:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
         self.bar = Progress("balance", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                            console=Console(file=sys.stderr), transient=True)
+                            console=Console(file=sys.stderr), transient=True, auto_refresh=False)
         self.bar.start()
         self.task = self.bar.add_task("games", total=None)
-        return lambda done, total: self.bar.update(self.task, completed=done, total=total)
+        self.drawn = 0.0
+        self.bar.refresh()
+        return self.update
+
+    def update(self, done: int, total: int) -> None:
+        self.bar.update(self.task, completed=done, total=total)
+        now = time.monotonic()
+        if now - self.drawn >= 1 / self.REDRAW or done >= total:
+            self.drawn = now
+            self.bar.refresh()
 
     def __exit__(self, *exc) -> None:
         if sys.stderr.isatty():
