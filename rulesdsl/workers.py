@@ -126,19 +126,10 @@ def start_method() -> str:
 
 
 def threads() -> int:
-    """The threads this process runs: the system's count where it gives one (Linux: it counts
-    a library's own threads too, as Python's warning does), or Python's, whichever is more."""
-    return max(threading.active_count(), _system_threads() or 0)
-
-
-def _system_threads() -> int | None:
-    """The system's count of this process's threads (None: it gives none: not Linux)."""
-    try:
-        with open("/proc/self/stat", encoding="ascii") as stat:
-            # (pid (name) state ...: the name may hold spaces, never a ')'; the count is the 20th field)
-            return int(stat.read().rsplit(")", 1)[1].split()[17])
-    except (OSError, ValueError, IndexError):
-        return None
+    """The Python threads this process runs.  (Not the system's count: a library's thread pool
+    in C, such as numpy's BLAS, stops before a fork and starts again after it, and counted it
+    would have every run of a process that imported numpy start without fork.)"""
+    return threading.active_count()
 
 
 def _native_ids() -> set[int]:
@@ -148,9 +139,8 @@ def _native_ids() -> set[int]:
 def _ended(ids: set[int]) -> None:
     """Return once the system has ended the threads `ids` (joined: Python is done with them;
     at most `SETTLE` seconds).  A pool's threads are still ending in the system a millisecond
-    after their join: a pool started at once after counted them (`threads`), and started
-    without fork, or, forking, was warned of them by Python 3.12 (3 to 21 runs in 30 of two pools
-    in a row)."""
+    after their join: a pool forked at once after was warned of them by Python 3.12 (3 to 21
+    runs in 30 of two pools in a row), which counts them with the process's threads."""
     import time
     give_up = time.monotonic() + SETTLE
     tasks = "/proc/self/task"
