@@ -77,9 +77,10 @@ class Stopped(BaseException):
 @attrs.define
 class _Worker:
     """What a worker's stop signal reads: whether it is playing a task, and whether it was
-    asked to stop."""
+    asked to stop; and whether it heard SIGTERM (`_on_terminate`)."""
     playing: bool = False
     stopping: bool = False
+    terminating: bool = False
 
 
 # (one per worker process, set as it starts: the signal handler can reach nothing else)
@@ -350,6 +351,24 @@ def _on_stop(signum: int, frame: object) -> None:
         raise Stopped
 
 
+def _on_terminate(signum: int, frame: object) -> None:
+    """SIGTERM in a worker: ended `TERM_GRACE` seconds later, unless the pool ends it first.
+    Sent to the whole process group (a batch system's time limit, `kill -TERM -PGID`), it
+    reaches the command too, which stops the pool in an orderly way within that time (`balance`
+    hears it as Ctrl-C and reports the games that came back): a worker that died at once was a
+    worker lost to it.  Sent by the pool itself, as Python 3.12's pool ends the others when one
+    died (the out-of-memory killer), it must end the worker: ignored, the pool waited for it for
+    ever and the command hung."""
+    if not _SELF.terminating:
+        _SELF.terminating = True
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)   # (its default: the process ends)
+        signal.alarm(TERM_GRACE)
+
+
+# Seconds a worker lives on after SIGTERM (`_on_terminate`): the command reacts within `POLL`.
+TERM_GRACE = 5
+
+
 # The signals a worker is born holding (blocked), until it has set what it does with them.
 _HELD = {signal.SIGINT} | ({STOP_SIGNAL} if STOP_SIGNAL is not None else set())
 
@@ -377,6 +396,9 @@ def _start_worker(initializer: Callable[..., Any] | None, initargs: tuple) -> No
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # (one held since its birth is dropped here)
     if STOP_SIGNAL is not None:
         signal.signal(STOP_SIGNAL, _on_stop)
+    _SELF.terminating = False
+    if hasattr(signal, "SIGALRM"):   # (POSIX: a forked worker had the command's handler, or none)
+        signal.signal(signal.SIGTERM, _on_terminate)
     if hasattr(signal, "pthread_sigmask"):   # (a stop asked while it started comes now)
         signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
     _SELF.playing = _SELF.stopping = False   # (a forked worker starts with its parent's copy)

@@ -215,6 +215,20 @@ def test_sigterm_ends_a_balance_study_as_ctrl_c_does_its_games_kept_and_reported
     assert json.loads(again.stdout)["run"]["resumed"] == played
 
 
+@pytest.mark.skipif(not hasattr(signal, "SIGALRM"), reason="POSIX signals")
+def test_a_worker_ends_on_sigterm_under_a_command_that_hears_sigterm_as_ctrl_c():
+    # Python 3.12's pool ends the other workers with SIGTERM when one died (the out-of-memory
+    # killer): forked under `balance`, whose handler leaves SIGTERM to the command, they heard
+    # nothing, and the pool, and the command, waited for them for ever.
+    from rulesdsl.balance.command import _terminate_as_ctrl_c
+    from rulesdsl.workers import TERM_GRACE
+    with _terminate_as_ctrl_c():
+        with worker_pool(1, method="fork") as pool:
+            worker = pool.result(pool.submit(os.getpid))
+            os.kill(worker, signal.SIGTERM)
+            assert _wait_for(lambda: not _alive(worker), TERM_GRACE + 10), "the worker lives on"
+
+
 @pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="no CPU affinity on this system")
 def test_the_default_jobs_are_the_cpus_the_command_may_use():
     # (`taskset -c 0 rulesdsl simulate ...`, or a container's cpuset, allows fewer than the machine has)
