@@ -169,14 +169,7 @@ def _cost(g: Game, p: int, it, s: Stats) -> tuple[int, int, bool]:
     cost = it.cost
     coins = cost.coins + (max(0, cost.coins_fn(g, g._reading[p])) if cost.coins_fn else 0)
     if g.content.trade_base:
-        need = None
-        produce = s.produce
-        for r, c in cost.needs:
-            q = produce[r]
-            if c > q:
-                if need is None:
-                    need = [0] * len(produce)
-                need[r] = c - q
+        need = _missing(cost.needs, s.produce)
         if need is None:
             return (coins, 0, False)
         if s.discounts:   # (some missing units may be free)
@@ -220,6 +213,19 @@ def _cost(g: Game, p: int, it, s: Stats) -> tuple[int, int, bool]:
     return (total, trade, False)
 
 
+def _missing(needs, produce: list[int]) -> list[int] | None:
+    """The units of each resource a cost (`needs`: (resource, units)) lacks beyond what is
+    produced (`produce`), by resource; None where nothing lacks (no list made)."""
+    need = None
+    for r, c in needs:
+        q = produce[r]
+        if c > q:
+            if need is None:
+                need = [0] * len(produce)
+            need[r] = c - q
+    return need
+
+
 def _priced_untraded(g: Game, p: int, it, s: Stats) -> tuple[int, int, bool]:
     """`_priced` in a game where nothing is bought (`trade none`)."""
     if it.chain_from and _chained(g, p, it, s):
@@ -239,13 +245,7 @@ def _untraded(g: Game, p: int, it, s: Stats) -> tuple[int, int, bool]:
     cost = it.cost
     coins = cost.coins + (max(0, cost.coins_fn(g, g._reading[p])) if cost.coins_fn else 0)
     produce = s.produce
-    need = None
-    for r, c in cost.needs:
-        q = produce[r]
-        if c > q:
-            if need is None:
-                need = [0] * len(produce)
-            need[r] = c - q
+    need = _missing(cost.needs, produce)
     discount = waive = 0
     for n, kind, color, or_coins in s.discounts:
         if (kind is None or kind == it.kind) and (color is None or color == it.color):
