@@ -11,6 +11,7 @@ and the game."""
 from __future__ import annotations
 
 import importlib
+import os
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any, Callable, Iterable
@@ -163,6 +164,18 @@ def lineup(specs: Iterable[str], search: SearchOptions = SearchOptions()) -> Lin
     names = tuple(s.strip() if isinstance(s, str) else s for s in specs)
     factories = tuple(resolve(s, search) for s in names)
     return Lineup(names, factories, tuple(is_bundled(s) for s in names))
+
+
+def defined_interactively(specs: Iterable[object]) -> bool:
+    """Whether a spec names a class of `__main__` where `__main__` is no file a new process can
+    import: a notebook, a console, `python -c`, a script on stdin.  Only a forked worker has
+    such a class (`workers.start_method`'s `fork_only`)."""
+    import sys
+    main = sys.modules.get("__main__")
+    path = getattr(main, "__file__", None)
+    if isinstance(path, str) and os.path.isfile(path):
+        return False
+    return any(isinstance(s, str) and s.strip().split(":", 1)[0].strip() == "__main__" for s in specs)
 
 
 def lineup_again(specs: Iterable[str], search: SearchOptions = SearchOptions()) -> Lineup:

@@ -9,7 +9,7 @@ from typing import Callable, Iterator
 
 import attrs
 
-from .agents import AgentError, Lineup, known_names, lineup, lineup_again
+from .agents import AgentError, Lineup, defined_interactively, known_names, lineup, lineup_again
 from .collector import skipping_what_exists
 from .interpreter.budget import DEFAULT_MAX_STEPS, EffectFailed, complete_deals
 from .interpreter.chance import agent_seed, game_seed   # (re-exported: the seeds of a run's games)
@@ -217,7 +217,7 @@ def chunks(games: int, size: int) -> Iterator[range]:
 
 def _outcomes_parallel(rules: Ruleset, games: int, seed: int, agent_names: list[str], max_steps: int, jobs: int,
                        options: tuple[str, ...] = ()):
-    method = start_method()
+    method = start_method(fork_only=defined_interactively(agent_names))
     if method == "fork":
         _WORKER["rules"] = rules
     size = chunk_size(games, jobs)

@@ -104,7 +104,7 @@ class StartMethodError(ValueError):
     """`RULESDSL_START_METHOD` names no start method of this platform."""
 
 
-def start_method() -> str:
+def start_method(fork_only: bool = False) -> str:
     """How workers start: `RULESDSL_START_METHOD` if set (spawn on a POSIX system runs the
     path Windows takes); else fork where there is one and this process runs no other thread:
     the workers start with the compiled rules (and a user's agent modules) as the parent has
@@ -112,6 +112,9 @@ def start_method() -> str:
     A fork copies only the thread that calls it: a lock another thread held at that moment (a
     progress bar's, a notebook kernel's, a web server's, one of standard error's buffer) stays
     held in the worker for ever, and the worker that takes it hangs (Python 3.12 warns of it).
+    `fork_only`: the workers need what only a fork gives them (an agent class defined in a
+    notebook or a console, `agents.defined_interactively`): fork where there is one, threads or
+    not, as Python did by default before 3.14 (a new process cannot import that class at all).
     A StartMethodError names the methods there are, for one unknown."""
     import multiprocessing
     methods = multiprocessing.get_all_start_methods()
@@ -121,7 +124,7 @@ def start_method() -> str:
             raise StartMethodError(f"{START_METHOD}={asked!r} is no start method here; "
                                    f"one of: {', '.join(methods)}")
         return asked
-    if "fork" in methods and threads() == 1:
+    if "fork" in methods and (threads() == 1 or fork_only):
         return "fork"
     return "forkserver" if "forkserver" in methods else "spawn"
 

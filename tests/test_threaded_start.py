@@ -86,7 +86,9 @@ def test_pools_one_after_another_leave_no_thread_for_the_next_to_see(monkeypatch
     if workers.threads() > 1:
         pytest.skip("another thread of the test run is alive")
     system = Path("/proc/self/task")
-    before = len(list(system.iterdir())) if system.is_dir() else None   # (a library's own threads: numpy's)
+    # (a library's own threads, numpy's, are there before and after; one of an earlier test
+    # may still be ending: none may be added)
+    before = {t.name for t in system.iterdir()} if system.is_dir() else None
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", DeprecationWarning)
         for _ in range(100):
@@ -94,7 +96,7 @@ def test_pools_one_after_another_leave_no_thread_for_the_next_to_see(monkeypatch
             with workers.worker_pool(2) as pool:
                 assert list(pool.map(abs, range(-5, 5))) == [5, 4, 3, 2, 1, 0, 1, 2, 3, 4]
             if before is not None:
-                assert len(list(system.iterdir())) == before
+                assert {t.name for t in system.iterdir()} <= before
     assert not forks_warned(caught)
 
 
@@ -150,3 +152,76 @@ def test_the_balance_progress_bar_draws_without_a_thread_of_its_own(monkeypatch)
         progress(9, 9)
         assert threading.active_count() == before
     assert "9/9" in screen.getvalue()
+
+
+# An agent class defined in a notebook, a console or a script on stdin: a new process (forkserver,
+# spawn) cannot import it, so a run that names one forks, threads or not, as Python did by
+# default before 3.14 (it ended "a worker process ended abruptly" at its first game).
+_INTERACTIVE = """
+import json, random, sys, threading
+from rulesdsl.balance.lab import balance
+from rulesdsl.balance.runner import Plan
+from rulesdsl.pipeline import load_ruleset
+from rulesdsl.simulate import simulate
+release = threading.Event()
+threading.Thread(target=release.wait, daemon=True).start()   # (a notebook kernel's)
+class Mine:
+    name = "mine"
+    def __init__(self, seed=0):
+        self.rng = random.Random(seed)
+    def act(self, game):
+        actions = game.legal_actions()
+        return actions[self.rng.randrange(len(actions))]
+if sys.argv[1] == "simulate":
+    got = [simulate(load_ruleset([], base="duel"), 30, seed=2, agents=["__main__:Mine", "random"], jobs=j)
+           for j in (1, 2)]
+    print(json.dumps([{k: g[k] for k in ("games", "wins", "error")} for g in got]))
+else:
+    got = [balance(Plan("duel", (), None, ("__main__:Mine", "random"), 30, seed=2), jobs=j)[0] for j in (1, 2)]
+    for report in got:
+        report.pop("run")
+    print(json.dumps(got, sort_keys=True))
+release.set()
+"""
+
+
+@needs_fork
+@pytest.mark.parametrize("command", ["simulate", "balance"])
+def test_an_agent_defined_interactively_plays_on_workers_with_a_second_thread_alive(command):
+    import json
+    import os
+    import subprocess
+    import sys
+    env = {k: v for k, v in os.environ.items() if k != START_METHOD}
+    done = subprocess.run([sys.executable, "-", command], input=_INTERACTIVE, capture_output=True, text=True,
+                          timeout=300, env=env)
+    assert done.returncode == 0, done.stderr
+    one, two = json.loads(done.stdout)
+    assert one == two
+    if command == "simulate":
+        assert one["games"] == 30 and one["error"] is None
+    else:
+        assert one["meta"]["error"] is None and len(one["games"]) == 30
+
+
+def test_which_agents_only_a_fork_can_give(monkeypatch):
+    import sys
+    import types
+    from rulesdsl.agents import defined_interactively
+    console = types.ModuleType("__main__")   # (a console's, a notebook's: no file)
+    monkeypatch.setitem(sys.modules, "__main__", console)
+    assert defined_interactively(["random", "__main__:Mine"])
+    assert defined_interactively([" __main__ : Mine"])
+    assert not defined_interactively(["random", "greedy", "mypackage.bots:Mine"])
+    console.__file__ = __file__   # (a script: a new process imports it again)
+    assert not defined_interactively(["__main__:Mine"])
+    console.__file__ = "<stdin>"
+    assert defined_interactively(["__main__:Mine"])
+
+
+@needs_fork
+def test_a_run_that_needs_fork_forks_with_a_second_thread_alive_unless_told_otherwise(other_thread, monkeypatch):
+    assert start_method(fork_only=True) == "fork"
+    assert start_method() == NOT_FORK
+    monkeypatch.setenv(START_METHOD, "spawn")
+    assert start_method(fork_only=True) == "spawn"   # (asked for: the run then says why the agent is missing)

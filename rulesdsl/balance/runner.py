@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 import attrs
 
-from ..agents import AgentError, SearchOptions, answer, lineup, lineup_again
+from ..agents import AgentError, SearchOptions, answer, defined_interactively, lineup, lineup_again
 from ..collector import skipping_what_exists
 from ..interpreter.budget import DEFAULT_MAX_STEPS, MAX_GAME_ACTIONS, EffectFailed, GameStuck, complete_deals
 from ..interpreter.chance import derive
@@ -29,7 +29,7 @@ from ..interpreter.legality import not_stuck
 from ..interpreter.playout import play_out, too_long
 from ..interpreter.random_agent import RandomAgent
 from ..interpreter.state import DRAW
-from ..workers import Window, worker_pool
+from ..workers import Window, start_method, worker_pool
 from .analysis import Holdings
 from .outcomes import Outcomes, seating
 
@@ -448,7 +448,8 @@ def _play_chunks(plan: Plan, chunks: Iterable[range], jobs: int, total: int,
     # collector's passes, as in `rulesdsl.simulate`)
     collected = _Collected(head[0].start)
     try:
-        with worker_pool(min(jobs, len(head)), gc.freeze) as pool:
+        with worker_pool(min(jobs, len(head)), gc.freeze,
+                         method=start_method(fork_only=defined_interactively(plan.agents))) as pool:
             # (submitted a few a worker at a time, in game order, as earlier ones come back: a
             # long run holds no task per game it will play; those back early wait in `joined`)
             window = Window(pool, functools.partial(_play_many, plan, again=True), chunks)
