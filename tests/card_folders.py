@@ -1,6 +1,6 @@
 """Small card folders written by tests (a test helper): a folder of one card file, loaded as an
 expansion, what the checker says of one card file over the base game, the first `build` a game
-reaches, and a first turn with a given purse."""
+reaches, and a first turn with a given purse; a copy of a folder with one change."""
 
 from __future__ import annotations
 
@@ -13,6 +13,17 @@ def folder(tmp_path: Path, text: str, name: str = "cards") -> Path:
     path.mkdir()
     (path / "cards.rules").write_text(text, encoding="utf-8")
     return path
+
+
+def copy_with(source: Path, to: Path, old: str, new: str, file: str = "game.rules") -> Path:
+    """A copy of the folder `source` at `to`, with `old` replaced by `new` (once; it must be
+    there) in its `file`."""
+    import shutil
+    shutil.copytree(source, to)
+    text = (to / file).read_text(encoding="utf-8")
+    assert old in text
+    (to / file).write_text(text.replace(old, new, 1), encoding="utf-8")
+    return to
 
 
 def diagnostics(tmp_path: Path, text: str):

@@ -3,23 +3,19 @@ game (issue 10, "Bad input"): `check` plays one random game at every count a gam
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
 from rulesdsl.report import check_paths
 
+from card_folders import copy_with
+
 CLASSIC = Path(__file__).resolve().parent.parent / "cards" / "classic"
 
 
 def variant(tmp_path: Path, old: str, new: str, file: str = "game.rules") -> Path:
-    folder = tmp_path / "classic"
-    shutil.copytree(CLASSIC, folder)
-    text = (folder / file).read_text(encoding="utf-8")
-    assert old in text
-    (folder / file).write_text(text.replace(old, new, 1), encoding="utf-8")
-    return folder
+    return copy_with(CLASSIC, tmp_path / "classic", old, new, file)
 
 
 def errors(folder: Path) -> list[tuple[str, int, str]]:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import copy
 import json
 import random
-import shutil
 from pathlib import Path
 
 import pytest
@@ -28,6 +27,8 @@ from rulesdsl.interpreter.economy import IMPOSSIBLE
 from rulesdsl.parser import parse_file
 from rulesdsl.pipeline import new_game
 from rulesdsl.report import check_paths
+
+from card_folders import copy_with
 
 FOLDER = Path(__file__).resolve().parent / "data" / "trade_none"
 
@@ -54,12 +55,7 @@ def price(game, me: int, name: str) -> tuple[int, int, bool]:
 
 def variant(tmp_path: Path, old: str, new: str, file: str = "game.rules") -> Path:
     """A copy of the test game with `old` replaced by `new` in one of its files."""
-    folder = tmp_path / "game"
-    shutil.copytree(FOLDER, folder)
-    text = (folder / file).read_text(encoding="utf-8")
-    assert old in text
-    (folder / file).write_text(text.replace(old, new, 1), encoding="utf-8")
-    return folder
+    return copy_with(FOLDER, tmp_path / "game", old, new, file)
 
 
 def found(folder: Path) -> list[tuple[str, str, int, int]]:
