@@ -187,7 +187,7 @@ def lineup_again(specs: Iterable[str], search: SearchOptions = SearchOptions()) 
     try:
         return lineup(specs, search)
     except AgentError as exc:
-        raise AgentError(f"{exc}, in a worker process (one started by spawn imports the agent's module again, "
+        raise AgentError(f"{exc}, in a worker process (one started by spawn or forkserver imports the agent's module again, "
                          "and a script's `if __name__ == \"__main__\":` block does not run there: define "
                          "the agent at the top level of a module; docs/agents.md)") from None
 

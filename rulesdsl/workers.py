@@ -60,12 +60,14 @@ class WorkerLost(RuntimeError):
     the pool cannot go on (concurrent.futures' BrokenProcessPool, said in one line)."""
 
 
-def lost_message() -> str:
-    """What `WorkerLost` says: what ends a worker, and under spawn what ends one as it starts."""
+def lost_message(method: str) -> str:
+    """What `WorkerLost` says: what ends a worker, and where its workers were not forked
+    (`method`), what ends one as it starts."""
     message = "a worker process ended abruptly (killed, or out of memory?)"
-    if start_method() != "fork":
-        message += ("; a spawned worker imports the script that started the run again: a script must be a file, "
-                    "and start the run under `if __name__ == \"__main__\":` (docs/cli.md, \"Worker processes\")")
+    if method != "fork":
+        message += (f"; a worker started by {method} imports the script that started the run again: a script "
+                    "must be a file, and start the run under `if __name__ == \"__main__\":` (docs/cli.md, "
+                    "\"Worker processes\")")
     return message
 
 
@@ -264,7 +266,8 @@ def worker_pool(jobs: int, initializer: Callable[..., Any] | None = None,
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
     before = _native_ids()
-    executor = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context(method or start_method()),
+    method = method or start_method()
+    executor = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context(method),
                                    initializer=_start_worker, initargs=(initializer, initargs))
     pool = WorkerPool(executor)
     previous = _hear_ctrl_c(pool)
@@ -276,7 +279,7 @@ def worker_pool(jobs: int, initializer: Callable[..., Any] | None = None,
         _ended(ours - _native_ids())
         from concurrent.futures.process import BrokenProcessPool
         if isinstance(exc, BrokenProcessPool):
-            raise WorkerLost(lost_message()) from None
+            raise WorkerLost(lost_message(method)) from None
         raise
     finally:
         if previous is not None:

@@ -212,7 +212,7 @@ def test_an_agent_class_of_a_scripts_main_module(spawning, tmp_path):
     assert run_script(env, inside, 2, "fork").stdout == alone.stdout
     done = run_script(env, inside, 2, "spawn")
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
-    why = ("agent '__main__:Mine': module __main__ has no 'Mine', in a worker process (one started by spawn imports "
+    why = ("agent '__main__:Mine': module __main__ has no 'Mine', in a worker process (one started by spawn or forkserver imports "
            "the agent's module again, and a script's `if __name__ == \"__main__\":` block does not run there: define "
            "the agent at the top level of a module; docs/agents.md)")
     assert done.stdout.splitlines() == [f"0 {{'0': 0, '1': 0, 'draw': 0}} {why}", f"[] {why}"]
@@ -235,6 +235,6 @@ def test_a_script_that_runs_games_on_spawned_workers_without_a_main_guard_ends(s
     own = [line for line in done.stderr.rstrip().splitlines()
            if "resource_tracker" not in line and "warnings.warn(" not in line]
     assert own[-1] == (
-        "rulesdsl.workers.WorkerLost: a worker process ended abruptly (killed, or out of memory?); a spawned "
-        "worker imports the script that started the run again: a script must be a file, and start the run under "
-        "`if __name__ == \"__main__\":` (docs/cli.md, \"Worker processes\")")
+        "rulesdsl.workers.WorkerLost: a worker process ended abruptly (killed, or out of memory?); a worker "
+        "started by spawn imports the script that started the run again: a script must be a file, and start the "
+        "run under `if __name__ == \"__main__\":` (docs/cli.md, \"Worker processes\")")

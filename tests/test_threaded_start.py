@@ -225,3 +225,11 @@ def test_a_run_that_needs_fork_forks_with_a_second_thread_alive_unless_told_othe
     assert start_method() == NOT_FORK
     monkeypatch.setenv(START_METHOD, "spawn")
     assert start_method(fork_only=True) == "spawn"   # (asked for: the run then says why the agent is missing)
+
+
+def test_a_lost_worker_is_said_of_the_method_its_pool_used():
+    # (it asked `start_method()` again, and said "spawned" of workers started by forkserver)
+    from rulesdsl.workers import lost_message
+    assert lost_message("fork") == "a worker process ended abruptly (killed, or out of memory?)"
+    assert "; a worker started by forkserver imports the script that started the run again" in lost_message("forkserver")
+    assert "; a worker started by spawn imports" in lost_message("spawn")
