@@ -59,14 +59,21 @@ class GreedyAgent:
     def first_choices(self, game: Game, me: int) -> dict[int, tuple[Action, tuple] | None]:
         """Each other seat's first legal action in this round, as it stands before anyone
         chose, with the same in numbers (`turns.choose`'s `drawn`): what `finish_round` has it
-        choose on every copy, worked out once a round for every seat and kept with the round's
+        choose on every copy, worked out once a round for each seat and kept with the round's
         candidates (`Game._round_pools`, forgotten when anything moves).  (In a round nothing
         moves until every seat has chosen, so what a seat may choose does not depend on the
-        others' choices: the round's kept candidates rest on the same.)"""
+        others' choices: the round's kept candidates rest on the same.)  `me`'s own is not
+        worked out (the agent's copy of the round is drawn again for every decision, and asked
+        for one seat's others only): a game asked later for another seat's others works out
+        then the seats it lacks."""
         kept = game._round_pools.get(FIRST_CHOICES)
         if kept is None:
-            kept = game._round_pools[FIRST_CHOICES] = _first_choices(game)
-        return {p: first for p, first in kept.items() if p != me}
+            kept = game._round_pools[FIRST_CHOICES] = {}
+        acting = game.state.acting
+        missing = [p for p in acting if p != me and p not in kept]
+        if missing:
+            kept.update(_first_choices(game, missing))
+        return {p: kept[p] for p in acting if p != me}
 
     def others_chosen(self, game: Game, me: int, firsts: dict[int, tuple[Action, tuple] | None]
                       ) -> tuple[Game, dict]:
@@ -156,15 +163,15 @@ class GreedyAgent:
 FIRST_CHOICES = "greedy first choices"   # (the key `first_choices` keeps them under in `Game._round_pools`)
 
 
-def _first_choices(game: Game) -> dict[int, tuple[Action, tuple] | None]:
-    """Every acting seat's first legal action in this round as it stands before anyone chose
-    (None: it has none), with the same in numbers, worked out on a copy whose choices are
+def _first_choices(game: Game, seats: list[int]) -> dict[int, tuple[Action, tuple] | None]:
+    """Each of these acting seats' first legal action in this round as it stands before anyone
+    chose (None: it has none), with the same in numbers, worked out on a copy whose choices are
     forgotten (the copy is never played: the candidate lists it hands out stay as they are)."""
     base = game.clone()
     st = base.state
     st.choices = [None] * len(st.choices)
     firsts: dict[int, tuple[Action, tuple] | None] = {}
-    for p in st.acting:
+    for p in seats:
         action = base.first_legal_action(p)
         if action is None:
             firsts[p] = None
@@ -173,7 +180,7 @@ def _first_choices(game: Game) -> dict[int, tuple[Action, tuple] | None]:
         firsts[p] = (action, (act, binding, pay, legality.pools_of(base, act, p)))
     # (what the copy priced for them, the game's own prices too: every copy of the round resolves
     # these actions, and takes the game's prices over)
-    core.take_prices(game, base, st.acting)
+    core.take_prices(game, base, seats)
     return firsts
 
 
