@@ -161,9 +161,11 @@ def determinize(game: Game, seat: int, rng: random.Random,
     moved_from: dict[int, int] = {}   # (each item drawn again -> the slot it lay in)
     if places is None:
         places = unknown_items(g, seat)
+    zones, structure = st.zones, st.structure
     for key in sorted(places):
         spots = places[key]
-        olds = [_item_at(st, spot) for spot in spots]
+        # (`_item_at` written in: some hundred places at every decision of a look-ahead)
+        olds = [zones[where][index] if kind == "zone" else structure[where] for kind, where, index, _ in spots]
         pool = sorted(olds)   # sorted: the draw must not depend on where the items really are
         rng.shuffle(pool)
         # Places whose back shows take, in turn, the first items of their deck left in the pool
@@ -188,12 +190,13 @@ def determinize(game: Game, seat: int, rng: random.Random,
                 pool = [n if n is not None else next(rest) for n in news]
         mapping.update(zip(olds, pool))   # (the pool now in the places' order)
     if mapping:
-        moved_from = {old: st.loc[old] for old in mapping}
-        for spot_items in (st.zones[s] for s in {st.loc[i] for i in mapping}):
+        loc = st.loc
+        moved_from = {old: loc[old] for old in mapping}
+        for spot_items in (zones[s] for s in set(moved_from.values())):
             spot_items[:] = [mapping.get(i, i) for i in spot_items]
-        st.structure = [mapping.get(i, i) if i >= 0 else i for i in st.structure]
-        for old, new in mapping.items():
-            st.loc[new] = moved_from[old]
+        st.structure = [mapping.get(i, i) if i >= 0 else i for i in structure]
+        for new, slot in zip(mapping.values(), moved_from.values()):   # (in the mapping's order: each old item's slot)
+            loc[new] = slot
         st.hidden = [mapping.get(i, i) for i in st.hidden]
         if st.known:   # (another seat knows what now lies at the place it knew)
             st.known = {mapping.get(i, i): seats for i, seats in st.known.items()}
@@ -236,7 +239,10 @@ def _forget_redrawn(g: Game, mapping: dict[int, int], moved_from: dict[int, int]
     weighs every action of a round on such a copy)."""
     kinds = g.slot_kind
     structure = False
-    for old, new in mapping.items():
+    # (most lie only in slots whose items reach nothing kept, decks, hands and the box: each
+    # item is asked only where some slot they lay in may reach something)
+    reaching = mapping if any(kinds[slot] for slot in set(moved_from.values())) else {}
+    for old, new in reaching.items():
         slot = moved_from[old]
         kind = kinds[slot]
         if not kind or new == old:   # (an item may be drawn again where it lay)
@@ -269,11 +275,6 @@ def _items_named(blocks, d) -> frozenset[str]:
     if d.kind == "option":
         return blocks[d.bodies[0]].items if d.bodies else frozenset()
     return blocks[d.body].items if d.body >= 0 else frozenset()
-
-
-def _item_at(st, spot: Place) -> int:
-    kind, where, index, _deck = spot
-    return st.structure[where] if kind == "structure" else st.zones[where][index]
 
 
 def greedy_step(game: Game, rng: random.Random) -> Action:
