@@ -92,6 +92,8 @@ def unknown_items(game: Game, seat: int, kept_places: bool = True) -> dict[tuple
                     places.setdefault(key, []).extend(group)
                 continue
             unseen = nobody or (z.private and (not z.per_player or owner != seat))
+            if not unseen and not hidden:
+                continue   # (a zone the seat sees, and nothing lies face down: none of its items is asked)
             # (in a zone nobody sees, per class: how many of its own items the zone holds)
             own: dict[tuple[str, int], int] = {}
             held = []
