@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from rulesdsl.names import check_agent, integer
 
-from . import core, legality, scoring
+from . import core, economy, legality, scoring, track
 from .actions import Action
 from .game import Game
 from .random_agent import Agent, RandomAgent, playing, seeded
@@ -138,25 +138,26 @@ class GreedyAgent:
         # (loops: the agent scores every action it tries, and a comprehension, a generator and a
         # key function are each a function call more)
         total = scoring.total
-        totals = []
-        for p in range(st.players):
-            totals.append(total(game, p))
         # Measured against the strongest other seat (with two seats: the opponent), the first
-        # of them on a tie.
-        rival, most = me, None
-        for p, points in enumerate(totals):
-            if p != me and (most is None or points > most):
+        # of them on a tie.  (One loop: every seat's total, in seat order, and the rival.)
+        rival, most, own = me, None, 0
+        for p in range(st.players):
+            points = total(game, p)
+            if p == me:
+                own = points
+            elif most is None or points > most:
                 rival, most = p, points
         if st.flow == "over":
             lost = st.winner is not None and 0 <= st.winner != me   # another seat won (not a draw)
             return self.WIN if st.winner == me else (-self.WIN if lost else 0.0)
         later = max(0, len(game.content.ages) - 1 - st.age)  # production matters less as the game ends
-        value = float(totals[me] - totals[rival])
-        mine = game.stats(me)
+        value = float(own - (own if most is None else most))
+        mine = economy.stats(game, me)
         value += 0.6 * later * (sum(mine.produce) + len(mine.one_of))
-        value += 1.5 * game.distinct_science(me) - 1.5 * game.distinct_science(rival)
+        distinct = scoring.distinct_science
+        value += 1.5 * distinct(game, me) - 1.5 * distinct(game, rival)
         if st.players == 2:  # the conflict pawn lies between two capitals (0 in a game without a track)
-            value += 0.8 * game.pawn_distance(me)
+            value += 0.8 * track.pawn_distance(game, me)
         return value
 
 
