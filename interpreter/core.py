@@ -233,6 +233,7 @@ def clear_caches(g: Game) -> None:
     g._spare_frames = []       # frames of finished blocks, to be refilled (machine.frame)
     g._binding_frame = Frame(0, 0, 0, 0, {})   # what a binding's requirements and the written draw's `where=` read
     g._arrivals = None         # items come into watched slots (`watch`; None: nobody watches)
+    g._kept_legal = None       # the last legal actions listed, for `apply` (legality.was_listed)
 
 
 def forget_structure(g: Game) -> None:
@@ -283,6 +284,7 @@ def copy_caches(g: Game, src: Game) -> None:
     # (a frame every use fills afresh, block, seat and names, and nothing keeps: shared)
     g._binding_frame = src._binding_frame
     g._arrivals = None   # (a copy's moves are not the watched game's)
+    g._kept_legal = None   # (listed for the original's state)
 
 
 def take_prices(g: Game, src: Game, seats: list[int]) -> None:

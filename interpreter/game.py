@@ -70,6 +70,7 @@ class Game:
         "_stats", "_prices", "_trade_formula", "_price_cache", "_offers", "_trade_cache", "_cheapest_cache",
         "_round_pools", "_tally", "_sells", "_accessible", "_cover_count", "_covers", "_open_slots", "_structure_left", "_structure_at",
         "_to_uncover", "_hosts", "_placed", "_ended_scores", "_points", "_spare_frames", "_binding_frame", "_arrivals",
+        "_kept_legal",
     )
 
     # Derived from the state, rebuilt when it changes (core.clear_caches); private to the runtime.
@@ -269,9 +270,12 @@ class Game:
     def apply(self, action: Action, seat: int | None = None) -> None:
         """Apply a legal action for `seat` (default: the seat to move; in a simultaneous round,
         any seat that has not chosen yet); an illegal one raises IllegalAction and changes nothing."""
-        reason = self.explain_illegal(action, seat)
-        if reason is not None:
-            raise IllegalAction(action, reason)
+        # (an action the last `legal_actions` listed for this seat, in this very position,
+        # is legal: `explain_illegal` would say nothing of it)
+        if not legality.was_listed(self, action, seat):
+            reason = self.explain_illegal(action, seat)
+            if reason is not None:
+                raise IllegalAction(action, reason)
         if self._origin_of is not self.state:
             undo.snapshot(self)
         if seat is None:
@@ -284,6 +288,7 @@ class Game:
         `drawn`: a seat's choice in a round in numbers, as `turns.choose` keeps it, where the
         caller has them (the round need not decode the names)."""
         self.steps_left = self.max_steps
+        self._kept_legal = None
         st = self.state
         # A choice that completes a round may add several history entries (see undo.undo_last).
         # (A choice is never changed in place, only replaced: a copy of the list keeps them.)
@@ -295,10 +300,27 @@ class Game:
             raise exc.for_action(action) from None
 
     # -- running effects, and moving items directly (tests set positions up with these) -----------
-    advance = turns.advance
-    run = machine.run
-    schedule = machine.schedule
-    relocate = core.relocate
+    # (each forgets the legal actions kept for `apply`: the position changes; the runtime
+    # calls the modules' functions, inside an action, which forgets them itself)
+    def advance(self) -> None:
+        """Run until a player must decide something or the game ends."""
+        self._kept_legal = None
+        turns.advance(self)
+
+    def run(self) -> None:
+        """Run steps until the stack is empty, a player must decide, or the game is over."""
+        self._kept_legal = None
+        machine.run(self)
+
+    def schedule(self, frames: list) -> None:
+        """Run these frames next, in list order."""
+        self._kept_legal = None
+        machine.schedule(self, frames)
+
+    def relocate(self, item: int, slot: int) -> None:
+        """Move an item to a slot (NOWHERE: out of the game), keeping the caches true; no event."""
+        self._kept_legal = None
+        core.relocate(self, item, slot)
 
     # -- the verbs compiled closures call (the table is interpreter/verbs.py) ---------------------
     push = machine.push

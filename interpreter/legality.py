@@ -49,7 +49,10 @@ def legal_actions(g: Game, seat: int | None = None) -> list[Action]:
         check_seat(seat, g.state.players)
     answers = pending_answers(g, seat)
     if answers is not None:
-        return list(dict.fromkeys(answers))
+        listed = list(dict.fromkeys(answers))
+        if listed:
+            _keep(g, None, listed)
+        return listed
     st = g.state
     if st.flow == "over":
         return []
@@ -58,8 +61,51 @@ def legal_actions(g: Game, seat: int | None = None) -> list[Action]:
         return []
     listed = _listed(g, me)
     if g.copied_names or len(g.action_by_name) != len(g.content.actions):
-        return list(dict.fromkeys(listed))   # (copies of one item name the same action: merged)
+        listed = list(dict.fromkeys(listed))   # (copies of one item name the same action: merged)
+    _keep(g, me, listed)
     return listed   # (each binding names its own items: no two alike)
+
+
+def _keep(g: Game, me: int | None, listed: list[Action]) -> None:
+    """Keep what `legal_actions` listed for seat `me` (None: the answers to the decision
+    pending), with what tells its state from a later one (`was_listed`).  A copy: the caller
+    may change the list it was given."""
+    st = g.state
+    g._kept_legal = (st, len(st.history), st.pending, st.flow, st.current, st.coins[:], st.choices[:], me,
+                     listed[:])
+
+
+_ANSWERS = frozenset((CHOOSE, CHOOSE_PLAYER, CHOOSE_SPACE, CHOOSE_OPTION, PASS))
+
+
+def was_listed(g: Game, action: Action, seat: int | None) -> bool:
+    """Whether `action` is one `legal_actions` listed for the seat `seat` acts as, in this very
+    position: then `explain_illegal` has nothing to say of it (`Game.apply` takes it without
+    asking).  The position is the one listed for while the state is the same object, no
+    action was applied since (every action adds to the history, but a round's choice made
+    out of seat order, which changes the choices), and nothing ran, moved or was forgotten
+    through the game (`Game.run`, `advance`, `schedule`, `relocate`, `core.clear_caches`,
+    `Game._apply` forget what was kept).  The decision pending, the flow, the seat to move and
+    the coins are compared too: a state written to directly needs `core.clear_caches`, as for
+    every other kept value, but a test that sets a seat's coins by hand is still refused."""
+    kept = g._kept_legal
+    if kept is None:
+        return False
+    st = g.state
+    if (kept[0] is not st or kept[1] != len(st.history) or kept[2] is not st.pending or kept[3] != st.flow
+            or kept[4] != st.current or kept[5] != st.coins or kept[6] != st.choices):
+        return False
+    if seat is not None and type(seat) is not int:   # (refused by `explain_illegal`: not a seat)
+        return False
+    if malformed(action) is not None:   # (an equal tuple that is not an Action, a str subclass)
+        return False
+    me = kept[7]
+    if me is None:   # (the answers to a decision: `explain_illegal` takes its player's, by name)
+        if seat is not None and seat != st.pending.player or action.name not in _ANSWERS:
+            return False
+    elif acting_seat(g, seat) != me:
+        return False
+    return action in kept[8]
 
 
 def pending_answers(g: Game, seat: int | None) -> list[Action] | None:
