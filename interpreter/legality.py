@@ -5,6 +5,7 @@ and the player can pay for what it builds and pays."""
 
 from __future__ import annotations
 
+import functools
 import random
 from itertools import product
 from typing import TYPE_CHECKING, Callable, Iterator, Sequence
@@ -391,9 +392,11 @@ def listed_bindings(g: Game, me: int) -> list[tuple]:
             for x in pools[0]:
                 if allowed(g, act, (x,), me, coins):
                     append((act, (x,)))
-        elif act.paid:   # (`allowed` of the item's price alone, written out)
+        elif act.paid:   # (`_affordable` of each item, written out: a kept price is read in place)
             for x in pools[0]:
-                if _affordable(g, me, x, coins):
+                cost = g._price_cache[me].get(x)
+                cost = price(g, me, x)[0] if cost is None else cost[0]
+                if (cost <= coins or cost <= available_coins(g, me)) and cost < IMPOSSIBLE:
                     append((act, (x,)))
         else:
             for x in pools[0]:
@@ -407,20 +410,33 @@ def _affordable(g: Game, me: int, item: int, coins: int) -> bool:
     return (cost <= coins or cost <= available_coins(g, me)) and cost < IMPOSSIBLE
 
 
+def _one(g: Game, one: list[list], act, item: int) -> Action:
+    """The Action of `act` naming `item` alone, made once per content (`Content._named_one`)."""
+    row = one[act.id]
+    action = row[item]
+    if action is None:
+        action = row[item] = new_action((act.name, (g.item_names[item],)))
+    return action
+
+
 def _listed(g: Game, me: int) -> list[Action]:
     """The legal turn actions of seat `me`, to act, in order (copies of one item each again):
     what `_turn_actions` yields, made as a list."""
     names = g.item_names
     trades = bool(g.content.trade_base)
     coins = g.state.coins[me]
+    one = g.content._named_one
+    if one is None:
+        one = g.content._named_one = [[None] * len(names) for _ in g.content.actions]
     out: list[Action] = []
     append = out.append
     for act, binding in listed_bindings(g, me):
         if trades and act.paid:
             for pay in payments_for(g, act, binding, me, coins):
-                append(named(g, act, binding, pay))
-        elif len(binding) == 1:   # (`named`, inline: most actions take one item)
-            append(new_action((act.name, (names[binding[0]],))))
+                append(named(g, act, binding, pay) if pay or len(binding) != 1 else _one(g, one, act, binding[0]))
+        elif len(binding) == 1:   # (most actions take one item: its Action, made once per content)
+            action = one[act.id][binding[0]]
+            append(_one(g, one, act, binding[0]) if action is None else action)
         else:
             append(named(g, act, binding))
     return out
@@ -596,8 +612,13 @@ def named(g: Game, act, binding: list[int], pay=None) -> Action:
             named_items.append(names[item])
         args = tuple(named_items)
     if pay:
-        args += (trade.pay_label(pay),)
+        args += (pay_label(pay),)
     return new_action((act.name, args))
+
+
+# A payment's label, kept: a listing names every way to pay for every build each time, and the
+# same few payments come again and again (formatting one costs as much as listing a binding).
+pay_label = functools.lru_cache(maxsize=1024)(trade.pay_label)
 
 
 def binding_frame(g: Game, act, binding, me: int) -> Frame:

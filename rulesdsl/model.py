@@ -371,6 +371,9 @@ class Content:
     _arrivals: list[Callable] | None = attrs.field(default=None, init=False, repr=False, eq=False)
     # Each item's price to a seat, written for it (interpreter/pricing.py).
     _pricers: list[Callable] | None = attrs.field(default=None, init=False, repr=False, eq=False)
+    # Per action, per item: the Action naming that item alone (None: not listed yet), as
+    # `legal_actions` lists it (interpreter/legality.py `_listed`), made once per content.
+    _named_one: list[list] | None = attrs.field(default=None, init=False, repr=False, eq=False)
     # The places of each slot of a zone nobody sees, by class, as the search last listed them for
     # that slot's items at that age (interpreter/search.py `unknown_items`).
     _unseen_places: dict = attrs.field(factory=dict, init=False, repr=False, eq=False)
