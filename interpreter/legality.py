@@ -388,9 +388,25 @@ def listed_bindings(g: Game, me: int) -> list[tuple]:
         elif len(pools) != 1 or len(act.paid) > 1:
             for binding in _bindings_of(g, act, pools, me, coins):
                 append((act, binding))
-        elif act.requires or act.pays:
+        elif act.requires or act.pays:   # (`allowed` of each item, written out: one frame refilled)
+            f = g._binding_frame
+            block, key, requires, pays = act.block, act.param_names[0], act.requires, act.pays
             for x in pools[0]:
-                if allowed(g, act, (x,), me, coins):
+                f.block = block
+                f.me = me
+                f.env = {key: x}
+                for req in requires:
+                    if not req(g, f):
+                        break
+                else:
+                    if act.paid or pays:
+                        total = price(g, me, x)[0] if act.paid else 0
+                        for fn in pays:
+                            amount = fn(g, f)
+                            if amount > 0:
+                                total += amount
+                        if total > coins and total > available_coins(g, me) or total >= IMPOSSIBLE:
+                            continue
                     append((act, (x,)))
         elif act.paid:   # (`_affordable` of each item, written out: a kept price is read in place)
             for x in pools[0]:
