@@ -368,7 +368,23 @@ def listed_bindings(g: Game, me: int) -> list[tuple]:
     out: list[tuple] = []
     append = out.append
     for act, pools, _ in g._open_spaces(g, me)[0]:
-        if len(pools) == 2 and not (act.requires or act.pays) and len(act.paid) <= 1:
+        if len(pools) == 2 and not (act.requires or act.pays) and len(act.paid) <= 1 and not act.shared_pools:
+            # (no item may stand in both: each item's price asked once, in the order the
+            # bindings would ask it, the items it refuses dropped before the bindings are made)
+            first, second = pools
+            if act.paid and first and second:
+                ok = []
+                for item in (second if act.paid[0] else first):
+                    if _affordable(g, me, item, coins):
+                        ok.append(item)
+                if act.paid[0]:
+                    second = ok
+                else:
+                    first = ok
+            for x in first:
+                for y in second:
+                    append((act, (x, y)))
+        elif len(pools) == 2 and not (act.requires or act.pays) and len(act.paid) <= 1:
             paid = act.paid[0] if act.paid else -1
             shared = act.shared_pools
             affordable: dict[int, bool] = {}
