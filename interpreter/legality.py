@@ -361,9 +361,10 @@ def listed_bindings(g: Game, me: int) -> list[tuple]:
     `bindings` yields, made as a list (a bot, or the learning environment's mask, lists them
     at every decision; the generators' layers cost more than the listing's own work).  An
     action of one parameter (take, build or discard a card) is listed by a loop of its own,
-    its one condition, where it has one, its price against the seat's coins; one of two
-    parameters with at most one item paid for (a wonder with a card) by a nested loop that
-    prices each item once, as `_paid_bindings` does; the rest as `_bindings_of` finds them."""
+    its one condition, where it has one, its price against the seat's coins, its requirements
+    asked on one frame refilled; one of two parameters with at most one item paid for (a
+    wonder with a card) by a nested loop over the items it can pay for, each priced once, as
+    `_paid_bindings` does; the rest as `_bindings_of` finds them."""
     coins = g.state.coins[me]
     out: list[tuple] = []
     append = out.append
