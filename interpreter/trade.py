@@ -765,6 +765,8 @@ def _buy_fixed(need: list[int], sides) -> set[tuple[int, ...]]:
 def _frontier(found: set[tuple[int, ...]], sellers: list[int]) -> list[tuple[int, Payment]]:
     """The vectors no other one pays at most as much to every seller, cheapest first, as
     (coins in all, (seller, coins) of each seller paid)."""
+    if len(sellers) == 2:
+        return _frontier_two(found, sellers)
     keyed = []
     for v in found:
         for w in found:
@@ -781,6 +783,35 @@ def _frontier(found: set[tuple[int, ...]], sellers: list[int]) -> list[tuple[int
                 pay.append((s, c))
         pay.sort()
         out.append((total, tuple(pay)))
+    return out
+
+
+def _frontier_two(found: set[tuple[int, ...]], sellers: list[int]) -> list[tuple[int, Payment]]:
+    """`_frontier` of two sellers (a seat between two neighbours), the same list without
+    weighing every pair: in the order of the coins to the first seller, then to the second,
+    whatever pays at most as much to both comes before, so a vector is left out exactly when
+    one before it pays the second seller no more."""
+    keyed = []
+    least = None
+    for v in sorted(found):
+        second = v[1]
+        if least is None or second < least:
+            least = second
+            keyed.append((v[0] + second, v))
+    keyed.sort()
+    first, other = sellers
+    swap = other < first   # (a payment names its sellers by seat)
+    out = []
+    for total, (a, b) in keyed:
+        if not a:
+            pay = ((other, b),) if b else ()
+        elif not b:
+            pay = ((first, a),)
+        elif swap:
+            pay = ((other, b), (first, a))
+        else:
+            pay = ((first, a), (other, b))
+        out.append((total, pay))
     return out
 
 
