@@ -704,6 +704,13 @@ def _vectors(units: list[int], givers, prices, memo: dict, nothing: frozenset, u
         return memo[key]
     r = units[u]
     out = set()
+    if u + 1 == len(units):   # (the last unit: each giver left adds its price to nothing paid)
+        for vec in nothing:
+            for j, k in givers[r]:
+                if caps[j]:
+                    out.add(vec[:k] + (vec[k] + prices[k][r],) + vec[k + 1:])
+        result = memo[key] = frozenset(out)
+        return result
     for j, k in givers[r]:
         if caps[j]:
             rest = _vectors(units, givers, prices, memo, nothing, u + 1, caps[:j] + (caps[j] - 1,) + caps[j + 1:])
