@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from itertools import product
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, AbstractSet
 
 from . import seats
 from .costs import FEW_PRODUCERS, Stats, useful_one_of
@@ -112,13 +112,14 @@ def payments(g: Game, p: int, need: tuple[int, ...], s: Stats) -> list[tuple[int
     if hit is not None:
         return hit
     sides = _sides(g, p, s)
-    found: set[tuple[int, ...]] = set()
-    for left in _own_covers(need, s.one_of):
-        found |= _buy(left, sides, cache)
-    sellers = []
-    for side in sides:
-        sellers.append(side[0])
-    result = _frontier(found, sellers)
+    covers = _own_covers(need, s.one_of)
+    if len(covers) == 1:   # (most purchases: the buyer's one-of producers give nothing asked)
+        found = _buy(covers[0], sides, cache)
+    else:
+        found = set()
+        for left in covers:
+            found |= _buy(left, sides, cache)
+    result = _frontier(found, sides)
     cache[need] = result
     return result
 
@@ -139,10 +140,7 @@ def payments_waived(g: Game, p: int, need: tuple[int, ...], s: Stats, free: int)
     for left in _own_covers(need, s.one_of):
         for rest in waived(left, free):
             found |= _buy(rest, sides, cache)
-    sellers = []
-    for side in sides:
-        sellers.append(side[0])
-    result = _frontier(found, sellers)
+    result = _frontier(found, sides)
     cache[key] = result
     return result
 
@@ -662,7 +660,7 @@ def _sources(sides) -> tuple[list[list[tuple[int, int]]], tuple[int, ...], list[
     return givers, tuple(caps), prices
 
 
-def _buy(need: list[int], sides, kept: dict) -> set[tuple[int, ...]]:
+def _buy(need: list[int], sides, kept: dict) -> AbstractSet[tuple[int, ...]]:
     """Every vector of coins per side that buys `need` from the sides' production (`kept`: the
     buyer's purchases, which keep the sides' kinds of source once they are asked for)."""
     total = sum(need)
@@ -684,7 +682,7 @@ def _buy(need: list[int], sides, kept: dict) -> set[tuple[int, ...]]:
         for r, q in enumerate(need):
             if q:
                 units += [r] * q
-        return set(_vectors(units, givers, prices, {}, frozenset({(0,) * len(sides)}), 0, caps))
+        return _vectors(units, givers, prices, {}, frozenset({(0,) * len(sides)}), 0, caps)
     market = kept.get("market")
     if market is None:
         market = kept["market"] = _market(sides)
@@ -769,11 +767,15 @@ def _buy_fixed(need: list[int], sides) -> set[tuple[int, ...]]:
     return vectors
 
 
-def _frontier(found: set[tuple[int, ...]], sellers: list[int]) -> list[tuple[int, Payment]]:
-    """The vectors no other one pays at most as much to every seller, cheapest first, as
-    (coins in all, (seller, coins) of each seller paid)."""
-    if len(sellers) == 2:
-        return _frontier_two(found, sellers)
+def _frontier(found: AbstractSet[tuple[int, ...]], sides) -> list[tuple[int, Payment]]:
+    """The vectors no other one pays at most as much to every seller (`sides`: the sellers in
+    the vectors' order, as `_sides` lists them), cheapest first, as (coins in all, (seller,
+    coins) of each seller paid)."""
+    if len(sides) == 2:
+        return _frontier_two(found, sides[0][0], sides[1][0])
+    sellers = []
+    for side in sides:
+        sellers.append(side[0])
     keyed = []
     for v in found:
         for w in found:
@@ -793,7 +795,7 @@ def _frontier(found: set[tuple[int, ...]], sellers: list[int]) -> list[tuple[int
     return out
 
 
-def _frontier_two(found: set[tuple[int, ...]], sellers: list[int]) -> list[tuple[int, Payment]]:
+def _frontier_two(found: AbstractSet[tuple[int, ...]], first: int, other: int) -> list[tuple[int, Payment]]:
     """`_frontier` of two sellers (a seat between two neighbours), the same list without
     weighing every pair: in the order of the coins to the first seller, then to the second,
     whatever pays at most as much to both comes before, so a vector is left out exactly when
@@ -806,7 +808,6 @@ def _frontier_two(found: set[tuple[int, ...]], sellers: list[int]) -> list[tuple
             least = second
             keyed.append((v[0] + second, v))
     keyed.sort()
-    first, other = sellers
     swap = other < first   # (a payment names its sellers by seat)
     out = []
     for total, (a, b) in keyed:
