@@ -638,26 +638,50 @@ def _into(layer: dict, key: tuple[int, ...], vecs: set) -> None:
         have |= vecs
 
 
-def _sources(sides) -> tuple[list[list[tuple[int, int]]], tuple[int, ...], list[list[int]]]:
+def _sources(sides) -> tuple[list[list[tuple[int, int]]], tuple[int, ...], int]:
     """What the sides sell, as `_buy` searches it: sources, numbered (a side's fixed units of one
     resource, grouped, or one of its one-of producers), each listed under every resource it
-    gives as (source, side), so a unit looks only at the sources that can give it; what each
-    can give (`caps`); each side's prices.  Kept with the purchases they serve."""
+    gives as (source, the unit's price packed), so a unit looks only at the sources that can
+    give it; what each can give (`caps`); the bits of a side's coins in a packed vector.  A
+    vector of coins per side is packed into one int, side k's coins times 2 ** (bits * k):
+    adding one is one addition, not a tuple made; `bits` holds what `MANY_UNITS` units at the
+    dearest price come to, with a sign.  Kept with the purchases they serve."""
+    top = 0
+    for side in sides:
+        for price in side[3]:
+            if abs(price) > top:
+                top = abs(price)
+    bits = (MANY_UNITS * top).bit_length() + 2
     caps: list[int] = []
     givers: list[list[tuple[int, int]]] = [[] for _ in sides[0][1]]
-    for k, (_, fixed, one_of, _) in enumerate(sides):
+    for k, (_, fixed, one_of, prices) in enumerate(sides):
         for r, q in enumerate(fixed):
             if q:
-                givers[r].append((len(caps), k))
+                givers[r].append((len(caps), prices[r] << bits * k))
                 caps.append(q)
         for opts in one_of:
             for r in dict.fromkeys(opts):
-                givers[r].append((len(caps), k))
+                givers[r].append((len(caps), prices[r] << bits * k))
             caps.append(1)
-    prices = []
-    for side in sides:
-        prices.append(side[3])
-    return givers, tuple(caps), prices
+    return givers, tuple(caps), bits
+
+
+def _unpacked(packed: AbstractSet[int], bits: int, sides: int) -> set[tuple[int, ...]]:
+    """The vectors of coins per side that `_sources` packed."""
+    mask = (1 << bits) - 1
+    half = 1 << bits - 1
+    out = set()
+    for v in packed:
+        vec = []
+        for _ in range(sides - 1):
+            c = v & mask
+            if c >= half:   # (a negative price's coins: the side above was borrowed from)
+                c -= mask + 1
+            vec.append(c)
+            v = (v - c) >> bits
+        vec.append(v)
+        out.add(tuple(vec))
+    return out
 
 
 def _buy(need: list[int], sides, kept: dict) -> AbstractSet[tuple[int, ...]]:
@@ -677,12 +701,12 @@ def _buy(need: list[int], sides, kept: dict) -> AbstractSet[tuple[int, ...]]:
         sources = kept.get("sources")
         if sources is None:
             sources = kept["sources"] = _sources(sides)
-        givers, caps, prices = sources
+        givers, caps, bits = sources
         units = []
         for r, q in enumerate(need):
             if q:
                 units += [r] * q
-        return _vectors(units, givers, prices, {}, frozenset({(0,) * len(sides)}), 0, caps)
+        return _unpacked(_vectors(units, givers, {}, 0, caps), bits, len(sides))
     market = kept.get("market")
     if market is None:
         market = kept["market"] = _market(sides)
@@ -690,33 +714,27 @@ def _buy(need: list[int], sides, kept: dict) -> AbstractSet[tuple[int, ...]]:
     return _reach(kinds, caps, prices, need, givers)
 
 
-def _vectors(units: list[int], givers, prices, memo: dict, nothing: frozenset, u: int,
-             caps: tuple[int, ...]) -> frozenset:
-    """The vectors of coins per side that buy `units[u:]` from what each giver has left
-    (`caps`), remembered in `memo`.  (A function of the module, not one nested in `_buy`: a
-    nested function that calls itself is a reference cycle, left for the cycle collector.)"""
-    if u == len(units):
-        return nothing
+def _vectors(units: list[int], givers, memo: dict, u: int, caps: tuple[int, ...]) -> AbstractSet[int]:
+    """The vectors of coins per side, packed (`_sources`), that buy `units[u:]` (at least one)
+    from what each giver has left (`caps`), remembered in `memo`.  (A function of the module,
+    not one nested in `_buy`: a nested function that calls itself is a reference cycle, left
+    for the cycle collector.)"""
+    row = givers[units[u]]
+    out = set()
+    if u + 1 == len(units):   # (the last unit: each giver left, its price)
+        for j, cost in row:
+            if caps[j]:
+                out.add(cost)
+        return out
     key = (u, caps)
     if key in memo:
         return memo[key]
-    r = units[u]
-    out = set()
-    if u + 1 == len(units):   # (the last unit: each giver left adds its price to nothing paid)
-        for vec in nothing:
-            for j, k in givers[r]:
-                if caps[j]:
-                    out.add(vec[:k] + (vec[k] + prices[k][r],) + vec[k + 1:])
-        result = memo[key] = frozenset(out)
-        return result
-    for j, k in givers[r]:
+    for j, cost in row:
         if caps[j]:
-            rest = _vectors(units, givers, prices, memo, nothing, u + 1, caps[:j] + (caps[j] - 1,) + caps[j + 1:])
-            cost = prices[k][r]
-            for vec in rest:
-                out.add(vec[:k] + (vec[k] + cost,) + vec[k + 1:])
-    result = memo[key] = frozenset(out)
-    return result
+            for vec in _vectors(units, givers, memo, u + 1, caps[:j] + (caps[j] - 1,) + caps[j + 1:]):
+                out.add(vec + cost)
+    memo[key] = out
+    return out
 
 
 def _few_producers(sides) -> bool:

@@ -103,6 +103,32 @@ def test_the_ways_to_pay_are_every_way_an_exhaustive_search_finds(market):
 
 @settings(max_examples=300, deadline=None)
 @given(markets(), st.data())
+def test_the_ways_to_pay_are_exact_whatever_the_prices(market, data):
+    # (the search unit by unit adds coins packed into one int per vector: a price of none, a
+    # negative one or one of thirteen digits must come out as it went in)
+    need, sides = market
+    wide = st.sampled_from([0, 1, -1, -7, 2, 10**12, -(10**12), 2**40 - 1])
+    sides = [(seat, fixed, one_of, [data.draw(wide) for _ in prices]) for seat, fixed, one_of, prices in sides]
+    assert trade._buy(need, sides, {}) == exhaustive_vectors(need, sides)
+
+
+def generic_frontier(found, sellers):
+    """The ways not dominated, by their definition: no other vector pays every seller at most
+    as much; cheapest first, then by the vector; sellers paid nothing left out, by seat."""
+    kept = [v for v in found if not any(w != v and all(a <= b for a, b in zip(w, v)) for w in found)]
+    return [(sum(v), tuple(sorted((s, c) for s, c in zip(sellers, v) if c))) for v in sorted(kept, key=lambda v: (sum(v), v))]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.sets(st.tuples(st.integers(0, 6), st.integers(0, 6)), max_size=12),
+       st.lists(st.integers(0, 6), min_size=2, max_size=2, unique=True))
+def test_the_frontier_of_two_sellers_is_the_ways_not_dominated(found, sellers):
+    sides = [(q, [], [], []) for q in sellers]
+    assert trade._frontier(found, sides) == generic_frontier(found, sellers)
+
+
+@settings(max_examples=300, deadline=None)
+@given(markets(), st.data())
 def test_the_purchase_a_payment_makes_is_the_first_way_in_order(market, data):
     need, sides = market
     ways = sorted(exhaustive_vectors(need, sides))
