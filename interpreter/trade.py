@@ -33,6 +33,8 @@ MANY_UNITS = 8
 
 Payment = tuple[tuple[int, int], ...]   # (seat, coins) per seller, by seat, sellers paid only
 
+_UNKNOWN = object()   # (not worked out yet: a purchase's cheapest may be None, none possible)
+
 
 def offer(g: Game, seller: int) -> tuple[list[int], list[tuple[int, ...]]]:
     """What a seat sells: fixed units per resource, and its one-of producers."""
@@ -188,22 +190,25 @@ def cheapest(g: Game, p: int, need: tuple[int, ...], s: Stats) -> int | None:
     """The fewest coins p can buy `need` for (None: it cannot), without listing the ways: what
     deciding whether a build is affordable needs."""
     cache = g._cheapest_cache[p]
-    if need in cache:
-        return cache[need]
-    listed = g._trade_cache[p].get(need)
+    best = cache.get(need, _UNKNOWN)
+    if best is not _UNKNOWN:
+        return best
+    kept = g._trade_cache[p]
+    listed = kept.get(need)
     if listed is not None:  # the ways were listed already: the first is the cheapest
         best = listed[0][0] if listed else None
         cache[need] = best
         return best
-    sides = _sides(g, p, s)
-    ladder = _ladder(g, p, sides)
+    ladder = kept.get("ladder", _UNKNOWN)
+    if ladder is _UNKNOWN:
+        ladder = _ladder(g, p, _sides(g, p, s))
     if ladder is None:  # neighbours' one-of producers: the full search
         options = payments(g, p, need, s)
         best = options[0][0] if options else None
         cache[need] = best
         return best
     best = None
-    for left in _own_covers(need, s.one_of):
+    for left in _own_covers(need, s.one_of) if s.one_of else (need,):
         cost = 0
         for r, n in enumerate(left):
             if not n:
