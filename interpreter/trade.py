@@ -114,7 +114,7 @@ def payments(g: Game, p: int, need: tuple[int, ...], s: Stats) -> list[tuple[int
     if hit is not None:
         return hit
     sides = _sides(g, p, s)
-    covers = _own_covers(need, s.one_of)
+    covers = _own_covers(need, s.one_of) if s.one_of else (need,)
     if len(covers) == 1:   # (most purchases: the buyer's one-of producers give nothing asked)
         found = _buy(covers[0], sides, cache)
     else:
