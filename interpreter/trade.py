@@ -763,31 +763,37 @@ def _one_of_helps(need: list[int], sides) -> bool:
 def _buy_fixed(need: list[int], sides) -> set[tuple[int, ...]]:
     """`_buy` when only fixed production can help: each resource is split between the sides on
     its own (k units from the first side, the rest from the second)."""
-    vectors = {(0,) * len(sides)}
+    if len(sides) == 1:
+        _, fixed, _, prices = sides[0]
+        cost = 0
+        for r, n in enumerate(need):
+            if n:
+                if fixed[r] < n:
+                    return set()
+                cost += n * prices[r]
+        return {(cost,)}
+    (_, fixed_l, _, prices_l), (_, fixed_r, _, prices_r) = sides
+    vectors = None   # (None until the first resource bought: its splits are the vectors)
     for r, n in enumerate(need):
         if not n:
             continue
-        if len(sides) == 1:
-            _, fixed, _, prices = sides[0]
-            if fixed[r] < n:
-                return set()
-            cost = n * prices[r]
-            after = set()
-            for v in vectors:
-                after.add((v[0] + cost,))
-            vectors = after
-            continue
-        a, b = sides[0][1][r], sides[1][1][r]
-        pl, pr = sides[0][3][r], sides[1][3][r]
-        low, high = max(0, n - b), min(n, a)
+        pl, pr = prices_l[r], prices_r[r]
+        low = n - fixed_r[r]
+        if low < 0:
+            low = 0
+        high = fixed_l[r] if fixed_l[r] < n else n
         if low > high:
             return set()
         after = set()
-        for v in vectors:
+        if vectors is None:
             for k in range(low, high + 1):
-                after.add((v[0] + k * pl, v[1] + (n - k) * pr))
+                after.add((k * pl, (n - k) * pr))
+        else:
+            for x, y in vectors:
+                for k in range(low, high + 1):
+                    after.add((x + k * pl, y + (n - k) * pr))
         vectors = after
-    return vectors
+    return {(0, 0)} if vectors is None else vectors
 
 
 def _frontier(found: AbstractSet[tuple[int, ...]], sides) -> list[tuple[int, Payment]]:
