@@ -279,11 +279,16 @@ def payment_options(g: Game, p: int, item: int) -> list[tuple[int, neighbour_tra
     the bank, or a chain makes it free)."""
     if not g.content.trade_base:
         return None
-    total, traded, chain = price(g, p, item)
+    # (the price and the stats read where they are kept: a listing asks this of every build
+    # it just priced)
+    priced = g._price_cache[p].get(item)
+    total, traded, chain = price(g, p, item) if priced is None else priced
     if chain or not traded or total >= IMPOSSIBLE:
         return None
     it = g.content.items[item]
-    s = stats(g, p)
+    s = g._stats[p]
+    if s is None:
+        s = stats(g, p)
     need = missing(it.cost, s.produce)
     coins = total - traded
     out = []   # (a loop: a comprehension would make `coins` a cell every call pays for)
