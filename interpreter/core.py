@@ -243,8 +243,7 @@ def forget_structure(g: Game) -> None:
     g._cover_count = None
     g._covers = []             # what each structure slot's card covers (with the cover counts)
     g._open_slots = None       # structure slots whose card can be taken, in order (with the cover counts)
-    g._structure_left = None   # cards still in the structure (None: count them when asked)
-    g._structure_at = None     # each card still in the structure -> its place (None: look when asked)
+    g._structure_at = None     # each card still in the structure -> its place, and so how many (None: look when asked)
     g._to_uncover = None       # face-down slots nothing covers any more (None: look at every slot)
 
 
@@ -273,7 +272,6 @@ def copy_caches(g: Game, src: Game) -> None:
     g._cover_count = None if src._cover_count is None else src._cover_count[:]
     g._covers = src._covers   # (made with the cover counts, read only)
     g._open_slots = None if src._open_slots is None else src._open_slots[:]
-    g._structure_left = src._structure_left
     g._structure_at = None if src._structure_at is None else dict(src._structure_at)
     g._to_uncover = None if src._to_uncover is None else src._to_uncover[:]
     g._hosts = None if src._hosts is None else set(src._hosts)
@@ -464,10 +462,8 @@ def _leave_structure(g: Game, st, item: int) -> None:
     position = at.pop(item, -1)
     if position < 0:   # an item lying on a card of the structure, not one of its cards
         return
-    st.structure[position] = -1
+    st.structure[position] = -1   # (the cards left are the places kept: `structure.exhausted` counts them)
     g._accessible = None
-    if g._structure_left is not None:
-        g._structure_left -= 1
     cover = g._cover_count
     if cover is not None:
         turn = g._to_uncover
@@ -478,8 +474,9 @@ def _leave_structure(g: Game, st, item: int) -> None:
             except ValueError:   # a card taken before it could be taken from the structure
                 pass
         for under in g._covers[position]:   # (set with the cover counts: `structure.covering`)
-            cover[under] -= 1
-            if not cover[under]:
+            left = cover[under] - 1   # (through a local: the count is not read back from the list)
+            cover[under] = left
+            if not left:
                 if not st.face_up[under]:
                     if turn is not None:
                         turn.append(under)

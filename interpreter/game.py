@@ -68,7 +68,7 @@ class Game:
         *_CONTENT_FUNCTIONS, *_SLOT_TABLES,
         # derived from the state (core.clear_caches)
         "_stats", "_prices", "_trade_formula", "_price_cache", "_offers", "_trade_cache", "_cheapest_cache",
-        "_round_pools", "_tally", "_sells", "_accessible", "_cover_count", "_covers", "_open_slots", "_structure_left", "_structure_at",
+        "_round_pools", "_tally", "_sells", "_accessible", "_cover_count", "_covers", "_open_slots", "_structure_at",
         "_to_uncover", "_hosts", "_placed", "_ended_scores", "_points", "_spare_frames", "_binding_frame", "_arrivals",
         "_kept_legal",
     )
@@ -97,7 +97,6 @@ class Game:
     _round_starts: list | None   # each action's run in a round (starters.round_starters_of); None: no rounds
     _arrive: list   # each item's arrival in a city, by item number (arrivals.arrivals_of)
     _priced: list   # each item's price to a seat, by item number (pricing.pricers_of)
-    _structure_left: int | None
     _structure_at: dict[int, int] | None
     _to_uncover: list[int] | None
     _hosts: set[int] | None

@@ -82,10 +82,10 @@ def exhausted(g: Game) -> bool:
     structure = g.state.structure
     if not structure:
         return False
-    left = g._structure_left
-    if left is None:
-        left = g._structure_left = len(structure) - structure.count(-1)
-    return not left
+    at = g._structure_at   # (the cards left, with their places: kept as they leave)
+    if at is None:
+        at = g._structure_at = core._places(structure)
+    return not at
 
 
 def uncover(g: Game) -> bool:
@@ -154,7 +154,6 @@ def deal_structure(g: Game, src: int, layout: str) -> None:
     g._accessible = None
     g._cover_count = None
     g._open_slots = None
-    g._structure_left = None
     g._structure_at = None
     st.structure = [-1] * len(lay.face_up)
     st.face_up = list(lay.face_up)

@@ -166,7 +166,7 @@ def end_turn(g: Game) -> None:
             return
         freed = g._to_uncover
     if g.content.age_ends is None:
-        left = g._structure_left   # (`structure.exhausted`, inline while the count is kept)
+        left = g._structure_at   # (`structure.exhausted`, inline while the cards left are kept)
         ended = (not left and bool(st.structure)) if left is not None else structure.exhausted(g)
     else:
         ended = age_ended(g)

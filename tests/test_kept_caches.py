@@ -25,7 +25,7 @@ import attrs
 import pytest
 
 from golden_games import SETS
-from rulesdsl.interpreter import Game, core, economy, scoring, trade
+from rulesdsl.interpreter import Game, core, economy, scoring, structure, trade
 from rulesdsl.interpreter.persistence import copy_state
 from rulesdsl.interpreter.search import determinize
 from rulesdsl.loader import bundled_folder
@@ -184,6 +184,37 @@ def test_kept_values_are_what_their_expressions_work_out(players):
 def test_kept_colour_tallies_are_the_colours_of_their_slots(name):
     rules = load_ruleset(*SETS[name])
     assert after_every_action(rules, 2, kept_tallies_hold) > 20
+
+
+def kept_structure_holds(game) -> int:
+    """The structure's kept places of its cards (and so how many are left), cover counts and
+    open slots are those a copy that keeps nothing works out, and the structure's slot holds
+    its cards in the structure's order (`core._leave_structure` keeps them as cards leave)."""
+    st = game.state
+    if not st.structure:
+        return 0
+    fresh = unkept(game)
+    kept = 0
+    if game._structure_at is not None:
+        assert game._structure_at == core._places(st.structure), st.turn
+        assert structure.exhausted(game) == structure.exhausted(fresh), st.turn
+        kept += 1
+    if game._cover_count is not None:
+        assert game._cover_count == structure.covering(fresh), st.turn
+        kept += 1
+    if game._open_slots is not None:
+        assert game._open_slots == structure.open_slots(fresh), st.turn
+        kept += 1
+    cards = set(st.structure)
+    assert [i for i in st.zones[game.structure_slot] if i in cards] == [i for i in st.structure if i >= 0], st.turn
+    return kept
+
+
+@pytest.mark.parametrize("name", ["duel", "pantheon", "agora+pantheon"])
+def test_the_kept_structure_is_what_a_fresh_game_works_out(name):
+    # (Pantheon lays tokens on structure cards: they lie in the structure's slot too, and leave with their card)
+    rules = load_ruleset(*SETS[name])
+    assert after_every_action(rules, 3, kept_structure_holds) > 100
 
 
 def kept_hosts_hold(game) -> int:
