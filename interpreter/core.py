@@ -318,16 +318,16 @@ def relocate(g: Game, item: int, slot: int) -> None:
     if g._round_pools:
         g._round_pools.clear()
     if old >= 0:
-        st.zones[old].remove(item)
-        tally = g._tally[old]
-        if tally is not None:   # (kept up to date: a count is asked after most moves)
-            tally[g.content.items[item].color] -= 1
         kind = g.slot_kind[old]
-        if kind:   # (most moves leave a slot with nothing more to keep: one test for them)
-            if kind == STRUCTURE_SLOT:   # (the structure alone, most moves that leave a kind: one more)
-                _leave_structure(g, st, item)
-            else:
-                _left_kinds(g, st, item, old, kind)
+        if not kind:   # (most moves leave a slot with nothing more to keep: one test for them)
+            st.zones[old].remove(item)
+            tally = g._tally[old]
+            if tally is not None:   # (kept up to date: a count is asked after most moves)
+                tally[g.content.items[item].color] -= 1
+        elif kind == STRUCTURE_SLOT:   # (the structure alone, most moves that leave a kind: its own way out)
+            _leave_structure(g, st, item, st.zones[old])
+        else:
+            _left_kinds(g, st, item, old, kind)
     marked = g._placed
     if marked is None:
         marked = placed_items(g)
@@ -411,9 +411,15 @@ def placed(g: Game, item: int) -> None:
 
 
 def _left_kinds(g: Game, st, item: int, old: int, kind: int) -> None:
-    """What `relocate` keeps true for an item leaving a slot of these kinds."""
+    """What `relocate` keeps true for an item leaving a slot of these kinds, the item taken out
+    of the slot's items first."""
     if kind & STRUCTURE_SLOT:
-        _leave_structure(g, st, item)
+        _leave_structure(g, st, item, st.zones[old])   # (the structure's slot has no colour tally)
+    else:
+        st.zones[old].remove(item)
+        tally = g._tally[old]
+        if tally is not None:
+            tally[g.content.items[item].color] -= 1
     if kind & ACTIVE_SLOT:
         dirty(g, g.slot_owner[old], item)
     if kind & RULED_SLOT and _controlled(g, old):
@@ -451,9 +457,19 @@ def _controlled(g: Game, slot: int) -> bool:
     return bool(ctrl) and max(ctrl) >= 0
 
 
-def _leave_structure(g: Game, st, item: int) -> None:
-    """An item leaves the structure's slot: a card of the structure leaves its place (the
-    places it covered may open, or be turned up), an item lying on one just goes."""
+def _leave_structure(g: Game, st, item: int, held: list[int]) -> None:
+    """An item leaves the structure's slot: out of the slot's items `held`, then a card of the
+    structure leaves its place (the places it covered may open, or be turned up), an item lying
+    on one just goes.  (No colour tally is kept of the structure's slot: `count(ZONE,
+    color=...)` reads a seat's own slot of a zone.)"""
+    # (Looked for from the end: the slot holds the structure's cards in their order, the items
+    # lying on them after, and the card taken is mostly among the last places; a miss compares
+    # ints the generic way, some eighty machine instructions each.)
+    held.reverse()
+    try:
+        held.remove(item)
+    finally:   # (an item not there fails as `remove` fails, the slot's order as it was)
+        held.reverse()
     # (Where each card lies, kept: a scan of the structure compares ints through the generic
     # comparison, a dozen machine instructions or more for each card it passes.)
     at = g._structure_at

@@ -217,6 +217,20 @@ def test_the_kept_structure_is_what_a_fresh_game_works_out(name):
     assert after_every_action(rules, 3, kept_structure_holds) > 100
 
 
+def test_an_item_missing_from_the_structures_slot_fails_as_ever_and_leaves_the_slot_as_it_was():
+    # (`core._leave_structure` looks for it from the end: the slot's order is turned back)
+    game = load_ruleset(*SETS["duel"]).new_game(seed=1)
+    rng = random.Random(1)
+    while not game.state.structure:
+        game._apply(game.random_action(rng))
+    held = game.state.zones[game.structure_slot]
+    card = held.pop(3)
+    before = held[:]
+    with pytest.raises(ValueError, match="not in list"):
+        core.relocate(game, card, game.zone_base[game.content.discard_zone])
+    assert held == before
+
+
 def kept_hosts_hold(game) -> int:
     if game._hosts is None:
         return 0
