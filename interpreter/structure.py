@@ -104,7 +104,11 @@ def uncover(g: Game) -> bool:
         return False   # no card lost its last cover since the last look: most turns
     g._to_uncover = []
     structure = st.structure
-    slots = range(len(structure)) if freed is None else sorted(freed) if len(freed) > 1 else freed
+    if freed is None:
+        slots: range | list[int] = range(len(structure))
+    else:
+        freed.sort()   # (in place: the list is no longer kept, `_to_uncover` is a new one)
+        slots = freed
     if not slots:
         return False
     face_up = st.face_up
