@@ -174,7 +174,7 @@ def end_turn(g: Game) -> None:
         end_age(g)
         return
     if not st.play_again:
-        st.current = (st.current + 1) % st.players  # seats.left_of, inline on the hot path
+        st.current = g.next_seat[st.current]  # seats.left_of, read from a table made once
     st.play_again = False
     st.before_used = False
     st.flow = "turn"
