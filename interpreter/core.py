@@ -108,6 +108,8 @@ def slot_tables(content: Content) -> dict:
     t["active_slots"] = [[zone_base[z.id] + p for z in content.zones if z.active and z.per_player]
                          for p in range(content.players)]
     discard = content.discard_zone
+    # The discard pile's slot (`zones.discard`; with no pile, where `zone_base[-1]` points, as ever).
+    t["discard_slot"] = zone_base[discard] if zone_base else NOWHERE
     # Whether a slot is (a seat of) the discard pile: items arriving there are `discarded`.
     t["slot_discard"] = [discard >= 0 and z == discard for z in slot_zone]
     # Zones whose items work for whoever controls their space in another zone.
@@ -374,8 +376,16 @@ def carries(g: Game, host: int) -> bool:
     machine instructions each, and a game with tokens on its cards asks it every discard.)"""
     hosts = g._hosts
     if hosts is None:
-        hosts = g._hosts = set(g.state.attached.values())
+        hosts = hosts_of(g)
     return host in hosts
+
+
+def hosts_of(g: Game) -> set[int]:
+    """The items something lies on, worked out and kept (`carries`).  (Never empty while
+    something lies on an item: a caller that has seen `attached` hold something may read
+    `g._hosts or hosts_of(g)`.)"""
+    hosts = g._hosts = set(g.state.attached.values())
+    return hosts
 
 
 def leaving_with(g: Game, item: int) -> list[int] | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import core, economy, events, knowledge, machine, seats, selection
-from .core import carries, riders, riders_of
+from .core import riders, riders_of
 from .state import Frame
 
 if TYPE_CHECKING:
@@ -97,9 +97,11 @@ def move_all_unseen(g: Game, src: int, dst: int, owner, me: int, bottom: bool = 
 
 def discard(g: Game, me: int, item: int) -> None:
     """To the discard pile, with whatever lies on the item (tokens on a structure card)."""
-    pile = g.zone_base[g.content.discard_zone]
+    pile = g.discard_slot
     attached = g.state.attached   # (`riders_of`, inline: most items carry nothing)
-    on_it = riders(attached, item) if attached and carries(g, item) else ()
+    # (`carries`, inline: the kept set of the items something lies on, never empty where
+    # something lies on an item)
+    on_it = riders(attached, item) if attached and item in (g._hosts or core.hosts_of(g)) else ()
     if not on_it and "discarded" not in g.content.triggers_by_event:
         core.relocate(g, item, pile)   # (what `core.arrive` does when nothing hears the pile)
         return

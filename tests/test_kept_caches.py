@@ -24,8 +24,9 @@ from pathlib import Path
 import attrs
 import pytest
 
+from card_folders import copy_with
 from golden_games import SETS
-from rulesdsl.interpreter import Game, core, economy, scoring, structure, trade
+from rulesdsl.interpreter import Game, core, economy, scoring, structure, trade, zones
 from rulesdsl.interpreter.persistence import copy_state
 from rulesdsl.interpreter.search import determinize
 from rulesdsl.loader import bundled_folder
@@ -244,6 +245,34 @@ def test_the_kept_items_something_lies_on_are_those_of_the_state(name):
     # when the card is turned up or discarded with it)
     rules = load_ruleset(*SETS[name])
     assert after_every_action(rules, 3, kept_hosts_hold) > 20
+
+
+def test_a_card_discarded_takes_what_lies_on_it_before_the_items_carrying_are_kept(tmp_path: Path):
+    # (`zones.discard` reads the kept set of the items something lies on, worked out where none
+    # is kept: a game just loaded.  The riders test game, with a structure card discarded.)
+    riders_game = Path(__file__).resolve().parent / "data" / "riders"
+    rules = load_ruleset((), str(copy_with(riders_game, tmp_path / "riders", "action cash {",
+                                           "action throw {\n    param card from structure\n    discard card\n}\naction cash {")))
+    discarded = 0
+    for seed in range(12):
+        game = rules.new_game(seed=seed)
+        rng = random.Random(seed)
+        while not game.over:
+            hosts = set(game.state.attached.values())
+            carrying = [card for card in structure.accessible(game) if card in hosts]
+            if carrying:
+                break
+            game._apply(game.random_action(rng))
+        else:
+            continue
+        loaded = Game(game.content, game.state)
+        assert loaded._hosts is None
+        card, pile = carrying[0], loaded.discard_slot
+        riders = core.riders(loaded.state.attached, card)
+        zones.discard(loaded, loaded.state.current, card)
+        assert [loaded.state.loc[i] for i in [card, *riders]] == [pile] * (1 + len(riders))
+        discarded += 1
+    assert discarded > 5
 
 
 def kept_placed_hold(game) -> int:
