@@ -157,6 +157,7 @@ def deal_structure(g: Game, src: int, layout: str) -> None:
     st.layout = layout
     g._accessible = None
     g._cover_count = None
+    g._to_uncover = None   # (counted with the covers: no slot freed in the last age is looked at)
     g._open_slots = None
     g._structure_at = None
     st.structure = [-1] * len(lay.face_up)

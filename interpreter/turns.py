@@ -154,9 +154,10 @@ def end_turn(g: Game) -> None:
         st.deferred = []
         st.flow = "action"
         return
-    # (`structure.uncover` asked only when a card may have come free: most turns none has)
+    # (`structure.uncover` asked only when a card may have come free: most turns none has.  No
+    # slots kept, None, where the cover counts are not kept either.)
     freed = g._to_uncover
-    while st.layout and (freed is None or freed or g._cover_count is None) and structure.uncover(g):
+    while st.layout and (freed is None or freed) and structure.uncover(g):
         # Effects of uncovering run first, and the turn ends when they are done: run here, as
         # `advance` would run them and then end the turn again, unless one of them asks a
         # decision, ends the game or leaves `after_turn` blocks (then `advance` goes on).

@@ -203,6 +203,8 @@ def kept_structure_holds(game) -> int:
     if game._cover_count is not None:
         assert game._cover_count == structure.covering(fresh), st.turn
         kept += 1
+    else:   # (`turns.end_turn` asks `structure.uncover` where slots are freed, or none are kept)
+        assert game._to_uncover is None, st.turn
     if game._open_slots is not None:
         assert game._open_slots == structure.open_slots(fresh), st.turn
         kept += 1
