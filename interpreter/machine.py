@@ -94,7 +94,7 @@ def run(g: Game) -> None:
         left -= 1
         if left < 0:
             g.steps_left = left
-            raise runaway(g, f"its effects did not end within {g.max_steps} steps")
+            raise out_of_steps(g)
         f.pc = pc + 1
         blocks[f.block].steps[pc](g, f)
         # Only a step can ask for a decision or end the game; a game that ends clears the
@@ -102,6 +102,12 @@ def run(g: Game) -> None:
         if st.pending is not None:
             break
     g.steps_left = left
+
+
+def out_of_steps(g: Game) -> BudgetExceeded:
+    """The error of an action whose effects took more steps than the budget (`run`, and
+    `turns.advance`, which runs the same loop written in)."""
+    return runaway(g, f"its effects did not end within {g.max_steps} steps")
 
 
 def run_procedure(g: Game, block: int, f: Frame) -> None:

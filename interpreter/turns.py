@@ -37,10 +37,33 @@ def advance(g: Game) -> None:
     """Run until a player must decide something or the game ends."""
     st = g.state
     content = g.content
+    blocks = content.blocks
+    frames = st.frames
+    spare = g._spare_frames
     while True:
-        machine.run(g)
         if st.pending is not None or st.flow == "over":
             return
+        if frames:
+            # `machine.run`, written in (one call fewer a pass): the same steps, the same budget.
+            left = g.steps_left
+            while frames:
+                f = frames[-1]
+                pc = f.pc
+                if pc >= f.stop:
+                    spare.append(frames.pop())   # (a finished block's frame: see `machine.frame`)
+                    continue
+                left -= 1
+                if left < 0:
+                    g.steps_left = left
+                    raise machine.out_of_steps(g)
+                f.pc = pc + 1
+                blocks[f.block].steps[pc](g, f)
+                if st.pending is not None:   # (only a decision stops the loop: see `machine.run`)
+                    g.steps_left = left
+                    return
+            g.steps_left = left
+            if st.flow == "over":   # (a step that ended the game took the stack away)
+                return
         flow = st.flow
         # (Tested in this order: first the flows that every action or round passes through.)
         if flow == "action":
@@ -89,10 +112,10 @@ def advance(g: Game) -> None:
         elif flow == "end_of_age":
             if st.age + 1 >= len(content.ages):
                 st.flow = "end_of_game"
-                frames = _every_seat(g, "game_ended")
+                ended = _every_seat(g, "game_ended")
                 if content.end_of_game >= 0:
-                    frames.append(_hook(g, content.end_of_game, 0))
-                machine.schedule(g, frames)
+                    ended.append(_hook(g, content.end_of_game, 0))
+                machine.schedule(g, ended)
             else:
                 st.flow = "between"
                 if not st.starter_named:   # (a card of the age that named one decides)
