@@ -18,6 +18,13 @@ the game leaves no frame, as `turns.win` clears the stack; a step that fails nam
 definitions running with the frame at the bottom of the stack (`machine.unstacked`).  So the
 state after every step that hands over is the state the frame loop leaves.
 
+What the turn's last step that may push something pushes (a built card's effect, the rules its
+arrival sets off) is often a block of one step that only changes numbers or of one `if`: the
+starter runs such frames itself, one after another as the frame loop would, while the budget
+holds each and the steps after, and the turn goes on as if nothing had been pushed.  At the
+first other frame, or where the budget might not hold, it hands over as above, the frames left
+as the loop would have them.
+
 A simultaneous round resolves its seats' actions one after another, each as its frame would run
 first on the stack (`turns.resolve_round`): for these the module writes the same work without
 the turn's beginning and end, the seat given (`round_starters_of`); a runner whose step hands
@@ -78,10 +85,12 @@ def round_starters_of(content: Content) -> list[Starter]:
 
 def write(content: Content, in_round: bool = False) -> list[Starter]:
     out = []
+    block_code = [b.steps for b in content.blocks]   # (the lists themselves: see above)
+    shapes = machine.procedure_shapes(content)
     for act in content.actions:
         ns = {"Frame": Frame, "advance": turns.advance, "end_turn": turns.end_turn,
               "EffectFailed": EffectFailed, "unstacked": machine.unstacked,
-              "frame_at": frame_at,
+              "frame_at": frame_at, "block_code": block_code, "shapes": shapes,
               "steps": content.blocks[act.block].steps}
         text = source(act, content, ns, in_round)
         what = "round's run" if in_round else "start"
@@ -157,6 +166,14 @@ def source(act: ActionDef, content: Content, names: dict | None = None, in_round
     # The frame stays off the stack while its steps run and push nothing: it is put where it
     # would have stood, under what a step pushed, when one does (or asks a decision), and named
     # with the definitions running when a step fails (`machine.unstacked`).
+    # After a turn's last step that may push something (only steps of numbers come after it),
+    # the frames it pushed are run here, as the frame loop would run them next, while each is
+    # a block of one step of numbers or of one `if` (`machine.procedure_shapes`: neither
+    # schedules, asks nor ends the game) and the budget holds it and the steps after: then the
+    # turn goes on without handing over.  Not after an earlier step, nor in a round: a later
+    # step's (or seat's) `schedule` would count what waits without the frames under it.
+    last = -1 if in_round else max((k for k, (pc, _, _) in enumerate(run)
+                                    if not getattr(block.steps[pc], "numbers_only", False)), default=-1)
     ran = 0
     for pc, text, after in run:
         ran += 1
@@ -171,6 +188,24 @@ def source(act: ActionDef, content: Content, names: dict | None = None, in_round
             # A step that ended the game took the stack away, the frame with it (`turns.win`):
             # the block stops there.  (After a turn's last step, the turn's end sees it.)
             over = " or st.flow == 'over'" if after < stop or in_round else ""
+            if ran - 1 == last:   # (the loop of `machine.run`, stopping where the frame loop must go on)
+                lines += ["    if frames and st.pending is None:",
+                          f"        left -= {ran}"] + ["        spare = g._spare_frames"] * lazy + [
+                          "        try:",
+                          "            while frames:",
+                          "                t = frames[-1]",
+                          "                pc = t.pc",
+                          "                if pc >= t.stop:",
+                          "                    spare.append(frames.pop())",
+                          "                    continue",
+                          f"                if left <= {len(run) - ran} or shapes[t.block] is None:",
+                          "                    break",
+                          "                left -= 1",
+                          "                t.pc = pc + 1",
+                          "                block_code[t.block][pc](g, t)",
+                          "        except EffectFailed as exc:",
+                          f"            raise unstacked(g, {frame}, exc)",
+                          f"        left += {ran}"]
             lines += [f"    if frames or st.pending is not None{over}:",
                       f"        g.steps_left = left - {ran}",
                       "        if st.flow != 'over':",
