@@ -343,6 +343,7 @@ class Game:
     item_attr = selection.item_attr
     has_option = selection.has_option
     owner_of = core.owner_of
+    rider_count = core.rider_count
     event_field = events.event_field
     trigger = events.trigger
     gain_coins = economy.gain_coins

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Callable
 
 from . import dealing, decisions, economy, events, machine, majority, scoring, seats, selection, structure, track, turns, zones
-from .core import owner_of
+from .core import owner_of, rider_count
 
 VERBS: dict[str, Callable] = {
     # the frame machine: run a block, repeat one
@@ -41,6 +41,7 @@ VERBS: dict[str, Callable] = {
     "item_attr": selection.item_attr,
     "has_option": selection.has_option,
     "owner_of": owner_of,
+    "rider_count": rider_count,
     "event_field": events.event_field,
     "trigger": events.trigger,
     # the economy: coins, production, building

@@ -1492,8 +1492,7 @@ class Compiler:
 
     def call_riders(self, e: ast.Call) -> Fn:
         item = self.expr(e.args[0])
-        return self.written(lambda g, f: list(g.state.attached.values()).count(item(g, f)),
-                            f"list(g.state.attached.values()).count({self.source(item)})")
+        return self.written(lambda g, f: g.rider_count(item(g, f)), f"g.rider_count({self.source(item)})")
 
     def call_abs(self, e: ast.Call) -> Fn:
         x = self.expr(e.args[0])
