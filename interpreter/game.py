@@ -327,7 +327,6 @@ class Game:
     run_branch = machine.run_branch
     each_seat = machine.each_seat
     repeat = machine.repeat
-    opponent = seats.opponent
     seat = seats.seat
     seats_of = seats.seats_of
     left_of = seats.left_of

@@ -23,7 +23,6 @@ VERBS: dict[str, Callable] = {
     "each_seat": machine.each_seat,
     "repeat": machine.repeat,
     # players
-    "opponent": seats.opponent,
     "seat": seats.seat,
     "seats_of": seats.seats_of,
     "left_of": seats.left_of,
@@ -115,4 +114,5 @@ READS: dict[str, frozenset[str]] = {
     "state": frozenset({"coins", "age", "positions", "attached", "item_coins", "zones"}),
     "content": frozenset({"players"}),
     "zone_base": frozenset(),   # the first slot of each zone: `count(hand)` is the length of one slot
+    "next_seat": frozenset(),   # the seat after each (`seats.left_of`): `opponent` in a game of two
 }

@@ -1253,7 +1253,9 @@ class Compiler:
         if n == "me":
             return self.written(lambda g, f: f.me, "f.me")
         if n == "opponent":
-            return self.written(lambda g, f: g.opponent(f.me), "g.opponent(f.me)")
+            # (the seat after `me`, read from the game's table: the other one of two seats, the
+            # checker refusing the word in a game of more; no call, where a trade price reads it)
+            return self.written(lambda g, f: g.next_seat[f.me], "g.next_seat[f.me]")
         if n == "left" and n not in self.bound:
             return self.written(lambda g, f: g.left_of(f.me), "g.left_of(f.me)")
         if n == "right" and n not in self.bound:
@@ -1378,14 +1380,14 @@ class Compiler:
                 return self.written(lambda g, f: g.production(f.me, f.env["resource"], colors),
                                     f"g.production(f.me, f.env[{resource}], {hue})")
             if isinstance(o, ast.Name) and o.name == "opponent":
-                return self.written(lambda g, f: g.production(g.opponent(f.me), f.env["resource"], colors),
-                                    f"g.production(g.opponent(f.me), f.env[{resource}], {hue})")
+                return self.written(lambda g, f: g.production(g.next_seat[f.me], f.env["resource"], colors),
+                                    f"g.production(g.next_seat[f.me], f.env[{resource}], {hue})")
         owner = (lambda g, f: f.me) if o is None else self.owner_fn(o)
         return lambda g, f: g.production(owner(g, f), res(g, f), colors)
 
     def owner_fn(self, o: ast.Expr) -> Fn:
         if isinstance(o, ast.Name) and o.name == "opponent":
-            return lambda g, f: g.opponent(f.me)
+            return lambda g, f: g.next_seat[f.me]   # (`name`'s opponent)
         return self.expr(o)
 
     def call_science_count(self, e: ast.Call) -> Fn:
