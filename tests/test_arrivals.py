@@ -6,9 +6,11 @@ whose kind has no build zone) still handed to the generic functions."""
 
 from __future__ import annotations
 
+from pathlib import Path
 
 import pytest
 
+from card_folders import copy_with
 from golden_games import SETS
 from played_out import after_each_action, saved
 from rulesdsl.interpreter import arrivals, core
@@ -71,3 +73,20 @@ def test_every_item_that_can_come_into_play_is_written_and_makes_no_cells():
     # (one function per shape of arrival, its values given: fewer shapes than items)
     assert len({a.source for a in game._arrive if hasattr(a, "source")}) < len(content.items) // 3
     assert game._arrive is rules.new_game(seed=2)._arrive
+
+
+def test_a_written_arrival_takes_along_what_lies_on_a_structure_card_built(tmp_path: Path):
+    # (the riders test game, its structure cards built: the tokens dealt onto them reach their
+    # seat's trophies with the card, which the written arrival looks for itself, in a game whose
+    # kept set of the items something lies on is forgotten as the tokens are dealt)
+    riders = Path(__file__).resolve().parent / "data" / "riders"
+    rules = load_ruleset((), str(copy_with(riders, tmp_path / "riders", "    move card hand", "    build card")))
+    trophies = rules.content.zone_index["trophies"]
+    carried = 0
+    for seed in range(8):
+        written = played(rules, seed, written=True)
+        assert written == played(rules, seed, written=False), seed
+        game = rules.new_game(seed=seed)
+        after_each_action(game, seed, lambda game: None)
+        carried += sum(len(game.state.zones[slot]) for slot in game.zone_slots[trophies])
+    assert carried > 4
