@@ -88,13 +88,14 @@ def _write(content: Content, t: dict, it) -> Arrival:
     L = ["def arrive(g, p, event, via, frames):",
          "    if p < 0:",
          f"        return economy._into_play(g, p, {i}, event, via, frames)"]
-    if content.structure_riders:
-        L.append(f"    riders = core.leaving_with(g, {i})")
     L += [f"    slot = g.zone_slots[{val(zone)}][p]",
           # core.relocate, leaving
           "    st = g.state",
-          f"    old = st.loc[{i}]",
-          "    if g._round_pools:",
+          f"    old = st.loc[{i}]"]
+    if content.structure_riders:   # (`core.leaving_with`, inline: what lies on it leaves the structure with it)
+        L.append(f"    riders = core.riders(st.attached, {i}) if st.attached and old == g.structure_slot "
+                 f"and {i} in (g._hosts or core.hosts_of(g)) else None")
+    L += ["    if g._round_pools:",
           "        g._round_pools.clear()",
           "    if old >= 0:",
           "        kind = g.slot_kind[old]",
