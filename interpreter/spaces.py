@@ -395,14 +395,15 @@ def _open(act: ActionDef, content: Content, zone_base: list[int], const, made: s
         for n, guard in enumerate(act.guards):
             key = _guard_key(guard)
             var = shared.get(key)
+            asked = _inlined(guard, const, "fr") or f"{const(guard)}(g, fr)"
             if var is None:
-                tests.append(f"{const(guard)}(g, fr)")
+                tests.append(asked)
             elif ("guard", key) in made:
                 tests.append(var)
             elif ("asked", key) in made:   # (behind a condition before: maybe worked out)
-                tests.append(f"({var} if {var} is not None else ({var} := {const(guard)}(g, fr)))")
+                tests.append(f"({var} if {var} is not None else ({var} := {asked}))")
             else:
-                tests.append(f"({var} := {const(guard)}(g, fr))")
+                tests.append(f"({var} := {asked})")
             made.add(("asked", key))
             if n == 0 and not conditions:
                 made.add(("guard", key))
@@ -438,7 +439,8 @@ def _open(act: ActionDef, content: Content, zone_base: list[int], const, made: s
                     attr, value = const(sel.key[0]), const(sel.key[1])
                     body.append(f"    {var} = with_attr(g, {var}, {attr}, {value}(g, g._reading[me]))")
                 elif filters and not sel.printed and sel.named is None and sel.where is not None:
-                    body += ["    " + line for line in _where_lines(var, const(sel.where))]
+                    kept = _inlined(sel.where, const, "wf", "x_") or f"{const(sel.where)}(g, wf)"
+                    body += ["    " + line for line in _where_lines(var, kept)]
                 else:
                     body.append(f"    {var} = own_candidates(g, {const(sel)}, me, {var})")
             else:
@@ -569,13 +571,33 @@ def _drawn(act: ActionDef, names: list[str], content: Content, const, pools: str
 
 def _where_lines(var: str, where: str) -> list[str]:
     """The lines that keep the items of list `var` for which `where` (the selector's `where=`,
-    by its name in the namespace) holds, as `selection._where` does: read in the game's binding
-    frame, refilled (as a binding's requirements read it; a `where=` keeps nothing of it),
-    instead of a frame made at each call (a seat's hand of items held for later, filtered at
-    every turn)."""
+    an expression in `g`, the frame `wf` and the item `x_`: `_inlined`) holds, as
+    `selection._where` does: read in the game's binding frame, refilled (as a binding's
+    requirements read it; a `where=` keeps nothing of it), instead of a frame made at each
+    call (a seat's hand of items held for later, filtered at every turn)."""
     return ["wf = g._binding_frame", "wf.block = 0", "wf.me = me", "wf.env = wenv = {}", "wkept = []",
-            f"for x_ in {var}:", "    wenv['it'] = x_", f"    if {where}(g, wf):", "        wkept.append(x_)",
+            f"for x_ in {var}:", "    wenv['it'] = x_", f"    if {where}:", "        wkept.append(x_)",
             f"{var} = wkept"]
+
+
+COMPILED_VALUES = re.compile(r"\b_k\d+\b")   # (the values a compiled expression's source names)
+NAME_READS = re.compile(r"\bf\.env\[(_k\d+)\]")
+FRAME = re.compile(r"\bf\b")
+
+
+def _inlined(fn, const, frame: str, item: str = "") -> str | None:
+    """`fn(g, FRAME)` written as the expression the compiler wrote `fn` from (`Compiler.fused`:
+    its `source`, the values it names in `names`), read in the frame named `frame`, its values
+    named in this module's namespace; `item`: the local that holds what the frame binds to
+    `it`, read there.  None for a function of no such source (it is called).  (A guard or a
+    `where=` asked at every turn: no call of a function that only says this.)"""
+    text, values = getattr(fn, "source", None), getattr(fn, "names", None)
+    if text is None or values is None:
+        return None
+    if item:
+        text = NAME_READS.sub(lambda m: item if values[m.group(1)] == "it" else m.group(0), text)
+    text = COMPILED_VALUES.sub(lambda m: const(values[m.group(0)]), text)
+    return FRAME.sub(frame, text)
 
 
 def _pool_lines(var: str, p: Param, content: Content, zone_base: list[int], const, filters: bool = True) -> list[str]:
