@@ -541,8 +541,8 @@ class Compiler:
                     guards.append(self.expr(s.args[0]))
                 texts.append(self.phrase(s))
             else:
-                if s.verb == "pay":
-                    pays.append(self.expr(s.args[0]))
+                if s.verb == "pay":   # (one function of its written source: asked at every draw that binds it)
+                    pays.append(self.whole(self.expr(s.args[0])))
                 effects.append(s)
         names = [p.name for p in params]
         paid = [names.index(s.args[0].name) for s in effects
