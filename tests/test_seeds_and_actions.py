@@ -3,6 +3,7 @@ share seeds with another batch's), and malformed actions are refused like illega
 
 from __future__ import annotations
 
+import hashlib
 import os
 import random
 import subprocess
@@ -114,6 +115,31 @@ def test_the_dice_of_a_seed_are_fixed():
     runs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                            env={**os.environ, "PYTHONHASHSEED": h}).stdout for h in ("0", "1", "12345")}
     assert len(runs) == 1
+
+
+def _derived(*parts: object) -> int:
+    # `chance.derive` as first written: SHA-256 of the parts' typed text, its first 8 bytes.
+    text = "\x1f".join(f"{type(p).__name__}:{p}" for p in parts)
+    return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big")
+
+
+class _Seat(int):
+    """An int of another type (numpy's are): its type's name is in the text hashed."""
+
+
+def test_the_seeds_written_out_are_those_derived():
+    # Game, dice and agent seeds write `derive`'s text out for integers: the same numbers, for
+    # any integer; a part of another type (a bool, an int subclass) keeps its type's name.
+    for seed in (0, 1, -1, 7, 2**31 - 1, 2**63, -(2**63), 2**64 - 1, 10**30):
+        assert chance.seed_state(seed) == _derived("dice", seed)
+        for other in (0, 1, 3, 6, 10**20):
+            assert game_seed(seed, other) == _derived("game", seed, other)
+            assert chance.agent_seed(seed, other) == _derived("agent", seed, other)
+        assert chance.derive("x", seed, "y") == _derived("x", seed, "y")
+    for odd in (True, _Seat(2)):
+        assert chance.seed_state(odd) == _derived("dice", odd) != _derived("dice", int(odd))
+        assert game_seed(odd, odd) == _derived("game", odd, odd) != _derived("game", int(odd), int(odd))
+        assert chance.agent_seed(5, odd) == _derived("agent", 5, odd) != _derived("agent", 5, int(odd))
 
 
 def test_batch_seeds_do_not_collide():
