@@ -54,6 +54,8 @@ def _copier(names: tuple[str, ...]):
 
 # (a clone's content and max_steps are its original's)
 _take_shared = _copier(("content", "max_steps", *_CONTENT_FUNCTIONS, *_SLOT_TABLES))
+# (a new game's, from the game its content keeps: `Game._take_content`)
+_take_content_of = _copier(("content", *_CONTENT_FUNCTIONS, *_SLOT_TABLES))
 
 
 class Game:
@@ -148,8 +150,18 @@ class Game:
     def _take_content(self, content: Content, max_steps: int) -> None:
         """What a game of `content` shares with its other games (its slot tables and the
         functions written for it), and the step budget."""
-        self.content = content
         machine.set_budget(self, max_steps)
+        shared = content._shared
+        if shared is None:
+            shared = content._shared = Game.__new__(Game)
+            shared._lay_out(content)
+        # (Straight assignments from a game that has them: each table set by name, as
+        # `core.lay_out_slots` sets them, cost some 25,000 machine instructions a game.)
+        _take_content_of(self, shared)
+
+    def _lay_out(self, content: Content) -> None:
+        """What `_take_content` takes, worked out (most of it kept by the content already)."""
+        self.content = content
         core.lay_out_slots(self, content)
         self._arrive = arrivals.arrivals_of(content, content._slot_tables)
         self._priced = pricing.pricers_of(content)

@@ -360,6 +360,10 @@ class Content:
     _fingerprint: str = attrs.field(default="", init=False, repr=False, eq=False)
     # The runtime's slot tables of this content (interpreter/core.py `slot_tables`), made by its first game.
     _slot_tables: dict | None = attrs.field(default=None, init=False, repr=False, eq=False)
+    # What each game of this content takes from it (its slot tables and the functions written
+    # for it, interpreter/game.py `Game._take_content`), as its first game took them: a Game
+    # that plays nothing, made by that game.
+    _shared: object | None = attrs.field(default=None, init=False, repr=False, eq=False)
     # The functions that work out a decision's open actions, draw one at random and play a random
     # seat's turn (interpreter/spaces.py `Functions`), made by its first game.
     _open_spaces: tuple | None = attrs.field(default=None, init=False, repr=False, eq=False)
