@@ -10,6 +10,7 @@ from rulesdsl.model import Content
 from rulesdsl.names import check_options
 
 from . import chance
+from .persistence import copy_state
 from .state import State
 
 if TYPE_CHECKING:
@@ -80,16 +81,27 @@ def initial_state(g: Game, seed: int, options: list[str], script: dict[str, list
     """The state before set-up: each item in its deck (in content order), nothing else dealt;
     `g` has its slot tables (`core.lay_out_slots`)."""
     content = g.content
+    start = content._start_state
+    if start is None:
+        start = content._start_state = _start_state(g)
+    # (A copy of the content's, the rest set: making the state and its every list costs twice
+    # as much.  Nothing of the copy is the content's: a game plays on all of it.)
+    state = copy_state(start)   # type: ignore[arg-type]
+    state.options = options
+    state.seed = seed
+    state.rng = chance.seed_state(seed)
+    state.script = {k: list(v) for k, v in script.items()} if script else {}
+    state.setup_script = {k: list(v) for k, v in script.items()} if script else {}
+    return state
+
+
+def _start_state(g: Game) -> State:
+    """`initial_state` of seed 0, no option and no script."""
+    content = g.content
     players = content.players
     places, slots = g._start_places
-    loc = list(places)
-    zones = []   # (a loop: a comprehension is a function made at each call)
-    for items in slots:
-        zones.append(list(items))
-    state = State(layers=list(content.layers), options=options, seed=seed, players=players, loc=loc,
-                  zones=zones, coins=[0] * players, rng=chance.seed_state(seed),
-                  script={k: list(v) for k, v in (script or {}).items()},
-                  setup_script={k: list(v) for k, v in (script or {}).items()}, fingerprint=content.fingerprint())
+    state = State(layers=list(content.layers), options=[], seed=0, players=players, loc=list(places),
+                  zones=[list(items) for items in slots], coins=[0] * players, fingerprint=content.fingerprint())
     for z in content.zones:
         if z.counters:
             state.cubes[z.name] = [[0] * z.spaces for _ in range(players)]

@@ -364,6 +364,9 @@ class Content:
     # for it, interpreter/game.py `Game._take_content`), as its first game took them: a Game
     # that plays nothing, made by that game.
     _shared: object | None = attrs.field(default=None, init=False, repr=False, eq=False)
+    # The state of this content's games before set-up, but for their seeds, options and scripts
+    # (interpreter/creation.py `initial_state`), made by its first game: each game plays on a copy.
+    _start_state: object | None = attrs.field(default=None, init=False, repr=False, eq=False)
     # The functions that work out a decision's open actions, draw one at random and play a random
     # seat's turn (interpreter/spaces.py `Functions`), made by its first game.
     _open_spaces: tuple | None = attrs.field(default=None, init=False, repr=False, eq=False)

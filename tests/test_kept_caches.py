@@ -522,3 +522,35 @@ def test_a_copy_drawn_again_forgets_what_an_item_face_down_gave_and_only_that(na
         everything_kept_holds(drawn)
         plays_on_as_loaded(drawn, k)
     assert swapped   # (the item face down was drawn again)
+
+
+def _poke(value: object) -> None:
+    """Change a state's container in place, and every list or dict in it."""
+    if isinstance(value, list):
+        for inner in value:
+            _poke(inner)
+        value.append(-7)
+    elif isinstance(value, dict):
+        for inner in value.values():
+            _poke(inner)
+        value[-7] = [-7]
+
+
+@pytest.mark.parametrize("name", ["agora", "classic-3"])
+def test_what_a_game_does_to_its_own_reaches_no_game_made_after_it(name):
+    # A new game takes its slot tables and written functions from a game its content keeps
+    # (`Game._take_content`), and plays on a copy of the state its content keeps before set-up
+    # (`creation.initial_state`): one game's every list and dict changed in place (cubes and
+    # their supplies in Agora, counters in classic), and one game's slot table watched, change
+    # nothing of a game made after it, which is the game a content that kept nothing makes.
+    content = load_ruleset(*SETS[name]).content
+    for seed in (4, 5):
+        game = Game.create(content, seed=seed)
+        core.watch(game, {0})
+        for field in attrs.fields(type(game.state)):
+            _poke(getattr(game.state, field.name))
+    later = Game.create(content, seed=5)
+    afresh = Game.create(attrs.evolve(content), seed=5)   # (`evolve`: a content that kept nothing)
+    assert later.content._start_state is not None and afresh.content is not content
+    assert later.state == afresh.state
+    assert later.slot_kind == afresh.slot_kind and not later.slot_kind[0] & core.WATCHED_SLOT
