@@ -130,6 +130,9 @@ def slot_tables(content: Content) -> dict:
                       | (RULED_SLOT if slot in t["ruled"] else 0) for slot, active in enumerate(t["slot_active"])]
     t["_start_places"] = start_places(content, zone_base, t["n_slots"])
     t["_item_points"] = item_points(content)
+    # Per item, the category `scoring.score` counts its points in (None: it has none).
+    t["_point_category"] = [(it.color if it.kind == "card" and it.color else it.kind) if it.points else None
+                            for it in content.items]
     t["block_stops"] = [len(b.steps) for b in content.blocks]   # where a frame of each block stops
     t["procedure_shapes"] = machine.procedure_shapes(content)
     t["_uncover_idle"] = events.riders_only(content, "uncovered")

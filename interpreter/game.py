@@ -37,7 +37,7 @@ _SLOT_TABLES = (
     "zone_base", "zone_slots", "seats", "seat_list", "next_seat", "slot_zone", "slot_owner", "n_slots", "slot_active", "slot_kind", "slot_discard", "discard_slot", "active_slots", "deck_slots", "slot_seers",
     "structure_slot", "track_slot", "ruled", "item_names", "action_by_name", "copied_names",
     "_resource_index", "_hearing", "_columns", "_price_scope", "_price_reach", "_resource_reach", "_computed_costs", "_reading", "_pricing",
-    "_start_places", "_item_points", "block_stops", "procedure_shapes",
+    "_start_places", "_item_points", "_point_category", "block_stops", "procedure_shapes",
     "_uncover_idle",
 )
 

@@ -15,16 +15,18 @@ if TYPE_CHECKING:
 def score(g: Game, p: int) -> dict[str, int]:
     """VP by category: card colours, `wonder`, `token`, and the game's own categories."""
     out: dict[str, int] = {}
-    items = g.content.items
     zones = g.state.zones
     frame = g._reading[p]
+    # (Each item's category and its points that are numbers, added up, read from tables made
+    # once per content: only the others are worked out, in their order, as `total` does.)
+    categories, of = g._point_category, g._item_points
     for slot in g.active_slots[p]:
         for i in zones[slot]:
-            it = items[i]
-            if it.points:
-                cat = it.color if it.kind == "card" and it.color else it.kind
-                points = out.get(cat, 0)
-                for fn, _ in it.points:   # (a loop: a generator is a function made per item)
+            cat = categories[i]
+            if cat is not None:
+                points, fns = of[i]
+                points += out.get(cat, 0)
+                for fn in fns:   # (a loop: a generator is a function made per item)
                     points += fn(g, frame)
                 out[cat] = points
     for cat, fn in g.content.scores:
