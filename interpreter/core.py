@@ -226,10 +226,11 @@ def clear_caches(g: Game) -> None:
     g._stats = [None] * players
     g._prices = [None] * players
     g._trade_formula = [None] * players   # the bank trade price formula's value per resource (economy.trade_price)
-    g._price_cache = [{} for _ in range(players)]
+    # (one dict per seat over the content's range of seats: no range made per game, `slot_tables`)
+    g._price_cache = [{} for _ in g.seats]
     g._offers = [None] * players
-    g._trade_cache = [{} for _ in range(players)]
-    g._cheapest_cache = [{} for _ in range(players)]
+    g._trade_cache = [{} for _ in g.seats]
+    g._cheapest_cache = [{} for _ in g.seats]
     g._round_pools = {}
     g._tally = [None] * g.n_slots   # per slot: colour -> how many of its items (selection.count_colors)
     g._sells = {}
