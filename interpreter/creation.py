@@ -29,6 +29,8 @@ def creation_args(content: Content, seed: object, options: object,
     """The seed, options and script, checked against the content (ValueError, UnknownName):
     the values come from users and files."""
     compiled(content)
+    if type(seed) is int and type(options) is tuple and not options and script is None and chance.is_seed(seed):
+        return seed, [], {}   # (what the checks below give: every game of a simulation is made so)
     seed, options, script = _creation_args(seed, options, script)
     options = check_options(content.options, options)  # an unknown option would be ignored silently
     for label, names in script.items():

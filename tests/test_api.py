@@ -496,6 +496,24 @@ def test_bad_creation_arguments_are_refused_and_leave_nothing_behind():
     assert new_game(expansions="pantheon").state.layers == ["duel", "pantheon"]
 
 
+def test_a_game_of_no_option_nor_script_is_checked_as_any_other():
+    # An integer seed with no option (an empty tuple) and no script are taken as they are
+    # (`creation.creation_args`, every game of a simulation): what the checks give for them,
+    # and a seed or content they refuse is refused as ever.
+    from rulesdsl.interpreter import creation
+    from rulesdsl.limits import SEED_MAX, SEED_MIN
+
+    content = RULES.content
+    for seed in (0, 1, -1, SEED_MIN, SEED_MAX, 2**63 - 1):
+        assert creation.creation_args(content, seed, (), None) == creation.creation_args(content, seed, [], {})
+    assert Game.create(content, seed=3).state == Game.create(content, seed=3, options=[], script={}).state
+    for seed in (SEED_MAX + 1, SEED_MIN - 1, True, 1.0):
+        with pytest.raises(ValueError, match="the seed must be an integer from"):
+            creation.creation_args(content, seed, (), None)
+    with pytest.raises(TypeError, match="a game is made of compiled content"):
+        creation.creation_args(RULES, 1, (), None)
+
+
 def test_a_scripted_draw_that_cannot_happen_leaves_the_game_as_it_was():
     from rulesdsl.interpreter import EffectFailed
     from rulesdsl.interpreter.persistence import dumps
