@@ -78,7 +78,8 @@ def simulate(rules: Ruleset, games: int, seed: int = 0, agents: list[str] | None
     wins = {str(p): 0 for p in range(players)}
     wins["draw"] = 0
     victories: dict[str, int] = {}
-    totals: dict[str, float] = {}
+    # (per seat, its points by category over the games: no "seat.category" key made per game and category)
+    totals: list[dict[str, int]] = [{} for _ in range(players)]
     start = time.perf_counter()
     outcomes = (_outcomes_parallel(rules, games, seed, agent_names, max_steps, jobs, options)
                 if jobs > 1 and games >= 20 else _outcomes(rules, range(games), seed, seats, max_steps, options))
@@ -99,10 +100,9 @@ def simulate(rules: Ruleset, games: int, seed: int = 0, agents: list[str] | None
                 wins["draw" if winner == DRAW else str(winner)] += 1
                 if winner != DRAW:   # (a shared victory is a draw, counted there: as the balance lab does)
                     victories[victory] = victories.get(victory, 0) + 1
-                for p in range(players):
+                for p, seat_totals in enumerate(totals):
                     for cat, pts in scores[p].items():
-                        key = f"{p}.{cat}"
-                        totals[key] = totals.get(key, 0) + pts
+                        seat_totals[cat] = seat_totals.get(cat, 0) + pts
                 played = i + 1
                 if progress:
                     try:
@@ -114,9 +114,9 @@ def simulate(rules: Ruleset, games: int, seed: int = 0, agents: list[str] | None
             interrupted = True
     elapsed = time.perf_counter() - start
     mean: dict[str, dict[str, float]] = {str(p): {} for p in range(players)}
-    for key, total in sorted(totals.items()):
-        p, cat = key.split(".", 1)
-        mean[p][cat] = round(total / played, 3) if played else 0.0
+    for p, seat_totals in enumerate(totals):
+        for cat, total in sorted(seat_totals.items()):
+            mean[str(p)][cat] = round(total / played, 3) if played else 0.0
     for p in mean:
         mean[p]["total"] = round(sum(mean[p].values()), 3)
     return {"games": played, "seed": seed, "game": rules.content.name, "players": players,

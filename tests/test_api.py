@@ -422,6 +422,25 @@ def test_simulate_summary_shape():
     assert result == again
 
 
+def test_simulate_means_each_seats_points_by_category_over_the_games():
+    # The mean scores are each seat's points by category over the games played, the categories
+    # in name order, then their total (what a run prints and writes as JSON, in that order).
+    rules = load_ruleset(base="classic", players=3)
+    games = [play_one(rules, game_seed(11, i), ["random"] * 3) for i in range(4)]
+    summed: list[dict[str, int]] = [{}, {}, {}]
+    for g in games:
+        for p, seat in enumerate(summed):
+            for cat, pts in g.score(p).items():
+                seat[cat] = seat.get(cat, 0) + pts
+    expected = {}
+    for p, seat in enumerate(summed):
+        means = {cat: round(seat[cat] / 4, 3) for cat in sorted(seat)}
+        expected[str(p)] = {**means, "total": round(sum(means.values()), 3)}
+    mean = simulate(rules, 4, seed=11)["mean_score"]
+    assert mean == expected and [list(m) for m in mean.values()] == [list(m) for m in expected.values()]
+    assert list(mean) == ["0", "1", "2"] and len(set(map(str, mean.values()))) == 3
+
+
 @pytest.mark.parametrize("base, expansions, players", [("duel", (), None), ("duel", ("pantheon", "agora"), None),
                                                      ("classic", (), 3), ("classic", (), 7)])
 def test_the_first_legal_action_is_the_first_of_the_list(base, expansions, players):
