@@ -153,8 +153,9 @@ class Game:
         machine.set_budget(self, max_steps)
         shared = content._shared
         if shared is None:
-            shared = content._shared = Game.__new__(Game)
+            shared = Game.__new__(Game)
             shared._lay_out(content)
+            content._shared = shared   # (once whole: games of one content may start in threads)
         # (Straight assignments from a game that has them: each table set by name, as
         # `core.lay_out_slots` sets them, cost some 25,000 machine instructions a game.)
         _take_content_of(self, shared)
