@@ -118,3 +118,43 @@ def test_a_runaway_round_stops_as_the_frame_loop_stops_it(tmp_path, max_steps):
         assert dumps(g.state) == before
         errors.append((str(info.value), info.value.chain))
     assert errors[0] == errors[1]
+
+
+# A seat's payment to a neighbour sets off a block before its action (what `heard` holds).
+TIP = 'rule "Tip" { when traded by=any { gain 1 coin who=event.seller } }\n'
+
+
+@pytest.mark.parametrize("text", ["", TIP], ids=["plain", "traded"])
+@pytest.mark.parametrize("max_steps", range(1, 13))
+def test_a_budget_smaller_than_a_round_stops_it_as_the_frame_loop_stops_it(tmp_path, text, max_steps):
+    # Budgets of a few steps: the frame loop refuses a round with more frames waiting at once than
+    # the budget before any runs, and a seat's runner must not start where the budget cannot hold
+    # its action's steps.  Random games, each until the first action the budget refuses.
+    rules = rules_with(tmp_path, text)
+    refused = []
+    for seed in range(6):
+        fast, slow = pair(rules, seed)
+        for g in (fast, slow):
+            g.max_steps = max_steps
+        rng = random.Random(seed)
+        while not fast.over:
+            seat = fast.to_act()[0]
+            action = rng.choice(fast.legal_actions(seat))
+            outcomes = []
+            for g in (fast, slow):
+                before = dumps(g.state)
+                try:
+                    g.apply(action, seat=seat)
+                except BudgetExceeded as exc:
+                    assert dumps(g.state) == before
+                    outcomes.append((str(exc), exc.chain))
+                else:
+                    outcomes.append(dumps(g.state))
+            assert outcomes[0] == outcomes[1]
+            if isinstance(outcomes[0], tuple):
+                refused.append(outcomes[0][0])
+                break
+    # Every game meets the budget (an age's end takes more steps than these): below four steps,
+    # the first round's four actions, waiting at once, are refused before any runs.
+    assert len(refused) == 6
+    assert all(("effects are waiting" in e) == (max_steps < 4) for e in refused)
