@@ -331,11 +331,15 @@ def resolve_round(g: Game) -> None:
     st.turn += 1
     st.flow = "resolve"
     actions = []   # (seat, action, binding, the frames of what its payments set off)
-    waiting = 0   # (the frames the frame loop would put on the stack at once)
+    stacked = len(plans)   # (the frames the frame loop would put on the stack at once)
     for p, act, binding, payment in plans:
-        heard = _paid(g, p, payment) if payment is not None else []
-        waiting += 1 + len(heard)
-        actions.append((p, act, binding, heard))
+        if payment is None:
+            actions.append((p, act, binding, []))
+        else:
+            heard = _paid(g, p, payment)
+            if heard:
+                stacked += len(heard)
+            actions.append((p, act, binding, heard))
     st.last_actor = st.acting[-1]
     st.acting = []
     st.choices = []
@@ -344,7 +348,7 @@ def resolve_round(g: Game) -> None:
     # action's runner written for the content (interpreter/starters.py); once one hands over
     # (pushes a block, asks a decision), what is left goes under it for the frame loop.
     runs = g._round_starts
-    if waiting > g.max_steps:   # (more than the budget waiting at once: the frame loop's error)
+    if stacked > g.max_steps:   # (more than the budget waiting at once: the frame loop's error)
         runs = None
     for k, (p, act, binding, heard) in enumerate(actions):
         if runs is None or heard or st.frames or g.steps_left <= g.block_stops[act.block]:
