@@ -84,11 +84,14 @@ def trade_prices(g: Game, p: int) -> list[int]:
     `trade none`)."""
     if g.content.trade_none:
         return [IMPOSSIBLE] * len(g.content.resources)
-    return [trade_price(g, p, r) for r in range(len(g.content.resources))]
+    bank = g._bank_price
+    return [bank(g, p, r) for r in range(len(g.content.resources))]
 
 
 def trade_price(g: Game, p: int, r: int) -> int:
-    """The bank price of one resource, computed when first needed after a city changes."""
+    """The bank price of one resource, computed when first needed after a city changes.  (Its
+    definition: games read the one written for their content, `g._bank_price`, the formula
+    written in: interpreter/pricing.py; tests/test_pricing.py holds the two to each other.)"""
     prices = g._prices[p]
     if prices is None:
         prices = g._prices[p] = [-1] * len(g.content.resources)
@@ -191,7 +194,7 @@ def _cost(g: Game, p: int, it, s: Stats) -> tuple[int, int, bool]:
             q = produce[r]
             if c > q:
                 unit = kept[r] if kept is not None else -1
-                trade += (c - q) * (unit if unit >= 0 else trade_price(g, p, r))
+                trade += (c - q) * (unit if unit >= 0 else g._bank_price(g, p, r))
         return (coins + trade, trade, False)
     produce = s.produce
     need = [0] * len(produce)
@@ -202,7 +205,7 @@ def _cost(g: Game, p: int, it, s: Stats) -> tuple[int, int, bool]:
             need[r] = c - q
             if prices is None:
                 prices = [0] * len(produce)
-            prices[r] = trade_price(g, p, r)
+            prices[r] = g._bank_price(g, p, r)
     trade = cheapest_trade(need, prices, s.one_of, discount) if prices else 0
     total = coins + trade
     if waive and coins:

@@ -14,7 +14,7 @@ What compiled closures may call is the closed table in interpreter/verbs.py.
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Callable, Iterable
 
 from rulesdsl.model import Content
 from rulesdsl.names import check_seat
@@ -32,7 +32,7 @@ from .state import State
 # (interpreter/starters.py, interpreter/spaces.py, interpreter/arrivals.py) and its slot tables
 # (core.slot_tables).
 _CONTENT_FUNCTIONS = ("_open_spaces", "_draw", "_draw_in_round", "_round_record", "_turn", "_round_free", "_starts",
-                      "_round_starts", "_arrive", "_priced")
+                      "_round_starts", "_arrive", "_priced", "_bank_price")
 _SLOT_TABLES = (
     "zone_base", "zone_slots", "seats", "seat_list", "next_seat", "slot_zone", "slot_owner", "n_slots", "slot_active", "slot_kind", "slot_discard", "discard_slot", "active_slots", "deck_slots", "slot_seers",
     "structure_slot", "track_slot", "ruled", "item_names", "action_by_name", "copied_names",
@@ -99,6 +99,7 @@ class Game:
     _round_starts: list | None   # each action's run in a round (starters.round_starters_of); None: no rounds
     _arrive: list   # each item's arrival in a city, by item number (arrivals.arrivals_of)
     _priced: list   # each item's price to a seat, by item number (pricing.pricers_of)
+    _bank_price: Callable[..., int]   # the bank's price of a resource to a seat (pricing.bank_price_of)
     _structure_at: dict[int, int] | None
     _to_uncover: list[int] | None
     _hosts: set[int] | None
@@ -166,6 +167,7 @@ class Game:
         core.lay_out_slots(self, content)
         self._arrive = arrivals.arrivals_of(content, content._slot_tables)
         self._priced = pricing.pricers_of(content)
+        self._bank_price = pricing.bank_price_of(content)
         self._starts = starters.starters_of(content)
         self._round_starts = starters.round_starters_of(content) if content.simultaneous else None
         self._open_spaces, self._draw, self._draw_in_round, self._round_record, self._turn, self._round_free = \

@@ -18,6 +18,7 @@ interpreter/arrivals.py does it, so that CPython specialises a code object many 
 from __future__ import annotations
 
 import functools
+import re
 from typing import TYPE_CHECKING, Callable
 
 from rulesdsl.model import Content
@@ -36,6 +37,17 @@ def pricers_of(content: Content) -> list[Pricer]:
     written = content._pricers
     if written is None:
         written = content._pricers = [_write(content, it) for it in content.items]
+    return written
+
+
+def bank_price_of(content: Content) -> Callable[..., int]:
+    """The bank's price of a resource to a seat, `bank_price(g, p, r)`: what `economy.trade_price`
+    works out, with the content's price formula written in (no call of the formula's function,
+    and the seat and resource read from the arguments, not from a frame).  Written by the
+    content's first game and shared."""
+    written = content._bank_price
+    if written is None:
+        written = content._bank_price = _write_bank_price(content)
     return written
 
 
@@ -106,6 +118,7 @@ def _write(content: Content, it) -> Pricer:
     else:
         coins = val(cost.coins)
         needs = [(val(r), val(c)) for r, c in cost.needs]
+        bank = val(bank_price_of(content))
         L += ["    if s.discounts:",
               f"        return economy._cost(g, p, {it_name}, s)",
               "    produce = s.produce",
@@ -119,7 +132,7 @@ def _write(content: Content, it) -> Pricer:
                   "                need = [0] * len(produce)",
                   "                prices = [0] * len(produce)",
                   f"            need[{r}] = {c} - q",
-                  f"            prices[{r}] = economy.trade_price(g, p, {r})"]
+                  f"            prices[{r}] = {bank}(g, p, {r})"]
         L += ["        if need is None:",
               f"            return {val((cost.coins, 0, False))}",
               "        trade = economy.cheapest_trade(need, prices, s.one_of, 0)",
@@ -131,9 +144,74 @@ def _write(content: Content, it) -> Pricer:
                   f"    if {c} > q:",
                   "        kept = g._prices[p]",
                   f"        unit = kept[{r}] if kept is not None else -1",
-                  f"        trade += ({c} - q) * (unit if unit >= 0 else economy.trade_price(g, p, {r}))"]
+                  f"        trade += ({c} - q) * (unit if unit >= 0 else {bank}(g, p, {r}))"]
         L += [f"    return ({coins} + trade, trade, False)"]
     return _written(L, names, values)
+
+
+# What the compiler wrote a price formula from (`Compiler.fused`: its `source`, naming the values
+# in `names`): the seat it is read for, the resource asked about, the values, the frame.
+SEAT = re.compile(r"\bf\.me\b")
+NAME_READS = re.compile(r"\bf\.env\[(_k\d+)\]")
+COMPILED_VALUES = re.compile(r"\b_k\d+\b")
+FRAME = re.compile(r"\bf\b")
+
+
+def _write_bank_price(content: Content) -> Callable[..., int]:
+    names: list[str] = []
+    values: list = []
+
+    def val(x) -> str:
+        name = f"_v{len(names)}"
+        names.append(name)
+        values.append(x)
+        return name
+
+    fn = content.trade_price
+    frame = False
+    if fn is None:
+        formula = "2"
+    elif getattr(fn, "source", None) is None or getattr(fn, "names", None) is None:
+        formula, frame = f"{val(fn)}(g, f)", True
+    else:
+        read = fn.names
+        formula = NAME_READS.sub(lambda m: "r" if read[m.group(1)] == "resource" else m.group(0), fn.source)
+        formula = COMPILED_VALUES.sub(lambda m: val(read[m.group(0)]), SEAT.sub("p", formula))
+        # (what still reads the frame, as `kept_value` does, reads the frame the formula is read in)
+        frame = FRAME.search(formula) is not None
+    n = len(content.resources)
+    L = ["def bank_price(g, p, r):",
+         "    prices = g._prices[p]",
+         "    if prices is None:",
+         f"        prices = g._prices[p] = [-1] * {n}",
+         "    price = prices[r]",
+         "    if price >= 0:",
+         "        return price",
+         "    s = g._stats[p]",
+         "    if s is None:",
+         "        s = economy.stats(g, p)",
+         "    formula = g._trade_formula[p]",
+         "    if formula is None:",
+         f"        formula = g._trade_formula[p] = [-1] * {n}",
+         "    price = formula[r]",
+         "    if price < 0:"]
+    if frame:
+        L.append("        f = g._pricing[p][r]")
+    L += [f"        price = formula[r] = {formula}",
+          "    fixed = s.fixed[r]",
+          "    if fixed is not None:",
+          "        price = min(price, fixed)",
+          "    if s.trade_discount[r]:",
+          "        price = max(1, price - s.trade_discount[r])",
+          "    prices[r] = price",
+          "    return price"]
+    body = "\n".join("    " + line for line in L)
+    text = f"def make({', '.join(names)}):\n{body}\n    return bank_price\n"
+    space = {"economy": economy}
+    exec(compile(text, "<the bank's price>", "exec"), space)   # (trusted source: names, integers, operators)
+    written = space["make"](*values)
+    written.source = text   # type: ignore[attr-defined]  (for a reader)
+    return written
 
 
 def _untraded(it, it_name: str, val: Callable) -> list[str]:

@@ -378,6 +378,8 @@ class Content:
     _arrivals: list[Callable] | None = attrs.field(default=None, init=False, repr=False, eq=False)
     # Each item's price to a seat, written for it (interpreter/pricing.py).
     _pricers: list[Callable] | None = attrs.field(default=None, init=False, repr=False, eq=False)
+    # The bank's price of a resource to a seat, its formula written in (the same module).
+    _bank_price: Callable | None = attrs.field(default=None, init=False, repr=False, eq=False)
     # Per action, per item: the Action naming that item alone (None: not listed yet), as
     # `legal_actions` lists it (interpreter/legality.py `_listed`), made once per content.
     _named_one: list[list] | None = attrs.field(default=None, init=False, repr=False, eq=False)

@@ -1,14 +1,18 @@
 """Each item's price to a seat, written for the content (interpreter/pricing.py), is what
 `economy._priced` works out: for every item and seat after every action of seeded random games
 of every bundled content set, with the same unit prices kept by both; and a game priced the
-written way plays what one priced the generic way plays, with the same kept prices."""
+written way plays what one priced the generic way plays, with the same kept prices.  So is the
+bank's price of a resource, its formula written in (`pricing.bank_price_of`), what
+`economy.trade_price` works out, the formulas of the bundled games and ones read from a frame."""
 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
+from card_folders import copy_with
 from golden_games import SETS
 from played_out import after_each_action, saved
 from rulesdsl.interpreter import core, economy, pricing
@@ -50,11 +54,59 @@ def test_a_written_price_is_the_generic_price_of_every_item_to_every_seat(name):
         assert actions > 15
 
 
+def bank_prices(game, written: bool) -> tuple:
+    """Every seat's bank price of every resource, worked out afresh on a copy (no unit price
+    kept), and the unit prices the copy keeps after."""
+    copy = game.clone()
+    copy._prices = [None] * len(copy._prices)
+    copy._trade_formula = [None] * len(copy._trade_formula)
+    bank = copy._bank_price if written else economy.trade_price
+    out = [bank(copy, p, r) for p in copy.seats for r in range(len(copy.content.resources))]
+    return out, unit_prices(copy)
+
+
+def assert_bank_prices_alike(rules, seeds: range) -> None:
+    """The bank's written price is `economy.trade_price`'s after every action of seeded games."""
+    for seed in seeds:
+        game = rules.new_game(seed=seed)
+        rng = random.Random(seed)
+        actions = 0
+        while not game.over:
+            assert bank_prices(game, written=True) == bank_prices(game, written=False), (seed, actions)
+            game._apply(game.random_action(rng))
+            actions += 1
+
+
+@pytest.mark.parametrize("name", list(SETS))
+def test_the_written_bank_price_is_the_generic_one_to_every_seat(name):
+    expansions, base, players = SETS[name]
+    rules = load_ruleset(expansions, base, players)
+    assert_bank_prices_alike(rules, range(2))
+    if rules.content.trade_price is not None:   # (the formula written in: no frame read)
+        assert "_pricing" not in rules.new_game(seed=0)._bank_price.source
+
+
+DUEL = Path(__file__).resolve().parent.parent / "cards" / "duel"
+DUEL_FORMULA = "trade_price 2 + production(resource, owner=opponent, color=[brown, grey])"
+
+
+@pytest.mark.parametrize("formula", [
+    "trade_price production(resource, owner=all, color=[brown, grey])",   # (a function of no source)
+    "trade_price 1 + production(resource, owner=all, color=[brown, grey])",   # (one calling such a function)
+])
+def test_a_bank_price_formula_read_from_its_frame_is_written_alike(tmp_path, formula):
+    rules = load_ruleset((), str(copy_with(DUEL, tmp_path / "duel", DUEL_FORMULA, formula)))
+    written = rules.new_game(seed=0)._bank_price.source
+    assert "_pricing" in written
+    assert_bank_prices_alike(rules, range(2))
+
+
 def played(rules, seed: int, written: bool) -> list:
     """The state and the kept values after every action of a random game."""
     game = rules.new_game(seed=seed)
     if not written:
         game._priced = [pricing.generic(i, rules.content) for i in range(len(rules.content.items))]
+        game._bank_price = economy.trade_price
     return after_each_action(game, seed, lambda game: (saved(game), kept(game)))
 
 
