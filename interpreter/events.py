@@ -123,6 +123,8 @@ def riders_only(content, name: str) -> bool:
 
 
 def event_field(g: Game, event: dict, name: str):
+    """A field of an event, by name.  (The compiler writes every field but `kind` and `color`,
+    its `EVENT_ITEM_FIELDS`, as the dict's own `get`: tests/test_events.py holds both alike.)"""
     if name == "kind" or name == "color":
         # Read from the event's item when asked: most events never need them.
         item = event.get("item", -1)

@@ -57,6 +57,10 @@ class MaybeItem:
 # round, two seats cannot both take one item).
 MOVES = ("build", "acquire", "discard", "move", "place", "claim")
 
+# The fields of an event read from its item, not from the event (`events.event_field`): the
+# others are read from the event's dict in the written source, with no call.
+EVENT_ITEM_FIELDS = ("kind", "color")
+
 # What written expressions may call besides the game's verbs.
 BUILTINS = {"len": len, "list": list, "min": min, "max": max, "abs": abs}
 
@@ -1105,8 +1109,13 @@ class Compiler:
             base, attr = self.expr(e.obj), e.name
             if isinstance(e.obj, ast.Name) and e.obj.name == "event":
                 self.reading("event")
-                return self.written(lambda g, f: g.event_field(f.env["event"], attr),
-                                    f"g.event_field(f.env[{self.constant('event')}], {self.constant(attr)})")
+                if attr in EVENT_ITEM_FIELDS:
+                    return self.written(lambda g, f: g.event_field(f.env["event"], attr),
+                                        f"g.event_field(f.env[{self.constant('event')}], {self.constant(attr)})")
+                # (any other field is the event's own, read from it without a call: what
+                # `events.event_field` reads, None where the event does not say it)
+                return self.written(lambda g, f: f.env["event"].get(attr),
+                                    f"f.env[{self.constant('event')}].get({self.constant(attr)})")
             return self.written(lambda g, f: g.item_attr(base(g, f), attr),
                                 f"g.item_attr({self.source(base)}, {self.constant(attr)})")
         if isinstance(e, (ast.Not, ast.BinOp)):

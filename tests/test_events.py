@@ -403,3 +403,29 @@ def test_a_decision_asked_as_a_card_is_turned_up_comes_before_the_end_of_the_tur
         if game.state.flow == "turn" and not again:
             assert game.state.current == 1 - before
     assert asked == 5
+
+
+def test_an_event_field_written_in_reads_what_event_field_reads():
+    """The compiler writes `event.FIELD` as a read of the event's dict, with no call, for every
+    field but those read from the event's item (`EVENT_ITEM_FIELDS`): the same value as
+    `events.event_field`, None for a field the event does not say."""
+    from rulesdsl import ast
+    from rulesdsl.compiler import EVENT_ITEM_FIELDS
+    from rulesdsl.diagnostics import Span
+    from rulesdsl.interpreter.events import event_field
+    from rulesdsl.interpreter.state import Frame
+    from rulesdsl.pipeline import compile_layers
+
+    compiled = compile_layers((), "duel", None)
+    game = new_game(seed=1)
+    at = Span.point("test", 1, 1)
+    card = game.content.item_index["Lumber Yard"]
+    events = [{"name": "built", "by": 1, "item": card, "owner": 0, "via": "build"},
+              {"name": "built", "by": 0, "item": -1}, {"name": "age_ended", "by": 1}]
+    for name in ("item", "by", "owner", "via", "zone", *EVENT_ITEM_FIELDS):
+        read = compiled.compiler.expr(ast.Attribute(ast.Name("event", at), name, at))
+        assert (".get(" in read.source) == (name not in EVENT_ITEM_FIELDS), read.source
+        for event in events:
+            frame = Frame(0, 0, 0, 0, {"event": event})
+            assert read(game, frame) == event_field(game, event, name), (name, event)
+            assert compiled.compiler.fused(read.source)(game, frame) == event_field(game, event, name), (name, event)
