@@ -114,8 +114,16 @@ def play_out(g: Game, agents: Sequence[Agent], after: Callable[[Game], object] |
             n = answer_count(d)
             if below is not None and n:
                 # `Game._apply` of `random_action`'s answer to a pending decision, drawn by
-                # number, its body started from the number (the history still names it)
-                k = below(n)
+                # number, its body started from the number (the history still names it);
+                # `below`'s numbers drawn with its `bits` where it says how (no call per answer)
+                bits = below.bits
+                if bits is None:
+                    k = below(n)
+                else:
+                    nb = n.bit_length()
+                    k = bits(nb)
+                    while k >= n:
+                        k = bits(nb)
                 g.steps_left = g.max_steps
                 before = (len(history), st.choices[:]) if st.choices else None
                 st.pending = None
