@@ -116,25 +116,60 @@ _GAMMA = 0x9E3779B97F4A7C15
 
 
 def _packed(state: int, n: int, count: int) -> tuple[int, list[int]]:
-    """The first of `picks`' numbers, up to the first that may be rejected (next to never):
-    the generator's next `count` states are worked out side by side, each in 128 bits of one
-    Python integer, by the same operations on the whole integer (a product of 64-bit numbers
-    fits its 128 bits, and what a shift brings down from the next one is masked off); then
-    read back as 64-bit numbers in one call.  The same numbers as one by one, for a few big
-    operations in place of a dozen small ones per number."""
-    ones, ramp, low, read = _lanes(count)
-    z = (state * ones + ramp) & low   # each: state + (k + 1) * gamma, modulo 2**64
-    z = (((z ^ (z >> 30)) & low) * 0xBF58476D1CE4E5B9) & low
-    z = (((z ^ (z >> 27)) & low) * 0x94D049BB133111EB) & low
-    z ^= z >> 31   # (the bits it brings into the upper half of each 128 are not read)
+    """The first of `picks`' numbers, up to the first that may be rejected (next to never)."""
     out = []
     m = n
-    for x in read(z.to_bytes(16 * count, "little")):
+    for x in _raw(state, count):
         if x >= SURE:
             break
         out.append(x % m)
         m -= 1
     return (state + len(out) * _GAMMA) & MASK, out
+
+
+def _raw(state: int, count: int) -> tuple[int, ...]:
+    """The generator's next `count` 64-bit numbers, worked out side by side, each in 128 bits
+    of one Python integer, by the same operations on the whole integer (a product of 64-bit
+    numbers fits its 128 bits, and what a shift brings down from the next one is masked off);
+    then read back as 64-bit numbers in one call.  The same numbers as one by one, for a few
+    big operations in place of a dozen small ones per number."""
+    ones, ramp, low, read = _lanes(count)
+    z = (state * ones + ramp) & low   # each: state + (k + 1) * gamma, modulo 2**64
+    z = (((z ^ (z >> 30)) & low) * 0xBF58476D1CE4E5B9) & low
+    z = (((z ^ (z >> 27)) & low) * 0x94D049BB133111EB) & low
+    z ^= z >> 31   # (the bits it brings into the upper half of each 128 are not read)
+    return read(z.to_bytes(16 * count, "little"))
+
+
+def take(state: int, rest: list, count: int, names: list[str], entry: list[str]) -> tuple[int, list]:
+    """`picks` applied to a list: (new state, `count` items taken out of `rest` one by one, the
+    k-th of what is left each time, for `picks`' numbers), each taken item's name
+    (`names[item]`) appended to `entry`.  One loop takes the number, the item and its name,
+    where a deal took the numbers, then the items, then their names, each in a loop of its own."""
+    n = len(rest)
+    if count > n:
+        raise ValueError(f"cannot draw {count} numbers one by one from {n}")
+    if n > 1 << 32:
+        raise ValueError(f"cannot draw from {n} items: at most 2**32")
+    out: list = []
+    if count >= PACKED_FROM:
+        m = n
+        for x in _raw(state, count):
+            if x >= SURE:   # (may be rejected: from there on, one by one, below)
+                break
+            item = rest.pop(x % m)
+            out.append(item)
+            entry.append(names[item])
+            m -= 1
+        state = (state + len(out) * _GAMMA) & MASK
+        if len(out) == count:
+            return state, out
+    state, ks = _one_by_one(state, len(rest), count - len(out), [])
+    for k in ks:
+        item = rest.pop(k)
+        out.append(item)
+        entry.append(names[item])
+    return state, out
 
 
 @functools.cache   # (the same constants for every game: made once per count a game draws)

@@ -32,11 +32,9 @@ def draw(g: Game, slot: int, count: int, label: str, unseen: bool = False) -> tu
     count = min(count, len(pool))
     rest = list(pool)  # what is still there, in the zone's order: the k-th of it is drawn
     if not scripted:   # every item at random: the numbers drawn in one go
-        st.rng, ks = chance.picks(st.rng, len(rest), count)
-        out = []   # (in order: the k-th of what is left each time; a loop costs less than `map`)
-        for k in ks:
-            out.append(rest.pop(k))
-        st.chance.append(_named(g, label, out))
+        entry = [label]   # (the chance record's: the zone, then the items' names)
+        st.rng, out = chance.take(st.rng, rest, count, g.item_names, entry)
+        st.chance.append(entry)
         return out, (rest if pool is st.zones[slot] else None)
     return _scripted_draw(g, rest, count, label, scripted), None
 

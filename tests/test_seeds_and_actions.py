@@ -105,6 +105,37 @@ def test_numbers_worked_out_side_by_side_are_those_drawn_one_by_one():
                 assert chance.picks(start, n, 7) == _below_one_by_one(start, n, 7), (x, at, n)
 
 
+def _taken_one_by_one(state: int, items: list[int], count: int) -> tuple[int, list[int], list[int]]:
+    rest, out = items[:], []
+    state, ks = _below_one_by_one(state, len(rest), count)
+    for k in ks:
+        out.append(rest.pop(k))
+    return state, out, rest
+
+
+def test_items_taken_in_one_loop_are_those_the_numbers_pick():
+    # `chance.take` (a deal's draw): the items `picks`' numbers take out of the list one by one,
+    # the same state after them, what is left in its order, and each taken item's name after
+    # what the record held; also where a number at or above the rejection limit comes among them.
+    rng = random.Random(7)
+    names = [f"n{i}" for i in range(300)]
+    cases = []
+    for _ in range(300):
+        n = rng.randint(1, 120)
+        cases.append((rng.getrandbits(64), rng.sample(range(300), n), rng.randint(0, n)))
+    gamma = 0x9E3779B97F4A7C15
+    for x in [(1 << 64) - 1, (1 << 64) - 2**31]:
+        for at in (0, 2, 6):
+            cases.append(((_state_before(x) - at * gamma) % (1 << 64), list(range(7, 17)), 7))
+    for state, items, count in cases:
+        after, out, left = _taken_one_by_one(state, items, count)
+        rest, entry = items[:], ["zone"]
+        assert chance.take(state, rest, count, names, entry) == (after, out)
+        assert rest == left and entry == ["zone"] + [names[i] for i in out]
+    with pytest.raises(ValueError):
+        chance.take(1, [1, 2, 3], 4, names, [])
+
+
 def test_the_dice_of_a_seed_are_fixed():
     # The same numbers on every machine and every hash seed (SHA-256, no `hash()`): these are
     # the values the mixing gives; a change here changes every game of every seed.
