@@ -60,6 +60,9 @@ def slot_tables(content: Content) -> dict:
     # Each seat's next, where seats take turns (`seats.left_of`), read at the end of every turn
     # (the seat before the first, -1, is the last: its next is the first, as `% players` says).
     t["next_seat"] = tuple((p + 1) % content.players for p in range(content.players))
+    # Each seat's previous (`seats.right_of`), which a card's `right` reads (the seat before
+    # the first, -1, is the one before the last, as `% players` says).
+    t["prev_seat"] = tuple((p - 1) % content.players for p in range(content.players))
     # The slot of each zone for each seat, read without a call (`slot`): a zone held once is
     # the same slot for every seat.
     t["zone_slots"] = [[zone_base[z.id] + (p if z.per_player else 0) for p in range(content.players)]

@@ -34,7 +34,7 @@ from .state import State
 _CONTENT_FUNCTIONS = ("_open_spaces", "_draw", "_draw_in_round", "_round_record", "_turn", "_round_free", "_starts",
                       "_round_starts", "_arrive", "_priced", "_bank_price")
 _SLOT_TABLES = (
-    "zone_base", "zone_slots", "seats", "seat_list", "next_seat", "slot_zone", "slot_owner", "n_slots", "slot_active", "slot_kind", "slot_discard", "discard_slot", "active_slots", "deck_slots", "slot_seers",
+    "zone_base", "zone_slots", "seats", "seat_list", "next_seat", "prev_seat", "slot_zone", "slot_owner", "n_slots", "slot_active", "slot_kind", "slot_discard", "discard_slot", "active_slots", "deck_slots", "slot_seers",
     "structure_slot", "track_slot", "ruled", "item_names", "action_by_name", "copied_names",
     "_resource_index", "_hearing", "_columns", "_price_scope", "_price_reach", "_resource_reach", "_computed_costs", "_reading", "_pricing",
     "_start_places", "_item_points", "_point_category", "block_stops", "procedure_shapes",

@@ -25,8 +25,6 @@ VERBS: dict[str, Callable] = {
     # players
     "seat": seats.seat,
     "seats_of": seats.seats_of,
-    "left_of": seats.left_of,
-    "right_of": seats.right_of,
     # turn flow
     "grant_play_again": turns.grant_play_again,
     "set_next_starter": turns.set_next_starter,
@@ -115,4 +113,5 @@ READS: dict[str, frozenset[str]] = {
     "content": frozenset({"players"}),
     "zone_base": frozenset(),   # the first slot of each zone: `count(hand)` is the length of one slot
     "next_seat": frozenset(),   # the seat after each (`seats.left_of`): `opponent` in a game of two
+    "prev_seat": frozenset(),   # the seat before each (`seats.right_of`)
 }

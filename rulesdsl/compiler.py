@@ -1265,10 +1265,12 @@ class Compiler:
             # (the seat after `me`, read from the game's table: the other one of two seats, the
             # checker refusing the word in a game of more; no call, where a trade price reads it)
             return self.written(lambda g, f: g.next_seat[f.me], "g.next_seat[f.me]")
+        # (`left` and `right` read from the game's tables of next and previous seats, as
+        # `opponent` does: no call, where classic's end of an age reads both for every seat)
         if n == "left" and n not in self.bound:
-            return self.written(lambda g, f: g.left_of(f.me), "g.left_of(f.me)")
+            return self.written(lambda g, f: g.next_seat[f.me], "g.next_seat[f.me]")
         if n == "right" and n not in self.bound:
-            return self.written(lambda g, f: g.right_of(f.me), "g.right_of(f.me)")
+            return self.written(lambda g, f: g.prev_seat[f.me], "g.prev_seat[f.me]")
         if n == "seat" and n not in self.bound:
             return self.written(lambda g, f: f.me, "f.me")
         if n == "players" and n not in self.bound:

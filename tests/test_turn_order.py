@@ -42,8 +42,10 @@ def test_a_turn_passes_to_the_left_unless_the_seat_plays_again(folder, monkeypat
         assert seen["again"] > 5   # (wonders that give another turn)
 
 
-def test_each_seats_next_is_the_seat_to_its_left():
+def test_each_seats_next_and_previous_are_the_seats_to_its_left_and_right():
     for players in (3, 5, 7):
         game = load_ruleset((), "classic", players).new_game(seed=1)
         assert list(game.next_seat) == [seats.left_of(game, p) for p in range(players)]
         assert game.next_seat[-1] == seats.left_of(game, -1) == 0   # (no seat yet: the first is next)
+        assert list(game.prev_seat) == [seats.right_of(game, p) for p in range(players)]
+        assert game.prev_seat[-1] == seats.right_of(game, -1) == players - 2
