@@ -45,6 +45,9 @@ def open_slots(g: Game) -> list[int]:
 def _open_slots(g: Game) -> list[int]:
     """The structure slots whose card can be taken, in order."""
     cover = covering(g)
+    slots = g._open_slots
+    if slots is not None:   # (a structure just dealt: `covering` listed them)
+        return slots
     structure, face_up = g.state.structure, g.state.face_up
     # A card uncovered during a turn is turned up at its end: until then it cannot be chosen.
     return [slot for slot, item in enumerate(structure) if item >= 0 and not cover[slot] and face_up[slot]]
@@ -64,7 +67,10 @@ def covering(g: Game) -> list[int]:
             g._cover_count = list(map(len, lay.covered_by))
             # (What may be turned up is what nothing covers: the top row, not every slot.)
             g._to_uncover = list(lay.uncovered)
-            g._open_slots = None
+            # (What can be taken is what nothing covers and lies face up: the top row, looked
+            # at alone, not every slot of the structure.)
+            face_up = st.face_up
+            g._open_slots = [slot for slot in lay.uncovered if face_up[slot]]
             return g._cover_count
         else:
             g._cover_count = _still_covering(structure, lay.covered_by)

@@ -197,7 +197,8 @@ def kept_structure_holds(game) -> int:
     fresh = unkept(game)
     kept = 0
     if game._structure_at is not None:
-        assert game._structure_at == core._places(st.structure), st.turn
+        # (as the places were first worked out: not `core._places`, which a fresh game reads too)
+        assert game._structure_at == {item: place for place, item in enumerate(st.structure) if item >= 0}, st.turn
         assert structure.exhausted(game) == structure.exhausted(fresh), st.turn
         kept += 1
     if game._cover_count is not None:
@@ -207,6 +208,11 @@ def kept_structure_holds(game) -> int:
         assert game._to_uncover is None, st.turn
     if game._open_slots is not None:
         assert game._open_slots == structure.open_slots(fresh), st.turn
+        # (also as first worked out, slot by slot: a fresh game of a structure just dealt lists
+        # them as the kept ones were, from the layout's uncovered slots)
+        cover = structure.covering(fresh)
+        assert game._open_slots == [slot for slot, item in enumerate(st.structure)
+                                    if item >= 0 and not cover[slot] and st.face_up[slot]], st.turn
         kept += 1
     cards = set(st.structure)
     assert [i for i in st.zones[game.structure_slot] if i in cards] == [i for i in st.structure if i >= 0], st.turn
