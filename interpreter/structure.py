@@ -69,14 +69,18 @@ def covering(g: Game) -> list[int]:
             g._to_uncover = list(lay.uncovered)
             # (What can be taken is what nothing covers and lies face up: the top row, looked
             # at alone, not every slot of the structure.)
-            face_up = st.face_up
-            g._open_slots = [slot for slot in lay.uncovered if face_up[slot]]
+            g._open_slots = _face_up_among(lay.uncovered, st.face_up)
             return g._cover_count
         else:
             g._cover_count = _still_covering(structure, lay.covered_by)
         g._to_uncover = None   # counted afresh: which slots came free is not known
         g._open_slots = None
     return g._cover_count
+
+
+# (Apart from `covering`: the name its comprehension reads would be a cell every call creates.)
+def _face_up_among(slots: tuple[int, ...], face_up: list[bool]) -> list[int]:
+    return [slot for slot in slots if face_up[slot]]
 
 
 def _still_covering(structure: list[int], covered_by) -> list[int]:
