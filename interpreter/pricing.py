@@ -65,11 +65,13 @@ def generic(item: int, content: Content) -> Pricer:
 def _maker(text: str) -> Callable:
     """The maker whose source is `text`, compiled once per process."""
     space = {"economy": economy, "trade": trade}
-    exec(compile(text, "<an item's price>", "exec"), space)   # (trusted source: names and integers)
+    exec(compile(text, "<a price>", "exec"), space)   # (trusted source: names, integers, operators)
     return space["make"]
 
 
-def _write(content: Content, it) -> Pricer:
+def _namer() -> tuple[list[str], list, Callable[[object], str]]:
+    """The names a written function's values go by in its source (`_v0`, `_v1`, ...), the values,
+    and `val`, which names one more."""
     names: list[str] = []
     values: list = []
 
@@ -78,7 +80,11 @@ def _write(content: Content, it) -> Pricer:
         names.append(name)
         values.append(x)
         return name
+    return names, values, val
 
+
+def _write(content: Content, it) -> Pricer:
+    names, values, val = _namer()
     it_name = val(it)
     cost = it.cost
     if content.trade_none:
@@ -158,15 +164,7 @@ FRAME = re.compile(r"\bf\b")
 
 
 def _write_bank_price(content: Content) -> Callable[..., int]:
-    names: list[str] = []
-    values: list = []
-
-    def val(x) -> str:
-        name = f"_v{len(names)}"
-        names.append(name)
-        values.append(x)
-        return name
-
+    names, values, val = _namer()
     fn = content.trade_price
     frame = False
     if fn is None:
@@ -205,13 +203,7 @@ def _write_bank_price(content: Content) -> Callable[..., int]:
           "        price = max(1, price - s.trade_discount[r])",
           "    prices[r] = price",
           "    return price"]
-    body = "\n".join("    " + line for line in L)
-    text = f"def make({', '.join(names)}):\n{body}\n    return bank_price\n"
-    space = {"economy": economy}
-    exec(compile(text, "<the bank's price>", "exec"), space)   # (trusted source: names, integers, operators)
-    written = space["make"](*values)
-    written.source = text   # type: ignore[attr-defined]  (for a reader)
-    return written
+    return _written(L, names, values, "bank_price")
 
 
 def _untraded(it, it_name: str, val: Callable) -> list[str]:
@@ -238,11 +230,11 @@ def _untraded(it, it_name: str, val: Callable) -> list[str]:
     return L + [f"    return {val((cost.coins, 0, False))}"]
 
 
-def _written(L: list[str], names: list[str], values: list) -> Pricer:
-    """The price function whose lines are `L`, made by the maker of those lines given `values`
-    (named `names` in them)."""
+def _written(L: list[str], names: list[str], values: list, function: str = "priced") -> Callable:
+    """The function `function` whose lines are `L`, made by the maker of those lines given
+    `values` (named `names` in them)."""
     body = "\n".join("    " + line for line in L)
-    text = f"def make({', '.join(names)}):\n{body}\n    return priced\n"
+    text = f"def make({', '.join(names)}):\n{body}\n    return {function}\n"
     priced = _maker(text)(*values)
     priced.source = text   # type: ignore[attr-defined]  (for a reader)
     return priced
