@@ -143,7 +143,16 @@ def _write(content: Content, t: dict, it) -> Arrival:
     if it.effect >= 0:
         L.append(f"    frames.append(machine.frame(g, {val(it.effect)}, {val(t['block_stops'][it.effect])}, p, {{}}))")
     for sym in it.science:
-        L.append(f"    frames += events.event_frames(g, 'gained_science', p, fields={{'symbol': {val(sym)}}})")
+        symbol = val(sym)
+        if "gained_science" not in content.triggers_by_event:   # (content that hears none: the call returns at once)
+            L.append(f"    frames += events.event_frames(g, 'gained_science', p, fields={{'symbol': {symbol}}})")
+            continue
+        # (`events.event_frames` without its call: an event of no item, heard by its name alone)
+        L += ["    hearing = g._hearing.get('gained_science')",
+              "    if hearing is None:",
+              f"        frames += events.event_frames(g, 'gained_science', p, fields={{'symbol': {symbol}}})",
+              "    elif hearing:",
+              f"        frames += events.heard_frames(g, hearing, 'gained_science', p, -1, None, {{'symbol': {symbol}}})"]
     if content.structure_riders:
         L += ["    if riders:", "        economy.taken_along(g, p, riders)"]
     L += ["    if frames:", "        machine.schedule(g, frames)"]

@@ -434,7 +434,14 @@ def build(g: Game, p: int, item: int, free: bool = False) -> None:
             if g.content.trade_base and not chain:
                 frames += _pay_neighbours(g, p, item)
             else:
-                frames += events.event_frames(g, "traded", p, fields={"seller": -1, "resource": "", "amount": trade})
+                # (`events.event_frames` without its call: an event of no item reads what hears
+                # it by its name alone, kept once looked for; mostly a trigger out of play)
+                hearing = g._hearing.get("traded")
+                if hearing is None:
+                    frames += events.event_frames(g, "traded", p, fields={"seller": -1, "resource": "", "amount": trade})
+                elif hearing:
+                    frames += events.heard_frames(g, hearing, "traded", p, -1, None,
+                                                  {"seller": -1, "resource": "", "amount": trade})
     g._arrive[item](g, p, "built", via, frames)
 
 

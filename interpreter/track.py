@@ -72,5 +72,9 @@ def shields(g: Game, p: int, n: int) -> None:
                     if it.effect >= 0:
                         frames.append(machine.frame(g, it.effect, g.block_stops[it.effect], p, {}))
     if moved:
-        frames += events.event_frames(g, "pawn_moved", p, fields={"amount": moved})
+        hearing = g._hearing.get("pawn_moved")   # (`events.event_frames` without its call, as `economy.build`)
+        if hearing is None:
+            frames += events.event_frames(g, "pawn_moved", p, fields={"amount": moved})
+        elif hearing:
+            frames += events.heard_frames(g, hearing, "pawn_moved", p, -1, None, {"amount": moved})
     machine.schedule(g, frames)

@@ -7,6 +7,7 @@ rule counts the events it hears by putting coins on tally tokens lying in the bo
 from __future__ import annotations
 
 import random
+import sys
 from pathlib import Path
 
 import attrs
@@ -429,3 +430,41 @@ def test_an_event_field_written_in_reads_what_event_field_reads():
             frame = Frame(0, 0, 0, 0, {"event": event})
             assert read(game, frame) == event_field(game, event, name), (name, event)
             assert compiled.compiler.fused(read.source)(game, frame) == event_field(game, event, name), (name, event)
+
+
+class _NothingKept(dict):
+    """A game's `_hearing` that never answers: every event goes through `events.event_frames`."""
+    def get(self, key, default=None):
+        return None
+
+
+@pytest.mark.parametrize("name", ["duel", "agora+pantheon"])
+def test_an_event_read_by_name_where_it_is_raised_plays_what_event_frames_plays(name, monkeypatch):
+    # A trade paid to the bank (`economy.build`), the pawn moved (`track.shields`) and a science
+    # symbol gained (a written arrival) read what hears them from `g._hearing` and make the
+    # frames by `events.heard_frames` themselves: the same states after every action of seeded
+    # games as with every event asked of `event_frames`, where each of them set something off.
+    from golden_games import SETS
+    from played_out import after_each_action
+    from rulesdsl.interpreter import events
+    from rulesdsl.pipeline import load_ruleset
+
+    rules = load_ruleset(*SETS[name])
+    heard = events.heard_frames
+    made: set[str] = set()
+
+    def noting(g, hearing, event, *rest):
+        out = heard(g, hearing, event, *rest)
+        if out and sys._getframe(1).f_code.co_name != "event_frames":
+            made.add(event)
+        return out
+
+    monkeypatch.setattr(events, "heard_frames", noting)
+    for seed in range(20):
+        written = after_each_action(rules.new_game(seed=seed), seed)
+        game = rules.new_game(seed=seed)
+        game._hearing = _NothingKept()
+        assert written == after_each_action(game, seed), seed
+        if seed >= 3 and {"traded", "pawn_moved", "gained_science"} <= made:
+            break
+    assert {"traded", "pawn_moved", "gained_science"} <= made, made
