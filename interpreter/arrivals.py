@@ -138,8 +138,10 @@ def _write(content: Content, t: dict, it) -> Arrival:
           f"        hearing = g._hearing.get((event, {val(it.kind)}, {color}, via))",
           "        if hearing is None:",
           f"            frames += events.event_frames(g, event, p, {i}, fields={{'via': via}})",
-          "        elif hearing:",
-          f"            frames += events.heard_frames(g, hearing, event, p, {i}, {it_name}, {{'via': via}})"]
+          "        elif hearing:"]
+    L += ["            " + line for line in OUT_OF_PLAY]
+    L += ["            if hearing is not None:",
+          f"                frames += events.heard_frames(g, hearing, event, p, {i}, {it_name}, {{'via': via}})"]
     if it.effect >= 0:
         L.append(f"    frames.append(machine.frame(g, {val(it.effect)}, {val(t['block_stops'][it.effect])}, p, {{}}))")
     for sym in it.science:
@@ -162,6 +164,20 @@ def _write(content: Content, t: dict, it) -> Arrival:
     arrive = _maker(text)(*values)
     arrive.source = text   # type: ignore[attr-defined]  (for a reader)
     return arrive
+
+
+# What `events.heard_frames` asks first of each trigger, written where an event is raised:
+# where every trigger that may hear it is an item's, and each of those items is out of play
+# (in no seat's active zone, nor in a ruled one), nothing hears it, and no call is made (a
+# trade to the bank, a red card built: mostly so in Duel).  `hearing` becomes None then.
+OUT_OF_PLAY = ["for t in hearing:",
+               "    if t.item < 0:",
+               "        break",
+               "    at = st.loc[t.item]",
+               "    if at in g.ruled or at >= 0 and g.slot_active[at]:",
+               "        break",
+               "else:",
+               "    hearing = None"]
 
 
 def _dirty(content: Content, t: dict, it, i: str, val) -> list[str]:

@@ -442,8 +442,10 @@ class _NothingKept(dict):
 def test_an_event_read_by_name_where_it_is_raised_plays_what_event_frames_plays(name, monkeypatch):
     # A trade paid to the bank (`economy.build`), the pawn moved (`track.shields`) and a science
     # symbol gained (a written arrival) read what hears them from `g._hearing` and make the
-    # frames by `events.heard_frames` themselves: the same states after every action of seeded
-    # games as with every event asked of `event_frames`, where each of them set something off.
+    # frames by `events.heard_frames` themselves, and a trade and a built item's arrival call it
+    # only where some trigger's item is in play or ruled (`arrivals.OUT_OF_PLAY`): the same
+    # states after every action of seeded games as with every event asked of `event_frames`,
+    # where each of them set something off.
     from golden_games import SETS
     from played_out import after_each_action
     from rulesdsl.interpreter import events
