@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import operator
 import re
+import sys
 from collections import Counter
 from functools import partial
 from typing import Callable
@@ -371,7 +372,10 @@ class Compiler:
 
     # -- items -----------------------------------------------------------------------------------
     def item(self, d: ast.Definition, index: int, start_zone: dict[str, str]) -> ItemDef:
-        it = ItemDef(index, d.name, d.kind, d.name_span)
+        # (Kinds and colours interned: the engine's kept tables are keyed and compared by them
+        # at every move and event, and one string object per value makes those comparisons
+        # identity tests: a key of a tuple, `_hearing`'s, is compared element by element.)
+        it = ItemDef(index, d.name, sys.intern(d.kind), d.name_span)
         self.current_item = index
         self.origin = label(d)
         zone = item_start_zone(d, start_zone)
@@ -396,7 +400,7 @@ class Compiler:
             if s.verb == "age":
                 it.age = a[0].value
             elif s.verb == "color":
-                it.color = a[0].name
+                it.color = sys.intern(a[0].name)
             elif s.verb == "cost":
                 fn = it.cost.coins_fn if it.cost else None
                 c = self.cost(a)
@@ -503,12 +507,13 @@ class Compiler:
         self.origin = f"{outer} (when {s.args[0].name})"
         block = self.block(s.block.statements)
         self.origin = outer
-        return Trigger(s.args[0].name, by, colors, kind, via, block, item, self.phrase(s), zone)
+        return Trigger(sys.intern(s.args[0].name), sys.intern(by), colors, kind and sys.intern(kind),
+                       via and sys.intern(via), block, item, self.phrase(s), zone)
 
     def colorset(self, e: ast.Expr) -> frozenset[str]:
         if isinstance(e, ast.ListExpr):
-            return frozenset(i.name for i in e.items)
-        return frozenset([e.name])
+            return frozenset(sys.intern(i.name) for i in e.items)
+        return frozenset([sys.intern(e.name)])
 
     # -- actions ---------------------------------------------------------------------------------
     def action(self, d: ast.Definition, index: int) -> ActionDef:

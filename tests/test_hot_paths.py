@@ -12,7 +12,10 @@ not see (docs/speed.md):
   costs as much as a dozen calls);
 - a game leaves no reference cycles behind: what it made is freed as it goes, so the cycle
   collector has nothing to look for (a nested function that calls itself is such a cycle: it
-  made the collector run about once a game at 7 seats)."""
+  made the collector run about once a game at 7 seats);
+- an item's kind and colour, and a trigger's event and filters, are interned strings: one
+  object per value, so the keys of tuples kept by them (`g._hearing`'s) compare by identity,
+  not character by character through the generic comparison."""
 
 from __future__ import annotations
 
@@ -134,3 +137,15 @@ def test_each_slot_says_what_a_move_through_it_keeps_true():
         assert bool(kind[slot] & core.RULED_SLOT) == (z.ruled_by >= 0), z.name
         assert not kind[slot] & core.STRUCTURE_SLOT
     assert any(k & core.RULED_SLOT for k in kind) and any(k & core.ACTIVE_SLOT for k in kind)
+
+
+@pytest.mark.parametrize("name", ["duel", "agora+pantheon", "classic-5"])
+def test_kinds_colours_and_trigger_filters_are_interned(name):
+    import sys
+    content = load_ruleset(*SETS[name]).content
+    strings = [s for it in content.items for s in (it.kind, it.color) if s is not None]
+    for triggers in content.triggers_by_event.values():
+        for t in triggers:
+            strings += [s for s in (t.event, t.by, t.kind, t.via) if s is not None] + list(t.colors or ())
+    assert len(strings) > len(content.items)
+    assert all(s is sys.intern(s) for s in strings), [s for s in strings if s is not sys.intern(s)][:5]
