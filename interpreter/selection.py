@@ -158,6 +158,15 @@ def count_colors(g: Game, zone: int, me: int, colors: tuple[str, ...]) -> int:
     return n
 
 
+def count_color(g: Game, zone: int, me: int, color: str) -> int:
+    """`count_colors` of one colour (Duel's discard reads its yellow cards every time): the
+    tally read once, with no loop over the colours."""
+    tally = g._tally[g.zone_base[zone] + me]
+    if tally is None:
+        return count_colors(g, zone, me, (color,))
+    return tally.get(color, 0)
+
+
 def count_owned(g: Game, zone: int, me: int, word: str) -> int:
     """`count(ZONE, owner=WORD)` of a per-seat zone with no other filter: how many items the
     slots of the seats the word names hold (`candidates` would list them first)."""

@@ -34,6 +34,7 @@ VERBS: dict[str, Callable] = {
     "count_named": selection.count_named,
     "count_name": selection.count_name,
     "count_colors": selection.count_colors,
+    "count_color": selection.count_color,
     "count_owned": selection.count_owned,
     "item_attr": selection.item_attr,
     "has_option": selection.has_option,

@@ -1337,6 +1337,10 @@ class Compiler:
                 and self.zones[sel.zone].per_player and sel.colors is not None
                 and sel.kind is None and sel.age is None and sel.deck is None):
             zone, colors = sel.zone, tuple(sorted(sel.colors))  # `count(city, color=yellow)`: a tally
+            if len(colors) == 1:
+                color = colors[0]
+                return self.written(lambda g, f: g.count_color(zone, f.me, color),
+                                    self.call_source("count_color", zone, ME, color))
             return self.written(lambda g, f: g.count_colors(zone, f.me, colors),
                                 self.call_source("count_colors", zone, ME, colors))
         if (sel.where is None and sel.named is None and not sel.more_zones and sel.zone >= 0 and not sel.printed

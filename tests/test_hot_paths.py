@@ -76,7 +76,7 @@ HOT = [events.event_frames, economy.price, economy._priced, economy._cost, econo
        economy.available_coins, economy.payment_options, economy.round_payment, economy.build,
        selection.candidates, selection._candidates_slow, selection.own_candidates, selection._where,
        selection.zone_pool, selection.count,
-       selection.count_colors, structure.accessible, structure.covering, structure.uncover,
+       selection.count_colors, selection.count_color, structure.accessible, structure.covering, structure.uncover,
        legality.decode, legality.canonical, legality.pools_of, legality.payments_for, legality.draw_among, legality.drawn_among, legality.allowed,
        legality.can_act, legality.legal_actions, turns.advance, turns.end_turn, turns.begin_round,
        turns.run_action, turns.choose, machine.run, machine.push, machine.frame, turns.resolve_round, seats.seats_of, core.riders_of,

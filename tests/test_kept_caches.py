@@ -560,3 +560,38 @@ def test_what_a_game_does_to_its_own_reaches_no_game_made_after_it(name):
     assert later.content._start_state is not None and afresh.content is not content
     assert later.state == afresh.state
     assert later.slot_kind == afresh.slot_kind and not later.slot_kind[0] & core.WATCHED_SLOT
+
+
+@pytest.mark.parametrize("name", ["duel", "classic-3"])
+def test_a_count_of_one_colour_reads_what_a_count_of_colours_reads(name):
+    # `count(ZONE, color=C)` of one colour is written as `count_color` (Duel's discard asks it
+    # every time): after every action of seeded games, for every seat's slot of every zone of
+    # seats and every colour, kept tally or none, it counts what `count_colors` counts.
+    from rulesdsl.interpreter import selection
+    from rulesdsl.pipeline import load_ruleset
+
+    rules = load_ruleset(*SETS[name])
+    content = rules.content
+    colors = sorted({it.color for it in content.items if it.color is not None})
+    zones_of_seats = [z.id for z in content.zones if z.per_player]
+    sources = [getattr(step, "source", "") for block in content.blocks for step in block.steps]
+    assert any("g.count_color(" in s for s in sources)
+    for seed in range(2):
+        game = rules.new_game(seed=seed)
+        rng = random.Random(seed)
+        counted = 0
+        while not game.over:
+            game._apply(game.random_action(rng))
+            for zone in zones_of_seats:
+                for p in range(content.players):
+                    slot = game.zone_base[zone] + p
+                    for color in colors:
+                        kept = game._tally[slot]
+                        game._tally[slot] = None   # (the tally not kept: made by the count)
+                        unkept = selection.count_color(game, zone, p, color)
+                        game._tally[slot] = kept
+                        got = selection.count_color(game, zone, p, color)
+                        want = selection.count_colors(game, zone, p, (color,))
+                        assert got == unkept == want, (game.state.turn, zone, p, color)
+                        counted += want
+        assert counted
