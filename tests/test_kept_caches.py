@@ -5,7 +5,7 @@ that rules items changes hands), each seat's price of each resource and of every
 (`economy.trade_price`, `economy.price`, kept until `core.dirty` says a change can reach them),
 what a seat sells its neighbours (`trade.offer`, which takes an arriving item in through
 `trade.offer_after_arrival`), the colour tally of each slot that `count(ZONE, color=...)`
-reads (`selection.count_colors`, kept up to date by `core.relocate`), the items something
+reads (`selection.count_colors`, `count_color` for one colour, kept up to date by `core.relocate`), the items something
 lies on (`zones.carries`, forgotten when an item comes to lie on one or leaves it), the items
 that may lie on one, on a space or face down (`core.placed_items`), and the
 values of expressions of a seat's `modify` amounts kept with its stats (`economy.kept_value`), and
