@@ -166,10 +166,11 @@ def _write(content: Content, t: dict, it) -> Arrival:
     return arrive
 
 
-# What `events.heard_frames` asks first of each trigger, written where an event is raised:
-# where every trigger that may hear it is an item's, and each of those items is out of play
-# (in no seat's active zone, nor in a ruled one), nothing hears it, and no call is made (a
-# trade to the bank, a red card built: mostly so in Duel).  `hearing` becomes None then.
+# `events.in_play` written into an arrival (no call at each build): what `events.heard_frames`
+# asks first of each trigger.  Where every trigger that may hear the item is an item's, and
+# each of those items is out of play (in no seat's active zone, nor in a ruled one), nothing
+# hears it, and no call is made (a red card built: mostly so in Duel).  `hearing` becomes None
+# then.
 OUT_OF_PLAY = ["for t in hearing:",
                "    if t.item < 0:",
                "        break",

@@ -439,19 +439,9 @@ def build(g: Game, p: int, item: int, free: bool = False) -> None:
                 hearing = g._hearing.get("traded")
                 if hearing is None:
                     frames += events.event_frames(g, "traded", p, fields={"seller": -1, "resource": "", "amount": trade})
-                elif hearing:
-                    st = g.state
-                    for t in hearing:   # (`arrivals.OUT_OF_PLAY`: mostly a trigger whose item is out of play)
-                        if t.item < 0:
-                            break
-                        at = st.loc[t.item]
-                        if at in g.ruled or at >= 0 and g.slot_active[at]:
-                            break
-                    else:
-                        hearing = None
-                    if hearing is not None:
-                        frames += events.heard_frames(g, hearing, "traded", p, -1, None,
-                                                      {"seller": -1, "resource": "", "amount": trade})
+                elif hearing and events.in_play(g, hearing):
+                    frames += events.heard_frames(g, hearing, "traded", p, -1, None,
+                                                  {"seller": -1, "resource": "", "amount": trade})
     g._arrive[item](g, p, "built", via, frames)
 
 

@@ -44,6 +44,21 @@ def event_frames(g: Game, name: str, actor: int, item: int = -1, only: int = -1,
     return heard_frames(g, hearing, name, actor, item, it, fields)
 
 
+def in_play(g: Game, hearing: list | tuple) -> bool:
+    """Whether some trigger of `hearing` may hear an event, by what `heard_frames` asks first
+    of each: a rule's trigger may, an item's only where the item is in a seat's active zone or
+    in a ruled one.  (False: mostly triggers of items out of play, and no call to make.)
+    `arrivals.OUT_OF_PLAY` is this, written into each item's arrival."""
+    st = g.state
+    for t in hearing:
+        if t.item < 0:
+            return True
+        at = st.loc[t.item]
+        if at in g.ruled or at >= 0 and g.slot_active[at]:
+            return True
+    return False
+
+
 def heard_frames(g: Game, hearing: list | tuple, name: str, actor: int, item: int, it, fields: dict) -> list[Frame]:
     """`event_frames`, given what may hear the event (`_hearing`, kept in `g._hearing`) and
     the event's item's definition (None: no item): for a caller that has read them already."""
