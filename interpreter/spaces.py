@@ -525,7 +525,10 @@ def _drawn(act: ActionDef, names: list[str], content: Content, const, pools: str
         items = [f"b{i}" for i in range(len(names))]
     if act.shared_pools:
         lines += ["if len(set(binding)) != len(binding):"] + REFUSE
-    if act.pays:
+    paying = _paying(act, items, const) if act.pays and not act.requires else None
+    if paying is not None:
+        lines += paying + REFUSE
+    elif act.pays:
         lines += [f"if not allowed(g, {const(act)}, binding, me, coins):"] + REFUSE
     elif act.requires:
         # What `allowed` asks, written out: the requirements, read in the frame that binds the
@@ -569,6 +572,43 @@ def _drawn(act: ActionDef, names: list[str], content: Content, const, pools: str
     return lines
 
 
+def _paying(act: ActionDef, items: list[str], const) -> list[str] | None:
+    """What `legality.allowed` asks of an action that pays amounts of its own and requires
+    nothing, written out: the prices of the items it pays for, then each amount the compiler
+    wrote as one expression (`Compiler.whole`), read with the binding's items and the seat in
+    place of the frame's names (Pantheon's offering prices, at every draw that binds one: no
+    call of `allowed`, of `binding_frame` or of the amount's function).  None where an amount
+    is no such expression, or still reads the frame."""
+    amounts = []
+    for fn in act.pays:
+        text, values = getattr(fn, "source", None), getattr(fn, "names", None)
+        if text is not None and values is None and NUMBER.fullmatch(text):
+            amounts.append(text)   # (a number: the compiler names no values for it)
+            continue
+        if text is None or values is None:
+            return None
+        params = act.param_names
+
+        def bound(m: re.Match) -> str:
+            name = values[m.group(1)]
+            return items[params.index(name)] if isinstance(name, str) and name in params else m.group(0)
+        text = NAME_READS.sub(bound, text)
+        text = COMPILED_VALUES.sub(lambda m: const(values[m.group(0)]), SEAT.sub("me", text))
+        if FRAME.search(text) is not None:
+            return None
+        amounts.append(text)
+    lines = []
+    if act.paid:
+        lines.append("cost = " + " + ".join(f"price(g, me, {items[int(i)]})[0]" for i in act.paid))
+    for k, text in enumerate(amounts):
+        if k or act.paid:
+            lines += [f"amount = {text}", "if amount > 0:", "    cost += amount"]
+        else:   # (the first amount with nothing before it: what it adds to nothing)
+            lines += [f"cost = {text}", "if cost < 0:", "    cost = 0"]
+    # (`available_coins` is the treasury when no coins lie on items: no call then)
+    return lines + [f"if cost > coins and (not st.item_coins or cost > available_coins(g, me)) or cost >= {const(economy.IMPOSSIBLE)}:"]
+
+
 def _where_lines(var: str, where: str) -> list[str]:
     """The lines that keep the items of list `var` for which `where` (the selector's `where=`,
     an expression in `g`, the frame `wf` and the item `x_`: `_inlined`) holds, as
@@ -582,6 +622,8 @@ def _where_lines(var: str, where: str) -> list[str]:
 
 COMPILED_VALUES = re.compile(r"\b_k\d+\b")   # (the values a compiled expression's source names)
 NAME_READS = re.compile(r"\bf\.env\[(_k\d+)\]")
+SEAT = re.compile(r"\bf\.me\b")
+NUMBER = re.compile(r"-?\d+")
 FRAME = re.compile(r"\bf\b")
 
 

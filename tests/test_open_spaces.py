@@ -321,3 +321,37 @@ def test_a_name_both_parameters_may_take_a_copy_of_gives_each_a_copy(tmp_path: P
     game.apply(borrow)   # (it raised ValueError)
     for seed in range(3):
         assert check_every_decision(rules.new_game(seed=seed), random.Random(seed)) > 20
+
+
+PAYERS = """
+expansion payers {
+    title "Paying shapes"
+    zone spares
+}
+
+token "Spare" { deck spares; value 1 }
+token "Dear spare" { deck spares; value 6 }
+
+# Two amounts, the first of which may fall below nothing: it counts as nothing.
+action tithe { param spare from spares; pay spare.value - 3 coins; pay 3 coins; gain 1 coins }
+# Two amounts, the second of which may fall below nothing: it adds nothing.
+action rebate { param spare from spares; pay 2 coins; pay spare.value - 4 coins; gain 1 coins }
+# An item's price and an amount, both paid.
+action levy { param card from structure; pay 2 coins; build card }
+"""
+
+
+def test_every_decision_of_an_expansion_whose_actions_pay_amounts(tmp_path: Path):
+    """The draw reads an action's amounts to pay (`pay`) in its own lines, not through
+    `legality.allowed` (spaces._paying): its bindings are refused where the generic check
+    refuses them, with amounts below nothing, two amounts, and an item's price beside one."""
+    folder = tmp_path / "payers"
+    folder.mkdir()
+    (folder / "cards.rules").write_text(PAYERS, encoding="utf-8")
+    compared = 0
+    for seed in range(6):
+        game = new_game(expansions=[str(folder)], seed=seed)
+        compared += check_every_decision(game, random.Random(seed), limit=150)
+    assert compared > 300
+    source = game._open_spaces.source
+    assert "allowed(" not in source and "cost += amount" in source   # (every amount written in)
