@@ -576,9 +576,9 @@ def _paying(act: ActionDef, items: list[str], const) -> list[str] | None:
     """What `legality.allowed` asks of an action that pays amounts of its own and requires
     nothing, written out: the prices of the items it pays for, then each amount the compiler
     wrote as one expression (`Compiler.whole`), read with the binding's items and the seat in
-    place of the frame's names (Pantheon's offering prices, at every draw that binds one: no
-    call of `allowed`, of `binding_frame` or of the amount's function).  None where an amount
-    is no such expression, or still reads the frame."""
+    place of the frame's names (an amount asked at every draw that binds the action: no call
+    of `allowed`, of `binding_frame` or of the amount's function).  None where an amount is
+    no such expression, or still reads the frame."""
     amounts = []
     for fn in act.pays:
         text, values = getattr(fn, "source", None), getattr(fn, "names", None)
