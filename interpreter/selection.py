@@ -172,6 +172,12 @@ def count_owned(g: Game, zone: int, me: int, word: str) -> int:
     slots of the seats the word names hold (`candidates` would list them first)."""
     zones, base = g.state.zones, g.zone_base[zone]
     n = 0
+    if word == "all" or word == "any":
+        # (every seat: the seats' slots, read through the content's range, with no list of
+        # them made by `seats_of`, which compares the word with each other word first)
+        for q in g.seats:
+            n += len(zones[base + q])
+        return n
     for q in seats.seats_of(g, word, me):
         n += len(zones[base + q])
     return n

@@ -40,3 +40,32 @@ def test_count_is_the_number_of_candidates(base, expansions, players):
                     checked += expected > 0
             game._apply(game.random_action(rng))
     assert checked
+
+
+@pytest.mark.parametrize("base, expansions, players", [("duel", (), None), ("classic", (), 3), ("classic", (), 7)])
+def test_a_count_by_owner_alone_is_the_number_of_candidates(base, expansions, players):
+    # `count(ZONE, owner=WORD)` with no other filter is written as `count_owned` (a Duel wonder's
+    # rule counts the wonders built by every seat; `all` and `any` read the content's seats, the
+    # other words `seats_of`): after every action of seeded games, for every seat word, every
+    # zone of seats and every seat, it counts what `candidates` lists.
+    compiled = compile_layers(canonical_expansions(list(expansions)), base, players)
+    rules = Ruleset(compiled.content)
+    content = rules.content
+    n = content.players
+    words = ["me", "left", "right", "neighbours", "others", "all", "any"] + ["opponent"] * (n == 2)
+    zones = [z.id for z in content.zones if z.per_player]
+    sources = [getattr(step, "source", "") for block in content.blocks for step in block.steps]
+    assert base != "duel" or any("g.count_owned(" in s for s in sources)
+    checked = 0
+    for seed in range(2):
+        game = rules.new_game(seed=seed)
+        rng = random.Random(seed)
+        while not game.over:
+            for word in words:
+                for zone in zones:
+                    for me in range(n):
+                        expected = len(selection.candidates(game, Selector(zone, word), me, None))
+                        assert selection.count_owned(game, zone, me, word) == expected, (word, zone, me)
+                        checked += expected > 0 and word in ("all", "any")
+            game._apply(game.random_action(rng))
+    assert checked
