@@ -112,24 +112,40 @@ def uncover(g: Game) -> bool:
         freed = g._to_uncover   # (counting the covers says what came free)
     elif freed is not None and not freed:
         return False   # no card lost its last cover since the last look: most turns
-    g._to_uncover = []
     structure = st.structure
+    face_up = st.face_up
+    if "uncovered" not in g.content.triggers_by_event:
+        # Most content hears none: the cards are turned up in any order (`insort` keeps the open
+        # slots in theirs), and the slots freed are forgotten in place (no other holds the list).
+        opened = g._open_slots
+        if freed is None:   # (not known: every slot looked at)
+            g._to_uncover = []
+            slots: range | list[int] = range(len(structure))
+        else:
+            slots = freed
+        for slot in slots:
+            if structure[slot] >= 0 and not face_up[slot] and not cover[slot]:
+                face_up[slot] = True
+                g._accessible = None
+                if opened is not None:
+                    insort(opened, slot)
+        if freed:
+            freed.clear()
+        return False
+    g._to_uncover = []
     if freed is None:
-        slots: range | list[int] = range(len(structure))
+        slots = range(len(structure))
     else:
         freed.sort()   # (in place: the list is no longer kept, `_to_uncover` is a new one)
         slots = freed
     if not slots:
         return False
-    face_up = st.face_up
-    heard = "uncovered" in g.content.triggers_by_event   # (most content hears none: no call per card)
     turned: list[int] = []
     for slot in slots:
         item = structure[slot]
         if item >= 0 and not face_up[slot] and not cover[slot]:
             face_up[slot] = True
-            if heard:
-                turned.append(item)
+            turned.append(item)
             g._accessible = None
             if g._open_slots is not None:
                 insort(g._open_slots, slot)

@@ -180,7 +180,7 @@ def end_turn(g: Game) -> None:
     # (`structure.uncover` asked only when a card may have come free: most turns none has.  No
     # slots kept, None, where the cover counts are not kept either.)
     freed = g._to_uncover
-    while st.layout and (freed is None or freed) and structure.uncover(g):
+    while (freed is None or freed) and st.layout and structure.uncover(g):
         # Effects of uncovering run first, and the turn ends when they are done: run here, as
         # `advance` would run them and then end the turn again, unless one of them asks a
         # decision, ends the game or leaves `after_turn` blocks (then `advance` goes on).
@@ -191,15 +191,16 @@ def end_turn(g: Game) -> None:
         freed = g._to_uncover
     if g.content.age_ends is None:
         left = g._structure_at   # (`structure.exhausted`, inline while the cards left are kept)
-        ended = (not left and bool(st.structure)) if left is not None else structure.exhausted(g)
-    else:
-        ended = age_ended(g)
-    if ended:
+        if not left and (structure.exhausted(g) if left is None else bool(st.structure)):
+            end_age(g)
+            return
+    elif age_ended(g):
         end_age(g)
         return
-    if not st.play_again:
+    if st.play_again:
+        st.play_again = False
+    else:
         st.current = g.next_seat[st.current]  # seats.left_of, read from a table made once
-    st.play_again = False
     st.before_used = False
     st.flow = "turn"
 

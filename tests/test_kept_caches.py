@@ -206,6 +206,8 @@ def kept_structure_holds(game) -> int:
         kept += 1
     else:   # (`turns.end_turn` asks `structure.uncover` where slots are freed, or none are kept)
         assert game._to_uncover is None, st.turn
+    if st.flow == "turn":   # (a turn ended: the slots freed in it were looked at and forgotten, `uncover`)
+        assert not game._to_uncover, st.turn
     if game._open_slots is not None:
         assert game._open_slots == structure.open_slots(fresh), st.turn
         # (also as first worked out, slot by slot: a fresh game of a structure just dealt lists
