@@ -220,7 +220,21 @@ def _dirty(content: Content, t: dict, it, i: str, val) -> list[str]:
         own = "-1" if content.trade_price_reads_own else "p"
         reaches = t["_resource_reach"]
         if reaches is not None and reaches[it.id] is not None:
-            L.append(f"core._forget_resources(g, {own}, {val(reaches[it.id])})")
+            # (`core._forget_resources`, its calls written out: each seat forgets its prices of
+            # the items asking for these resources, and each seat but `own` its price of each)
+            made, asking = reaches[it.id]
+            L += ["for q in g.seats:",
+                  "    cache = g._price_cache[q]",
+                  f"    for x in {val(asking)}.intersection(cache):",
+                  "        del cache[x]"]
+            if made:
+                rs = [val(r) for r in made]
+                L += [f"    if q != {own}:",
+                      "        kept, values = g._prices[q], g._trade_formula[q]",
+                      "        if kept is not None:"]
+                L += [f"            kept[{r}] = -1" for r in rs]
+                L += ["        if values is not None:"]
+                L += [f"            values[{r}] = -1" for r in rs]
             if t["_computed_costs"]:
                 L.append(f"core._forget_items(g._price_cache[p], {val(t['_computed_costs'])})")
             return L
