@@ -379,6 +379,7 @@ class Game:
     move_all = zones.move_all
     move_all_unseen = zones.move_all_unseen
     discard = zones.discard
+    discard_taken = zones.discard_taken
     take_top = zones.take_top
     take_top_unseen = zones.take_top_unseen
     return_to_deck = zones.return_to_deck

@@ -113,6 +113,31 @@ def discard(g: Game, me: int, item: int) -> None:
         machine.schedule(g, frames)
 
 
+def discard_taken(g: Game, me: int, item: int) -> None:
+    """`discard` of an item the compiler knows was picked from the structure alone (an action's
+    parameter `from structure`: Duel's discard, a third of its turns).  Where it still lies in
+    the structure, carries nothing, lies on nothing, and no rule hears the pile, what
+    `core.relocate` does for it is done here, with the structure's own way out: one call and
+    the tests of kinds and places a general move makes fewer.  Anything else is `discard`."""
+    st = g.state
+    old = st.loc[item]
+    pile = g.discard_slot
+    marked = g._placed
+    if (old != g.structure_slot or g.slot_kind[old] != core.STRUCTURE_SLOT or g.slot_kind[pile]
+            or g._round_pools or marked is None or item in marked
+            or st.attached and item in (g._hosts or core.hosts_of(g))
+            or "discarded" in g.content.triggers_by_event):
+        discard(g, me, item)
+        return
+    core._leave_structure(g, st, item, st.zones[old])
+    st.loc[item] = pile
+    st.zones[pile].append(item)
+    tally = g._tally[pile]
+    if tally is not None:
+        color = g.content.items[item].color
+        tally[color] = tally.get(color, 0) + 1
+
+
 def take_top(g: Game, count: int, src: int, dst: int, me: int) -> None:
     """The top `count` items, keeping their order (the top one last, as in the deck)."""
     pile = g.state.zones[g.zone_slots[src][me]]

@@ -859,7 +859,11 @@ class Compiler:
         return self.call("acquire", ME, self.acted_on(s.args[0]))
 
     def do_discard(self, s, kw) -> Step:
-        return self.call("discard", ME, self.acted_on(s.args[0]))
+        e = s.args[0]
+        if isinstance(e, ast.Name) and self.item_zones.get(e.name) == {STRUCTURE}:
+            # (an item picked from the structure alone: its own verb, which tests that first)
+            return self.call("discard_taken", ME, self.acted_on(e))
+        return self.call("discard", ME, self.acted_on(e))
 
     def off_structure(self, e: ast.Expr) -> bool:
         """Whether an item expression surely names no card of the structure: `this` (an item's

@@ -80,7 +80,7 @@ HOT = [events.event_frames, economy.price, economy._priced, economy._cost, econo
        legality.decode, legality.canonical, legality.pools_of, legality.payments_for, legality.draw_among, legality.drawn_among, legality.allowed,
        legality.can_act, legality.legal_actions, turns.advance, turns.end_turn, turns.begin_round,
        turns.run_action, turns.choose, machine.run, machine.push, machine.frame, turns.resolve_round, seats.seats_of, core.riders_of,
-       zones.rotate, zones.discard, costs.cheapest_trade, costs.useful_one_of, dealing.draw, decisions.answers,
+       zones.rotate, zones.discard, zones.discard_taken, costs.cheapest_trade, costs.useful_one_of, dealing.draw, decisions.answers,
        trade.unit_prices, trade.cheapest, trade.payments, trade._ladder, trade._own_covers, trade._sides,
        core.relocate, core._leave_structure, core.dirty, core.relocate_all]
 
