@@ -19,11 +19,13 @@ definitions running with the frame at the bottom of the stack (`machine.unstacke
 state after every step that hands over is the state the frame loop leaves.
 
 What the turn's last step that may push something pushes (a built card's effect, the rules its
-arrival sets off) is often a block of one step that only changes numbers or of one `if`: the
+arrival sets off) is often a block of one step that only changes numbers or of one `if`, or of
+one step that only schedules frames (moving the conflict pawn, whose rules hear it): the
 starter runs such frames itself, one after another as the frame loop would, while the budget
-holds each and the steps after, and the turn goes on as if nothing had been pushed.  At the
-first other frame, or where the budget might not hold, it hands over as above, the frames left
-as the loop would have them.
+holds each and the steps after (and, for one that schedules, while what it may schedule cannot
+make too many frames wait), and the turn goes on as if nothing had been pushed.  At the first
+other frame, or where the budget might not hold, it hands over as above, the frames left as
+the loop would have them.
 
 A simultaneous round resolves its seats' actions one after another, each as its frame would run
 first on the stack (`turns.resolve_round`): for these the module writes the same work without
@@ -87,8 +89,9 @@ def write(content: Content, in_round: bool = False) -> list[Starter]:
     out = []
     block_code = [b.steps for b in content.blocks]   # (the lists themselves: see above)
     shapes = machine.procedure_shapes(content)
+    scheduling = scheduling_blocks(content)
     for act in content.actions:
-        ns = {"Frame": Frame, "advance": turns.advance, "end_turn": turns.end_turn,
+        ns = {"Frame": Frame, "advance": turns.advance, "end_turn": turns.end_turn, "scheduling": scheduling,
               "EffectFailed": EffectFailed, "unstacked": machine.unstacked,
               "frame_at": frame_at, "block_code": block_code, "shapes": shapes,
               "steps": content.blocks[act.block].steps}
@@ -172,6 +175,12 @@ def source(act: ActionDef, content: Content, names: dict | None = None, in_round
     # schedules, asks nor ends the game) and the budget holds it and the steps after: then the
     # turn goes on without handing over.  Not after an earlier step, nor in a round: a later
     # step's (or seat's) `schedule` would count what waits without the frames under it.
+    # A block of one step that only schedules frames (`scheduling_blocks`) is run too, but only
+    # while they cannot be too many to wait: `machine.schedule` counts the stack, which here
+    # lacks the action's frame under it, so what waits, that frame and the most the step may
+    # schedule must stay within the budget, and neither count stops the action.  (Asked where
+    # the loop would stop, not at every frame it runs: most frames run here are the others.)
+    schedules = any(scheduling_blocks(content))
     last = -1 if in_round else max((k for k, (pc, _, _) in enumerate(run)
                                     if not getattr(block.steps[pc], "numbers_only", False)), default=-1)
     ran = 0
@@ -198,8 +207,10 @@ def source(act: ActionDef, content: Content, names: dict | None = None, in_round
                           "                if pc >= t.stop:",
                           "                    spare.append(frames.pop())",
                           "                    continue",
-                          f"                if left <= {len(run) - ran} or shapes[t.block] is None:",
-                          "                    break",
+                          f"                if left <= {len(run) - ran} or shapes[t.block] is None:"] + [
+                          f"                    if left <= {len(run) - ran} or not scheduling[t.block] or "
+                          f"len(frames) + {scheduled_at_most(content)} >= g.max_steps:"] * schedules + [
+                          "    " * schedules + "                    break",
                           "                left -= 1",
                           "                t.pc = pc + 1",
                           "                block_code[t.block][pc](g, t)",
@@ -220,6 +231,19 @@ def source(act: ActionDef, content: Content, names: dict | None = None, in_round
                   "            return"]
     lines += ["    advance(g)"]
     return "\n".join(lines) + "\n"
+
+
+def scheduling_blocks(content: Content) -> list[bool]:
+    """Per block, whether it is one step that only schedules frames (the compiler's
+    `SCHEDULES_ONLY`), at most `scheduled_at_most` of them: a starter runs it itself after the
+    turn's last step that may push something, as the frame loop would run it next."""
+    return [len(b.steps) == 1 and getattr(b.steps[0], "schedules_only", False) for b in content.blocks]
+
+
+def scheduled_at_most(content: Content) -> int:
+    """The most frames a step that only schedules can schedule at once: one per item (its effect)
+    and one per trigger (of the event it raises)."""
+    return len(content.items) + sum(len(ts) for ts in content.triggers_by_event.values())
 
 
 FRAME_READS = re.compile(r"\bf\.(me|env)\b")

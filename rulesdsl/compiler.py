@@ -72,6 +72,13 @@ BUILTINS = {"len": len, "list": list, "min": min, "max": max, "abs": abs}
 NUMBERS_ONLY = frozenset({"gain_coins", "lose_coins", "put_coins", "add_counter", "grant_play_again",
                           "set_next_starter"})
 
+# The verbs that, beyond moving items, only schedule frames (`machine.schedule`): at most one
+# per item and one per trigger, and never push a block, ask a decision, run a frame or end the
+# game.  A turn's starter may run a block of one such step that a turn's last step pushed, as the
+# frame loop would run it next (interpreter/starters.py), while what it may schedule cannot
+# reach the count of what waits that stops a runaway.
+SCHEDULES_ONLY = frozenset({"shields"})
+
 
 def player_range(headers: list[ast.Definition]) -> tuple[int, int]:
     """The player counts a game supports, from its `players N` or `players LOW HIGH`."""
@@ -1221,6 +1228,8 @@ class Compiler:
         step = self.fused(source)
         if verb in NUMBERS_ONLY:
             step.numbers_only = True   # type: ignore[attr-defined]
+        elif verb in SCHEDULES_ONLY:
+            step.schedules_only = True   # type: ignore[attr-defined]
         return step
 
 

@@ -92,6 +92,7 @@ def reference(monkeypatch, game):
         game._starts = starters.write(game.content)   # (calling the `advance` above)
         for start in game._starts:
             start.__globals__["shapes"] = [None] * len(game.content.blocks)
+            start.__globals__["scheduling"] = [False] * len(game.content.blocks)
         yield
 
 
@@ -208,3 +209,37 @@ def test_a_settled_frame_that_fails_names_what_the_loop_names(tmp_path, monkeypa
     assert written[0] == "failed" and written[3] == dumps(game.state)
     assert written[2][0] == "action `build`" and len(written[2]) == 2
     assert written == outcome(game, build, 1000, monkeypatch)
+
+
+def test_a_built_card_that_only_schedules_is_run_by_its_turns_starter(monkeypatch):
+    """A card whose effect is one step that only schedules frames (moving the conflict pawn)
+    built on a turn: the turn's starter runs that step and the rule it sets off itself, and the
+    turn ends with no call of `advance` (the frame loop); the games themselves are held to the
+    loop's above."""
+    rules = load_ruleset()
+    scheduling = starters.scheduling_blocks(rules.content)
+    by_name = {it.name: it for it in rules.content.items}
+    real = turns.advance
+    calls = []
+
+    def advance(g) -> None:
+        calls.append(g)
+        real(g)
+    settled = 0
+    with monkeypatch.context() as patched:
+        patched.setattr(turns, "advance", advance)
+        for seed in range(3):
+            game = rules.new_game(seed=seed)
+            game._starts = starters.write(game.content)   # (calling the `advance` above)
+            rng = random.Random(seed)
+            while not game.over:
+                action = game.random_action(rng)
+                calls.clear()
+                game._apply(action)
+                it = by_name.get(action.args[0]) if action.name == "build" and action.args else None
+                if it is None or it.effect < 0 or not scheduling[it.effect]:
+                    continue
+                if game.state.flow == "turn" and game.state.pending is None and not game.over:
+                    assert calls == [], action
+                    settled += 1
+    assert settled > 10
