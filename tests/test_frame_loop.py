@@ -1,10 +1,11 @@
 """The frame loop as `turns.advance` runs it (written in, not a call of `machine.run` a pass),
 and the frames a turn's starter runs itself (interpreter/starters.py: blocks of one step of
-numbers or of one `if`, after the turn's last step that may push something): the same steps
-as `machine.run` runs, within the same budget.  Held here to a reference that runs every
-action's frame, and whatever is waiting whenever `advance` is called, through `machine.run`:
-the same state after every action, the same runaway (error, message, the definitions running)
-at every budget around the steps an action takes, the same decisions asked mid-loop."""
+numbers, of one `if` or of one step that only schedules, after the turn's last step that may
+push something): the same steps as `machine.run` runs, within the same budget.  Held here to a
+reference that runs every action's frame, and whatever is waiting whenever `advance` is
+called, through `machine.run`: the same state after every action, the same runaway (error,
+message, the definitions running) at every budget around the steps an action takes, the same
+decisions asked mid-loop."""
 
 from __future__ import annotations
 
