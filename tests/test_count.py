@@ -12,6 +12,16 @@ from rulesdsl.model import Selector
 from rulesdsl.pipeline import Ruleset, compile_layers
 
 
+def every_state(rules: Ruleset):
+    """Each state of two seeded random games, from the first to the last action's."""
+    for seed in range(2):
+        game = rules.new_game(seed=seed)
+        rng = random.Random(seed)
+        while not game.over:
+            yield game
+            game._apply(game.random_action(rng))
+
+
 @pytest.mark.parametrize("base, expansions, players", [
     ("duel", (), None), ("duel", ("pantheon", "agora"), None), ("classic", (), 3), ("classic", (), 7)])
 def test_count_is_the_number_of_candidates(base, expansions, players):
@@ -22,23 +32,19 @@ def test_count_is_the_number_of_candidates(base, expansions, players):
     assert any(s.printed for s in selectors)
     n = rules.content.players
     checked = 0
-    for seed in range(2):
-        game = rules.new_game(seed=seed)
-        rng = random.Random(seed)
-        while not game.over:
-            for sel in selectors:
-                for me in range(n):
-                    if sel.owner == "most":
-                        if sel.zone < 0 or not rules.content.zones[sel.zone].per_player:
-                            continue
-                        expected = max(len(selection.candidates(game, Selector(sel.zone, "me", sel.colors, sel.kind,
-                                                                               sel.age, sel.deck), p, None))
-                                       for p in range(n))
-                    else:
-                        expected = len(selection.candidates(game, sel, me, None))
-                    assert selection.count(game, sel, me) == expected, (sel.text, me)
-                    checked += expected > 0
-            game._apply(game.random_action(rng))
+    for game in every_state(rules):
+        for sel in selectors:
+            for me in range(n):
+                if sel.owner == "most":
+                    if sel.zone < 0 or not rules.content.zones[sel.zone].per_player:
+                        continue
+                    expected = max(len(selection.candidates(game, Selector(sel.zone, "me", sel.colors, sel.kind,
+                                                                           sel.age, sel.deck), p, None))
+                                   for p in range(n))
+                else:
+                    expected = len(selection.candidates(game, sel, me, None))
+                assert selection.count(game, sel, me) == expected, (sel.text, me)
+                checked += expected > 0
     assert checked
 
 
@@ -57,15 +63,11 @@ def test_a_count_by_owner_alone_is_the_number_of_candidates(base, expansions, pl
     sources = [getattr(step, "source", "") for block in content.blocks for step in block.steps]
     assert base != "duel" or any("g.count_owned(" in s for s in sources)
     checked = 0
-    for seed in range(2):
-        game = rules.new_game(seed=seed)
-        rng = random.Random(seed)
-        while not game.over:
-            for word in words:
-                for zone in zones:
-                    for me in range(n):
-                        expected = len(selection.candidates(game, Selector(zone, word), me, None))
-                        assert selection.count_owned(game, zone, me, word) == expected, (word, zone, me)
-                        checked += expected > 0 and word in ("all", "any")
-            game._apply(game.random_action(rng))
+    for game in every_state(rules):
+        for word in words:
+            for zone in zones:
+                for me in range(n):
+                    expected = len(selection.candidates(game, Selector(zone, word), me, None))
+                    assert selection.count_owned(game, zone, me, word) == expected, (word, zone, me)
+                    checked += expected > 0 and word in ("all", "any")
     assert checked

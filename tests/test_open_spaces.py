@@ -129,14 +129,20 @@ action hoard_more { require coins >= 4; gain 1 coins }
 """
 
 
-def test_every_decision_of_an_expansion_of_other_action_shapes(tmp_path: Path):
-    folder = tmp_path / "shapes"
+def decisions_compared(folder: Path, text: str, seeds: int, limit: int):
+    """`check_every_decision` over seeded games of an expansion of one card file `text`, written
+    to `folder`: how many decisions were compared, and the last game (its written source)."""
     folder.mkdir()
-    (folder / "cards.rules").write_text(SHAPES, encoding="utf-8")
+    (folder / "cards.rules").write_text(text, encoding="utf-8")
     compared = 0
-    for seed in range(4):
+    for seed in range(seeds):
         game = new_game(expansions=[str(folder)], seed=seed)
-        compared += check_every_decision(game, random.Random(seed), limit=120)
+        compared += check_every_decision(game, random.Random(seed), limit=limit)
+    return compared, game
+
+
+def test_every_decision_of_an_expansion_of_other_action_shapes(tmp_path: Path):
+    compared, game = decisions_compared(tmp_path / "shapes", SHAPES, seeds=4, limit=120)
     assert compared > 100
     source = game._open_spaces.source
     assert "Spare" not in source and "hoard" not in source   # content reaches the source as values only
@@ -345,13 +351,7 @@ def test_every_decision_of_an_expansion_whose_actions_pay_amounts(tmp_path: Path
     """The draw reads an action's amounts to pay (`pay`) in its own lines, not through
     `legality.allowed` (spaces._paying): its bindings are refused where the generic check
     refuses them, with amounts below nothing, two amounts, and an item's price beside one."""
-    folder = tmp_path / "payers"
-    folder.mkdir()
-    (folder / "cards.rules").write_text(PAYERS, encoding="utf-8")
-    compared = 0
-    for seed in range(6):
-        game = new_game(expansions=[str(folder)], seed=seed)
-        compared += check_every_decision(game, random.Random(seed), limit=150)
+    compared, game = decisions_compared(tmp_path / "payers", PAYERS, seeds=6, limit=150)
     assert compared > 300
     source = game._open_spaces.source
     assert "allowed(" not in source and "cost += amount" in source   # (every amount written in)
