@@ -427,7 +427,9 @@ def build(g: Game, p: int, item: int, free: bool = False) -> None:
         del prepaid[item]
         via = "chain" if price(g, p, item)[2] else "paid"
     elif not free:
-        total, trade, chain = price(g, p, item)
+        # (the kept price read here, no call: a build mostly follows the draw that priced it)
+        priced = g._price_cache[p].get(item)
+        total, trade, chain = price(g, p, item) if priced is None else priced
         via = "chain" if chain else "paid"
         spend(g, p, total)
         if trade:

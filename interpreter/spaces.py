@@ -95,7 +95,7 @@ def make_functions(content: Content, zone_base: list[int], starts: list, filters
                              "with_attr": selection.with_attr,
                              "accessible": structure.accessible, "open_slots": structure.open_slots,
                              "allowed": legality.allowed, "unrefused": legality.unrefused,
-                             "payments_for": legality.payments_for, "price": economy.price,
+                             "payments_for": legality.payments_for, "price": economy.price, "stats": economy.stats,
                              "available_coins": economy.available_coins, "starts": starts, "GameStuck": GameStuck}
     known: dict[int, str] = {}
 
@@ -542,6 +542,18 @@ def _drawn(act: ActionDef, names: list[str], content: Content, const, pools: str
     if not act.pays and act.paid:   # what `allowed` asks of an action that builds: its price against the coins
         if one_traded:
             lines += [f"priced = price(g, me, {items[int(act.paid[0])]})", "cost = priced[0]"]
+        elif len(act.paid) == 1:
+            # `economy.price`'s lines written in (a call fewer at every build drawn: most draws
+            # miss the kept prices, and a miss made two calls)
+            paid = items[int(act.paid[0])]
+            lines += ["kept = g._price_cache[me]",
+                      f"priced = kept.get({paid})",
+                      "if priced is None:",
+                      "    ps = g._stats[me]",
+                      "    if ps is None:",
+                      "        ps = stats(g, me)",
+                      f"    priced = kept[{paid}] = g._priced[{paid}](g, me, ps)",
+                      "cost = priced[0]"]
         else:
             lines.append("cost = " + " + ".join(f"price(g, me, {items[int(i)]})[0]" for i in act.paid))
         # (`available_coins` is the treasury when no coins lie on items: no call then)
