@@ -15,9 +15,10 @@ import pytest
 from card_folders import copy_with
 from golden_games import SETS
 from played_out import after_each_action, saved
-from rulesdsl.interpreter import core, economy, pricing
+from rulesdsl.interpreter import Action, core, economy, legality, pricing
 from rulesdsl.pipeline import load_ruleset
 from test_arrivals import kept
+from test_open_spaces import plain_open_spaces
 
 
 def unit_prices(game) -> tuple:
@@ -169,3 +170,57 @@ def test_a_discount_in_a_game_of_neighbour_trade_is_priced_alike_both_ways():
             give(game, P0, *more)
             assert every_price(game, written=True) == every_price(game, written=False), (lodges, more)
             assert price(game, "Lodge Shrine")[0] < plain[0]
+
+
+def turn_checked(game, rng: random.Random) -> int:
+    """Play `game` out, each seat's turn through the written turn (`Game._turn`, as `play_out`
+    starts it) with `rng`'s numbers, checking at each turn that it starts the action the generic
+    draw (`legality.draw_among` over the plain open actions) picks from the same numbers, and
+    after it that the game is what that action applied to a copy keeping no price makes of it,
+    and that every price it kept is `economy.price`'s on a copy that keeps none (the turn prices
+    a drawn build with `economy.price`'s lines written in, and `economy.build` reads the price
+    kept).  How many turns."""
+    turns = 0
+    while not game.over:
+        st = game.state
+        if st.pending is not None or st.flow == "round":
+            game._apply(game.random_action(rng))
+            continue
+        me = st.current
+        twin = random.Random()
+        twin.setstate(rng.getstate())
+        copy = game.clone()
+        plain = [(copy.action_by_name[name], pools, size) for name, pools, size in plain_open_spaces(copy, me)[0]]
+        expected = legality.draw_among(copy, me, twin.randrange, plain, sum(n for *_, n in plain))
+        unkept = game.clone()   # (the action applied with nothing kept: every price from `economy.price`)
+        core.clear_caches(unkept)
+        drawn = len(st.history)
+        game.steps_left = game.max_steps
+        game._turn(game, me, legality.below_of(rng))
+        entry = st.history[drawn]
+        assert Action(entry[0], tuple(entry[1:])) == expected and rng.getstate() == twin.getstate(), st.turn
+        unkept._apply(expected)
+        assert saved(game) == saved(unkept), st.turn
+        fresh = game.clone()
+        core.clear_caches(fresh)
+        for p in game.seats:
+            for item, price in list(game._price_cache[p].items()):
+                assert price == economy.price(fresh, p, item), (st.turn, p, game.content.items[item].name)
+        turns += 1
+    return turns
+
+
+# (the sets whose seats take turns and trade with the bank alone: those with a written turn)
+TURNS = [name for name in SETS if SETS[name][1] == "duel"]
+
+
+@pytest.mark.parametrize("name", TURNS)
+def test_the_written_turn_prices_a_drawn_build_as_economy_price_does(name):
+    expansions, base, players = SETS[name]
+    rules = load_ruleset(expansions, base, players)
+    turns = 0
+    for seed in range(3):
+        game = rules.new_game(seed=seed)
+        assert game._turn is not None
+        turns += turn_checked(game, random.Random(seed))
+    assert turns > 100
