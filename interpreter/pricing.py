@@ -138,7 +138,10 @@ def _write(content: Content, it) -> Pricer:
                   "                need = [0] * len(produce)",
                   "                prices = [0] * len(produce)",
                   f"            need[{r}] = {c} - q",
-                  f"            prices[{r}] = {bank}(g, p, {r})"]
+                  # (the kept unit price read here, as below: `bank_price` called only to work one out)
+                  "            kept = g._prices[p]",
+                  f"            unit = kept[{r}] if kept is not None else -1",
+                  f"            prices[{r}] = unit if unit >= 0 else {bank}(g, p, {r})"]
         L += ["        if need is None:",
               f"            return {val((cost.coins, 0, False))}",
               "        trade = economy.cheapest_trade(need, prices, s.one_of, 0)",
