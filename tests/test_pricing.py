@@ -3,7 +3,9 @@
 of every bundled content set, with the same unit prices kept by both; and a game priced the
 written way plays what one priced the generic way plays, with the same kept prices.  So is the
 bank's price of a resource, its formula written in (`pricing.bank_price_of`), what
-`economy.trade_price` works out, the formulas of the bundled games and ones read from a frame."""
+`economy.trade_price` works out, the formulas of the bundled games and ones read from a frame.
+And the written turn, which prices a drawn build with `economy.price`'s lines written in,
+draws, builds and keeps prices as the generic draw and `economy.price` do."""
 
 from __future__ import annotations
 
