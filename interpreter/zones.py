@@ -5,7 +5,6 @@ pile or changes who rules an item sets off its events (`core.arrive`)."""
 
 from __future__ import annotations
 
-from bisect import insort
 from typing import TYPE_CHECKING
 
 from . import core, economy, events, knowledge, machine, seats, selection
@@ -130,39 +129,7 @@ def discard_taken(g: Game, me: int, item: int) -> None:
             or "discarded" in g.content.triggers_by_event):
         discard(g, me, item)
         return
-    # `core._leave_structure`'s lines written in (a call fewer at every discard: a third of
-    # Duel's turns); its comments say why each is so.
-    held = st.zones[old]
-    held.reverse()
-    try:
-        held.remove(item)
-    finally:
-        held.reverse()
-    at = g._structure_at
-    if at is None:
-        at = g._structure_at = core._places(st.structure)
-    position = at.pop(item, -1)
-    if position >= 0:
-        st.structure[position] = -1
-        g._accessible = None
-        cover = g._cover_count
-        if cover is not None:
-            turn = g._to_uncover
-            opened = g._open_slots
-            if opened is not None:
-                try:
-                    opened.remove(position)
-                except ValueError:
-                    pass
-            for under in g._covers[position]:
-                left = cover[under] - 1
-                cover[under] = left
-                if not left:
-                    if not st.face_up[under]:
-                        if turn is not None:
-                            turn.append(under)
-                    elif opened is not None and st.structure[under] >= 0:
-                        insort(opened, under)
+    core._leave_structure(g, st, item, st.zones[old])
     st.loc[item] = pile
     st.zones[pile].append(item)
     tally = g._tally[pile]
