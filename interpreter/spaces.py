@@ -626,10 +626,12 @@ def _where_lines(var: str, where: str) -> list[str]:
     an expression in `g`, the frame `wf` and the item `x_`: `_inlined`) holds, as
     `selection._where` does: read in the game's binding frame, refilled (as a binding's
     requirements read it; a `where=` keeps nothing of it), instead of a frame made at each
-    call (a seat's hand of items held for later, filtered at every turn)."""
-    return ["wf = g._binding_frame", "wf.block = 0", "wf.me = me", "wf.env = wenv = {}", "wkept = []",
-            f"for x_ in {var}:", "    wenv['it'] = x_", f"    if {where}:", "        wkept.append(x_)",
-            f"{var} = wkept"]
+    call (a seat's hand of items held for later, filtered at every turn).  A condition that
+    reads nothing of the frame but the item (`riders(it) == 0`: the item is `x_`) fills none."""
+    framed = WHERE_FRAME.search(where) is not None
+    return (["wf = g._binding_frame", "wf.block = 0", "wf.me = me", "wf.env = wenv = {}"] * framed
+            + ["wkept = []", f"for x_ in {var}:"] + ["    wenv['it'] = x_"] * framed
+            + [f"    if {where}:", "        wkept.append(x_)", f"{var} = wkept"])
 
 
 COMPILED_VALUES = re.compile(r"\b_k\d+\b")   # (the values a compiled expression's source names)
@@ -637,6 +639,7 @@ NAME_READS = re.compile(r"\bf\.env\[(_k\d+)\]")
 SEAT = re.compile(r"\bf\.me\b")
 NUMBER = re.compile(r"-?\d+")
 FRAME = re.compile(r"\bf\b")
+WHERE_FRAME = re.compile(r"\bwf\b")   # (a `where=` read in the binding frame: `_where_lines`)
 
 
 def _inlined(fn, const, frame: str, item: str = "") -> str | None:

@@ -91,3 +91,42 @@ def test_the_filters_are_taken_nowhere_else():
         tables = game.content._slot_tables or core.slot_tables(game.content)
         calls = spaces.make_functions(game.content, tables["zone_base"], game._starts, filters=False)[0].source
         assert game._open_spaces.source == calls, name
+
+
+# A seat's own list filtered by `where=`: one condition reads the seat (its coins, in the frame
+# the draw fills), the other only the item (no frame filled: `spaces._where_lines`).
+STASHES = """
+expansion stashes {
+    title "Stashes"
+    zone spares
+    zone stash player
+}
+
+token "Spare" { deck spares; value 1 }
+token "Dear spare" { deck spares; value 6 }
+token "Odd spare" { deck spares; value 3 }
+
+action stash { param spare from spares; move spare stash }
+action spend_cheap { param held from stash where=it.value <= coins; move held spares; gain 1 coins }
+action spend_one { param held from stash where=it.value <= 1; move held spares }
+"""
+
+
+def test_a_where_that_reads_only_the_item_fills_no_frame_and_plays_as_the_call(tmp_path):
+    folder = tmp_path / "stashes"
+    folder.mkdir()
+    (folder / "cards.rules").write_text(STASHES, encoding="utf-8")
+    rules = load_ruleset([str(folder)], "duel", None)
+    turn = rules.new_game(seed=0)._open_spaces.source.split("def turn(")[1]
+    loops = turn.split("wkept = []")[1:]
+    assert len(loops) == 2   # (a loop each: the seat's coins read in the frame, the value alone not)
+    assert sum("wenv['it'] = x_" in loop.split("wkept.append")[0] for loop in loops) == 1
+    stashed = 0
+    for seed in range(4):
+        cut, cut_open = drawn(rules, seed, True)
+        plain_states, plain_open = drawn(rules, seed, False)
+        assert cut_open == plain_open, seed
+        assert cut == plain_states, seed
+        stashed += sum(name.startswith("spend") for spaces_, _ in cut_open for name, _, _ in spaces_)
+        assert played_out(rules, seed, True) == played_out(rules, seed, False), seed
+    assert stashed > 10   # (both filtered lists were offered, and compared)
