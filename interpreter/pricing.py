@@ -7,9 +7,10 @@ for each item this module writes the price as Python source once per content, wi
 answers taken: the needs unrolled, each read against the seat's production and its kept unit
 prices; units missing where one-of producers may stand in, or bought from neighbours, go to the
 functions `_cost` hands them to (`economy.cheapest_trade`, `trade.cheapest`), looked up in their
-modules at each call as `_cost` looks them up.  Whatever is unusual (a discount, a coin formula,
-a chain's price, a chain borrowed; a discount, with the bank or, once a unit is missing, with
-neighbours) is handed to the generic functions (`economy._priced`, `economy._cost`).
+modules at each call as `_cost` looks them up; a coin formula, with the bank, is read as `_cost`
+reads it.  Whatever is unusual (a discount that reaches the item, a chain's price, a chain
+borrowed; with neighbours, a coin formula, or a discount once a unit is missing) is handed to
+the generic functions (`economy._priced`, `economy._cost`).
 
 Items of one shape (the same lines) share one maker, which is given each item's values, as
 interpreter/arrivals.py does it, so that CPython specialises a code object many items run.
@@ -96,12 +97,13 @@ def _write(content: Content, it) -> Pricer:
               f"        return economy._priced(g, p, {it_name}, s)"]
     if cost is None:
         L.append("    return (0, 0, False)")
-    elif cost.coins_fn is not None:
+    elif cost.coins_fn is not None and content.trade_base:
         L.append(f"    return economy._cost(g, p, {it_name}, s)")
-    elif not cost.needs:
-        if not content.trade_base:   # (a discount may waive the coins)
-            L += ["    if s.discounts:", f"        return economy._cost(g, p, {it_name}, s)"]
+    elif not cost.needs and content.trade_base:
         L.append(f"    return {val((cost.coins, 0, False))}")
+    elif not cost.needs:
+        L += _reached(it, it_name, val)   # (a discount may waive the coins)
+        L.append(f"    return {_coins(cost, val, L)[1]}")
     elif content.trade_base:
         # The units missing, bought from neighbours.
         L += ["    produce = s.produce", "    need = None"]
@@ -122,12 +124,11 @@ def _write(content: Content, it) -> Pricer:
               f"        return {val((economy.IMPOSSIBLE, economy.IMPOSSIBLE, False))}",
               f"    return ({val(cost.coins)} + least, least, False)"]
     else:
-        coins = val(cost.coins)
+        L += _reached(it, it_name, val)
+        coins, free = _coins(cost, val, L)
         needs = [(val(r), val(c)) for r, c in cost.needs]
         bank = val(bank_price_of(content))
-        L += ["    if s.discounts:",
-              f"        return economy._cost(g, p, {it_name}, s)",
-              "    produce = s.produce",
+        L += ["    produce = s.produce",
               "    if s.one_of:"]
         # (the units missing and their prices, weighed against the one-of producers)
         L += ["        need = None"]
@@ -143,7 +144,7 @@ def _write(content: Content, it) -> Pricer:
                   f"            unit = kept[{r}] if kept is not None else -1",
                   f"            prices[{r}] = unit if unit >= 0 else {bank}(g, p, {r})"]
         L += ["        if need is None:",
-              f"            return {val((cost.coins, 0, False))}",
+              f"            return {free}",
               "        trade = economy.cheapest_trade(need, prices, s.one_of, 0)",
               f"        return ({coins} + trade, trade, False)",
               "    trade = 0"]
@@ -156,6 +157,28 @@ def _write(content: Content, it) -> Pricer:
                   f"        trade += ({c} - q) * (unit if unit >= 0 else {bank}(g, p, {r}))"]
         L += [f"    return ({coins} + trade, trade, False)"]
     return _written(L, names, values)
+
+
+def _reached(it, it_name: str, val: Callable) -> list[str]:
+    """The lines that hand `it`'s price to `economy._cost` where one of the seat's discounts
+    reaches it (by its kind and colour), to weigh the units it waives: a discount that reaches
+    none of its kind and colour changes nothing `_cost` works out (most discounts reach one
+    colour or kind: a seat holding one prices every other item the written way)."""
+    kind, color = val(it.kind), val(it.color)
+    return ["    if s.discounts:",
+            "        for _, kind, color, _ in s.discounts:",
+            f"            if (kind is None or kind == {kind}) and (color is None or color == {color}):",
+            f"                return economy._cost(g, p, {it_name}, s)"]
+
+
+def _coins(cost, val: Callable, L: list[str]) -> tuple[str, str]:
+    """The coins `cost` asks, and its price where no unit is missing: its printed coins, or, where
+    a formula adds to them (`coins_fn`, read for the seat as `economy._cost` reads it), the local
+    `coins`, set by a line added to `L`."""
+    if cost.coins_fn is None:
+        return val(cost.coins), val((cost.coins, 0, False))
+    L.append(f"    coins = {val(cost.coins)} + max(0, {val(cost.coins_fn)}(g, g._reading[p]))")
+    return "coins", "(coins, 0, False)"
 
 
 # What the compiler wrote a price formula from (`Compiler.fused`: its `source`, naming the values

@@ -226,3 +226,37 @@ def test_the_written_turn_prices_a_drawn_build_as_economy_price_does(name):
         assert game._turn is not None
         turns += turn_checked(game, random.Random(seed))
     assert turns > 100
+
+
+def test_a_discount_hands_the_generic_way_only_the_items_it_reaches(monkeypatch):
+    """A seat holding a discount prices the items no discount of its reaches (by kind and
+    colour) the written way, with no call of `economy._cost`, coin formulas read in the written
+    lines, and hands `_cost` those one reaches: every price what `economy._priced` works out."""
+    rules = load_ruleset(*SETS["agora+pantheon"])
+    items = rules.content.items
+    game = rules.new_game(seed=5)
+    rng = random.Random(5)
+    for _ in range(12):
+        game._apply(game.random_action(rng))
+    priced = [it for it in items if it.cost is not None and not it.chain_from]
+    assert any(it.cost.coins_fn is not None for it in priced)
+    generic_cost = economy._cost
+    handed: list[int] = []
+    reached_seen = unreached_seen = 0
+    for giver in [it.id for it in items if it.discounts]:
+        copy = game.clone()
+        core.relocate(copy, giver, copy.active_slots[0][0])
+        s = economy.stats(copy, 0)
+        assert s.discounts
+        for it in priced:
+            expected = economy._priced(copy, 0, it, s)
+            handed.clear()
+            monkeypatch.setattr(economy, "_cost", lambda g, p, it, s: handed.append(it.id) or generic_cost(g, p, it, s))
+            assert copy._priced[it.id](copy, 0, s) == expected, (items[giver].name, it.name)
+            monkeypatch.setattr(economy, "_cost", generic_cost)
+            reached = any((kind is None or kind == it.kind) and (color is None or color == it.color)
+                          for _, kind, color, _ in s.discounts)
+            assert handed == ([it.id] if reached else []), (items[giver].name, it.name)
+            reached_seen += reached
+            unreached_seen += not reached
+    assert reached_seen > 10 and unreached_seen > 100
