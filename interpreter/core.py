@@ -131,6 +131,7 @@ def slot_tables(content: Content) -> dict:
     # What a move into or out of each slot has to keep true beside the slot's items (`relocate`).
     t["slot_kind"] = [(STRUCTURE_SLOT if slot == t["structure_slot"] else 0) | (ACTIVE_SLOT if active else 0)
                       | (RULED_SLOT if slot in t["ruled"] else 0) for slot, active in enumerate(t["slot_active"])]
+    t["_quiet_discard"] = quiet_discard(content, t["slot_kind"], t["structure_slot"], t["discard_slot"])
     t["_start_places"] = start_places(content, zone_base, t["n_slots"])
     t["_item_points"] = item_points(content)
     # Per item, the category `scoring.score` counts its points in (None: it has none).
@@ -140,6 +141,15 @@ def slot_tables(content: Content) -> dict:
     t["procedure_shapes"] = machine.procedure_shapes(content)
     t["_uncover_idle"] = events.riders_only(content, "uncovered")
     return t
+
+
+def quiet_discard(content: Content, slot_kind: list[int], structure_slot: int, pile: int) -> bool:
+    """Whether a card discarded from the structure needs nothing beside leaving it and lying in
+    the pile, whatever the card (`zones.discard_taken`): the structure and the pile are slots of
+    no other kind (nothing watched, the pile no seat's city) and no rule hears the pile.  Fixed by
+    the content and the slots a game watches: read at each such discard, not worked out there."""
+    return (slot_kind[structure_slot] == STRUCTURE_SLOT and not slot_kind[pile]
+            and "discarded" not in content.triggers_by_event)
 
 
 def start_places(content: Content, zone_base: list[int], n_slots: int) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
@@ -475,6 +485,7 @@ def watch(g: Game, slots: set[int]) -> list[int]:
     (the balance lab's tracker): a copy of the game notes nothing; moves into other slots pay
     nothing for it."""
     g.slot_kind = [kind | WATCHED_SLOT if slot in slots else kind for slot, kind in enumerate(g.slot_kind)]
+    g._quiet_discard = quiet_discard(g.content, g.slot_kind, g.structure_slot, g.discard_slot)
     g._arrivals = []
     return g._arrivals
 

@@ -123,10 +123,8 @@ def discard_taken(g: Game, me: int, item: int) -> None:
     old = st.loc[item]
     pile = g.discard_slot
     marked = g._placed
-    if (old != g.structure_slot or g.slot_kind[old] != core.STRUCTURE_SLOT or g.slot_kind[pile]
-            or g._round_pools or marked is None or item in marked
-            or st.attached and item in (g._hosts or core.hosts_of(g))
-            or "discarded" in g.content.triggers_by_event):
+    if (old != g.structure_slot or not g._quiet_discard or g._round_pools or marked is None or item in marked
+            or st.attached and item in (g._hosts or core.hosts_of(g))):
         discard(g, me, item)
         return
     core._leave_structure(g, st, item, st.zones[old])

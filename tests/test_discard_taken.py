@@ -24,13 +24,13 @@ def kept(game) -> tuple:
             None if game._placed is None else set(game._placed), game._hosts)
 
 
-def played(rules, seed: int, watch: bool = False) -> list:
+def played(rules, seed: int, watch: str = "") -> list:
     game = rules.new_game(seed=seed)
     # (the pile's colour tally kept from the start, as a count of its colours would keep it)
     selection.count_colors(game, rules.content.discard_zone, 0, ("brown",))
     assert game._tally[game.discard_slot] is not None
     if watch:
-        core.watch(game, {game.structure_slot})
+        core.watch(game, {getattr(game, watch)})
     return after_each_action(game, seed, lambda game: (saved(game), kept(game)))
 
 
@@ -62,15 +62,18 @@ def test_a_discard_from_the_structure_plays_what_discard_plays(name, monkeypatch
     assert calls["taken"] > 50 and not calls["handed"], calls
 
 
-def test_a_discard_from_a_watched_structure_is_handed_to_discard(monkeypatch):
+@pytest.mark.parametrize("watch", ["structure_slot", "discard_slot"])
+def test_a_discard_from_a_watched_structure_or_into_a_watched_pile_is_handed_to_discard(watch, monkeypatch):
+    # (`watch` makes a game's own slot kinds, after set-up: what `discard_taken` reads of them
+    # is worked out again then, `core.quiet_discard`)
     rules = load_ruleset(*SETS["duel"])
     handed = []
     generic = zones.discard
     monkeypatch.setattr(zones, "discard", lambda g, me, item: handed.append(item) or generic(g, me, item))
-    written = played(rules, 1, watch=True)
+    written = played(rules, 1, watch=watch)
     assert len(handed) > 10
     monkeypatch.setattr(Game, "discard_taken", generic)
-    assert written == played(rules, 1, watch=True)
+    assert written == played(rules, 1, watch=watch)
 
 
 def test_a_card_on_a_space_of_its_own_is_handed_to_discard():
