@@ -132,8 +132,9 @@ def advance(g: Game) -> None:
 def _every_seat(g: Game, event: str) -> list[Frame]:
     """The frames an event of every seat, in seat order, sets off."""
     frames: list[Frame] = []
-    for p in g.seats:
-        frames += events.event_frames(g, event, p)
+    if event in g.content.triggers_by_event:   # (an event nothing hears: no call for each seat)
+        for p in g.seats:
+            frames += events.event_frames(g, event, p)
     return frames
 
 
