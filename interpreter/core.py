@@ -140,6 +140,8 @@ def slot_tables(content: Content) -> dict:
     t["block_stops"] = [len(b.steps) for b in content.blocks]   # where a frame of each block stops
     t["procedure_shapes"] = machine.procedure_shapes(content)
     t["_uncover_idle"] = events.riders_only(content, "uncovered")
+    # Whether any item may stop the conflict pawn (`track.shields` looks for one at each step).
+    t["_pawn_blockers"] = any(it.blocks_pawn for it in content.items)
     return t
 
 

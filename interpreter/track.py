@@ -51,11 +51,12 @@ def shields(g: Game, p: int, n: int) -> None:
     moved = 0
     items = g.content.items
     pieces = st.zones[g.track_slot] if g.track_slot >= 0 else []
+    blocking = g._pawn_blockers   # (no piece to look for at each step where the content has none)
     for _ in range(max(0, n)):
         if st.pawn * direction >= capital:
             break
         target = st.pawn + direction
-        blocker = _blocker(pieces, items, st.positions, target)
+        blocker = _blocker(pieces, items, st.positions, target) if blocking else -1
         if blocker >= 0:
             # Off the track, back to the zone it started in (its `deck`; none: out of the game).
             deck = items[blocker].deck
