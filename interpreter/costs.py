@@ -117,21 +117,20 @@ def cheapest_trade(need: list[int], prices: list[int], one_of: list[tuple[int, .
     choice, then `discount` units are free (the dearest), the rest are bought at `prices`."""
     if not one_of:
         return _buy(need, prices, discount)
+    if len(one_of) == 1 and discount <= 0:
+        # One producer and every unit bought at its price (most prices in Duel): it covers a
+        # unit of the dearest missing resource it offers (none missing: nothing), no combination
+        # tried.  (A loop: `max` over a `map` costs more, objects made for one or two choices.)
+        dearest = None
+        for r in one_of[0]:
+            if need[r] and (dearest is None or prices[r] > dearest):
+                dearest = prices[r]
+        return _buy(need, prices, 0) - (dearest or 0)
     useful = useful_one_of(need, one_of)
     if not useful:
         return _buy(need, prices, discount)
     if len(useful) > FEW_PRODUCERS:
         return _cheapest_left(_left_after(need, useful), prices, discount)
-    if len(useful) == 1 and discount <= 0:
-        # One producer and every unit bought at its price (most prices in Duel): it covers a
-        # unit of the dearest missing resource it offers, no combination tried.  (A loop: `max`
-        # over a `map` costs more, objects made for one or two choices.)
-        choices = useful[0]
-        dearest = prices[choices[0]]
-        for r in choices:
-            if prices[r] > dearest:
-                dearest = prices[r]
-        return _buy(need, prices, 0) - dearest
     best = None
     for pick in product(*useful):
         left = list(need)

@@ -1,8 +1,9 @@
-"""`costs.cheapest_trade` with one useful one-of producer and nothing free (most prices of a
-Duel game) subtracts the dearest unit the producer can cover instead of trying each of its
-choices: the same coins as every combination tried (`product` of the choices, each unit left
-bought at its price) and as the producers' reach walked (`_left_after`), over random needs,
-prices and producers, with and without the discount that sends them the generic way."""
+"""`costs.cheapest_trade` with one one-of producer and nothing free (most prices of a Duel
+game) subtracts the dearest missing unit the producer can cover (none: nothing) instead of
+trying each of its choices: the same coins as every combination tried (`product` of the
+choices, each unit left bought at its price) and as the producers' reach walked
+(`_left_after`), over random needs, prices and producers, with and without the discount that
+sends them the generic way."""
 
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ def test_one_producer_covers_the_dearest_unit_it_can():
         one_of = [tuple(rng.sample(range(5), rng.randint(1, 3))) for _ in range(rng.choice((1, 1, 1, 2)))]
         discount = rng.choice((0, 0, 0, -1, 1, 2))
         useful = costs.useful_one_of(need, one_of)
-        one_producer += len(useful) == 1 and discount <= 0
+        one_producer += len(one_of) == 1 and discount <= 0
         assert costs.cheapest_trade(need, prices, one_of, discount) == tried(need, prices, one_of, discount), \
             (need, prices, one_of, discount)
         if useful:
