@@ -17,6 +17,33 @@ if TYPE_CHECKING:
     from .game import Game
 
 
+def made(player: int, kind: str, options: list[int], body: int, env: dict, again_block: int, again_pc: int,
+         again_me: int, remaining: int, prompt: str, optional: bool, labels: list[str], bodies: list[int]) -> Decision:
+    """`Decision(...)` of every field, in order, made without calling the class: the class
+    called from Python (its attrs `__init__` run from C) costs some thousand machine
+    instructions more than this function filling a new one, at every decision a game asks, and
+    some nine hundred more again where a field is given by keyword.  (-1, -1, 0, 0 below: no
+    `choose` step to ask again from, no picks left after this one.)"""
+    d = _new(Decision)
+    d.player = player
+    d.kind = kind
+    d.options = options
+    d.body = body
+    d.env = env
+    d.again_block = again_block
+    d.again_pc = again_pc
+    d.again_me = again_me
+    d.remaining = remaining
+    d.prompt = prompt
+    d.optional = optional
+    d.labels = labels
+    d.bodies = bodies
+    return d
+
+
+_new = object.__new__
+
+
 def choose(g: Game, by: int, count: int, sel: Selector, body: int, f: Frame, alias: str | None = None,
            optional: bool = False) -> None:
     count = f.env.get("_remaining", count)
@@ -27,8 +54,8 @@ def choose(g: Game, by: int, count: int, sel: Selector, body: int, f: Frame, ali
     env.pop("_remaining", None)
     if alias:
         env["_alias"] = alias
-    g.state.pending = Decision(by, "item", list(options), body, env, f.block, f.pc - 1, f.me, count,
-                               f"choose from {sel.text}", optional)
+    g.state.pending = made(by, "item", list(options), body, env, f.block, f.pc - 1, f.me, count,
+                           f"choose from {sel.text}", optional, [], [])
 
 
 def choose_space(g: Game, by: int, zone: int, empty: bool, body: int, f: Frame, where=None,
@@ -48,7 +75,7 @@ def choose_space(g: Game, by: int, zone: int, empty: bool, body: int, f: Frame, 
     if alias:
         env["_alias"] = alias
     if options:
-        st.pending = Decision(by, "space", options, body, env, prompt=f"choose a space of {z.name}")
+        st.pending = made(by, "space", options, body, env, -1, -1, 0, 0, f"choose a space of {z.name}", False, [], [])
 
 
 def choose_option(g: Game, by: int, options: list[tuple[str, int, Fn | None]], f: Frame) -> None:
@@ -60,13 +87,13 @@ def choose_option(g: Game, by: int, options: list[tuple[str, int, Fn | None]], f
             labels.append(label)
             bodies.append(body)
     if labels:
-        g.state.pending = Decision(by, "option", list(range(len(labels))), -1, dict(f.env),
-                                   prompt="choose one", labels=labels, bodies=bodies)
+        g.state.pending = made(by, "option", list(range(len(labels))), -1, dict(f.env), -1, -1, 0, 0, "choose one",
+                               False, labels, bodies)
 
 
 def choose_player(g: Game, by: int, body: int, f: Frame) -> None:
-    g.state.pending = Decision(by, "player", list(range(g.content.players)), body, dict(f.env),
-                               prompt="choose a player")
+    g.state.pending = made(by, "player", list(range(g.content.players)), body, dict(f.env), -1, -1, 0, 0,
+                           "choose a player", False, [], [])
 
 
 def answers(g: Game, d: Decision) -> list[Action]:
