@@ -255,6 +255,7 @@ def clear_caches(g: Game) -> None:
     g._ended_scores = None     # each seat's `score` when the last age ended (turns.finish)
     g._points = [None] * players   # per seat: its items' points kept by `scoring.total` (None: not yet)
     g._spare_frames = []       # frames of finished blocks, to be refilled (machine.frame)
+    g._spare_decision = None   # a decision answered, to be refilled (decisions.made)
     g._binding_frame = Frame(0, 0, 0, 0, {})   # what a binding's requirements and the written draw's `where=` read
     g._arrivals = None         # items come into watched slots (`watch`; None: nobody watches)
     g._kept_legal = None       # the last legal actions listed, for `apply` (legality.was_listed)
@@ -303,6 +304,7 @@ def copy_caches(g: Game, src: Game) -> None:
     g._ended_scores = None if src._ended_scores is None else [dict(scores) for scores in src._ended_scores]
     g._points = src._points[:]   # (each replaced, never changed)
     g._spare_frames = []
+    g._spare_decision = None
     # (a frame every use fills afresh, block, seat and names, and nothing keeps: shared)
     g._binding_frame = src._binding_frame
     g._arrivals = None   # (a copy's moves are not the watched game's)

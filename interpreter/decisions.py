@@ -17,14 +17,20 @@ if TYPE_CHECKING:
     from .game import Game
 
 
-def made(player: int, kind: str, options: list[int], body: int, env: dict, again_block: int, again_pc: int,
+def made(g: Game, player: int, kind: str, options: list[int], body: int, env: dict, again_block: int, again_pc: int,
          again_me: int, remaining: int, prompt: str, optional: bool, labels: list[str], bodies: list[int]) -> Decision:
     """`Decision(...)` of every field, in order, made without calling the class: the class
     called from Python (its attrs `__init__` run from C) costs some thousand machine
     instructions more than this function filling a new one, at every decision a game asks, and
     some nine hundred more again where a field is given by keyword.  (-1, -1, 0, 0 below: no
-    `choose` step to ask again from, no picks left after this one.)"""
-    d = _new(Decision)
+    `choose` step to ask again from, no picks left after this one.)  The one `play_out` answered
+    last for a random seat, which nothing else sees, is filled again (`g._spare_decision`):
+    a decision made and freed costs some thousand more."""
+    d = g._spare_decision
+    if d is None:
+        d = _new(Decision)
+    else:
+        g._spare_decision = None
     d.player = player
     d.kind = kind
     d.options = options
@@ -54,7 +60,7 @@ def choose(g: Game, by: int, count: int, sel: Selector, body: int, f: Frame, ali
     env.pop("_remaining", None)
     if alias:
         env["_alias"] = alias
-    g.state.pending = made(by, "item", list(options), body, env, f.block, f.pc - 1, f.me, count,
+    g.state.pending = made(g, by, "item", list(options), body, env, f.block, f.pc - 1, f.me, count,
                            f"choose from {sel.text}", optional, [], [])
 
 
@@ -75,7 +81,8 @@ def choose_space(g: Game, by: int, zone: int, empty: bool, body: int, f: Frame, 
     if alias:
         env["_alias"] = alias
     if options:
-        st.pending = made(by, "space", options, body, env, -1, -1, 0, 0, f"choose a space of {z.name}", False, [], [])
+        st.pending = made(g, by, "space", options, body, env, -1, -1, 0, 0, f"choose a space of {z.name}", False,
+                          [], [])
 
 
 def choose_option(g: Game, by: int, options: list[tuple[str, int, Fn | None]], f: Frame) -> None:
@@ -87,12 +94,12 @@ def choose_option(g: Game, by: int, options: list[tuple[str, int, Fn | None]], f
             labels.append(label)
             bodies.append(body)
     if labels:
-        g.state.pending = made(by, "option", list(range(len(labels))), -1, dict(f.env), -1, -1, 0, 0, "choose one",
+        g.state.pending = made(g, by, "option", list(range(len(labels))), -1, dict(f.env), -1, -1, 0, 0, "choose one",
                                False, labels, bodies)
 
 
 def choose_player(g: Game, by: int, body: int, f: Frame) -> None:
-    g.state.pending = made(by, "player", list(range(g.content.players)), body, dict(f.env), -1, -1, 0, 0,
+    g.state.pending = made(g, by, "player", list(range(g.content.players)), body, dict(f.env), -1, -1, 0, 0,
                            "choose a player", False, [], [])
 
 

@@ -72,7 +72,7 @@ class Game:
         "_stats", "_prices", "_trade_formula", "_price_cache", "_offers", "_trade_cache", "_cheapest_cache",
         "_round_pools", "_tally", "_sells", "_accessible", "_cover_count", "_covers", "_open_slots", "_structure_at",
         "_to_uncover", "_hosts", "_placed", "_ended_scores", "_points", "_spare_frames", "_binding_frame", "_arrivals",
-        "_kept_legal",
+        "_kept_legal", "_spare_decision",
     )
 
     # Derived from the state, rebuilt when it changes (core.clear_caches); private to the runtime.

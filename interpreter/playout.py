@@ -58,6 +58,7 @@ def play_out(g: Game, agents: Sequence[Agent], after: Callable[[Game], object] |
     # (seats that take turns: no round to look for first, the hot path of Duel's games)
     turn_based = direct and turn is not None
     max_steps = g.max_steps
+    held = st.pending   # (the caller's, maybe kept: not refilled)
     for _ in range(MAX_GAME_ACTIONS):
         if st.flow == "over":
             return
@@ -129,6 +130,8 @@ def play_out(g: Game, agents: Sequence[Agent], after: Callable[[Game], object] |
                 st.pending = None
                 entry = answer_number(g, d, k)
                 history.append(entry)
+                if after is None and d is not held:   # (nothing else sees it: see `decisions.made`)
+                    g._spare_decision = d
                 try:
                     turns.advance(g)
                 except EffectFailed as exc:

@@ -397,3 +397,26 @@ def test_a_draw_among_no_choices_is_an_error_not_a_loop(rng, n):
     with pytest.raises(ValueError, match=rf"^a random draw among {n} choices: there is nothing to draw from$"):
         within(5, lambda: below(n))
     assert below(1) == 0   # (and a draw among one still gives it)
+
+
+def test_a_refilled_decision_plays_the_game_a_new_one_plays():
+    """`play_out` refills the decision it answered last for a random seat (`decisions.made`),
+    but not where `after` may see it: played both ways, every seeded game ends the same, and a
+    decision pending before `play_out` began, which its caller may keep, is left as it was."""
+    rules = load_ruleset(*SETS["agora+pantheon"])
+    refilled = 0
+    for seed in range(4):
+        ends = []
+        for after in (None, lambda g: None):
+            game = rules.new_game(seed=seed)
+            while game.state.pending is None:   # (a decision pending as play_out begins)
+                game._apply(game.random_action(random.Random(seed)))
+            held = game.state.pending
+            kept = dumps(game.state)
+            was = (held.kind, held.options[:], dict(held.env), held.prompt)
+            play_out(game, [RandomAgent(seed), RandomAgent(seed + 1)], after)
+            assert (held.kind, held.options, held.env, held.prompt) == was
+            refilled += after is None and game._spare_decision is not None
+            ends.append(dumps(game.state))
+        assert ends[0] == ends[1] and ends[0] != kept
+    assert refilled
