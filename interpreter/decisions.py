@@ -164,9 +164,10 @@ def answer(g: Game, d: Decision, action: Action) -> None:
     _answer_with(g, d, chosen)
 
 
-def answer_number(g: Game, d: Decision, k: int) -> list[str]:
+def answer_number(g: Game, d: Decision, k: int, spent: bool = False) -> list[str]:
     """`answer(g, d, answer_at(g, d, k))`, read by its number: nothing is named and decoded again
-    but the history's entry, which it returns (a random seat's answer: `playout`)."""
+    but the history's entry, which it returns (a random seat's answer: `playout`).  `spent`: no
+    one reads `d` once answered (`playout` refills it), so its names are the body's, not copied."""
     kind = d.kind
     if kind == "item":
         if k == len(d.options):
@@ -174,18 +175,18 @@ def answer_number(g: Game, d: Decision, k: int) -> list[str]:
         item = d.options[k]
         place = unseen_place(g, item)
         if place is not None:
-            _answer_with(g, d, item)
+            _answer_with(g, d, item, spent)
             return [CHOOSE, place]
         name = g.item_names[item]
         # (the copy of that name decoding takes: the item itself, where it has no copies)
-        _answer_with(g, d, offered_copy(g, d, name) if name in g.copied_names else item)
+        _answer_with(g, d, offered_copy(g, d, name) if name in g.copied_names else item, spent)
         return [CHOOSE, name]
     if kind == "option":
         label = d.labels[k]
-        machine.push(g, d.bodies[d.labels.index(label)], d.player, dict(d.env))
+        machine.push(g, d.bodies[d.labels.index(label)], d.player, d.env if spent else dict(d.env))
         return [CHOOSE_OPTION, label]
     chosen = d.options[k]
-    _answer_with(g, d, chosen)
+    _answer_with(g, d, chosen, spent)
     return [CHOOSE_PLAYER, player_label(chosen)] if kind == "player" else [CHOOSE_SPACE, str(chosen)]
 
 
@@ -239,15 +240,16 @@ def offered_copy(g: Game, d: Decision, name: str) -> int:
     return next((o for o in d.options if names[o] == name and unseen_place(g, o) is None), first)
 
 
-def _answer_with(g: Game, d: Decision, chosen: int) -> None:
-    """The body of an item, space or player decision with `chosen` bound."""
+def _answer_with(g: Game, d: Decision, chosen: int, spent: bool = False) -> None:
+    """The body of an item, space or player decision with `chosen` bound (in `d.env` itself
+    where `d` is `spent`: see `answer_number`)."""
     if d.remaining > 1:
         env = dict(d.env)
         env["_remaining"] = d.remaining - 1
         again = machine.frame(g, d.again_block, d.again_pc + 1, d.again_me, env)
         again.pc = d.again_pc
         g.state.frames.append(again)
-    env = dict(d.env)
+    env = d.env if spent else dict(d.env)
     env["chosen"] = chosen
     alias = env.pop("_alias", None)
     if alias:

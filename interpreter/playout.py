@@ -128,9 +128,10 @@ def play_out(g: Game, agents: Sequence[Agent], after: Callable[[Game], object] |
                 g.steps_left = g.max_steps
                 before = (len(history), st.choices[:]) if st.choices else None
                 st.pending = None
-                entry = answer_number(g, d, k)
+                spent = after is None and d is not held   # (nothing else sees it: see `decisions.made`)
+                entry = answer_number(g, d, k, spent)
                 history.append(entry)
-                if after is None and d is not held:   # (nothing else sees it: see `decisions.made`)
+                if spent:
                     g._spare_decision = d
                 try:
                     turns.advance(g)
