@@ -401,7 +401,8 @@ def test_a_draw_among_no_choices_is_an_error_not_a_loop(rng, n):
 
 def test_a_refilled_decision_plays_the_game_a_new_one_plays():
     """`play_out` refills the decision it answered last for a random seat (`decisions.made`),
-    but not where `after` may see it: played both ways, every seeded game ends the same, and a
+    its names lent to the answer's body (`answer_number`'s `spent`), but not where `after` may
+    see it: played both ways, every seeded game ends the same, and a
     decision pending before `play_out` began, which its caller may keep, is left as it was."""
     rules = load_ruleset(*SETS["agora+pantheon"])
     refilled = 0
