@@ -128,6 +128,7 @@ def _write(content: Content, it) -> Pricer:
         coins, free = _coins(cost, val, L)
         needs = [(val(r), val(c)) for r, c in cost.needs]
         bank = val(bank_price_of(content))
+        n = len(content.resources)
         L += ["    produce = s.produce",
               "    if s.one_of:"]
         # (the units missing and their prices, weighed against the one-of producers)
@@ -138,22 +139,27 @@ def _write(content: Content, it) -> Pricer:
                   "            if need is None:",
                   "                need = [0] * len(produce)",
                   "                prices = [0] * len(produce)",
+                  # (the seat's kept unit prices, read once and made where none are, as `bank_price`
+                  # makes them: it fills them in, so each missing unit reads them with no test, and
+                  # `bank_price` is called only to work one out)
+                  "                kept = g._prices[p]",
+                  "                if kept is None:",
+                  f"                    kept = g._prices[p] = [-1] * {n}",
                   f"            need[{r}] = {c} - q",
-                  # (the kept unit price read here, as below: `bank_price` called only to work one out)
-                  "            kept = g._prices[p]",
-                  f"            unit = kept[{r}] if kept is not None else -1",
+                  f"            unit = kept[{r}]",
                   f"            prices[{r}] = unit if unit >= 0 else {bank}(g, p, {r})"]
         L += ["        if need is None:",
               f"            return {free}",
               "        trade = economy.cheapest_trade(need, prices, s.one_of, 0)",
               f"        return ({coins} + trade, trade, False)",
-              "    trade = 0"]
-        for r, c in needs:
-            # (`trade_price`'s kept prices read here: most are kept)
+              "    trade = 0",
+              "    kept = g._prices[p]",
+              "    if kept is None:",
+              f"        kept = g._prices[p] = [-1] * {n}"]
+        for r, c in needs:   # (the kept unit prices read as above: most are kept)
             L += [f"    q = produce[{r}]",
                   f"    if {c} > q:",
-                  "        kept = g._prices[p]",
-                  f"        unit = kept[{r}] if kept is not None else -1",
+                  f"        unit = kept[{r}]",
                   f"        trade += ({c} - q) * (unit if unit >= 0 else {bank}(g, p, {r}))"]
         L += [f"    return ({coins} + trade, trade, False)"]
     return _written(L, names, values)
