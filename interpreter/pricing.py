@@ -128,7 +128,7 @@ def _write(content: Content, it) -> Pricer:
         coins, free = _coins(cost, val, L)
         needs = [(val(r), val(c)) for r, c in cost.needs]
         bank = val(bank_price_of(content))
-        n = len(content.resources)
+        n = len(content.resources)   # (the length of every seat's `produce`, written in: no call of `len`)
         L += ["    produce = s.produce",
               "    if s.one_of:"]
         # (the units missing and their prices, weighed against the one-of producers)
@@ -137,8 +137,8 @@ def _write(content: Content, it) -> Pricer:
             L += [f"        q = produce[{r}]",
                   f"        if {c} > q:",
                   "            if need is None:",
-                  "                need = [0] * len(produce)",
-                  "                prices = [0] * len(produce)",
+                  f"                need = [0] * {n}",
+                  f"                prices = [0] * {n}",
                   # (the seat's kept unit prices, read once and made where none are, as `bank_price`
                   # makes them: it fills them in, so each missing unit reads them with no test, and
                   # `bank_price` is called only to work one out)
