@@ -142,6 +142,9 @@ def slot_tables(content: Content) -> dict:
     t["_uncover_idle"] = events.riders_only(content, "uncovered")
     # Whether any item may stop the conflict pawn (`track.shields` looks for one at each step).
     t["_pawn_blockers"] = any(it.blocks_pawn for it in content.items)
+    # The track's spaces a token of a seat's side may lie on: the pawn reaching any other space
+    # takes no token (`track.shields` looks through the pieces only at these).
+    t["_token_spaces"] = frozenset(it.space for it in content.items if it.side >= 0 and it.space > 0)
     return t
 
 

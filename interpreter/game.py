@@ -38,7 +38,7 @@ _SLOT_TABLES = (
     "structure_slot", "track_slot", "ruled", "item_names", "action_by_name", "copied_names",
     "_resource_index", "_hearing", "_columns", "_price_scope", "_price_reach", "_resource_reach", "_computed_costs", "_reading", "_pricing",
     "_start_places", "_item_points", "_point_category", "block_stops", "procedure_shapes",
-    "_uncover_idle", "_quiet_discard", "_pawn_blockers",
+    "_uncover_idle", "_quiet_discard", "_pawn_blockers", "_token_spaces",
 )
 
 

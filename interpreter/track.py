@@ -46,12 +46,12 @@ def shields(g: Game, p: int, n: int) -> None:
     st = g.state
     capital = g.content.track.capital
     direction = 1 if p == 0 else -1
-    side = seats.opponent(g, p)
     frames: list[Frame] = []
     moved = 0
     items = g.content.items
     pieces = st.zones[g.track_slot] if g.track_slot >= 0 else []
     blocking = g._pawn_blockers   # (no piece to look for at each step where the content has none)
+    token_spaces = g._token_spaces
     for _ in range(max(0, n)):
         if st.pawn * direction >= capital:
             break
@@ -64,8 +64,9 @@ def shields(g: Game, p: int, n: int) -> None:
             break
         st.pawn = target
         moved += 1
-        dist = st.pawn * direction
-        if dist > 0:
+        dist = target * direction
+        if dist in token_spaces:
+            side = seats.opponent(g, p)
             for tok in list(pieces):
                 it = items[tok]
                 if it.side == side and it.space == dist:
@@ -78,4 +79,5 @@ def shields(g: Game, p: int, n: int) -> None:
             frames += events.event_frames(g, "pawn_moved", p, fields={"amount": moved})
         elif hearing:
             frames += events.heard_frames(g, hearing, "pawn_moved", p, -1, None, {"amount": moved})
-    machine.schedule(g, frames)
+    if frames:   # (most moves take no token, and no rule hears the pawn)
+        machine.schedule(g, frames)
