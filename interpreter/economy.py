@@ -431,7 +431,12 @@ def build(g: Game, p: int, item: int, free: bool = False) -> None:
         priced = g._price_cache[p].get(item)
         total, trade, chain = price(g, p, item) if priced is None else priced
         via = "chain" if chain else "paid"
-        spend(g, p, total)
+        if total > 0:   # (`spend`'s common case without its call: the treasury pays it all)
+            coins = g.state.coins
+            if total <= coins[p]:
+                coins[p] -= total
+            else:
+                spend(g, p, total)
         if trade:
             if g.content.trade_base and not chain:
                 frames += _pay_neighbours(g, p, item)
