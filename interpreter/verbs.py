@@ -116,4 +116,5 @@ READS: dict[str, frozenset[str]] = {
     "zone_base": frozenset(),   # the first slot of each zone: `count(hand)` is the length of one slot
     "next_seat": frozenset(),   # the seat after each (`seats.left_of`): `opponent` in a game of two
     "prev_seat": frozenset(),   # the seat before each (`seats.right_of`)
+    "_tally": frozenset(),   # each slot's colour tally, once made: a count of one colour (`selection.count_color`)
 }

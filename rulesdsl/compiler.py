@@ -1233,6 +1233,16 @@ class Compiler:
         return step
 
 
+    def color_count(self, zone: int, color: str) -> Fn:
+        """`count_color`, with the kept tally read where it stands, with no call (a Duel discard
+        counts one colour every time); `count_color` makes the tally when first asked (an
+        empty one is asked again), and stays the one place that does."""
+        c = self.constant(color)
+        return self.written(lambda g, f: t.get(color, 0) if (t := g._tally[g.zone_base[zone] + f.me])
+                            else g.count_color(zone, f.me, color),
+                            f"(_t.get({c}, 0) if (_t := g._tally[g.zone_base[{int(zone)}] + f.me]) "
+                            f"else g.count_color({int(zone)}, f.me, {c}))")
+
     def call_source(self, verb: str, *args: object, **kwargs: object) -> str:
         """The source of `g.<verb>(args)`: an argument that is a closure reads as its source where
         it has one (`written`) or is called; `Src` is source already; a number or a block index is
@@ -1352,8 +1362,7 @@ class Compiler:
             zone, colors = sel.zone, tuple(sorted(sel.colors))  # `count(city, color=yellow)`: a tally
             if len(colors) == 1:
                 color = colors[0]
-                return self.written(lambda g, f: g.count_color(zone, f.me, color),
-                                    self.call_source("count_color", zone, ME, color))
+                return self.color_count(zone, color)
             return self.written(lambda g, f: g.count_colors(zone, f.me, colors),
                                 self.call_source("count_colors", zone, ME, colors))
         if (sel.where is None and sel.named is None and not sel.more_zones and sel.zone >= 0 and not sel.printed

@@ -107,9 +107,13 @@ def test_expressions_written_as_source_use_only_the_table():
             # the only names are the game, the frame, the few builtins the compiler declares
             # (`len`, `list`, `min`, `max`, `abs`), those values and the items a step holds while
             # it tells whether they are items (`_i0`, `Compiler.call`); the only literals numbers.
+            # A verb written out where it stands holds what it reads in names of its own (`:=`).
+            held = {node.target.id for node in ast.walk(tree) if isinstance(node, ast.NamedExpr)}
+            assert not held & {"g", "f", *BUILTINS}, source
             for node in ast.walk(tree):
                 if isinstance(node, ast.Name):
-                    assert node.id in ("g", "f") or node.id in BUILTINS or node.id[:2] in ("_k", "_i") and node.id[2:].isdigit(), source
+                    assert (node.id in ("g", "f") or node.id in BUILTINS or node.id in held
+                            or node.id[:2] in ("_k", "_i") and node.id[2:].isdigit()), source
                 if isinstance(node, ast.Constant):
                     assert type(node.value) is int, source
             u, f = _closure_uses(f"lambda g, f: {source}")
