@@ -801,8 +801,8 @@ class Compiler:
         item, zone, space = self.acted_on(s.args[0]), self.zone_index[s.args[1].name], self.expr(kw["space"])
         owner = self.who(kw, "owner")
         if "face_down" in kw and kw["face_down"].name == "true":
-            return self.call("place_face_down", item, zone, owner, space, by=ME)
-        return self.call("place", item, zone, owner, space, False, by=ME)
+            return self.call("place_face_down", item, zone, owner, space, ME)
+        return self.call("place", item, zone, owner, space, False, ME)
 
     def do_shuffle(self, s, kw) -> Step:
         zone = self.zone_index[s.args[0].name]
@@ -891,10 +891,8 @@ class Compiler:
             self.structure_riders = True
         bottom = "at" in kw and kw["at"].name == "bottom"
         if self.into_deck(zone):
-            return self.call("move_unseen", item, zone, owner, onto, bottom, by=ME)
-        if onto is None and not bottom:
-            return self.call("move", item, zone, owner, by=ME)
-        return self.call("move", item, zone, owner, onto, bottom, by=ME)
+            return self.call("move_unseen", item, zone, owner, onto, bottom, ME)
+        return self.call("move", item, zone, owner, onto, bottom, ME)
 
     def do_move_all(self, s, kw) -> Step:
         src, dst = self.zone_index[s.args[0].name], self.zone_index[s.args[1].name]
@@ -931,10 +929,8 @@ class Compiler:
         hidden = "face_down" in kw and kw["face_down"].name == "true"
         unseen = "unseen" in kw and kw["unseen"].name == "true"
         if space is None and not hidden and self.into_deck(dst):
-            return self.call("deal_unseen", count, src, dst, owner, space, hidden, unseen, by=ME)
-        if space is None and not hidden and not unseen:
-            return self.call("deal", count, src, dst, owner, by=ME)
-        return self.call("deal", count, src, dst, owner, space, hidden, unseen, by=ME)
+            return self.call("deal_unseen", count, src, dst, owner, space, hidden, unseen, ME)
+        return self.call("deal", count, src, dst, owner, space, hidden, unseen, ME)
 
     def do_deal_structure(self, s, kw) -> Step:
         src = self.zone_index[s.args[0].name]
@@ -1214,14 +1210,14 @@ class Compiler:
     def operand(self, e: ast.Expr) -> str:
         return self.operators(e) if isinstance(e, (ast.Not, ast.BinOp)) else self.source(self.expr(e))
 
-    def call(self, verb: str, *args: object, **kwargs: object) -> Step:
+    def call(self, verb: str, *args: object) -> Step:
         """A step calling `g.<verb>(args)`, written as one function from source (`call_source`).
         An item argument that may name no item (`MaybeItem`) is read first: with none, the
         statement does nothing (`discard rider(this)` of a card carrying nothing)."""
-        maybe = [a for a in (*args, *kwargs.values()) if isinstance(a, MaybeItem)]
+        maybe = [a for a in args if isinstance(a, MaybeItem)]
         for k, a in enumerate(maybe):
             a.name = f"_i{k}"
-        source = self.call_source(verb, *args, **kwargs)
+        source = self.call_source(verb, *args)
         if maybe:
             held = " and ".join(f"({a.name} := {self.source(a.fn)}) >= 0" for a in maybe)
             source = f"({held} and {source})"
@@ -1243,12 +1239,11 @@ class Compiler:
                             f"(_t.get({c}, 0) if (_t := g._tally[g.zone_base[{int(zone)}] + f.me]) "
                             f"else g.count_color({int(zone)}, f.me, {c}))")
 
-    def call_source(self, verb: str, *args: object, **kwargs: object) -> str:
+    def call_source(self, verb: str, *args: object) -> str:
         """The source of `g.<verb>(args)`: an argument that is a closure reads as its source where
         it has one (`written`) or is called; `Src` is source already; a number or a block index is
         written as a number; any other value (None, a word, a flag) is a constant of the namespace."""
-        parts = [self.argument(a) for a in args] + [f"{k}={self.argument(v)}" for k, v in kwargs.items()]
-        return f"g.{verb}({', '.join(parts)})"
+        return f"g.{verb}({', '.join(self.argument(a) for a in args)})"
 
     def argument(self, value: object) -> str:
         if isinstance(value, Src):
