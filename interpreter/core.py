@@ -11,6 +11,7 @@ concern (see `interpreter/game.py`).
 from __future__ import annotations
 
 from bisect import insort
+from operator import countOf
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
@@ -395,10 +396,10 @@ def riders_of(g: Game, host: int) -> list[int]:
 
 def rider_count(g: Game, host: int) -> int:
     """How many items lie on `host` (a card's `riders(X)`): counted only where something lies on
-    it (`carries`, inline), where most items carry nothing (the list of every host, made and
-    compared with `host` the generic way, costs more than the call)."""
+    it (`carries`, inline), where most items carry nothing (every host compared with `host` the
+    generic way costs more than the call); `countOf` walks the hosts without making a list."""
     attached = g.state.attached
-    return list(attached.values()).count(host) if attached and host in (g._hosts or hosts_of(g)) else 0
+    return countOf(attached.values(), host) if attached and host in (g._hosts or hosts_of(g)) else 0
 
 
 def carries(g: Game, host: int) -> bool:
