@@ -25,11 +25,12 @@ def draw(g: Game, slot: int, count: int, label: str, unseen: bool = False) -> tu
     if unseen and scripted:
         pool = _not_named(g, pool, set(scripted))
         scripted = None
-    if count > len(pool) and st.flow in ("setup", "age_setup"):
-        # A deck too small for the set-up: the game goes on with fewer, `check` reports it.
-        # (the age whose set-up it is, counted from 1 (`age` counts from 0), 0 for the game's: said in the message, `budget.short_deal`)
-        g.short_draws.append((label, count, len(pool), st.age + 1 if st.flow == "age_setup" else 0))
-    count = min(count, len(pool))
+    if count > len(pool):   # (a test, not `min`: most draws ask for no more than there is)
+        if st.flow in ("setup", "age_setup"):
+            # A deck too small for the set-up: the game goes on with fewer, `check` reports it.
+            # (the age whose set-up it is, counted from 1 (`age` counts from 0), 0 for the game's: said in the message, `budget.short_deal`)
+            g.short_draws.append((label, count, len(pool), st.age + 1 if st.flow == "age_setup" else 0))
+        count = len(pool)
     rest = list(pool)  # what is still there, in the zone's order: the k-th of it is drawn
     if not scripted:   # every item at random: the numbers drawn in one go
         entry = [label]   # (the chance record's: the zone, then the items' names)
