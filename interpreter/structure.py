@@ -158,8 +158,16 @@ def uncover(g: Game) -> bool:
         # card's take sets off might put something on another before its frame runs.)
         return False
     frames: list[Frame] = []
+    hearings = g._hearing
+    items = g.content.items
     for item in turned:
-        frames += events.event_frames(g, "uncovered", st.current, item)
+        # (`events.event_frames` without its call where the key was seen, as `economy.build`)
+        it = items[item]
+        hearing = hearings.get(("uncovered", it.kind, it.color, None))
+        if hearing is None:
+            frames += events.event_frames(g, "uncovered", st.current, item)
+        elif hearing:
+            frames += events.heard_frames(g, hearing, "uncovered", st.current, item, it, events.NO_FIELDS)
     if frames:
         machine.schedule(g, frames)
         return True

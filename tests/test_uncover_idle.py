@@ -24,16 +24,16 @@ def played(rules, seed: int, cut: bool, monkeypatch) -> tuple[list[str], int]:
     if not cut:
         game._uncover_idle = False
     made = 0
-    generic = events.event_frames
+    generic = events.heard_frames   # (what `event_frames` calls, and `uncover` where the hearing is kept)
 
-    def counted(g, name, *args, **kwargs):
+    def counted(g, hearing, name, *args):
         nonlocal made
         made += name == "uncovered"
-        return generic(g, name, *args, **kwargs)
+        return generic(g, hearing, name, *args)
 
-    monkeypatch.setattr(events, "event_frames", counted)
+    monkeypatch.setattr(events, "heard_frames", counted)
     states = after_each_action(game, seed)
-    monkeypatch.setattr(events, "event_frames", generic)
+    monkeypatch.setattr(events, "heard_frames", generic)
     return states, made
 
 
@@ -48,6 +48,27 @@ def test_a_card_turned_up_with_nothing_on_it_plays_what_its_frames_play(name, mo
         assert len(cut) > 15
         # (both paths were taken: cards with tokens on them made frames, the others none)
         assert 0 < cut_made < generic_made, (seed, cut_made, generic_made)
+
+
+class Unkept(dict):
+    """A table of kept hearings that never has one: every event's frames made by
+    `events.event_frames` itself, as if first heard."""
+
+    def get(self, key, default=None):
+        return default
+
+
+@pytest.mark.parametrize("name", ["pantheon", "agora+pantheon"])
+def test_the_frames_made_from_the_kept_hearing_are_those_event_frames_makes(name):
+    # (`uncover` reads the kept hearing of `uncovered` itself, as an item's arrival does; the
+    # cut off, so that every card turned up makes its frames)
+    rules = load_ruleset(*SETS[name])
+    for seed in range(3):
+        kept, generic = rules.new_game(seed=seed), rules.new_game(seed=seed)
+        kept._uncover_idle = generic._uncover_idle = False
+        generic._hearing = Unkept()
+        assert after_each_action(kept, seed) == after_each_action(generic, seed), seed
+        assert any(key[0] == "uncovered" for key in kept._hearing), seed
 
 
 def fan(tmp_path: Path, name: str, body: str) -> str:
