@@ -151,7 +151,9 @@ def uncover(g: Game) -> bool:
                 insort(g._open_slots, slot)
     if not turned:
         return False
-    if g._uncover_idle and not _carrying(g, turned):
+    # (Whether something lies on a card turned up: the kept set of hosts asked once, in C,
+    # rather than `core.carries` called for each card.)
+    if g._uncover_idle and (not st.attached or (g._hosts or core.hosts_of(g)).isdisjoint(turned)):
         # Its rules act only on what lies on the cards turned up, and nothing does: their
         # frames would run and do nothing, and the turn would end through the frame loop.
         # (Where one card carries something, every card's frames run as ever: what one
@@ -171,16 +173,6 @@ def uncover(g: Game) -> bool:
     if frames:
         machine.schedule(g, frames)
         return True
-    return False
-
-
-def _carrying(g: Game, items: list[int]) -> bool:
-    """Whether something lies on one of `items`."""
-    if not g.state.attached:
-        return False
-    for item in items:
-        if core.carries(g, item):
-            return True
     return False
 
 
