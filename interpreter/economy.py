@@ -110,10 +110,12 @@ def trade_price(g: Game, p: int, r: int) -> int:
             fn = g.content.trade_price
             price = formula[r] = fn(g, g._pricing[p][r]) if fn else 2
         fixed = s.fixed[r]
-        if fixed is not None:
-            price = min(price, fixed)
+        if fixed is not None and fixed < price:   # (tests, not `min` and `max`: `pricing` writes the same)
+            price = fixed
         if s.trade_discount[r]:
-            price = max(1, price - s.trade_discount[r])
+            price -= s.trade_discount[r]
+            if price < 1:
+                price = 1
         prices[r] = price
     return price
 

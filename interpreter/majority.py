@@ -89,9 +89,12 @@ def move_cube(g: Game, zone: int, player: int, src, dst) -> None:
 def majority_of(grid: list[list[int]], space: int) -> int:
     """The seat with strictly the most cubes on a space, -1 where none has."""
     counts = []   # (a loop: a comprehension is a function made for every call)
+    top = -1   # (the most, where it is above 0, found in the loop: no call of `max`)
     for row in grid:
-        counts.append(row[space])
-    top = max(counts)
+        n = row[space]
+        counts.append(n)
+        if n > top:
+            top = n
     return counts.index(top) if top > 0 and counts.count(top) == 1 else -1
 
 

@@ -229,10 +229,12 @@ def _write_bank_price(content: Content) -> Callable[..., int]:
         L.append("        f = g._pricing[p][r]")
     L += [f"        price = formula[r] = {formula}",
           "    fixed = s.fixed[r]",
-          "    if fixed is not None:",
-          "        price = min(price, fixed)",
+          "    if fixed is not None and fixed < price:",
+          "        price = fixed",
           "    if s.trade_discount[r]:",
-          "        price = max(1, price - s.trade_discount[r])",
+          "        price -= s.trade_discount[r]",
+          "        if price < 1:",
+          "            price = 1",
           "    prices[r] = price",
           "    return price"]
     return _written(L, names, values, "bank_price")

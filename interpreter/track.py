@@ -52,7 +52,7 @@ def shields(g: Game, p: int, n: int) -> None:
     pieces = st.zones[g.track_slot] if g.track_slot >= 0 else []
     blocking = g._pawn_blockers   # (no piece to look for at each step where the content has none)
     token_spaces = g._token_spaces
-    for _ in range(max(0, n)):
+    for _ in range(n):   # (none where n < 0)
         if st.pawn * direction >= capital:
             break
         target = st.pawn + direction

@@ -101,7 +101,7 @@ def unit_prices(g: Game, s: Stats, side: str) -> list[int]:
 def _lowered(base: int, lowered: list[int | None]) -> list[int]:
     prices = []
     for low in lowered:
-        prices.append(base if low is None else min(base, low))
+        prices.append(low if low is not None and low < base else base)   # (no call of `min`)
     return prices
 
 
