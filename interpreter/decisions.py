@@ -99,7 +99,7 @@ def choose_option(g: Game, by: int, options: list[tuple[str, int, Fn | None]], f
 
 
 def choose_player(g: Game, by: int, body: int, f: Frame) -> None:
-    g.state.pending = made(g, by, "player", list(range(g.content.players)), body, dict(f.env), -1, -1, 0, 0,
+    g.state.pending = made(g, by, "player", g.seat_list[:], body, dict(f.env), -1, -1, 0, 0,
                            "choose a player", False, [], [])
 
 
