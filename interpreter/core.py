@@ -503,7 +503,8 @@ def _controlled(g: Game, slot: int) -> bool:
     (as a game is set up, before any cube lies there), an item coming or going there is
     nobody's, and no seat's city changes."""
     ctrl = g.state.control.get(g.ruled[slot])
-    return bool(ctrl) and max(ctrl) >= 0
+    # (a space nobody controls holds -1: a count, where `max` costs a call of its own)
+    return ctrl is not None and ctrl.count(-1) < len(ctrl)
 
 
 def _leave_structure(g: Game, st, item: int, held: list[int]) -> None:
