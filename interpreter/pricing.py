@@ -183,7 +183,9 @@ def _coins(cost, val: Callable, L: list[str]) -> tuple[str, str]:
     `coins`, set by a line added to `L`."""
     if cost.coins_fn is None:
         return val(cost.coins), val((cost.coins, 0, False))
-    L.append(f"    coins = {val(cost.coins)} + max(0, {val(cost.coins_fn)}(g, g._reading[p]))")
+    # (a formula below 0 adds nothing: a test, as `compiler.larger` writes a `max`, not its call)
+    L += [f"    coins = {val(cost.coins_fn)}(g, g._reading[p])",
+          f"    coins = {val(cost.coins)} + (coins if coins > 0 else 0)"]
     return "coins", "(coins, 0, False)"
 
 

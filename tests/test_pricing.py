@@ -260,3 +260,28 @@ def test_a_discount_hands_the_generic_way_only_the_items_it_reaches(monkeypatch)
             reached_seen += reached
             unreached_seen += not reached
     assert reached_seen > 10 and unreached_seen > 100
+
+
+@pytest.mark.parametrize("formula", [-4, -1, 0, 1, 6])
+def test_a_written_coin_formula_below_zero_adds_nothing_as_the_generic_way(formula):
+    """The written coin cost clamps its formula at 0 with a test, not `max` (issue 12): every item
+    with a coin formula, given one that reads `formula`, is priced what `economy._priced` works
+    out, whose `max(0, ...)` adds nothing for a formula below 0."""
+    import copy
+
+    import attrs
+    rules = load_ruleset(*SETS["agora+pantheon"])
+    content = rules.content
+    game = rules.new_game(seed=2)
+    s = economy.stats(game, 0)
+    formulas = [it for it in content.items if it.cost is not None and it.cost.coins_fn is not None]
+    assert formulas
+    for it in formulas:
+        cost = attrs.evolve(it.cost, coins_fn=lambda g, reading: formula)
+        item = copy.copy(it)
+        item.cost = cost
+        written = pricing._write(content, item)
+        assert "max(" not in written.source
+        price = written(game, 0, s)
+        assert price == economy._priced(game, 0, item, s), it.name
+        assert price[0] == cost.coins + (formula if formula > 0 else 0) + price[1], it.name
