@@ -201,7 +201,12 @@ def _most(g: Game, sel: Selector) -> int:
     zones = g.state.zones
     base = g.zone_base[sel.zone]
     matching = sel.matching(g.content.items)
-    return max(len(matching.intersection(zones[base + p])) for p in range(g.content.players))
+    most = 0   # (a loop: `max` of a generator is a call and a function resumed per seat)
+    for p in g.seats:
+        n = len(matching.intersection(zones[base + p]))
+        if n > most:
+            most = n
+    return most
 
 
 def with_attr(g: Game, pool: list[int], name: str, value) -> list[int]:
