@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 from typing import TYPE_CHECKING
 
 from . import economy, machine
@@ -142,10 +143,13 @@ def science_score(g: Game, p: int, set_bonus: int) -> int:
 
 def _best_science(counts: list[int], wild: int, set_bonus: int) -> int:
     if wild == 0:
-        return sum(c * c for c in counts) + set_bonus * (min(counts) if counts else 0)
+        # (the squares mapped in C: a generator is a function resumed per symbol)
+        return sum(map(operator.mul, counts, counts)) + set_bonus * (min(counts) if counts else 0)
     best = 0
     for k in range(len(counts)):
         counts[k] += 1
-        best = max(best, _best_science(counts, wild - 1, set_bonus))
+        score = _best_science(counts, wild - 1, set_bonus)
+        if score > best:
+            best = score
         counts[k] -= 1
     return best
