@@ -578,7 +578,8 @@ def _drawn(act: ActionDef, names: list[str], content: Content, const, pools: str
                       "    entry.append(item_names[item])", "st.history.append(entry)"]
         else:
             lines.append(f"st.history.append([{const(act.name)}, {', '.join(f'g.item_names[{i}]' for i in items)}])")
-        lines.append(f"return starts[{int(act.id)}](g, {'*binding' if listed else ', '.join(items)})")
+        # (the items one by one, never `*binding`: a call with a star is never specialised)
+        lines.append(f"return starts[{int(act.id)}](g, {', '.join(items)})")
     else:
         lines.append(f"return {const(act)}, {binding}, None{also}")
     return lines
